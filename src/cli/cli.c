@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The command table, global options and shared command plumbing. */
+#include "config.h"
+
+#include "cli/cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "parse/open.h"
+#include "util/error.h"
+
+const FtlCommand ftl_commands[] = {
+	{"info", "FILE...", "what a trace holds: dialect, tracer, CPUs, spans, counts",
+	 "Reads the whole trace and prints its dialect, tracer, CPUs, the time span and\n"
+	 "event lines per CPU, event counts by name, markers, lost events and the\n"
+	 "header's entry counts. --format json prints one JSON object for scripts.",
+	 ftl_cmd_info},
+	{"dump", "FILE...", "one normalized line per event",
+	 "Prints every event as: timestamp (ns), CPU, pid, comm, kind, name and fields.\n"
+	 "Honours --cpu, --pid and --time. The view to check what ftlens understood.",
+	 ftl_cmd_dump},
+	{NULL, NULL, NULL, NULL, NULL},
+};
+
+const FtlCommand *ftl_cli_find(const char *name)
+{
+	for (const FtlCommand *c = ftl_commands; c->name; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}
+
+void ftl_cli_print_usage(FILE *out)
+{
+	fprintf(out, "usage: ftlens [--version] [--help] <command> [options] [FILE...]\n\n"
+		     "Offline analysis of Linux ftrace output.\n\ncommands:\n");
+	for (const FtlCommand *c = ftl_commands; c->name; c++)
+		fprintf(out, "  %-10s %s\n", c->name, c->summary);
+	fprintf(out, "\nglobal options (every command): --cpu LIST, --pid LIST, --time START,END,\n"
+		     "  --strict, --color WHEN, -v\n"
+		     "'ftlens help COMMAND' shows a command's options.\n");
+}
+
+
+static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *entries,
+				   FtlCliGlobals *g)
+{
+	const GOptionEntry global_entries[] = {
+		{"cpu", 0, 0, G_OPTION_ARG_STRING, &g->cpu_list,
+		 "Only events on these CPUs (e.g. 0,2-3)", "LIST"},
+		{"pid", 0, 0, G_OPTION_ARG_STRING, &g->pid_list, "Only events of these pids",
+		 "LIST"},
+		{"time", 0, 0, G_OPTION_ARG_STRING, &g->time_range,
+		 "Only events in this window, seconds (either side may be empty)", "START,END"},
+		{"strict", 0, 0, G_OPTION_ARG_NONE, &g->strict,
+		 "Treat the first unrecognized line as an error", NULL},
+		{"color", 0, 0, G_OPTION_ARG_STRING, &g->color,
+		 "Color output: auto, always or never", "WHEN"},
+		{"verbose", 'v', 0, G_OPTION_ARG_NONE, &g->verbose, "Say more", NULL},
+		{NULL},
+	};
+	g_autofree char *param = g_strdup_printf("%s %s", cmd->name, cmd->args);
+	GOptionContext *ctx = g_option_context_new(param);
+	g_option_context_set_summary(ctx, cmd->description);
+	if (entries)
+		g_option_context_add_main_entries(ctx, entries, NULL);
+	GOptionGroup *grp = g_option_group_new("global", "Options of every command:",
+					       "Show the global options", NULL, NULL);
+	g_option_group_add_entries(grp, global_entries);
+	g_option_context_add_group(ctx, grp);
+	return ctx;
+}
+
+gboolean ftl_cli_print_command_help(const FtlCommand *cmd, GError **error)
+{
+	/* The command's own entries are only known to it: ask it for --help. */
+	char *argv[] = {(char *)cmd->name, "--help-all", NULL};
+	return cmd->run(2, argv, error);
+}
+
+gboolean ftl_cli_parse(const FtlCommand *cmd, const GOptionEntry *entries, FtlCliGlobals *g,
+		       int *argc, char ***argv, GError **error)
+{
+	memset(g, 0, sizeof *g);
+	ftl_filter_init(&g->filter);
+	g_autoptr(GOptionContext) ctx = cli_context(cmd, entries, g);
+	g_option_context_set_help_enabled(ctx, TRUE);
+	g_autoptr(GError) local = NULL;
+	if (!g_option_context_parse(ctx, argc, argv, &local)) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "%s: %s", cmd->name, local->message);
+		return FALSE;
+	}
+	if (g->color && strcmp(g->color, "auto") && strcmp(g->color, "always") &&
+	    strcmp(g->color, "never")) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "--color: '%s': expected auto, always or never", g->color);
+		return FALSE;
+	}
+	if (g->cpu_list && !ftl_filter_parse_list(g->cpu_list, &g->filter.cpus, error)) {
+		g_prefix_error(error, "--cpu: ");
+		return FALSE;
+	}
+	if (g->pid_list && !ftl_filter_parse_list(g->pid_list, &g->filter.pids, error)) {
+		g_prefix_error(error, "--pid: ");
+		return FALSE;
+	}
+	if (g->time_range && !ftl_filter_parse_time(g->time_range, &g->filter.t_start,
+						    &g->filter.t_end, error)) {
+		g_prefix_error(error, "--time: ");
+		return FALSE;
+	}
+	for (int i = 1; i < *argc; i++) {
+		const char *a = (*argv)[i];
+		if (a[0] == '-' && a[1] && strcmp(a, "--") != 0) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "%s: unknown option '%s'",
+				    cmd->name, a);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+void ftl_cli_globals_clear(FtlCliGlobals *g)
+{
+	ftl_filter_clear(&g->filter);
+	g_clear_pointer(&g->color, g_free);
+	g_clear_pointer(&g->cpu_list, g_free);
+	g_clear_pointer(&g->pid_list, g_free);
+	g_clear_pointer(&g->time_range, g_free);
+}
+
+FtlTrace *ftl_cli_open_trace(const FtlCliGlobals *g, int argc, char **argv, GError **error)
+{
+	if (argc < 2) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "%s: no input file given (try 'ftlens help %s')", argv[0], argv[0]);
+		return NULL;
+	}
+	return ftl_trace_open_many((const char *const *)argv + 1, (guint)argc - 1,
+				   g->strict ? FTL_OPEN_STRICT : FTL_OPEN_NONE, error);
+}
+
+int ftl_cli_exit_code(const GError *error)
+{
+	if (error && (g_error_matches(error, FTL_ERROR, FTL_ERROR_USAGE) ||
+		      error->domain == G_OPTION_ERROR))
+		return 2;
+	return 1;
+}

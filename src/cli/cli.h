@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The command table and what every command shares: global options, opening
+ * the trace, the one place that maps errors to exit codes. */
+#pragma once
+
+#include <glib.h>
+#include <stdio.h>
+
+#include "model/iter.h"
+#include "model/trace.h"
+
+typedef struct {
+	FtlFilter filter;
+	gboolean verbose;
+	gboolean strict;
+	char *color;      /* auto|always|never */
+	char *cpu_list;   /* raw option text */
+	char *pid_list;
+	char *time_range;
+} FtlCliGlobals;
+
+typedef struct {
+	const char *name;
+	const char *args;    /* e.g. "FILE..." */
+	const char *summary; /* one line */
+	const char *description; /* paragraph for `ftlens help CMD` */
+	/* argv[0] is the command name. Returns FALSE with error set on failure. */
+	gboolean (*run)(int argc, char **argv, GError **error);
+} FtlCommand;
+
+extern const FtlCommand ftl_commands[];
+const FtlCommand *ftl_cli_find(const char *name);
+void ftl_cli_print_usage(FILE *out);
+/* Prints a command's option help. */
+gboolean ftl_cli_print_command_help(const FtlCommand *cmd, GError **error);
+
+/* Parses argv with the command's entries plus the global ones into g.
+ * On return argv holds the command name and the operands. */
+gboolean ftl_cli_parse(const FtlCommand *cmd, const GOptionEntry *entries, FtlCliGlobals *g,
+		       int *argc, char ***argv, GError **error);
+void ftl_cli_globals_clear(FtlCliGlobals *g);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(FtlCliGlobals, ftl_cli_globals_clear)
+/* Opens operands argv[1..argc) as one trace; a usage error when there are none. */
+FtlTrace *ftl_cli_open_trace(const FtlCliGlobals *g, int argc, char **argv, GError **error);
+/* Maps an error to the exit code: 2 for usage errors, 1 otherwise. */
+int ftl_cli_exit_code(const GError *error);
+
+gboolean ftl_cmd_info(int argc, char **argv, GError **error);
+gboolean ftl_cmd_dump(int argc, char **argv, GError **error);

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `ftlens dump`: one normalized line per event. */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "views/dump.h"
+#include "views/info.h"
+
+gboolean ftl_cmd_dump(int argc, char **argv, GError **error)
+{
+	gint64 limit = -1;
+	const GOptionEntry entries[] = {
+		{"limit", 'n', 0, G_OPTION_ARG_INT64, &limit, "Stop after N events", "N"},
+		{NULL},
+	};
+	g_auto(FtlCliGlobals) g = {0};
+	if (!ftl_cli_parse(ftl_cli_find("dump"), entries, &g, &argc, &argv, error))
+		return FALSE;
+	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, argc, argv, error);
+	if (!trace)
+		return FALSE;
+	g_autoptr(FtlIter) it = ftl_iter_new(trace, &g.filter);
+	g_autoptr(GString) buf = g_string_sized_new(1 << 17);
+	const FtlEvent *ev;
+	FtlStatus st;
+	gint64 n = 0;
+	while ((limit < 0 || n < limit) && (st = ftl_iter_next(it, &ev, error)) == FTL_STATUS_OK) {
+		ftl_dump_event(buf, ev);
+		n++;
+		if (buf->len >= (1 << 16)) {
+			fwrite(buf->str, 1, buf->len, stdout);
+			g_string_truncate(buf, 0);
+		}
+	}
+	fwrite(buf->str, 1, buf->len, stdout);
+	if ((limit < 0 || n < limit) && st == FTL_STATUS_ERROR)
+		return FALSE;
+	if (ftl_diags_any(ftl_trace_diags(trace)))
+		ftl_diags_print_text(stderr, ftl_trace_diags(trace));
+	return TRUE;
+}

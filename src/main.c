@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* ftlens entry point: dispatch to a command, print the one error, exit. */
+#include "config.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+int main(int argc, char **argv)
+{
+	setlocale(LC_ALL, "");
+	g_set_prgname("ftlens");
+	if (argc < 2) {
+		ftl_cli_print_usage(stderr);
+		return 2;
+	}
+	const char *name = argv[1];
+	if (!strcmp(name, "--help") || !strcmp(name, "-h") ||
+	    (!strcmp(name, "help") && argc == 2)) {
+		ftl_cli_print_usage(stdout);
+		return 0;
+	}
+	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+		printf("ftlens %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	g_autoptr(GError) error = NULL;
+	gboolean ok;
+	if (!strcmp(name, "help")) {
+		const FtlCommand *cmd = ftl_cli_find(argv[2]);
+		if (!cmd) {
+			fprintf(stderr, "ftlens: help: unknown command '%s'\n", argv[2]);
+			return 2;
+		}
+		ok = ftl_cli_print_command_help(cmd, &error);
+	} else {
+		const FtlCommand *cmd = ftl_cli_find(name);
+		if (!cmd) {
+			fprintf(stderr, "ftlens: '%s' is not a command; see 'ftlens --help'\n", name);
+			return 2;
+		}
+		ok = cmd->run(argc - 1, argv + 1, &error);
+	}
+	if (fflush(stdout) != 0 && ok) {
+		perror("ftlens: writing output");
+		return 1;
+	}
+	if (!ok) {
+		fprintf(stderr, "ftlens: %s\n", error ? error->message : "failed");
+		return ftl_cli_exit_code(error);
+	}
+	return 0;
+}

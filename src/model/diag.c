@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Diagnostics table: a count and the first location per anomaly kind. */
+#include "model/diag.h"
+
+struct _FtlDiags {
+	FtlDiagEntry e[FTL_DIAG_N_KINDS];
+};
+
+static const struct {
+	const char *name;
+	const char *summary;
+} diag_info[FTL_DIAG_N_KINDS] = {
+	[FTL_DIAG_UNPARSED_LINE] = {"unparsed_line", "lines not recognized"},
+	[FTL_DIAG_TRUNCATED_LINE] = {"truncated_line", "truncated last line"},
+	[FTL_DIAG_LOST_EVENTS] = {"lost_events", "events lost by the kernel"},
+	[FTL_DIAG_TIME_BACKWARDS] = {"time_backwards", "timestamps going backwards on a CPU"},
+	[FTL_DIAG_BAD_DURATION] = {"bad_duration", "durations that did not parse"},
+	[FTL_DIAG_UNKNOWN_CPU] = {"unknown_cpu", "events without a CPU"},
+	[FTL_DIAG_ORPHAN_EXIT] = {"orphan_exit", "function exits without an entry"},
+	[FTL_DIAG_OPEN_AT_END] = {"open_at_end", "calls still open at the end"},
+	[FTL_DIAG_DEPTH_JUMP] = {"depth_jump", "call depth jumps"},
+};
+
+FtlDiags *ftl_diags_new(void)
+{
+	return g_new0(FtlDiags, 1);
+}
+
+void ftl_diags_free(FtlDiags *d)
+{
+	if (!d)
+		return;
+	for (int i = 0; i < FTL_DIAG_N_KINDS; i++) {
+		g_free(d->e[i].first_file);
+		g_free(d->e[i].first_text);
+	}
+	g_free(d);
+}
+
+void ftl_diags_add(FtlDiags *d, FtlDiagKind kind, const char *file, guint64 line, gint cpu,
+		   const char *text, gsize text_len, guint64 amount)
+{
+	FtlDiagEntry *e = &d->e[kind];
+	if (e->count++ == 0) {
+		e->first_file = g_strdup(file ? file : "");
+		e->first_line = line;
+		e->first_cpu = cpu;
+		if (text) {
+			gsize n = MIN(text_len, 160);
+			/* Show control bytes as '?': this text may reach a terminal. */
+			e->first_text = g_strndup(text, n);
+			for (gsize i = 0; i < n; i++)
+				if ((guchar)e->first_text[i] < 0x20 || e->first_text[i] == 0x7f)
+					e->first_text[i] = '?';
+		}
+	}
+	e->amount += amount;
+}
+
+const FtlDiagEntry *ftl_diags_get(const FtlDiags *d, FtlDiagKind kind)
+{
+	return &d->e[kind];
+}
+
+const char *ftl_diag_kind_name(FtlDiagKind kind)
+{
+	return diag_info[kind].name;
+}
+
+const char *ftl_diag_kind_summary(FtlDiagKind kind)
+{
+	return diag_info[kind].summary;
+}
+
+gboolean ftl_diags_any(const FtlDiags *d)
+{
+	for (int i = 0; i < FTL_DIAG_N_KINDS; i++)
+		if (d->e[i].count)
+			return TRUE;
+	return FALSE;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Diagnostics: data anomalies that are counted and located, never fatal. */
+#pragma once
+
+#include <glib.h>
+
+typedef enum {
+	FTL_DIAG_UNPARSED_LINE,   /* a line no parser recognized */
+	FTL_DIAG_TRUNCATED_LINE,  /* last line without newline that did not parse */
+	FTL_DIAG_LOST_EVENTS,     /* the kernel dropped events (LOST / DROPPED lines) */
+	FTL_DIAG_TIME_BACKWARDS,  /* timestamps going back within one CPU */
+	FTL_DIAG_BAD_DURATION,    /* a function_graph duration that did not parse */
+	FTL_DIAG_UNKNOWN_CPU,     /* an event without a CPU in a multi-CPU input */
+	FTL_DIAG_ORPHAN_EXIT,     /* call-tree repairs (analysis) */
+	FTL_DIAG_OPEN_AT_END,
+	FTL_DIAG_DEPTH_JUMP,
+	FTL_DIAG_N_KINDS
+} FtlDiagKind;
+
+typedef struct {
+	guint64 count;
+	guint64 amount;   /* e.g. number of lost events, when the input says */
+	char *first_file; /* NULL if count == 0 */
+	guint64 first_line;
+	gint first_cpu;
+	char *first_text; /* the offending text, shortened */
+} FtlDiagEntry;
+
+typedef struct _FtlDiags FtlDiags;
+
+FtlDiags *ftl_diags_new(void);
+void ftl_diags_free(FtlDiags *d);
+/* Counts one occurrence; the first one keeps its location and text. */
+void ftl_diags_add(FtlDiags *d, FtlDiagKind kind, const char *file, guint64 line, gint cpu,
+		   const char *text, gsize text_len, guint64 amount);
+/* Borrowed; lives as long as d. */
+const FtlDiagEntry *ftl_diags_get(const FtlDiags *d, FtlDiagKind kind);
+const char *ftl_diag_kind_name(FtlDiagKind kind);
+const char *ftl_diag_kind_summary(FtlDiagKind kind);
+gboolean ftl_diags_any(const FtlDiags *d);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlDiags, ftl_diags_free)

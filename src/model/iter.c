@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The k-way merge of sources: a binary min-heap of each source's pending event. */
+#include "model/iter.h"
+
+#include <stdlib.h>
+
+#include "util/error.h"
+
+typedef struct {
+	FtlSource *src;
+	const FtlEvent *ev;
+	guint idx; /* source index: the last tie-break, so output never depends on heap moves */
+} IterSlot;
+
+struct _FtlIter {
+	FtlTrace *trace;
+	const FtlFilter *filter;
+	IterSlot *heap;
+	guint n;
+	gboolean started;
+	FtlSource *advance; /* the source whose event was handed out last */
+	guint advance_idx;
+};
+
+void ftl_filter_init(FtlFilter *f)
+{
+	f->cpus = NULL;
+	f->pids = NULL;
+	f->t_start = FTL_TS_NONE;
+	f->t_end = FTL_TS_NONE;
+}
+
+void ftl_filter_clear(FtlFilter *f)
+{
+	g_clear_pointer(&f->cpus, g_array_unref);
+	g_clear_pointer(&f->pids, g_array_unref);
+}
+
+static gboolean filter_in_list(const GArray *list, gint32 v)
+{
+	for (guint i = 0; i < list->len; i++)
+		if (g_array_index(list, gint32, i) == v)
+			return TRUE;
+	return FALSE;
+}
+
+gboolean ftl_filter_match(const FtlFilter *f, const FtlEvent *ev)
+{
+	if (!f)
+		return TRUE;
+	if (f->cpus && !filter_in_list(f->cpus, ev->cpu))
+		return FALSE;
+	if (f->pids && !filter_in_list(f->pids, ev->pid))
+		return FALSE;
+	if (ev->ts != FTL_TS_NONE) {
+		if (f->t_start != FTL_TS_NONE && ev->ts < f->t_start)
+			return FALSE;
+		if (f->t_end != FTL_TS_NONE && ev->ts > f->t_end)
+			return FALSE;
+	}
+	return TRUE;
+}
+
+gboolean ftl_filter_parse_list(const char *text, GArray **out, GError **error)
+{
+	g_autoptr(GArray) arr = g_array_new(FALSE, FALSE, sizeof(gint32));
+	g_auto(GStrv) parts = g_strsplit(text, ",", -1);
+	for (guint i = 0; parts[i]; i++) {
+		const char *p = g_strstrip(parts[i]);
+		char *end;
+		if (!*p)
+			goto bad;
+		gint64 a = g_ascii_strtoll(p, &end, 10), b = a;
+		if (end == p || a < 0)
+			goto bad;
+		if (*end == '-') {
+			const char *q = end + 1;
+			b = g_ascii_strtoll(q, &end, 10);
+			if (end == q || b < a || b - a > 1000000)
+				goto bad;
+		}
+		if (*end)
+			goto bad;
+		for (gint64 v = a; v <= b; v++) {
+			gint32 x = (gint32)v;
+			g_array_append_val(arr, x);
+		}
+	}
+	*out = g_steal_pointer(&arr);
+	return TRUE;
+bad:
+	g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+		    "'%s': expected a list of numbers and ranges like 0,2-3", text);
+	return FALSE;
+}
+
+static gboolean filter_parse_seconds(const char *s, gint64 *ns)
+{
+	char *end;
+	s = g_strstrip((char *)s);
+	if (!*s) {
+		*ns = FTL_TS_NONE;
+		return TRUE;
+	}
+	double v = g_ascii_strtod(s, &end);
+	if (end == s || *end || v < 0 || v > 9.2e9)
+		return FALSE;
+	*ns = (gint64)(v * 1e9 + 0.5);
+	return TRUE;
+}
+
+gboolean ftl_filter_parse_time(const char *text, gint64 *start, gint64 *end, GError **error)
+{
+	g_auto(GStrv) parts = g_strsplit(text, ",", -1);
+	if (g_strv_length(parts) != 2 || !filter_parse_seconds(parts[0], start) ||
+	    !filter_parse_seconds(parts[1], end) ||
+	    (*start != FTL_TS_NONE && *end != FTL_TS_NONE && *end < *start)) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "'%s': expected START,END in seconds, e.g. 12.5,13 or 12.5,", text);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+FtlIter *ftl_iter_new(FtlTrace *trace, const FtlFilter *filter)
+{
+	FtlIter *it = g_new0(FtlIter, 1);
+	it->trace = trace;
+	it->filter = filter;
+	it->heap = g_new0(IterSlot, ftl_trace_n_sources(trace) + 1);
+	return it;
+}
+
+void ftl_iter_free(FtlIter *it)
+{
+	if (!it)
+		return;
+	g_free(it->heap);
+	g_free(it);
+}
+
+static inline gboolean iter_less(const IterSlot *a, const IterSlot *b)
+{
+	if (a->ev->ts != b->ev->ts)
+		return a->ev->ts < b->ev->ts;
+	if (a->ev->cpu != b->ev->cpu)
+		return a->ev->cpu < b->ev->cpu;
+	if (a->ev->seq != b->ev->seq)
+		return a->ev->seq < b->ev->seq;
+	return a->idx < b->idx;
+}
+
+static void iter_sift_down(FtlIter *it, guint i)
+{
+	for (;;) {
+		guint l = 2 * i + 1, r = l + 1, m = i;
+		if (l < it->n && iter_less(&it->heap[l], &it->heap[m]))
+			m = l;
+		if (r < it->n && iter_less(&it->heap[r], &it->heap[m]))
+			m = r;
+		if (m == i)
+			return;
+		IterSlot tmp = it->heap[i];
+		it->heap[i] = it->heap[m];
+		it->heap[m] = tmp;
+		i = m;
+	}
+}
+
+static void iter_sift_up(FtlIter *it, guint i)
+{
+	while (i > 0) {
+		guint p = (i - 1) / 2;
+		if (!iter_less(&it->heap[i], &it->heap[p]))
+			return;
+		IterSlot tmp = it->heap[i];
+		it->heap[i] = it->heap[p];
+		it->heap[p] = tmp;
+		i = p;
+	}
+}
+
+static FtlStatus iter_pull(FtlIter *it, FtlSource *src, guint idx, GError **error)
+{
+	const FtlEvent *ev = NULL;
+	FtlStatus st = src->ops->next(src, &ev, error);
+	if (st != FTL_STATUS_OK)
+		return st;
+	it->heap[it->n] = (IterSlot){src, ev, idx};
+	iter_sift_up(it, it->n++);
+	return FTL_STATUS_OK;
+}
+
+FtlStatus ftl_iter_next(FtlIter *it, const FtlEvent **out, GError **error)
+{
+	if (!it->started) {
+		it->started = TRUE;
+		for (guint i = 0; i < ftl_trace_n_sources(it->trace); i++) {
+			FtlStatus st = iter_pull(it, ftl_trace_source(it->trace, i), i, error);
+			if (st == FTL_STATUS_ERROR)
+				return st;
+		}
+	}
+	for (;;) {
+		if (it->advance) {
+			FtlSource *src = it->advance;
+			it->advance = NULL;
+			FtlStatus st = iter_pull(it, src, it->advance_idx, error);
+			if (st == FTL_STATUS_ERROR)
+				return st;
+		}
+		if (it->n == 0)
+			return FTL_STATUS_EOF;
+		IterSlot top = it->heap[0];
+		it->heap[0] = it->heap[--it->n];
+		iter_sift_down(it, 0);
+		it->advance = top.src;
+		it->advance_idx = top.idx;
+		if (ftl_filter_match(it->filter, top.ev)) {
+			*out = top.ev;
+			return FTL_STATUS_OK;
+		}
+	}
+}

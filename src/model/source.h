@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* FtlSource: one stream of events in input order (a file, or one CPU's data).
+ * Parsers implement it; FtlIter merges several. */
+#pragma once
+
+#include <glib.h>
+
+#include "model/event.h"
+
+typedef struct _FtlTrace FtlTrace;
+
+typedef enum {
+	FTL_STATUS_OK,
+	FTL_STATUS_EOF,
+	FTL_STATUS_ERROR,
+} FtlStatus;
+
+/* Line accounting: total = header + event + special + blank + unparsed. */
+typedef struct {
+	guint64 total_lines;
+	guint64 header_lines;  /* '#' lines and the old header lines without '#' */
+	guint64 event_lines;   /* lines that produced an event */
+	guint64 special_lines; /* LOST, buffer started, separators, stack frames, report preamble */
+	guint64 blank_lines;
+	guint64 unparsed_lines;
+	guint64 events; /* events produced, synthesized ones included */
+} FtlSourceStats;
+
+typedef struct {
+	const char *name;
+	/* Produces the next event. *ev is borrowed and lives until the next call. */
+	FtlStatus (*next)(FtlSource *src, const FtlEvent **ev, GError **error);
+	void (*free)(FtlSource *src);
+	/* A short name of what the source reads, e.g. "function_graph"; static. */
+	const char *(*dialect)(FtlSource *src);
+} FtlSourceOps;
+
+struct _FtlSource {
+	const FtlSourceOps *ops;
+	FtlTrace *trace; /* back-pointer, set by ftl_trace_add_source() */
+	char *path;
+	gint cpu_hint;   /* CPU implied by the file name (per_cpu/cpuN/trace), else -1 */
+	FtlSourceStats stats;
+	/* What the input's header says; NULL / -1 when it does not. */
+	const char *tracer;   /* interned */
+	gint64 entries_in_buffer;
+	gint64 entries_written;
+	gint header_cpus;     /* "#P:N" or "cpus=N" */
+	gboolean has_header;
+	gboolean time_relative; /* latency format: times are relative to the trace start */
+};
+
+/* Initializes the common part; subclasses embed FtlSource first. */
+void ftl_source_init(FtlSource *src, const FtlSourceOps *ops, const char *path);
+void ftl_source_clear(FtlSource *src);
+const char *ftl_source_dialect(FtlSource *src);

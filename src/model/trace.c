@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* FtlTrace: owner of sources, string pool, task table and diagnostics. */
+#include "model/trace.h"
+
+struct _FtlTrace {
+	char *label;
+	FtlOpenFlags flags;
+	GPtrArray *sources;
+	FtlStrPool *pool;
+	FtlTasks *tasks;
+	FtlDiags *diags;
+};
+
+void ftl_source_init(FtlSource *src, const FtlSourceOps *ops, const char *path)
+{
+	src->ops = ops;
+	src->path = g_strdup(path);
+	src->cpu_hint = -1;
+	src->entries_in_buffer = -1;
+	src->entries_written = -1;
+	src->header_cpus = -1;
+}
+
+void ftl_source_clear(FtlSource *src)
+{
+	g_clear_pointer(&src->path, g_free);
+}
+
+const char *ftl_source_dialect(FtlSource *src)
+{
+	return src->ops->dialect ? src->ops->dialect(src) : "unknown";
+}
+
+static void trace_source_free(gpointer p)
+{
+	FtlSource *src = p;
+	src->ops->free(src);
+}
+
+FtlTrace *ftl_trace_new(const char *label, FtlOpenFlags flags)
+{
+	FtlTrace *t = g_new0(FtlTrace, 1);
+	t->label = g_strdup(label);
+	t->flags = flags;
+	t->sources = g_ptr_array_new_with_free_func(trace_source_free);
+	t->pool = ftl_strpool_new();
+	t->tasks = ftl_tasks_new();
+	t->diags = ftl_diags_new();
+	return t;
+}
+
+void ftl_trace_free(FtlTrace *t)
+{
+	if (!t)
+		return;
+	g_ptr_array_unref(t->sources);
+	ftl_strpool_free(t->pool);
+	ftl_tasks_free(t->tasks);
+	ftl_diags_free(t->diags);
+	g_free(t->label);
+	g_free(t);
+}
+
+void ftl_trace_add_source(FtlTrace *t, FtlSource *src)
+{
+	src->trace = t;
+	g_ptr_array_add(t->sources, src);
+}
+
+const char *ftl_trace_label(const FtlTrace *t)
+{
+	return t->label;
+}
+
+FtlOpenFlags ftl_trace_flags(const FtlTrace *t)
+{
+	return t->flags;
+}
+
+FtlStrPool *ftl_trace_pool(FtlTrace *t)
+{
+	return t->pool;
+}
+
+FtlTasks *ftl_trace_tasks(FtlTrace *t)
+{
+	return t->tasks;
+}
+
+FtlDiags *ftl_trace_diags(FtlTrace *t)
+{
+	return t->diags;
+}
+
+guint ftl_trace_n_sources(const FtlTrace *t)
+{
+	return t->sources->len;
+}
+
+FtlSource *ftl_trace_source(const FtlTrace *t, guint i)
+{
+	return g_ptr_array_index(t->sources, i);
+}
+
+const char *ftl_trace_tracer(const FtlTrace *t)
+{
+	for (guint i = 0; i < t->sources->len; i++) {
+		FtlSource *s = g_ptr_array_index(t->sources, i);
+		if (s->tracer)
+			return s->tracer;
+	}
+	return NULL;
+}
+
+FtlSourceStats ftl_trace_stats(const FtlTrace *t)
+{
+	FtlSourceStats sum = {0};
+	for (guint i = 0; i < t->sources->len; i++) {
+		const FtlSourceStats *s = &((FtlSource *)g_ptr_array_index(t->sources, i))->stats;
+		sum.total_lines += s->total_lines;
+		sum.header_lines += s->header_lines;
+		sum.event_lines += s->event_lines;
+		sum.special_lines += s->special_lines;
+		sum.blank_lines += s->blank_lines;
+		sum.unparsed_lines += s->unparsed_lines;
+		sum.events += s->events;
+	}
+	return sum;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* FtlTrace: one opened trace (one or more sources) with its string pool, task
+ * table and diagnostics. Open one with ftl_trace_open() (parse/open.h). */
+#pragma once
+
+#include <glib.h>
+
+#include "model/diag.h"
+#include "model/source.h"
+#include "model/task.h"
+#include "util/strpool.h"
+
+typedef enum {
+	FTL_OPEN_NONE = 0,
+	FTL_OPEN_STRICT = 1u << 0, /* the first unparsed line is an error */
+} FtlOpenFlags;
+
+FtlTrace *ftl_trace_new(const char *label, FtlOpenFlags flags);
+void ftl_trace_free(FtlTrace *trace);
+/* Takes ownership of src. */
+void ftl_trace_add_source(FtlTrace *trace, FtlSource *src);
+
+/* All borrowed; they live as long as the trace. */
+const char *ftl_trace_label(const FtlTrace *trace);
+FtlOpenFlags ftl_trace_flags(const FtlTrace *trace);
+FtlStrPool *ftl_trace_pool(FtlTrace *trace);
+FtlTasks *ftl_trace_tasks(FtlTrace *trace);
+FtlDiags *ftl_trace_diags(FtlTrace *trace);
+guint ftl_trace_n_sources(const FtlTrace *trace);
+FtlSource *ftl_trace_source(const FtlTrace *trace, guint i);
+/* The tracer named by the first source that names one, else NULL. */
+const char *ftl_trace_tracer(const FtlTrace *trace);
+/* Sum of the sources' line accounting. */
+FtlSourceStats ftl_trace_stats(const FtlTrace *trace);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlTrace, ftl_trace_free)

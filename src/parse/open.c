@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Input detection: directories of per-CPU files, compressed files, binary
+ * files we do not read, and text traces, decided from content, not names. */
+#include "config.h"
+
+#include "parse/open.h"
+
+#include <string.h>
+#include <sys/stat.h>
+
+#include "parse/text.h"
+#include "util/error.h"
+#include "util/input.h"
+
+#define SNIFF_BYTES 4096
+
+static const char tracedat_magic[] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
+
+/* cpuN from ".../cpuN/trace" or ".../cpuN" */
+static gint open_cpu_hint(const char *path)
+{
+	g_autofree char *dir = g_path_get_dirname(path);
+	g_autofree char *base = g_path_get_basename(dir);
+	g_autofree char *self = g_path_get_basename(path);
+	const char *names[] = {base, self};
+	for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
+		const char *b = names[i];
+		if (g_str_has_prefix(b, "cpu") && b[3] && strspn(b + 3, "0123456789") == strlen(b + 3))
+			return (gint)g_ascii_strtoll(b + 3, NULL, 10);
+	}
+	return -1;
+}
+
+static gboolean open_check_text(FtlInput *in, GError **error)
+{
+	if (in->size == 0) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY, "'%s': empty file, no trace to read",
+			    in->path);
+		return FALSE;
+	}
+	if (in->size >= sizeof tracedat_magic &&
+	    memcmp(in->data, tracedat_magic, sizeof tracedat_magic) == 0) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_UNSUPPORTED,
+			    "'%s': a trace-cmd trace.dat file; this build of ftlens reads text "
+			    "traces only",
+			    in->path);
+		return FALSE;
+	}
+	gsize n = MIN(in->size, SNIFF_BYTES);
+	guint64 line = 1;
+	for (gsize i = 0; i < n; i++) {
+		guchar c = (guchar)in->data[i];
+		if (c == '\n')
+			line++;
+		if (c == 0 || (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != 0x1b)) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
+				    "'%s': line %" G_GUINT64_FORMAT
+				    ": binary data (byte 0x%02x at offset %zu), not an ftrace text "
+				    "trace",
+				    in->path, line, c, i);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+static gboolean open_add_file(FtlTrace *trace, const char *path, gint cpu_hint,
+			      GError **error)
+{
+	g_autoptr(FtlInput) in = ftl_input_open(path, error);
+	if (!in || !open_check_text(in, error))
+		return FALSE;
+	if (!ftl_text_sniff(in, error))
+		return FALSE;
+	FtlSource *src = ftl_text_source_new(trace, g_steal_pointer(&in),
+					     cpu_hint >= 0 ? cpu_hint : open_cpu_hint(path));
+	ftl_trace_add_source(trace, src);
+	return TRUE;
+}
+
+static gint open_cpu_dir_cmp(gconstpointer a, gconstpointer b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	gint64 cx = g_ascii_strtoll(x + 3, NULL, 10), cy = g_ascii_strtoll(y + 3, NULL, 10);
+	return (cx > cy) - (cx < cy);
+}
+
+/* per_cpu/cpuN/trace files below dir (or dir/cpuN/trace). Returns how many were added. */
+static gint open_add_per_cpu(FtlTrace *trace, const char *dir, GError **error)
+{
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	if (!d)
+		return 0;
+	g_autoptr(GPtrArray) cpus = g_ptr_array_new_with_free_func(g_free);
+	const char *name;
+	while ((name = g_dir_read_name(d))) {
+		if (g_str_has_prefix(name, "cpu") && name[3] &&
+		    strspn(name + 3, "0123456789") == strlen(name + 3))
+			g_ptr_array_add(cpus, g_strdup(name));
+	}
+	g_ptr_array_sort(cpus, open_cpu_dir_cmp);
+	gint added = 0;
+	for (guint i = 0; i < cpus->len; i++) {
+		const char *c = g_ptr_array_index(cpus, i);
+		g_autofree char *path = g_build_filename(dir, c, "trace", NULL);
+		if (!g_file_test(path, G_FILE_TEST_IS_REGULAR))
+			continue;
+		g_autoptr(GError) local = NULL;
+		if (!open_add_file(trace, path, (gint)g_ascii_strtoll(c + 3, NULL, 10), &local)) {
+			/* An idle CPU leaves an empty or header-only file: not an error. */
+			if (g_error_matches(local, FTL_ERROR, FTL_ERROR_EMPTY))
+				continue;
+			g_propagate_error(error, g_steal_pointer(&local));
+			return -1;
+		}
+		added++;
+	}
+	return added;
+}
+
+static gboolean open_add_dir(FtlTrace *trace, const char *dir, GError **error)
+{
+	g_autofree char *pc = g_build_filename(dir, "per_cpu", NULL);
+	gint n = open_add_per_cpu(trace, pc, error);
+	if (n == 0)
+		n = open_add_per_cpu(trace, dir, error);
+	if (n < 0)
+		return FALSE;
+	if (n > 0)
+		return TRUE;
+	g_autofree char *top = g_build_filename(dir, "trace", NULL);
+	if (g_file_test(top, G_FILE_TEST_IS_REGULAR))
+		return open_add_file(trace, top, -1, error);
+	g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
+		    "'%s': directory holds no trace (looked for per_cpu/cpuN/trace, cpuN/trace "
+		    "and trace)",
+		    dir);
+	return FALSE;
+}
+
+FtlTrace *ftl_trace_open_many(const char *const *paths, guint n_paths, FtlOpenFlags flags,
+			      GError **error)
+{
+	g_return_val_if_fail(n_paths > 0, NULL);
+	g_autofree char *label = n_paths == 1 ? g_strdup(paths[0])
+					      : g_strdup_printf("%s (+%u more)", paths[0], n_paths - 1);
+	g_autoptr(FtlTrace) trace = ftl_trace_new(label, flags);
+	for (guint i = 0; i < n_paths; i++) {
+		const char *path = paths[i];
+		gboolean ok;
+		if (g_strcmp0(path, "-") != 0 && g_file_test(path, G_FILE_TEST_IS_DIR))
+			ok = open_add_dir(trace, path, error);
+		else
+			ok = open_add_file(trace, path, -1, error);
+		if (!ok)
+			return NULL;
+	}
+	return g_steal_pointer(&trace);
+}
+
+FtlTrace *ftl_trace_open(const char *path, FtlOpenFlags flags, GError **error)
+{
+	return ftl_trace_open_many(&path, 1, flags, error);
+}

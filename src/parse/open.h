@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Opening inputs: sniff each path and build an FtlTrace with the right sources. */
+#pragma once
+
+#include "model/trace.h"
+
+/* Opens one or more paths as a single trace whose sources are merged in time
+ * (several per_cpu/cpuN/trace files, or a directory holding per_cpu/).
+ * Free with ftl_trace_free(). Errors name the path and, where it applies, the line. */
+FtlTrace *ftl_trace_open_many(const char *const *paths, guint n_paths, FtlOpenFlags flags,
+			      GError **error);
+FtlTrace *ftl_trace_open(const char *path, FtlOpenFlags flags, GError **error);

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* String interning with an open-addressing table keyed by (text, length), so a
+ * parser can intern a slice of a mapped file without copying it first. */
+#include "util/strpool.h"
+
+#include <string.h>
+
+typedef struct {
+	const char *str; /* NULL: empty slot */
+	guint32 hash;
+	guint32 len;
+} PoolSlot;
+
+struct _FtlStrPool {
+	GStringChunk *chunk;
+	PoolSlot *slots;
+	guint mask;
+	guint used;
+};
+
+static guint32 strpool_hash(const char *s, gsize len)
+{
+	/* FNV-1a: short names, cheap and good enough for identifiers. */
+	guint32 h = 2166136261u;
+	for (gsize i = 0; i < len; i++) {
+		h ^= (guchar)s[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+FtlStrPool *ftl_strpool_new(void)
+{
+	FtlStrPool *pool = g_new0(FtlStrPool, 1);
+	pool->chunk = g_string_chunk_new(64 * 1024);
+	pool->mask = 1023;
+	pool->slots = g_new0(PoolSlot, pool->mask + 1);
+	return pool;
+}
+
+void ftl_strpool_free(FtlStrPool *pool)
+{
+	if (!pool)
+		return;
+	g_string_chunk_free(pool->chunk);
+	g_free(pool->slots);
+	g_free(pool);
+}
+
+static void strpool_grow(FtlStrPool *pool)
+{
+	guint new_mask = pool->mask * 2 + 1;
+	PoolSlot *slots = g_new0(PoolSlot, new_mask + 1);
+	for (guint i = 0; i <= pool->mask; i++) {
+		PoolSlot *old = &pool->slots[i];
+		if (!old->str)
+			continue;
+		guint j = old->hash & new_mask;
+		while (slots[j].str)
+			j = (j + 1) & new_mask;
+		slots[j] = *old;
+	}
+	g_free(pool->slots);
+	pool->slots = slots;
+	pool->mask = new_mask;
+}
+
+const char *ftl_strpool_intern_len(FtlStrPool *pool, const char *s, gsize len)
+{
+	guint32 h = strpool_hash(s, len);
+	guint i = h & pool->mask;
+	for (;;) {
+		PoolSlot *slot = &pool->slots[i];
+		if (!slot->str)
+			break;
+		if (slot->hash == h && slot->len == len && memcmp(slot->str, s, len) == 0)
+			return slot->str;
+		i = (i + 1) & pool->mask;
+	}
+	PoolSlot *slot = &pool->slots[i];
+	slot->str = g_string_chunk_insert_len(pool->chunk, s, (gssize)len);
+	slot->hash = h;
+	slot->len = (guint32)len;
+	const char *ret = slot->str;
+	if (++pool->used * 2 > pool->mask)
+		strpool_grow(pool);
+	return ret;
+}
+
+const char *ftl_strpool_intern(FtlStrPool *pool, const char *s)
+{
+	return ftl_strpool_intern_len(pool, s, strlen(s));
+}
+
+guint ftl_strpool_size(const FtlStrPool *pool)
+{
+	return pool->used;
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Interned strings: equal text gives the same pointer, so analyses compare names by address. */
+#pragma once
+
+#include <glib.h>
+
+typedef struct _FtlStrPool FtlStrPool;
+
+FtlStrPool *ftl_strpool_new(void);
+void ftl_strpool_free(FtlStrPool *pool);
+/* Returns a NUL-terminated copy of s[0..len) owned by the pool; lives as long as
+ * the pool. The same text always returns the same pointer. */
+const char *ftl_strpool_intern_len(FtlStrPool *pool, const char *s, gsize len);
+const char *ftl_strpool_intern(FtlStrPool *pool, const char *s);
+guint ftl_strpool_size(const FtlStrPool *pool);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlStrPool, ftl_strpool_free)

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The `dump` view: one normalized, greppable line per event. */
+#include "views/dump.h"
+
+#include <string.h>
+
+#include "util/timefmt.h"
+
+void ftl_dump_append_visible(GString *out, const char *s, gsize len)
+{
+	for (gsize i = 0; i < len; i++) {
+		guchar c = (guchar)s[i];
+		if (c < 0x20 || c == 0x7f)
+			g_string_append_printf(out, "\\x%02x", c);
+		else
+			g_string_append_c(out, (char)c);
+	}
+}
+
+static void dump_str(GString *out, const char *key, const char *s)
+{
+	g_string_append_printf(out, " %s=", key);
+	if (s)
+		ftl_dump_append_visible(out, s, strlen(s));
+	else
+		g_string_append(out, "<...>");
+}
+
+static void dump_slice(GString *out, const char *key, FtlSlice s)
+{
+	g_string_append_printf(out, " %s=", key);
+	ftl_dump_append_visible(out, s.p, s.len);
+}
+
+static void dump_int(GString *out, const char *key, gint64 v)
+{
+	g_string_append_printf(out, " %s=%" G_GINT64_FORMAT, key, v);
+}
+
+void ftl_dump_event(GString *out, const FtlEvent *ev)
+{
+	char tbuf[48];
+	ftl_time_format_ns(ev->ts, tbuf, sizeof tbuf);
+	g_string_append_printf(out, "%18s ", tbuf);
+	if (ev->cpu >= 0)
+		g_string_append_printf(out, "%3d ", ev->cpu);
+	else
+		g_string_append(out, "  - ");
+	if (ev->pid >= 0)
+		g_string_append_printf(out, "%7d ", ev->pid);
+	else
+		g_string_append(out, "      - ");
+	gsize at = out->len;
+	if (ev->comm)
+		ftl_dump_append_visible(out, ev->comm, strlen(ev->comm));
+	else
+		g_string_append(out, ev->pid >= 0 ? "<...>" : "-");
+	for (gsize w = out->len - at; w < 16; w++)
+		g_string_append_c(out, ' ');
+	g_string_append_printf(out, " %-11s %s:", ftl_event_kind_name(ev->kind),
+			       ev->name ? ev->name : "-");
+	switch (ev->kind) {
+	case FTL_EVENT_FUNC_ENTRY:
+	case FTL_EVENT_FUNC_EXIT:
+		dump_str(out, "func", ev->u.graph.func);
+		dump_int(out, "depth", ev->u.graph.depth);
+		if (ev->u.graph.duration != FTL_TS_NONE)
+			dump_int(out, "duration_ns", ev->u.graph.duration);
+		if (ev->u.graph.has_retval) {
+			/* errno values read best in decimal, pointers in hex */
+			if (ev->u.graph.retval < -4095)
+				g_string_append_printf(out, " retval=0x%" G_GINT64_MODIFIER "x",
+						       (guint64)ev->u.graph.retval);
+			else
+				dump_int(out, "retval", ev->u.graph.retval);
+		}
+		if (ev->flags & FTL_EVENT_F_SYNTH)
+			g_string_append(out, " synthesized=leaf");
+		break;
+	case FTL_EVENT_FUNC:
+		dump_str(out, "func", ev->u.fn.func);
+		if (ev->u.fn.parent)
+			dump_str(out, "parent", ev->u.fn.parent);
+		if (ev->u.fn.repeats) {
+			dump_int(out, "repeats", ev->u.fn.repeats);
+			if (ev->u.fn.last_ts != FTL_TS_NONE)
+				dump_int(out, "last_ts_ns", ev->u.fn.last_ts);
+		}
+		break;
+	case FTL_EVENT_MARKER:
+		g_string_append_printf(out, " origin=%s",
+				       ev->u.marker.origin == FTL_MARKER_PRINTK    ? "printk"
+				       : ev->u.marker.origin == FTL_MARKER_COMMENT ? "comment"
+										   : "trace_marker");
+		dump_slice(out, "text", ev->u.marker.text);
+		break;
+	case FTL_EVENT_SCHED_SWITCH:
+	case FTL_EVENT_TASK_SWITCH:
+		dump_str(out, "prev_comm", ev->u.sw.prev_comm);
+		dump_int(out, "prev_pid", ev->u.sw.prev_pid);
+		if (ev->kind == FTL_EVENT_SCHED_SWITCH) {
+			dump_int(out, "prev_prio", ev->u.sw.prev_prio);
+			dump_slice(out, "prev_state", ev->u.sw.prev_state);
+		}
+		dump_str(out, "next_comm", ev->u.sw.next_comm);
+		dump_int(out, "next_pid", ev->u.sw.next_pid);
+		if (ev->kind == FTL_EVENT_SCHED_SWITCH)
+			dump_int(out, "next_prio", ev->u.sw.next_prio);
+		break;
+	case FTL_EVENT_SCHED_WAKEUP:
+		dump_str(out, "comm", ev->u.wake.comm);
+		dump_int(out, "pid", ev->u.wake.pid);
+		dump_int(out, "prio", ev->u.wake.prio);
+		dump_int(out, "target_cpu", ev->u.wake.target_cpu);
+		break;
+	case FTL_EVENT_IRQ_ENTRY:
+	case FTL_EVENT_IRQ_EXIT:
+		if (ev->u.irq.irq >= 0)
+			dump_int(out, "irq", ev->u.irq.irq);
+		if (ev->kind == FTL_EVENT_IRQ_ENTRY && ev->u.irq.name.len)
+			dump_slice(out, "name", ev->u.irq.name);
+		if (ev->kind == FTL_EVENT_IRQ_EXIT && ev->u.irq.irq >= 0)
+			dump_int(out, "ret", ev->u.irq.ret);
+		break;
+	case FTL_EVENT_LOST:
+		dump_int(out, "count", (gint64)ev->u.lost.count);
+		break;
+	case FTL_EVENT_STACK:
+		dump_int(out, "frames", ev->u.stack.n_frames);
+		for (guint32 i = 0; i < ev->u.stack.n_frames; i++) {
+			g_string_append(out, i ? " <- " : " ");
+			ftl_dump_append_visible(out, ev->u.stack.frames[i].p,
+						ev->u.stack.frames[i].len);
+		}
+		break;
+	default:
+		if (ev->payload.len) {
+			g_string_append_c(out, ' ');
+			ftl_dump_append_visible(out, ev->payload.p, ev->payload.len);
+		}
+		break;
+	}
+	g_string_append_c(out, '\n');
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The `dump` view: one normalized line per event. */
+#pragma once
+
+#include <glib.h>
+
+#include "model/event.h"
+
+/* Appends one line (with '\n') describing ev to out. Text from the trace has its
+ * control characters shown as \xNN. */
+void ftl_dump_event(GString *out, const FtlEvent *ev);
+/* Appends s with control characters and backslashes escaped. */
+void ftl_dump_append_visible(GString *out, const char *s, gsize len);

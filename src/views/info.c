@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The `info` view: dialect, tracer, CPUs, spans, line and event counts. */
+#include "views/info.h"
+
+#include "util/timefmt.h"
+
+static const char *info_dialect(FtlTrace *trace)
+{
+	guint n = ftl_trace_n_sources(trace);
+	if (n == 0)
+		return "none";
+	const char *d = ftl_source_dialect(ftl_trace_source(trace, 0));
+	for (guint i = 1; i < n; i++)
+		if (g_strcmp0(d, ftl_source_dialect(ftl_trace_source(trace, i))) != 0)
+			return "mixed";
+	return d;
+}
+
+/* The header's entries-in-buffer/entries-written, summed over sources. */
+static void info_entries(FtlTrace *trace, gint64 *in_buf, gint64 *written, gint *hcpus)
+{
+	*in_buf = *written = -1;
+	*hcpus = -1;
+	for (guint i = 0; i < ftl_trace_n_sources(trace); i++) {
+		FtlSource *s = ftl_trace_source(trace, i);
+		if (s->entries_in_buffer >= 0) {
+			*in_buf = MAX(*in_buf, 0) + s->entries_in_buffer;
+			*written = MAX(*written, 0) + s->entries_written;
+		}
+		if (s->header_cpus > *hcpus)
+			*hcpus = s->header_cpus;
+	}
+}
+
+static const char *info_tracer(FtlTrace *trace, const FtlCounts *c)
+{
+	const char *t = ftl_trace_tracer(trace);
+	if (t)
+		return t;
+	/* No header: say what the lines show. */
+	if (ftl_counts_kind(c, FTL_EVENT_FUNC_ENTRY) || ftl_counts_kind(c, FTL_EVENT_FUNC_EXIT))
+		return "function_graph (inferred)";
+	if (ftl_counts_kind(c, FTL_EVENT_FUNC))
+		return "function (inferred)";
+	return "unknown";
+}
+
+void ftl_diags_print_text(FILE *out, const FtlDiags *diags)
+{
+	if (!ftl_diags_any(diags))
+		return;
+	fprintf(out, "Data anomalies:\n");
+	for (int k = 0; k < FTL_DIAG_N_KINDS; k++) {
+		const FtlDiagEntry *e = ftl_diags_get(diags, k);
+		if (!e->count)
+			continue;
+		fprintf(out, "  %-40s %10" G_GUINT64_FORMAT, ftl_diag_kind_summary(k), e->count);
+		if (e->amount)
+			fprintf(out, " (%" G_GUINT64_FORMAT " in all)", e->amount);
+		fprintf(out, "   first: %s:%" G_GUINT64_FORMAT, e->first_file, e->first_line);
+		if (e->first_text)
+			fprintf(out, ": %s", e->first_text);
+		fputc('\n', out);
+	}
+}
+
+void ftl_diags_add_json(JsonBuilder *b, const FtlDiags *diags)
+{
+	json_builder_set_member_name(b, "diagnostics");
+	json_builder_begin_object(b);
+	for (int k = 0; k < FTL_DIAG_N_KINDS; k++) {
+		const FtlDiagEntry *e = ftl_diags_get(diags, k);
+		if (!e->count)
+			continue;
+		json_builder_set_member_name(b, ftl_diag_kind_name(k));
+		json_builder_begin_object(b);
+		json_builder_set_member_name(b, "count");
+		json_builder_add_int_value(b, (gint64)e->count);
+		json_builder_set_member_name(b, "amount");
+		json_builder_add_int_value(b, (gint64)e->amount);
+		json_builder_set_member_name(b, "first_file");
+		json_builder_add_string_value(b, e->first_file);
+		json_builder_set_member_name(b, "first_line");
+		json_builder_add_int_value(b, (gint64)e->first_line);
+		json_builder_set_member_name(b, "first_text");
+		json_builder_add_string_value(b, e->first_text ? e->first_text : "");
+		json_builder_end_object(b);
+	}
+	json_builder_end_object(b);
+}
+
+void ftl_info_print_text(FILE *out, FtlTrace *trace, const FtlCounts *c)
+{
+	FtlSourceStats st = ftl_trace_stats(trace);
+	char b1[64], b2[64], b3[64];
+	gint64 in_buf, written;
+	gint hcpus;
+	info_entries(trace, &in_buf, &written, &hcpus);
+	fprintf(out, "Input:    %s\n", ftl_trace_label(trace));
+	if (ftl_trace_n_sources(trace) > 1)
+		for (guint i = 0; i < ftl_trace_n_sources(trace); i++)
+			fprintf(out, "          %s\n", ftl_trace_source(trace, i)->path);
+	fprintf(out, "Dialect:  %s\n", info_dialect(trace));
+	fprintf(out, "Tracer:   %s\n", info_tracer(trace, c));
+	fprintf(out, "CPUs:     %u with events", ftl_counts_n_cpus(c));
+	if (hcpus >= 0)
+		fprintf(out, " (header says %d)", hcpus);
+	fputc('\n', out);
+	gint64 t0 = ftl_counts_first_ts(c), t1 = ftl_counts_last_ts(c);
+	if (t0 != FTL_TS_NONE)
+		fprintf(out, "Span:     %s .. %s (%s)\n", ftl_time_format_us(t0, b1, sizeof b1),
+			ftl_time_format_us(t1, b2, sizeof b2),
+			ftl_duration_format(t1 - t0, b3, sizeof b3));
+	else
+		fprintf(out, "Span:     no timestamps in the input\n");
+	fprintf(out,
+		"Lines:    %" G_GUINT64_FORMAT " total: %" G_GUINT64_FORMAT " event, %" G_GUINT64_FORMAT
+		" header, %" G_GUINT64_FORMAT " special, %" G_GUINT64_FORMAT " blank, %" G_GUINT64_FORMAT
+		" unparsed\n",
+		st.total_lines, st.event_lines, st.header_lines, st.special_lines, st.blank_lines,
+		st.unparsed_lines);
+	fprintf(out, "Events:   %" G_GUINT64_FORMAT " (from %" G_GUINT64_FORMAT " lines)\n",
+		ftl_counts_events(c), ftl_counts_event_lines(c));
+	if (in_buf >= 0)
+		fprintf(out,
+			"Header:   entries-in-buffer %" G_GINT64_FORMAT ", entries-written %" G_GINT64_FORMAT
+			" (%" G_GINT64_FORMAT " overwritten)\n",
+			in_buf, written, written - in_buf);
+	fprintf(out, "Lost:     %" G_GUINT64_FORMAT " events in %" G_GUINT64_FORMAT " LOST lines\n",
+		ftl_counts_lost_events(c), ftl_counts_lost_lines(c));
+	fprintf(out, "Markers:  %" G_GUINT64_FORMAT "\n", ftl_counts_kind(c, FTL_EVENT_MARKER));
+
+	fprintf(out, "\n%5s %12s %12s %-17s %-17s %s\n", "CPU", "event lines", "events", "first",
+		"last", "span");
+	for (guint i = 0; i < ftl_counts_n_cpus(c); i++) {
+		const FtlCpuCounts *cc = ftl_counts_cpu(c, i);
+		char cpu[16];
+		if (cc->cpu < 0)
+			g_strlcpy(cpu, "?", sizeof cpu);
+		else
+			g_snprintf(cpu, sizeof cpu, "%d", cc->cpu);
+		fprintf(out, "%5s %12" G_GUINT64_FORMAT " %12" G_GUINT64_FORMAT " %-17s %-17s %s", cpu,
+			cc->event_lines, cc->events, ftl_time_format_us(cc->first_ts, b1, sizeof b1),
+			ftl_time_format_us(cc->last_ts, b2, sizeof b2),
+			cc->first_ts == FTL_TS_NONE
+				? "-"
+				: ftl_duration_format(cc->last_ts - cc->first_ts, b3, sizeof b3));
+		if (cc->lost_events || cc->lost_lines)
+			fprintf(out, "  lost %" G_GUINT64_FORMAT, cc->lost_events);
+		fputc('\n', out);
+	}
+	GPtrArray *names = ftl_counts_names(c);
+	fprintf(out, "\n%12s  %s\n", "lines", "event");
+	for (guint i = 0; i < names->len; i++) {
+		const FtlNameCount *nc = g_ptr_array_index(names, i);
+		fprintf(out, "%12" G_GUINT64_FORMAT "  %s\n", nc->count, nc->name);
+	}
+	GPtrArray *ms = ftl_counts_marker_samples(c);
+	if (ms->len) {
+		fprintf(out, "\nMarkers (first %u):\n", ms->len);
+		for (guint i = 0; i < ms->len; i++) {
+			const FtlMarkerSample *m = g_ptr_array_index(ms, i);
+			fprintf(out, "  %17s cpu %-3d line %-8" G_GUINT64_FORMAT " %s\n",
+				ftl_time_format_us(m->ts, b1, sizeof b1), m->cpu, m->line, m->text);
+		}
+	}
+	const FtlDiags *d = ftl_trace_diags(trace);
+	if (ftl_diags_any(d)) {
+		fputc('\n', out);
+		ftl_diags_print_text(out, d);
+	}
+}
+
+static void info_member_int(JsonBuilder *b, const char *name, gint64 v)
+{
+	json_builder_set_member_name(b, name);
+	json_builder_add_int_value(b, v);
+}
+
+static void info_member_ts(JsonBuilder *b, const char *name, gint64 v)
+{
+	json_builder_set_member_name(b, name);
+	if (v == FTL_TS_NONE)
+		json_builder_add_null_value(b);
+	else
+		json_builder_add_int_value(b, v);
+}
+
+JsonNode *ftl_info_to_json(FtlTrace *trace, const FtlCounts *c)
+{
+	g_autoptr(JsonBuilder) b = json_builder_new();
+	FtlSourceStats st = ftl_trace_stats(trace);
+	gint64 in_buf, written;
+	gint hcpus;
+	info_entries(trace, &in_buf, &written, &hcpus);
+	json_builder_begin_object(b);
+	json_builder_set_member_name(b, "input");
+	json_builder_add_string_value(b, ftl_trace_label(trace));
+	json_builder_set_member_name(b, "files");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < ftl_trace_n_sources(trace); i++)
+		json_builder_add_string_value(b, ftl_trace_source(trace, i)->path);
+	json_builder_end_array(b);
+	json_builder_set_member_name(b, "dialect");
+	json_builder_add_string_value(b, info_dialect(trace));
+	json_builder_set_member_name(b, "tracer");
+	json_builder_add_string_value(b, info_tracer(trace, c));
+	json_builder_set_member_name(b, "cpus");
+	json_builder_begin_object(b);
+	for (guint i = 0; i < ftl_counts_n_cpus(c); i++) {
+		const FtlCpuCounts *cc = ftl_counts_cpu(c, i);
+		char key[16];
+		g_snprintf(key, sizeof key, "%d", cc->cpu);
+		info_member_int(b, key, (gint64)cc->event_lines);
+	}
+	json_builder_end_object(b);
+	json_builder_set_member_name(b, "cpu_details");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < ftl_counts_n_cpus(c); i++) {
+		const FtlCpuCounts *cc = ftl_counts_cpu(c, i);
+		json_builder_begin_object(b);
+		info_member_int(b, "cpu", cc->cpu);
+		info_member_int(b, "event_lines", (gint64)cc->event_lines);
+		info_member_int(b, "events", (gint64)cc->events);
+		info_member_ts(b, "first_ts_ns", cc->first_ts);
+		info_member_ts(b, "last_ts_ns", cc->last_ts);
+		info_member_int(b, "lost_lines", (gint64)cc->lost_lines);
+		info_member_int(b, "lost_events", (gint64)cc->lost_events);
+		info_member_int(b, "buffer_started", (gint64)cc->buffer_started);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+	info_member_int(b, "header_cpus", hcpus);
+	info_member_int(b, "total_lines", (gint64)st.total_lines);
+	info_member_int(b, "event_lines", (gint64)st.event_lines);
+	info_member_int(b, "header_lines", (gint64)st.header_lines);
+	info_member_int(b, "special_lines", (gint64)st.special_lines);
+	info_member_int(b, "blank_lines", (gint64)st.blank_lines);
+	info_member_int(b, "unparsed_lines", (gint64)st.unparsed_lines);
+	info_member_int(b, "events", (gint64)ftl_counts_events(c));
+	info_member_int(b, "markers", (gint64)ftl_counts_kind(c, FTL_EVENT_MARKER));
+	info_member_int(b, "lost_events", (gint64)ftl_counts_lost_events(c));
+	info_member_int(b, "lost_lines", (gint64)ftl_counts_lost_lines(c));
+	info_member_int(b, "entries_in_buffer", in_buf);
+	info_member_int(b, "entries_written", written);
+	info_member_ts(b, "first_ts_ns", ftl_counts_first_ts(c));
+	info_member_ts(b, "last_ts_ns", ftl_counts_last_ts(c));
+	json_builder_set_member_name(b, "event_names");
+	json_builder_begin_object(b);
+	GPtrArray *names = ftl_counts_names(c);
+	for (guint i = 0; i < names->len; i++) {
+		const FtlNameCount *nc = g_ptr_array_index(names, i);
+		info_member_int(b, nc->name, (gint64)nc->count);
+	}
+	json_builder_end_object(b);
+	json_builder_set_member_name(b, "kinds");
+	json_builder_begin_object(b);
+	for (int k = 0; k < FTL_EVENT_N_KINDS; k++)
+		if (ftl_counts_kind(c, k))
+			info_member_int(b, ftl_event_kind_name(k), (gint64)ftl_counts_kind(c, k));
+	json_builder_end_object(b);
+	json_builder_set_member_name(b, "marker_samples");
+	json_builder_begin_array(b);
+	GPtrArray *ms = ftl_counts_marker_samples(c);
+	for (guint i = 0; i < ms->len; i++) {
+		const FtlMarkerSample *m = g_ptr_array_index(ms, i);
+		json_builder_begin_object(b);
+		info_member_ts(b, "ts_ns", m->ts);
+		info_member_int(b, "cpu", m->cpu);
+		info_member_int(b, "line", (gint64)m->line);
+		json_builder_set_member_name(b, "text");
+		json_builder_add_string_value(b, m->text);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+	ftl_diags_add_json(b, ftl_trace_diags(trace));
+	json_builder_end_object(b);
+	return json_builder_get_root(b);
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The `info` view: what a trace holds, as text or as one JSON object. */
+#pragma once
+
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+
+#include "analysis/counts.h"
+#include "model/trace.h"
+
+void ftl_info_print_text(FILE *out, FtlTrace *trace, const FtlCounts *counts);
+/* Returns a new JSON object; the caller owns it (json_node_unref). */
+JsonNode *ftl_info_to_json(FtlTrace *trace, const FtlCounts *counts);
+/* Prints the diagnostics summary ("data anomalies") every report carries. */
+void ftl_diags_print_text(FILE *out, const FtlDiags *diags);
+void ftl_diags_add_json(JsonBuilder *b, const FtlDiags *diags);
