@@ -425,8 +425,14 @@ static void payload_marker(FtlEvent *ev, FtlMarkerOrigin origin, FtlSlice text)
 	ev->kind = FTL_EVENT_MARKER;
 	ev->u.marker.origin = origin;
 	/* trace_marker writes usually end with the writer's newline */
-	while (text.len && (text.p[text.len - 1] == ' ' || text.p[text.len - 1] == '\\'))
-		text.len--;
+	for (;;) {
+		if (text.len && text.p[text.len - 1] == ' ')
+			text.len--;
+		else if (text.len >= 2 && text.p[text.len - 2] == '\\' && text.p[text.len - 1] == 'n')
+			text.len -= 2; /* printed escaped by some tools */
+		else
+			break;
+	}
 	ev->u.marker.text = text;
 }
 

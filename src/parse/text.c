@@ -246,7 +246,12 @@ void ftl_text_collect_frames(TextSource *ts)
 static void text_account_event(TextSource *ts)
 {
 	FtlEvent *ev = &ts->ev;
-	ts->base.stats.event_lines++;
+	/* A LOST line is an event for the analyses but a special line for the
+	 * accounting, so event_lines per CPU sum to event_lines. */
+	if (ev->kind == FTL_EVENT_LOST)
+		ts->base.stats.special_lines++;
+	else
+		ts->base.stats.event_lines++;
 	ts->base.stats.events++;
 	FtlTrace *trace = ts->base.trace;
 	if (ev->pid >= 0 && !(ev->flags & FTL_EVENT_F_PID_INFERRED))

@@ -22,8 +22,8 @@ static void dump_str(GString *out, const char *key, const char *s)
 	g_string_append_printf(out, " %s=", key);
 	if (s)
 		ftl_dump_append_visible(out, s, strlen(s));
-	else
-		g_string_append(out, "<...>");
+	else /* a comm the input did not know, or a function it did not name */
+		g_string_append(out, g_str_has_suffix(key, "comm") ? "<...>" : "-");
 }
 
 static void dump_slice(GString *out, const char *key, FtlSlice s)

@@ -1,0 +1,60 @@
+# Shared helpers for the end-to-end TAP scripts (sourced, POSIX sh).
+# Environment from the Makefile: FTLENS, top_srcdir, FTL_TESTDATA, FTL_REAL_DATA.
+: "${FTLENS:=$(cd "$(dirname "$0")/../.." && pwd)/ftlens}"
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${FTL_TESTDATA:=$top_srcdir/tests/data}"
+: "${FTL_REAL_DATA:=$top_srcdir/../shared/data/real}"
+LC_ALL=C
+TZ=UTC
+export LC_ALL TZ
+
+tap_n=0
+tap_failed=0
+
+plan() { echo "1..$1"; }
+
+# skip_all REASON: the whole script is skipped (shown as SKIP by the harness).
+skip_all() {
+	echo "1..0 # SKIP $*"
+	exit 0
+}
+
+ok() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - $*"
+}
+
+not_ok() {
+	tap_n=$((tap_n + 1))
+	tap_failed=$((tap_failed + 1))
+	echo "not ok $tap_n - $*"
+}
+
+# check DESCRIPTION COMMAND...: one test point from a command's status.
+check() {
+	desc=$1
+	shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+
+diag() { echo "$*" | sed 's/^/# /'; }
+
+# make_tmpdir: sets T to a fresh directory removed when the script exits.
+make_tmpdir() {
+	T=$(mktemp -d "${TMPDIR:-/tmp}/ftl-e2e.XXXXXX") || exit 1
+	# shellcheck disable=SC2064
+	trap "rm -rf '$T'" EXIT
+}
+
+# json_get FILE EXPR: evaluate a python expression on the parsed JSON `j`.
+json_get() {
+	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+need_python() {
+	command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
+}
+
+finish() {
+	[ "$tap_failed" -eq 0 ]
+}
