@@ -2,6 +2,8 @@
 /* Diagnostics table: a count and the first location per anomaly kind. */
 #include "model/diag.h"
 
+#include <string.h>
+
 struct _FtlDiags {
 	FtlDiagEntry e[FTL_DIAG_N_KINDS];
 };
@@ -48,7 +50,9 @@ void ftl_diags_add(FtlDiags *d, FtlDiagKind kind, const char *file, guint64 line
 		if (text) {
 			gsize n = MIN(text_len, 160);
 			/* Show control bytes as '?': this text may reach a terminal. */
-			e->first_text = g_strndup(text, n);
+			e->first_text = g_malloc(n + 1);
+			memcpy(e->first_text, text, n);
+			e->first_text[n] = 0;
 			for (gsize i = 0; i < n; i++)
 				if ((guchar)e->first_text[i] < 0x20 || e->first_text[i] == 0x7f)
 					e->first_text[i] = '?';

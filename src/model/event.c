@@ -43,22 +43,31 @@ gboolean ftl_slice_to_i64(FtlSlice s, gint64 *out)
 	}
 	guint64 v = 0;
 	if (s.len > i + 2 && s.p[i] == '0' && (s.p[i + 1] == 'x' || s.p[i + 1] == 'X')) {
+		/* hex is a bit pattern: 0xffffffffffffffea reads as -22 */
 		for (i += 2; i < s.len; i++) {
 			int d = g_ascii_xdigit_value(s.p[i]);
-			if (d < 0)
+			if (d < 0 || v > G_MAXUINT64 / 16)
 				return FALSE;
 			v = v * 16 + (guint)d;
 		}
+		if (neg && v > (guint64)G_MAXINT64 + 1)
+			return FALSE;
 	} else {
 		if (i == s.len)
 			return FALSE;
 		for (; i < s.len; i++) {
 			if (!g_ascii_isdigit(s.p[i]))
 				return FALSE;
-			v = v * 10 + (guint)(s.p[i] - '0');
+			guint d = (guint)(s.p[i] - '0');
+			if (v > (G_MAXUINT64 - d) / 10)
+				return FALSE;
+			v = v * 10 + d;
 		}
+		if (v > (guint64)G_MAXINT64 + (neg ? 1 : 0))
+			return FALSE;
 	}
-	*out = neg ? -(gint64)v : (gint64)v;
+	/* negate in unsigned arithmetic: -(2^63) has no positive twin */
+	*out = neg ? (gint64)(0 - v) : (gint64)v;
 	return TRUE;
 }
 

@@ -61,26 +61,37 @@ gboolean ftl_filter_match(const FtlFilter *f, const FtlEvent *ev)
 	return TRUE;
 }
 
+static gboolean filter_list_bad(const char *text, GError **error)
+{
+	g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+		    "'%s': expected a list of numbers and ranges like 0,2-3", text);
+	return FALSE;
+}
+
 gboolean ftl_filter_parse_list(const char *text, GArray **out, GError **error)
 {
+	if (!*text)
+		return filter_list_bad(text, error);
 	g_autoptr(GArray) arr = g_array_new(FALSE, FALSE, sizeof(gint32));
 	g_auto(GStrv) parts = g_strsplit(text, ",", -1);
 	for (guint i = 0; parts[i]; i++) {
 		const char *p = g_strstrip(parts[i]);
 		char *end;
-		if (!*p)
-			goto bad;
+		if (!g_ascii_isdigit(*p))
+			return filter_list_bad(text, error);
 		gint64 a = g_ascii_strtoll(p, &end, 10), b = a;
-		if (end == p || a < 0)
-			goto bad;
+		if (a > G_MAXINT32)
+			return filter_list_bad(text, error);
 		if (*end == '-') {
 			const char *q = end + 1;
+			if (!g_ascii_isdigit(*q))
+				return filter_list_bad(text, error);
 			b = g_ascii_strtoll(q, &end, 10);
-			if (end == q || b < a || b - a > 1000000)
-				goto bad;
+			if (b < a || b > G_MAXINT32 || b - a > 1000000)
+				return filter_list_bad(text, error);
 		}
 		if (*end)
-			goto bad;
+			return filter_list_bad(text, error);
 		for (gint64 v = a; v <= b; v++) {
 			gint32 x = (gint32)v;
 			g_array_append_val(arr, x);
@@ -88,10 +99,6 @@ gboolean ftl_filter_parse_list(const char *text, GArray **out, GError **error)
 	}
 	*out = g_steal_pointer(&arr);
 	return TRUE;
-bad:
-	g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-		    "'%s': expected a list of numbers and ranges like 0,2-3", text);
-	return FALSE;
 }
 
 static gboolean filter_parse_seconds(const char *s, gint64 *ns)
@@ -103,7 +110,7 @@ static gboolean filter_parse_seconds(const char *s, gint64 *ns)
 		return TRUE;
 	}
 	double v = g_ascii_strtod(s, &end);
-	if (end == s || *end || v < 0 || v > 9.2e9)
+	if (end == s || *end || !(v >= 0 && v <= 9.2e9)) /* also refuses NaN */
 		return FALSE;
 	*ns = (gint64)(v * 1e9 + 0.5);
 	return TRUE;

@@ -36,12 +36,13 @@ char *ftl_duration_format(gint64 ns, char *buf, gsize size)
 		g_strlcpy(buf, "-", size);
 		return buf;
 	}
-	double v = (double)ns;
-	if (ns < 1000 && ns > -1000)
+	double v = (double)ns, a = v < 0 ? -v : v;
+	/* pick the unit from the rounded value, so 999999999 ns is "1.000 s" */
+	if (a < 1000)
 		snprintf(buf, size, "%" G_GINT64_FORMAT " ns", ns);
-	else if (ns < 1000000 && ns > -1000000)
+	else if (a < 999999.5)
 		snprintf(buf, size, "%.3f us", v / 1e3);
-	else if (ns < 1000000000 && ns > -1000000000)
+	else if (a < 999999500.0)
 		snprintf(buf, size, "%.3f ms", v / 1e6);
 	else
 		snprintf(buf, size, "%.3f s", v / 1e9);
