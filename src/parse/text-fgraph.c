@@ -240,7 +240,9 @@ TextLineResult ftl_text_parse_fgraph_line(TextSource *ts, const char *p, const c
 				ev->ts = ns;
 				q = r + 1;
 				have_time = TRUE;
-			} else {
+			} else if (!text_has_prefix(r, e, "us")) {
+				/* a number that is neither a TIME column nor a duration
+				 * ("4.518 us |" without the CPU column) */
 				return TEXT_LINE_NONE;
 			}
 		} else if ((r = ftl_text_parse_u64(q, e, &v))) {

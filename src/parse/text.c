@@ -181,6 +181,11 @@ static TextLineResult text_special_line(TextSource *ts, const char *p, const cha
 		*special = TRUE;
 		return TEXT_LINE_NONE;
 	}
+	/* funcgraph-overrun: " (Overruns: N)" after a return */
+	if (text_has_prefix(p, e, "(Overruns: ") && ftl_text_parse_u64(p + 11, e, &n)) {
+		*special = TRUE;
+		return TEXT_LINE_NONE;
+	}
 	if (text_has_prefix(p, e, "CPU ") && (q = ftl_text_parse_u64(p + 4, e, &cpu)) &&
 	    text_has_prefix(q, e, " is empty")) {
 		*special = TRUE;
