@@ -29,7 +29,9 @@ not_traces="events/kdoc5.4_kprobe_event_format_32bit.txt events/perftools_kprobe
 
 files=$(cd "$FTL_REAL_DATA" && ls fgraph/* function/* events/*)
 rig=""
-[ -d "$FTL_TESTDATA/vm" ] && rig=$(cd "$FTL_TESTDATA" && find vm -type f \( -name '*.txt' -o -name 'trace' \) | sort)
+# rig captures: the trace text files, not the settings saved beside them
+[ -d "$FTL_TESTDATA/vm" ] && rig=$(cd "$FTL_TESTDATA" && find vm -type f \( -name '*.txt' -o -name '*.sav' \) |
+	grep -v -E '/(uname|run-info|cmdline|available_tracers|trace_clock|trace_options|options-available|missing-options|buffer_size_kb|stack_max_size|stack_trace)[^/]*$|/set_[^/]*$' | sort)
 n=0
 for f in $files $rig; do n=$((n + 1)); done
 plan $((n * 3))

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Golden `ftlens dump` outputs for a handful of inputs, one per dialect family.
+# Golden `ftlens dump` outputs (first 400 events) for a handful of inputs, one
+# per dialect family.
 # Regenerate with FTL_UPDATE_GOLDEN=1 after checking the differences by eye.
 . "$(dirname "$0")/lib.sh"
 make_tmpdir
@@ -17,8 +18,11 @@ real:events/perftools_tpoint_block_rq_issue_stacktrace.txt
 real:events/tracecompass_android_sched_irq.txt
 real:events/trappy_tracecmd_report_sched_stat.txt
 real:events/catapult_atrace_tgid_trace_marker.txt
-data:vm/fgraph-events/trace
-data:vm/fgraph-options/funcgraph-retval.txt
+data:vm/fgraph-events/trace.txt
+data:vm/fgraph-options/combined.txt
+data:vm/function/func-stack-trace.txt
+data:vm/events/record-tgid.txt
+data:vm/events/latency.txt
 "
 n=0
 for g in $goldens; do n=$((n + 1)); done
@@ -31,7 +35,7 @@ for g in $goldens; do
 		ok "$f # SKIP input not present"
 		continue
 	fi
-	"$FTLENS" dump "$path" >"$T/$name" 2>"$T/err" || { not_ok "$f: dump failed: $(cat "$T/err")"; continue; }
+	"$FTLENS" dump -n 400 "$path" >"$T/$name" 2>"$T/err" || { not_ok "$f: dump failed: $(cat "$T/err")"; continue; }
 	if [ -n "${FTL_UPDATE_GOLDEN:-}" ]; then
 		cp "$T/$name" "$E/$name"
 	fi
