@@ -47,8 +47,11 @@ static TextCpuTask *fgraph_cpu_task(TextSource *ts, gint32 cpu)
 /* " 0)    bash-4802   =>    <idle>-0   " */
 static gboolean fgraph_task_switch(TextSource *ts, const char *p, const char *e)
 {
+	/* cheap test first: every other function_graph line has a '|' */
+	if (memchr(p, '|', (gsize)(e - p)))
+		return FALSE;
 	const char *arrow = g_strstr_len(p, e - p, "=>");
-	if (!arrow || memchr(p, '|', (gsize)(e - p)))
+	if (!arrow)
 		return FALSE;
 	FtlEvent *ev = &ts->ev;
 	if (!fgraph_comm_pid(ts, p, arrow, &ev->u.sw.prev_comm, &ev->u.sw.prev_pid) ||

@@ -248,6 +248,10 @@ void ftl_text_collect_frames(TextSource *ts)
 
 /* ---- the source ------------------------------------------------------- */
 
+/* Read pages are handed back in steps of this size, so the resident set of a
+ * multi-GB trace stays around this size. */
+#define TEXT_RELEASE_STEP ((gsize)32 << 20)
+
 static void text_account_event(TextSource *ts)
 {
 	FtlEvent *ev = &ts->ev;
@@ -314,6 +318,8 @@ static FtlStatus text_next(FtlSource *src, const FtlEvent **out, GError **error)
 		*out = &ts->ev;
 		return FTL_STATUS_OK;
 	}
+	if (ts->input && (gsize)(ts->cur - ts->input->data) >= ts->input->released + TEXT_RELEASE_STEP)
+		ftl_input_release(ts->input, (gsize)(ts->cur - ts->input->data) - TEXT_RELEASE_STEP / 2);
 	while (ts->cur < ts->end) {
 		const char *line = ts->cur;
 		const char *nl = memchr(line, '\n', (gsize)(ts->end - line));

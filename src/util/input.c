@@ -299,6 +299,16 @@ FtlInput *ftl_input_open(const char *path, GError **error)
 	return ok ? g_steal_pointer(&in) : NULL;
 }
 
+void ftl_input_release(FtlInput *in, gsize offset)
+{
+	gsize page = (gsize)sysconf(_SC_PAGESIZE);
+	offset = MIN(offset, in->map_size) / page * page;
+	if (!in->data || offset <= in->released)
+		return;
+	madvise((char *)in->data + in->released, offset - in->released, MADV_DONTNEED);
+	in->released = offset;
+}
+
 void ftl_input_free(FtlInput *in)
 {
 	if (!in)

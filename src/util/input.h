@@ -18,12 +18,17 @@ typedef struct {
 	FtlCompression compression;
 	/* private */
 	gsize map_size;
+	gsize released; /* bytes already handed back by ftl_input_release() */
 } FtlInput;
 
 /* Opens and maps path ("-" reads standard input). Free with ftl_input_free();
  * data stays valid until then. Errors name the path. */
 FtlInput *ftl_input_open(const char *path, GError **error);
 void ftl_input_free(FtlInput *in);
+/* Tells the kernel that bytes before offset will not be read soon: their pages
+ * leave the resident set (they are read back from the file if touched again,
+ * so borrowed slices stay valid). Keeps memory flat on multi-GB inputs. */
+void ftl_input_release(FtlInput *in, gsize offset);
 const char *ftl_compression_name(FtlCompression c);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlInput, ftl_input_free)
