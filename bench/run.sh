@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Throughput of `ftlens info` against `wc -l` on generated function_graph
+# Throughput of `ftlens info` and `ftlens report` against `wc -l` on generated function_graph
 # traces. Prints figures only: nothing here passes or fails on speed.
 #
 # usage: bench/run.sh [SIZE_MB...]      (default: 64)
@@ -91,6 +91,8 @@ for size in "$@"; do
 	label="fgraph-${size}M ($(awk -v b="$bytes" 'BEGIN { printf "%.0f", b / 1048576 }') MiB)"
 	measure "$ftlens" info "$file"
 	row "$label" "ftlens info" "$bytes"
+	measure "$ftlens" report "$file"
+	row "" "ftlens report" "$bytes"
 	measure wc -l "$file"
 	row "" "wc -l" "$bytes"
 	"$python" - "$tmp/info.json" <<'PY'

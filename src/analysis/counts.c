@@ -80,7 +80,9 @@ void ftl_counts_feed(FtlCounts *c, const FtlEvent *ev)
 	cc->events++;
 	c->events++;
 	c->kinds[ev->kind]++;
-	if (ev->ts != FTL_TS_NONE) {
+	/* a leaf's synthesized exit time is computed, not printed: spans use what
+	 * the lines say, like the quality window does */
+	if (ev->ts != FTL_TS_NONE && !(ev->flags & FTL_EVENT_F_SYNTH)) {
 		if (cc->first_ts == FTL_TS_NONE || ev->ts < cc->first_ts)
 			cc->first_ts = ev->ts;
 		if (cc->last_ts == FTL_TS_NONE || ev->ts > cc->last_ts)

@@ -20,6 +20,27 @@ const FtlCommand ftl_commands[] = {
 	 "Prints every event as: timestamp (ns), CPU, pid, comm, kind, name and fields.\n"
 	 "Honours --cpu, --pid and --time. The view to check what ftlens understood.",
 	 ftl_cmd_dump},
+	{"report", "FILE...", "the batch report: quality, top functions, CPUs, markers",
+	 "Prints a header (input, tracer, span, CPUs, events, lost events, the window in\n"
+	 "which every CPU's data is complete and caveats), the top functions by self\n"
+	 "and by total time, a per-CPU summary, markers, and the longest calls.",
+	 ftl_cmd_report},
+	{"graph", "[FUNCTION] FILE...", "merged call tree with calls, total and self time",
+	 "Rebuilds function_graph call trees and merges them by call path, like\n"
+	 "uftrace graph; rooted at FUNCTION (all its calls merged) when given.",
+	 ftl_cmd_graph},
+	{"split", "--per-cpu -o DIR FILE...", "one file per CPU in the input's dialect",
+	 "Writes DIR/cpuN/trace for every CPU, with the input's own lines, so that\n"
+	 "each file reads like the kernel's per_cpu/cpuN/trace.",
+	 ftl_cmd_split},
+	{"markers", "[--span START END] FILE...", "trace_marker writes and spans between them",
+	 "Lists markers (trace_marker writes, trace_printk, function_graph comments)\n"
+	 "with time, CPU, task and delta; --span START END pairs them into spans and\n"
+	 "shows what each CPU did inside each span.",
+	 ftl_cmd_markers},
+	{"diff", "A B", "per-function calls, total and self time compared",
+	 "Compares the function statistics of two traces, sorted by absolute change.",
+	 ftl_cmd_diff},
 	{NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -38,7 +59,7 @@ void ftl_cli_print_usage(FILE *out)
 	for (const FtlCommand *c = ftl_commands; c->name; c++)
 		fprintf(out, "  %-10s %s\n", c->name, c->summary);
 	fprintf(out, "\nglobal options (every command): --cpu LIST, --pid LIST, --time START,END,\n"
-		     "  --strict, --color WHEN, -v\n"
+		     "  --relative-to PATTERN, --wallclock PATTERN=ISO8601, --strict, --color WHEN, -v\n"
 		     "'ftlens help COMMAND' shows a command's options.\n");
 }
 
@@ -55,6 +76,12 @@ static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *en
 		 "Only events in this window, seconds (either side may be empty)", "START,END"},
 		{"strict", 0, 0, G_OPTION_ARG_NONE, &g->strict,
 		 "Treat the first unrecognized line as an error", NULL},
+		{"relative-to", 0, 0, G_OPTION_ARG_STRING, &g->relative_to,
+		 "Show times relative to the first marker matching PATTERN (a regex)",
+		 "PATTERN"},
+		{"wallclock", 0, 0, G_OPTION_ARG_STRING, &g->wallclock,
+		 "Map trace time to wall time: the first marker matching PATTERN was at ISO8601",
+		 "PATTERN=ISO8601"},
 		{"color", 0, 0, G_OPTION_ARG_STRING, &g->color,
 		 "Color output: auto, always or never", "WHEN"},
 		{"verbose", 'v', 0, G_OPTION_ARG_NONE, &g->verbose, "Say more", NULL},
@@ -84,6 +111,8 @@ gboolean ftl_cli_parse(const FtlCommand *cmd, const GOptionEntry *entries, FtlCl
 {
 	memset(g, 0, sizeof *g);
 	ftl_filter_init(&g->filter);
+	g->origin_ns = FTL_TS_NONE;
+	g->wall_offset_ns = FTL_TS_NONE;
 	g_autoptr(GOptionContext) ctx = cli_context(cmd, entries, g);
 	g_option_context_set_help_enabled(ctx, TRUE);
 	g_autoptr(GError) local = NULL;
@@ -128,6 +157,8 @@ void ftl_cli_globals_clear(FtlCliGlobals *g)
 	g_clear_pointer(&g->cpu_list, g_free);
 	g_clear_pointer(&g->pid_list, g_free);
 	g_clear_pointer(&g->time_range, g_free);
+	g_clear_pointer(&g->relative_to, g_free);
+	g_clear_pointer(&g->wallclock, g_free);
 }
 
 FtlTrace *ftl_cli_open_trace(const FtlCliGlobals *g, int argc, char **argv, GError **error)

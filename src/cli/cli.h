@@ -17,6 +17,12 @@ typedef struct {
 	char *cpu_list;   /* raw option text */
 	char *pid_list;
 	char *time_range;
+	char *relative_to;   /* --relative-to PATTERN */
+	char *wallclock;     /* --wallclock PATTERN=ISO8601 */
+	/* Filled by ftl_cli_time_origin(): timestamps print as ts - origin_ns
+	 * (FTL_TS_NONE: as they are); wall time = ts + wall_offset_ns. */
+	gint64 origin_ns;
+	gint64 wall_offset_ns;
 } FtlCliGlobals;
 
 typedef struct {
@@ -45,5 +51,16 @@ FtlTrace *ftl_cli_open_trace(const FtlCliGlobals *g, int argc, char **argv, GErr
 /* Maps an error to the exit code: 2 for usage errors, 1 otherwise. */
 int ftl_cli_exit_code(const GError *error);
 
+/* Resolves --relative-to and --wallclock against the trace named by the
+ * operands (a pre-pass over its markers) into g->origin_ns and
+ * g->wall_offset_ns. A pattern that matches no marker is an error.
+ * (cli/time-origin.c) */
+gboolean ftl_cli_time_origin(FtlCliGlobals *g, int argc, char **argv, GError **error);
+
 gboolean ftl_cmd_info(int argc, char **argv, GError **error);
 gboolean ftl_cmd_dump(int argc, char **argv, GError **error);
+gboolean ftl_cmd_report(int argc, char **argv, GError **error);
+gboolean ftl_cmd_graph(int argc, char **argv, GError **error);
+gboolean ftl_cmd_split(int argc, char **argv, GError **error);
+gboolean ftl_cmd_markers(int argc, char **argv, GError **error);
+gboolean ftl_cmd_diff(int argc, char **argv, GError **error);

@@ -18,6 +18,8 @@ gboolean ftl_cmd_dump(int argc, char **argv, GError **error)
 	g_auto(FtlCliGlobals) g = {0};
 	if (!ftl_cli_parse(ftl_cli_find("dump"), entries, &g, &argc, &argv, error))
 		return FALSE;
+	if (!ftl_cli_time_origin(&g, argc, argv, error))
+		return FALSE;
 	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, argc, argv, error);
 	if (!trace)
 		return FALSE;
@@ -27,7 +29,7 @@ gboolean ftl_cmd_dump(int argc, char **argv, GError **error)
 	FtlStatus st;
 	gint64 n = 0;
 	while ((limit < 0 || n < limit) && (st = ftl_iter_next(it, &ev, error)) == FTL_STATUS_OK) {
-		ftl_dump_event(buf, ev);
+		ftl_dump_event_at(buf, ev, g.origin_ns);
 		n++;
 		if (buf->len >= (1 << 16)) {
 			fwrite(buf->str, 1, buf->len, stdout);

@@ -6,16 +6,19 @@
 #include <string.h>
 
 #include "analysis/counts.h"
+#include "analysis/quality.h"
 #include "cli/cli.h"
 #include "util/error.h"
 #include "views/info.h"
+#include "views/quality.h"
+#include "views/table.h"
 
 gboolean ftl_cmd_info(int argc, char **argv, GError **error)
 {
 	g_autofree char *format = NULL;
 	gboolean json = FALSE;
 	const GOptionEntry entries[] = {
-		{"format", 'F', 0, G_OPTION_ARG_STRING, &format, "Output format: text or json",
+		{"format", 'F', 0, G_OPTION_ARG_STRING, &format, "Output format: text, csv or json",
 		 "FMT"},
 		{"json", 0, 0, G_OPTION_ARG_NONE, &json, "Same as --format json", NULL},
 		{NULL},
@@ -23,35 +26,44 @@ gboolean ftl_cmd_info(int argc, char **argv, GError **error)
 	g_auto(FtlCliGlobals) g = {0};
 	if (!ftl_cli_parse(ftl_cli_find("info"), entries, &g, &argc, &argv, error))
 		return FALSE;
-	if (format && strcmp(format, "json") == 0)
-		json = TRUE;
-	else if (format && strcmp(format, "text") != 0) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "info: --format '%s': expected text or json", format);
+	FtlFormat fmt = json ? FTL_FORMAT_JSON : FTL_FORMAT_TEXT;
+	if (format && !ftl_format_parse(format, &fmt, error))
 		return FALSE;
-	}
+	json = fmt == FTL_FORMAT_JSON;
 	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, argc, argv, error);
 	if (!trace)
 		return FALSE;
 	g_autoptr(FtlCounts) counts = ftl_counts_new();
+	g_autoptr(FtlQuality) quality = ftl_quality_new(trace);
 	g_autoptr(FtlIter) it = ftl_iter_new(trace, &g.filter);
 	const FtlEvent *ev;
 	FtlStatus st;
-	while ((st = ftl_iter_next(it, &ev, error)) == FTL_STATUS_OK)
+	while ((st = ftl_iter_next(it, &ev, error)) == FTL_STATUS_OK) {
 		ftl_counts_feed(counts, ev);
+		ftl_quality_feed(quality, ev);
+	}
 	if (st == FTL_STATUS_ERROR)
 		return FALSE;
 	ftl_counts_finish(counts);
-	if (json) {
+	ftl_quality_finish(quality);
+	if (fmt == FTL_FORMAT_CSV) {
+		ftl_info_print_csv(stdout, trace, counts);
+	} else if (json) {
 		g_autoptr(JsonNode) root = ftl_info_to_json(trace, counts);
-		g_autoptr(JsonGenerator) gen = json_generator_new();
-		json_generator_set_pretty(gen, TRUE);
-		json_generator_set_root(gen, root);
-		g_autofree char *text = json_generator_to_data(gen, NULL);
-		fputs(text, stdout);
-		fputc('\n', stdout);
+		/* The quality view adds a member to an open builder object; move
+		 * it over to info's object. */
+		g_autoptr(JsonBuilder) qb = json_builder_new();
+		json_builder_begin_object(qb);
+		ftl_quality_add_json(quality, qb);
+		json_builder_end_object(qb);
+		g_autoptr(JsonNode) qroot = json_builder_get_root(qb);
+		json_object_set_member(json_node_get_object(root), "quality",
+				       json_object_dup_member(json_node_get_object(qroot), "quality"));
+		ftl_json_print(root, stdout);
 	} else {
 		ftl_info_print_text(stdout, trace, counts);
+		fputc('\n', stdout);
+		ftl_quality_print_text(quality, stdout);
 	}
 	return TRUE;
 }

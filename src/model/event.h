@@ -63,6 +63,8 @@ typedef struct {
 	const char *name; /* interned event name, e.g. "sched_switch", "funcgraph_entry", "function" */
 	const char *comm; /* interned task name; NULL when the input has "<...>" or none */
 	FtlSlice payload; /* the text after the event name, for field access and dump */
+	FtlSlice raw;     /* text inputs: the input line(s) as read, without the final
+			   * newline (a stack event spans its frame lines); else empty */
 	union {
 		struct {
 			const char *func; /* interned; NULL for a bare "}" */

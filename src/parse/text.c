@@ -344,6 +344,7 @@ static FtlStatus text_next(FtlSource *src, const FtlEvent **out, GError **error)
 		ts->seq++;
 		if (*p == '#') {
 			if (text_buffer_started(ts, p, le)) {
+				ts->ev.raw = (FtlSlice){line, (guint32)(le - line)};
 				src->stats.special_lines++;
 				src->stats.events++;
 				*out = &ts->ev;
@@ -380,8 +381,16 @@ static FtlStatus text_next(FtlSource *src, const FtlEvent **out, GError **error)
 				return FTL_STATUS_ERROR;
 			continue;
 		}
-		if (ts->ev.kind == FTL_EVENT_STACK)
+		ts->ev.raw = (FtlSlice){line, (guint32)(le - line)};
+		if (ts->ev.kind == FTL_EVENT_STACK) {
 			ftl_text_collect_frames(ts);
+			const char *re = ts->cur;
+			if (re > line && re[-1] == '\n')
+				re--;
+			if (re > line && re[-1] == '\r')
+				re--;
+			ts->ev.raw.len = (guint32)(MAX(re, le) - line);
+		}
 		text_account_event(ts);
 		if (r == TEXT_LINE_LEAF)
 			ts->has_pending = TRUE;

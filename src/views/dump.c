@@ -10,7 +10,9 @@ void ftl_dump_append_visible(GString *out, const char *s, gsize len)
 {
 	for (gsize i = 0; i < len; i++) {
 		guchar c = (guchar)s[i];
-		if (c < 0x20 || c == 0x7f)
+		if (c == '\\')
+			g_string_append(out, "\\\\"); /* so "\\x1b" in a marker differs from ESC */
+		else if (c < 0x20 || c == 0x7f)
 			g_string_append_printf(out, "\\x%02x", c);
 		else
 			g_string_append_c(out, (char)c);
@@ -39,8 +41,14 @@ static void dump_int(GString *out, const char *key, gint64 v)
 
 void ftl_dump_event(GString *out, const FtlEvent *ev)
 {
+	ftl_dump_event_at(out, ev, FTL_TS_NONE);
+}
+
+void ftl_dump_event_at(GString *out, const FtlEvent *ev, gint64 origin)
+{
 	char tbuf[48];
-	ftl_time_format_ns(ev->ts, tbuf, sizeof tbuf);
+	gint64 ts = ev->ts == FTL_TS_NONE || origin == FTL_TS_NONE ? ev->ts : ev->ts - origin;
+	ftl_time_format_ns(ts, tbuf, sizeof tbuf);
 	g_string_append_printf(out, "%18s ", tbuf);
 	if (ev->cpu >= 0)
 		g_string_append_printf(out, "%3d ", ev->cpu);

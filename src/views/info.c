@@ -21,9 +21,24 @@ static void info_entries(FtlTrace *trace, gint64 *in_buf, gint64 *written, gint 
 {
 	*in_buf = *written = -1;
 	*hcpus = -1;
+	/* per_cpu/cpuN/trace headers repeat the whole buffer's totals: when every
+	 * source says the same, count it once */
+	gboolean same = TRUE;
+	gint64 first_in = -2, first_wr = -2;
 	for (guint i = 0; i < ftl_trace_n_sources(trace); i++) {
 		FtlSource *s = ftl_trace_source(trace, i);
-		if (s->entries_in_buffer >= 0) {
+		if (s->entries_in_buffer < 0)
+			continue;
+		if (first_in == -2) {
+			first_in = s->entries_in_buffer;
+			first_wr = s->entries_written;
+		} else if (s->entries_in_buffer != first_in || s->entries_written != first_wr) {
+			same = FALSE;
+		}
+	}
+	for (guint i = 0; i < ftl_trace_n_sources(trace); i++) {
+		FtlSource *s = ftl_trace_source(trace, i);
+		if (s->entries_in_buffer >= 0 && !(same && *in_buf >= 0)) {
 			*in_buf = MAX(*in_buf, 0) + s->entries_in_buffer;
 			*written = MAX(*written, 0) + s->entries_written;
 		}
@@ -169,6 +184,43 @@ void ftl_info_print_text(FILE *out, FtlTrace *trace, const FtlCounts *c)
 		fputc('\n', out);
 		ftl_diags_print_text(out, d);
 	}
+}
+
+void ftl_info_print_csv(FILE *out, FtlTrace *trace, const FtlCounts *c)
+{
+	g_autoptr(FtlTable) cpus = ftl_table_new("cpus");
+	ftl_table_add_column(cpus, "cpu", "cpu", FTL_COL_INT);
+	ftl_table_add_column(cpus, "event_lines", "event lines", FTL_COL_INT);
+	ftl_table_add_column(cpus, "events", "events", FTL_COL_INT);
+	ftl_table_add_column(cpus, "first_ts_ns", "first", FTL_COL_TS);
+	ftl_table_add_column(cpus, "last_ts_ns", "last", FTL_COL_TS);
+	ftl_table_add_column(cpus, "lost_events", "lost", FTL_COL_INT);
+	for (guint i = 0; i < ftl_counts_n_cpus(c); i++) {
+		const FtlCpuCounts *cc = ftl_counts_cpu(c, i);
+		ftl_table_begin_row(cpus);
+		ftl_table_set_int(cpus, 0, cc->cpu);
+		ftl_table_set_int(cpus, 1, (gint64)cc->event_lines);
+		ftl_table_set_int(cpus, 2, (gint64)cc->events);
+		if (cc->first_ts != FTL_TS_NONE) {
+			ftl_table_set_int(cpus, 3, cc->first_ts);
+			ftl_table_set_int(cpus, 4, cc->last_ts);
+		}
+		ftl_table_set_int(cpus, 5, (gint64)cc->lost_events);
+	}
+	g_autoptr(FtlTable) names = ftl_table_new("event_names");
+	ftl_table_add_column(names, "event", "event", FTL_COL_STR);
+	ftl_table_add_column(names, "lines", "lines", FTL_COL_INT);
+	GPtrArray *nl = ftl_counts_names(c);
+	for (guint i = 0; i < nl->len; i++) {
+		const FtlNameCount *nc = g_ptr_array_index(nl, i);
+		ftl_table_begin_row(names);
+		ftl_table_set_str(names, 0, nc->name);
+		ftl_table_set_int(names, 1, (gint64)nc->count);
+	}
+	fprintf(out, "# cpus\n");
+	ftl_table_print_csv(cpus, out);
+	fprintf(out, "\n# event_names\n");
+	ftl_table_print_csv(names, out);
 }
 
 static void info_member_int(JsonBuilder *b, const char *name, gint64 v)

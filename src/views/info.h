@@ -7,8 +7,11 @@
 
 #include "analysis/counts.h"
 #include "model/trace.h"
+#include "views/table.h"
 
 void ftl_info_print_text(FILE *out, FtlTrace *trace, const FtlCounts *counts);
+/* CSV: a "# cpus" table and an "# event_names" table. */
+void ftl_info_print_csv(FILE *out, FtlTrace *trace, const FtlCounts *counts);
 /* Returns a new JSON object; the caller owns it (json_node_unref). */
 JsonNode *ftl_info_to_json(FtlTrace *trace, const FtlCounts *counts);
 /* Prints the diagnostics summary ("data anomalies") every report carries. */

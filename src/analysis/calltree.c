@@ -1,0 +1,465 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Call-tree reconstruction: a stack per task context, repairs for what the
+ * kernel's text lost (orphan exits, open entries, depth jumps, LOST events),
+ * and a merged tree keyed by (parent node, function). */
+#include "analysis/calltree.h"
+
+#include <string.h>
+
+#include "model/source.h"
+
+#define CALLTREE_UNKNOWN "(unknown)"
+
+typedef struct {
+	const char *func;
+	FtlCallNode *node; /* NULL when outside the focus function */
+	gint depth;
+	gint64 entry_ts;
+	gint64 child_ns; /* known durations of finished children */
+	guint64 line;
+	gboolean recursive;
+} CallFrame;
+
+typedef struct {
+	GArray *frames;  /* CallFrame */
+	GArray *pending; /* gint64 per depth: child time owed to a future orphan exit */
+	FtlCallNode *group;
+	gint focus_level; /* frame index of the focus call, -1 outside */
+	gint32 cpu;      /* CPU of the last event */
+	gint32 pid;
+} CallCtx;
+
+struct _FtlCallTree {
+	FtlCallTreeGroup group;
+	FtlDiags *diags;
+	FtlCallFunc on_call;
+	gpointer on_call_data;
+	const char *focus;
+	GHashTable *ctxs;  /* gint64 key -> CallCtx* */
+	GHashTable *nodes; /* FtlCallNode* (parent, func) -> itself */
+	GStringChunk *names;
+	FtlCallNode root;
+	guint64 n_calls, n_repaired;
+	/* one-entry cache: consecutive events usually share a context */
+	gint64 last_key;
+	CallCtx *last_ctx;
+};
+
+const char *ftl_calltree_unknown_name(void)
+{
+	return CALLTREE_UNKNOWN;
+}
+
+static guint calltree_node_hash(gconstpointer p)
+{
+	const FtlCallNode *n = p;
+	return g_direct_hash(n->parent) * 31u + g_direct_hash(n->func);
+}
+
+static gboolean calltree_node_equal(gconstpointer a, gconstpointer b)
+{
+	const FtlCallNode *x = a, *y = b;
+	return x->parent == y->parent && x->func == y->func;
+}
+
+static void calltree_ctx_free(gpointer p)
+{
+	CallCtx *c = p;
+	g_array_unref(c->frames);
+	g_array_unref(c->pending);
+	g_free(c);
+}
+
+FtlCallTree *ftl_calltree_new(FtlCallTreeGroup group, FtlDiags *diags)
+{
+	FtlCallTree *t = g_new0(FtlCallTree, 1);
+	t->group = group;
+	t->diags = diags;
+	t->ctxs = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, calltree_ctx_free);
+	t->nodes = g_hash_table_new_full(calltree_node_hash, calltree_node_equal, g_free, NULL);
+	t->names = g_string_chunk_new(4096);
+	t->root.func = "(root)";
+	t->root.min_ns = t->root.max_ns = FTL_TS_NONE;
+	t->last_key = G_MININT64;
+	return t;
+}
+
+void ftl_calltree_free(FtlCallTree *t)
+{
+	if (!t)
+		return;
+	g_hash_table_destroy(t->ctxs);
+	g_hash_table_destroy(t->nodes);
+	g_string_chunk_free(t->names);
+	g_free(t);
+}
+
+void ftl_calltree_set_on_call(FtlCallTree *t, FtlCallFunc func, gpointer user_data)
+{
+	t->on_call = func;
+	t->on_call_data = user_data;
+}
+
+void ftl_calltree_set_focus(FtlCallTree *t, const char *function)
+{
+	t->focus = function;
+}
+
+static FtlCallNode *calltree_child(FtlCallTree *t, FtlCallNode *parent, const char *func)
+{
+	FtlCallNode probe = {.func = func, .parent = parent};
+	FtlCallNode *n = g_hash_table_lookup(t->nodes, &probe);
+	if (n)
+		return n;
+	n = g_new0(FtlCallNode, 1);
+	n->func = func;
+	n->parent = parent;
+	n->depth = parent->depth + 1;
+	n->min_ns = n->max_ns = FTL_TS_NONE;
+	n->next = parent->child;
+	parent->child = n;
+	g_hash_table_add(t->nodes, n);
+	return n;
+}
+
+/* Stacks: one per task; pid 0 (each CPU's idle task) and unknown pids get one
+ * per CPU. */
+static gint64 calltree_key(const FtlEvent *ev)
+{
+	return ev->pid > 0 ? (gint64)ev->pid : -(gint64)(ev->cpu + 2);
+}
+
+static CallCtx *calltree_ctx(FtlCallTree *t, const FtlEvent *ev)
+{
+	gint64 key = calltree_key(ev);
+	CallCtx *c;
+	if (t->last_ctx && t->last_key == key) {
+		c = t->last_ctx;
+	} else {
+		c = g_hash_table_lookup(t->ctxs, &key);
+		if (!c) {
+			c = g_new0(CallCtx, 1);
+			c->frames = g_array_new(FALSE, FALSE, sizeof(CallFrame));
+			c->pending = g_array_new(FALSE, TRUE, sizeof(gint64));
+			c->focus_level = -1;
+			c->pid = ev->pid;
+			gint64 *k = g_new(gint64, 1);
+			*k = key;
+			g_hash_table_insert(t->ctxs, k, c);
+		}
+		t->last_key = key;
+		t->last_ctx = c;
+	}
+	if (!c->group) {
+		char label[64];
+		if (t->group == FTL_CALLTREE_GROUP_CPU && ev->cpu >= 0)
+			g_snprintf(label, sizeof label, "CPU %d", ev->cpu);
+		else if (t->group == FTL_CALLTREE_GROUP_TASK)
+			g_snprintf(label, sizeof label, "%s-%d", ev->comm ? ev->comm : "<...>",
+				   ev->pid);
+		else
+			label[0] = 0;
+		c->group = label[0] ? calltree_child(t, &t->root,
+						     g_string_chunk_insert_const(t->names, label))
+				    : &t->root;
+	}
+	/* per-CPU grouping follows the CPU a task runs on now */
+	if (t->group == FTL_CALLTREE_GROUP_CPU && ev->cpu >= 0 && ev->cpu != c->cpu &&
+	    c->frames->len == 0) {
+		char label[32];
+		g_snprintf(label, sizeof label, "CPU %d", ev->cpu);
+		c->group = calltree_child(t, &t->root, g_string_chunk_insert_const(t->names, label));
+	}
+	c->cpu = ev->cpu;
+	return c;
+}
+
+static void calltree_diag(FtlCallTree *t, FtlDiagKind kind, const FtlEvent *ev, const char *what)
+{
+	if (t->diags)
+		ftl_diags_add(t->diags, kind, ev && ev->src ? ev->src->path : "", ev ? ev->line : 0,
+			      ev ? ev->cpu : -1, what, what ? strlen(what) : 0, 0);
+}
+
+static gint64 *calltree_pending(CallCtx *c, gint depth)
+{
+	if (depth < 0)
+		return NULL;
+	if ((guint)depth >= c->pending->len)
+		g_array_set_size(c->pending, (guint)depth + 1);
+	return &g_array_index(c->pending, gint64, depth);
+}
+
+/* Accounts a finished call in its node and hands it to the callback. */
+static void calltree_account(FtlCallTree *t, FtlCallNode *node, const FtlCall *call)
+{
+	t->n_calls++;
+	if (call->flags & (FTL_CALL_F_ORPHAN | FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED))
+		t->n_repaired++;
+	if (node) {
+		node->calls++;
+		if (call->flags & (FTL_CALL_F_ORPHAN | FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED))
+			node->flagged++;
+		if (call->duration != FTL_TS_NONE) {
+			node->timed++;
+			node->total_ns += call->duration;
+			node->self_ns += call->self;
+			if (node->min_ns == FTL_TS_NONE || call->duration < node->min_ns)
+				node->min_ns = call->duration;
+			if (node->max_ns == FTL_TS_NONE || call->duration > node->max_ns)
+				node->max_ns = call->duration;
+		}
+	}
+	if (t->on_call)
+		t->on_call(call, t->on_call_data);
+}
+
+/* Pops the top frame. duration FTL_TS_NONE leaves the call untimed. */
+static void calltree_pop(FtlCallTree *t, CallCtx *c, gint64 duration, guint32 flags,
+			 const FtlEvent *ev)
+{
+	CallFrame f = g_array_index(c->frames, CallFrame, c->frames->len - 1);
+	g_array_set_size(c->frames, c->frames->len - 1);
+	FtlCall call = {
+		.func = f.func,
+		.cpu = ev ? ev->cpu : c->cpu,
+		.pid = c->pid,
+		.depth = f.depth,
+		.entry_ts = f.entry_ts,
+		.duration = duration,
+		.self = duration == FTL_TS_NONE ? FTL_TS_NONE : MAX(duration - f.child_ns, 0),
+		.flags = flags | (f.recursive ? FTL_CALL_F_RECURSIVE : 0),
+		.line = ev && !(flags & FTL_CALL_F_OPEN) ? ev->line : f.line,
+	};
+	calltree_account(t, f.node, &call);
+	if (duration != FTL_TS_NONE) {
+		if (c->frames->len)
+			g_array_index(c->frames, CallFrame, c->frames->len - 1).child_ns += duration;
+		else if (f.depth > 0)
+			*calltree_pending(c, f.depth - 1) += duration;
+	}
+	if (c->focus_level >= 0 && (gint)c->frames->len <= c->focus_level)
+		c->focus_level = -1;
+}
+
+/* Abandons frames above depth (their exits never came): flagged, untimed. */
+static void calltree_unwind(FtlCallTree *t, CallCtx *c, gint depth, guint32 flags,
+			    const FtlEvent *ev)
+{
+	while (c->frames->len &&
+	       g_array_index(c->frames, CallFrame, c->frames->len - 1).depth > depth)
+		calltree_pop(t, c, FTL_TS_NONE, flags, ev);
+}
+
+static void calltree_entry(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
+{
+	gint depth = ev->u.graph.depth;
+	if (c->frames->len) {
+		const CallFrame *top = &g_array_index(c->frames, CallFrame, c->frames->len - 1);
+		if (depth <= top->depth) {
+			/* exits missing: the calls at or below this depth never returned */
+			calltree_diag(t, FTL_DIAG_DEPTH_JUMP, ev, "entry at or above an open call's depth");
+			calltree_unwind(t, c, depth - 1, FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED, ev);
+		} else if (depth > top->depth + 1) {
+			calltree_diag(t, FTL_DIAG_DEPTH_JUMP, ev, "entry deeper than its caller + 1");
+		}
+	}
+	const char *func = ev->u.graph.func ? ev->u.graph.func : CALLTREE_UNKNOWN;
+	CallFrame f = {
+		.func = func,
+		.depth = depth,
+		.entry_ts = ev->ts,
+		.line = ev->line,
+	};
+	for (guint i = 0; i < c->frames->len; i++)
+		if (g_array_index(c->frames, CallFrame, i).func == func) {
+			f.recursive = TRUE;
+			break;
+		}
+	FtlCallNode *parent = c->frames->len
+				      ? g_array_index(c->frames, CallFrame, c->frames->len - 1).node
+				      : c->group;
+	if (!t->focus) {
+		f.node = calltree_child(t, parent, func);
+	} else if (c->focus_level >= 0) {
+		f.node = parent ? calltree_child(t, parent, func) : NULL;
+	} else if (func == t->focus) {
+		c->focus_level = (gint)c->frames->len;
+		f.node = calltree_child(t, c->group, func);
+	}
+	/* a fresh top-level call: whatever an orphan exit was owed is stale */
+	gint64 *p = calltree_pending(c, depth);
+	if (p && c->frames->len == 0)
+		*p = 0;
+	g_array_append_val(c->frames, f);
+}
+
+static void calltree_exit(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
+{
+	gint depth = ev->u.graph.depth;
+	const char *name = ev->u.graph.func;
+	/* Find the frame this exit closes: same depth (and name, when printed). */
+	gint match = -1;
+	for (gint i = (gint)c->frames->len - 1; i >= 0; i--) {
+		const CallFrame *f = &g_array_index(c->frames, CallFrame, i);
+		if (f->depth == depth && (!name || f->func == name)) {
+			match = i;
+			break;
+		}
+		if (f->depth < depth)
+			break;
+	}
+	if (match >= 0) {
+		if (match != (gint)c->frames->len - 1) {
+			calltree_diag(t, FTL_DIAG_DEPTH_JUMP, ev, "exit skips open calls");
+			calltree_unwind(t, c, depth, FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED, ev);
+		}
+		CallFrame *f = &g_array_index(c->frames, CallFrame, c->frames->len - 1);
+		gint64 dur = ev->u.graph.duration;
+		if (dur == FTL_TS_NONE && f->entry_ts != FTL_TS_NONE && ev->ts != FTL_TS_NONE &&
+		    ev->ts >= f->entry_ts && !(ev->flags & FTL_EVENT_F_TS_COUNTER))
+			dur = ev->ts - f->entry_ts;
+		calltree_pop(t, c, dur, 0, ev);
+		return;
+	}
+	/* No frame: the trace began inside this call (or its entry was lost). */
+	calltree_diag(t, FTL_DIAG_ORPHAN_EXIT, ev, name ? name : "}");
+	calltree_unwind(t, c, depth, FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED, ev);
+	const char *func = name ? name : CALLTREE_UNKNOWN;
+	gint64 dur = ev->u.graph.duration;
+	gint64 *owed = calltree_pending(c, depth);
+	gint64 child = owed ? *owed : 0;
+	if (owed)
+		*owed = 0;
+	FtlCallNode *parent = c->frames->len
+				      ? g_array_index(c->frames, CallFrame, c->frames->len - 1).node
+				      : c->group;
+	FtlCallNode *node = NULL;
+	if (!t->focus || c->focus_level >= 0)
+		node = parent ? calltree_child(t, parent, func) : NULL;
+	else if (func == t->focus)
+		node = calltree_child(t, c->group, func);
+	FtlCall call = {
+		.func = func,
+		.cpu = ev->cpu,
+		.pid = c->pid,
+		.depth = depth,
+		.entry_ts = dur != FTL_TS_NONE && ev->ts != FTL_TS_NONE ? ev->ts - dur : FTL_TS_NONE,
+		.duration = dur,
+		.self = dur == FTL_TS_NONE ? FTL_TS_NONE : MAX(dur - child, 0),
+		.flags = FTL_CALL_F_ORPHAN,
+		.line = ev->line,
+	};
+	calltree_account(t, node, &call);
+	if (dur != FTL_TS_NONE) {
+		if (c->frames->len)
+			g_array_index(c->frames, CallFrame, c->frames->len - 1).child_ns += dur;
+		else if (depth > 0)
+			*calltree_pending(c, depth - 1) += dur;
+	}
+}
+
+void ftl_calltree_feed(FtlCallTree *t, const FtlEvent *ev)
+{
+	switch (ev->kind) {
+	case FTL_EVENT_FUNC_ENTRY:
+		calltree_entry(t, calltree_ctx(t, ev), ev);
+		break;
+	case FTL_EVENT_FUNC_EXIT:
+		calltree_exit(t, calltree_ctx(t, ev), ev);
+		break;
+	case FTL_EVENT_LOST: {
+		/* The stacks of whatever ran on that CPU can no longer be trusted. */
+		GHashTableIter it;
+		gpointer v;
+		g_hash_table_iter_init(&it, t->ctxs);
+		while (g_hash_table_iter_next(&it, NULL, &v)) {
+			CallCtx *c = v;
+			if (c->cpu == ev->cpu && c->frames->len) {
+				calltree_unwind(t, c, -1, FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED, ev);
+				calltree_diag(t, FTL_DIAG_DEPTH_JUMP, ev, "stack reset by lost events");
+			}
+			if (c->cpu == ev->cpu)
+				g_array_set_size(c->pending, 0);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static gint calltree_node_cmp(const FtlCallNode *a, const FtlCallNode *b)
+{
+	if (a->total_ns != b->total_ns)
+		return a->total_ns > b->total_ns ? -1 : 1;
+	if (a->calls != b->calls)
+		return a->calls > b->calls ? -1 : 1;
+	return strcmp(a->func, b->func);
+}
+
+static FtlCallNode *calltree_sort(FtlCallNode *list)
+{
+	/* insertion sort of a sibling list into a fresh one, then recurse */
+	FtlCallNode *sorted = NULL;
+	while (list) {
+		FtlCallNode *n = list;
+		list = list->next;
+		FtlCallNode **pp = &sorted;
+		while (*pp && calltree_node_cmp(*pp, n) <= 0)
+			pp = &(*pp)->next;
+		n->next = *pp;
+		*pp = n;
+	}
+	for (FtlCallNode *n = sorted; n; n = n->next)
+		n->child = calltree_sort(n->child);
+	return sorted;
+}
+
+static void calltree_sum_groups(FtlCallNode *n)
+{
+	/* group nodes (and the root) have no calls of their own: show their children's sum */
+	for (FtlCallNode *c = n->child; c; c = c->next) {
+		if (c->calls == 0 && c->child)
+			calltree_sum_groups(c);
+		n->total_ns += c->total_ns;
+		n->calls += c->calls;
+		n->timed += c->timed;
+	}
+}
+
+void ftl_calltree_finish(FtlCallTree *t)
+{
+	GHashTableIter it;
+	gpointer v;
+	g_autoptr(GPtrArray) ctxs = g_ptr_array_new();
+	g_hash_table_iter_init(&it, t->ctxs);
+	while (g_hash_table_iter_next(&it, NULL, &v))
+		g_ptr_array_add(ctxs, v);
+	for (guint i = 0; i < ctxs->len; i++) {
+		CallCtx *c = g_ptr_array_index(ctxs, i);
+		if (c->frames->len) {
+			if (t->diags)
+				ftl_diags_add(t->diags, FTL_DIAG_OPEN_AT_END, "", 0, c->cpu, NULL, 0,
+					      c->frames->len);
+			calltree_unwind(t, c, -1, FTL_CALL_F_OPEN, NULL);
+		}
+	}
+	calltree_sum_groups(&t->root);
+	t->root.child = calltree_sort(t->root.child);
+}
+
+const FtlCallNode *ftl_calltree_root(const FtlCallTree *t)
+{
+	return &t->root;
+}
+
+guint64 ftl_calltree_n_calls(const FtlCallTree *t)
+{
+	return t->n_calls;
+}
+
+guint64 ftl_calltree_n_repaired(const FtlCallTree *t)
+{
+	return t->n_repaired;
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Call trees rebuilt from function_graph entry/exit events, per task (per CPU
+ * for pid 0 and unknown pids), merged by call path. Damaged input is repaired
+ * and every repair is counted; time is never invented. */
+#pragma once
+
+#include <glib.h>
+
+#include "model/diag.h"
+#include "model/event.h"
+
+typedef enum {
+	FTL_CALL_F_ORPHAN = 1u << 0,   /* exit without its entry (trace started mid-call) */
+	FTL_CALL_F_OPEN = 1u << 1,     /* entry without its exit (end of trace, LOST, depth jump) */
+	FTL_CALL_F_REPAIRED = 1u << 2, /* closed by a depth/name mismatch repair */
+	FTL_CALL_F_RECURSIVE = 1u << 3, /* the function was already on the stack */
+} FtlCallFlags;
+
+/* One finished (or abandoned) call, handed to the on_call callback. */
+typedef struct {
+	const char *func;   /* interned; "(unknown)" when the input did not name it */
+	gint32 cpu;         /* CPU of the exit (or of the last event seen for an open call) */
+	gint32 pid;
+	gint depth;         /* as printed by the kernel */
+	gint64 entry_ts;    /* FTL_TS_NONE when unknown */
+	gint64 duration;    /* ns: printed by the kernel, else exit ts - entry ts; FTL_TS_NONE if neither */
+	gint64 self;        /* duration minus the known durations of its children; FTL_TS_NONE with it */
+	guint32 flags;      /* FtlCallFlags */
+	guint64 line;       /* input line of the exit (of the entry for an open call) */
+} FtlCall;
+
+typedef struct _FtlCallNode FtlCallNode;
+struct _FtlCallNode {
+	const char *func;    /* interned; group nodes carry "CPU 1" / "bash-123" */
+	FtlCallNode *parent;
+	FtlCallNode *child;  /* first child */
+	FtlCallNode *next;   /* next sibling */
+	guint64 calls;       /* every call, open and orphan ones included */
+	guint64 timed;       /* calls with a known duration */
+	guint64 flagged;     /* calls with any FtlCallFlags repair flag (not RECURSIVE) */
+	gint64 total_ns;     /* sum of known durations */
+	gint64 self_ns;      /* sum of known self times */
+	gint64 min_ns;       /* FTL_TS_NONE until a timed call */
+	gint64 max_ns;
+	gint depth;          /* distance from the root */
+};
+
+typedef enum {
+	FTL_CALLTREE_GROUP_NONE,
+	FTL_CALLTREE_GROUP_CPU,
+	FTL_CALLTREE_GROUP_TASK,
+} FtlCallTreeGroup;
+
+typedef void (*FtlCallFunc)(const FtlCall *call, gpointer user_data);
+
+typedef struct _FtlCallTree FtlCallTree;
+
+/* diags (borrowed, may be NULL) receives repair counts: orphan_exit,
+ * open_at_end, depth_jump. */
+FtlCallTree *ftl_calltree_new(FtlCallTreeGroup group, FtlDiags *diags);
+void ftl_calltree_free(FtlCallTree *t);
+/* Called for every finished call, in completion order. */
+void ftl_calltree_set_on_call(FtlCallTree *t, FtlCallFunc func, gpointer user_data);
+/* Merge only calls below the outermost call of function (an interned name);
+ * the tree's top level then holds that function. NULL: everything. */
+void ftl_calltree_set_focus(FtlCallTree *t, const char *function);
+void ftl_calltree_feed(FtlCallTree *t, const FtlEvent *ev);
+/* Closes what is still open (flagged, no time invented). */
+void ftl_calltree_finish(FtlCallTree *t);
+
+/* The root (func "(root)"); nodes live as long as t. Children are sorted by
+ * total time (descending) then name after finish. */
+const FtlCallNode *ftl_calltree_root(const FtlCallTree *t);
+guint64 ftl_calltree_n_calls(const FtlCallTree *t);
+guint64 ftl_calltree_n_repaired(const FtlCallTree *t);
+/* Human label for a task group node, e.g. "bash-123"; used by views. */
+const char *ftl_calltree_unknown_name(void);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlCallTree, ftl_calltree_free)

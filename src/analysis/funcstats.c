@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Per-function statistics with a log-linear duration histogram per row. */
+#include "analysis/funcstats.h"
+
+#include <string.h>
+
+/* Durations below 2^HIST_SUB_BITS ns are exact; above, each power of two is
+ * split into 2^HIST_SUB_BITS buckets (relative error <= 1/32). */
+#define HIST_SUB_BITS 5
+#define HIST_SUB (1u << HIST_SUB_BITS)
+#define HIST_BUCKETS ((64 - HIST_SUB_BITS + 1) * HIST_SUB)
+
+/* Up to this many durations are kept as they are, so percentiles of the
+ * functions with few calls are exact; past it the histogram takes over. */
+#define EXACT_MAX 256
+
+typedef struct {
+	FtlFuncStat st;
+	guint32 *hist;  /* HIST_BUCKETS, allocated on the first timed call */
+	GArray *exact;  /* gint64 durations while timed <= EXACT_MAX, then NULL */
+} StatRow;
+
+struct _FtlFuncStats {
+	FtlFuncStatsKey key;
+	GHashTable *rows; /* key struct (func, cpu, pid) -> StatRow* (key is &row->st) */
+	GPtrArray *sorted;
+};
+
+static guint funcstats_hash(gconstpointer p)
+{
+	const FtlFuncStat *s = p;
+	return g_direct_hash(s->func) ^ ((guint)s->cpu * 2654435761u) ^ ((guint)s->pid * 40503u);
+}
+
+static gboolean funcstats_equal(gconstpointer a, gconstpointer b)
+{
+	const FtlFuncStat *x = a, *y = b;
+	return x->func == y->func && x->cpu == y->cpu && x->pid == y->pid;
+}
+
+static void funcstats_row_free(gpointer p)
+{
+	StatRow *r = p;
+	g_free(r->hist);
+	if (r->exact)
+		g_array_unref(r->exact);
+	g_free(r);
+}
+
+FtlFuncStats *ftl_funcstats_new(FtlFuncStatsKey key)
+{
+	FtlFuncStats *s = g_new0(FtlFuncStats, 1);
+	s->key = key;
+	s->rows = g_hash_table_new_full(funcstats_hash, funcstats_equal, NULL, funcstats_row_free);
+	return s;
+}
+
+void ftl_funcstats_free(FtlFuncStats *s)
+{
+	if (!s)
+		return;
+	g_hash_table_destroy(s->rows);
+	if (s->sorted)
+		g_ptr_array_unref(s->sorted);
+	g_free(s);
+}
+
+static guint funcstats_bucket(gint64 ns)
+{
+	guint64 v = ns < 0 ? 0 : (guint64)ns;
+	if (v < HIST_SUB)
+		return (guint)v;
+	guint e = 63 - (guint)__builtin_clzll(v); /* v >= HIST_SUB so e >= HIST_SUB_BITS */
+	guint sub = (guint)(v >> (e - HIST_SUB_BITS)) & (HIST_SUB - 1);
+	return (e - HIST_SUB_BITS + 1) * HIST_SUB + sub;
+}
+
+/* The middle of a bucket's range. */
+static gint64 funcstats_bucket_value(guint b)
+{
+	if (b < HIST_SUB)
+		return b;
+	guint e = b / HIST_SUB + HIST_SUB_BITS - 1, sub = b % HIST_SUB;
+	guint64 lo = ((guint64)(HIST_SUB + sub)) << (e - HIST_SUB_BITS);
+	guint64 width = (guint64)1 << (e - HIST_SUB_BITS);
+	return (gint64)(lo + width / 2);
+}
+
+static StatRow *funcstats_row(FtlFuncStats *s, const char *func, gint32 cpu, gint32 pid)
+{
+	FtlFuncStat probe = {.func = func,
+			     .cpu = s->key == FTL_FUNCSTATS_BY_CPU ? cpu : -1,
+			     .pid = s->key == FTL_FUNCSTATS_BY_TASK ? pid : -1};
+	StatRow *r = g_hash_table_lookup(s->rows, &probe);
+	if (!r) {
+		r = g_new0(StatRow, 1);
+		r->st = probe;
+		r->st.min_ns = r->st.max_ns = FTL_TS_NONE;
+		r->st.first_ts = r->st.last_ts = FTL_TS_NONE;
+		g_hash_table_add(s->rows, r);
+	}
+	return r;
+}
+
+void ftl_funcstats_add_call(const FtlCall *call, gpointer data)
+{
+	FtlFuncStats *s = data;
+	StatRow *r = funcstats_row(s, call->func, call->cpu, call->pid);
+	FtlFuncStat *st = &r->st;
+	st->calls++;
+	if (call->flags & (FTL_CALL_F_ORPHAN | FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED))
+		st->flagged++;
+	if (call->duration == FTL_TS_NONE)
+		return;
+	st->timed++;
+	/* a recursive call's time is already inside its outer instance */
+	if (!(call->flags & FTL_CALL_F_RECURSIVE))
+		st->total_ns += call->duration;
+	st->self_ns += call->self;
+	if (st->min_ns == FTL_TS_NONE || call->duration < st->min_ns)
+		st->min_ns = call->duration;
+	if (st->max_ns == FTL_TS_NONE || call->duration > st->max_ns)
+		st->max_ns = call->duration;
+	if (call->entry_ts != FTL_TS_NONE) {
+		if (st->first_ts == FTL_TS_NONE || call->entry_ts < st->first_ts)
+			st->first_ts = call->entry_ts;
+		if (st->last_ts == FTL_TS_NONE || call->entry_ts + call->duration > st->last_ts)
+			st->last_ts = call->entry_ts + call->duration;
+	}
+	if (!r->hist) {
+		r->hist = g_new0(guint32, HIST_BUCKETS);
+		r->exact = g_array_new(FALSE, FALSE, sizeof(gint64));
+	}
+	r->hist[funcstats_bucket(call->duration)]++;
+	if (r->exact && st->timed <= EXACT_MAX)
+		g_array_append_val(r->exact, call->duration);
+	else
+		g_clear_pointer(&r->exact, g_array_unref);
+}
+
+void ftl_funcstats_feed(FtlFuncStats *s, const FtlEvent *ev)
+{
+	if (ev->kind != FTL_EVENT_FUNC)
+		return;
+	/* "(repeats: N)" stands for N more calls of the same function */
+	StatRow *r = funcstats_row(s, ev->u.fn.func, ev->cpu, ev->pid);
+	r->st.calls += 1 + ev->u.fn.repeats;
+}
+
+static gint funcstats_i64_cmp(gconstpointer a, gconstpointer b)
+{
+	gint64 x = *(const gint64 *)a, y = *(const gint64 *)b;
+	return (x > y) - (x < y);
+}
+
+/* Nearest rank: the smallest value with at least q of the calls at or below. */
+static gint64 funcstats_percentile(const StatRow *r, double q)
+{
+	guint64 want = (guint64)(q * (double)r->st.timed + 0.999999);
+	if (want == 0)
+		want = 1;
+	if (r->exact)
+		return g_array_index(r->exact, gint64, want - 1);
+	guint64 seen = 0;
+	for (guint b = 0; b < HIST_BUCKETS; b++) {
+		seen += r->hist[b];
+		if (seen >= want) {
+			gint64 v = funcstats_bucket_value(b);
+			return CLAMP(v, r->st.min_ns, r->st.max_ns);
+		}
+	}
+	return r->st.max_ns;
+}
+
+void ftl_funcstats_finish(FtlFuncStats *s)
+{
+	GHashTableIter it;
+	gpointer v;
+	g_hash_table_iter_init(&it, s->rows);
+	while (g_hash_table_iter_next(&it, &v, NULL)) {
+		StatRow *r = v;
+		FtlFuncStat *st = &r->st;
+		if (st->timed) {
+			if (r->exact)
+				g_array_sort(r->exact, funcstats_i64_cmp);
+			st->avg_ns = st->total_ns / (gint64)st->timed;
+			st->p50_ns = funcstats_percentile(r, 0.50);
+			st->p95_ns = funcstats_percentile(r, 0.95);
+			st->p99_ns = funcstats_percentile(r, 0.99);
+		} else {
+			st->avg_ns = st->p50_ns = st->p95_ns = st->p99_ns = FTL_TS_NONE;
+		}
+		g_clear_pointer(&r->hist, g_free);
+		g_clear_pointer(&r->exact, g_array_unref);
+	}
+}
+
+static FtlFuncStatsSort funcstats_sort_key;
+
+static gint funcstats_cmp(gconstpointer a, gconstpointer b)
+{
+	const FtlFuncStat *x = *(const FtlFuncStat *const *)a, *y = *(const FtlFuncStat *const *)b;
+	gint64 vx = 0, vy = 0;
+	switch (funcstats_sort_key) {
+	case FTL_FUNCSTATS_SORT_SELF:
+		vx = x->self_ns, vy = y->self_ns;
+		break;
+	case FTL_FUNCSTATS_SORT_TOTAL:
+		vx = x->total_ns, vy = y->total_ns;
+		break;
+	case FTL_FUNCSTATS_SORT_CALLS:
+		vx = (gint64)x->calls, vy = (gint64)y->calls;
+		break;
+	case FTL_FUNCSTATS_SORT_AVG:
+		vx = x->avg_ns, vy = y->avg_ns;
+		break;
+	case FTL_FUNCSTATS_SORT_MAX:
+		vx = x->max_ns, vy = y->max_ns;
+		break;
+	case FTL_FUNCSTATS_SORT_NAME:
+		break;
+	}
+	if (vx != vy)
+		return vx > vy ? -1 : 1;
+	gint c = strcmp(x->func, y->func);
+	if (c)
+		return c;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+GPtrArray *ftl_funcstats_sorted(FtlFuncStats *s, FtlFuncStatsSort sort)
+{
+	if (!s->sorted) {
+		s->sorted = g_ptr_array_sized_new(g_hash_table_size(s->rows));
+		GHashTableIter it;
+		gpointer v;
+		g_hash_table_iter_init(&it, s->rows);
+		while (g_hash_table_iter_next(&it, &v, NULL))
+			g_ptr_array_add(s->sorted, &((StatRow *)v)->st);
+	}
+	funcstats_sort_key = sort;
+	g_ptr_array_sort(s->sorted, funcstats_cmp);
+	return s->sorted;
+}
+
+guint ftl_funcstats_n_rows(const FtlFuncStats *s)
+{
+	return g_hash_table_size(s->rows);
+}
+
+const FtlFuncStat *ftl_funcstats_lookup(const FtlFuncStats *s, const char *func)
+{
+	FtlFuncStat probe = {.func = func, .cpu = -1, .pid = -1};
+	StatRow *r = g_hash_table_lookup(s->rows, &probe);
+	return r ? &r->st : NULL;
+}
+
+gboolean ftl_funcstats_parse_sort(const char *text, FtlFuncStatsSort *out)
+{
+	static const char *const names[] = {"self", "total", "calls", "avg", "max", "name"};
+	for (guint i = 0; i < G_N_ELEMENTS(names); i++)
+		if (!g_strcmp0(text, names[i])) {
+			*out = (FtlFuncStatsSort)i;
+			return TRUE;
+		}
+	return FALSE;
+}

@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Data quality: per-CPU spans, lost events and header counts, and the window
+ * in which every CPU's data is complete, with caveats in plain sentences. */
+#include "analysis/quality.h"
+
+#include <string.h>
+
+#include "util/timefmt.h"
+
+/* A CPU whose first event comes later than the earliest CPU's by more than
+ * this share of the whole span is said to start late. Idle CPUs start a bit
+ * late in any trace; a tenth of the span is well past that noise. */
+#define QUALITY_LATE_SHARE 10
+
+typedef struct {
+	FtlCpuQuality pub;
+	gboolean seen;
+	/* A LOST line has no timestamp in text traces: the loss ends where the
+	 * next event of that CPU begins, so it stays pending until then. */
+	gboolean lost_pending;
+	gint64 lost_resume_ts; /* timestamp after the last resolved LOST line */
+	const char *lost_file; /* where the last LOST line was (borrowed from its source) */
+	guint64 lost_line;
+} QualityCpu;
+
+struct _FtlQuality {
+	FtlTrace *trace;
+	GArray *slots; /* QualityCpu, index cpu + 1 (slot 0: events without a CPU) */
+	GArray *rows;  /* QualityCpu, the seen slots sorted by cpu, after finish */
+	GPtrArray *caveats;
+	gint64 win_start, win_end;
+	gint64 evicted;
+	gboolean finished;
+};
+
+FtlQuality *ftl_quality_new(FtlTrace *trace)
+{
+	FtlQuality *q = g_new0(FtlQuality, 1);
+	q->trace = trace;
+	q->slots = g_array_new(FALSE, TRUE, sizeof(QualityCpu));
+	q->rows = g_array_new(FALSE, TRUE, sizeof(QualityCpu));
+	q->caveats = g_ptr_array_new_with_free_func(g_free);
+	q->win_start = q->win_end = FTL_TS_NONE;
+	q->evicted = -1;
+	return q;
+}
+
+void ftl_quality_free(FtlQuality *q)
+{
+	if (!q)
+		return;
+	g_array_unref(q->slots);
+	g_array_unref(q->rows);
+	g_ptr_array_unref(q->caveats);
+	g_free(q);
+}
+
+static QualityCpu *quality_slot(FtlQuality *q, gint32 cpu)
+{
+	guint idx = cpu < 0 ? 0 : (guint)cpu + 1;
+	if (idx >= q->slots->len) {
+		guint old = q->slots->len;
+		g_array_set_size(q->slots, idx + 1);
+		for (guint i = old; i <= idx; i++) {
+			QualityCpu *s = &g_array_index(q->slots, QualityCpu, i);
+			s->pub.cpu = (gint32)i - 1;
+			s->pub.first_ts = s->pub.last_ts = FTL_TS_NONE;
+			s->pub.entries_in_buffer = s->pub.entries_written = -1;
+			s->lost_resume_ts = FTL_TS_NONE;
+		}
+	}
+	QualityCpu *s = &g_array_index(q->slots, QualityCpu, idx);
+	s->seen = TRUE;
+	return s;
+}
+
+void ftl_quality_feed(FtlQuality *q, const FtlEvent *ev)
+{
+	/* A synthesized event repeats a line already fed (a leaf's exit); its
+	 * computed time is no line's timestamp. */
+	if (ev->flags & FTL_EVENT_F_SYNTH)
+		return;
+	if (ev->cpu >= 65536)
+		return;
+	QualityCpu *s = quality_slot(q, ev->cpu);
+	if (ev->kind == FTL_EVENT_LOST) {
+		s->pub.lost_lines++;
+		s->pub.lost_events += ev->u.lost.count;
+		s->lost_file = ev->src ? ev->src->path : NULL;
+		s->lost_line = ev->line;
+		if (ev->ts != FTL_TS_NONE) {
+			/* Binary inputs know when the loss was noticed. */
+			s->lost_resume_ts = MAX(s->lost_resume_ts, ev->ts);
+			s->lost_pending = FALSE;
+		} else {
+			s->lost_pending = TRUE;
+		}
+		return;
+	}
+	if (ev->kind == FTL_EVENT_BUFFER_START) {
+		s->pub.buffer_started++;
+		return;
+	}
+	s->pub.events++;
+	if (ev->ts == FTL_TS_NONE)
+		return;
+	if (s->pub.first_ts == FTL_TS_NONE || ev->ts < s->pub.first_ts)
+		s->pub.first_ts = ev->ts;
+	if (s->pub.last_ts == FTL_TS_NONE || ev->ts > s->pub.last_ts)
+		s->pub.last_ts = ev->ts;
+	if (s->lost_pending) {
+		s->lost_pending = FALSE;
+		s->lost_resume_ts = MAX(s->lost_resume_ts, ev->ts);
+	}
+}
+
+/* The header counts. A merged file's header gives the totals. The kernel
+ * prints the same line in each per_cpu/cpuN/trace header; whether it holds
+ * that CPU's numbers or the whole buffer's depends on the kernel, so equal
+ * numbers in every per-CPU header are taken as one total rather than
+ * counted once per file. */
+static void quality_entries(FtlQuality *q)
+{
+	gint64 merged = -1, percpu_sum = -1;
+	gint64 first_in = -1, first_wr = -1;
+	gboolean percpu_same = TRUE;
+	guint n_percpu = 0;
+	for (guint i = 0; i < ftl_trace_n_sources(q->trace); i++) {
+		FtlSource *src = ftl_trace_source(q->trace, i);
+		if (src->entries_in_buffer < 0 || src->entries_written < 0)
+			continue;
+		gint64 ev = MAX(src->entries_written - src->entries_in_buffer, 0);
+		if (src->cpu_hint < 0) {
+			merged = MAX(merged, 0) + ev;
+			continue;
+		}
+		QualityCpu *s = quality_slot(q, src->cpu_hint);
+		s->pub.entries_in_buffer = src->entries_in_buffer;
+		s->pub.entries_written = src->entries_written;
+		if (n_percpu++ == 0) {
+			first_in = src->entries_in_buffer;
+			first_wr = src->entries_written;
+		} else if (first_in != src->entries_in_buffer || first_wr != src->entries_written) {
+			percpu_same = FALSE;
+		}
+		percpu_sum = MAX(percpu_sum, 0) + ev;
+	}
+	if (n_percpu > 1 && percpu_same)
+		percpu_sum = MAX(first_wr - first_in, 0);
+	if (merged >= 0 || percpu_sum >= 0)
+		q->evicted = MAX(merged, 0) + MAX(percpu_sum, 0);
+}
+
+static gint quality_row_cmp(gconstpointer a, gconstpointer b)
+{
+	const QualityCpu *x = a, *y = b;
+	return (x->pub.cpu > y->pub.cpu) - (x->pub.cpu < y->pub.cpu);
+}
+
+static const char *quality_basename(const char *path)
+{
+	if (!path)
+		return "?";
+	const char *s = strrchr(path, '/');
+	return s && s[1] ? s + 1 : path;
+}
+
+static void quality_caveat_lost(FtlQuality *q, const QualityCpu *c)
+{
+	char t[64];
+	GString *s = g_string_new(NULL);
+	g_string_append_printf(s, "CPU %d lost ", c->pub.cpu);
+	if (c->pub.lost_events)
+		g_string_append_printf(s, "%" G_GUINT64_FORMAT " events", c->pub.lost_events);
+	else
+		g_string_append(s, "events (how many is not given)");
+	g_string_append_printf(s, " in %" G_GUINT64_FORMAT " LOST line%s", c->pub.lost_lines,
+			       c->pub.lost_lines == 1 ? "" : "s");
+	const char *which = c->pub.lost_lines == 1 ? "" : "the last ";
+	if (c->lost_pending)
+		g_string_append_printf(s, ", %safter its last event", which);
+	else if (c->lost_resume_ts != FTL_TS_NONE)
+		g_string_append_printf(s, ", %sbefore %s", which,
+				       ftl_time_format_us(c->lost_resume_ts, t, sizeof t));
+	g_string_append_printf(s, " (%s:%" G_GUINT64_FORMAT ")", quality_basename(c->lost_file),
+			       c->lost_line);
+	g_ptr_array_add(q->caveats, g_string_free(s, FALSE));
+}
+
+static void quality_caveats(FtlQuality *q, gint64 min_first, gint64 max_last)
+{
+	char t1[64], d[64];
+	gboolean any_ts = min_first != FTL_TS_NONE;
+	guint64 events = 0;
+	for (guint i = 0; i < q->rows->len; i++)
+		events += g_array_index(q->rows, QualityCpu, i).pub.events;
+	if (!any_ts && events)
+		g_ptr_array_add(q->caveats,
+				g_strdup("The input has no timestamps: no CPU has a time span and "
+					 "there is no complete window to report."));
+	if (q->evicted > 0)
+		g_ptr_array_add(
+			q->caveats,
+			g_strdup_printf("The header says %" G_GINT64_FORMAT " events were "
+					"overwritten before the trace was read (entries-written "
+					"minus entries-in-buffer): the oldest data is gone.",
+					q->evicted));
+	for (guint i = 0; i < q->rows->len; i++) {
+		const QualityCpu *c = &g_array_index(q->rows, QualityCpu, i);
+		if (c->pub.lost_lines)
+			quality_caveat_lost(q, c);
+	}
+	if (any_ts) {
+		gint64 span = max_last - min_first;
+		const QualityCpu *earliest = NULL;
+		for (guint i = 0; i < q->rows->len; i++) {
+			const QualityCpu *c = &g_array_index(q->rows, QualityCpu, i);
+			if (c->pub.first_ts == min_first) {
+				earliest = c;
+				break;
+			}
+		}
+		for (guint i = 0; i < q->rows->len; i++) {
+			const QualityCpu *c = &g_array_index(q->rows, QualityCpu, i);
+			if (c->pub.first_ts == FTL_TS_NONE || c->pub.cpu < 0 || c == earliest)
+				continue;
+			gint64 gap = c->pub.first_ts - min_first;
+			if (gap <= 0)
+				continue;
+			ftl_time_format_us(c->pub.first_ts, t1, sizeof t1);
+			ftl_duration_format(gap, d, sizeof d);
+			if (c->pub.buffer_started)
+				g_ptr_array_add(
+					q->caveats,
+					g_strdup_printf("CPU %d starts at %s, %s after CPU %d: "
+							"the kernel marked its buffer as started "
+							"late, its older events were overwritten.",
+							c->pub.cpu, t1, d, earliest->pub.cpu));
+			else if (gap * QUALITY_LATE_SHARE > span)
+				g_ptr_array_add(
+					q->caveats,
+					g_strdup_printf("CPU %d starts at %s, %s after CPU %d: "
+							"its older events were probably "
+							"overwritten (in overwrite mode a busy "
+							"CPU's buffer wraps first).",
+							c->pub.cpu, t1, d, earliest->pub.cpu));
+		}
+		if (q->win_start == FTL_TS_NONE)
+			g_ptr_array_add(
+				q->caveats,
+				g_strdup("There is no time window in which every CPU's data "
+					 "is complete."));
+	}
+	const QualityCpu *nocpu = q->rows->len ? &g_array_index(q->rows, QualityCpu, 0) : NULL;
+	if (nocpu && nocpu->pub.cpu < 0 && q->rows->len > 1 && nocpu->pub.events)
+		g_ptr_array_add(q->caveats,
+				g_strdup_printf("%" G_GUINT64_FORMAT " events carry no CPU number.",
+						nocpu->pub.events));
+}
+
+void ftl_quality_finish(FtlQuality *q)
+{
+	if (q->finished)
+		return;
+	q->finished = TRUE;
+	quality_entries(q);
+	for (guint i = 0; i < q->slots->len; i++) {
+		QualityCpu *s = &g_array_index(q->slots, QualityCpu, i);
+		if (s->seen)
+			g_array_append_val(q->rows, *s);
+	}
+	g_array_sort(q->rows, quality_row_cmp);
+
+	gint64 start = FTL_TS_NONE, end = FTL_TS_NONE, min_first = FTL_TS_NONE,
+	       max_last = FTL_TS_NONE;
+	for (guint i = 0; i < q->rows->len; i++) {
+		const QualityCpu *c = &g_array_index(q->rows, QualityCpu, i);
+		/* A CPU with no timestamped event adds no bound. */
+		if (c->pub.first_ts == FTL_TS_NONE)
+			continue;
+		start = start == FTL_TS_NONE ? c->pub.first_ts : MAX(start, c->pub.first_ts);
+		end = end == FTL_TS_NONE ? c->pub.last_ts : MIN(end, c->pub.last_ts);
+		min_first = min_first == FTL_TS_NONE ? c->pub.first_ts
+						     : MIN(min_first, c->pub.first_ts);
+		max_last = max_last == FTL_TS_NONE ? c->pub.last_ts : MAX(max_last, c->pub.last_ts);
+	}
+	if (start != FTL_TS_NONE) {
+		/* Data before a loss is not complete on that CPU; a loss after a
+		 * CPU's last event lies past end already. */
+		for (guint i = 0; i < q->rows->len; i++) {
+			const QualityCpu *c = &g_array_index(q->rows, QualityCpu, i);
+			if (c->lost_resume_ts != FTL_TS_NONE)
+				start = MAX(start, c->lost_resume_ts);
+		}
+		if (start <= end) {
+			q->win_start = start;
+			q->win_end = end;
+		}
+	}
+	quality_caveats(q, min_first, max_last);
+}
+
+guint ftl_quality_n_cpus(const FtlQuality *q)
+{
+	return q->rows->len;
+}
+
+const FtlCpuQuality *ftl_quality_cpu(const FtlQuality *q, guint i)
+{
+	g_return_val_if_fail(i < q->rows->len, NULL);
+	return &g_array_index(q->rows, QualityCpu, i).pub;
+}
+
+gint64 ftl_quality_window_start(const FtlQuality *q)
+{
+	return q->win_start;
+}
+
+gint64 ftl_quality_window_end(const FtlQuality *q)
+{
+	return q->win_end;
+}
+
+gint64 ftl_quality_evicted(const FtlQuality *q)
+{
+	return q->evicted;
+}
+
+gboolean ftl_quality_covers(const FtlQuality *q, gint64 t0, gint64 t1)
+{
+	if (q->win_start == FTL_TS_NONE || t0 == FTL_TS_NONE || t1 == FTL_TS_NONE)
+		return FALSE;
+	return t0 >= q->win_start && t1 <= q->win_end && t0 <= t1;
+}
+
+GPtrArray *ftl_quality_caveats(const FtlQuality *q)
+{
+	return q->caveats;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Data quality: how much of a trace can be trusted, per CPU and as a whole. */
+#pragma once
+
+#include <glib.h>
+
+#include "model/trace.h"
+
+typedef struct {
+	gint32 cpu;
+	gint64 first_ts;        /* FTL_TS_NONE when the CPU's events carry no time */
+	gint64 last_ts;
+	guint64 events;
+	guint64 lost_lines;     /* LOST / DROPPED lines */
+	guint64 lost_events;    /* the counts they give */
+	guint64 buffer_started; /* "##### CPU N buffer started ####" lines */
+	gint64 entries_in_buffer; /* from this CPU's own header (per_cpu files), else -1 */
+	gint64 entries_written;
+} FtlCpuQuality;
+
+typedef struct _FtlQuality FtlQuality;
+
+/* Borrows trace (for the header counts); it must outlive q. */
+FtlQuality *ftl_quality_new(FtlTrace *trace);
+void ftl_quality_free(FtlQuality *q);
+void ftl_quality_feed(FtlQuality *q, const FtlEvent *ev);
+void ftl_quality_finish(FtlQuality *q);
+
+/* After finish; borrowed, valid as long as q. Sorted by cpu. */
+guint ftl_quality_n_cpus(const FtlQuality *q);
+const FtlCpuQuality *ftl_quality_cpu(const FtlQuality *q, guint i);
+/* The window in which every CPU's data is complete: from the latest first
+ * event to the earliest last event over the CPUs, and after the last LOST
+ * line on any CPU. FTL_TS_NONE when the input has no timestamps or the window
+ * is empty. */
+gint64 ftl_quality_window_start(const FtlQuality *q);
+gint64 ftl_quality_window_end(const FtlQuality *q);
+/* entries-written minus entries-in-buffer from the header(s), -1 if unknown. */
+gint64 ftl_quality_evicted(const FtlQuality *q);
+/* TRUE when [t0, t1] lies inside the complete window (and so no CPU's data
+ * is missing there). Always FALSE when the window is unknown. */
+gboolean ftl_quality_covers(const FtlQuality *q, gint64 t0, gint64 t1);
+/* Plain sentences a report prints under "caveats" (e.g. "CPU 1 lost 1234
+ * events at 12.345678"); borrowed array of strings. */
+GPtrArray *ftl_quality_caveats(const FtlQuality *q);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlQuality, ftl_quality_free)

@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `ftlens split --per-cpu`: one file per CPU holding the input's own lines,
+ * so that each reads like the kernel's per_cpu/cpuN/trace. */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "parse/open.h"
+#include "util/error.h"
+#include "util/input.h"
+#include "views/info.h"
+#include "views/table.h"
+
+/* What the kernel prints around a function_graph task switch
+ * (print_graph_prologue's verif_pid in trace_functions_graph.c). */
+#define SPLIT_DASHES " ------------------------------------------"
+
+typedef struct {
+	gint32 cpu;
+	char *dir;	/* DIR/cpuN */
+	char *path;	/* DIR/cpuN/trace */
+	char *tmp_path; /* the temp file beside it, NULL once renamed or removed */
+	FILE *f;
+	gboolean made_dir; /* we created DIR/cpuN: remove it again on failure */
+	guint64 event_lines;
+} SplitOut;
+
+typedef struct {
+	const char *out_dir;
+	GPtrArray *made_dirs; /* DIR and parents we created, deepest first */
+	gboolean force;
+	GString *header; /* the first source's '#' lines */
+	GPtrArray *outs; /* SplitOut*, index cpu (NULL where no events yet) */
+	char **inputs;	 /* argv operands, to refuse overwriting one of them */
+	int n_inputs;
+	mode_t mode; /* what a new file gets under the umask */
+} Split;
+
+static void split_out_free(gpointer p)
+{
+	SplitOut *o = p;
+	if (!o)
+		return;
+	if (o->f)
+		fclose(o->f);
+	g_free(o->dir);
+	g_free(o->path);
+	g_free(o->tmp_path);
+	g_free(o);
+}
+
+static gboolean split_io_error(GError **error, const char *path, const char *what, int err)
+{
+	g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': %s: %s", path, what, g_strerror(err));
+	return FALSE;
+}
+
+/* On failure: temp files go, directories we made go, DIR is as it was. */
+static void split_abort(Split *s)
+{
+	for (guint i = 0; i < s->outs->len; i++) {
+		SplitOut *o = g_ptr_array_index(s->outs, i);
+		if (!o)
+			continue;
+		if (o->f) {
+			fclose(o->f);
+			o->f = NULL;
+		}
+		if (o->tmp_path)
+			g_unlink(o->tmp_path);
+		if (o->made_dir)
+			g_rmdir(o->dir);
+	}
+	for (guint i = 0; i < s->made_dirs->len; i++)
+		g_rmdir(g_ptr_array_index(s->made_dirs, i));
+}
+
+/* mkdir -p that remembers what it made, so a failure can take it back. */
+static gboolean split_make_out_dir(Split *s, GError **error)
+{
+	g_autofree char *d = g_strdup(s->out_dir);
+	while (!g_file_test(d, G_FILE_TEST_EXISTS)) {
+		g_ptr_array_add(s->made_dirs, g_strdup(d));
+		char *parent = g_path_get_dirname(d);
+		gboolean top = strcmp(parent, d) == 0;
+		g_free(d);
+		d = parent;
+		if (top)
+			break;
+	}
+	if (s->made_dirs->len && g_mkdir_with_parents(s->out_dir, 0777) != 0) {
+		int err = errno;
+		split_io_error(error, s->out_dir, "cannot create directory", err);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/* The '#' lines at the start of path, as they are. The trace's own copy of
+ * the input is private to the parser, so read the start again. */
+static gboolean split_read_header(const char *path, GString *out, GError **error)
+{
+	g_autoptr(FtlInput) in = ftl_input_open(path, error);
+	if (!in)
+		return FALSE;
+	const char *p = in->data, *end = in->data + in->size;
+	while (p && p < end) {
+		const char *nl = memchr(p, '\n', (gsize)(end - p));
+		const char *le = nl ? nl : end;
+		const char *q = p;
+		while (q < le && (*q == ' ' || *q == '\t' || *q == '\r'))
+			q++;
+		if (q < le) {
+			/* "##### CPU N buffer started ####" is an event of its CPU */
+			if (*q != '#' || g_str_has_prefix(q, "##### CPU "))
+				break;
+			const char *e = le;
+			if (e > p && e[-1] == '\r')
+				e--;
+			g_string_append_len(out, p, e - p);
+			g_string_append_c(out, '\n');
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return TRUE;
+}
+
+static gboolean split_same_file(const char *a, const char *b)
+{
+	GStatBuf sa, sb;
+	return g_stat(a, &sa) == 0 && g_stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+static SplitOut *split_open_cpu(Split *s, gint32 cpu, GError **error)
+{
+	if ((guint)cpu < s->outs->len && g_ptr_array_index(s->outs, cpu))
+		return g_ptr_array_index(s->outs, cpu);
+	SplitOut *o = g_new0(SplitOut, 1);
+	if ((guint)cpu >= s->outs->len)
+		g_ptr_array_set_size(s->outs, (gint)cpu + 1);
+	g_ptr_array_index(s->outs, cpu) = o;
+	o->cpu = cpu;
+	char name[32];
+	g_snprintf(name, sizeof name, "cpu%d", cpu);
+	o->dir = g_build_filename(s->out_dir, name, NULL);
+	o->path = g_build_filename(o->dir, "trace", NULL);
+	if (g_file_test(o->path, G_FILE_TEST_EXISTS)) {
+		for (int i = 0; i < s->n_inputs; i++)
+			if (split_same_file(o->path, s->inputs[i])) {
+				g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+					    "'%s' is an input; refusing to overwrite it", o->path);
+				return NULL;
+			}
+		if (!s->force) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_IO,
+				    "'%s' exists; use --force to overwrite it", o->path);
+			return NULL;
+		}
+	}
+	if (!g_file_test(o->dir, G_FILE_TEST_IS_DIR)) {
+		if (g_mkdir(o->dir, 0777) != 0) {
+			split_io_error(error, o->dir, "cannot create directory", errno);
+			return NULL;
+		}
+		o->made_dir = TRUE;
+	}
+	o->tmp_path = g_build_filename(o->dir, ".trace.XXXXXX", NULL);
+	int fd = g_mkstemp(o->tmp_path);
+	if (fd < 0) {
+		int err = errno;
+		g_clear_pointer(&o->tmp_path, g_free);
+		split_io_error(error, o->dir, "cannot create a file", err);
+		return NULL;
+	}
+	/* mkstemp makes 0600; the result should look like any new file. */
+	if (fchmod(fd, s->mode) != 0 || !(o->f = fdopen(fd, "w"))) {
+		int err = errno;
+		close(fd);
+		split_io_error(error, o->tmp_path, "cannot open", err);
+		return NULL;
+	}
+	if (s->header->len && fwrite(s->header->str, 1, s->header->len, o->f) != s->header->len) {
+		split_io_error(error, o->tmp_path, "write failed", errno);
+		return NULL;
+	}
+	return o;
+}
+
+static gboolean split_write_event(Split *s, const FtlEvent *ev, GError **error)
+{
+	const char *file = ev->src && ev->src->path ? ev->src->path : "?";
+	if (ev->raw.len == 0 || !ev->raw.p) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_UNSUPPORTED,
+			    "'%s': cannot split: not a text trace (split copies input lines)",
+			    file);
+		return FALSE;
+	}
+	if (ev->cpu < 0) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
+			    "'%s': cannot split: line %" G_GUINT64_FORMAT " has no CPU", file,
+			    ev->line);
+		return FALSE;
+	}
+	SplitOut *o = split_open_cpu(s, ev->cpu, error);
+	if (!o)
+		return FALSE;
+	FILE *f = o->f;
+	if (ev->kind == FTL_EVENT_TASK_SWITCH)
+		fputs(SPLIT_DASHES "\n", f);
+	fwrite(ev->raw.p, 1, ev->raw.len, f);
+	fputc('\n', f);
+	if (ev->kind == FTL_EVENT_TASK_SWITCH)
+		fputs(SPLIT_DASHES "\n\n", f);
+	if (ev->kind != FTL_EVENT_LOST && ev->kind != FTL_EVENT_BUFFER_START)
+		o->event_lines++;
+	if (ferror(f))
+		return split_io_error(error, o->tmp_path, "write failed", errno);
+	return TRUE;
+}
+
+static gboolean split_commit(Split *s, GError **error)
+{
+	for (guint i = 0; i < s->outs->len; i++) {
+		SplitOut *o = g_ptr_array_index(s->outs, i);
+		if (!o)
+			continue;
+		int rc = fflush(o->f);
+		if (rc == 0)
+			rc = fsync(fileno(o->f));
+		int err = errno;
+		if (fclose(o->f) != 0 && rc == 0) {
+			rc = -1;
+			err = errno;
+		}
+		o->f = NULL;
+		if (rc != 0)
+			return split_io_error(error, o->tmp_path, "write failed", err);
+	}
+	/* Every file is complete before the first rename, so a failure up to
+	 * here leaves DIR as it was. */
+	for (guint i = 0; i < s->outs->len; i++) {
+		SplitOut *o = g_ptr_array_index(s->outs, i);
+		if (!o)
+			continue;
+		if (g_rename(o->tmp_path, o->path) != 0)
+			return split_io_error(error, o->path, "cannot rename the temporary file",
+					      errno);
+		g_clear_pointer(&o->tmp_path, g_free);
+		o->made_dir = FALSE;
+	}
+	return TRUE;
+}
+
+static void split_summary(Split *s, FtlFormat format)
+{
+	g_autoptr(FtlTable) t = ftl_table_new("files");
+	ftl_table_add_column(t, "cpu", "CPU", FTL_COL_INT);
+	ftl_table_add_column(t, "file", "file", FTL_COL_STR);
+	ftl_table_add_column(t, "event_lines", "event lines", FTL_COL_INT);
+	for (guint i = 0; i < s->outs->len; i++) {
+		SplitOut *o = g_ptr_array_index(s->outs, i);
+		if (!o)
+			continue;
+		ftl_table_begin_row(t);
+		ftl_table_set_int(t, 0, o->cpu);
+		ftl_table_set_str(t, 1, o->path);
+		ftl_table_set_int(t, 2, (gint64)o->event_lines);
+	}
+	if (format == FTL_FORMAT_CSV) {
+		ftl_table_print_csv(t, stdout);
+	} else if (format == FTL_FORMAT_JSON) {
+		g_autoptr(JsonBuilder) b = json_builder_new();
+		json_builder_begin_object(b);
+		ftl_table_add_json(t, b);
+		json_builder_end_object(b);
+		g_autoptr(JsonNode) root = json_builder_get_root(b);
+		ftl_json_print(root, stdout);
+	} else {
+		ftl_table_print_text(t, stdout, 0, 100);
+	}
+}
+
+static gboolean split_run(Split *s, FtlTrace *trace, const FtlFilter *filter, GError **error)
+{
+	for (guint i = 0; i < ftl_trace_n_sources(trace); i++) {
+		FtlSource *src = ftl_trace_source(trace, i);
+		if (g_strcmp0(src->ops->name, "text") != 0) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_UNSUPPORTED,
+				    "'%s': cannot split: only text traces can be split so far",
+				    src->path);
+			return FALSE;
+		}
+	}
+	if (ftl_trace_n_sources(trace) &&
+	    !split_read_header(ftl_trace_source(trace, 0)->path, s->header, error))
+		return FALSE;
+	g_autoptr(FtlIter) it = ftl_iter_new(trace, filter);
+	const FtlEvent *ev;
+	FtlStatus st;
+	while ((st = ftl_iter_next(it, &ev, error)) == FTL_STATUS_OK) {
+		/* A leaf line is an entry plus a synthesized exit with the same
+		 * text: write the line once. */
+		if (ev->flags & FTL_EVENT_F_SYNTH)
+			continue;
+		if (!split_write_event(s, ev, error))
+			return FALSE;
+	}
+	if (st == FTL_STATUS_ERROR)
+		return FALSE;
+	return split_commit(s, error);
+}
+
+gboolean ftl_cmd_split(int argc, char **argv, GError **error)
+{
+	gboolean per_cpu = FALSE, force = FALSE;
+	g_autofree char *out_dir = NULL;
+	g_autofree char *format = NULL;
+	const GOptionEntry entries[] = {
+		{ "per-cpu", 0, 0, G_OPTION_ARG_NONE, &per_cpu, "One file per CPU: DIR/cpuN/trace",
+		  NULL },
+		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir,
+		  "Write into DIR (made if missing)", "DIR" },
+		{ "force", 'f', 0, G_OPTION_ARG_NONE, &force, "Overwrite existing cpuN/trace files",
+		  NULL },
+		{ "format", 'F', 0, G_OPTION_ARG_STRING, &format,
+		  "Print what was written: text, csv or json", "FMT" },
+		{ NULL },
+	};
+	g_auto(FtlCliGlobals) g = { 0 };
+	if (!ftl_cli_parse(ftl_cli_find("split"), entries, &g, &argc, &argv, error))
+		return FALSE;
+	FtlFormat fmt = FTL_FORMAT_TEXT;
+	if (format && !ftl_format_parse(format, &fmt, error)) {
+		g_prefix_error(error, "split: ");
+		return FALSE;
+	}
+	if (!per_cpu) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "split: say how to split: --per-cpu (the only way so far)");
+		return FALSE;
+	}
+	if (!out_dir || !*out_dir) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "split: no output directory given (-o DIR)");
+		return FALSE;
+	}
+	if (g_file_test(out_dir, G_FILE_TEST_EXISTS) && !g_file_test(out_dir, G_FILE_TEST_IS_DIR)) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "split: -o '%s': not a directory",
+			    out_dir);
+		return FALSE;
+	}
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "-") == 0) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+				    "split: cannot split standard input (its header is read "
+				    "twice); give a file");
+			return FALSE;
+		}
+	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, argc, argv, error);
+	if (!trace)
+		return FALSE;
+
+	mode_t um = umask(022);
+	umask(um);
+	Split s = {
+		.out_dir = out_dir,
+		.force = force,
+		.header = g_string_new(NULL),
+		.outs = g_ptr_array_new_with_free_func(split_out_free),
+		.made_dirs = g_ptr_array_new_with_free_func(g_free),
+		.inputs = argv + 1,
+		.n_inputs = argc - 1,
+		.mode = 0666 & ~um,
+	};
+	gboolean ok = split_make_out_dir(&s, error) && split_run(&s, trace, &g.filter, error);
+	if (!ok)
+		split_abort(&s);
+	else if (format || g.verbose)
+		split_summary(&s, fmt);
+	/* Lines ftlens did not recognize were not copied: say so, as dump does. */
+	if (ok && ftl_diags_any(ftl_trace_diags(trace)))
+		ftl_diags_print_text(stderr, ftl_trace_diags(trace));
+	g_string_free(s.header, TRUE);
+	g_ptr_array_unref(s.outs);
+	g_ptr_array_unref(s.made_dirs);
+	return ok;
+}

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The merged call graph view. */
+#include "views/graph.h"
+
+#include <string.h>
+
+#include "util/timefmt.h"
+
+static gboolean graph_show(const FtlCallNode *n, const FtlGraphOptions *opt, gint level)
+{
+	if (opt->max_depth >= 0 && level > opt->max_depth)
+		return FALSE;
+	return opt->threshold <= 0 || n->total_ns >= opt->threshold;
+}
+
+static void graph_text(const FtlCallNode *n, const FtlGraphOptions *opt, gint level,
+		       GString *prefix, FILE *out)
+{
+	char t[32], s[32];
+	for (const FtlCallNode *c = n->child; c; c = c->next) {
+		if (!graph_show(c, opt, level))
+			continue;
+		gboolean timed = c->timed > 0;
+		fprintf(out, "%12s %12s %9" G_GUINT64_FORMAT "%s  %s",
+			timed ? ftl_duration_format(c->total_ns, t, sizeof t) : "-",
+			timed ? ftl_duration_format(c->self_ns, s, sizeof s) : "-", c->calls,
+			c->flagged ? "!" : " ", prefix->str);
+		/* function names from the trace: make control characters visible */
+		for (const char *p = c->func; *p; p++)
+			if ((guchar)*p < 0x20 || *p == 0x7f)
+				fprintf(out, "\\x%02x", (guchar)*p);
+			else
+				fputc(*p, out);
+		fputc('\n', out);
+		gsize len = prefix->len;
+		g_string_append(prefix, "  ");
+		graph_text(c, opt, level + 1, prefix, out);
+		g_string_truncate(prefix, len);
+	}
+}
+
+static void graph_rows(const FtlCallNode *n, const FtlGraphOptions *opt, gint level,
+		       GString *path, FtlTable *t)
+{
+	for (const FtlCallNode *c = n->child; c; c = c->next) {
+		if (!graph_show(c, opt, level))
+			continue;
+		gsize len = path->len;
+		if (len)
+			g_string_append_c(path, ';');
+		g_string_append(path, c->func);
+		ftl_table_begin_row(t);
+		ftl_table_set_str(t, 0, path->str);
+		ftl_table_set_int(t, 1, level);
+		ftl_table_set_str(t, 2, c->func);
+		ftl_table_set_int(t, 3, (gint64)c->calls);
+		if (c->timed) {
+			ftl_table_set_int(t, 4, c->total_ns);
+			ftl_table_set_int(t, 5, c->self_ns);
+			if (c->min_ns != FTL_TS_NONE) {
+				ftl_table_set_int(t, 6, c->min_ns);
+				ftl_table_set_int(t, 7, c->max_ns);
+			}
+		}
+		ftl_table_set_int(t, 8, (gint64)c->flagged);
+		graph_rows(c, opt, level + 1, path, t);
+		g_string_truncate(path, len);
+	}
+}
+
+static void graph_json(const FtlCallNode *n, const FtlGraphOptions *opt, gint level,
+		       JsonBuilder *b)
+{
+	json_builder_begin_array(b);
+	for (const FtlCallNode *c = n->child; c; c = c->next) {
+		if (!graph_show(c, opt, level))
+			continue;
+		json_builder_begin_object(b);
+		json_builder_set_member_name(b, "function");
+		json_builder_add_string_value(b, c->func);
+		json_builder_set_member_name(b, "calls");
+		json_builder_add_int_value(b, (gint64)c->calls);
+		json_builder_set_member_name(b, "timed_calls");
+		json_builder_add_int_value(b, (gint64)c->timed);
+		json_builder_set_member_name(b, "repaired");
+		json_builder_add_int_value(b, (gint64)c->flagged);
+		const char *keys[] = {"total_ns", "self_ns", "min_ns", "max_ns"};
+		gint64 vals[] = {c->total_ns, c->self_ns, c->min_ns, c->max_ns};
+		for (guint i = 0; i < G_N_ELEMENTS(keys); i++) {
+			json_builder_set_member_name(b, keys[i]);
+			if (!c->timed || vals[i] == FTL_TS_NONE)
+				json_builder_add_null_value(b);
+			else
+				json_builder_add_int_value(b, vals[i]);
+		}
+		json_builder_set_member_name(b, "children");
+		graph_json(c, opt, level + 1, b);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+}
+
+void ftl_graph_print(const FtlCallNode *root, const FtlGraphOptions *opt, FtlFormat format,
+		     FILE *out)
+{
+	if (format == FTL_FORMAT_JSON) {
+		g_autoptr(JsonBuilder) b = json_builder_new();
+		json_builder_begin_object(b);
+		json_builder_set_member_name(b, "calls");
+		json_builder_add_int_value(b, (gint64)root->calls);
+		json_builder_set_member_name(b, "total_ns");
+		json_builder_add_int_value(b, root->total_ns);
+		json_builder_set_member_name(b, "graph");
+		graph_json(root, opt, 0, b);
+		json_builder_end_object(b);
+		g_autoptr(JsonNode) node = json_builder_get_root(b);
+		ftl_json_print(node, out);
+		return;
+	}
+	if (format == FTL_FORMAT_CSV) {
+		g_autoptr(FtlTable) t = ftl_table_new("graph");
+		ftl_table_add_column(t, "path", "path", FTL_COL_STR);
+		ftl_table_add_column(t, "depth", "depth", FTL_COL_INT);
+		ftl_table_add_column(t, "function", "function", FTL_COL_STR);
+		ftl_table_add_column(t, "calls", "calls", FTL_COL_INT);
+		ftl_table_add_column(t, "total_ns", "total", FTL_COL_NS);
+		ftl_table_add_column(t, "self_ns", "self", FTL_COL_NS);
+		ftl_table_add_column(t, "min_ns", "min", FTL_COL_NS);
+		ftl_table_add_column(t, "max_ns", "max", FTL_COL_NS);
+		ftl_table_add_column(t, "repaired", "repaired", FTL_COL_INT);
+		g_autoptr(GString) path = g_string_new(NULL);
+		graph_rows(root, opt, 0, path, t);
+		ftl_table_print_csv(t, out);
+		return;
+	}
+	fprintf(out, "%12s %12s %9s   %s\n", "total", "self", "calls", "function");
+	g_autoptr(GString) prefix = g_string_new(NULL);
+	graph_text(root, opt, 0, prefix, out);
+	fprintf(out, "('!': some calls of this path were repaired: orphan exits or calls left open)\n");
+}

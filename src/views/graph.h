@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The merged call graph view (like `uftrace graph`): text tree, flat CSV with
+ * the call path, or nested JSON. */
+#pragma once
+
+#include <stdio.h>
+
+#include "analysis/calltree.h"
+#include "views/table.h"
+
+typedef struct {
+	gint max_depth;     /* levels below the top to show; < 0 = all */
+	gint64 threshold;   /* hide nodes whose total is below (ns) */
+} FtlGraphOptions;
+
+void ftl_graph_print(const FtlCallNode *root, const FtlGraphOptions *opt, FtlFormat format,
+		     FILE *out);

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The "Data quality" view: what ftl_quality found, as text or JSON. */
+#include "views/quality.h"
+
+#include <string.h>
+
+#include "util/timefmt.h"
+
+#define QUALITY_WIDTH 100
+
+/* Caveats are sentences of any length: wrap them at word boundaries so the
+ * block stays inside the width reports promise. */
+static void quality_print_wrapped(FILE *out, const char *text, const char *first, const char *cont,
+				  guint width)
+{
+	const char *indent = first;
+	const char *p = text;
+	while (*p) {
+		guint avail = width > strlen(indent) + 10 ? width - (guint)strlen(indent) : 10;
+		gsize len = strlen(p);
+		gsize take = len;
+		if (len > avail) {
+			take = avail;
+			while (take > 0 && p[take] != ' ')
+				take--;
+			if (take == 0) /* one long word: cut it */
+				take = avail;
+		}
+		fprintf(out, "%s%.*s\n", indent, (int)take, p);
+		p += take;
+		while (*p == ' ')
+			p++;
+		indent = cont;
+	}
+}
+
+static const char *quality_opt_int(gint64 v, char *buf, gsize size)
+{
+	if (v < 0)
+		return "-";
+	g_snprintf(buf, size, "%" G_GINT64_FORMAT, v);
+	return buf;
+}
+
+void ftl_quality_print_text(const FtlQuality *q, FILE *out)
+{
+	char b1[64], b2[64], b3[64], b4[64];
+	fprintf(out, "Data quality:\n");
+	fprintf(out, "  %4s %10s %-17s %-17s %10s %5s %7s %10s %10s\n", "CPU", "events", "first",
+		"last", "lost", "LOST", "started", "in buffer", "written");
+	for (guint i = 0; i < ftl_quality_n_cpus(q); i++) {
+		const FtlCpuQuality *c = ftl_quality_cpu(q, i);
+		char cpu[16];
+		if (c->cpu < 0)
+			g_strlcpy(cpu, "?", sizeof cpu);
+		else
+			g_snprintf(cpu, sizeof cpu, "%d", c->cpu);
+		fprintf(out,
+			"  %4s %10" G_GUINT64_FORMAT " %-17s %-17s %10" G_GUINT64_FORMAT
+			" %5" G_GUINT64_FORMAT " %7" G_GUINT64_FORMAT " %10s %10s\n",
+			cpu, c->events, ftl_time_format_us(c->first_ts, b1, sizeof b1),
+			ftl_time_format_us(c->last_ts, b2, sizeof b2), c->lost_events,
+			c->lost_lines, c->buffer_started,
+			quality_opt_int(c->entries_in_buffer, b3, sizeof b3),
+			quality_opt_int(c->entries_written, b4, sizeof b4));
+	}
+	gint64 ws = ftl_quality_window_start(q), we = ftl_quality_window_end(q);
+	if (ws != FTL_TS_NONE)
+		fprintf(out, "  Complete window: %s .. %s (%s)\n",
+			ftl_time_format_us(ws, b1, sizeof b1),
+			ftl_time_format_us(we, b2, sizeof b2),
+			ftl_duration_format(we - ws, b3, sizeof b3));
+	else
+		fprintf(out, "  Complete window: none\n");
+	gint64 ev = ftl_quality_evicted(q);
+	if (ev >= 0)
+		fprintf(out, "  Overwritten:     %" G_GINT64_FORMAT " events (from the header)\n",
+			ev);
+	else
+		fprintf(out, "  Overwritten:     unknown (no entries-written in the header)\n");
+	GPtrArray *cav = ftl_quality_caveats(q);
+	if (cav->len) {
+		fprintf(out, "  Caveats:\n");
+		for (guint i = 0; i < cav->len; i++)
+			quality_print_wrapped(out, g_ptr_array_index(cav, i), "    - ", "      ",
+					      QUALITY_WIDTH);
+	}
+}
+
+static void quality_member_int(JsonBuilder *b, const char *name, gint64 v)
+{
+	json_builder_set_member_name(b, name);
+	json_builder_add_int_value(b, v);
+}
+
+/* FTL_TS_NONE and the -1 of unknown header counts become null. */
+static void quality_member_opt(JsonBuilder *b, const char *name, gint64 v, gint64 none)
+{
+	json_builder_set_member_name(b, name);
+	if (v == none)
+		json_builder_add_null_value(b);
+	else
+		json_builder_add_int_value(b, v);
+}
+
+void ftl_quality_add_json(const FtlQuality *q, JsonBuilder *b)
+{
+	json_builder_set_member_name(b, "quality");
+	json_builder_begin_object(b);
+	json_builder_set_member_name(b, "cpus");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < ftl_quality_n_cpus(q); i++) {
+		const FtlCpuQuality *c = ftl_quality_cpu(q, i);
+		json_builder_begin_object(b);
+		quality_member_int(b, "cpu", c->cpu);
+		quality_member_int(b, "events", (gint64)c->events);
+		quality_member_opt(b, "first_ts_ns", c->first_ts, FTL_TS_NONE);
+		quality_member_opt(b, "last_ts_ns", c->last_ts, FTL_TS_NONE);
+		quality_member_int(b, "lost_lines", (gint64)c->lost_lines);
+		quality_member_int(b, "lost_events", (gint64)c->lost_events);
+		quality_member_int(b, "buffer_started", (gint64)c->buffer_started);
+		quality_member_opt(b, "entries_in_buffer", c->entries_in_buffer, -1);
+		quality_member_opt(b, "entries_written", c->entries_written, -1);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+	quality_member_opt(b, "window_start_ns", ftl_quality_window_start(q), FTL_TS_NONE);
+	quality_member_opt(b, "window_end_ns", ftl_quality_window_end(q), FTL_TS_NONE);
+	quality_member_opt(b, "evicted", ftl_quality_evicted(q), -1);
+	json_builder_set_member_name(b, "caveats");
+	json_builder_begin_array(b);
+	GPtrArray *cav = ftl_quality_caveats(q);
+	for (guint i = 0; i < cav->len; i++)
+		json_builder_add_string_value(b, g_ptr_array_index(cav, i));
+	json_builder_end_array(b);
+	json_builder_end_object(b);
+}

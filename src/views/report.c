@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The batch report. Text fits 100 columns; CSV prints each table after a
+ * "# name" line; JSON carries every row with times in ns (`*_ns` keys). */
+#include "views/report.h"
+
+#include <string.h>
+
+#include "analysis/comm.h"
+#include "util/timefmt.h"
+#include "views/info.h"
+#include "views/quality.h"
+
+#define REPORT_WIDTH 100
+
+static gint64 report_ts(const FtlReportData *r, gint64 ts)
+{
+	return ts == FTL_TS_NONE || r->origin == FTL_TS_NONE ? ts : ts - r->origin;
+}
+
+static const char *report_comm(const FtlReportData *r, gint32 pid, char *buf, gsize size)
+{
+	return ftl_comm_label(ftl_trace_tasks(r->trace), pid, buf, size);
+}
+
+/* A function's statistics cross incomplete data when some of its calls lie
+ * outside the window in which every CPU's data is complete. */
+static gboolean report_crosses(const FtlReportData *r, const FtlFuncStat *st)
+{
+	if (st->first_ts == FTL_TS_NONE)
+		return FALSE;
+	return !ftl_quality_covers(r->quality, st->first_ts, st->last_ts);
+}
+
+FtlTable *ftl_report_func_table(const FtlReportData *r, FtlFuncStatsSort sort)
+{
+	FtlTable *t = ftl_table_new("functions");
+	ftl_table_add_column(t, "function", "function", FTL_COL_STR);
+	gboolean by_cpu = FALSE, by_task = FALSE;
+	GPtrArray *rows = ftl_funcstats_sorted(r->funcs, sort);
+	for (guint i = 0; i < rows->len; i++) {
+		const FtlFuncStat *st = rows->pdata[i];
+		by_cpu |= st->cpu >= 0;
+		by_task |= st->pid >= 0;
+	}
+	if (by_cpu)
+		ftl_table_add_column(t, "cpu", "cpu", FTL_COL_INT);
+	if (by_task) {
+		ftl_table_add_column(t, "pid", "pid", FTL_COL_INT);
+		ftl_table_add_column(t, "comm", "comm", FTL_COL_STR);
+	}
+	guint c0 = 1 + (by_cpu ? 1 : 0) + (by_task ? 2 : 0);
+	ftl_table_add_column(t, "calls", "calls", FTL_COL_INT);
+	ftl_table_add_column(t, "timed_calls", "timed", FTL_COL_INT);
+	ftl_table_hide_in_text(t);
+	ftl_table_add_column(t, "total_ns", "total", FTL_COL_NS);
+	ftl_table_add_column(t, "self_ns", "self", FTL_COL_NS);
+	ftl_table_add_column(t, "avg_ns", "avg", FTL_COL_NS);
+	ftl_table_add_column(t, "min_ns", "min", FTL_COL_NS);
+	ftl_table_hide_in_text(t);
+	ftl_table_add_column(t, "max_ns", "max", FTL_COL_NS);
+	ftl_table_add_column(t, "p50_ns", "p50", FTL_COL_NS);
+	ftl_table_hide_in_text(t);
+	ftl_table_add_column(t, "p95_ns", "p95", FTL_COL_NS);
+	ftl_table_add_column(t, "p99_ns", "p99", FTL_COL_NS);
+	ftl_table_add_column(t, "repaired", "rep", FTL_COL_INT);
+	ftl_table_add_column(t, "incomplete_data", "!", FTL_COL_STR);
+	for (guint i = 0; i < rows->len; i++) {
+		const FtlFuncStat *st = rows->pdata[i];
+		if (r->threshold > 0 && st->total_ns < r->threshold)
+			continue;
+		ftl_table_begin_row(t);
+		ftl_table_set_str(t, 0, st->func);
+		guint c = 1;
+		if (by_cpu)
+			ftl_table_set_int(t, c++, st->cpu);
+		if (by_task) {
+			char buf[64];
+			ftl_table_set_int(t, c++, st->pid);
+			ftl_table_set_str(t, c++, report_comm(r, st->pid, buf, sizeof buf));
+		}
+		ftl_table_set_int(t, c0, (gint64)st->calls);
+		ftl_table_set_int(t, c0 + 1, (gint64)st->timed);
+		if (st->timed) {
+			ftl_table_set_int(t, c0 + 2, st->total_ns);
+			ftl_table_set_int(t, c0 + 3, st->self_ns);
+			ftl_table_set_int(t, c0 + 4, st->avg_ns);
+			ftl_table_set_int(t, c0 + 5, st->min_ns);
+			ftl_table_set_int(t, c0 + 6, st->max_ns);
+			ftl_table_set_int(t, c0 + 7, st->p50_ns);
+			ftl_table_set_int(t, c0 + 8, st->p95_ns);
+			ftl_table_set_int(t, c0 + 9, st->p99_ns);
+		}
+		ftl_table_set_int(t, c0 + 10, (gint64)st->flagged);
+		ftl_table_set_str(t, c0 + 11, report_crosses(r, st) ? "*" : "");
+	}
+	return t;
+}
+
+static FtlTable *report_cpu_table(const FtlReportData *r)
+{
+	FtlTable *t = ftl_table_new("cpus");
+	ftl_table_add_column(t, "cpu", "cpu", FTL_COL_INT);
+	ftl_table_add_column(t, "event_lines", "event lines", FTL_COL_INT);
+	ftl_table_add_column(t, "events", "events", FTL_COL_INT);
+	ftl_table_add_column(t, "first_ts_ns", "first", FTL_COL_TS);
+	ftl_table_add_column(t, "last_ts_ns", "last", FTL_COL_TS);
+	ftl_table_add_column(t, "span_ns", "span", FTL_COL_NS);
+	ftl_table_add_column(t, "lost_events", "lost", FTL_COL_INT);
+	for (guint i = 0; i < ftl_counts_n_cpus(r->counts); i++) {
+		const FtlCpuCounts *cc = ftl_counts_cpu(r->counts, i);
+		ftl_table_begin_row(t);
+		if (cc->cpu >= 0)
+			ftl_table_set_int(t, 0, cc->cpu);
+		ftl_table_set_int(t, 1, (gint64)cc->event_lines);
+		ftl_table_set_int(t, 2, (gint64)cc->events);
+		if (cc->first_ts != FTL_TS_NONE) {
+			ftl_table_set_int(t, 3, report_ts(r, cc->first_ts));
+			ftl_table_set_int(t, 4, report_ts(r, cc->last_ts));
+			ftl_table_set_int(t, 5, cc->last_ts - cc->first_ts);
+		}
+		ftl_table_set_int(t, 6, (gint64)cc->lost_events);
+	}
+	return t;
+}
+
+static FtlTable *report_marker_table(const FtlReportData *r)
+{
+	FtlTable *t = ftl_table_new("markers");
+	ftl_table_add_column(t, "ts_ns", "time", FTL_COL_TS);
+	ftl_table_add_column(t, "cpu", "cpu", FTL_COL_INT);
+	ftl_table_add_column(t, "pid", "pid", FTL_COL_INT);
+	ftl_table_add_column(t, "line", "line", FTL_COL_INT);
+	ftl_table_add_column(t, "text", "text", FTL_COL_STR);
+	for (guint i = 0; i < ftl_markers_count(r->markers); i++) {
+		const FtlMarker *m = ftl_markers_get(r->markers, i);
+		ftl_table_begin_row(t);
+		if (m->ts != FTL_TS_NONE)
+			ftl_table_set_int(t, 0, report_ts(r, m->ts));
+		ftl_table_set_int(t, 1, m->cpu);
+		if (m->pid >= 0)
+			ftl_table_set_int(t, 2, m->pid);
+		ftl_table_set_int(t, 3, (gint64)m->line);
+		ftl_table_set_str(t, 4, m->text);
+	}
+	return t;
+}
+
+static FtlTable *report_longest_table(const FtlReportData *r)
+{
+	FtlTable *t = ftl_table_new("longest_calls");
+	ftl_table_add_column(t, "duration_ns", "duration", FTL_COL_NS);
+	ftl_table_add_column(t, "function", "function", FTL_COL_STR);
+	ftl_table_add_column(t, "cpu", "cpu", FTL_COL_INT);
+	ftl_table_add_column(t, "pid", "pid", FTL_COL_INT);
+	ftl_table_add_column(t, "comm", "comm", FTL_COL_STR);
+	ftl_table_add_column(t, "entry_ts_ns", "entered", FTL_COL_TS);
+	ftl_table_add_column(t, "line", "line", FTL_COL_INT);
+	for (guint i = 0; i < ftl_longest_count(r->longest); i++) {
+		const FtlCall *c = ftl_longest_get(r->longest, i);
+		char buf[64];
+		ftl_table_begin_row(t);
+		ftl_table_set_int(t, 0, c->duration);
+		ftl_table_set_str(t, 1, c->func);
+		ftl_table_set_int(t, 2, c->cpu);
+		if (c->pid >= 0)
+			ftl_table_set_int(t, 3, c->pid);
+		ftl_table_set_str(t, 4, report_comm(r, c->pid, buf, sizeof buf));
+		if (c->entry_ts != FTL_TS_NONE)
+			ftl_table_set_int(t, 5, report_ts(r, c->entry_ts));
+		ftl_table_set_int(t, 6, (gint64)c->line);
+	}
+	return t;
+}
+
+static void report_header_text(const FtlReportData *r, FILE *out)
+{
+	char b1[48], b2[48], b3[48];
+	const char *tracer = ftl_trace_tracer(r->trace);
+	const FtlCounts *c = r->counts;
+	fprintf(out, "ftlens report: %s\n", ftl_trace_label(r->trace));
+	fprintf(out, "Tracer: %s   Dialect: %s   CPUs: %u   Events: %" G_GUINT64_FORMAT
+		     " from %" G_GUINT64_FORMAT " lines\n",
+		tracer ? tracer : "unknown", r->dialect, ftl_counts_n_cpus(c), ftl_counts_events(c),
+		ftl_counts_event_lines(c));
+	gint64 t0 = ftl_counts_first_ts(c), t1 = ftl_counts_last_ts(c);
+	if (t0 != FTL_TS_NONE)
+		fprintf(out, "Span: %s .. %s (%s)\n", ftl_time_format_us(report_ts(r, t0), b1, sizeof b1),
+			ftl_time_format_us(report_ts(r, t1), b2, sizeof b2),
+			ftl_duration_format(t1 - t0, b3, sizeof b3));
+	else
+		fprintf(out, "Span: unknown (the input has no timestamps)\n");
+	fprintf(out, "Calls: %" G_GUINT64_FORMAT " rebuilt, %" G_GUINT64_FORMAT
+		     " repaired (orphan exits, calls open at the end or cut by lost events)\n",
+		ftl_calltree_n_calls(r->tree), ftl_calltree_n_repaired(r->tree));
+	fputc('\n', out);
+	ftl_quality_print_text(r->quality, out);
+}
+
+static void report_section(FILE *out, const char *title, const FtlTable *t, guint top)
+{
+	fprintf(out, "\n%s\n", title);
+	if (ftl_table_n_rows(t) == 0) {
+		fprintf(out, "  (none)\n");
+		return;
+	}
+	ftl_table_print_text(t, out, top, REPORT_WIDTH);
+}
+
+void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out)
+{
+	g_autoptr(FtlTable) by_self = ftl_report_func_table(r, FTL_FUNCSTATS_SORT_SELF);
+	g_autoptr(FtlTable) cpus = report_cpu_table(r);
+	g_autoptr(FtlTable) markers = report_marker_table(r);
+	g_autoptr(FtlTable) longest = report_longest_table(r);
+	if (format == FTL_FORMAT_JSON) {
+		g_autoptr(JsonBuilder) b = json_builder_new();
+		json_builder_begin_object(b);
+		json_builder_set_member_name(b, "input");
+		json_builder_add_string_value(b, ftl_trace_label(r->trace));
+		json_builder_set_member_name(b, "tracer");
+		json_builder_add_string_value(b, ftl_trace_tracer(r->trace));
+		json_builder_set_member_name(b, "dialect");
+		json_builder_add_string_value(b, r->dialect);
+		json_builder_set_member_name(b, "events");
+		json_builder_add_int_value(b, (gint64)ftl_counts_events(r->counts));
+		json_builder_set_member_name(b, "event_lines");
+		json_builder_add_int_value(b, (gint64)ftl_counts_event_lines(r->counts));
+		json_builder_set_member_name(b, "lost_events");
+		json_builder_add_int_value(b, (gint64)ftl_counts_lost_events(r->counts));
+		json_builder_set_member_name(b, "first_ts_ns");
+		if (ftl_counts_first_ts(r->counts) == FTL_TS_NONE)
+			json_builder_add_null_value(b);
+		else
+			json_builder_add_int_value(b, report_ts(r, ftl_counts_first_ts(r->counts)));
+		json_builder_set_member_name(b, "last_ts_ns");
+		if (ftl_counts_last_ts(r->counts) == FTL_TS_NONE)
+			json_builder_add_null_value(b);
+		else
+			json_builder_add_int_value(b, report_ts(r, ftl_counts_last_ts(r->counts)));
+		json_builder_set_member_name(b, "calls");
+		json_builder_add_int_value(b, (gint64)ftl_calltree_n_calls(r->tree));
+		json_builder_set_member_name(b, "repaired_calls");
+		json_builder_add_int_value(b, (gint64)ftl_calltree_n_repaired(r->tree));
+		ftl_quality_add_json(r->quality, b);
+		ftl_table_add_json(by_self, b);
+		ftl_table_add_json(cpus, b);
+		ftl_table_add_json(markers, b);
+		ftl_table_add_json(longest, b);
+		ftl_diags_add_json(b, ftl_trace_diags(r->trace));
+		json_builder_end_object(b);
+		g_autoptr(JsonNode) root = json_builder_get_root(b);
+		ftl_json_print(root, out);
+		return;
+	}
+	if (format == FTL_FORMAT_CSV) {
+		const FtlTable *tables[] = {by_self, cpus, markers, longest};
+		const char *names[] = {"functions", "cpus", "markers", "longest_calls"};
+		for (guint i = 0; i < G_N_ELEMENTS(tables); i++) {
+			fprintf(out, "%s# %s\n", i ? "\n" : "", names[i]);
+			ftl_table_print_csv(tables[i], out);
+		}
+		return;
+	}
+	g_autoptr(FtlTable) by_total = ftl_report_func_table(r, FTL_FUNCSTATS_SORT_TOTAL);
+	report_header_text(r, out);
+	gboolean timed = FALSE;
+	GPtrArray *rows = ftl_funcstats_sorted(r->funcs, FTL_FUNCSTATS_SORT_SELF);
+	for (guint i = 0; i < rows->len && !timed; i++)
+		timed = ((const FtlFuncStat *)rows->pdata[i])->timed > 0;
+	if (timed) {
+		report_section(out, "Top functions by self time (! = some calls outside the complete window)",
+			       by_self, r->top);
+		report_section(out, "Top functions by total time", by_total, r->top);
+	} else {
+		g_autoptr(FtlTable) by_calls = ftl_report_func_table(r, FTL_FUNCSTATS_SORT_CALLS);
+		report_section(out, "Top functions by calls (no durations in this input)", by_calls,
+			       r->top);
+	}
+	report_section(out, "Per CPU", cpus, 0);
+	char title[64];
+	g_snprintf(title, sizeof title, "Markers (%u)", ftl_markers_count(r->markers));
+	report_section(out, title, markers, r->top);
+	report_section(out, "Longest calls", longest, r->top);
+	const FtlDiags *d = ftl_trace_diags(r->trace);
+	if (ftl_diags_any(d)) {
+		fputc('\n', out);
+		ftl_diags_print_text(out, d);
+	}
+}

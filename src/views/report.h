@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The batch report: header with data quality, top functions, per-CPU summary,
+ * markers and the longest calls, as text (100 columns), CSV or JSON. */
+#pragma once
+
+#include <stdio.h>
+
+#include "analysis/calltree.h"
+#include "analysis/counts.h"
+#include "analysis/funcstats.h"
+#include "analysis/longest.h"
+#include "analysis/markers.h"
+#include "analysis/quality.h"
+#include "model/trace.h"
+#include "views/table.h"
+
+/* Everything borrowed; finished analyses of one pass over trace. */
+typedef struct {
+	FtlTrace *trace;
+	const char *dialect;
+	const FtlCounts *counts;
+	FtlQuality *quality;
+	FtlFuncStats *funcs;
+	const FtlCallTree *tree;
+	const FtlLongest *longest;
+	const FtlMarkers *markers;
+	guint top;          /* rows per text section */
+	gint64 threshold;   /* hide functions whose total is below (ns) */
+	gint64 origin;      /* --relative-to origin or FTL_TS_NONE */
+} FtlReportData;
+
+void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out);
+/* The function-statistics table (all rows, sorted), shared with `diff`. */
+FtlTable *ftl_report_func_table(const FtlReportData *r, FtlFuncStatsSort sort);

@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Result tables rendered as aligned text, CSV or JSON. */
+#include "views/table.h"
+
+#include <string.h>
+
+#include "util/error.h"
+#include "util/timefmt.h"
+
+typedef struct {
+	char *key;
+	char *title;
+	FtlColType type;
+	gboolean hidden; /* not in the text view */
+} TableCol;
+
+typedef struct {
+	gboolean set;
+	gint64 i;
+	double d;
+	char *s;
+} TableCell;
+
+struct _FtlTable {
+	char *name;
+	GArray *cols; /* TableCol */
+	GPtrArray *rows; /* TableCell[ncols] */
+};
+
+gboolean ftl_format_parse(const char *text, FtlFormat *out, GError **error)
+{
+	if (!g_strcmp0(text, "text"))
+		*out = FTL_FORMAT_TEXT;
+	else if (!g_strcmp0(text, "csv"))
+		*out = FTL_FORMAT_CSV;
+	else if (!g_strcmp0(text, "json"))
+		*out = FTL_FORMAT_JSON;
+	else {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "--format '%s': expected text, csv or json", text);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+FtlTable *ftl_table_new(const char *name)
+{
+	FtlTable *t = g_new0(FtlTable, 1);
+	t->name = g_strdup(name);
+	t->cols = g_array_new(FALSE, FALSE, sizeof(TableCol));
+	t->rows = g_ptr_array_new();
+	return t;
+}
+
+void ftl_table_free(FtlTable *t)
+{
+	if (!t)
+		return;
+	for (guint r = 0; r < t->rows->len; r++) {
+		TableCell *row = g_ptr_array_index(t->rows, r);
+		for (guint c = 0; c < t->cols->len; c++)
+			g_free(row[c].s);
+		g_free(row);
+	}
+	g_ptr_array_unref(t->rows);
+	for (guint c = 0; c < t->cols->len; c++) {
+		g_free(g_array_index(t->cols, TableCol, c).key);
+		g_free(g_array_index(t->cols, TableCol, c).title);
+	}
+	g_array_unref(t->cols);
+	g_free(t->name);
+	g_free(t);
+}
+
+void ftl_table_add_column(FtlTable *t, const char *key, const char *title, FtlColType type)
+{
+	g_return_if_fail(t->rows->len == 0);
+	TableCol col = {g_strdup(key), g_strdup(title), type, FALSE};
+	g_array_append_val(t->cols, col);
+}
+
+void ftl_table_hide_in_text(FtlTable *t)
+{
+	g_return_if_fail(t->cols->len > 0);
+	g_array_index(t->cols, TableCol, t->cols->len - 1).hidden = TRUE;
+}
+
+void ftl_table_begin_row(FtlTable *t)
+{
+	g_ptr_array_add(t->rows, g_new0(TableCell, t->cols->len));
+}
+
+static TableCell *table_cell(FtlTable *t, guint col)
+{
+	g_return_val_if_fail(t->rows->len > 0 && col < t->cols->len, NULL);
+	TableCell *row = g_ptr_array_index(t->rows, t->rows->len - 1);
+	return &row[col];
+}
+
+void ftl_table_set_str(FtlTable *t, guint col, const char *s)
+{
+	TableCell *c = table_cell(t, col);
+	if (!c || !s)
+		return;
+	g_free(c->s);
+	c->s = g_strdup(s);
+	c->set = TRUE;
+}
+
+void ftl_table_set_int(FtlTable *t, guint col, gint64 v)
+{
+	TableCell *c = table_cell(t, col);
+	if (!c)
+		return;
+	c->i = v;
+	c->d = (double)v;
+	c->set = TRUE;
+}
+
+void ftl_table_set_double(FtlTable *t, guint col, double v)
+{
+	TableCell *c = table_cell(t, col);
+	if (!c)
+		return;
+	c->d = v;
+	c->i = (gint64)v;
+	c->set = TRUE;
+}
+
+guint ftl_table_n_rows(const FtlTable *t)
+{
+	return t->rows->len;
+}
+
+static void table_visible(GString *out, const char *s)
+{
+	for (; *s; s++) {
+		guchar c = (guchar)*s;
+		if (c == '\\')
+			g_string_append(out, "\\\\");
+		else if (c < 0x20 || c == 0x7f)
+			g_string_append_printf(out, "\\x%02x", c);
+		else
+			g_string_append_c(out, (char)c);
+	}
+}
+
+/* The text of one cell as the text view shows it. */
+static char *table_cell_text(const TableCol *col, const TableCell *cell)
+{
+	char buf[64];
+	if (!cell->set)
+		return g_strdup("-");
+	switch (col->type) {
+	case FTL_COL_VSTR:
+		return g_utf8_make_valid(cell->s, -1);
+	case FTL_COL_STR: {
+		/* trace text need not be UTF-8; widths are counted in characters */
+		g_autofree char *valid = g_utf8_make_valid(cell->s, -1);
+		GString *g = g_string_new(NULL);
+		table_visible(g, valid);
+		return g_string_free(g, FALSE);
+	}
+	case FTL_COL_INT:
+		return g_strdup_printf("%" G_GINT64_FORMAT, cell->i);
+	case FTL_COL_NS:
+		return g_strdup(ftl_duration_format(cell->i, buf, sizeof buf));
+	case FTL_COL_TS:
+		return g_strdup(ftl_time_format_us(cell->i, buf, sizeof buf));
+	case FTL_COL_PCT:
+		return g_strdup_printf("%.1f%%", cell->d);
+	case FTL_COL_FLOAT:
+		return g_strdup_printf("%.3f", cell->d);
+	}
+	return g_strdup("?");
+}
+
+void ftl_table_print_text(const FtlTable *t, FILE *out, guint max_rows, guint width)
+{
+	guint ncols = t->cols->len;
+	guint nrows = max_rows && max_rows < t->rows->len ? max_rows : t->rows->len;
+	g_autofree guint *w = g_new0(guint, ncols);
+	g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func(g_free);
+	for (guint c = 0; c < ncols; c++)
+		w[c] = g_array_index(t->cols, TableCol, c).hidden
+			       ? 0
+			       : (guint)strlen(g_array_index(t->cols, TableCol, c).title);
+	for (guint r = 0; r < nrows; r++) {
+		TableCell *row = g_ptr_array_index(t->rows, r);
+		for (guint c = 0; c < ncols; c++) {
+			const TableCol *col = &g_array_index(t->cols, TableCol, c);
+			char *s = col->hidden ? g_strdup("") : table_cell_text(col, &row[c]);
+			w[c] = col->hidden ? 0 : MAX(w[c], (guint)g_utf8_strlen(s, -1));
+			g_ptr_array_add(texts, s);
+		}
+	}
+	/* Shrink the widest string column until a line fits. */
+	for (;;) {
+		guint total = 0, widest = G_MAXUINT;
+		for (guint c = 0; c < ncols; c++) {
+			if (g_array_index(t->cols, TableCol, c).hidden)
+				continue;
+			total += w[c] + (total ? 2 : 0);
+			if ((g_array_index(t->cols, TableCol, c).type == FTL_COL_STR ||
+			     g_array_index(t->cols, TableCol, c).type == FTL_COL_VSTR) &&
+			    (widest == G_MAXUINT || w[c] > w[widest]))
+				widest = c;
+		}
+		if (total <= width || widest == G_MAXUINT || w[widest] <= 12)
+			break;
+		w[widest] -= MIN(w[widest] - 12, total - width);
+	}
+	GString *line = g_string_new(NULL);
+	for (guint r = 0; r <= nrows; r++) {
+		g_string_truncate(line, 0);
+		gboolean first = TRUE;
+		for (guint c = 0; c < ncols; c++) {
+			const TableCol *col = &g_array_index(t->cols, TableCol, c);
+			if (col->hidden)
+				continue;
+			const char *s = r == 0 ? col->title
+					       : g_ptr_array_index(texts, (r - 1) * ncols + c);
+			guint len = (guint)g_utf8_strlen(s, -1);
+			gboolean left = col->type == FTL_COL_STR || col->type == FTL_COL_VSTR;
+			if (!first)
+				g_string_append(line, "  ");
+			first = FALSE;
+			if (len > w[c]) {
+				/* keep the end of a long name: it is the distinctive part */
+				const char *tail = g_utf8_offset_to_pointer(s, len - w[c] + 1);
+				g_string_append_c(line, '~');
+				g_string_append(line, tail);
+				continue;
+			}
+			if (!left)
+				for (guint k = len; k < w[c]; k++)
+					g_string_append_c(line, ' ');
+			g_string_append(line, s);
+			if (left && c + 1 < ncols)
+				for (guint k = len; k < w[c]; k++)
+					g_string_append_c(line, ' ');
+		}
+		while (line->len && line->str[line->len - 1] == ' ')
+			g_string_truncate(line, line->len - 1);
+		fprintf(out, "%s\n", line->str);
+	}
+	g_string_free(line, TRUE);
+	if (nrows < t->rows->len)
+		fprintf(out, "(%u more rows; --format csv or json lists all)\n", t->rows->len - nrows);
+}
+
+static void table_csv_field(FILE *out, const char *s)
+{
+	gboolean quote = strpbrk(s, ",\"\n\r") != NULL;
+	if (!quote) {
+		GString *g = g_string_new(NULL);
+		table_visible(g, s);
+		fputs(g->str, out);
+		g_string_free(g, TRUE);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputs("\"\"", out);
+		else if (*s == '\\')
+			fputs("\\\\", out);
+		else if ((guchar)*s < 0x20 || *s == 0x7f)
+			fprintf(out, "\\x%02x", (guchar)*s);
+		else
+			fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+void ftl_table_print_csv(const FtlTable *t, FILE *out)
+{
+	for (guint c = 0; c < t->cols->len; c++) {
+		if (c)
+			fputc(',', out);
+		table_csv_field(out, g_array_index(t->cols, TableCol, c).key);
+	}
+	fputc('\n', out);
+	for (guint r = 0; r < t->rows->len; r++) {
+		TableCell *row = g_ptr_array_index(t->rows, r);
+		for (guint c = 0; c < t->cols->len; c++) {
+			const TableCol *col = &g_array_index(t->cols, TableCol, c);
+			if (c)
+				fputc(',', out);
+			if (!row[c].set)
+				continue;
+			if (col->type == FTL_COL_STR || col->type == FTL_COL_VSTR)
+				table_csv_field(out, row[c].s);
+			else if (col->type == FTL_COL_PCT || col->type == FTL_COL_FLOAT)
+				fprintf(out, "%.6g", row[c].d);
+			else
+				fprintf(out, "%" G_GINT64_FORMAT, row[c].i);
+		}
+		fputc('\n', out);
+	}
+}
+
+void ftl_table_add_json(const FtlTable *t, JsonBuilder *b)
+{
+	json_builder_set_member_name(b, t->name);
+	json_builder_begin_array(b);
+	for (guint r = 0; r < t->rows->len; r++) {
+		TableCell *row = g_ptr_array_index(t->rows, r);
+		json_builder_begin_object(b);
+		for (guint c = 0; c < t->cols->len; c++) {
+			const TableCol *col = &g_array_index(t->cols, TableCol, c);
+			json_builder_set_member_name(b, col->key);
+			if (!row[c].set)
+				json_builder_add_null_value(b);
+			else if (col->type == FTL_COL_STR || col->type == FTL_COL_VSTR)
+				json_builder_add_string_value(b, row[c].s);
+			else if (col->type == FTL_COL_PCT || col->type == FTL_COL_FLOAT)
+				json_builder_add_double_value(b, row[c].d);
+			else
+				json_builder_add_int_value(b, row[c].i);
+		}
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+}
+
+void ftl_json_print(JsonNode *root, FILE *out)
+{
+	g_autoptr(JsonGenerator) gen = json_generator_new();
+	json_generator_set_pretty(gen, TRUE);
+	json_generator_set_root(gen, root);
+	g_autofree char *text = json_generator_to_data(gen, NULL);
+	fputs(text, out);
+	fputc('\n', out);
+}

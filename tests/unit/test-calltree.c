@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Call-tree reconstruction and its repairs, fed by built event streams. */
+#include "config.h"
+
+#include "analysis/calltree.h"
+#include "evbuild.h"
+#include "unit.h"
+
+#define NONE FTL_TS_NONE
+
+typedef struct {
+	GPtrArray *calls; /* FtlCall copies in completion order */
+} Seen;
+
+static void seen_call(const FtlCall *call, gpointer data)
+{
+	Seen *s = data;
+	g_ptr_array_add(s->calls, g_memdup2(call, sizeof *call));
+}
+
+static const FtlCallNode *child(const FtlCallNode *n, const char *func)
+{
+	for (const FtlCallNode *c = n->child; c; c = c->next)
+		if (g_strcmp0(c->func, func) == 0)
+			return c;
+	return NULL;
+}
+
+static guint n_children(const FtlCallNode *n)
+{
+	guint k = 0;
+	for (const FtlCallNode *c = n->child; c; c = c->next)
+		k++;
+	return k;
+}
+
+static void feed_leaf(FtlCallTree *t, gint64 ts, gint32 cpu, gint32 pid, const char *f, gint d,
+		      gint64 dur)
+{
+	FtlEvent ev[2];
+	evb_leaf(ev, ts, cpu, pid, f, d, dur);
+	ftl_calltree_feed(t, &ev[0]);
+	ftl_calltree_feed(t, &ev[1]);
+}
+
+static void feed(FtlCallTree *t, FtlEvent ev)
+{
+	ftl_calltree_feed(t, &ev);
+}
+
+static void test_basic_tree(void)
+{
+	g_autoptr(FtlDiags) d = ftl_diags_new();
+	g_autoptr(FtlCallTree) t = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, d);
+	Seen seen = {g_ptr_array_new_with_free_func(g_free)};
+	ftl_calltree_set_on_call(t, seen_call, &seen);
+	feed(t, evb_entry(100, 0, 10, "A", 0));
+	feed(t, evb_entry(110, 0, 10, "B", 1));
+	feed_leaf(t, 120, 0, 10, "C", 2, 5);
+	feed(t, evb_exit(140, 0, 10, NULL, 1, 30));
+	feed(t, evb_exit(200, 0, 10, NULL, 0, 100));
+	ftl_calltree_finish(t);
+	const FtlCallNode *a = child(ftl_calltree_root(t), "A");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_EQUAL(a->calls, 1);
+	CU_ASSERT_EQUAL(a->total_ns, 100);
+	CU_ASSERT_EQUAL(a->self_ns, 70);
+	const FtlCallNode *b = child(a, "B");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+	CU_ASSERT_EQUAL(b->total_ns, 30);
+	CU_ASSERT_EQUAL(b->self_ns, 25);
+	const FtlCallNode *c = child(b, "C");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	CU_ASSERT_EQUAL(c->self_ns, 5);
+	CU_ASSERT_EQUAL(seen.calls->len, 3);
+	CU_ASSERT_STRING_EQUAL(((FtlCall *)seen.calls->pdata[0])->func, "C");
+	CU_ASSERT_STRING_EQUAL(((FtlCall *)seen.calls->pdata[2])->func, "A");
+	CU_ASSERT_EQUAL(((FtlCall *)seen.calls->pdata[2])->entry_ts, 100);
+	CU_ASSERT_EQUAL(ftl_calltree_n_repaired(t), 0);
+	CU_ASSERT(!ftl_diags_any(d));
+	g_ptr_array_unref(seen.calls);
+}
+
+static void test_merge_by_path(void)
+{
+	g_autoptr(FtlCallTree) t = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, NULL);
+	for (int i = 0; i < 3; i++) {
+		feed(t, evb_entry(NONE, 0, 10, "A", 0));
+		feed_leaf(t, NONE, 0, 10, "C", 1, 2 + i);
+		feed(t, evb_exit(NONE, 0, 10, NULL, 0, 10));
+	}
+	feed(t, evb_entry(NONE, 1, 11, "B", 0));
+	feed_leaf(t, NONE, 1, 11, "C", 1, 7);
+	feed(t, evb_exit(NONE, 1, 11, NULL, 0, 9));
+	ftl_calltree_finish(t);
+	const FtlCallNode *root = ftl_calltree_root(t);
+	CU_ASSERT_EQUAL(n_children(root), 2);
+	/* sorted by total: A (30) before B (9) */
+	CU_ASSERT_STRING_EQUAL(root->child->func, "A");
+	const FtlCallNode *ac = child(child(root, "A"), "C");
+	CU_ASSERT_EQUAL(ac->calls, 3);
+	CU_ASSERT_EQUAL(ac->total_ns, 2 + 3 + 4);
+	CU_ASSERT_EQUAL(ac->min_ns, 2);
+	CU_ASSERT_EQUAL(ac->max_ns, 4);
+	CU_ASSERT_EQUAL(child(root, "A")->self_ns, 30 - 9);
+	CU_ASSERT_EQUAL(child(child(root, "B"), "C")->total_ns, 7);
+	CU_ASSERT_EQUAL(root->total_ns, 39);
+}
+
+static void test_orphan_exits(void)
+{
+	/* The trace starts inside Y (depth 1) inside an unnamed depth-0 call. */
+	g_autoptr(FtlDiags) d = ftl_diags_new();
+	g_autoptr(FtlCallTree) t = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, d);
+	feed_leaf(t, NONE, 0, 10, "X", 2, 10);
+	feed(t, evb_exit(NONE, 0, 10, "Y", 1, 50));
+	feed(t, evb_exit(NONE, 0, 10, NULL, 0, 80));
+	ftl_calltree_finish(t);
+	const FtlCallNode *root = ftl_calltree_root(t);
+	const FtlCallNode *x = child(root, "X"), *y = child(root, "Y");
+	const FtlCallNode *u = child(root, ftl_calltree_unknown_name());
+	CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(y);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(u);
+	CU_ASSERT_EQUAL(x->total_ns, 10);
+	CU_ASSERT_EQUAL(y->total_ns, 50);
+	CU_ASSERT_EQUAL(y->self_ns, 40);  /* X was its child */
+	CU_ASSERT_EQUAL(u->self_ns, 30);  /* Y was its child */
+	CU_ASSERT_EQUAL(y->flagged, 1);
+	CU_ASSERT_EQUAL(ftl_diags_get(d, FTL_DIAG_ORPHAN_EXIT)->count, 2);
+}
+
+static void test_open_at_end_no_time_invented(void)
+{
+	g_autoptr(FtlDiags) d = ftl_diags_new();
+	g_autoptr(FtlCallTree) t = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, d);
+	Seen seen = {g_ptr_array_new_with_free_func(g_free)};
+	ftl_calltree_set_on_call(t, seen_call, &seen);
+	feed(t, evb_entry(1000, 0, 10, "A", 0));
+	feed(t, evb_entry(1010, 0, 10, "B", 1));
+	feed_leaf(t, 1020, 0, 10, "C", 2, 5);
+	ftl_calltree_finish(t);
+	const FtlCallNode *a = child(ftl_calltree_root(t), "A");
+	CU_ASSERT_EQUAL(a->calls, 1);
+	CU_ASSERT_EQUAL(a->timed, 0);
+	CU_ASSERT_EQUAL(a->total_ns, 0);
+	CU_ASSERT_EQUAL(a->flagged, 1);
+	CU_ASSERT_EQUAL(child(a, "B")->timed, 0);
+	const FtlDiagEntry *e = ftl_diags_get(d, FTL_DIAG_OPEN_AT_END);
+	CU_ASSERT_EQUAL(e->count, 1);
+	CU_ASSERT_EQUAL(e->amount, 2);
+	CU_ASSERT_EQUAL(seen.calls->len, 3);
+	const FtlCall *last = seen.calls->pdata[2];
+	CU_ASSERT(last->flags & FTL_CALL_F_OPEN);
+	CU_ASSERT_EQUAL(last->duration, NONE);
+	g_ptr_array_unref(seen.calls);
+}
+
+static void test_depth_jump(void)
+{
+	g_autoptr(FtlDiags) d = ftl_diags_new();
+	g_autoptr(FtlCallTree) t = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, d);
+	feed(t, evb_entry(NONE, 0, 10, "A", 0));
+	feed(t, evb_entry(NONE, 0, 10, "B", 1));
+	feed(t, evb_entry(NONE, 0, 10, "C", 2));
+	/* the exits of C and B are missing */
+	feed(t, evb_entry(NONE, 0, 10, "D", 1));
+	feed(t, evb_exit(NONE, 0, 10, NULL, 1, 3));
+	feed(t, evb_exit(NONE, 0, 10, NULL, 0, 50));
+	ftl_calltree_finish(t);
+	const FtlCallNode *a = child(ftl_calltree_root(t), "A");
+	CU_ASSERT_EQUAL(a->total_ns, 50);
+	CU_ASSERT_EQUAL(a->self_ns, 47);
+	CU_ASSERT_EQUAL(child(a, "D")->total_ns, 3);
+	CU_ASSERT_EQUAL(child(a, "B")->flagged, 1);
+	CU_ASSERT_EQUAL(child(a, "B")->timed, 0);
+	CU_ASSERT_EQUAL(child(child(a, "B"), "C")->flagged, 1);
+	CU_ASSERT(ftl_diags_get(d, FTL_DIAG_DEPTH_JUMP)->count >= 1);
+	CU_ASSERT_EQUAL(ftl_diags_get(d, FTL_DIAG_OPEN_AT_END)->count, 0);
+}
+
+static void test_exit_name_mismatch_unwinds(void)
+{
+	/* "} /" "* A *" "/" at depth 0 while B is still open at depth 1 */
+	g_autoptr(FtlDiags) d = ftl_diags_new();
+	g_autoptr(FtlCallTree) t = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, d);
+	feed(t, evb_entry(NONE, 0, 10, "A", 0));
+	feed(t, evb_entry(NONE, 0, 10, "B", 1));
+	feed(t, evb_exit(NONE, 0, 10, "A", 0, 40));
+	ftl_calltree_finish(t);
+	const FtlCallNode *a = child(ftl_calltree_root(t), "A");
+	CU_ASSERT_EQUAL(a->total_ns, 40);
+	CU_ASSERT_EQUAL(a->self_ns, 40); /* B's time is unknown: not subtracted */
+	CU_ASSERT_EQUAL(child(a, "B")->flagged, 1);
+}
+
+static void test_per_task_stacks(void)
+{
+	/* Task 1 sleeps inside schedule() while task 2 runs on the same CPU. */
+	g_autoptr(FtlCallTree) t = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, NULL);
+	feed(t, evb_entry(100, 0, 1, "schedule", 0));
+	feed(t, evb_task_switch(110, 0, "a", 1, "b", 2));
+	feed(t, evb_entry(120, 0, 2, "foo", 0));
+	feed_leaf(t, 121, 0, 2, "bar", 1, 4);
+	feed(t, evb_exit(130, 0, 2, NULL, 0, 10));
+	feed(t, evb_task_switch(140, 0, "b", 2, "a", 1));
+	/* task 1 comes back on CPU 1 */
+	feed(t, evb_exit(1100, 1, 1, NULL, 0, 1000));
+	ftl_calltree_finish(t);
+	const FtlCallNode *root = ftl_calltree_root(t);
+	CU_ASSERT_EQUAL(child(root, "schedule")->total_ns, 1000);
+	CU_ASSERT_EQUAL(child(root, "schedule")->self_ns, 1000);
+	CU_ASSERT_PTR_NULL(child(child(root, "schedule"), "foo"));
+	CU_ASSERT_EQUAL(child(root, "foo")->self_ns, 6);
+	CU_ASSERT_EQUAL(ftl_calltree_n_repaired(t), 0);
+}
+
+static void test_idle_is_per_cpu(void)
+{
+	/* pid 0 is a different task on each CPU */
+	g_autoptr(FtlCallTree) t = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, NULL);
+	feed(t, evb_entry(NONE, 0, 0, "do_idle", 0));
+	feed(t, evb_entry(NONE, 1, 0, "do_idle", 0));
+	feed(t, evb_exit(NONE, 1, 0, NULL, 0, 20));
+	feed(t, evb_exit(NONE, 0, 0, NULL, 0, 30));
+	ftl_calltree_finish(t);
+	const FtlCallNode *n = child(ftl_calltree_root(t), "do_idle");
+	CU_ASSERT_EQUAL(n->calls, 2);
+	CU_ASSERT_EQUAL(n->total_ns, 50);
+	CU_ASSERT_EQUAL(ftl_calltree_n_repaired(t), 0);
+}
+
+static void test_lost_resets_stack(void)
+{
+	g_autoptr(FtlDiags) d = ftl_diags_new();
+	g_autoptr(FtlCallTree) t = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, d);
+	feed(t, evb_entry(NONE, 0, 5, "A", 0));
+	feed(t, evb_entry(NONE, 0, 5, "B", 1));
+	feed(t, evb_lost(0, 100));
+	feed(t, evb_exit(NONE, 0, 5, NULL, 0, 10));
+	ftl_calltree_finish(t);
+	const FtlCallNode *root = ftl_calltree_root(t);
+	const FtlCallNode *a = child(root, "A");
+	CU_ASSERT_EQUAL(a->timed, 0);
+	CU_ASSERT_EQUAL(a->flagged, 1);
+	/* after the reset the exit has no entry */
+	CU_ASSERT_EQUAL(ftl_diags_get(d, FTL_DIAG_ORPHAN_EXIT)->count, 1);
+	CU_ASSERT_EQUAL(child(root, ftl_calltree_unknown_name())->total_ns, 10);
+}
+
+static void test_duration_from_timestamps(void)
+{
+	g_autoptr(FtlCallTree) t = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, NULL);
+	feed(t, evb_entry(1000, 0, 5, "A", 0));
+	feed(t, evb_exit(1750, 0, 5, NULL, 0, NONE));
+	ftl_calltree_finish(t);
+	CU_ASSERT_EQUAL(child(ftl_calltree_root(t), "A")->total_ns, 750);
+}
+
+static void test_focus_and_groups(void)
+{
+	g_autoptr(FtlCallTree) t = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, NULL);
+	ftl_calltree_set_focus(t, evb_intern("B"));
+	for (int i = 0; i < 2; i++) {
+		feed(t, evb_entry(NONE, 0, 10, i ? "A2" : "A", 0));
+		feed(t, evb_entry(NONE, 0, 10, "B", 1));
+		feed_leaf(t, NONE, 0, 10, "C", 2, 1);
+		feed(t, evb_exit(NONE, 0, 10, NULL, 1, 4));
+		feed(t, evb_exit(NONE, 0, 10, NULL, 0, 9));
+	}
+	ftl_calltree_finish(t);
+	const FtlCallNode *root = ftl_calltree_root(t);
+	CU_ASSERT_EQUAL(n_children(root), 1);
+	CU_ASSERT_EQUAL(child(root, "B")->calls, 2);
+	CU_ASSERT_EQUAL(child(root, "B")->total_ns, 8);
+	CU_ASSERT_EQUAL(child(child(root, "B"), "C")->calls, 2);
+
+	g_autoptr(FtlCallTree) g = ftl_calltree_new(FTL_CALLTREE_GROUP_CPU, NULL);
+	feed_leaf(g, NONE, 0, 10, "X", 0, 1);
+	feed_leaf(g, NONE, 1, 11, "X", 0, 2);
+	ftl_calltree_finish(g);
+	root = ftl_calltree_root(g);
+	CU_ASSERT_EQUAL(n_children(root), 2);
+	CU_ASSERT_EQUAL(child(child(root, "CPU 1"), "X")->total_ns, 2);
+	CU_ASSERT_EQUAL(child(root, "CPU 1")->total_ns, 2);
+}
+
+static const UnitTest tests[] = {
+	{"basic_tree", test_basic_tree},
+	{"merge_by_path", test_merge_by_path},
+	{"orphan_exits", test_orphan_exits},
+	{"open_at_end_no_time_invented", test_open_at_end_no_time_invented},
+	{"depth_jump", test_depth_jump},
+	{"exit_name_mismatch_unwinds", test_exit_name_mismatch_unwinds},
+	{"per_task_stacks", test_per_task_stacks},
+	{"idle_is_per_cpu", test_idle_is_per_cpu},
+	{"lost_resets_stack", test_lost_resets_stack},
+	{"duration_from_timestamps", test_duration_from_timestamps},
+	{"focus_and_groups", test_focus_and_groups},
+	{NULL, NULL},
+};
+
+int main(void)
+{
+	return unit_run("calltree", tests);
+}

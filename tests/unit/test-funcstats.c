@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Function statistics over calls from the call tree and function-tracer hits. */
+#include "config.h"
+
+#include <math.h>
+
+#include "analysis/funcstats.h"
+#include "evbuild.h"
+#include "unit.h"
+
+#define NONE FTL_TS_NONE
+
+static void feed(FtlCallTree *t, FtlEvent ev)
+{
+	ftl_calltree_feed(t, &ev);
+}
+
+static void feed_leaf(FtlCallTree *t, gint64 ts, gint32 cpu, gint32 pid, const char *f, gint d,
+		      gint64 dur)
+{
+	FtlEvent ev[2];
+	evb_leaf(ev, ts, cpu, pid, f, d, dur);
+	ftl_calltree_feed(t, &ev[0]);
+	ftl_calltree_feed(t, &ev[1]);
+}
+
+static FtlFuncStats *stats_of(FtlFuncStatsKey key, void (*script)(FtlCallTree *))
+{
+	FtlFuncStats *s = ftl_funcstats_new(key);
+	g_autoptr(FtlCallTree) t = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, NULL);
+	ftl_calltree_set_on_call(t, ftl_funcstats_add_call, s);
+	script(t);
+	ftl_calltree_finish(t);
+	ftl_funcstats_finish(s);
+	return s;
+}
+
+static void script_total_self(FtlCallTree *t)
+{
+	/* A(100) { B(30) { C(5) } C(10) } on CPU 0; C(7) on CPU 1 */
+	feed(t, evb_entry(0, 0, 1, "A", 0));
+	feed(t, evb_entry(10, 0, 1, "B", 1));
+	feed_leaf(t, 11, 0, 1, "C", 2, 5);
+	feed(t, evb_exit(40, 0, 1, NULL, 1, 30));
+	feed_leaf(t, 50, 0, 1, "C", 1, 10);
+	feed(t, evb_exit(100, 0, 1, NULL, 0, 100));
+	feed_leaf(t, 200, 1, 2, "C", 0, 7);
+}
+
+static void test_total_self(void)
+{
+	g_autoptr(FtlFuncStats) s = stats_of(FTL_FUNCSTATS_BY_FUNC, script_total_self);
+	const FtlFuncStat *a = ftl_funcstats_lookup(s, evb_intern("A"));
+	const FtlFuncStat *b = ftl_funcstats_lookup(s, evb_intern("B"));
+	const FtlFuncStat *c = ftl_funcstats_lookup(s, evb_intern("C"));
+	CU_ASSERT_EQUAL_FATAL(ftl_funcstats_n_rows(s), 3);
+	CU_ASSERT_EQUAL(a->total_ns, 100);
+	CU_ASSERT_EQUAL(a->self_ns, 100 - 30 - 10);
+	CU_ASSERT_EQUAL(b->self_ns, 25);
+	CU_ASSERT_EQUAL(c->calls, 3);
+	CU_ASSERT_EQUAL(c->total_ns, 22);
+	CU_ASSERT_EQUAL(c->self_ns, 22);
+	CU_ASSERT_EQUAL(c->min_ns, 5);
+	CU_ASSERT_EQUAL(c->max_ns, 10);
+	CU_ASSERT_EQUAL(c->avg_ns, 7);
+	CU_ASSERT_EQUAL(c->p50_ns, 7);
+	CU_ASSERT_EQUAL(c->first_ts, 11);
+	CU_ASSERT_EQUAL(c->last_ts, 207);
+	/* sorting */
+	GPtrArray *by_self = ftl_funcstats_sorted(s, FTL_FUNCSTATS_SORT_SELF);
+	CU_ASSERT_STRING_EQUAL(((FtlFuncStat *)by_self->pdata[0])->func, "A");
+	CU_ASSERT_STRING_EQUAL(((FtlFuncStat *)by_self->pdata[1])->func, "B");
+	GPtrArray *by_calls = ftl_funcstats_sorted(s, FTL_FUNCSTATS_SORT_CALLS);
+	CU_ASSERT_STRING_EQUAL(((FtlFuncStat *)by_calls->pdata[0])->func, "C");
+	GPtrArray *by_name = ftl_funcstats_sorted(s, FTL_FUNCSTATS_SORT_NAME);
+	CU_ASSERT_STRING_EQUAL(((FtlFuncStat *)by_name->pdata[2])->func, "C");
+	FtlFuncStatsSort k;
+	CU_ASSERT(ftl_funcstats_parse_sort("total", &k) && k == FTL_FUNCSTATS_SORT_TOTAL);
+	CU_ASSERT(!ftl_funcstats_parse_sort("bogus", &k));
+}
+
+static void test_by_cpu_and_task(void)
+{
+	g_autoptr(FtlFuncStats) s = stats_of(FTL_FUNCSTATS_BY_CPU, script_total_self);
+	CU_ASSERT_EQUAL(ftl_funcstats_n_rows(s), 4); /* A@0 B@0 C@0 C@1 */
+	GPtrArray *rows = ftl_funcstats_sorted(s, FTL_FUNCSTATS_SORT_NAME);
+	const FtlFuncStat *c0 = rows->pdata[2], *c1 = rows->pdata[3];
+	CU_ASSERT_EQUAL(c0->cpu, 0);
+	CU_ASSERT_EQUAL(c0->total_ns, 15);
+	CU_ASSERT_EQUAL(c1->cpu, 1);
+	CU_ASSERT_EQUAL(c1->total_ns, 7);
+	g_autoptr(FtlFuncStats) p = stats_of(FTL_FUNCSTATS_BY_TASK, script_total_self);
+	CU_ASSERT_EQUAL(ftl_funcstats_n_rows(p), 4);
+}
+
+static void script_recursion(FtlCallTree *t)
+{
+	/* A(20) { A(5) } */
+	feed(t, evb_entry(NONE, 0, 1, "A", 0));
+	feed_leaf(t, NONE, 0, 1, "A", 1, 5);
+	feed(t, evb_exit(NONE, 0, 1, NULL, 0, 20));
+}
+
+static void test_recursion_not_double_counted(void)
+{
+	g_autoptr(FtlFuncStats) s = stats_of(FTL_FUNCSTATS_BY_FUNC, script_recursion);
+	const FtlFuncStat *a = ftl_funcstats_lookup(s, evb_intern("A"));
+	CU_ASSERT_EQUAL(a->calls, 2);
+	CU_ASSERT_EQUAL(a->total_ns, 20);
+	CU_ASSERT_EQUAL(a->self_ns, 20);
+}
+
+static void script_hundred(FtlCallTree *t)
+{
+	/* durations 1..100 us, shuffled by a fixed stride */
+	for (int i = 0; i < 100; i++) {
+		gint64 us = (i * 37) % 100 + 1;
+		feed_leaf(t, NONE, 0, 1, "F", 0, us * 1000);
+	}
+}
+
+static void test_percentiles(void)
+{
+	g_autoptr(FtlFuncStats) s = stats_of(FTL_FUNCSTATS_BY_FUNC, script_hundred);
+	const FtlFuncStat *f = ftl_funcstats_lookup(s, evb_intern("F"));
+	CU_ASSERT_EQUAL(f->calls, 100);
+	CU_ASSERT_EQUAL(f->min_ns, 1000);
+	CU_ASSERT_EQUAL(f->max_ns, 100000);
+	CU_ASSERT_EQUAL(f->avg_ns, 50500);
+	/* nearest-rank: p50 = 50 us, p95 = 95 us, p99 = 99 us, within 1/32 */
+	CU_ASSERT(fabs((double)f->p50_ns - 50000) <= 50000 / 32.0);
+	CU_ASSERT(fabs((double)f->p95_ns - 95000) <= 95000 / 32.0);
+	CU_ASSERT(fabs((double)f->p99_ns - 99000) <= 99000 / 32.0);
+	CU_ASSERT(f->p50_ns <= f->p95_ns && f->p95_ns <= f->p99_ns);
+}
+
+static void script_thousand(FtlCallTree *t)
+{
+	/* 1000 calls: past the exact store, so the histogram answers */
+	for (int i = 0; i < 1000; i++) {
+		gint64 us = (i * 389) % 1000 + 1;
+		feed_leaf(t, NONE, 0, 1, "G", 0, us * 1000);
+	}
+}
+
+static void test_percentiles_histogram(void)
+{
+	g_autoptr(FtlFuncStats) s = stats_of(FTL_FUNCSTATS_BY_FUNC, script_thousand);
+	const FtlFuncStat *f = ftl_funcstats_lookup(s, evb_intern("G"));
+	CU_ASSERT_EQUAL(f->calls, 1000);
+	CU_ASSERT(fabs((double)f->p50_ns - 500000) <= 500000 / 32.0);
+	CU_ASSERT(fabs((double)f->p95_ns - 950000) <= 950000 / 32.0);
+	CU_ASSERT(fabs((double)f->p99_ns - 990000) <= 990000 / 32.0);
+	CU_ASSERT(f->p99_ns <= f->max_ns && f->p50_ns >= f->min_ns);
+}
+
+static void test_percentiles_exact_small(void)
+{
+	g_autoptr(FtlFuncStats) s = stats_of(FTL_FUNCSTATS_BY_FUNC, script_hundred);
+	const FtlFuncStat *f = ftl_funcstats_lookup(s, evb_intern("F"));
+	/* few calls: nearest rank, exactly */
+	CU_ASSERT_EQUAL(f->p50_ns, 50000);
+	CU_ASSERT_EQUAL(f->p95_ns, 95000);
+	CU_ASSERT_EQUAL(f->p99_ns, 99000);
+}
+
+static void script_untimed(FtlCallTree *t)
+{
+	feed(t, evb_entry(NONE, 0, 1, "A", 0));
+	feed(t, evb_entry(NONE, 0, 1, "B", 1));
+}
+
+static void test_untimed_calls(void)
+{
+	g_autoptr(FtlFuncStats) s = stats_of(FTL_FUNCSTATS_BY_FUNC, script_untimed);
+	const FtlFuncStat *a = ftl_funcstats_lookup(s, evb_intern("A"));
+	CU_ASSERT_EQUAL(a->calls, 1);
+	CU_ASSERT_EQUAL(a->timed, 0);
+	CU_ASSERT_EQUAL(a->flagged, 1);
+	CU_ASSERT_EQUAL(a->min_ns, NONE);
+	CU_ASSERT_EQUAL(a->p99_ns, NONE);
+}
+
+static void test_function_tracer_hits(void)
+{
+	g_autoptr(FtlFuncStats) s = ftl_funcstats_new(FTL_FUNCSTATS_BY_FUNC);
+	FtlEvent ev = evb_base(FTL_EVENT_FUNC, "function", 1, 0, 1);
+	ev.u.fn.func = evb_intern("kfree");
+	ftl_funcstats_feed(s, &ev);
+	ev.u.fn.repeats = 9;
+	ftl_funcstats_feed(s, &ev);
+	ftl_funcstats_finish(s);
+	const FtlFuncStat *k = ftl_funcstats_lookup(s, evb_intern("kfree"));
+	CU_ASSERT_EQUAL(k->calls, 11);
+	CU_ASSERT_EQUAL(k->timed, 0);
+}
+
+static const UnitTest tests[] = {
+	{"total_self", test_total_self},
+	{"by_cpu_and_task", test_by_cpu_and_task},
+	{"recursion_not_double_counted", test_recursion_not_double_counted},
+	{"percentiles", test_percentiles},
+	{"percentiles_histogram", test_percentiles_histogram},
+	{"percentiles_exact_small", test_percentiles_exact_small},
+	{"untimed_calls", test_untimed_calls},
+	{"function_tracer_hits", test_function_tracer_hits},
+	{NULL, NULL},
+};
+
+int main(void)
+{
+	return unit_run("funcstats", tests);
+}
