@@ -140,3 +140,20 @@ static inline FtlEvent evb_generic(gint64 ts, gint32 cpu, gint32 pid, const char
 	ev.payload = (FtlSlice){payload, (guint32)strlen(payload)};
 	return ev;
 }
+
+#ifdef FTL_CALLTREE_FEED_HELPERS
+/* Feeding a call tree directly (tests of calltree and funcstats). */
+static inline void feed(FtlCallTree *t, FtlEvent ev)
+{
+	ftl_calltree_feed(t, &ev);
+}
+
+static inline void feed_leaf(FtlCallTree *t, gint64 ts, gint32 cpu, gint32 pid, const char *f,
+			     gint d, gint64 dur)
+{
+	FtlEvent ev[2];
+	evb_leaf(ev, ts, cpu, pid, f, d, dur);
+	ftl_calltree_feed(t, &ev[0]);
+	ftl_calltree_feed(t, &ev[1]);
+}
+#endif

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "analysis/calltree.h"
+#define FTL_CALLTREE_FEED_HELPERS
 #include "evbuild.h"
 #include "unit.h"
 
@@ -32,20 +33,6 @@ static guint n_children(const FtlCallNode *n)
 	for (const FtlCallNode *c = n->child; c; c = c->next)
 		k++;
 	return k;
-}
-
-static void feed_leaf(FtlCallTree *t, gint64 ts, gint32 cpu, gint32 pid, const char *f, gint d,
-		      gint64 dur)
-{
-	FtlEvent ev[2];
-	evb_leaf(ev, ts, cpu, pid, f, d, dur);
-	ftl_calltree_feed(t, &ev[0]);
-	ftl_calltree_feed(t, &ev[1]);
-}
-
-static void feed(FtlCallTree *t, FtlEvent ev)
-{
-	ftl_calltree_feed(t, &ev);
 }
 
 static void test_basic_tree(void)

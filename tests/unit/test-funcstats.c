@@ -5,24 +5,12 @@
 #include <math.h>
 
 #include "analysis/funcstats.h"
+#include "analysis/calltree.h"
+#define FTL_CALLTREE_FEED_HELPERS
 #include "evbuild.h"
 #include "unit.h"
 
 #define NONE FTL_TS_NONE
-
-static void feed(FtlCallTree *t, FtlEvent ev)
-{
-	ftl_calltree_feed(t, &ev);
-}
-
-static void feed_leaf(FtlCallTree *t, gint64 ts, gint32 cpu, gint32 pid, const char *f, gint d,
-		      gint64 dur)
-{
-	FtlEvent ev[2];
-	evb_leaf(ev, ts, cpu, pid, f, d, dur);
-	ftl_calltree_feed(t, &ev[0]);
-	ftl_calltree_feed(t, &ev[1]);
-}
 
 static FtlFuncStats *stats_of(FtlFuncStatsKey key, void (*script)(FtlCallTree *))
 {
