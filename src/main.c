@@ -38,7 +38,8 @@ int main(int argc, char **argv)
 	} else {
 		const FtlCommand *cmd = ftl_cli_find(name);
 		if (!cmd) {
-			fprintf(stderr, "ftlens: '%s' is not a command; see 'ftlens --help'\n", name);
+			fprintf(stderr, "ftlens: '%s' is not a command; see 'ftlens --help'\n",
+				name);
 			return 2;
 		}
 		ok = cmd->run(argc - 1, argv + 1, &error);

@@ -21,11 +21,11 @@ typedef struct {
 } CallFrame;
 
 typedef struct {
-	GArray *frames;  /* CallFrame */
+	GArray *frames;	 /* CallFrame */
 	GArray *pending; /* gint64 per depth: child time owed to a future orphan exit */
 	FtlCallNode *group;
 	gint focus_level; /* frame index of the focus call, -1 outside */
-	gint32 cpu;      /* CPU of the last event */
+	gint32 cpu;	  /* CPU of the last event */
 	gint32 pid;
 } CallCtx;
 
@@ -107,7 +107,7 @@ void ftl_calltree_set_focus(FtlCallTree *t, const char *function)
 
 static FtlCallNode *calltree_child(FtlCallTree *t, FtlCallNode *parent, const char *func)
 {
-	FtlCallNode probe = {.func = func, .parent = parent};
+	FtlCallNode probe = { .func = func, .parent = parent };
 	FtlCallNode *n = g_hash_table_lookup(t->nodes, &probe);
 	if (n)
 		return n;
@@ -168,7 +168,8 @@ static CallCtx *calltree_ctx(FtlCallTree *t, const FtlEvent *ev)
 	    c->frames->len == 0) {
 		char label[32];
 		g_snprintf(label, sizeof label, "CPU %d", ev->cpu);
-		c->group = calltree_child(t, &t->root, g_string_chunk_insert_const(t->names, label));
+		c->group =
+			calltree_child(t, &t->root, g_string_chunk_insert_const(t->names, label));
 	}
 	c->cpu = ev->cpu;
 	return c;
@@ -234,7 +235,8 @@ static void calltree_pop(FtlCallTree *t, CallCtx *c, gint64 duration, guint32 fl
 	calltree_account(t, f.node, &call);
 	if (duration != FTL_TS_NONE) {
 		if (c->frames->len)
-			g_array_index(c->frames, CallFrame, c->frames->len - 1).child_ns += duration;
+			g_array_index(c->frames, CallFrame, c->frames->len - 1).child_ns +=
+				duration;
 		else if (f.depth > 0)
 			*calltree_pending(c, f.depth - 1) += duration;
 	}
@@ -258,10 +260,12 @@ static void calltree_entry(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 		const CallFrame *top = &g_array_index(c->frames, CallFrame, c->frames->len - 1);
 		if (depth <= top->depth) {
 			/* exits missing: the calls at or below this depth never returned */
-			calltree_diag(t, FTL_DIAG_DEPTH_JUMP, ev, "entry at or above an open call's depth");
+			calltree_diag(t, FTL_DIAG_DEPTH_JUMP, ev,
+				      "entry at or above an open call's depth");
 			calltree_unwind(t, c, depth - 1, FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED, ev);
 		} else if (depth > top->depth + 1) {
-			calltree_diag(t, FTL_DIAG_DEPTH_JUMP, ev, "entry deeper than its caller + 1");
+			calltree_diag(t, FTL_DIAG_DEPTH_JUMP, ev,
+				      "entry deeper than its caller + 1");
 		}
 	}
 	const char *func = ev->u.graph.func ? ev->u.graph.func : CALLTREE_UNKNOWN;
@@ -344,7 +348,8 @@ static void calltree_exit(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 		.cpu = ev->cpu,
 		.pid = c->pid,
 		.depth = depth,
-		.entry_ts = dur != FTL_TS_NONE && ev->ts != FTL_TS_NONE ? ev->ts - dur : FTL_TS_NONE,
+		.entry_ts =
+			dur != FTL_TS_NONE && ev->ts != FTL_TS_NONE ? ev->ts - dur : FTL_TS_NONE,
 		.duration = dur,
 		.self = dur == FTL_TS_NONE ? FTL_TS_NONE : MAX(dur - child, 0),
 		.flags = FTL_CALL_F_ORPHAN,
@@ -376,8 +381,10 @@ void ftl_calltree_feed(FtlCallTree *t, const FtlEvent *ev)
 		while (g_hash_table_iter_next(&it, NULL, &v)) {
 			CallCtx *c = v;
 			if (c->cpu == ev->cpu && c->frames->len) {
-				calltree_unwind(t, c, -1, FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED, ev);
-				calltree_diag(t, FTL_DIAG_DEPTH_JUMP, ev, "stack reset by lost events");
+				calltree_unwind(t, c, -1, FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED,
+						ev);
+				calltree_diag(t, FTL_DIAG_DEPTH_JUMP, ev,
+					      "stack reset by lost events");
 			}
 			if (c->cpu == ev->cpu)
 				g_array_set_size(c->pending, 0);
@@ -440,8 +447,8 @@ void ftl_calltree_finish(FtlCallTree *t)
 		CallCtx *c = g_ptr_array_index(ctxs, i);
 		if (c->frames->len) {
 			if (t->diags)
-				ftl_diags_add(t->diags, FTL_DIAG_OPEN_AT_END, "", 0, c->cpu, NULL, 0,
-					      c->frames->len);
+				ftl_diags_add(t->diags, FTL_DIAG_OPEN_AT_END, "", 0, c->cpu, NULL,
+					      0, c->frames->len);
 			calltree_unwind(t, c, -1, FTL_CALL_F_OPEN, NULL);
 		}
 	}

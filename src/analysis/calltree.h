@@ -18,31 +18,32 @@ typedef enum {
 
 /* One finished (or abandoned) call, handed to the on_call callback. */
 typedef struct {
-	const char *func;   /* interned; "(unknown)" when the input did not name it */
-	gint32 cpu;         /* CPU of the exit (or of the last event seen for an open call) */
+	const char *func; /* interned; "(unknown)" when the input did not name it */
+	gint32 cpu;	  /* CPU of the exit (or of the last event seen for an open call) */
 	gint32 pid;
-	gint depth;         /* as printed by the kernel */
-	gint64 entry_ts;    /* FTL_TS_NONE when unknown */
-	gint64 duration;    /* ns: printed by the kernel, else exit ts - entry ts; FTL_TS_NONE if neither */
-	gint64 self;        /* duration minus the known durations of its children; FTL_TS_NONE with it */
-	guint32 flags;      /* FtlCallFlags */
-	guint64 line;       /* input line of the exit (of the entry for an open call) */
+	gint depth;	 /* as printed by the kernel */
+	gint64 entry_ts; /* FTL_TS_NONE when unknown */
+	gint64 duration; /* ns: printed by the kernel, else exit ts - entry ts; FTL_TS_NONE if
+			    neither */
+	gint64 self;   /* duration minus the known durations of its children; FTL_TS_NONE with it */
+	guint32 flags; /* FtlCallFlags */
+	guint64 line;  /* input line of the exit (of the entry for an open call) */
 } FtlCall;
 
 typedef struct _FtlCallNode FtlCallNode;
 struct _FtlCallNode {
-	const char *func;    /* interned; group nodes carry "CPU 1" / "bash-123" */
+	const char *func; /* interned; group nodes carry "CPU 1" / "bash-123" */
 	FtlCallNode *parent;
-	FtlCallNode *child;  /* first child */
-	FtlCallNode *next;   /* next sibling */
-	guint64 calls;       /* every call, open and orphan ones included */
-	guint64 timed;       /* calls with a known duration */
-	guint64 flagged;     /* calls with any FtlCallFlags repair flag (not RECURSIVE) */
-	gint64 total_ns;     /* sum of known durations */
-	gint64 self_ns;      /* sum of known self times */
-	gint64 min_ns;       /* FTL_TS_NONE until a timed call */
+	FtlCallNode *child; /* first child */
+	FtlCallNode *next;  /* next sibling */
+	guint64 calls;	    /* every call, open and orphan ones included */
+	guint64 timed;	    /* calls with a known duration */
+	guint64 flagged;    /* calls with any FtlCallFlags repair flag (not RECURSIVE) */
+	gint64 total_ns;    /* sum of known durations */
+	gint64 self_ns;	    /* sum of known self times */
+	gint64 min_ns;	    /* FTL_TS_NONE until a timed call */
 	gint64 max_ns;
-	gint depth;          /* distance from the root */
+	gint depth; /* distance from the root */
 };
 
 typedef enum {

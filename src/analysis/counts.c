@@ -3,8 +3,8 @@
 #include "analysis/counts.h"
 
 struct _FtlCounts {
-	GArray *cpus;        /* FtlCpuCounts, index cpu + 1 */
-	GHashTable *names;   /* interned name -> FtlNameCount* */
+	GArray *cpus;	   /* FtlCpuCounts, index cpu + 1 */
+	GHashTable *names; /* interned name -> FtlNameCount* */
 	GPtrArray *sorted_names;
 	GArray *sorted_cpus; /* FtlCpuCounts that saw events */
 	GPtrArray *markers;  /* FtlMarkerSample* */

@@ -7,10 +7,10 @@
 #include "model/event.h"
 
 typedef struct {
-	gint32 cpu;           /* -1 for events without a CPU */
-	guint64 event_lines;  /* input lines that produced an event */
-	guint64 events;       /* events, synthesized leaf exits included */
-	gint64 first_ts;      /* FTL_TS_NONE when no event had a timestamp */
+	gint32 cpu;	     /* -1 for events without a CPU */
+	guint64 event_lines; /* input lines that produced an event */
+	guint64 events;	     /* events, synthesized leaf exits included */
+	gint64 first_ts;     /* FTL_TS_NONE when no event had a timestamp */
 	gint64 last_ts;
 	guint64 lost_lines;
 	guint64 lost_events;
@@ -19,7 +19,7 @@ typedef struct {
 
 typedef struct {
 	const char *name; /* interned */
-	guint64 count;    /* event lines */
+	guint64 count;	  /* event lines */
 } FtlNameCount;
 
 typedef struct {

@@ -7,8 +7,8 @@
 /* Durations below 2^HIST_SUB_BITS ns are exact; above, each power of two is
  * split into 2^HIST_SUB_BITS buckets (relative error <= 1/32). */
 #define HIST_SUB_BITS 5
-#define HIST_SUB (1u << HIST_SUB_BITS)
-#define HIST_BUCKETS ((64 - HIST_SUB_BITS + 1) * HIST_SUB)
+#define HIST_SUB      (1u << HIST_SUB_BITS)
+#define HIST_BUCKETS  ((64 - HIST_SUB_BITS + 1) * HIST_SUB)
 
 /* Up to this many durations are kept as they are, so percentiles of the
  * functions with few calls are exact; past it the histogram takes over. */
@@ -16,8 +16,8 @@
 
 typedef struct {
 	FtlFuncStat st;
-	guint32 *hist;  /* HIST_BUCKETS, allocated on the first timed call */
-	GArray *exact;  /* gint64 durations while timed <= EXACT_MAX, then NULL */
+	guint32 *hist; /* HIST_BUCKETS, allocated on the first timed call */
+	GArray *exact; /* gint64 durations while timed <= EXACT_MAX, then NULL */
 } StatRow;
 
 struct _FtlFuncStats {
@@ -88,9 +88,9 @@ static gint64 funcstats_bucket_value(guint b)
 
 static StatRow *funcstats_row(FtlFuncStats *s, const char *func, gint32 cpu, gint32 pid)
 {
-	FtlFuncStat probe = {.func = func,
-			     .cpu = s->key == FTL_FUNCSTATS_BY_CPU ? cpu : -1,
-			     .pid = s->key == FTL_FUNCSTATS_BY_TASK ? pid : -1};
+	FtlFuncStat probe = { .func = func,
+			      .cpu = s->key == FTL_FUNCSTATS_BY_CPU ? cpu : -1,
+			      .pid = s->key == FTL_FUNCSTATS_BY_TASK ? pid : -1 };
 	StatRow *r = g_hash_table_lookup(s->rows, &probe);
 	if (!r) {
 		r = g_new0(StatRow, 1);
@@ -252,14 +252,14 @@ guint ftl_funcstats_n_rows(const FtlFuncStats *s)
 
 const FtlFuncStat *ftl_funcstats_lookup(const FtlFuncStats *s, const char *func)
 {
-	FtlFuncStat probe = {.func = func, .cpu = -1, .pid = -1};
+	FtlFuncStat probe = { .func = func, .cpu = -1, .pid = -1 };
 	StatRow *r = g_hash_table_lookup(s->rows, &probe);
 	return r ? &r->st : NULL;
 }
 
 gboolean ftl_funcstats_parse_sort(const char *text, FtlFuncStatsSort *out)
 {
-	static const char *const names[] = {"self", "total", "calls", "avg", "max", "name"};
+	static const char *const names[] = { "self", "total", "calls", "avg", "max", "name" };
 	for (guint i = 0; i < G_N_ELEMENTS(names); i++)
 		if (!g_strcmp0(text, names[i])) {
 			*out = (FtlFuncStatsSort)i;

@@ -25,22 +25,22 @@ typedef enum {
 
 typedef struct {
 	const char *func; /* interned */
-	gint32 cpu;       /* BY_CPU rows, else -1 */
-	gint32 pid;       /* BY_TASK rows, else -1 */
-	guint64 calls;    /* every call, untimed and repaired ones included */
-	guint64 timed;    /* calls with a known duration */
+	gint32 cpu;	  /* BY_CPU rows, else -1 */
+	gint32 pid;	  /* BY_TASK rows, else -1 */
+	guint64 calls;	  /* every call, untimed and repaired ones included */
+	guint64 timed;	  /* calls with a known duration */
 	guint64 flagged;  /* calls with a repair (orphan, open, repaired) */
 	gint64 total_ns;  /* known durations; a recursive call inside itself is not added twice */
 	gint64 self_ns;
-	gint64 min_ns;    /* FTL_TS_NONE without timed calls */
+	gint64 min_ns; /* FTL_TS_NONE without timed calls */
 	gint64 max_ns;
 	gint64 avg_ns;
-	gint64 p50_ns;    /* exact up to 256 timed calls, then from a log-linear histogram
-			   * (within 1/32, 3.2%, of the true value) */
+	gint64 p50_ns; /* exact up to 256 timed calls, then from a log-linear histogram
+			* (within 1/32, 3.2%, of the true value) */
 	gint64 p95_ns;
 	gint64 p99_ns;
-	gint64 first_ts;  /* entry of the earliest timed call, FTL_TS_NONE if unknown */
-	gint64 last_ts;   /* end of the latest timed call */
+	gint64 first_ts; /* entry of the earliest timed call, FTL_TS_NONE if unknown */
+	gint64 last_ts;	 /* end of the latest timed call */
 } FtlFuncStat;
 
 typedef struct _FtlFuncStats FtlFuncStats;

@@ -8,12 +8,12 @@
 
 typedef struct {
 	gint32 cpu;
-	gint64 first_ts;        /* FTL_TS_NONE when the CPU's events carry no time */
+	gint64 first_ts; /* FTL_TS_NONE when the CPU's events carry no time */
 	gint64 last_ts;
 	guint64 events;
-	guint64 lost_lines;     /* LOST / DROPPED lines */
-	guint64 lost_events;    /* the counts they give */
-	guint64 buffer_started; /* "##### CPU N buffer started ####" lines */
+	guint64 lost_lines;	  /* LOST / DROPPED lines */
+	guint64 lost_events;	  /* the counts they give */
+	guint64 buffer_started;	  /* "##### CPU N buffer started ####" lines */
 	gint64 entries_in_buffer; /* from this CPU's own header (per_cpu files), else -1 */
 	gint64 entries_written;
 } FtlCpuQuality;

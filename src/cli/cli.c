@@ -11,37 +11,37 @@
 #include "util/error.h"
 
 const FtlCommand ftl_commands[] = {
-	{"info", "FILE...", "what a trace holds: dialect, tracer, CPUs, spans, counts",
-	 "Reads the whole trace and prints its dialect, tracer, CPUs, the time span and\n"
-	 "event lines per CPU, event counts by name, markers, lost events and the\n"
-	 "header's entry counts. --format json prints one JSON object for scripts.",
-	 ftl_cmd_info},
-	{"dump", "FILE...", "one normalized line per event",
-	 "Prints every event as: timestamp (ns), CPU, pid, comm, kind, name and fields.\n"
-	 "Honours --cpu, --pid and --time. The view to check what ftlens understood.",
-	 ftl_cmd_dump},
-	{"report", "FILE...", "the batch report: quality, top functions, CPUs, markers",
-	 "Prints a header (input, tracer, span, CPUs, events, lost events, the window in\n"
-	 "which every CPU's data is complete and caveats), the top functions by self\n"
-	 "and by total time, a per-CPU summary, markers, and the longest calls.",
-	 ftl_cmd_report},
-	{"graph", "[FUNCTION] FILE...", "merged call tree with calls, total and self time",
-	 "Rebuilds function_graph call trees and merges them by call path, like\n"
-	 "uftrace graph; rooted at FUNCTION (all its calls merged) when given.",
-	 ftl_cmd_graph},
-	{"split", "--per-cpu -o DIR FILE...", "one file per CPU in the input's dialect",
-	 "Writes DIR/cpuN/trace for every CPU, with the input's own lines, so that\n"
-	 "each file reads like the kernel's per_cpu/cpuN/trace.",
-	 ftl_cmd_split},
-	{"markers", "[--span START END] FILE...", "trace_marker writes and spans between them",
-	 "Lists markers (trace_marker writes, trace_printk, function_graph comments)\n"
-	 "with time, CPU, task and delta; --span START END pairs them into spans and\n"
-	 "shows what each CPU did inside each span.",
-	 ftl_cmd_markers},
-	{"diff", "A B", "per-function calls, total and self time compared",
-	 "Compares the function statistics of two traces, sorted by absolute change.",
-	 ftl_cmd_diff},
-	{NULL, NULL, NULL, NULL, NULL},
+	{ "info", "FILE...", "what a trace holds: dialect, tracer, CPUs, spans, counts",
+	  "Reads the whole trace and prints its dialect, tracer, CPUs, the time span and\n"
+	  "event lines per CPU, event counts by name, markers, lost events and the\n"
+	  "header's entry counts. --format json prints one JSON object for scripts.",
+	  ftl_cmd_info },
+	{ "dump", "FILE...", "one normalized line per event",
+	  "Prints every event as: timestamp (ns), CPU, pid, comm, kind, name and fields.\n"
+	  "Honours --cpu, --pid and --time. The view to check what ftlens understood.",
+	  ftl_cmd_dump },
+	{ "report", "FILE...", "the batch report: quality, top functions, CPUs, markers",
+	  "Prints a header (input, tracer, span, CPUs, events, lost events, the window in\n"
+	  "which every CPU's data is complete and caveats), the top functions by self\n"
+	  "and by total time, a per-CPU summary, markers, and the longest calls.",
+	  ftl_cmd_report },
+	{ "graph", "[FUNCTION] FILE...", "merged call tree with calls, total and self time",
+	  "Rebuilds function_graph call trees and merges them by call path, like\n"
+	  "uftrace graph; rooted at FUNCTION (all its calls merged) when given.",
+	  ftl_cmd_graph },
+	{ "split", "--per-cpu -o DIR FILE...", "one file per CPU in the input's dialect",
+	  "Writes DIR/cpuN/trace for every CPU, with the input's own lines, so that\n"
+	  "each file reads like the kernel's per_cpu/cpuN/trace.",
+	  ftl_cmd_split },
+	{ "markers", "[--span START END] FILE...", "trace_marker writes and spans between them",
+	  "Lists markers (trace_marker writes, trace_printk, function_graph comments)\n"
+	  "with time, CPU, task and delta; --span START END pairs them into spans and\n"
+	  "shows what each CPU did inside each span.",
+	  ftl_cmd_markers },
+	{ "diff", "A B", "per-function calls, total and self time compared",
+	  "Compares the function statistics of two traces, sorted by absolute change.",
+	  ftl_cmd_diff },
+	{ NULL, NULL, NULL, NULL, NULL },
 };
 
 const FtlCommand *ftl_cli_find(const char *name)
@@ -58,42 +58,41 @@ void ftl_cli_print_usage(FILE *out)
 		     "Offline analysis of Linux ftrace output.\n\ncommands:\n");
 	for (const FtlCommand *c = ftl_commands; c->name; c++)
 		fprintf(out, "  %-10s %s\n", c->name, c->summary);
-	fprintf(out, "\nglobal options (every command): --cpu LIST, --pid LIST, --time START,END,\n"
-		     "  --relative-to PATTERN, --wallclock PATTERN=ISO8601, --strict, --color WHEN, -v\n"
-		     "'ftlens help COMMAND' shows a command's options.\n");
+	fprintf(out,
+		"\nglobal options (every command): --cpu LIST, --pid LIST, --time START,END,\n"
+		"  --relative-to PATTERN, --wallclock PATTERN=ISO8601, --strict, --color WHEN, -v\n"
+		"'ftlens help COMMAND' shows a command's options.\n");
 }
-
 
 static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *entries,
 				   FtlCliGlobals *g)
 {
 	const GOptionEntry global_entries[] = {
-		{"cpu", 0, 0, G_OPTION_ARG_STRING, &g->cpu_list,
-		 "Only events on these CPUs (e.g. 0,2-3)", "LIST"},
-		{"pid", 0, 0, G_OPTION_ARG_STRING, &g->pid_list, "Only events of these pids",
-		 "LIST"},
-		{"time", 0, 0, G_OPTION_ARG_STRING, &g->time_range,
-		 "Only events in this window, seconds (either side may be empty)", "START,END"},
-		{"strict", 0, 0, G_OPTION_ARG_NONE, &g->strict,
-		 "Treat the first unrecognized line as an error", NULL},
-		{"relative-to", 0, 0, G_OPTION_ARG_STRING, &g->relative_to,
-		 "Show times relative to the first marker matching PATTERN (a regex)",
-		 "PATTERN"},
-		{"wallclock", 0, 0, G_OPTION_ARG_STRING, &g->wallclock,
-		 "Map trace time to wall time: the first marker matching PATTERN was at ISO8601",
-		 "PATTERN=ISO8601"},
-		{"color", 0, 0, G_OPTION_ARG_STRING, &g->color,
-		 "Color output: auto, always or never", "WHEN"},
-		{"verbose", 'v', 0, G_OPTION_ARG_NONE, &g->verbose, "Say more", NULL},
-		{NULL},
+		{ "cpu", 0, 0, G_OPTION_ARG_STRING, &g->cpu_list,
+		  "Only events on these CPUs (e.g. 0,2-3)", "LIST" },
+		{ "pid", 0, 0, G_OPTION_ARG_STRING, &g->pid_list, "Only events of these pids",
+		  "LIST" },
+		{ "time", 0, 0, G_OPTION_ARG_STRING, &g->time_range,
+		  "Only events in this window, seconds (either side may be empty)", "START,END" },
+		{ "strict", 0, 0, G_OPTION_ARG_NONE, &g->strict,
+		  "Treat the first unrecognized line as an error", NULL },
+		{ "relative-to", 0, 0, G_OPTION_ARG_STRING, &g->relative_to,
+		  "Show times relative to the first marker matching PATTERN (a regex)", "PATTERN" },
+		{ "wallclock", 0, 0, G_OPTION_ARG_STRING, &g->wallclock,
+		  "Map trace time to wall time: the first marker matching PATTERN was at ISO8601",
+		  "PATTERN=ISO8601" },
+		{ "color", 0, 0, G_OPTION_ARG_STRING, &g->color,
+		  "Color output: auto, always or never", "WHEN" },
+		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &g->verbose, "Say more", NULL },
+		{ NULL },
 	};
 	g_autofree char *param = g_strdup_printf("%s %s", cmd->name, cmd->args);
 	GOptionContext *ctx = g_option_context_new(param);
 	g_option_context_set_summary(ctx, cmd->description);
 	if (entries)
 		g_option_context_add_main_entries(ctx, entries, NULL);
-	GOptionGroup *grp = g_option_group_new("global", "Options of every command:",
-					       "Show the global options", NULL, NULL);
+	GOptionGroup *grp = g_option_group_new(
+		"global", "Options of every command:", "Show the global options", NULL, NULL);
 	g_option_group_add_entries(grp, global_entries);
 	g_option_context_add_group(ctx, grp);
 	return ctx;
@@ -102,7 +101,7 @@ static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *en
 gboolean ftl_cli_print_command_help(const FtlCommand *cmd, GError **error)
 {
 	/* The command's own entries are only known to it: ask it for --help. */
-	char *argv[] = {(char *)cmd->name, "--help-all", NULL};
+	char *argv[] = { (char *)cmd->name, "--help-all", NULL };
 	return cmd->run(2, argv, error);
 }
 
@@ -134,8 +133,8 @@ gboolean ftl_cli_parse(const FtlCommand *cmd, const GOptionEntry *entries, FtlCl
 		g_prefix_error(error, "--pid: ");
 		return FALSE;
 	}
-	if (g->time_range && !ftl_filter_parse_time(g->time_range, &g->filter.t_start,
-						    &g->filter.t_end, error)) {
+	if (g->time_range &&
+	    !ftl_filter_parse_time(g->time_range, &g->filter.t_start, &g->filter.t_end, error)) {
 		g_prefix_error(error, "--time: ");
 		return FALSE;
 	}
@@ -174,8 +173,8 @@ FtlTrace *ftl_cli_open_trace(const FtlCliGlobals *g, int argc, char **argv, GErr
 
 int ftl_cli_exit_code(const GError *error)
 {
-	if (error && (g_error_matches(error, FTL_ERROR, FTL_ERROR_USAGE) ||
-		      error->domain == G_OPTION_ERROR))
+	if (error &&
+	    (g_error_matches(error, FTL_ERROR, FTL_ERROR_USAGE) || error->domain == G_OPTION_ERROR))
 		return 2;
 	return 1;
 }

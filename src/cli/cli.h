@@ -13,12 +13,12 @@ typedef struct {
 	FtlFilter filter;
 	gboolean verbose;
 	gboolean strict;
-	char *color;      /* auto|always|never */
-	char *cpu_list;   /* raw option text */
+	char *color;	/* auto|always|never */
+	char *cpu_list; /* raw option text */
 	char *pid_list;
 	char *time_range;
-	char *relative_to;   /* --relative-to PATTERN */
-	char *wallclock;     /* --wallclock PATTERN=ISO8601 */
+	char *relative_to; /* --relative-to PATTERN */
+	char *wallclock;   /* --wallclock PATTERN=ISO8601 */
 	/* Filled by ftl_cli_time_origin(): timestamps print as ts - origin_ns
 	 * (FTL_TS_NONE: as they are); wall time = ts + wall_offset_ns. */
 	gint64 origin_ns;
@@ -27,8 +27,8 @@ typedef struct {
 
 typedef struct {
 	const char *name;
-	const char *args;    /* e.g. "FILE..." */
-	const char *summary; /* one line */
+	const char *args;	 /* e.g. "FILE..." */
+	const char *summary;	 /* one line */
 	const char *description; /* paragraph for `ftlens help CMD` */
 	/* argv[0] is the command name. Returns FALSE with error set on failure. */
 	gboolean (*run)(int argc, char **argv, GError **error);

@@ -14,7 +14,7 @@
 typedef struct {
 	const char *func; /* interned in A's or B's pool: compared by text */
 	const FtlFuncStat *a, *b;
-	gint64 key;       /* |change| of the sort metric */
+	gint64 key; /* |change| of the sort metric */
 } DiffRow;
 
 static gint diff_cmp(gconstpointer x, gconstpointer y)
@@ -43,30 +43,32 @@ gboolean ftl_cmd_diff(int argc, char **argv, GError **error)
 	g_autofree char *format_s = NULL, *sort_s = NULL;
 	gint top = 30;
 	const GOptionEntry entries[] = {
-		{"format", 'F', 0, G_OPTION_ARG_STRING, &format_s, "text, csv or json", "FMT"},
-		{"sort", 's', 0, G_OPTION_ARG_STRING, &sort_s,
-		 "Order by the change of total (default), self or calls", "KEY"},
-		{"top", 'n', 0, G_OPTION_ARG_INT, &top, "Rows in text (default 30)", "N"},
-		{NULL},
+		{ "format", 'F', 0, G_OPTION_ARG_STRING, &format_s, "text, csv or json", "FMT" },
+		{ "sort", 's', 0, G_OPTION_ARG_STRING, &sort_s,
+		  "Order by the change of total (default), self or calls", "KEY" },
+		{ "top", 'n', 0, G_OPTION_ARG_INT, &top, "Rows in text (default 30)", "N" },
+		{ NULL },
 	};
-	g_auto(FtlCliGlobals) g = {0};
+	g_auto(FtlCliGlobals) g = { 0 };
 	if (!ftl_cli_parse(ftl_cli_find("diff"), entries, &g, &argc, &argv, error))
 		return FALSE;
 	FtlFormat format = FTL_FORMAT_TEXT;
 	if (format_s && !ftl_format_parse(format_s, &format, error))
 		return FALSE;
 	if (argc != 3) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "diff: expected two traces, A and B");
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "diff: expected two traces, A and B");
 		return FALSE;
 	}
-	if (sort_s && strcmp(sort_s, "total") && strcmp(sort_s, "self") && strcmp(sort_s, "calls")) {
+	if (sort_s && strcmp(sort_s, "total") && strcmp(sort_s, "self") &&
+	    strcmp(sort_s, "calls")) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
 			    "diff: --sort '%s': expected total, self or calls", sort_s);
 		return FALSE;
 	}
 	gboolean by_self = sort_s && !strcmp(sort_s, "self");
 	gboolean by_calls = sort_s && !strcmp(sort_s, "calls");
-	char *a_argv[] = {argv[0], argv[1], NULL}, *b_argv[] = {argv[0], argv[2], NULL};
+	char *a_argv[] = { argv[0], argv[1], NULL }, *b_argv[] = { argv[0], argv[2], NULL };
 	g_autoptr(FtlPass) a = ftl_pass_run(&g, 2, a_argv, FTL_FUNCSTATS_BY_FUNC,
 					    FTL_CALLTREE_GROUP_NONE, NULL, error);
 	if (!a)
@@ -103,7 +105,8 @@ gboolean ftl_cmd_diff(int argc, char **argv, GError **error)
 	while (g_hash_table_iter_next(&it, NULL, &v)) {
 		DiffRow r = *(DiffRow *)v;
 		if (by_calls)
-			r.key = llabs((gint64)(r.b ? r.b->calls : 0) - (gint64)(r.a ? r.a->calls : 0));
+			r.key = llabs((gint64)(r.b ? r.b->calls : 0) -
+				      (gint64)(r.a ? r.a->calls : 0));
 		else
 			r.key = llabs(diff_metric(r.b, by_self) - diff_metric(r.a, by_self));
 		g_array_append_val(list, r);
@@ -154,8 +157,11 @@ gboolean ftl_cmd_diff(int argc, char **argv, GError **error)
 	} else if (format == FTL_FORMAT_CSV) {
 		ftl_table_print_csv(t, stdout);
 	} else {
-		printf("A: %s\nB: %s\nsorted by the absolute change of %s\n\n", ftl_trace_label(a->trace),
-		       ftl_trace_label(b->trace), by_self ? "self time" : by_calls ? "calls" : "total time");
+		printf("A: %s\nB: %s\nsorted by the absolute change of %s\n\n",
+		       ftl_trace_label(a->trace), ftl_trace_label(b->trace),
+		       by_self	  ? "self time"
+		       : by_calls ? "calls"
+				  : "total time");
 		ftl_table_print_text(t, stdout, (guint)MAX(top, 1), 100);
 	}
 	return TRUE;

@@ -12,10 +12,10 @@ gboolean ftl_cmd_dump(int argc, char **argv, GError **error)
 {
 	gint64 limit = -1;
 	const GOptionEntry entries[] = {
-		{"limit", 'n', 0, G_OPTION_ARG_INT64, &limit, "Stop after N events", "N"},
-		{NULL},
+		{ "limit", 'n', 0, G_OPTION_ARG_INT64, &limit, "Stop after N events", "N" },
+		{ NULL },
 	};
-	g_auto(FtlCliGlobals) g = {0};
+	g_auto(FtlCliGlobals) g = { 0 };
 	if (!ftl_cli_parse(ftl_cli_find("dump"), entries, &g, &argc, &argv, error))
 		return FALSE;
 	if (!ftl_cli_time_origin(&g, argc, argv, error))

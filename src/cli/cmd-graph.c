@@ -15,17 +15,18 @@ gboolean ftl_cmd_graph(int argc, char **argv, GError **error)
 	gint depth = -1;
 	double threshold_us = 0;
 	const GOptionEntry entries[] = {
-		{"format", 'F', 0, G_OPTION_ARG_STRING, &format_s, "text, csv or json", "FMT"},
-		{"function", 'f', 0, G_OPTION_ARG_STRING, &function,
-		 "Root the graph at FUNCTION (all its calls merged)", "FUNCTION"},
-		{"depth", 'D', 0, G_OPTION_ARG_INT, &depth, "Show at most N levels below the top",
-		 "N"},
-		{"threshold", 't', 0, G_OPTION_ARG_DOUBLE, &threshold_us,
-		 "Hide paths whose total time is below USEC microseconds", "USEC"},
-		{"per", 0, 0, G_OPTION_ARG_STRING, &per, "One tree per cpu or per task", "cpu|task"},
-		{NULL},
+		{ "format", 'F', 0, G_OPTION_ARG_STRING, &format_s, "text, csv or json", "FMT" },
+		{ "function", 'f', 0, G_OPTION_ARG_STRING, &function,
+		  "Root the graph at FUNCTION (all its calls merged)", "FUNCTION" },
+		{ "depth", 'D', 0, G_OPTION_ARG_INT, &depth, "Show at most N levels below the top",
+		  "N" },
+		{ "threshold", 't', 0, G_OPTION_ARG_DOUBLE, &threshold_us,
+		  "Hide paths whose total time is below USEC microseconds", "USEC" },
+		{ "per", 0, 0, G_OPTION_ARG_STRING, &per, "One tree per cpu or per task",
+		  "cpu|task" },
+		{ NULL },
 	};
-	g_auto(FtlCliGlobals) g = {0};
+	g_auto(FtlCliGlobals) g = { 0 };
 	if (!ftl_cli_parse(ftl_cli_find("graph"), entries, &g, &argc, &argv, error))
 		return FALSE;
 	FtlFormat format = FTL_FORMAT_TEXT;
@@ -37,8 +38,8 @@ gboolean ftl_cmd_graph(int argc, char **argv, GError **error)
 	else if (per && !strcmp(per, "task"))
 		group = FTL_CALLTREE_GROUP_TASK;
 	else if (per) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "graph: --per '%s': expected cpu or task",
-			    per);
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "graph: --per '%s': expected cpu or task", per);
 		return FALSE;
 	}
 	/* `graph FUNCTION FILE...`, as uftrace: a first operand that names no file */
@@ -50,20 +51,22 @@ gboolean ftl_cmd_graph(int argc, char **argv, GError **error)
 		argc--;
 	}
 	if (!(threshold_us >= 0 && threshold_us < 1e12)) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "graph: --threshold: expected microseconds");
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "graph: --threshold: expected microseconds");
 		return FALSE;
 	}
-	g_autoptr(FtlPass) pass = ftl_pass_run(&g, argc, argv, FTL_FUNCSTATS_BY_FUNC, group, function,
-					       error);
+	g_autoptr(FtlPass) pass =
+		ftl_pass_run(&g, argc, argv, FTL_FUNCSTATS_BY_FUNC, group, function, error);
 	if (!pass)
 		return FALSE;
 	const FtlCallNode *root = ftl_calltree_root(pass->tree);
 	if (function && !root->child) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE, "graph: '%s': no call of this function in %s",
-			    function, ftl_trace_label(pass->trace));
+		g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
+			    "graph: '%s': no call of this function in %s", function,
+			    ftl_trace_label(pass->trace));
 		return FALSE;
 	}
-	FtlGraphOptions opt = {.max_depth = depth, .threshold = (gint64)(threshold_us * 1000)};
+	FtlGraphOptions opt = { .max_depth = depth, .threshold = (gint64)(threshold_us * 1000) };
 	ftl_graph_print(root, &opt, format, stdout);
 	return TRUE;
 }

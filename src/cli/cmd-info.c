@@ -18,12 +18,12 @@ gboolean ftl_cmd_info(int argc, char **argv, GError **error)
 	g_autofree char *format = NULL;
 	gboolean json = FALSE;
 	const GOptionEntry entries[] = {
-		{"format", 'F', 0, G_OPTION_ARG_STRING, &format, "Output format: text, csv or json",
-		 "FMT"},
-		{"json", 0, 0, G_OPTION_ARG_NONE, &json, "Same as --format json", NULL},
-		{NULL},
+		{ "format", 'F', 0, G_OPTION_ARG_STRING, &format,
+		  "Output format: text, csv or json", "FMT" },
+		{ "json", 0, 0, G_OPTION_ARG_NONE, &json, "Same as --format json", NULL },
+		{ NULL },
 	};
-	g_auto(FtlCliGlobals) g = {0};
+	g_auto(FtlCliGlobals) g = { 0 };
 	if (!ftl_cli_parse(ftl_cli_find("info"), entries, &g, &argc, &argv, error))
 		return FALSE;
 	FtlFormat fmt = json ? FTL_FORMAT_JSON : FTL_FORMAT_TEXT;
@@ -57,8 +57,9 @@ gboolean ftl_cmd_info(int argc, char **argv, GError **error)
 		ftl_quality_add_json(quality, qb);
 		json_builder_end_object(qb);
 		g_autoptr(JsonNode) qroot = json_builder_get_root(qb);
-		json_object_set_member(json_node_get_object(root), "quality",
-				       json_object_dup_member(json_node_get_object(qroot), "quality"));
+		json_object_set_member(
+			json_node_get_object(root), "quality",
+			json_object_dup_member(json_node_get_object(qroot), "quality"));
 		ftl_json_print(root, stdout);
 	} else {
 		ftl_info_print_text(stdout, trace, counts);

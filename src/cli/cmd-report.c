@@ -16,18 +16,19 @@ gboolean ftl_cmd_report(int argc, char **argv, GError **error)
 	gint top = 15;
 	double threshold_us = 0;
 	const GOptionEntry entries[] = {
-		{"format", 'F', 0, G_OPTION_ARG_STRING, &format_s, "text, csv or json", "FMT"},
-		{"top", 'n', 0, G_OPTION_ARG_INT, &top, "Rows per section in text (default 15)", "N"},
-		{"threshold", 't', 0, G_OPTION_ARG_DOUBLE, &threshold_us,
-		 "Hide functions whose total time is below USEC microseconds", "USEC"},
-		{"per", 0, 0, G_OPTION_ARG_STRING, &per, "Function statistics per cpu or task",
-		 "cpu|task"},
-		{"sort", 's', 0, G_OPTION_ARG_STRING, &sort_s,
-		 "Order of the function table in csv/json: self, total, calls, avg, max, name",
-		 "KEY"},
-		{NULL},
+		{ "format", 'F', 0, G_OPTION_ARG_STRING, &format_s, "text, csv or json", "FMT" },
+		{ "top", 'n', 0, G_OPTION_ARG_INT, &top, "Rows per section in text (default 15)",
+		  "N" },
+		{ "threshold", 't', 0, G_OPTION_ARG_DOUBLE, &threshold_us,
+		  "Hide functions whose total time is below USEC microseconds", "USEC" },
+		{ "per", 0, 0, G_OPTION_ARG_STRING, &per, "Function statistics per cpu or task",
+		  "cpu|task" },
+		{ "sort", 's', 0, G_OPTION_ARG_STRING, &sort_s,
+		  "Order of the function table in csv/json: self, total, calls, avg, max, name",
+		  "KEY" },
+		{ NULL },
 	};
-	g_auto(FtlCliGlobals) g = {0};
+	g_auto(FtlCliGlobals) g = { 0 };
 	if (!ftl_cli_parse(ftl_cli_find("report"), entries, &g, &argc, &argv, error))
 		return FALSE;
 	FtlFormat format = FTL_FORMAT_TEXT;
@@ -39,25 +40,27 @@ gboolean ftl_cmd_report(int argc, char **argv, GError **error)
 	else if (per && !strcmp(per, "task"))
 		key = FTL_FUNCSTATS_BY_TASK;
 	else if (per) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "report: --per '%s': expected cpu or task",
-			    per);
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "report: --per '%s': expected cpu or task", per);
 		return FALSE;
 	}
 	FtlFuncStatsSort sort = FTL_FUNCSTATS_SORT_SELF;
 	if (sort_s && !ftl_funcstats_parse_sort(sort_s, &sort)) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "report: --sort '%s': expected self, total, calls, avg, max or name", sort_s);
+			    "report: --sort '%s': expected self, total, calls, avg, max or name",
+			    sort_s);
 		return FALSE;
 	}
 	if (top < 1 || !(threshold_us >= 0 && threshold_us < 1e12)) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "report: --top must be at least 1 and --threshold a number of microseconds");
+			    "report: --top must be at least 1 and --threshold a number of "
+			    "microseconds");
 		return FALSE;
 	}
 	if (!ftl_cli_time_origin(&g, argc, argv, error))
 		return FALSE;
-	g_autoptr(FtlPass) pass = ftl_pass_run(&g, argc, argv, key, FTL_CALLTREE_GROUP_NONE, NULL,
-					       error);
+	g_autoptr(FtlPass) pass =
+		ftl_pass_run(&g, argc, argv, key, FTL_CALLTREE_GROUP_NONE, NULL, error);
 	if (!pass)
 		return FALSE;
 	FtlReportData r = {

@@ -12,15 +12,15 @@ static const struct {
 	const char *name;
 	const char *summary;
 } diag_info[FTL_DIAG_N_KINDS] = {
-	[FTL_DIAG_UNPARSED_LINE] = {"unparsed_line", "lines not recognized"},
-	[FTL_DIAG_TRUNCATED_LINE] = {"truncated_line", "truncated last line"},
-	[FTL_DIAG_LOST_EVENTS] = {"lost_events", "events lost by the kernel"},
-	[FTL_DIAG_TIME_BACKWARDS] = {"time_backwards", "timestamps going backwards on a CPU"},
-	[FTL_DIAG_BAD_DURATION] = {"bad_duration", "durations that did not parse"},
-	[FTL_DIAG_UNKNOWN_CPU] = {"unknown_cpu", "events without a CPU"},
-	[FTL_DIAG_ORPHAN_EXIT] = {"orphan_exit", "function exits without an entry"},
-	[FTL_DIAG_OPEN_AT_END] = {"open_at_end", "calls still open at the end"},
-	[FTL_DIAG_DEPTH_JUMP] = {"depth_jump", "call depth jumps"},
+	[FTL_DIAG_UNPARSED_LINE] = { "unparsed_line", "lines not recognized" },
+	[FTL_DIAG_TRUNCATED_LINE] = { "truncated_line", "truncated last line" },
+	[FTL_DIAG_LOST_EVENTS] = { "lost_events", "events lost by the kernel" },
+	[FTL_DIAG_TIME_BACKWARDS] = { "time_backwards", "timestamps going backwards on a CPU" },
+	[FTL_DIAG_BAD_DURATION] = { "bad_duration", "durations that did not parse" },
+	[FTL_DIAG_UNKNOWN_CPU] = { "unknown_cpu", "events without a CPU" },
+	[FTL_DIAG_ORPHAN_EXIT] = { "orphan_exit", "function exits without an entry" },
+	[FTL_DIAG_OPEN_AT_END] = { "open_at_end", "calls still open at the end" },
+	[FTL_DIAG_DEPTH_JUMP] = { "depth_jump", "call depth jumps" },
 };
 
 FtlDiags *ftl_diags_new(void)

@@ -5,13 +5,13 @@
 #include <glib.h>
 
 typedef enum {
-	FTL_DIAG_UNPARSED_LINE,   /* a line no parser recognized */
-	FTL_DIAG_TRUNCATED_LINE,  /* last line without newline that did not parse */
-	FTL_DIAG_LOST_EVENTS,     /* the kernel dropped events (LOST / DROPPED lines) */
-	FTL_DIAG_TIME_BACKWARDS,  /* timestamps going back within one CPU */
-	FTL_DIAG_BAD_DURATION,    /* a function_graph duration that did not parse */
-	FTL_DIAG_UNKNOWN_CPU,     /* an event without a CPU in a multi-CPU input */
-	FTL_DIAG_ORPHAN_EXIT,     /* call-tree repairs (analysis) */
+	FTL_DIAG_UNPARSED_LINE,	 /* a line no parser recognized */
+	FTL_DIAG_TRUNCATED_LINE, /* last line without newline that did not parse */
+	FTL_DIAG_LOST_EVENTS,	 /* the kernel dropped events (LOST / DROPPED lines) */
+	FTL_DIAG_TIME_BACKWARDS, /* timestamps going back within one CPU */
+	FTL_DIAG_BAD_DURATION,	 /* a function_graph duration that did not parse */
+	FTL_DIAG_UNKNOWN_CPU,	 /* an event without a CPU in a multi-CPU input */
+	FTL_DIAG_ORPHAN_EXIT,	 /* call-tree repairs (analysis) */
 	FTL_DIAG_OPEN_AT_END,
 	FTL_DIAG_DEPTH_JUMP,
 	FTL_DIAG_N_KINDS
@@ -19,7 +19,7 @@ typedef enum {
 
 typedef struct {
 	guint64 count;
-	guint64 amount;   /* e.g. number of lost events, when the input says */
+	guint64 amount;	  /* e.g. number of lost events, when the input says */
 	char *first_file; /* NULL if count == 0 */
 	guint64 first_line;
 	gint first_cpu;

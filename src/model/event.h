@@ -13,62 +13,63 @@ typedef struct {
 	guint32 len;
 } FtlSlice;
 
-#define FTL_SLICE_FMT "%.*s"
+#define FTL_SLICE_FMT	 "%.*s"
 #define FTL_SLICE_ARG(s) (int)(s).len, (s).p
 
 typedef enum {
-	FTL_EVENT_GENERIC = 0,  /* any trace event: name + payload fields */
-	FTL_EVENT_FUNC_ENTRY,   /* function_graph entry "f() {" (and the entry half of a leaf) */
-	FTL_EVENT_FUNC_EXIT,    /* function_graph exit "}" (synthesized for a leaf "f();") */
-	FTL_EVENT_FUNC,         /* function tracer "f <-parent" */
-	FTL_EVENT_MARKER,       /* trace_marker write, trace_printk, function_graph comment */
+	FTL_EVENT_GENERIC = 0,	/* any trace event: name + payload fields */
+	FTL_EVENT_FUNC_ENTRY,	/* function_graph entry "f() {" (and the entry half of a leaf) */
+	FTL_EVENT_FUNC_EXIT,	/* function_graph exit "}" (synthesized for a leaf "f();") */
+	FTL_EVENT_FUNC,		/* function tracer "f <-parent" */
+	FTL_EVENT_MARKER,	/* trace_marker write, trace_printk, function_graph comment */
 	FTL_EVENT_SCHED_SWITCH, /* sched_switch event or legacy sched_switch tracer line */
 	FTL_EVENT_SCHED_WAKEUP, /* sched_wakeup / sched_wakeup_new / legacy "+" line */
-	FTL_EVENT_IRQ_ENTRY,    /* irq_handler_entry, or function_graph "==========>" */
-	FTL_EVENT_IRQ_EXIT,     /* irq_handler_exit, or function_graph "<==========" */
-	FTL_EVENT_LOST,         /* "CPU:N [LOST N EVENTS]" and friends */
-	FTL_EVENT_STACK,        /* "<stack trace>" / "<user stack trace>" with frames */
-	FTL_EVENT_TASK_SWITCH,  /* function_graph task-switch separator "a-1 => b-2" */
+	FTL_EVENT_IRQ_ENTRY,	/* irq_handler_entry, or function_graph "==========>" */
+	FTL_EVENT_IRQ_EXIT,	/* irq_handler_exit, or function_graph "<==========" */
+	FTL_EVENT_LOST,		/* "CPU:N [LOST N EVENTS]" and friends */
+	FTL_EVENT_STACK,	/* "<stack trace>" / "<user stack trace>" with frames */
+	FTL_EVENT_TASK_SWITCH,	/* function_graph task-switch separator "a-1 => b-2" */
 	FTL_EVENT_BUFFER_START, /* "##### CPU N buffer started ####" */
 	FTL_EVENT_N_KINDS
 } FtlEventKind;
 
 typedef enum {
-	FTL_EVENT_F_SYNTH = 1u << 0,       /* made by the parser, not on a line of its own */
-	FTL_EVENT_F_TS_REL = 1u << 1,      /* timestamp is relative (latency format) */
+	FTL_EVENT_F_SYNTH = 1u << 0,	    /* made by the parser, not on a line of its own */
+	FTL_EVENT_F_TS_REL = 1u << 1,	    /* timestamp is relative (latency format) */
 	FTL_EVENT_F_PID_INFERRED = 1u << 2, /* pid/comm from the last task switch, not the line */
-	FTL_EVENT_F_COMMENT = 1u << 3,     /* printed as a function_graph comment */
-	FTL_EVENT_F_TS_COUNTER = 1u << 4,  /* timestamp is a raw counter, not ns */
+	FTL_EVENT_F_COMMENT = 1u << 3,	    /* printed as a function_graph comment */
+	FTL_EVENT_F_TS_COUNTER = 1u << 4,   /* timestamp is a raw counter, not ns */
 } FtlEventFlags;
 
 typedef enum {
 	FTL_MARKER_TRACE_MARKER, /* tracing_mark_write / print */
-	FTL_MARKER_PRINTK,       /* bprint / bputs (trace_printk) */
-	FTL_MARKER_COMMENT,      /* function_graph comment of unknown origin */
+	FTL_MARKER_PRINTK,	 /* bprint / bputs (trace_printk) */
+	FTL_MARKER_COMMENT,	 /* function_graph comment of unknown origin */
 } FtlMarkerOrigin;
 
 typedef struct _FtlSource FtlSource;
 
 typedef struct {
-	gint64 ts;       /* ns since the trace clock's origin; FTL_TS_NONE when the input has none */
-	guint64 seq;     /* input order within the source: the final tie-break */
-	guint64 line;    /* 1-based line in the source file (0 for binary inputs) */
-	FtlSource *src;  /* where it came from: file name, field access */
-	gint32 cpu;      /* -1 when unknown */
-	gint32 pid;      /* -1 when unknown */
-	gint32 tgid;     /* -1 when unknown */
-	guint32 flags;   /* FtlEventFlags */
+	gint64 ts;	/* ns since the trace clock's origin; FTL_TS_NONE when the input has none */
+	guint64 seq;	/* input order within the source: the final tie-break */
+	guint64 line;	/* 1-based line in the source file (0 for binary inputs) */
+	FtlSource *src; /* where it came from: file name, field access */
+	gint32 cpu;	/* -1 when unknown */
+	gint32 pid;	/* -1 when unknown */
+	gint32 tgid;	/* -1 when unknown */
+	guint32 flags;	/* FtlEventFlags */
 	FtlEventKind kind;
-	char lat[8];     /* latency flags as printed ("d.h1."), NUL-terminated, "" if none */
-	const char *name; /* interned event name, e.g. "sched_switch", "funcgraph_entry", "function" */
+	char lat[8]; /* latency flags as printed ("d.h1."), NUL-terminated, "" if none */
+	const char
+		*name; /* interned event name, e.g. "sched_switch", "funcgraph_entry", "function" */
 	const char *comm; /* interned task name; NULL when the input has "<...>" or none */
 	FtlSlice payload; /* the text after the event name, for field access and dump */
-	FtlSlice raw;     /* text inputs: the input line(s) as read, without the final
+	FtlSlice raw;	  /* text inputs: the input line(s) as read, without the final
 			   * newline (a stack event spans its frame lines); else empty */
 	union {
 		struct {
 			const char *func; /* interned; NULL for a bare "}" */
-			gint32 depth;     /* nesting depth as printed (0 = outermost) */
+			gint32 depth;	  /* nesting depth as printed (0 = outermost) */
 			gint64 duration;  /* ns as printed, FTL_TS_NONE if absent */
 			gint64 retval;
 			gboolean has_retval;

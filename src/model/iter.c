@@ -193,7 +193,7 @@ static FtlStatus iter_pull(FtlIter *it, FtlSource *src, guint idx, GError **erro
 	FtlStatus st = src->ops->next(src, &ev, error);
 	if (st != FTL_STATUS_OK)
 		return st;
-	it->heap[it->n] = (IterSlot){src, ev, idx};
+	it->heap[it->n] = (IterSlot){ src, ev, idx };
 	iter_sift_up(it, it->n++);
 	return FTL_STATUS_OK;
 }

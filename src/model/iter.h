@@ -8,10 +8,10 @@
 #include "model/trace.h"
 
 typedef struct {
-	GArray *cpus;   /* gint32 list; NULL = all */
-	GArray *pids;   /* gint32 list; NULL = all */
+	GArray *cpus;	/* gint32 list; NULL = all */
+	GArray *pids;	/* gint32 list; NULL = all */
 	gint64 t_start; /* ns, inclusive; FTL_TS_NONE = open */
-	gint64 t_end;   /* ns, inclusive; FTL_TS_NONE = open */
+	gint64 t_end;	/* ns, inclusive; FTL_TS_NONE = open */
 } FtlFilter;
 
 void ftl_filter_init(FtlFilter *f);

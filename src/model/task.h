@@ -6,8 +6,8 @@
 
 typedef struct {
 	gint32 pid;
-	gint32 tgid;       /* -1 when unknown */
-	const char *comm;  /* interned; NULL when only "<...>" was seen */
+	gint32 tgid;	    /* -1 when unknown */
+	const char *comm;   /* interned; NULL when only "<...>" was seen */
 	gboolean recovered; /* comm learned from another event, not the line prefix */
 } FtlTask;
 

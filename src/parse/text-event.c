@@ -15,8 +15,7 @@ static gboolean event_is_flag_char(char c)
 
 /* Finds "comm-pid" ending at a '-' followed by digits and a blank or '('.
  * Returns the char after the pid, or NULL. */
-static const char *event_comm_pid(const char *p, const char *e, const char **comm_end,
-				  gint32 *pid)
+static const char *event_comm_pid(const char *p, const char *e, const char **comm_end, gint32 *pid)
 {
 	for (const char *d = p + 1; d < e; d++) {
 		d = memchr(d, '-', (gsize)(e - d));
@@ -213,7 +212,7 @@ static void payload_sched_switch(TextSource *ts)
 			guint32 n = 0;
 			while (n < v.len && v.p[n] != ' ')
 				n++;
-			ev->u.sw.prev_state = (FtlSlice){v.p, n};
+			ev->u.sw.prev_state = (FtlSlice){ v.p, n };
 		}
 		ev->u.sw.next_comm = payload_field_comm(ts, ev, "next_comm");
 		if (ftl_event_field(ev, "next_pid", &v))
@@ -232,7 +231,7 @@ static void payload_sched_switch(TextSource *ts)
 	const char *st = q;
 	while (q < e && *q != ' ')
 		q++;
-	ev->u.sw.prev_state = (FtlSlice){st, (guint32)(q - st)};
+	ev->u.sw.prev_state = (FtlSlice){ st, (guint32)(q - st) };
 	q = text_skip_ws(q, e);
 	if (!text_has_prefix(q, e, "==>"))
 		return;
@@ -339,7 +338,7 @@ static gboolean payload_function(TextSource *ts, const char *p, const char *e)
 				ev->u.fn.last_ts = lt;
 		}
 	}
-	ev->payload = (FtlSlice){p, (guint32)(e - p)};
+	ev->payload = (FtlSlice){ p, (guint32)(e - p) };
 	return TRUE;
 }
 
@@ -388,7 +387,7 @@ static gboolean payload_legacy_sched(TextSource *ts, const char *p, const char *
 		if (c < e)
 			comm = ftl_text_intern(ts, c, e);
 	}
-	ev->payload = (FtlSlice){p, (guint32)(e - p)};
+	ev->payload = (FtlSlice){ p, (guint32)(e - p) };
 	if (wake) {
 		ev->kind = FTL_EVENT_SCHED_WAKEUP;
 		ev->name = ts->n_sched_wakeup;
@@ -401,7 +400,7 @@ static gboolean payload_legacy_sched(TextSource *ts, const char *p, const char *
 		ev->name = ts->n_sched_switch;
 		ev->u.sw.prev_pid = (gint32)pid;
 		ev->u.sw.prev_prio = (gint32)prio;
-		ev->u.sw.prev_state = (FtlSlice){st, 1};
+		ev->u.sw.prev_state = (FtlSlice){ st, 1 };
 		ev->u.sw.next_pid = (gint32)npid;
 		ev->u.sw.next_prio = (gint32)nprio;
 		ev->u.sw.next_comm = comm;
@@ -416,8 +415,8 @@ static FtlSlice payload_after_ip(const char *p, const char *e)
 	while (c < e && *c != ' ' && *c != ':')
 		c++;
 	if (c + 1 < e && c[0] == ':' && c[1] == ' ' && c > p)
-		return (FtlSlice){c + 2, (guint32)(e - c - 2)};
-	return (FtlSlice){p, (guint32)(e - p)};
+		return (FtlSlice){ c + 2, (guint32)(e - c - 2) };
+	return (FtlSlice){ p, (guint32)(e - p) };
 }
 
 static void payload_marker(FtlEvent *ev, FtlMarkerOrigin origin, FtlSlice text)
@@ -428,7 +427,8 @@ static void payload_marker(FtlEvent *ev, FtlMarkerOrigin origin, FtlSlice text)
 	for (;;) {
 		if (text.len && text.p[text.len - 1] == ' ')
 			text.len--;
-		else if (text.len >= 2 && text.p[text.len - 2] == '\\' && text.p[text.len - 1] == 'n')
+		else if (text.len >= 2 && text.p[text.len - 2] == '\\' &&
+			 text.p[text.len - 1] == 'n')
 			text.len -= 2; /* printed escaped by some tools */
 		else
 			break;
@@ -510,7 +510,7 @@ TextLineResult ftl_text_parse_hwbranch_line(TextSource *ts, const char *p, const
 	ev->cpu = (gint32)cpu;
 	ev->kind = FTL_EVENT_GENERIC;
 	ev->name = ftl_strpool_intern(ts->pool, "hw_branch");
-	ev->payload = (FtlSlice){to, (guint32)(e - to)};
+	ev->payload = (FtlSlice){ to, (guint32)(e - to) };
 	return TEXT_LINE_EVENT;
 }
 
@@ -524,13 +524,13 @@ TextLineResult ftl_text_classify_payload(TextSource *ts, const char *p, const ch
 	if (text_has_prefix(p, e, "<stack trace>") || text_has_prefix(p, e, "<user stack trace>")) {
 		ev->kind = FTL_EVENT_STACK;
 		ev->name = p[1] == 'u' ? ts->n_user_stack : ts->n_kernel_stack;
-		ev->payload = (FtlSlice){p, (guint32)(e - p)};
+		ev->payload = (FtlSlice){ p, (guint32)(e - p) };
 		return TEXT_LINE_EVENT;
 	}
 	if (n > p && n < e && *n == ':' && (n + 1 == e || n[1] == ' ' || n[1] == '\t')) {
 		const char *body = text_skip_ws(n + 1, e);
 		gsize nl = (gsize)(n - p);
-		ev->payload = (FtlSlice){body, (guint32)(e - body)};
+		ev->payload = (FtlSlice){ body, (guint32)(e - body) };
 #define NAME_IS(lit) (nl == sizeof(lit) - 1 && memcmp(p, lit, nl) == 0)
 		if (NAME_IS("tracing_mark_write")) {
 			ev->name = ts->n_marker;
@@ -571,7 +571,7 @@ TextLineResult ftl_text_classify_payload(TextSource *ts, const char *p, const ch
 			   (int)MIN(n - p - 4, 100), p + 4);
 		ev->name = ftl_strpool_intern(ts->pool, buf);
 		const char *body = enter ? n : n + 4;
-		ev->payload = (FtlSlice){body, (guint32)(e - body)};
+		ev->payload = (FtlSlice){ body, (guint32)(e - body) };
 		return TEXT_LINE_EVENT;
 	}
 	if (payload_function(ts, p, e))
@@ -581,6 +581,6 @@ TextLineResult ftl_text_classify_payload(TextSource *ts, const char *p, const ch
 	/* A prefix we understood with a payload that names no event: tracers such
 	 * as hwlat print their own records; name them after the tracer. */
 	ev->name = ts->base.tracer ? ts->base.tracer : ts->n_raw;
-	ev->payload = (FtlSlice){p, (guint32)(e - p)};
+	ev->payload = (FtlSlice){ p, (guint32)(e - p) };
 	return TEXT_LINE_EVENT;
 }

@@ -10,8 +10,8 @@
 #include "parse/text-private.h"
 
 /* "comm-pid" (trimmed); fills comm/pid and returns TRUE. */
-static gboolean fgraph_comm_pid(TextSource *ts, const char *p, const char *e,
-				const char **comm, gint32 *pid)
+static gboolean fgraph_comm_pid(TextSource *ts, const char *p, const char *e, const char **comm,
+				gint32 *pid)
 {
 	p = text_skip_ws(p, e);
 	while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
@@ -62,14 +62,14 @@ static gboolean fgraph_task_switch(TextSource *ts, const char *p, const char *e)
 	ev->u.sw.prev_prio = ev->u.sw.next_prio = -1;
 	ev->pid = ev->u.sw.prev_pid;
 	ev->comm = ev->u.sw.prev_comm;
-	ev->payload = (FtlSlice){p, (guint32)(e - p)};
+	ev->payload = (FtlSlice){ p, (guint32)(e - p) };
 	TextCpuTask *t = fgraph_cpu_task(ts, ev->cpu);
 	if (t) {
 		t->pid = ev->u.sw.next_pid;
 		t->comm = ev->u.sw.next_comm;
 	}
-	ftl_tasks_note(ftl_trace_tasks(ts->base.trace), ev->u.sw.next_pid, -1,
-		       ev->u.sw.next_comm, FALSE);
+	ftl_tasks_note(ftl_trace_tasks(ts->base.trace), ev->u.sw.next_pid, -1, ev->u.sw.next_comm,
+		       FALSE);
 	return TRUE;
 }
 
@@ -132,15 +132,15 @@ static void fgraph_tail_comment(TextSource *ts, const char *p, const char *e)
 	if (eq) {
 		const char *v = text_skip_ws(eq + 1, ce);
 		gint64 rv;
-		if (ftl_slice_to_i64((FtlSlice){v, (guint32)(ce - v)}, &rv)) {
+		if (ftl_slice_to_i64((FtlSlice){ v, (guint32)(ce - v) }, &rv)) {
 			ev->u.graph.retval = rv;
 			ev->u.graph.has_retval = TRUE;
 		}
 	}
 }
 
-TextLineResult ftl_text_parse_fgraph_call(TextSource *ts, const char *p, const char *e,
-					  gint depth, gint64 duration, char mark)
+TextLineResult ftl_text_parse_fgraph_call(TextSource *ts, const char *p, const char *e, gint depth,
+					  gint64 duration, char mark)
 {
 	FtlEvent *ev = &ts->ev;
 	p = text_skip_ws(p, e);
@@ -155,7 +155,7 @@ TextLineResult ftl_text_parse_fgraph_call(TextSource *ts, const char *p, const c
 	if (*p == '}') {
 		ev->kind = FTL_EVENT_FUNC_EXIT;
 		ev->name = ts->n_funcgraph_exit;
-		ev->payload = (FtlSlice){p, (guint32)(e - p)};
+		ev->payload = (FtlSlice){ p, (guint32)(e - p) };
 		fgraph_tail_comment(ts, p + 1, e);
 		return TEXT_LINE_EVENT;
 	}
@@ -179,7 +179,7 @@ TextLineResult ftl_text_parse_fgraph_call(TextSource *ts, const char *p, const c
 		ev->kind = FTL_EVENT_MARKER;
 		ev->flags |= FTL_EVENT_F_COMMENT;
 		ev->u.marker.origin = FTL_MARKER_COMMENT;
-		ev->u.marker.text = (FtlSlice){c, (guint32)(ce - c)};
+		ev->u.marker.text = (FtlSlice){ c, (guint32)(ce - c) };
 		ev->payload = ev->u.marker.text;
 		return TEXT_LINE_EVENT;
 	}
@@ -209,7 +209,7 @@ TextLineResult ftl_text_parse_fgraph_call(TextSource *ts, const char *p, const c
 	ev->u.graph.func = ftl_strpool_intern_len(ts->pool, p, (gsize)(open - p));
 	ev->kind = FTL_EVENT_FUNC_ENTRY;
 	ev->name = ts->n_funcgraph_entry;
-	ev->payload = (FtlSlice){p, (guint32)(e - p)};
+	ev->payload = (FtlSlice){ p, (guint32)(e - p) };
 	if (*after == '{' && text_skip_ws(after + 1, e) == e)
 		return TEXT_LINE_EVENT;
 	if (*after != ';')
@@ -330,7 +330,7 @@ TextLineResult ftl_text_parse_fgraph_line(TextSource *ts, const char *p, const c
 		ev->kind = irq > 0 ? FTL_EVENT_IRQ_ENTRY : FTL_EVENT_IRQ_EXIT;
 		ev->name = ts->n_irq_graph;
 		ev->u.irq.irq = -1;
-		ev->payload = (FtlSlice){p, (guint32)(e - p)};
+		ev->payload = (FtlSlice){ p, (guint32)(e - p) };
 		return TEXT_LINE_EVENT;
 	}
 	/* indent: "|  " then two blanks per level; without columns, ") " then two per level */

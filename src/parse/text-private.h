@@ -28,7 +28,7 @@ typedef struct {
 	FtlEvent ev;
 	FtlEvent pending; /* the synthesized exit of a leaf, delivered next */
 	gboolean has_pending;
-	GArray *frames;   /* FtlSlice, the frames of the current stack event */
+	GArray *frames;	  /* FtlSlice, the frames of the current stack event */
 	GArray *cpu_task; /* TextCpuTask per CPU: the task a separator switched to */
 	GArray *last_ts;  /* gint64 per CPU, for the time_backwards diagnostic */
 	gboolean fgraph;  /* saw function_graph lines */
@@ -43,9 +43,9 @@ typedef struct {
 
 /* Parse results for one line. */
 typedef enum {
-	TEXT_LINE_NONE,  /* not this parser's line */
+	TEXT_LINE_NONE,	 /* not this parser's line */
 	TEXT_LINE_EVENT, /* ev filled */
-	TEXT_LINE_LEAF,  /* ev filled with an entry; the exit goes to pending */
+	TEXT_LINE_LEAF,	 /* ev filled with an entry; the exit goes to pending */
 } TextLineResult;
 
 /* Small scanners over [p, e). */
@@ -86,8 +86,8 @@ TextLineResult ftl_text_parse_fgraph_line(TextSource *ts, const char *p, const c
 /* The function part of a function_graph line ("f() {", "f();", "} /" "* f *" "/", comments),
  * shared with trace-cmd report's funcgraph_entry/exit events. depth comes from
  * the indent; duration (ns or FTL_TS_NONE) and mark from the duration column. */
-TextLineResult ftl_text_parse_fgraph_call(TextSource *ts, const char *p, const char *e,
-					  gint depth, gint64 duration, char mark);
+TextLineResult ftl_text_parse_fgraph_call(TextSource *ts, const char *p, const char *e, gint depth,
+					  gint64 duration, char mark);
 /* Classifies "name: payload" (or the function tracer's "f <-p") after the
  * event prefix and fills the kind-specific part of ts->ev. */
 TextLineResult ftl_text_classify_payload(TextSource *ts, const char *p, const char *e);

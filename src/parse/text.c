@@ -167,7 +167,7 @@ static TextLineResult text_special_line(TextSource *ts, const char *p, const cha
 		ts->ev.name = ts->n_lost;
 		ts->ev.cpu = (gint32)cpu;
 		ts->ev.u.lost.count = n;
-		ts->ev.payload = (FtlSlice){p, (guint32)(e - p)};
+		ts->ev.payload = (FtlSlice){ p, (guint32)(e - p) };
 		return TEXT_LINE_EVENT;
 	}
 	if (text_has_prefix(p, e, "cpus=") && ftl_text_parse_u64(p + 5, e, &n)) {
@@ -216,7 +216,7 @@ static gboolean text_buffer_started(TextSource *ts, const char *p, const char *e
 	ts->ev.kind = FTL_EVENT_BUFFER_START;
 	ts->ev.name = ts->n_buffer_start;
 	ts->ev.cpu = (gint32)cpu;
-	ts->ev.payload = (FtlSlice){p, (guint32)(e - p)};
+	ts->ev.payload = (FtlSlice){ p, (guint32)(e - p) };
 	return TRUE;
 }
 
@@ -234,7 +234,7 @@ void ftl_text_collect_frames(TextSource *ts)
 		if (!text_has_prefix(p, le, "=>"))
 			break;
 		p = text_skip_ws(p + 2, le);
-		FtlSlice f = {p, (guint32)(le - p)};
+		FtlSlice f = { p, (guint32)(le - p) };
 		g_array_append_val(ts->frames, f);
 		ts->lineno++;
 		ts->base.stats.total_lines++;
@@ -266,9 +266,8 @@ static void text_account_event(TextSource *ts)
 	if (ev->pid >= 0 && !(ev->flags & FTL_EVENT_F_PID_INFERRED))
 		ftl_tasks_note(ftl_trace_tasks(trace), ev->pid, ev->tgid, ev->comm, FALSE);
 	if (ev->kind == FTL_EVENT_LOST)
-		ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_LOST_EVENTS, ts->base.path,
-			      ev->line, ev->cpu, ev->payload.p, ev->payload.len,
-			      ev->u.lost.count);
+		ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_LOST_EVENTS, ts->base.path, ev->line,
+			      ev->cpu, ev->payload.p, ev->payload.len, ev->u.lost.count);
 	if (ev->ts != FTL_TS_NONE && ev->cpu >= 0 && ev->cpu < 4096 &&
 	    !(ev->flags & FTL_EVENT_F_SYNTH)) {
 		if ((guint)ev->cpu >= ts->last_ts->len) {
@@ -299,8 +298,8 @@ static FtlStatus text_unparsed(TextSource *ts, const char *p, const char *e, gbo
 		for (char *c = txt; *c; c++)
 			if ((guchar)*c < 0x20 || *c == 0x7f)
 				*c = '?';
-		g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE, "'%s': line %" G_GUINT64_FORMAT
-			    ": %s: '%s'", ts->base.path, ts->lineno,
+		g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
+			    "'%s': line %" G_GUINT64_FORMAT ": %s: '%s'", ts->base.path, ts->lineno,
 			    truncated ? "truncated last line" : "line not recognized", txt);
 		return FTL_STATUS_ERROR;
 	}
@@ -318,8 +317,10 @@ static FtlStatus text_next(FtlSource *src, const FtlEvent **out, GError **error)
 		*out = &ts->ev;
 		return FTL_STATUS_OK;
 	}
-	if (ts->input && (gsize)(ts->cur - ts->input->data) >= ts->input->released + TEXT_RELEASE_STEP)
-		ftl_input_release(ts->input, (gsize)(ts->cur - ts->input->data) - TEXT_RELEASE_STEP / 2);
+	if (ts->input &&
+	    (gsize)(ts->cur - ts->input->data) >= ts->input->released + TEXT_RELEASE_STEP)
+		ftl_input_release(ts->input,
+				  (gsize)(ts->cur - ts->input->data) - TEXT_RELEASE_STEP / 2);
 	while (ts->cur < ts->end) {
 		const char *line = ts->cur;
 		const char *nl = memchr(line, '\n', (gsize)(ts->end - line));
@@ -344,7 +345,7 @@ static FtlStatus text_next(FtlSource *src, const FtlEvent **out, GError **error)
 		ts->seq++;
 		if (*p == '#') {
 			if (text_buffer_started(ts, p, le)) {
-				ts->ev.raw = (FtlSlice){line, (guint32)(le - line)};
+				ts->ev.raw = (FtlSlice){ line, (guint32)(le - line) };
 				src->stats.special_lines++;
 				src->stats.events++;
 				*out = &ts->ev;
@@ -381,7 +382,7 @@ static FtlStatus text_next(FtlSource *src, const FtlEvent **out, GError **error)
 				return FTL_STATUS_ERROR;
 			continue;
 		}
-		ts->ev.raw = (FtlSlice){line, (guint32)(le - line)};
+		ts->ev.raw = (FtlSlice){ line, (guint32)(le - line) };
 		if (ts->ev.kind == FTL_EVENT_STACK) {
 			ftl_text_collect_frames(ts);
 			const char *re = ts->cur;
@@ -422,7 +423,6 @@ const char *ftl_text_source_dialect(FtlSource *src)
 		return "latency";
 	return src->has_header ? "trace" : "trace_pipe";
 }
-
 
 static const FtlSourceOps text_ops = {
 	.name = "text",
@@ -490,7 +490,8 @@ gboolean ftl_text_sniff(FtlInput *input, GError **error)
 			const FtlDiagEntry *d =
 				ftl_diags_get(ftl_trace_diags(scratch), FTL_DIAG_UNPARSED_LINE);
 			if (!d->count)
-				d = ftl_diags_get(ftl_trace_diags(scratch), FTL_DIAG_TRUNCATED_LINE);
+				d = ftl_diags_get(ftl_trace_diags(scratch),
+						  FTL_DIAG_TRUNCATED_LINE);
 			first_bad = d->first_line;
 			bad_text = g_strdup(d->first_text);
 		}

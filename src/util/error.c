@@ -2,4 +2,4 @@
 /* The FTL_ERROR GError domain. */
 #include "util/error.h"
 
-G_DEFINE_QUARK(ftl-error-quark, ftl_error)
+G_DEFINE_QUARK(ftl - error - quark, ftl_error)

@@ -7,7 +7,7 @@
 #define FTL_ERROR (ftl_error_quark())
 
 typedef enum {
-	FTL_ERROR_IO,          /* open/read/write/mmap failed */
+	FTL_ERROR_IO,	       /* open/read/write/mmap failed */
 	FTL_ERROR_PARSE,       /* input is malformed at a known location */
 	FTL_ERROR_FORMAT,      /* input is not a format ftlens knows */
 	FTL_ERROR_UNSUPPORTED, /* known format, not handled by this build */

@@ -79,7 +79,7 @@ static ssize_t input_read(int fd, void *buf, gsize len)
 
 static gboolean input_inflate_gzip(int in_fd, int out_fd, const char *path, GError **error)
 {
-	z_stream zs = {0};
+	z_stream zs = { 0 };
 	if (inflateInit2(&zs, 15 + 32) != Z_OK) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': zlib init failed", path);
 		return FALSE;
@@ -162,9 +162,9 @@ static gboolean input_inflate_zstd(int in_fd, int out_fd, const char *path, GErr
 			}
 			break;
 		}
-		ZSTD_inBuffer zin = {ibuf, (size_t)n, 0};
+		ZSTD_inBuffer zin = { ibuf, (size_t)n, 0 };
 		while (ok && zin.pos < zin.size) {
-			ZSTD_outBuffer zout = {obuf, osize, 0};
+			ZSTD_outBuffer zout = { obuf, osize, 0 };
 			last = ZSTD_decompressStream(zs, &zout, &zin);
 			if (ZSTD_isError(last)) {
 				g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
@@ -241,7 +241,7 @@ FtlInput *ftl_input_open(const char *path, GError **error)
 		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT, "'%s': is a directory", path);
 		return NULL;
 	}
-	guchar magic[4] = {0};
+	guchar magic[4] = { 0 };
 	ssize_t got = 0;
 	gboolean seekable = !is_stdin && S_ISREG(st.st_mode);
 	if (seekable) {
@@ -275,15 +275,15 @@ FtlInput *ftl_input_open(const char *path, GError **error)
 	close(fd);
 	if (ok && !seekable) {
 		/* A pipe may carry compressed data too: sniff the copy. */
-		guchar m[4] = {0};
-		if (pread(tmp, m, 4, 0) == 4 && ((m[0] == 0x1f && m[1] == 0x8b) ||
-						 (m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f &&
-						  m[3] == 0xfd))) {
+		guchar m[4] = { 0 };
+		if (pread(tmp, m, 4, 0) == 4 &&
+		    ((m[0] == 0x1f && m[1] == 0x8b) ||
+		     (m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd))) {
 			int tmp2 = input_tmpfile(path, error);
 			ok = tmp2 >= 0 && lseek(tmp, 0, SEEK_SET) == 0;
 			if (ok) {
-				in->compression = m[0] == 0x1f ? FTL_COMPRESSION_GZIP
-							       : FTL_COMPRESSION_ZSTD;
+				in->compression =
+					m[0] == 0x1f ? FTL_COMPRESSION_GZIP : FTL_COMPRESSION_ZSTD;
 				ok = in->compression == FTL_COMPRESSION_GZIP
 					     ? input_inflate_gzip(tmp, tmp2, path, error)
 					     : input_inflate_zstd(tmp, tmp2, path, error);

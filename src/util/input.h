@@ -12,8 +12,8 @@ typedef enum {
 } FtlCompression;
 
 typedef struct {
-	char *path;            /* as given by the user */
-	const char *data;      /* mapped bytes; NULL when size == 0 */
+	char *path;	  /* as given by the user */
+	const char *data; /* mapped bytes; NULL when size == 0 */
 	gsize size;
 	FtlCompression compression;
 	/* private */

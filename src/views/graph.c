@@ -39,8 +39,8 @@ static void graph_text(const FtlCallNode *n, const FtlGraphOptions *opt, gint le
 	}
 }
 
-static void graph_rows(const FtlCallNode *n, const FtlGraphOptions *opt, gint level,
-		       GString *path, FtlTable *t)
+static void graph_rows(const FtlCallNode *n, const FtlGraphOptions *opt, gint level, GString *path,
+		       FtlTable *t)
 {
 	for (const FtlCallNode *c = n->child; c; c = c->next) {
 		if (!graph_show(c, opt, level))
@@ -68,8 +68,7 @@ static void graph_rows(const FtlCallNode *n, const FtlGraphOptions *opt, gint le
 	}
 }
 
-static void graph_json(const FtlCallNode *n, const FtlGraphOptions *opt, gint level,
-		       JsonBuilder *b)
+static void graph_json(const FtlCallNode *n, const FtlGraphOptions *opt, gint level, JsonBuilder *b)
 {
 	json_builder_begin_array(b);
 	for (const FtlCallNode *c = n->child; c; c = c->next) {
@@ -84,8 +83,8 @@ static void graph_json(const FtlCallNode *n, const FtlGraphOptions *opt, gint le
 		json_builder_add_int_value(b, (gint64)c->timed);
 		json_builder_set_member_name(b, "repaired");
 		json_builder_add_int_value(b, (gint64)c->flagged);
-		const char *keys[] = {"total_ns", "self_ns", "min_ns", "max_ns"};
-		gint64 vals[] = {c->total_ns, c->self_ns, c->min_ns, c->max_ns};
+		const char *keys[] = { "total_ns", "self_ns", "min_ns", "max_ns" };
+		gint64 vals[] = { c->total_ns, c->self_ns, c->min_ns, c->max_ns };
 		for (guint i = 0; i < G_N_ELEMENTS(keys); i++) {
 			json_builder_set_member_name(b, keys[i]);
 			if (!c->timed || vals[i] == FTL_TS_NONE)
@@ -136,5 +135,6 @@ void ftl_graph_print(const FtlCallNode *root, const FtlGraphOptions *opt, FtlFor
 	fprintf(out, "%12s %12s %9s   %s\n", "total", "self", "calls", "function");
 	g_autoptr(GString) prefix = g_string_new(NULL);
 	graph_text(root, opt, 0, prefix, out);
-	fprintf(out, "('!': some calls of this path were repaired: orphan exits or calls left open)\n");
+	fprintf(out,
+		"('!': some calls of this path were repaired: orphan exits or calls left open)\n");
 }

@@ -9,8 +9,8 @@
 #include "views/table.h"
 
 typedef struct {
-	gint max_depth;     /* levels below the top to show; < 0 = all */
-	gint64 threshold;   /* hide nodes whose total is below (ns) */
+	gint max_depth;	  /* levels below the top to show; < 0 = all */
+	gint64 threshold; /* hide nodes whose total is below (ns) */
 } FtlGraphOptions;
 
 void ftl_graph_print(const FtlCallNode *root, const FtlGraphOptions *opt, FtlFormat format,

@@ -129,17 +129,18 @@ void ftl_info_print_text(FILE *out, FtlTrace *trace, const FtlCounts *c)
 	else
 		fprintf(out, "Span:     no timestamps in the input\n");
 	fprintf(out,
-		"Lines:    %" G_GUINT64_FORMAT " total: %" G_GUINT64_FORMAT " event, %" G_GUINT64_FORMAT
-		" header, %" G_GUINT64_FORMAT " special, %" G_GUINT64_FORMAT " blank, %" G_GUINT64_FORMAT
-		" unparsed\n",
+		"Lines:    %" G_GUINT64_FORMAT " total: %" G_GUINT64_FORMAT
+		" event, %" G_GUINT64_FORMAT " header, %" G_GUINT64_FORMAT
+		" special, %" G_GUINT64_FORMAT " blank, %" G_GUINT64_FORMAT " unparsed\n",
 		st.total_lines, st.event_lines, st.header_lines, st.special_lines, st.blank_lines,
 		st.unparsed_lines);
 	fprintf(out, "Events:   %" G_GUINT64_FORMAT " (from %" G_GUINT64_FORMAT " lines)\n",
 		ftl_counts_events(c), ftl_counts_event_lines(c));
 	if (in_buf >= 0)
 		fprintf(out,
-			"Header:   entries-in-buffer %" G_GINT64_FORMAT ", entries-written %" G_GINT64_FORMAT
-			" (%" G_GINT64_FORMAT " overwritten)\n",
+			"Header:   entries-in-buffer %" G_GINT64_FORMAT
+			", entries-written %" G_GINT64_FORMAT " (%" G_GINT64_FORMAT
+			" overwritten)\n",
 			in_buf, written, written - in_buf);
 	fprintf(out, "Lost:     %" G_GUINT64_FORMAT " events in %" G_GUINT64_FORMAT " LOST lines\n",
 		ftl_counts_lost_events(c), ftl_counts_lost_lines(c));
@@ -154,8 +155,9 @@ void ftl_info_print_text(FILE *out, FtlTrace *trace, const FtlCounts *c)
 			g_strlcpy(cpu, "?", sizeof cpu);
 		else
 			g_snprintf(cpu, sizeof cpu, "%d", cc->cpu);
-		fprintf(out, "%5s %12" G_GUINT64_FORMAT " %12" G_GUINT64_FORMAT " %-17s %-17s %s", cpu,
-			cc->event_lines, cc->events, ftl_time_format_us(cc->first_ts, b1, sizeof b1),
+		fprintf(out, "%5s %12" G_GUINT64_FORMAT " %12" G_GUINT64_FORMAT " %-17s %-17s %s",
+			cpu, cc->event_lines, cc->events,
+			ftl_time_format_us(cc->first_ts, b1, sizeof b1),
 			ftl_time_format_us(cc->last_ts, b2, sizeof b2),
 			cc->first_ts == FTL_TS_NONE
 				? "-"

@@ -178,19 +178,22 @@ static void report_header_text(const FtlReportData *r, FILE *out)
 	const char *tracer = ftl_trace_tracer(r->trace);
 	const FtlCounts *c = r->counts;
 	fprintf(out, "ftlens report: %s\n", ftl_trace_label(r->trace));
-	fprintf(out, "Tracer: %s   Dialect: %s   CPUs: %u   Events: %" G_GUINT64_FORMAT
-		     " from %" G_GUINT64_FORMAT " lines\n",
+	fprintf(out,
+		"Tracer: %s   Dialect: %s   CPUs: %u   Events: %" G_GUINT64_FORMAT
+		" from %" G_GUINT64_FORMAT " lines\n",
 		tracer ? tracer : "unknown", r->dialect, ftl_counts_n_cpus(c), ftl_counts_events(c),
 		ftl_counts_event_lines(c));
 	gint64 t0 = ftl_counts_first_ts(c), t1 = ftl_counts_last_ts(c);
 	if (t0 != FTL_TS_NONE)
-		fprintf(out, "Span: %s .. %s (%s)\n", ftl_time_format_us(report_ts(r, t0), b1, sizeof b1),
+		fprintf(out, "Span: %s .. %s (%s)\n",
+			ftl_time_format_us(report_ts(r, t0), b1, sizeof b1),
 			ftl_time_format_us(report_ts(r, t1), b2, sizeof b2),
 			ftl_duration_format(t1 - t0, b3, sizeof b3));
 	else
 		fprintf(out, "Span: unknown (the input has no timestamps)\n");
-	fprintf(out, "Calls: %" G_GUINT64_FORMAT " rebuilt, %" G_GUINT64_FORMAT
-		     " repaired (orphan exits, calls open at the end or cut by lost events)\n",
+	fprintf(out,
+		"Calls: %" G_GUINT64_FORMAT " rebuilt, %" G_GUINT64_FORMAT
+		" repaired (orphan exits, calls open at the end or cut by lost events)\n",
 		ftl_calltree_n_calls(r->tree), ftl_calltree_n_repaired(r->tree));
 	fputc('\n', out);
 	ftl_quality_print_text(r->quality, out);
@@ -253,8 +256,8 @@ void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out)
 		return;
 	}
 	if (format == FTL_FORMAT_CSV) {
-		const FtlTable *tables[] = {by_self, cpus, markers, longest};
-		const char *names[] = {"functions", "cpus", "markers", "longest_calls"};
+		const FtlTable *tables[] = { by_self, cpus, markers, longest };
+		const char *names[] = { "functions", "cpus", "markers", "longest_calls" };
 		for (guint i = 0; i < G_N_ELEMENTS(tables); i++) {
 			fprintf(out, "%s# %s\n", i ? "\n" : "", names[i]);
 			ftl_table_print_csv(tables[i], out);
@@ -268,8 +271,10 @@ void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out)
 	for (guint i = 0; i < rows->len && !timed; i++)
 		timed = ((const FtlFuncStat *)rows->pdata[i])->timed > 0;
 	if (timed) {
-		report_section(out, "Top functions by self time (! = some calls outside the complete window)",
-			       by_self, r->top);
+		report_section(
+			out,
+			"Top functions by self time (! = some calls outside the complete window)",
+			by_self, r->top);
 		report_section(out, "Top functions by total time", by_total, r->top);
 	} else {
 		g_autoptr(FtlTable) by_calls = ftl_report_func_table(r, FTL_FUNCSTATS_SORT_CALLS);

@@ -24,9 +24,9 @@ typedef struct {
 	const FtlCallTree *tree;
 	const FtlLongest *longest;
 	const FtlMarkers *markers;
-	guint top;          /* rows per text section */
-	gint64 threshold;   /* hide functions whose total is below (ns) */
-	gint64 origin;      /* --relative-to origin or FTL_TS_NONE */
+	guint top;	  /* rows per text section */
+	gint64 threshold; /* hide functions whose total is below (ns) */
+	gint64 origin;	  /* --relative-to origin or FTL_TS_NONE */
 } FtlReportData;
 
 void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out);

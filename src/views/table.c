@@ -23,7 +23,7 @@ typedef struct {
 
 struct _FtlTable {
 	char *name;
-	GArray *cols; /* TableCol */
+	GArray *cols;	 /* TableCol */
 	GPtrArray *rows; /* TableCell[ncols] */
 };
 
@@ -75,7 +75,7 @@ void ftl_table_free(FtlTable *t)
 void ftl_table_add_column(FtlTable *t, const char *key, const char *title, FtlColType type)
 {
 	g_return_if_fail(t->rows->len == 0);
-	TableCol col = {g_strdup(key), g_strdup(title), type, FALSE};
+	TableCol col = { g_strdup(key), g_strdup(title), type, FALSE };
 	g_array_append_val(t->cols, col);
 }
 
@@ -218,8 +218,8 @@ void ftl_table_print_text(const FtlTable *t, FILE *out, guint max_rows, guint wi
 			const TableCol *col = &g_array_index(t->cols, TableCol, c);
 			if (col->hidden)
 				continue;
-			const char *s = r == 0 ? col->title
-					       : g_ptr_array_index(texts, (r - 1) * ncols + c);
+			const char *s =
+				r == 0 ? col->title : g_ptr_array_index(texts, (r - 1) * ncols + c);
 			guint len = (guint)g_utf8_strlen(s, -1);
 			gboolean left = col->type == FTL_COL_STR || col->type == FTL_COL_VSTR;
 			if (!first)
@@ -246,7 +246,8 @@ void ftl_table_print_text(const FtlTable *t, FILE *out, guint max_rows, guint wi
 	}
 	g_string_free(line, TRUE);
 	if (nrows < t->rows->len)
-		fprintf(out, "(%u more rows; --format csv or json lists all)\n", t->rows->len - nrows);
+		fprintf(out, "(%u more rows; --format csv or json lists all)\n",
+			t->rows->len - nrows);
 }
 
 static void table_csv_field(FILE *out, const char *s)

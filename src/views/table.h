@@ -17,13 +17,13 @@ typedef enum {
 gboolean ftl_format_parse(const char *text, FtlFormat *out, GError **error);
 
 typedef enum {
-	FTL_COL_STR,   /* text; control characters are shown as \xNN in text and CSV */
-	FTL_COL_VSTR,  /* text the caller already made visible for the text view (shown
-			* as is there); CSV and JSON treat it as FTL_COL_STR */
+	FTL_COL_STR,  /* text; control characters are shown as \xNN in text and CSV */
+	FTL_COL_VSTR, /* text the caller already made visible for the text view (shown
+		       * as is there); CSV and JSON treat it as FTL_COL_STR */
 	FTL_COL_INT,
-	FTL_COL_NS,    /* a duration in ns: text shows "12.345 us", CSV/JSON the integer */
-	FTL_COL_TS,    /* a timestamp in ns: text shows "123.456789", CSV/JSON the integer */
-	FTL_COL_PCT,   /* a percentage (double): text shows "12.3%" */
+	FTL_COL_NS,  /* a duration in ns: text shows "12.345 us", CSV/JSON the integer */
+	FTL_COL_TS,  /* a timestamp in ns: text shows "123.456789", CSV/JSON the integer */
+	FTL_COL_PCT, /* a percentage (double): text shows "12.3%" */
 	FTL_COL_FLOAT,
 } FtlColType;
 

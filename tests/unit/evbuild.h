@@ -73,7 +73,7 @@ static inline void evb_leaf(FtlEvent out[2], gint64 ts, gint32 cpu, gint32 pid, 
 static inline FtlEvent evb_marker(gint64 ts, gint32 cpu, gint32 pid, const char *text)
 {
 	FtlEvent ev = evb_base(FTL_EVENT_MARKER, "tracing_mark_write", ts, cpu, pid);
-	ev.u.marker.text = (FtlSlice){text, (guint32)strlen(text)};
+	ev.u.marker.text = (FtlSlice){ text, (guint32)strlen(text) };
 	ev.u.marker.origin = FTL_MARKER_TRACE_MARKER;
 	ev.payload = ev.u.marker.text;
 	return ev;
@@ -87,7 +87,7 @@ static inline FtlEvent evb_switch(gint64 ts, gint32 cpu, const char *prev_comm, 
 	ev.u.sw.prev_comm = evb_intern(prev_comm);
 	ev.u.sw.prev_pid = prev_pid;
 	ev.u.sw.prev_prio = 120;
-	ev.u.sw.prev_state = (FtlSlice){"S", 1};
+	ev.u.sw.prev_state = (FtlSlice){ "S", 1 };
 	ev.u.sw.next_comm = evb_intern(next_comm);
 	ev.u.sw.next_pid = next_pid;
 	ev.u.sw.next_prio = 120;
@@ -102,7 +102,7 @@ static inline FtlEvent evb_task_switch(gint64 ts, gint32 cpu, const char *prev_c
 	ev.kind = FTL_EVENT_TASK_SWITCH;
 	ev.name = evb_intern("task_switch");
 	ev.u.sw.prev_prio = ev.u.sw.next_prio = -1;
-	ev.u.sw.prev_state = (FtlSlice){NULL, 0};
+	ev.u.sw.prev_state = (FtlSlice){ NULL, 0 };
 	return ev;
 }
 
@@ -119,7 +119,8 @@ static inline FtlEvent evb_wakeup(gint64 ts, gint32 cpu, gint32 pid, const char 
 
 static inline FtlEvent evb_irq(gint64 ts, gint32 cpu, gint32 pid, gboolean entry)
 {
-	FtlEvent ev = evb_base(entry ? FTL_EVENT_IRQ_ENTRY : FTL_EVENT_IRQ_EXIT, "irq", ts, cpu, pid);
+	FtlEvent ev =
+		evb_base(entry ? FTL_EVENT_IRQ_ENTRY : FTL_EVENT_IRQ_EXIT, "irq", ts, cpu, pid);
 	ev.u.irq.irq = -1;
 	return ev;
 }
@@ -137,7 +138,7 @@ static inline FtlEvent evb_generic(gint64 ts, gint32 cpu, gint32 pid, const char
 {
 	FtlEvent ev = evb_base(FTL_EVENT_GENERIC, name, ts, cpu, pid);
 	ev.comm = evb_intern(comm);
-	ev.payload = (FtlSlice){payload, (guint32)strlen(payload)};
+	ev.payload = (FtlSlice){ payload, (guint32)strlen(payload) };
 	return ev;
 }
 

@@ -39,7 +39,7 @@ static void test_basic_tree(void)
 {
 	g_autoptr(FtlDiags) d = ftl_diags_new();
 	g_autoptr(FtlCallTree) t = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, d);
-	Seen seen = {g_ptr_array_new_with_free_func(g_free)};
+	Seen seen = { g_ptr_array_new_with_free_func(g_free) };
 	ftl_calltree_set_on_call(t, seen_call, &seen);
 	feed(t, evb_entry(100, 0, 10, "A", 0));
 	feed(t, evb_entry(110, 0, 10, "B", 1));
@@ -111,8 +111,8 @@ static void test_orphan_exits(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(u);
 	CU_ASSERT_EQUAL(x->total_ns, 10);
 	CU_ASSERT_EQUAL(y->total_ns, 50);
-	CU_ASSERT_EQUAL(y->self_ns, 40);  /* X was its child */
-	CU_ASSERT_EQUAL(u->self_ns, 30);  /* Y was its child */
+	CU_ASSERT_EQUAL(y->self_ns, 40); /* X was its child */
+	CU_ASSERT_EQUAL(u->self_ns, 30); /* Y was its child */
 	CU_ASSERT_EQUAL(y->flagged, 1);
 	CU_ASSERT_EQUAL(ftl_diags_get(d, FTL_DIAG_ORPHAN_EXIT)->count, 2);
 }
@@ -121,7 +121,7 @@ static void test_open_at_end_no_time_invented(void)
 {
 	g_autoptr(FtlDiags) d = ftl_diags_new();
 	g_autoptr(FtlCallTree) t = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, d);
-	Seen seen = {g_ptr_array_new_with_free_func(g_free)};
+	Seen seen = { g_ptr_array_new_with_free_func(g_free) };
 	ftl_calltree_set_on_call(t, seen_call, &seen);
 	feed(t, evb_entry(1000, 0, 10, "A", 0));
 	feed(t, evb_entry(1010, 0, 10, "B", 1));
@@ -273,18 +273,18 @@ static void test_focus_and_groups(void)
 }
 
 static const UnitTest tests[] = {
-	{"basic_tree", test_basic_tree},
-	{"merge_by_path", test_merge_by_path},
-	{"orphan_exits", test_orphan_exits},
-	{"open_at_end_no_time_invented", test_open_at_end_no_time_invented},
-	{"depth_jump", test_depth_jump},
-	{"exit_name_mismatch_unwinds", test_exit_name_mismatch_unwinds},
-	{"per_task_stacks", test_per_task_stacks},
-	{"idle_is_per_cpu", test_idle_is_per_cpu},
-	{"lost_resets_stack", test_lost_resets_stack},
-	{"duration_from_timestamps", test_duration_from_timestamps},
-	{"focus_and_groups", test_focus_and_groups},
-	{NULL, NULL},
+	{ "basic_tree", test_basic_tree },
+	{ "merge_by_path", test_merge_by_path },
+	{ "orphan_exits", test_orphan_exits },
+	{ "open_at_end_no_time_invented", test_open_at_end_no_time_invented },
+	{ "depth_jump", test_depth_jump },
+	{ "exit_name_mismatch_unwinds", test_exit_name_mismatch_unwinds },
+	{ "per_task_stacks", test_per_task_stacks },
+	{ "idle_is_per_cpu", test_idle_is_per_cpu },
+	{ "lost_resets_stack", test_lost_resets_stack },
+	{ "duration_from_timestamps", test_duration_from_timestamps },
+	{ "focus_and_groups", test_focus_and_groups },
+	{ NULL, NULL },
 };
 
 int main(void)

@@ -184,15 +184,15 @@ static void test_function_tracer_hits(void)
 }
 
 static const UnitTest tests[] = {
-	{"total_self", test_total_self},
-	{"by_cpu_and_task", test_by_cpu_and_task},
-	{"recursion_not_double_counted", test_recursion_not_double_counted},
-	{"percentiles", test_percentiles},
-	{"percentiles_histogram", test_percentiles_histogram},
-	{"percentiles_exact_small", test_percentiles_exact_small},
-	{"untimed_calls", test_untimed_calls},
-	{"function_tracer_hits", test_function_tracer_hits},
-	{NULL, NULL},
+	{ "total_self", test_total_self },
+	{ "by_cpu_and_task", test_by_cpu_and_task },
+	{ "recursion_not_double_counted", test_recursion_not_double_counted },
+	{ "percentiles", test_percentiles },
+	{ "percentiles_histogram", test_percentiles_histogram },
+	{ "percentiles_exact_small", test_percentiles_exact_small },
+	{ "untimed_calls", test_untimed_calls },
+	{ "function_tracer_hits", test_function_tracer_hits },
+	{ NULL, NULL },
 };
 
 int main(void)

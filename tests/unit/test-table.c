@@ -103,14 +103,16 @@ static void test_json(void)
 	g_autofree char *s = render(t, FTL_FORMAT_JSON, 0, 0);
 	g_autoptr(JsonParser) p = json_parser_new();
 	CU_ASSERT_FATAL(json_parser_load_from_data(p, s, -1, NULL));
-	JsonArray *rows = json_object_get_array_member(json_node_get_object(json_parser_get_root(p)), "rows");
+	JsonArray *rows =
+		json_object_get_array_member(json_node_get_object(json_parser_get_root(p)), "rows");
 	CU_ASSERT_EQUAL_FATAL(json_array_get_length(rows), 2);
 	JsonObject *r0 = json_array_get_object_element(rows, 0);
 	CU_ASSERT_EQUAL(json_object_get_int_member(r0, "total_ns"), 1500);
 	CU_ASSERT_EQUAL(json_object_get_int_member(r0, "secret"), 7);
 	JsonObject *r1 = json_array_get_object_element(rows, 1);
 	CU_ASSERT(json_object_get_null_member(r1, "total_ns"));
-	CU_ASSERT_STRING_EQUAL(json_object_get_string_member(r1, "function"), "evil,\"name\"\x1b[31m");
+	CU_ASSERT_STRING_EQUAL(json_object_get_string_member(r1, "function"),
+			       "evil,\"name\"\x1b[31m");
 }
 
 static void test_format_parse(void)
@@ -124,12 +126,12 @@ static void test_format_parse(void)
 }
 
 static const UnitTest tests[] = {
-	{"text", test_text},
-	{"width", test_width},
-	{"csv", test_csv},
-	{"json", test_json},
-	{"format_parse", test_format_parse},
-	{NULL, NULL},
+	{ "text", test_text },
+	{ "width", test_width },
+	{ "csv", test_csv },
+	{ "json", test_json },
+	{ "format_parse", test_format_parse },
+	{ NULL, NULL },
 };
 
 int main(void)

@@ -63,9 +63,9 @@ static Parsed *parse_text(const char *text)
 	return parse_bytes(text, strlen(text), FTL_OPEN_NONE);
 }
 
-#define EV(p, i) (&g_array_index((p)->evs, FtlEvent, (i)))
-#define NEVS(p) ((p)->evs->len)
-#define STATS(p) ftl_trace_stats((p)->trace)
+#define EV(p, i)	 (&g_array_index((p)->evs, FtlEvent, (i)))
+#define NEVS(p)		 ((p)->evs->len)
+#define STATS(p)	 ftl_trace_stats((p)->trace)
 #define ASSERT_STR(a, b) CU_ASSERT_STRING_EQUAL((a) ? (a) : "(null)", (b))
 
 static gboolean slice_is(FtlSlice s, const char *str)
@@ -130,14 +130,14 @@ static void test_fgraph_duration_marks(void)
 		char mark;
 		gint64 ns;
 	} cases[] = {
-		{" 3)   0.313 us    |  }\n", ' ', 313},
-		{" 3) + 13.445 us   |  }\n", '+', 13445},
-		{" 3) ! 140.417 us  |  }\n", '!', 140417},
-		{" 3) # 1837.709 us |  }\n", '#', 1837709},
-		{" 3) * 33998.59 us |  }\n", '*', 33998590},
-		{" 3) @ 119760.2 us |  }\n", '@', 119760200},
-		{" 3) $ 3594274 us  |  }\n", '$', 3594274000},
-		{" 0) ! 2000147 us  |  } /* sys_nanosleep */\n", '!', 2000147000},
+		{ " 3)   0.313 us    |  }\n", ' ', 313 },
+		{ " 3) + 13.445 us   |  }\n", '+', 13445 },
+		{ " 3) ! 140.417 us  |  }\n", '!', 140417 },
+		{ " 3) # 1837.709 us |  }\n", '#', 1837709 },
+		{ " 3) * 33998.59 us |  }\n", '*', 33998590 },
+		{ " 3) @ 119760.2 us |  }\n", '@', 119760200 },
+		{ " 3) $ 3594274 us  |  }\n", '$', 3594274000 },
+		{ " 0) ! 2000147 us  |  } /* sys_nanosleep */\n", '!', 2000147000 },
 	};
 	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
 		g_autoptr(Parsed) p = parse_text(cases[i].line);
@@ -151,8 +151,10 @@ static void test_fgraph_duration_marks(void)
 static void test_fgraph_tail_and_retval(void)
 {
 	g_autoptr(Parsed) p =
-		parse_text("    1)   0.651 us    |      cgroup_migrate_add_task(); /* = 0xffff93fcfd346c00 */\n"
-			   "    1)   1.232 us    |          } /* cgroup_taskset_first = 0xffff93fc8fb20000 */\n"
+		parse_text("    1)   0.651 us    |      cgroup_migrate_add_task(); /* = "
+			   "0xffff93fcfd346c00 */\n"
+			   "    1)   1.232 us    |          } /* cgroup_taskset_first = "
+			   "0xffff93fc8fb20000 */\n"
 			   "    1)   2.335 us    |        } /* cpu_cgroup_can_attach = -22 */\n"
 			   "    1)   3.177 us    |          } /* kmem_cache_free() */\n"
 			   "    1)   3.177 us    |          } /* = 0x0 */\n"
@@ -178,7 +180,8 @@ static void test_fgraph_comments(void)
 {
 	g_autoptr(Parsed) p = parse_text(
 		" 1)               |  /* I'm a comment! */\n"
-		" 0)               |  /* sched_switch: prev_comm=bash prev_pid=9 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120 */\n"
+		" 0)               |  /* sched_switch: prev_comm=bash prev_pid=9 prev_prio=120 "
+		"prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120 */\n"
 		" 0)               |  /* before foo */\n");
 	CU_ASSERT_EQUAL_FATAL(NEVS(p), 3);
 	CU_ASSERT_EQUAL(EV(p, 0)->kind, FTL_EVENT_MARKER);
@@ -265,7 +268,8 @@ static void test_fgraph_no_duration(void)
 static void test_fgraph_latency_layout(void)
 {
 	g_autoptr(Parsed) p = parse_text(
-		"          0 us |   0)   bash-1507    |  d... |   0.000 us    |  _raw_spin_lock_irqsave();\n"
+		"          0 us |   0)   bash-1507    |  d... |   0.000 us    |  "
+		"_raw_spin_lock_irqsave();\n"
 		"          1 us |   0)   bash-1507    |  d..2 |               |    set_track() {\n"
 		"      bash-1507    0d..1 3792us : <stack trace>\n"
 		" => free_debug_processing\n"
@@ -287,9 +291,12 @@ static void test_fgraph_latency_layout(void)
 static void test_event_comm_forms(void)
 {
 	g_autoptr(Parsed) p = parse_text(
-		"     Web Content-2711  [001] d... 12.000001: sched_waking: comm=x pid=1 prio=120 target_cpu=001\n"
-		"  kworker/0:1-H-55     [000] ....  12.000002: workqueue_execute_start: work struct 0x1\n"
-		"           <...>-29476 [002] d...  12.000003: do_sys_open: (do_sys_open+0x0/0x220)\n"
+		"     Web Content-2711  [001] d... 12.000001: sched_waking: comm=x pid=1 prio=120 "
+		"target_cpu=001\n"
+		"  kworker/0:1-H-55     [000] ....  12.000002: workqueue_execute_start: work "
+		"struct 0x1\n"
+		"           <...>-29476 [002] d...  12.000003: do_sys_open: "
+		"(do_sys_open+0x0/0x220)\n"
 		"          <idle>-0     [003] d..2  12.000004: cpu_idle: state=1 cpu_id=3\n"
 		"  ndroid.systemui-1   [000] ...1 12.000005: tracing_mark_write: B|1|draw\n");
 	CU_ASSERT_EQUAL_FATAL(NEVS(p), 5);
@@ -314,7 +321,8 @@ static void test_event_comm_forms(void)
 static void test_event_tgid_column(void)
 {
 	g_autoptr(Parsed) p = parse_text(
-		"com.google.android.youtube-23071 (23071) [002] d..5 214168.479892: sched_wakeup: comm=Binder:549_4 pid=2029 prio=120 success=1 target_cpu=000\n"
+		"com.google.android.youtube-23071 (23071) [002] d..5 214168.479892: sched_wakeup: "
+		"comm=Binder:549_4 pid=2029 prio=120 success=1 target_cpu=000\n"
 		"          <idle>-0     (-----) [001] d..3 214168.479898: cpu_idle: state=1\n"
 		"ksoftirqd/1-12    (   12) [001] d..3 214168.479967: cpu_idle: state=2\n");
 	CU_ASSERT_EQUAL_FATAL(NEVS(p), 3);
@@ -332,9 +340,10 @@ static void test_event_tgid_column(void)
 static void test_event_old_layouts(void)
 {
 	/* 2.6.2x: two-digit bracketed CPU, no flags; 3.2: no flags either */
-	g_autoptr(Parsed) p = parse_text("            bash-4003  [00]   123.638713: finish_task_switch <-schedule\n"
-					 "            bash-4003  [13]   123.638714: _spin_unlock_irq <-finish_task_switch\n"
-					 "register_start.-17008 [000]  1.000000: ext4_create <-vfs_create\n");
+	g_autoptr(Parsed) p = parse_text(
+		"            bash-4003  [00]   123.638713: finish_task_switch <-schedule\n"
+		"            bash-4003  [13]   123.638714: _spin_unlock_irq <-finish_task_switch\n"
+		"register_start.-17008 [000]  1.000000: ext4_create <-vfs_create\n");
 	CU_ASSERT_EQUAL_FATAL(NEVS(p), 3);
 	CU_ASSERT_EQUAL(EV(p, 0)->kind, FTL_EVENT_FUNC);
 	ASSERT_STR(EV(p, 0)->u.fn.func, "finish_task_switch");
@@ -346,7 +355,8 @@ static void test_event_old_layouts(void)
 static void test_event_function_repeats(void)
 {
 	g_autoptr(Parsed) p = parse_text(
-		"            bash-1123    [003] ...1    62.542323: __mod_node_page_state <-mod_node_page_state (repeats: 10, last_ts: 62.542326)\n");
+		"            bash-1123    [003] ...1    62.542323: __mod_node_page_state "
+		"<-mod_node_page_state (repeats: 10, last_ts: 62.542326)\n");
 	CU_ASSERT_EQUAL_FATAL(NEVS(p), 1);
 	CU_ASSERT_EQUAL(EV(p, 0)->u.fn.repeats, 10);
 	CU_ASSERT_EQUAL(EV(p, 0)->u.fn.last_ts, 62542326000);
@@ -371,11 +381,10 @@ static void test_event_stacktrace(void)
 
 static void test_lost_and_buffer_started(void)
 {
-	g_autoptr(Parsed) p = parse_text(
-		"##### CPU 2 buffer started ####\n"
-		"   bash-1 [002] d... 1.000001: cpu_idle: state=1\n"
-		"CPU:2 [LOST 1234 EVENTS]\n"
-		"   bash-1 [002] d... 1.000002: cpu_idle: state=1\n");
+	g_autoptr(Parsed) p = parse_text("##### CPU 2 buffer started ####\n"
+					 "   bash-1 [002] d... 1.000001: cpu_idle: state=1\n"
+					 "CPU:2 [LOST 1234 EVENTS]\n"
+					 "   bash-1 [002] d... 1.000002: cpu_idle: state=1\n");
 	CU_ASSERT_EQUAL_FATAL(NEVS(p), 4);
 	CU_ASSERT_EQUAL(EV(p, 0)->kind, FTL_EVENT_BUFFER_START);
 	CU_ASSERT_EQUAL(EV(p, 0)->cpu, 2);
@@ -392,17 +401,26 @@ static void test_tracecmd_report(void)
 	g_autoptr(Parsed) p = parse_text(
 		"version = 6\n"
 		"cpus=2\n"
-		"          <idle>-0     [000] 157412.933969: funcgraph_entry:                  |  do_IRQ() {\n"
-		"          <idle>-0     [000] 157412.933974: irq_handler_entry:    irq=48 name=eth0\n"
-		"          <idle>-0     [000] 157412.934004: funcgraph_exit:       + 36.358 us |  }\n"
-		"          <idle>-0     [000] 157412.934005: funcgraph_entry:        0.500 us   |  irq_exit();\n"
+		"          <idle>-0     [000] 157412.933969: funcgraph_entry:                  |  "
+		"do_IRQ() {\n"
+		"          <idle>-0     [000] 157412.933974: irq_handler_entry:    irq=48 "
+		"name=eth0\n"
+		"          <idle>-0     [000] 157412.934004: funcgraph_exit:       + 36.358 us |  "
+		"}\n"
+		"          <idle>-0     [000] 157412.934005: funcgraph_entry:        0.500 us   |  "
+		"irq_exit();\n"
 		"CPU:1 [3 EVENTS DROPPED]\n"
-		"trace-cm-6973    2d..4. 259445.106949: bprint:               enqueue_task_fair: evt=util\n"
-		"<idle>-0       0d.h1. 106467.859747: function:             ktime_get <-- tick_check_idle\n"
-		"       trace-cmd-6244  [005] 162534.215742: sched_switch:         trace-cmd:6244 [120] x ==> swapper/5:0 [120]\n"
-		"            sh-1 [001] 1.0: sched_wakeup:         sshd:1234 [120] success=1 CPU:001\n"
+		"trace-cm-6973    2d..4. 259445.106949: bprint:               enqueue_task_fair: "
+		"evt=util\n"
+		"<idle>-0       0d.h1. 106467.859747: function:             ktime_get <-- "
+		"tick_check_idle\n"
+		"       trace-cmd-6244  [005] 162534.215742: sched_switch:         trace-cmd:6244 "
+		"[120] x ==> swapper/5:0 [120]\n"
+		"            sh-1 [001] 1.0: sched_wakeup:         sshd:1234 [120] success=1 "
+		"CPU:001\n"
 		"   bash-1 [000] 1.1: print:                0xffffffff8109e0c8: hello world\\n\n"
-		"   bash-1 [000] 1.2: funcgraph_exit: func=0xffffffffba5ddc00 calltime=0x100 rettime=0x180 overrun=0x0 depth=2\n");
+		"   bash-1 [000] 1.2: funcgraph_exit: func=0xffffffffba5ddc00 calltime=0x100 "
+		"rettime=0x180 overrun=0x0 depth=2\n");
 	CU_ASSERT_PTR_NULL(p->error);
 	CU_ASSERT_EQUAL_FATAL(NEVS(p), 12);
 	ASSERT_STR(ftl_source_dialect(ftl_trace_source(p->trace, 0)), "trace-cmd-report");
@@ -451,7 +469,8 @@ static void test_latency_format(void)
 		"  <idle>-0     0d.s.   97us : __do_softirq (do_softirq)\n"
 		"    <idle>-0       3dNh2    5us : ttwu_stat <-try_to_wake_up\n"
 		"    <idle>-0       3d.h4    1us+:      0:120:R   + [003]  2448: 94:R sleep\n"
-		"  <idle>-0       1dN.2.   12us : sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=x next_pid=5 next_prio=1\n");
+		"  <idle>-0       1dN.2.   12us : sched_switch: prev_comm=swapper/1 prev_pid=0 "
+		"prev_prio=120 prev_state=R ==> next_comm=x next_pid=5 next_prio=1\n");
 	CU_ASSERT_EQUAL_FATAL(NEVS(p), 5);
 	CU_ASSERT_EQUAL(ftl_trace_source(p->trace, 0)->header_cpus, 2);
 	CU_ASSERT(ftl_trace_source(p->trace, 0)->time_relative);
@@ -486,20 +505,21 @@ static void test_legacy_sched_switch_tracer(void)
 
 static void test_headers(void)
 {
-	g_autoptr(Parsed) p = parse_text(
-		"# tracer: function\n"
-		"#\n"
-		"# entries-in-buffer/entries-written: 140080/250280   #P:4\n"
-		"#\n"
-		"#                              _-----=> irqs-off/BH-disabled\n"
-		"#                             / _----=> need-resched\n"
-		"#                            | / _---=> hardirq/softirq\n"
-		"#                            || / _--=> preempt-depth\n"
-		"#                            ||| / _-=> migrate-disable\n"
-		"#                            |||| /     delay\n"
-		"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
-		"#              | |         |   |||||     |         |\n"
-		"            bash-1977    [000] .....    17.1234567: mutex_unlock <-rb_simple_write\n");
+	g_autoptr(Parsed) p =
+		parse_text("# tracer: function\n"
+			   "#\n"
+			   "# entries-in-buffer/entries-written: 140080/250280   #P:4\n"
+			   "#\n"
+			   "#                              _-----=> irqs-off/BH-disabled\n"
+			   "#                             / _----=> need-resched\n"
+			   "#                            | / _---=> hardirq/softirq\n"
+			   "#                            || / _--=> preempt-depth\n"
+			   "#                            ||| / _-=> migrate-disable\n"
+			   "#                            |||| /     delay\n"
+			   "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+			   "#              | |         |   |||||     |         |\n"
+			   "            bash-1977    [000] .....    17.1234567: mutex_unlock "
+			   "<-rb_simple_write\n");
 	FtlSource *s = ftl_trace_source(p->trace, 0);
 	ASSERT_STR(s->tracer, "function");
 	CU_ASSERT_EQUAL(s->entries_in_buffer, 140080);
@@ -584,7 +604,7 @@ static void test_bad_inputs(void)
 	CU_ASSERT(g_error_matches(empty->error, FTL_ERROR, FTL_ERROR_EMPTY));
 	g_autoptr(Parsed) blank = parse_text("\n\n   \n");
 	CU_ASSERT(g_error_matches(blank->error, FTL_ERROR, FTL_ERROR_EMPTY));
-	const char bin[] = {'a', 'b', '\n', 0x01, 0x00, 0x7f, 'x'};
+	const char bin[] = { 'a', 'b', '\n', 0x01, 0x00, 0x7f, 'x' };
 	g_autoptr(Parsed) b = parse_bytes(bin, sizeof bin, FTL_OPEN_NONE);
 	CU_ASSERT(g_error_matches(b->error, FTL_ERROR, FTL_ERROR_FORMAT));
 	CU_ASSERT_PTR_NOT_NULL(b->error && strstr(b->error->message, "line 2: binary data"));
@@ -681,8 +701,8 @@ static void test_per_cpu_dir_merge(void)
 	CU_ASSERT_EQUAL(ftl_trace_n_sources(t), 2);
 	g_autoptr(FtlIter) it = ftl_iter_new(t, NULL);
 	const FtlEvent *ev;
-	gint64 want_ts[] = {1000001000, 1000002000, 1000004000, 1000004000, 1000005000};
-	gint want_cpu[] = {0, 1, 0, 1, 1};
+	gint64 want_ts[] = { 1000001000, 1000002000, 1000004000, 1000004000, 1000005000 };
+	gint want_cpu[] = { 0, 1, 0, 1, 1 };
 	int n = 0;
 	while (ftl_iter_next(it, &ev, &error) == FTL_STATUS_OK) {
 		if (n < 5) {
@@ -704,11 +724,12 @@ static void test_per_cpu_dir_merge(void)
 
 static void test_doc_indent_and_hwbranch(void)
 {
-	g_autoptr(Parsed) p = parse_text("  # tracer: hw-branch-tracer\n"
-					 "  #\n"
-					 "  # CPU#        TO  <-  FROM\n"
-					 "     0  scheduler_tick+0xb5/0x1bf\t  <-  task_tick_idle+0x5/0x6\n"
-					 "     2  run_posix_cpu_timers+0x2b/0x72a\t  <-  run_posix_cpu_timers+0x25/0x72a\n");
+	g_autoptr(Parsed) p = parse_text(
+		"  # tracer: hw-branch-tracer\n"
+		"  #\n"
+		"  # CPU#        TO  <-  FROM\n"
+		"     0  scheduler_tick+0xb5/0x1bf\t  <-  task_tick_idle+0x5/0x6\n"
+		"     2  run_posix_cpu_timers+0x2b/0x72a\t  <-  run_posix_cpu_timers+0x25/0x72a\n");
 	CU_ASSERT_EQUAL_FATAL(NEVS(p), 2);
 	ASSERT_STR(EV(p, 0)->name, "hw_branch");
 	CU_ASSERT_EQUAL(EV(p, 1)->cpu, 2);
@@ -716,37 +737,37 @@ static void test_doc_indent_and_hwbranch(void)
 }
 
 static const UnitTest tests[] = {
-	{"fgraph_basic", test_fgraph_basic},
-	{"fgraph_two_digit_cpu", test_fgraph_two_digit_cpu},
-	{"fgraph_duration_marks", test_fgraph_duration_marks},
-	{"fgraph_tail_and_retval", test_fgraph_tail_and_retval},
-	{"fgraph_comments", test_fgraph_comments},
-	{"fgraph_abstime_proc", test_fgraph_abstime_proc},
-	{"fgraph_task_switch_infers_pid", test_fgraph_task_switch_infers_pid},
-	{"fgraph_irq_arrows", test_fgraph_irq_arrows},
-	{"fgraph_no_duration", test_fgraph_no_duration},
-	{"fgraph_latency_layout", test_fgraph_latency_layout},
-	{"event_comm_forms", test_event_comm_forms},
-	{"event_tgid_column", test_event_tgid_column},
-	{"event_old_layouts", test_event_old_layouts},
-	{"event_function_repeats", test_event_function_repeats},
-	{"event_stacktrace", test_event_stacktrace},
-	{"lost_and_buffer_started", test_lost_and_buffer_started},
-	{"tracecmd_report", test_tracecmd_report},
-	{"latency_format", test_latency_format},
-	{"legacy_sched_switch_tracer", test_legacy_sched_switch_tracer},
-	{"headers", test_headers},
-	{"counter_clock_and_ns", test_counter_clock_and_ns},
-	{"syscall_events", test_syscall_events},
-	{"crlf_and_no_final_newline", test_crlf_and_no_final_newline},
-	{"truncated_last_line", test_truncated_last_line},
-	{"strict_unparsed", test_strict_unparsed},
-	{"bad_inputs", test_bad_inputs},
-	{"gzip", test_gzip},
-	{"zstd", test_zstd},
-	{"per_cpu_dir_merge", test_per_cpu_dir_merge},
-	{"doc_indent_and_hwbranch", test_doc_indent_and_hwbranch},
-	{NULL, NULL},
+	{ "fgraph_basic", test_fgraph_basic },
+	{ "fgraph_two_digit_cpu", test_fgraph_two_digit_cpu },
+	{ "fgraph_duration_marks", test_fgraph_duration_marks },
+	{ "fgraph_tail_and_retval", test_fgraph_tail_and_retval },
+	{ "fgraph_comments", test_fgraph_comments },
+	{ "fgraph_abstime_proc", test_fgraph_abstime_proc },
+	{ "fgraph_task_switch_infers_pid", test_fgraph_task_switch_infers_pid },
+	{ "fgraph_irq_arrows", test_fgraph_irq_arrows },
+	{ "fgraph_no_duration", test_fgraph_no_duration },
+	{ "fgraph_latency_layout", test_fgraph_latency_layout },
+	{ "event_comm_forms", test_event_comm_forms },
+	{ "event_tgid_column", test_event_tgid_column },
+	{ "event_old_layouts", test_event_old_layouts },
+	{ "event_function_repeats", test_event_function_repeats },
+	{ "event_stacktrace", test_event_stacktrace },
+	{ "lost_and_buffer_started", test_lost_and_buffer_started },
+	{ "tracecmd_report", test_tracecmd_report },
+	{ "latency_format", test_latency_format },
+	{ "legacy_sched_switch_tracer", test_legacy_sched_switch_tracer },
+	{ "headers", test_headers },
+	{ "counter_clock_and_ns", test_counter_clock_and_ns },
+	{ "syscall_events", test_syscall_events },
+	{ "crlf_and_no_final_newline", test_crlf_and_no_final_newline },
+	{ "truncated_last_line", test_truncated_last_line },
+	{ "strict_unparsed", test_strict_unparsed },
+	{ "bad_inputs", test_bad_inputs },
+	{ "gzip", test_gzip },
+	{ "zstd", test_zstd },
+	{ "per_cpu_dir_merge", test_per_cpu_dir_merge },
+	{ "doc_indent_and_hwbranch", test_doc_indent_and_hwbranch },
+	{ NULL, NULL },
 };
 
 int main(void)
