@@ -33,6 +33,10 @@ typedef struct {
 	void (*free)(FtlSource *src);
 	/* A short name of what the source reads, e.g. "function_graph"; static. */
 	const char *(*dialect)(FtlSource *src);
+	/* Optional. Renders the event's payload text when ev->payload is empty
+	 * (binary inputs keep fields, not text); only views call it, with the
+	 * event the source returned last, before the next call to next(). */
+	void (*payload)(FtlSource *src, const FtlEvent *ev, GString *out);
 } FtlSourceOps;
 
 struct _FtlSource {
@@ -54,3 +58,6 @@ struct _FtlSource {
 void ftl_source_init(FtlSource *src, const FtlSourceOps *ops, const char *path);
 void ftl_source_clear(FtlSource *src);
 const char *ftl_source_dialect(FtlSource *src);
+/* Appends ev's payload text to out through the source's payload op; FALSE (and
+ * nothing appended) when the source has none. ev must still be borrowed. */
+gboolean ftl_source_payload(FtlSource *src, const FtlEvent *ev, GString *out);

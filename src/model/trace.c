@@ -31,6 +31,14 @@ const char *ftl_source_dialect(FtlSource *src)
 	return src->ops->dialect ? src->ops->dialect(src) : "unknown";
 }
 
+gboolean ftl_source_payload(FtlSource *src, const FtlEvent *ev, GString *out)
+{
+	if (!src || !src->ops->payload)
+		return FALSE;
+	src->ops->payload(src, ev, out);
+	return TRUE;
+}
+
 static void trace_source_free(gpointer p)
 {
 	FtlSource *src = p;

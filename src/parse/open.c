@@ -9,12 +9,11 @@
 #include <sys/stat.h>
 
 #include "parse/text.h"
+#include "parse/tracedat.h"
 #include "util/error.h"
 #include "util/input.h"
 
 #define SNIFF_BYTES 4096
-
-static const char tracedat_magic[] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
 
 /* cpuN from ".../cpuN/trace" or ".../cpuN" */
 static gint open_cpu_hint(const char *path)
@@ -35,14 +34,6 @@ static gboolean open_check_text(FtlInput *in, GError **error)
 {
 	if (in->size == 0) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY, "'%s': empty file, no trace to read",
-			    in->path);
-		return FALSE;
-	}
-	if (in->size >= sizeof tracedat_magic &&
-	    memcmp(in->data, tracedat_magic, sizeof tracedat_magic) == 0) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_UNSUPPORTED,
-			    "'%s': a trace-cmd trace.dat file; this build of ftlens reads text "
-			    "traces only",
 			    in->path);
 		return FALSE;
 	}
@@ -68,7 +59,22 @@ static gboolean open_add_file(FtlTrace *trace, const char *path, gint cpu_hint,
 			      GError **error)
 {
 	g_autoptr(FtlInput) in = ftl_input_open(path, error);
-	if (!in || !open_check_text(in, error))
+	if (!in)
+		return FALSE;
+	if (ftl_tracedat_sniff(in->data, in->size)) {
+		/* libtracecmd opens the file by name and seeks in it */
+		if (in->compression != FTL_COMPRESSION_NONE || g_strcmp0(path, "-") == 0) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_UNSUPPORTED,
+				    "'%s': a trace.dat read from %s; give ftlens the uncompressed "
+				    "file itself",
+				    path, g_strcmp0(path, "-") == 0 ? "standard input"
+								  : ftl_compression_name(in->compression));
+			return FALSE;
+		}
+		g_clear_pointer(&in, ftl_input_free);
+		return ftl_tracedat_open(trace, path, error);
+	}
+	if (!open_check_text(in, error))
 		return FALSE;
 	if (!ftl_text_sniff(in, error))
 		return FALSE;

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "model/source.h"
 #include "util/timefmt.h"
 
 void ftl_dump_append_visible(GString *out, const char *s, gsize len)
@@ -145,6 +146,13 @@ void ftl_dump_event_at(GString *out, const FtlEvent *ev, gint64 origin)
 		if (ev->payload.len) {
 			g_string_append_c(out, ' ');
 			ftl_dump_append_visible(out, ev->payload.p, ev->payload.len);
+		} else if (ev->kind == FTL_EVENT_GENERIC && ev->src) {
+			/* binary inputs keep fields; the source renders them as text */
+			g_autoptr(GString) text = g_string_new(NULL);
+			if (ftl_source_payload(ev->src, ev, text) && text->len) {
+				g_string_append_c(out, ' ');
+				ftl_dump_append_visible(out, text->str, text->len);
+			}
 		}
 		break;
 	}

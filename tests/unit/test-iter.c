@@ -74,7 +74,12 @@ static const char *fake_dialect(FtlSource *src)
 	return "fake";
 }
 
-static const FtlSourceOps fake_ops = { "fake", fake_next, fake_free, fake_dialect };
+static const FtlSourceOps fake_ops = {
+	.name = "fake",
+	.next = fake_next,
+	.free = fake_free,
+	.dialect = fake_dialect,
+};
 
 static FakeSource *fake_add(FtlTrace *trace, const char *path, const FakeSpec *specs, guint n)
 {

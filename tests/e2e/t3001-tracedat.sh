@@ -1,0 +1,215 @@
+#!/bin/sh
+# trace.dat fidelity: `ftlens dump` of every public trace.dat sample (and of
+# one captured here from live tracefs when we may) equals `trace-cmd report`
+# event for event; `ftlens info` counts equal those of the report; damaged
+# copies give one error line naming the file, never a crash.
+#
+# The oracle is `trace-cmd report -N` (no plugins): ftlens loads no plugins
+# either, so payloads print through the same format strings.
+#
+# Allowed differences (the normalizer below applies them, nothing else):
+# - timestamps: ftlens keeps ns; trace-cmd prints us rounded to nearest,
+#   so ftlens's ns are rounded the same way ((ns + 500) / 1000) first.
+# - marker text: trace-cmd prints "site: text" for bprint/bputs/print;
+#   ftlens keeps only the text (the site is the printing function, not the
+#   message), so the site is cut from trace-cmd's line before comparing.
+# - ftlens's dump escapes control characters and backslashes (\xNN, \\);
+#   the normalizer undoes that on ftlens's side.
+# - numeric sched fields are compared as numbers (trace-cmd: target_cpu=001).
+# - trace-cmd prints buffer instances with an "INSTANCE:" prefix; ftlens
+#   merges the instances into one stream, so the prefix is dropped.
+. "$(dirname "$0")/lib.sh"
+need_python
+command -v trace-cmd >/dev/null 2>&1 || skip_all "trace-cmd is not installed"
+make_tmpdir
+
+files=""
+[ -d "$FTL_REAL_DATA/raw" ] && files=$(ls "$FTL_REAL_DATA"/raw/*.dat 2>/dev/null)
+
+# A capture of our own, in a private instance, restored afterwards.
+live_skip=""
+capture_live() {
+	[ "$(id -u)" = 0 ] || { live_skip="not root"; return 1; }
+	TR=/sys/kernel/tracing
+	mounted=""
+	if [ ! -e "$TR/instances" ]; then
+		mount -t tracefs nodev "$TR" 2>/dev/null || { live_skip="cannot mount tracefs"; return 1; }
+		mounted=1
+	fi
+	inst=ftlens-t3001-$$
+	I=$TR/instances/$inst
+	mkdir "$I" 2>/dev/null || { live_skip="cannot create a tracefs instance"; [ -n "$mounted" ] && umount "$TR"; return 1; }
+	echo 64 >"$I/buffer_size_kb" 2>/dev/null
+	for e in sched/sched_switch sched/sched_wakeup sched/sched_wakeup_new \
+		irq/irq_handler_entry irq/irq_handler_exit sched/sched_process_exec; do
+		[ -e "$I/events/$e/enable" ] && echo 1 >"$I/events/$e/enable"
+	done
+	echo 1 >"$I/tracing_on"
+	i=0
+	while [ $i -lt 20 ]; do
+		echo "ftlens mark $i" >"$I/trace_marker"
+		cat /proc/version >/dev/null
+		i=$((i + 1))
+	done
+	echo 0 >"$I/tracing_on"
+	trace-cmd extract -B "$inst" -o "$T/live.dat" >/dev/null 2>&1
+	rc=$?
+	rmdir "$I" 2>/dev/null
+	[ -n "$mounted" ] && umount "$TR"
+	[ $rc -eq 0 ] && [ -s "$T/live.dat" ] || { live_skip="trace-cmd extract failed"; return 1; }
+	return 0
+}
+capture_live && files="$files $T/live.dat"
+[ -n "$files" ] || skip_all "no trace.dat samples in $FTL_REAL_DATA/raw and no live capture ($live_skip)"
+
+n=0
+for f in $files; do n=$((n + 1)); done
+plan $((n * 5 + 1 + 8))
+if [ -n "$live_skip" ]; then
+	ok "# SKIP live capture: $live_skip"
+else
+	ok "live capture with trace-cmd extract"
+fi
+
+cat >"$T/norm.py" <<'PY'
+# norm.py report|dump FILE MODE: one line per event, "ts cpu pid name"
+# (MODE basic) or that plus the payload (MODE payload).
+import re, sys
+side, path, mode = sys.argv[1], sys.argv[2], sys.argv[3]
+kinds = "event|entry|exit|func|marker|switch|wakeup|irq-entry|irq-exit|lost|stack"
+dump_re = re.compile(r"^\s*(\d+)\.(\d{9})\s+(\d+)\s+(\d+|-)\s.*?\s(" + kinds + r")\s+(\S+):( .*)?$")
+rep_re = re.compile(r"^\s*(?:\S+: +)?.*?-(\d+)\s+\[(\d+)\]\s+(\d+\.\d+):\s+(\S+):\s*(.*)$")
+site_re = re.compile(r"^[^ :]+: ")
+def unescape(s):
+    return re.sub(r"\\(\\|x([0-9a-f]{2}))", lambda m: "\\" if m.group(1) == "\\" else chr(int(m.group(2), 16)), s)
+def fields(payload, keys):
+    d = dict(re.findall(r"(\w+)=(\S*)", payload))
+    # trace-cmd prints target_cpu=001 (the kernel's %03d); compare as numbers
+    return " ".join("%s=%s" % (k, int(d[k]) if d.get(k, "").isdigit() else d.get(k, "?")) for k in keys)
+SW = ["prev_pid", "prev_prio", "prev_state", "next_pid", "next_prio"]
+WK = ["pid", "prio", "target_cpu"]
+IRQ = ["irq"]
+out = sys.stdout
+for line in open(path, errors="replace"):
+    line = line.rstrip("\n")
+    if side == "dump":
+        m = dump_re.match(line)
+        if not m:
+            continue
+        sec, ns, cpu, pid, kind, name, pl = m.groups()
+        if kind == "lost":
+            continue
+        us = (int(sec) * 10**9 + int(ns) + 500) // 1000
+        ts = "%d.%06d" % (us // 10**6, us % 10**6)
+        pl = unescape((pl or "")[1:])
+        if kind == "marker":
+            pl = re.sub(r"^origin=\S+ text=", "", pl)
+    else:
+        m = rep_re.match(line)
+        if not m:
+            continue
+        pid, cpu, ts, name, pl = m.groups()
+        cpu = str(int(cpu))
+        if name in ("print", "bprint", "bputs"):
+            pl = site_re.sub("", pl, count=1)
+        pl = pl.rstrip()
+        if name in ("print", "bprint", "bputs"):
+            pl = pl.rstrip("\n ")
+    base = "%s %s %s %s" % (ts, cpu, pid, name)
+    if mode == "basic":
+        out.write(base + "\n")
+        continue
+    if name == "sched_switch":
+        pl = fields(pl, SW)
+    elif name in ("sched_wakeup", "sched_wakeup_new"):
+        pl = fields(pl, WK)
+    elif name in ("irq_handler_entry", "irq_handler_exit"):
+        pl = fields(pl, IRQ)
+    out.write("%s | %s\n" % (base, pl))
+PY
+
+for f in $files; do
+	b=$(basename "$f")
+	if ! "$FTLENS" dump "$f" >"$T/d" 2>"$T/err"; then
+		not_ok "$b: dump failed: $(head -3 "$T/err")"
+		for i in 1 2 3 4; do not_ok "$b: (skipped)"; done
+		continue
+	fi
+	trace-cmd report -N -i "$f" >"$T/r" 2>/dev/null
+	python3 "$T/norm.py" dump "$T/d" basic >"$T/dn"
+	python3 "$T/norm.py" report "$T/r" basic >"$T/rn"
+	nr=$(wc -l <"$T/rn")
+	diff -u "$T/rn" "$T/dn" >"$T/diff1"
+	check "$b: ts cpu pid name equal to trace-cmd report ($nr events)" [ ! -s "$T/diff1" ]
+	[ -s "$T/diff1" ] && diag "$(head -10 "$T/diff1")"
+	python3 "$T/norm.py" dump "$T/d" payload >"$T/dp"
+	python3 "$T/norm.py" report "$T/r" payload >"$T/rp"
+	diff -u "$T/rp" "$T/dp" >"$T/diff2"
+	check "$b: payloads (sched fields, marker text, event text) equal" [ ! -s "$T/diff2" ]
+	[ -s "$T/diff2" ] && diag "$(head -10 "$T/diff2")"
+	if ! "$FTLENS" info --format json "$f" >"$T/j" 2>"$T/err"; then
+		not_ok "$b: info failed: $(head -3 "$T/err")"
+		not_ok "$b: (skipped)"
+		not_ok "$b: (skipped)"
+		continue
+	fi
+	check "$b: unparsed_lines 0" [ "$(json_get "$T/j" "j['unparsed_lines']")" = 0 ]
+	mine=$(json_get "$T/j" "' '.join('%s:%d' % (k, v) for k, v in sorted(j['cpus'].items(), key=lambda kv: int(kv[0])))")
+	oracle=$(awk '{ c[$2]++ } END { for (k in c) printf "%s:%d\n", k, c[k] }' "$T/rn" | sort -n | tr '\n' ' ')
+	check "$b: per-CPU counts ($(echo $mine)) == trace-cmd report ($(echo $oracle))" [ "$(echo $mine)" = "$(echo $oracle)" ]
+	check "$b: dialect trace.dat" [ "$(json_get "$T/j" "j['dialect']")" = trace.dat ]
+done
+
+# Bad input: a damaged copy of the first file. Damage libtracecmd detects is
+# exit 1 with one line naming the file; damage inside the data it cannot
+# detect may read as odd events, but never crashes (the sanitizer build
+# aborts on memory errors, which the exit status shows).
+src=""
+for f in $files; do src=$f; break; done
+size=$(wc -c <"$src")
+bad() { # bad NAME: runs dump and info on $T/NAME.dat
+	"$FTLENS" dump "$T/$1.dat" >/dev/null 2>"$T/$1.err"
+	rc=$?
+	"$FTLENS" info "$T/$1.dat" >/dev/null 2>"$T/$1.err2"
+	rc2=$?
+}
+one_error() { # one_error NAME: exit 1 and one stderr line naming the file
+	[ $rc -eq 1 ] && [ $rc2 -eq 1 ] && [ "$(wc -l <"$T/$1.err")" -eq 1 ] &&
+		grep -q "'$T/$1.dat': .*not a valid trace.dat" "$T/$1.err"
+}
+no_crash() { [ $rc -eq 0 ] || [ $rc -eq 1 ]; }
+
+head -c $((size - 3000)) "$src" >"$T/trunc.dat"
+bad trunc
+check "truncated copy: exit 1, one line naming the file ($(head -c 160 "$T/trunc.err"))" one_error trunc
+check "truncated copy: info says the same" [ "$(cat "$T/trunc.err")" = "$(cat "$T/trunc.err2")" ]
+
+head -c 5000 "$src" >"$T/short.dat"
+bad short
+check "copy cut in the headers: exit 1, one line naming the file ($(head -c 160 "$T/short.err"))" one_error short
+
+# The header: the version string after the magic and the endianness byte.
+cp "$src" "$T/hdr.dat"
+printf 'X9\000\377\377' | dd of="$T/hdr.dat" bs=1 seek=10 conv=notrunc 2>/dev/null
+bad hdr
+check "corrupted header: exit 1, one line naming the file ($(head -c 160 "$T/hdr.err"))" one_error hdr
+
+# Overwrite 1 KiB in the middle of the last data page (the CPU data ends the
+# file in these samples): both outcomes are allowed, a crash is not.
+cp "$src" "$T/page.dat"
+dd if=/dev/urandom of="$T/page.dat" bs=1 seek=$((size - 3000)) count=1024 conv=notrunc 2>/dev/null
+bad page
+check "overwritten data page: no crash (exit $rc/$rc2)" no_crash
+check "overwritten data page: at most one stderr line for an error" [ $rc -eq 0 ] || [ "$(wc -l <"$T/page.err")" -eq 1 ]
+# zeroed instead of random: deterministic, same rule
+cp "$src" "$T/zero.dat"
+dd if=/dev/zero of="$T/zero.dat" bs=1 seek=$((size - 3000)) count=1024 conv=notrunc 2>/dev/null
+bad zero
+check "zeroed data page: no crash (exit $rc/$rc2)" no_crash
+
+# A trace.dat through gzip is named, not misread as text.
+gzip -c "$src" >"$T/gz.dat.gz"
+"$FTLENS" info "$T/gz.dat.gz" >/dev/null 2>"$T/gz.err"
+rc=$?
+check "gzip'd trace.dat: exit 1 naming the file" [ $rc -eq 1 ] && grep -q "gz.dat.gz'" "$T/gz.err"
+finish
