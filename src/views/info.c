@@ -225,21 +225,6 @@ void ftl_info_print_csv(FILE *out, FtlTrace *trace, const FtlCounts *c)
 	ftl_table_print_csv(names, out);
 }
 
-static void info_member_int(JsonBuilder *b, const char *name, gint64 v)
-{
-	json_builder_set_member_name(b, name);
-	json_builder_add_int_value(b, v);
-}
-
-static void info_member_ts(JsonBuilder *b, const char *name, gint64 v)
-{
-	json_builder_set_member_name(b, name);
-	if (v == FTL_TS_NONE)
-		json_builder_add_null_value(b);
-	else
-		json_builder_add_int_value(b, v);
-}
-
 JsonNode *ftl_info_to_json(FtlTrace *trace, const FtlCounts *c)
 {
 	g_autoptr(JsonBuilder) b = json_builder_new();
@@ -265,7 +250,7 @@ JsonNode *ftl_info_to_json(FtlTrace *trace, const FtlCounts *c)
 		const FtlCpuCounts *cc = ftl_counts_cpu(c, i);
 		char key[16];
 		g_snprintf(key, sizeof key, "%d", cc->cpu);
-		info_member_int(b, key, (gint64)cc->event_lines);
+		ftl_json_member_int(b, key, (gint64)cc->event_lines);
 	}
 	json_builder_end_object(b);
 	json_builder_set_member_name(b, "cpu_details");
@@ -273,45 +258,46 @@ JsonNode *ftl_info_to_json(FtlTrace *trace, const FtlCounts *c)
 	for (guint i = 0; i < ftl_counts_n_cpus(c); i++) {
 		const FtlCpuCounts *cc = ftl_counts_cpu(c, i);
 		json_builder_begin_object(b);
-		info_member_int(b, "cpu", cc->cpu);
-		info_member_int(b, "event_lines", (gint64)cc->event_lines);
-		info_member_int(b, "events", (gint64)cc->events);
-		info_member_ts(b, "first_ts_ns", cc->first_ts);
-		info_member_ts(b, "last_ts_ns", cc->last_ts);
-		info_member_int(b, "lost_lines", (gint64)cc->lost_lines);
-		info_member_int(b, "lost_events", (gint64)cc->lost_events);
-		info_member_int(b, "buffer_started", (gint64)cc->buffer_started);
+		ftl_json_member_int(b, "cpu", cc->cpu);
+		ftl_json_member_int(b, "event_lines", (gint64)cc->event_lines);
+		ftl_json_member_int(b, "events", (gint64)cc->events);
+		ftl_json_member_opt(b, "first_ts_ns", cc->first_ts, FTL_TS_NONE);
+		ftl_json_member_opt(b, "last_ts_ns", cc->last_ts, FTL_TS_NONE);
+		ftl_json_member_int(b, "lost_lines", (gint64)cc->lost_lines);
+		ftl_json_member_int(b, "lost_events", (gint64)cc->lost_events);
+		ftl_json_member_int(b, "buffer_started", (gint64)cc->buffer_started);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);
-	info_member_int(b, "header_cpus", hcpus);
-	info_member_int(b, "total_lines", (gint64)st.total_lines);
-	info_member_int(b, "event_lines", (gint64)st.event_lines);
-	info_member_int(b, "header_lines", (gint64)st.header_lines);
-	info_member_int(b, "special_lines", (gint64)st.special_lines);
-	info_member_int(b, "blank_lines", (gint64)st.blank_lines);
-	info_member_int(b, "unparsed_lines", (gint64)st.unparsed_lines);
-	info_member_int(b, "events", (gint64)ftl_counts_events(c));
-	info_member_int(b, "markers", (gint64)ftl_counts_kind(c, FTL_EVENT_MARKER));
-	info_member_int(b, "lost_events", (gint64)ftl_counts_lost_events(c));
-	info_member_int(b, "lost_lines", (gint64)ftl_counts_lost_lines(c));
-	info_member_int(b, "entries_in_buffer", in_buf);
-	info_member_int(b, "entries_written", written);
-	info_member_ts(b, "first_ts_ns", ftl_counts_first_ts(c));
-	info_member_ts(b, "last_ts_ns", ftl_counts_last_ts(c));
+	ftl_json_member_int(b, "header_cpus", hcpus);
+	ftl_json_member_int(b, "total_lines", (gint64)st.total_lines);
+	ftl_json_member_int(b, "event_lines", (gint64)st.event_lines);
+	ftl_json_member_int(b, "header_lines", (gint64)st.header_lines);
+	ftl_json_member_int(b, "special_lines", (gint64)st.special_lines);
+	ftl_json_member_int(b, "blank_lines", (gint64)st.blank_lines);
+	ftl_json_member_int(b, "unparsed_lines", (gint64)st.unparsed_lines);
+	ftl_json_member_int(b, "events", (gint64)ftl_counts_events(c));
+	ftl_json_member_int(b, "markers", (gint64)ftl_counts_kind(c, FTL_EVENT_MARKER));
+	ftl_json_member_int(b, "lost_events", (gint64)ftl_counts_lost_events(c));
+	ftl_json_member_int(b, "lost_lines", (gint64)ftl_counts_lost_lines(c));
+	ftl_json_member_int(b, "entries_in_buffer", in_buf);
+	ftl_json_member_int(b, "entries_written", written);
+	ftl_json_member_opt(b, "first_ts_ns", ftl_counts_first_ts(c), FTL_TS_NONE);
+	ftl_json_member_opt(b, "last_ts_ns", ftl_counts_last_ts(c), FTL_TS_NONE);
 	json_builder_set_member_name(b, "event_names");
 	json_builder_begin_object(b);
 	GPtrArray *names = ftl_counts_names(c);
 	for (guint i = 0; i < names->len; i++) {
 		const FtlNameCount *nc = g_ptr_array_index(names, i);
-		info_member_int(b, nc->name, (gint64)nc->count);
+		ftl_json_member_int(b, nc->name, (gint64)nc->count);
 	}
 	json_builder_end_object(b);
 	json_builder_set_member_name(b, "kinds");
 	json_builder_begin_object(b);
 	for (int k = 0; k < FTL_EVENT_N_KINDS; k++)
 		if (ftl_counts_kind(c, k))
-			info_member_int(b, ftl_event_kind_name(k), (gint64)ftl_counts_kind(c, k));
+			ftl_json_member_int(b, ftl_event_kind_name(k),
+					    (gint64)ftl_counts_kind(c, k));
 	json_builder_end_object(b);
 	json_builder_set_member_name(b, "marker_samples");
 	json_builder_begin_array(b);
@@ -319,9 +305,9 @@ JsonNode *ftl_info_to_json(FtlTrace *trace, const FtlCounts *c)
 	for (guint i = 0; i < ms->len; i++) {
 		const FtlMarkerSample *m = g_ptr_array_index(ms, i);
 		json_builder_begin_object(b);
-		info_member_ts(b, "ts_ns", m->ts);
-		info_member_int(b, "cpu", m->cpu);
-		info_member_int(b, "line", (gint64)m->line);
+		ftl_json_member_opt(b, "ts_ns", m->ts, FTL_TS_NONE);
+		ftl_json_member_int(b, "cpu", m->cpu);
+		ftl_json_member_int(b, "line", (gint64)m->line);
 		json_builder_set_member_name(b, "text");
 		json_builder_add_string_value(b, m->text);
 		json_builder_end_object(b);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The "Data quality" view: what ftl_quality found, as text or JSON. */
 #include "views/quality.h"
+#include "views/table.h"
 
 #include <string.h>
 
@@ -87,22 +88,7 @@ void ftl_quality_print_text(const FtlQuality *q, FILE *out)
 	}
 }
 
-static void quality_member_int(JsonBuilder *b, const char *name, gint64 v)
-{
-	json_builder_set_member_name(b, name);
-	json_builder_add_int_value(b, v);
-}
-
 /* FTL_TS_NONE and the -1 of unknown header counts become null. */
-static void quality_member_opt(JsonBuilder *b, const char *name, gint64 v, gint64 none)
-{
-	json_builder_set_member_name(b, name);
-	if (v == none)
-		json_builder_add_null_value(b);
-	else
-		json_builder_add_int_value(b, v);
-}
-
 void ftl_quality_add_json(const FtlQuality *q, JsonBuilder *b)
 {
 	json_builder_set_member_name(b, "quality");
@@ -112,21 +98,21 @@ void ftl_quality_add_json(const FtlQuality *q, JsonBuilder *b)
 	for (guint i = 0; i < ftl_quality_n_cpus(q); i++) {
 		const FtlCpuQuality *c = ftl_quality_cpu(q, i);
 		json_builder_begin_object(b);
-		quality_member_int(b, "cpu", c->cpu);
-		quality_member_int(b, "events", (gint64)c->events);
-		quality_member_opt(b, "first_ts_ns", c->first_ts, FTL_TS_NONE);
-		quality_member_opt(b, "last_ts_ns", c->last_ts, FTL_TS_NONE);
-		quality_member_int(b, "lost_lines", (gint64)c->lost_lines);
-		quality_member_int(b, "lost_events", (gint64)c->lost_events);
-		quality_member_int(b, "buffer_started", (gint64)c->buffer_started);
-		quality_member_opt(b, "entries_in_buffer", c->entries_in_buffer, -1);
-		quality_member_opt(b, "entries_written", c->entries_written, -1);
+		ftl_json_member_int(b, "cpu", c->cpu);
+		ftl_json_member_int(b, "events", (gint64)c->events);
+		ftl_json_member_opt(b, "first_ts_ns", c->first_ts, FTL_TS_NONE);
+		ftl_json_member_opt(b, "last_ts_ns", c->last_ts, FTL_TS_NONE);
+		ftl_json_member_int(b, "lost_lines", (gint64)c->lost_lines);
+		ftl_json_member_int(b, "lost_events", (gint64)c->lost_events);
+		ftl_json_member_int(b, "buffer_started", (gint64)c->buffer_started);
+		ftl_json_member_opt(b, "entries_in_buffer", c->entries_in_buffer, -1);
+		ftl_json_member_opt(b, "entries_written", c->entries_written, -1);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);
-	quality_member_opt(b, "window_start_ns", ftl_quality_window_start(q), FTL_TS_NONE);
-	quality_member_opt(b, "window_end_ns", ftl_quality_window_end(q), FTL_TS_NONE);
-	quality_member_opt(b, "evicted", ftl_quality_evicted(q), -1);
+	ftl_json_member_opt(b, "window_start_ns", ftl_quality_window_start(q), FTL_TS_NONE);
+	ftl_json_member_opt(b, "window_end_ns", ftl_quality_window_end(q), FTL_TS_NONE);
+	ftl_json_member_opt(b, "evicted", ftl_quality_evicted(q), -1);
 	json_builder_set_member_name(b, "caveats");
 	json_builder_begin_array(b);
 	GPtrArray *cav = ftl_quality_caveats(q);

@@ -325,6 +325,21 @@ void ftl_table_add_json(const FtlTable *t, JsonBuilder *b)
 	json_builder_end_array(b);
 }
 
+void ftl_json_member_int(JsonBuilder *b, const char *name, gint64 v)
+{
+	json_builder_set_member_name(b, name);
+	json_builder_add_int_value(b, v);
+}
+
+void ftl_json_member_opt(JsonBuilder *b, const char *name, gint64 v, gint64 none)
+{
+	json_builder_set_member_name(b, name);
+	if (v == none)
+		json_builder_add_null_value(b);
+	else
+		json_builder_add_int_value(b, v);
+}
+
 void ftl_json_print(JsonNode *root, FILE *out)
 {
 	g_autoptr(JsonGenerator) gen = json_generator_new();

@@ -53,5 +53,10 @@ void ftl_table_add_json(const FtlTable *t, JsonBuilder *b);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlTable, ftl_table_free)
 
+/* Adds "name": v to an open JSON object. */
+void ftl_json_member_int(JsonBuilder *b, const char *name, gint64 v);
+/* Adds "name": v, or null when v == none (FTL_TS_NONE, -1 for unknown counts). */
+void ftl_json_member_opt(JsonBuilder *b, const char *name, gint64 v, gint64 none);
+
 /* Prints a JSON document (pretty) and a newline. */
 void ftl_json_print(JsonNode *root, FILE *out);
