@@ -688,10 +688,9 @@ gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, GError **error)
 	struct tracecmd_input *handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!handle) {
 		tracedat_captured = NULL;
-		/* Same code and opening words as before ftlens read trace.dat
-		 * (t1004, test-text): the headers are what libtracecmd refused. */
-		g_set_error(error, FTL_ERROR, FTL_ERROR_UNSUPPORTED,
-			    "'%s': a trace-cmd trace.dat, but not a valid trace.dat: %s", path,
+		/* the headers are what libtracecmd refused */
+		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
+			    "'%s': not a valid trace.dat: %s", path,
 			    msgs->len ? msgs->str : "libtracecmd could not read its headers");
 		return FALSE;
 	}

@@ -34,7 +34,7 @@ echo hello >"$T/dir/notes.txt"
 expect_error "directory without traces" "$T/dir" "'$T/dir': directory holds no trace"
 
 printf '\027\010Dtracing6\0\0\0' >"$T/trace.dat"
-expect_error "trace.dat (not read by this build)" "$T/trace.dat" "'$T/trace.dat': a trace-cmd trace.dat"
+expect_error "trace.dat with only its magic" "$T/trace.dat" "'$T/trace.dat': not a valid trace.dat"
 
 # A truncated last line inside a valid trace is a diagnostic, --strict an error.
 printf '# tracer: nop\n   bash-1 [000] .... 1.000001: cpu_idle: state=1\n   bash-1 [000] .... 1.00' >"$T/trunc"

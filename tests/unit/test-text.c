@@ -622,7 +622,8 @@ static void test_bad_inputs(void)
 	CU_ASSERT_PTR_NOT_NULL(l->error && strstr(l->error->message, "line 2:"));
 	const char dat[] = "\x17\x08\x44tracing6\0";
 	g_autoptr(Parsed) d = parse_bytes(dat, sizeof dat, FTL_OPEN_NONE);
-	CU_ASSERT(g_error_matches(d->error, FTL_ERROR, FTL_ERROR_UNSUPPORTED));
+	CU_ASSERT(g_error_matches(d->error, FTL_ERROR, FTL_ERROR_FORMAT));
+	CU_ASSERT_PTR_NOT_NULL(d->error && strstr(d->error->message, "not a valid trace.dat"));
 }
 
 static const char compressed_text[] = "# tracer: nop\n"
