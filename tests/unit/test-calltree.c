@@ -235,6 +235,26 @@ static void test_lost_resets_stack(void)
 	CU_ASSERT_EQUAL(child(root, ftl_calltree_unknown_name())->total_ns, 10);
 }
 
+static void test_irq_nests_in_the_interrupted_call(void)
+{
+	/* function_graph's irq arrows around a handler: the handler's frames sit
+	 * on the interrupted task's stack, one level deeper */
+	g_autoptr(FtlDiags) d = ftl_diags_new();
+	g_autoptr(FtlCallTree) t = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, d);
+	feed(t, evb_entry(NONE, 1, 7, "do_work", 0));
+	feed(t, evb_irq(NONE, 1, 7, TRUE));
+	feed(t, evb_entry(NONE, 1, 7, "smp_apic_timer_interrupt", 1));
+	feed_leaf(t, NONE, 1, 7, "irq_enter", 2, 1);
+	feed(t, evb_exit(NONE, 1, 7, NULL, 1, 3));
+	feed(t, evb_irq(NONE, 1, 7, FALSE));
+	feed(t, evb_exit(NONE, 1, 7, NULL, 0, 10));
+	ftl_calltree_finish(t);
+	const FtlCallNode *w = child(ftl_calltree_root(t), "do_work");
+	CU_ASSERT_EQUAL(w->self_ns, 7);
+	CU_ASSERT_EQUAL(child(w, "smp_apic_timer_interrupt")->self_ns, 2);
+	CU_ASSERT(!ftl_diags_any(d));
+}
+
 static void test_duration_from_timestamps(void)
 {
 	g_autoptr(FtlCallTree) t = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, NULL);
@@ -282,6 +302,7 @@ static const UnitTest tests[] = {
 	{ "per_task_stacks", test_per_task_stacks },
 	{ "idle_is_per_cpu", test_idle_is_per_cpu },
 	{ "lost_resets_stack", test_lost_resets_stack },
+	{ "irq_nests_in_the_interrupted_call", test_irq_nests_in_the_interrupted_call },
 	{ "duration_from_timestamps", test_duration_from_timestamps },
 	{ "focus_and_groups", test_focus_and_groups },
 	{ NULL, NULL },
