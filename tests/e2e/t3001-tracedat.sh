@@ -64,7 +64,7 @@ capture_live && files="$files $T/live.dat"
 
 n=0
 for f in $files; do n=$((n + 1)); done
-plan $((n * 5 + 1 + 8))
+plan $((n * 5 + 1 + 9))
 if [ -n "$live_skip" ]; then
 	ok "# SKIP live capture: $live_skip"
 else
@@ -174,6 +174,8 @@ bad() { # bad NAME: runs dump and info on $T/NAME.dat
 	rc2=$?
 }
 one_error() { # one_error NAME: exit 1 and one stderr line naming the file
+	# (a sanitizer build's own note about a refused allocation is not ftlens's)
+	sed -i '/^==[0-9]*==WARNING: AddressSanitizer failed to allocate/d' "$T/$1.err"
 	[ $rc -eq 1 ] && [ $rc2 -eq 1 ] && [ "$(wc -l <"$T/$1.err")" -eq 1 ] &&
 		grep -q "'$T/$1.dat': .*not a valid trace.dat" "$T/$1.err"
 }
@@ -206,6 +208,18 @@ cp "$src" "$T/zero.dat"
 dd if=/dev/zero of="$T/zero.dat" bs=1 seek=$((size - 3000)) count=1024 conv=notrunc 2>/dev/null
 bad zero
 check "zeroed data page: no crash (exit $rc/$rc2)" no_crash
+
+# One byte found by fuzzing: offset 93227 of the arm32 sample (0x00 -> 0x57)
+# makes libtracecmd ask for a ~95 TB buffer while reading the headers.
+arm=$FTL_REAL_DATA/raw/trappy_arm32_8cpu_trace.dat
+if [ -f "$arm" ]; then
+	cp "$arm" "$T/huge.dat"
+	printf 'W' | dd of="$T/huge.dat" bs=1 seek=93227 conv=notrunc 2>/dev/null
+	bad huge
+	check "a size field gone wild: one error naming the file, no abort" one_error huge
+else
+	ok "size field gone wild # SKIP $arm absent"
+fi
 
 # A trace.dat through gzip is named, not misread as text.
 gzip -c "$src" >"$T/gz.dat.gz"
