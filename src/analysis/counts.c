@@ -2,6 +2,8 @@
 /* Counts: per-CPU and per-event-name tallies and time spans. */
 #include "analysis/counts.h"
 
+#include "util/slots.h"
+
 struct _FtlCounts {
 	GArray *cpus;	   /* FtlCpuCounts, index cpu + 1 */
 	GHashTable *names; /* interned name -> FtlNameCount* */
@@ -46,19 +48,17 @@ void ftl_counts_free(FtlCounts *c)
 	g_free(c);
 }
 
+/* slot 0 holds the events without a CPU */
+static void counts_cpu_init(gpointer slot, guint idx)
+{
+	FtlCpuCounts *cc = slot;
+	cc->cpu = (gint32)idx - 1;
+	cc->first_ts = cc->last_ts = FTL_TS_NONE;
+}
+
 static FtlCpuCounts *counts_cpu(FtlCounts *c, gint32 cpu)
 {
-	guint idx = cpu < 0 ? 0 : (guint)cpu + 1;
-	if (idx >= c->cpus->len) {
-		guint old = c->cpus->len;
-		g_array_set_size(c->cpus, idx + 1);
-		for (guint i = old; i <= idx; i++) {
-			FtlCpuCounts *cc = &g_array_index(c->cpus, FtlCpuCounts, i);
-			cc->cpu = (gint32)i - 1;
-			cc->first_ts = cc->last_ts = FTL_TS_NONE;
-		}
-	}
-	return &g_array_index(c->cpus, FtlCpuCounts, idx);
+	return ftl_slots_get(c->cpus, cpu < 0 ? 0 : (guint)cpu + 1, counts_cpu_init);
 }
 
 static char *counts_visible(FtlSlice s)

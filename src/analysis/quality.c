@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "util/slots.h"
 #include "util/timefmt.h"
 
 /* A CPU whose first event comes later than the earliest CPU's by more than
@@ -55,21 +56,19 @@ void ftl_quality_free(FtlQuality *q)
 	g_free(q);
 }
 
+/* slot 0 holds the events without a CPU */
+static void quality_slot_init(gpointer slot, guint idx)
+{
+	QualityCpu *s = slot;
+	s->pub.cpu = (gint32)idx - 1;
+	s->pub.first_ts = s->pub.last_ts = FTL_TS_NONE;
+	s->pub.entries_in_buffer = s->pub.entries_written = -1;
+	s->lost_resume_ts = FTL_TS_NONE;
+}
+
 static QualityCpu *quality_slot(FtlQuality *q, gint32 cpu)
 {
-	guint idx = cpu < 0 ? 0 : (guint)cpu + 1;
-	if (idx >= q->slots->len) {
-		guint old = q->slots->len;
-		g_array_set_size(q->slots, idx + 1);
-		for (guint i = old; i <= idx; i++) {
-			QualityCpu *s = &g_array_index(q->slots, QualityCpu, i);
-			s->pub.cpu = (gint32)i - 1;
-			s->pub.first_ts = s->pub.last_ts = FTL_TS_NONE;
-			s->pub.entries_in_buffer = s->pub.entries_written = -1;
-			s->lost_resume_ts = FTL_TS_NONE;
-		}
-	}
-	QualityCpu *s = &g_array_index(q->slots, QualityCpu, idx);
+	QualityCpu *s = ftl_slots_get(q->slots, cpu < 0 ? 0 : (guint)cpu + 1, quality_slot_init);
 	s->seen = TRUE;
 	return s;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "parse/text-private.h"
+#include "util/slots.h"
 
 /* "comm-pid" (trimmed); fills comm/pid and returns TRUE. */
 static gboolean fgraph_comm_pid(TextSource *ts, const char *p, const char *e, const char **comm,
@@ -31,17 +32,16 @@ static gboolean fgraph_comm_pid(TextSource *ts, const char *p, const char *e, co
 	return TRUE;
 }
 
+static void fgraph_cpu_task_init(gpointer slot, guint idx)
+{
+	((TextCpuTask *)slot)->pid = -1;
+}
+
 static TextCpuTask *fgraph_cpu_task(TextSource *ts, gint32 cpu)
 {
 	if (cpu < 0 || cpu >= 4096)
 		return NULL;
-	if ((guint)cpu >= ts->cpu_task->len) {
-		guint old = ts->cpu_task->len;
-		g_array_set_size(ts->cpu_task, (guint)cpu + 1);
-		for (guint i = old; i <= (guint)cpu; i++)
-			g_array_index(ts->cpu_task, TextCpuTask, i).pid = -1;
-	}
-	return &g_array_index(ts->cpu_task, TextCpuTask, cpu);
+	return ftl_slots_get(ts->cpu_task, (guint)cpu, fgraph_cpu_task_init);
 }
 
 /* " 0)    bash-4802   =>    <idle>-0   " */

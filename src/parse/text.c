@@ -10,6 +10,7 @@
 
 #include "parse/text-private.h"
 #include "util/error.h"
+#include "util/slots.h"
 
 const char *ftl_text_parse_u64(const char *p, const char *e, guint64 *out)
 {
@@ -252,6 +253,11 @@ void ftl_text_collect_frames(TextSource *ts)
  * multi-GB trace stays around this size. */
 #define TEXT_RELEASE_STEP ((gsize)32 << 20)
 
+static void text_last_ts_init(gpointer slot, guint idx)
+{
+	*(gint64 *)slot = FTL_TS_NONE;
+}
+
 static void text_account_event(TextSource *ts)
 {
 	FtlEvent *ev = &ts->ev;
@@ -270,13 +276,7 @@ static void text_account_event(TextSource *ts)
 			      ev->cpu, ev->payload.p, ev->payload.len, ev->u.lost.count);
 	if (ev->ts != FTL_TS_NONE && ev->cpu >= 0 && ev->cpu < 4096 &&
 	    !(ev->flags & FTL_EVENT_F_SYNTH)) {
-		if ((guint)ev->cpu >= ts->last_ts->len) {
-			guint old = ts->last_ts->len;
-			g_array_set_size(ts->last_ts, (guint)ev->cpu + 1);
-			for (guint i = old; i < ts->last_ts->len; i++)
-				g_array_index(ts->last_ts, gint64, i) = FTL_TS_NONE;
-		}
-		gint64 *last = &g_array_index(ts->last_ts, gint64, ev->cpu);
+		gint64 *last = ftl_slots_get(ts->last_ts, (guint)ev->cpu, text_last_ts_init);
 		if (*last != FTL_TS_NONE && ev->ts < *last)
 			ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_TIME_BACKWARDS,
 				      ts->base.path, ev->line, ev->cpu, NULL, 0, 0);
