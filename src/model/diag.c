@@ -21,6 +21,8 @@ static const struct {
 	[FTL_DIAG_ORPHAN_EXIT] = { "orphan_exit", "function exits without an entry" },
 	[FTL_DIAG_OPEN_AT_END] = { "open_at_end", "calls still open at the end" },
 	[FTL_DIAG_DEPTH_JUMP] = { "depth_jump", "call depth jumps" },
+	[FTL_DIAG_UNKNOWN_EVENT] = { "unknown_event", "events whose id has no format" },
+	[FTL_DIAG_BAD_PAGE] = { "bad_page", "ring-buffer pages skipped as damaged" },
 };
 
 FtlDiags *ftl_diags_new(void)

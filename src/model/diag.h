@@ -14,6 +14,8 @@ typedef enum {
 	FTL_DIAG_ORPHAN_EXIT,	 /* call-tree repairs (analysis) */
 	FTL_DIAG_OPEN_AT_END,
 	FTL_DIAG_DEPTH_JUMP,
+	FTL_DIAG_UNKNOWN_EVENT, /* binary inputs: an event id without a format */
+	FTL_DIAG_BAD_PAGE,	/* binary inputs: a ring-buffer page that does not decode */
 	FTL_DIAG_N_KINDS
 } FtlDiagKind;
 

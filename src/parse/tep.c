@@ -1,0 +1,490 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Binary ftrace records into FtlEvents: fields read directly through their
+ * format (never through libtraceevent's text printing, except for the views'
+ * payload and bprint's text), shared by trace.dat and raw page inputs. */
+#include "config.h"
+
+#include "parse/tep.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include <event-parse.h>
+#include <event-utils.h>
+#include <trace-seq.h>
+
+/* ---- library messages ------------------------------------------------ */
+
+/* libtraceevent and libtracecmd print through tep_vprint(), a weak symbol
+ * meant to be overridden: while a trace.dat is opened the messages are kept
+ * for the error (the library's reason is what the user needs), otherwise they
+ * go to GLib's debug log, never straight to stderr. */
+static GString *tep_captured;
+
+int tep_vprint(const char *name, enum tep_loglevel level, bool print_err, const char *fmt,
+	       va_list ap)
+{
+	int saved = errno;
+	g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+	g_strchomp(msg);
+	if (tep_captured && level <= TEP_LOG_WARNING) {
+		if (tep_captured->len)
+			g_string_append(tep_captured, "; ");
+		g_string_append(tep_captured, msg);
+		if (print_err && saved && saved != ENOENT && !strstr(msg, g_strerror(saved)))
+			g_string_append_printf(tep_captured, " (%s)", g_strerror(saved));
+	} else {
+		g_debug("%s: %s", name ? name : "libtraceevent", msg);
+	}
+	return 0;
+}
+
+void ftl_tep_capture_messages(GString *capture)
+{
+	tep_captured = capture;
+}
+
+typedef struct {
+	FtlEventKind kind;
+	const char *name; /* interned */
+	FtlMarkerOrigin origin;
+	gboolean is_print; /* ftrace:print: the text is the buf field */
+	struct tep_format_field *f[8];
+} TepEventInfo;
+
+/* Field slots per kind. */
+enum { F_IP = 0, F_PARENT = 1 };
+enum { F_FUNC = 0, F_DEPTH = 1, F_CALLTIME = 2, F_RETTIME = 3 };
+enum {
+	F_PREV_COMM = 0,
+	F_PREV_PID,
+	F_PREV_PRIO,
+	F_PREV_STATE,
+	F_NEXT_COMM,
+	F_NEXT_PID,
+	F_NEXT_PRIO
+};
+enum { F_W_COMM = 0, F_W_PID, F_W_PRIO, F_W_TARGET };
+enum { F_IRQ = 0, F_IRQ_NAME = 1, F_IRQ_RET = 2 };
+enum { F_BUF = 0 };
+enum { F_STACK_SIZE = 0, F_STACK_CALLER = 1 };
+
+typedef struct {
+	guint64 value;
+	const char *str;
+} TepStateSym;
+
+struct _FtlTepDecoder {
+	struct tep_handle *tep;
+	FtlStrPool *pool;
+	GHashTable *events;	  /* event id -> TepEventInfo */
+	struct trace_seq text;	  /* rendered text of the current event (markers, payload) */
+	GArray *states;		  /* TepStateSym: sched_switch prev_state letters */
+	guint64 state_report_max; /* the "preempted" bit of prev_state, 0 if unknown */
+	gboolean states_done;
+	GString *state_text; /* prev_state of the current sched_switch */
+	GArray *frames;	     /* FtlSlice: kernel_stack frames of the current event */
+};
+
+static struct tep_format_field *tep_dec_field(struct tep_event *event, const char *name)
+{
+	return event ? tep_find_field(event, name) : NULL;
+}
+
+static TepEventInfo *tep_dec_event_info(FtlTepDecoder *ts, struct tep_event *event, int id)
+{
+	TepEventInfo *info = g_hash_table_lookup(ts->events, GINT_TO_POINTER(id));
+	if (info)
+		return info;
+	info = g_new0(TepEventInfo, 1);
+	g_hash_table_insert(ts->events, GINT_TO_POINTER(id), info);
+	info->kind = FTL_EVENT_GENERIC;
+	if (!event) {
+		char buf[32];
+		g_snprintf(buf, sizeof buf, "unknown_event_%d", id);
+		info->name = ftl_strpool_intern(ts->pool, buf);
+		return info;
+	}
+	const char *n = event->name ? event->name : "?";
+	info->name = ftl_strpool_intern(ts->pool, n);
+	gboolean ftrace = g_strcmp0(event->system, "ftrace") == 0;
+#define F(i, s) (info->f[i] = tep_dec_field(event, s))
+	if (ftrace && strcmp(n, "function") == 0) {
+		info->kind = FTL_EVENT_FUNC;
+		F(F_IP, "ip");
+		F(F_PARENT, "parent_ip");
+	} else if (ftrace &&
+		   (strcmp(n, "funcgraph_entry") == 0 || strcmp(n, "funcgraph_exit") == 0)) {
+		info->kind =
+			n[10] == 'e' && n[11] == 'n' ? FTL_EVENT_FUNC_ENTRY : FTL_EVENT_FUNC_EXIT;
+		F(F_FUNC, "func");
+		F(F_DEPTH, "depth");
+		F(F_CALLTIME, "calltime");
+		F(F_RETTIME, "rettime");
+	} else if (ftrace && strcmp(n, "print") == 0) {
+		info->kind = FTL_EVENT_MARKER;
+		info->origin = FTL_MARKER_TRACE_MARKER;
+		info->is_print = TRUE;
+		F(F_BUF, "buf");
+	} else if (ftrace && (strcmp(n, "bprint") == 0 || strcmp(n, "bputs") == 0)) {
+		info->kind = FTL_EVENT_MARKER;
+		info->origin = FTL_MARKER_PRINTK;
+	} else if (ftrace && strcmp(n, "kernel_stack") == 0) {
+		info->kind = FTL_EVENT_STACK;
+		F(F_STACK_SIZE, "size");
+		F(F_STACK_CALLER, "caller");
+	} else if (strcmp(n, "sched_switch") == 0) {
+		info->kind = FTL_EVENT_SCHED_SWITCH;
+		F(F_PREV_COMM, "prev_comm");
+		F(F_PREV_PID, "prev_pid");
+		F(F_PREV_PRIO, "prev_prio");
+		F(F_PREV_STATE, "prev_state");
+		F(F_NEXT_COMM, "next_comm");
+		F(F_NEXT_PID, "next_pid");
+		F(F_NEXT_PRIO, "next_prio");
+	} else if (strcmp(n, "sched_wakeup") == 0 || strcmp(n, "sched_wakeup_new") == 0) {
+		info->kind = FTL_EVENT_SCHED_WAKEUP;
+		F(F_W_COMM, "comm");
+		F(F_W_PID, "pid");
+		F(F_W_PRIO, "prio");
+		F(F_W_TARGET, "target_cpu");
+	} else if (strcmp(n, "irq_handler_entry") == 0 || strcmp(n, "irq_handler_exit") == 0) {
+		info->kind =
+			n[12] == 'e' && n[13] == 'n' ? FTL_EVENT_IRQ_ENTRY : FTL_EVENT_IRQ_EXIT;
+		F(F_IRQ, "irq");
+		F(F_IRQ_NAME, "name");
+		F(F_IRQ_RET, "ret");
+	}
+#undef F
+	return info;
+}
+
+/* A number field, bounds-checked against the record: damaged data must not
+ * make us read past it. */
+static gboolean tep_dec_num(struct tep_record *r, struct tep_format_field *f, gint64 *out)
+{
+	unsigned long long v;
+	if (!f || f->size <= 0 || f->size > 8 || f->offset < 0 || f->offset + f->size > r->size ||
+	    tep_read_number_field(f, r->data, &v) != 0)
+		return FALSE;
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8) {
+		guint64 sign = 1ull << (f->size * 8 - 1);
+		v = (v ^ sign) - sign;
+	}
+	*out = (gint64)v;
+	return TRUE;
+}
+
+static gint32 tep_dec_i32(struct tep_record *r, struct tep_format_field *f, gint32 dflt)
+{
+	gint64 v;
+	return tep_dec_num(r, f, &v) && v >= G_MININT32 && v <= G_MAXINT32 ? (gint32)v : dflt;
+}
+
+/* A string field: fixed char[N], a trailing char[] or a __data_loc/__rel_loc
+ * string. Returns its bytes within the record and their length up to the NUL. */
+static const char *tep_dec_str(struct tep_record *r, struct tep_format_field *f, gsize *len)
+{
+	if (!f || f->offset < 0 || f->offset > r->size)
+		return NULL;
+	gint64 start = f->offset, size = f->size;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+		unsigned long long loc;
+		if (f->size != 4 || f->offset + 4 > r->size ||
+		    tep_read_number_field(f, r->data, &loc) != 0)
+			return NULL;
+		start = (gint64)(loc & 0xffff);
+		size = (gint64)(loc >> 16);
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			start += f->offset + f->size;
+	} else if (size == 0) {
+		size = r->size - start; /* "char buf[]" runs to the end of the record */
+	}
+	if (start < 0 || size < 0 || start + size > r->size)
+		return NULL;
+	const char *p = (const char *)r->data + start;
+	*len = strnlen(p, (gsize)size);
+	return p;
+}
+
+static const char *tep_dec_intern_str(FtlTepDecoder *ts, struct tep_record *r,
+				      struct tep_format_field *f)
+{
+	gsize len;
+	const char *p = tep_dec_str(r, f, &len);
+	return p ? ftl_strpool_intern_len(ts->pool, p, len) : NULL;
+}
+
+static const char *tep_dec_func_name(FtlTepDecoder *ts, gint64 addr)
+{
+	const char *fn = tep_find_function(ts->tep, (unsigned long long)addr);
+	if (fn)
+		return ftl_strpool_intern(ts->pool, fn);
+	char buf[32];
+	g_snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)addr);
+	return ftl_strpool_intern(ts->pool, buf);
+}
+
+/* The print fmt of sched_switch decodes prev_state with __print_flags(); its
+ * table is in the file, so the letters follow the kernel that wrote it. */
+static gboolean tep_dec_find_flags(struct tep_print_arg *arg, FtlTepDecoder *ts, int depth)
+{
+	for (; arg && depth < 16; arg = arg->next) {
+		switch (arg->type) {
+		case TEP_PRINT_FLAGS:
+			for (struct tep_print_flag_sym *s = arg->flags.flags; s; s = s->next) {
+				TepStateSym sym = { g_ascii_strtoull(s->value, NULL, 0), s->str };
+				g_array_append_val(ts->states, sym);
+				if (sym.value > ts->state_report_max)
+					ts->state_report_max = sym.value;
+			}
+			return TRUE;
+		case TEP_PRINT_OP:
+			if (tep_dec_find_flags(arg->op.left, ts, depth + 1) ||
+			    tep_dec_find_flags(arg->op.right, ts, depth + 1))
+				return TRUE;
+			break;
+		case TEP_PRINT_TYPE:
+			if (tep_dec_find_flags(arg->typecast.item, ts, depth + 1))
+				return TRUE;
+			break;
+		default:
+			break;
+		}
+	}
+	return FALSE;
+}
+
+static void tep_dec_load_states(FtlTepDecoder *ts, struct tep_event *event)
+{
+	ts->states_done = TRUE;
+	if (event && tep_dec_find_flags(event->print_fmt.args, ts, 0) && ts->state_report_max)
+		ts->state_report_max <<= 1;
+	else
+		ts->state_report_max = 0;
+}
+
+/* prev_state as the kernel prints it: "S", "D|K", "R", "R+". */
+static FtlSlice tep_dec_state(FtlTepDecoder *ts, struct tep_event *event, gint64 v, GString *buf)
+{
+	if (!ts->states_done)
+		tep_dec_load_states(ts, event);
+	g_string_truncate(buf, 0);
+	guint64 rest = ts->state_report_max ? (guint64)v & (ts->state_report_max - 1) : (guint64)v;
+	for (guint i = 0; i < ts->states->len && rest; i++) {
+		const TepStateSym *s = &g_array_index(ts->states, TepStateSym, i);
+		if (s->value && (rest & s->value) == s->value) {
+			if (buf->len)
+				g_string_append_c(buf, '|');
+			g_string_append(buf, s->str);
+			rest &= ~s->value;
+		}
+	}
+	if (rest)
+		g_string_append_printf(buf, "%s0x%" G_GINT64_MODIFIER "x", buf->len ? "|" : "",
+				       rest);
+	if (!buf->len)
+		g_string_append_c(buf, 'R');
+	if (ts->state_report_max && ((guint64)v & ts->state_report_max))
+		g_string_append_c(buf, '+');
+	return (FtlSlice){ buf->str, (guint32)buf->len };
+}
+
+static void tep_dec_lat(FtlTepDecoder *ts, struct tep_record *r, FtlEvent *ev)
+{
+	/* Cheap to read: common_flags and common_preempt_count, printed like
+	 * the kernel's latency columns ("dNh1"). */
+	int fl = tep_data_flags(ts->tep, r);
+	if (fl < 0)
+		return;
+	ev->lat[0] = fl & 0x01 ? 'd' : fl & 0x02 ? 'X' : '.';
+	ev->lat[1] = fl & 0x04 ? 'N' : '.';
+	ev->lat[2] = (fl & 0x08) && (fl & 0x10) ? 'H' : fl & 0x08 ? 'h' : fl & 0x10 ? 's' : '.';
+	ev->lat[3] = 0;
+}
+
+/* Renders the event's INFO part (what trace-cmd report prints after the
+ * name) into ts->text. Returns the text, NUL-terminated. */
+static const char *tep_dec_render(FtlTepDecoder *ts, struct tep_record *r)
+{
+	trace_seq_reset(&ts->text);
+	tep_print_event(ts->tep, &ts->text, r, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&ts->text);
+	return ts->text.buffer ? ts->text.buffer : "";
+}
+
+static void tep_dec_marker_text(FtlEvent *ev, const char *p, gsize len, gboolean strip_site)
+{
+	if (strip_site) {
+		/* "0xc044504c: text" / "func: text": the printing site is not the text */
+		const char *c = p, *e = p + len;
+		while (c < e && *c != ' ' && *c != ':')
+			c++;
+		if (c + 1 < e && c[0] == ':' && c[1] == ' ' && c > p) {
+			len -= (gsize)(c + 2 - p);
+			p = c + 2;
+		}
+	}
+	while (len && (p[len - 1] == '\n' || p[len - 1] == ' '))
+		len--;
+	ev->u.marker.text = (FtlSlice){ p, (guint32)len };
+}
+
+/* kernel_stack: "size" callers (older kernels end the array with ULONG_MAX
+ * instead), as many as the record really holds. */
+static void tep_dec_stack(FtlTepDecoder *ts, struct tep_record *r, const TepEventInfo *info,
+			  FtlEvent *ev)
+{
+	g_array_set_size(ts->frames, 0);
+	struct tep_format_field *f = info->f[F_STACK_CALLER];
+	int lsize = tep_get_long_size(ts->tep);
+	gint64 n;
+	if (!f || f->offset < 0 || f->offset > r->size || (lsize != 4 && lsize != 8))
+		return;
+	guint64 room = (guint64)(r->size - f->offset) / (guint64)lsize;
+	if (!tep_dec_num(r, info->f[F_STACK_SIZE], &n) || n < 0 || (guint64)n > room)
+		n = (gint64)room;
+	guint64 end = lsize == 8 ? G_MAXUINT64 : G_MAXUINT32;
+	for (gint64 i = 0; i < n; i++) {
+		guint64 a = tep_read_number(ts->tep, (const char *)r->data + f->offset + i * lsize,
+					    lsize);
+		if (a == 0 || a == end)
+			break;
+		const char *name = tep_dec_func_name(ts, (gint64)a);
+		FtlSlice s = { name, (guint32)strlen(name) };
+		g_array_append_val(ts->frames, s);
+	}
+	ev->u.stack.frames = (const FtlSlice *)(void *)ts->frames->data;
+	ev->u.stack.n_frames = ts->frames->len;
+}
+
+gboolean ftl_tep_decode(FtlTepDecoder *ts, struct tep_record *r, FtlEvent *ev, gint *idp)
+{
+	memset(ev, 0, sizeof *ev);
+	ev->ts = (gint64)r->ts;
+	ev->cpu = r->cpu;
+	ev->tgid = -1;
+	ev->pid = -1;
+	*idp = -1;
+	if (r->size < 8) {
+		/* not even the common fields */
+		ev->name = ftl_strpool_intern(ts->pool, "unknown_event");
+		return FALSE;
+	}
+	ev->pid = tep_data_pid(ts->tep, r);
+	if (ev->pid >= 0) {
+		const char *comm = tep_data_comm_from_pid(ts->tep, ev->pid);
+		if (comm && strcmp(comm, "<...>") != 0)
+			ev->comm = ftl_strpool_intern(ts->pool, comm);
+	}
+	tep_dec_lat(ts, r, ev);
+	int id = tep_data_type(ts->tep, r);
+	*idp = id;
+	struct tep_event *event = tep_find_event(ts->tep, id);
+	TepEventInfo *info = tep_dec_event_info(ts, event, id);
+	ev->name = info->name;
+	ev->kind = info->kind;
+	gint64 v;
+	switch (info->kind) {
+	case FTL_EVENT_FUNC:
+		ev->u.fn.last_ts = FTL_TS_NONE;
+		if (tep_dec_num(r, info->f[F_IP], &v))
+			ev->u.fn.func = tep_dec_func_name(ts, v);
+		if (tep_dec_num(r, info->f[F_PARENT], &v))
+			ev->u.fn.parent = tep_dec_func_name(ts, v);
+		break;
+	case FTL_EVENT_FUNC_ENTRY:
+	case FTL_EVENT_FUNC_EXIT:
+		ev->u.graph.duration = FTL_TS_NONE;
+		ev->u.graph.mark = ' ';
+		if (tep_dec_num(r, info->f[F_FUNC], &v))
+			ev->u.graph.func = tep_dec_func_name(ts, v);
+		ev->u.graph.depth = tep_dec_i32(r, info->f[F_DEPTH], 0);
+		gint64 ct, rt;
+		if (info->kind == FTL_EVENT_FUNC_EXIT && tep_dec_num(r, info->f[F_CALLTIME], &ct) &&
+		    tep_dec_num(r, info->f[F_RETTIME], &rt) && rt >= ct)
+			ev->u.graph.duration = rt - ct;
+		break;
+	case FTL_EVENT_MARKER: {
+		ev->u.marker.origin = info->origin;
+		gsize len;
+		const char *p;
+		if (info->is_print && (p = tep_dec_str(r, info->f[F_BUF], &len))) {
+			tep_dec_marker_text(ev, p, len, FALSE);
+		} else {
+			/* bprint's text exists only once its format is applied */
+			p = tep_dec_render(ts, r);
+			tep_dec_marker_text(ev, p, strlen(p), TRUE);
+		}
+		break;
+	}
+	case FTL_EVENT_SCHED_SWITCH:
+		ev->u.sw.prev_comm = tep_dec_intern_str(ts, r, info->f[F_PREV_COMM]);
+		ev->u.sw.prev_pid = tep_dec_i32(r, info->f[F_PREV_PID], -1);
+		ev->u.sw.prev_prio = tep_dec_i32(r, info->f[F_PREV_PRIO], -1);
+		if (tep_dec_num(r, info->f[F_PREV_STATE], &v))
+			ev->u.sw.prev_state = tep_dec_state(ts, event, v, ts->state_text);
+		ev->u.sw.next_comm = tep_dec_intern_str(ts, r, info->f[F_NEXT_COMM]);
+		ev->u.sw.next_pid = tep_dec_i32(r, info->f[F_NEXT_PID], -1);
+		ev->u.sw.next_prio = tep_dec_i32(r, info->f[F_NEXT_PRIO], -1);
+		break;
+	case FTL_EVENT_SCHED_WAKEUP:
+		ev->u.wake.comm = tep_dec_intern_str(ts, r, info->f[F_W_COMM]);
+		ev->u.wake.pid = tep_dec_i32(r, info->f[F_W_PID], -1);
+		ev->u.wake.prio = tep_dec_i32(r, info->f[F_W_PRIO], -1);
+		ev->u.wake.target_cpu = tep_dec_i32(r, info->f[F_W_TARGET], -1);
+		break;
+	case FTL_EVENT_IRQ_ENTRY:
+	case FTL_EVENT_IRQ_EXIT: {
+		ev->u.irq.irq = tep_dec_i32(r, info->f[F_IRQ], -1);
+		gsize len;
+		const char *p = tep_dec_str(r, info->f[F_IRQ_NAME], &len);
+		if (p)
+			ev->u.irq.name = (FtlSlice){ p, (guint32)len };
+		ev->u.irq.ret = tep_dec_i32(r, info->f[F_IRQ_RET], 0);
+		break;
+	}
+	case FTL_EVENT_STACK:
+		tep_dec_stack(ts, r, info, ev);
+		break;
+	default:
+		break;
+	}
+	return event != NULL;
+}
+
+void ftl_tep_payload(FtlTepDecoder *ts, struct tep_record *r, GString *out)
+{
+	const char *p = tep_dec_render(ts, r);
+	gsize len = strlen(p);
+	while (len && (p[len - 1] == '\n' || p[len - 1] == ' '))
+		len--;
+	g_string_append_len(out, p, (gssize)len);
+}
+
+FtlTepDecoder *ftl_tep_decoder_new(struct tep_handle *tep, FtlTrace *trace)
+{
+	FtlTepDecoder *d = g_new0(FtlTepDecoder, 1);
+	d->tep = tep;
+	d->pool = ftl_trace_pool(trace);
+	d->events = g_hash_table_new_full(NULL, NULL, NULL, g_free);
+	d->states = g_array_new(FALSE, FALSE, sizeof(TepStateSym));
+	d->state_text = g_string_new(NULL);
+	d->frames = g_array_new(FALSE, FALSE, sizeof(FtlSlice));
+	trace_seq_init(&d->text);
+	return d;
+}
+
+void ftl_tep_decoder_free(FtlTepDecoder *d)
+{
+	if (!d)
+		return;
+	g_hash_table_unref(d->events);
+	g_array_unref(d->states);
+	g_string_free(d->state_text, TRUE);
+	g_array_unref(d->frames);
+	trace_seq_destroy(&d->text);
+	g_free(d);
+}

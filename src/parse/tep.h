@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Binary ftrace records (libtraceevent's tep_record) into FtlEvents: shared by
+ * the trace.dat reader and the raw page reader. Private to parse/. */
+#pragma once
+
+#include <glib.h>
+
+#include "model/event.h"
+#include "model/trace.h"
+
+struct tep_handle;
+struct tep_record;
+
+typedef struct _FtlTepDecoder FtlTepDecoder;
+
+/* tep and trace are borrowed and must outlive the decoder. Strings go to the
+ * trace's pool. Free with ftl_tep_decoder_free(). */
+FtlTepDecoder *ftl_tep_decoder_new(struct tep_handle *tep, FtlTrace *trace);
+void ftl_tep_decoder_free(FtlTepDecoder *d);
+
+/* Fills ev from r: everything but src, seq and line. Slices point into r's
+ * data or the decoder and live until the next call or until r is freed.
+ * Returns FALSE when r's event id has no format (ev is then a GENERIC
+ * "unknown_event_N"); *id gets the id in both cases. */
+gboolean ftl_tep_decode(FtlTepDecoder *d, struct tep_record *r, FtlEvent *ev, gint *id);
+
+/* Appends r's text as `trace-cmd report` prints it after the event name
+ * (libtraceevent's print format): only views ask for it. */
+void ftl_tep_payload(FtlTepDecoder *d, struct tep_record *r, GString *out);
+
+/* Routes libtraceevent's messages: while capture is set they are appended to
+ * it (the reason a file is refused), otherwise they go to GLib's debug log. */
+void ftl_tep_capture_messages(GString *capture);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlTepDecoder, ftl_tep_decoder_free)
