@@ -60,7 +60,8 @@ void ftl_cli_print_usage(FILE *out)
 		fprintf(out, "  %-10s %s\n", c->name, c->summary);
 	fprintf(out,
 		"\nglobal options (every command): --cpu LIST, --pid LIST, --time START,END,\n"
-		"  --relative-to PATTERN, --wallclock PATTERN=ISO8601, --strict, --color WHEN, -v\n"
+		"  --relative-to PATTERN, --wallclock PATTERN=ISO8601, --buffer NAME, --strict,\n"
+		"  --color WHEN, -v\n"
 		"'ftlens help COMMAND' shows a command's options.\n");
 }
 
@@ -81,6 +82,8 @@ static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *en
 		{ "wallclock", 0, 0, G_OPTION_ARG_STRING, &g->wallclock,
 		  "Map trace time to wall time: the first marker matching PATTERN was at ISO8601",
 		  "PATTERN=ISO8601" },
+		{ "buffer", 0, 0, G_OPTION_ARG_STRING, &g->buffer,
+		  "Read only this ring buffer of a trace.dat (top, or an instance name)", "NAME" },
 		{ "color", 0, 0, G_OPTION_ARG_STRING, &g->color,
 		  "Color output: auto, always or never", "WHEN" },
 		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &g->verbose, "Say more", NULL },
@@ -158,6 +161,7 @@ void ftl_cli_globals_clear(FtlCliGlobals *g)
 	g_clear_pointer(&g->time_range, g_free);
 	g_clear_pointer(&g->relative_to, g_free);
 	g_clear_pointer(&g->wallclock, g_free);
+	g_clear_pointer(&g->buffer, g_free);
 }
 
 FtlTrace *ftl_cli_open_trace(const FtlCliGlobals *g, int argc, char **argv, GError **error)
@@ -167,8 +171,8 @@ FtlTrace *ftl_cli_open_trace(const FtlCliGlobals *g, int argc, char **argv, GErr
 			    "%s: no input file given (try 'ftlens help %s')", argv[0], argv[0]);
 		return NULL;
 	}
-	return ftl_trace_open_many((const char *const *)argv + 1, (guint)argc - 1,
-				   g->strict ? FTL_OPEN_STRICT : FTL_OPEN_NONE, error);
+	return ftl_trace_open_buffer((const char *const *)argv + 1, (guint)argc - 1,
+				     g->strict ? FTL_OPEN_STRICT : FTL_OPEN_NONE, g->buffer, error);
 }
 
 int ftl_cli_exit_code(const GError *error)

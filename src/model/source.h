@@ -52,6 +52,7 @@ struct _FtlSource {
 	gint header_cpus;     /* "#P:N" or "cpus=N" */
 	gboolean has_header;
 	gboolean time_relative; /* latency format: times are relative to the trace start */
+	const char *buffer; /* interned ring-buffer (instance) name; NULL: the top buffer */
 };
 
 /* Initializes the common part; subclasses embed FtlSource first. */

@@ -2,6 +2,9 @@
 /* FtlTrace: owner of sources, string pool, task table and diagnostics. */
 #include "model/trace.h"
 
+#include <stdarg.h>
+#include <string.h>
+
 struct _FtlTrace {
 	char *label;
 	FtlOpenFlags flags;
@@ -9,6 +12,9 @@ struct _FtlTrace {
 	FtlStrPool *pool;
 	FtlTasks *tasks;
 	FtlDiags *diags;
+	GPtrArray *notes;   /* char* */
+	GPtrArray *buffers; /* char*: ring buffers the input holds */
+	const char *clock;
 };
 
 void ftl_source_init(FtlSource *src, const FtlSourceOps *ops, const char *path)
@@ -54,6 +60,8 @@ FtlTrace *ftl_trace_new(const char *label, FtlOpenFlags flags)
 	t->pool = ftl_strpool_new();
 	t->tasks = ftl_tasks_new();
 	t->diags = ftl_diags_new();
+	t->notes = g_ptr_array_new_with_free_func(g_free);
+	t->buffers = g_ptr_array_new_with_free_func(g_free);
 	return t;
 }
 
@@ -65,6 +73,8 @@ void ftl_trace_free(FtlTrace *t)
 	ftl_strpool_free(t->pool);
 	ftl_tasks_free(t->tasks);
 	ftl_diags_free(t->diags);
+	g_ptr_array_unref(t->notes);
+	g_ptr_array_unref(t->buffers);
 	g_free(t->label);
 	g_free(t);
 }
@@ -122,7 +132,7 @@ const char *ftl_trace_tracer(const FtlTrace *t)
 
 FtlSourceStats ftl_trace_stats(const FtlTrace *t)
 {
-	FtlSourceStats sum = {0};
+	FtlSourceStats sum = { 0 };
 	for (guint i = 0; i < t->sources->len; i++) {
 		const FtlSourceStats *s = &((FtlSource *)g_ptr_array_index(t->sources, i))->stats;
 		sum.total_lines += s->total_lines;
@@ -134,4 +144,43 @@ FtlSourceStats ftl_trace_stats(const FtlTrace *t)
 		sum.events += s->events;
 	}
 	return sum;
+}
+
+void ftl_trace_add_note(FtlTrace *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *note = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	for (guint i = 0; i < t->notes->len; i++)
+		if (strcmp(g_ptr_array_index(t->notes, i), note) == 0) {
+			g_free(note);
+			return;
+		}
+	g_ptr_array_add(t->notes, note);
+}
+
+GPtrArray *ftl_trace_notes(const FtlTrace *t)
+{
+	return t->notes;
+}
+
+void ftl_trace_set_clock(FtlTrace *t, const char *clock)
+{
+	t->clock = clock ? ftl_strpool_intern(t->pool, clock) : NULL;
+}
+
+const char *ftl_trace_clock(const FtlTrace *t)
+{
+	return t->clock;
+}
+
+void ftl_trace_add_buffer(FtlTrace *t, const char *name)
+{
+	g_ptr_array_add(t->buffers, g_strdup(name));
+}
+
+GPtrArray *ftl_trace_buffers(const FtlTrace *t)
+{
+	return t->buffers;
 }

@@ -30,6 +30,19 @@ guint ftl_trace_n_sources(const FtlTrace *trace);
 FtlSource *ftl_trace_source(const FtlTrace *trace, guint i);
 /* The tracer named by the first source that names one, else NULL. */
 const char *ftl_trace_tracer(const FtlTrace *trace);
+/* Facts about how the input was read that a user should see (info prints
+ * them): "raw pages win over per_cpu text", a format that did not parse.
+ * Repeated notes are kept once. */
+void ftl_trace_add_note(FtlTrace *trace, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+/* char*, borrowed; lives as long as the trace. */
+GPtrArray *ftl_trace_notes(const FtlTrace *trace);
+/* The trace clock the input names (trace_clock, trace.dat's option), or NULL. */
+void ftl_trace_set_clock(FtlTrace *trace, const char *clock);
+const char *ftl_trace_clock(const FtlTrace *trace);
+/* The ring buffers a binary input holds ("top" and instance names), whether
+ * or not they were chosen with --buffer; char*, borrowed. */
+void ftl_trace_add_buffer(FtlTrace *trace, const char *name);
+GPtrArray *ftl_trace_buffers(const FtlTrace *trace);
 /* Sum of the sources' line accounting. */
 FtlSourceStats ftl_trace_stats(const FtlTrace *trace);
 

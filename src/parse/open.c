@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "parse/rawdir.h"
 #include "parse/text.h"
 #include "parse/tracedat.h"
 #include "util/error.h"
@@ -21,10 +22,11 @@ static gint open_cpu_hint(const char *path)
 	g_autofree char *dir = g_path_get_dirname(path);
 	g_autofree char *base = g_path_get_basename(dir);
 	g_autofree char *self = g_path_get_basename(path);
-	const char *names[] = {base, self};
+	const char *names[] = { base, self };
 	for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
 		const char *b = names[i];
-		if (g_str_has_prefix(b, "cpu") && b[3] && strspn(b + 3, "0123456789") == strlen(b + 3))
+		if (g_str_has_prefix(b, "cpu") && b[3] &&
+		    strspn(b + 3, "0123456789") == strlen(b + 3))
 			return (gint)g_ascii_strtoll(b + 3, NULL, 10);
 	}
 	return -1;
@@ -55,7 +57,7 @@ static gboolean open_check_text(FtlInput *in, GError **error)
 	return TRUE;
 }
 
-static gboolean open_add_file(FtlTrace *trace, const char *path, gint cpu_hint,
+static gboolean open_add_file(FtlTrace *trace, const char *path, gint cpu_hint, const char *buffer,
 			      GError **error)
 {
 	g_autoptr(FtlInput) in = ftl_input_open(path, error);
@@ -67,15 +69,22 @@ static gboolean open_add_file(FtlTrace *trace, const char *path, gint cpu_hint,
 			g_set_error(error, FTL_ERROR, FTL_ERROR_UNSUPPORTED,
 				    "'%s': a trace.dat read from %s; give ftlens the uncompressed "
 				    "file itself",
-				    path, g_strcmp0(path, "-") == 0 ? "standard input"
-								  : ftl_compression_name(in->compression));
+				    path,
+				    g_strcmp0(path, "-") == 0
+					    ? "standard input"
+					    : ftl_compression_name(in->compression));
 			return FALSE;
 		}
 		g_clear_pointer(&in, ftl_input_free);
-		return ftl_tracedat_open(trace, path, error);
+		return ftl_tracedat_open(trace, path, buffer, error);
 	}
 	if (!open_check_text(in, error))
 		return FALSE;
+	if (buffer && strcmp(buffer, "top") != 0) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "'%s': --buffer %s: a text trace holds one buffer only", path, buffer);
+		return FALSE;
+	}
 	if (!ftl_text_sniff(in, error))
 		return FALSE;
 	FtlSource *src = ftl_text_source_new(trace, g_steal_pointer(&in),
@@ -112,7 +121,8 @@ static gint open_add_per_cpu(FtlTrace *trace, const char *dir, GError **error)
 		if (!g_file_test(path, G_FILE_TEST_IS_REGULAR))
 			continue;
 		g_autoptr(GError) local = NULL;
-		if (!open_add_file(trace, path, (gint)g_ascii_strtoll(c + 3, NULL, 10), &local)) {
+		if (!open_add_file(trace, path, (gint)g_ascii_strtoll(c + 3, NULL, 10), NULL,
+				   &local)) {
 			/* An idle CPU leaves an empty or header-only file: not an error. */
 			if (g_error_matches(local, FTL_ERROR, FTL_ERROR_EMPTY))
 				continue;
@@ -124,8 +134,39 @@ static gint open_add_per_cpu(FtlTrace *trace, const char *dir, GError **error)
 	return added;
 }
 
+/* Text a raw page directory also holds: per_cpu/cpuN/trace or trace. */
+static const char *open_text_beside_raw(const char *dir)
+{
+	g_autofree char *t = g_build_filename(dir, "trace", NULL);
+	if (g_file_test(t, G_FILE_TEST_IS_REGULAR))
+		return "trace";
+	g_autofree char *pc = g_build_filename(dir, "per_cpu", NULL);
+	g_autoptr(GDir) d = g_dir_open(pc, 0, NULL);
+	const char *name;
+	while (d && (name = g_dir_read_name(d))) {
+		g_autofree char *p = g_build_filename(pc, name, "trace", NULL);
+		if (g_str_has_prefix(name, "cpu") && g_file_test(p, G_FILE_TEST_IS_REGULAR))
+			return "per_cpu/cpuN/trace";
+	}
+	return NULL;
+}
+
 static gboolean open_add_dir(FtlTrace *trace, const char *dir, GError **error)
 {
+	/* Raw pages win over text: they are complete where the text was
+	 * formatted by one kernel's options and may be cut. */
+	gboolean raw;
+	if (ftl_rawdir_open(trace, dir, &raw, error)) {
+		const char *text = open_text_beside_raw(dir);
+		if (text)
+			ftl_trace_add_note(trace,
+					   "'%s': raw pages read; the text in %s is not read "
+					   "(give that file itself to read it)",
+					   dir, text);
+		return TRUE;
+	}
+	if (raw)
+		return FALSE;
 	g_autofree char *pc = g_build_filename(dir, "per_cpu", NULL);
 	gint n = open_add_per_cpu(trace, pc, error);
 	if (n == 0)
@@ -136,7 +177,7 @@ static gboolean open_add_dir(FtlTrace *trace, const char *dir, GError **error)
 		return TRUE;
 	g_autofree char *top = g_build_filename(dir, "trace", NULL);
 	if (g_file_test(top, G_FILE_TEST_IS_REGULAR))
-		return open_add_file(trace, top, -1, error);
+		return open_add_file(trace, top, -1, NULL, error);
 	g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
 		    "'%s': directory holds no trace (looked for per_cpu/cpuN/trace, cpuN/trace "
 		    "and trace)",
@@ -147,17 +188,32 @@ static gboolean open_add_dir(FtlTrace *trace, const char *dir, GError **error)
 FtlTrace *ftl_trace_open_many(const char *const *paths, guint n_paths, FtlOpenFlags flags,
 			      GError **error)
 {
+	return ftl_trace_open_buffer(paths, n_paths, flags, NULL, error);
+}
+
+FtlTrace *ftl_trace_open_buffer(const char *const *paths, guint n_paths, FtlOpenFlags flags,
+				const char *buffer, GError **error)
+{
 	g_return_val_if_fail(n_paths > 0, NULL);
-	g_autofree char *label = n_paths == 1 ? g_strdup(paths[0])
-					      : g_strdup_printf("%s (+%u more)", paths[0], n_paths - 1);
+	g_autofree char *label = n_paths == 1
+					 ? g_strdup(paths[0])
+					 : g_strdup_printf("%s (+%u more)", paths[0], n_paths - 1);
 	g_autoptr(FtlTrace) trace = ftl_trace_new(label, flags);
 	for (guint i = 0; i < n_paths; i++) {
 		const char *path = paths[i];
 		gboolean ok;
-		if (g_strcmp0(path, "-") != 0 && g_file_test(path, G_FILE_TEST_IS_DIR))
+		if (g_strcmp0(path, "-") != 0 && g_file_test(path, G_FILE_TEST_IS_DIR)) {
 			ok = open_add_dir(trace, path, error);
-		else
-			ok = open_add_file(trace, path, -1, error);
+			if (ok && buffer && strcmp(buffer, "top") != 0) {
+				g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+					    "'%s': --buffer %s: only trace.dat files hold several "
+					    "buffers",
+					    path, buffer);
+				ok = FALSE;
+			}
+		} else {
+			ok = open_add_file(trace, path, -1, buffer, error);
+		}
 		if (!ok)
 			return NULL;
 	}

@@ -10,3 +10,8 @@
 FtlTrace *ftl_trace_open_many(const char *const *paths, guint n_paths, FtlOpenFlags flags,
 			      GError **error);
 FtlTrace *ftl_trace_open(const char *path, FtlOpenFlags flags, GError **error);
+/* The same, reading only the ring buffer named buffer ("top" for the top
+ * level) of inputs that hold several (trace.dat with instances); NULL reads
+ * them all, merged in time. A name no input has is an error. */
+FtlTrace *ftl_trace_open_buffer(const char *const *paths, guint n_paths, FtlOpenFlags flags,
+				const char *buffer, GError **error);

@@ -46,6 +46,7 @@ typedef struct {
 	GArray *last_ts; /* gint64 per CPU, for the time_backwards diagnostic */
 	const char *n_lost;
 	gboolean top; /* the top buffer, not an instance: owns the saved cpustats */
+	struct tracecmd_input *parent; /* the file's handle when the top buffer is not read */
 } TracedatSource;
 
 static void tracedat_record_free(struct tep_record *r)
@@ -203,6 +204,8 @@ static void tracedat_free(FtlSource *src)
 	g_free(ts->lost_seen);
 	if (ts->handle)
 		tracecmd_close(ts->handle);
+	if (ts->parent)
+		tracecmd_close(ts->parent);
 	ftl_tep_decoder_free(ts->dec);
 	g_array_unref(ts->last_ts);
 	ftl_source_clear(src);
@@ -224,13 +227,15 @@ static const FtlSourceOps tracedat_ops = {
 };
 
 /* Takes ownership of handle. */
-static void tracedat_source_add(FtlTrace *trace, const char *path, struct tracecmd_input *handle,
-				gboolean top)
+static TracedatSource *tracedat_source_add(FtlTrace *trace, const char *path,
+					   struct tracecmd_input *handle, gboolean top,
+					   const char *buffer)
 {
 	TracedatSource *ts = g_new0(TracedatSource, 1);
 	ftl_source_init(&ts->base, &tracedat_ops, path);
 	ts->top = top;
 	ts->handle = handle;
+	ts->base.buffer = buffer ? ftl_strpool_intern(ftl_trace_pool(trace), buffer) : NULL;
 	struct tep_handle *tep = tracecmd_get_tep(handle);
 	ts->dec = ftl_tep_decoder_new(tep, trace);
 	ts->n_cpus = MAX(tep_get_cpus(tep), 0);
@@ -245,6 +250,7 @@ static void tracedat_source_add(FtlTrace *trace, const char *path, struct tracec
 	ts->base.header_cpus = ts->n_cpus;
 	ts->base.has_header = TRUE;
 	ftl_trace_add_source(trace, &ts->base);
+	return ts;
 }
 
 /* libtracecmd 1.3 prints some reasons (a truncated file) with plain printf,
@@ -297,7 +303,7 @@ static int tracedat_init_data(struct tracecmd_input *handle, GString *msgs)
 
 static GPtrArray *tracedat_unclosable;
 
-gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, GError **error)
+gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, const char *buffer, GError **error)
 {
 	g_autoptr(GString) msgs = g_string_new(NULL);
 	ftl_tep_capture_messages(msgs);
@@ -337,23 +343,49 @@ gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, GError **error)
 	ftl_tep_capture_messages(NULL);
 	if (msgs->len)
 		g_debug("'%s': libtracecmd: %s", path, msgs->str);
-	tracedat_source_add(trace, path, handle, TRUE);
 	/* Buffer instances (trace-cmd record -B, extract -B) are more sources,
 	 * merged in time like trace-cmd report does. */
 	int n = tracecmd_buffer_instances(handle);
+	gboolean want_top = !buffer || strcmp(buffer, "top") == 0, found = want_top;
+	ftl_trace_add_buffer(trace, "top");
 	for (int i = 0; i < n; i++) {
+		const char *name = tracecmd_buffer_instance_name(handle, i);
+		ftl_trace_add_buffer(trace, name ? name : "?");
+		if (buffer && g_strcmp0(name, buffer) == 0)
+			found = TRUE;
+	}
+	if (!found) {
+		g_autoptr(GString) names = g_string_new("top");
+		for (int i = 0; i < n; i++)
+			g_string_append_printf(names, ", %s",
+					       tracecmd_buffer_instance_name(handle, i));
+		tracecmd_close(handle);
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "'%s': no buffer '%s' in this trace.dat (it has: %s)", path, buffer,
+			    names->str);
+		return FALSE;
+	}
+	if (want_top)
+		tracedat_source_add(trace, path, handle, TRUE, NULL);
+	for (int i = 0; i < n; i++) {
+		const char *name = tracecmd_buffer_instance_name(handle, i);
+		if (buffer && g_strcmp0(name, buffer) != 0)
+			continue;
 		g_string_truncate(msgs, 0);
 		ftl_tep_capture_messages(msgs);
 		struct tracecmd_input *h = tracecmd_buffer_instance_handle(handle, i);
 		ftl_tep_capture_messages(NULL);
 		if (!h) {
-			const char *name = tracecmd_buffer_instance_name(handle, i);
 			g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
 				    "'%s': not a valid trace.dat: buffer instance '%s': %s", path,
 				    name ? name : "?", msgs->len ? msgs->str : "cannot be read");
+			if (!want_top)
+				tracecmd_close(handle);
 			return FALSE;
 		}
-		tracedat_source_add(trace, path, h, FALSE);
+		TracedatSource *ts = tracedat_source_add(trace, path, h, FALSE, name);
+		if (!want_top)
+			ts->parent = handle; /* only one instance is chosen then */
 	}
 	return TRUE;
 }

@@ -8,4 +8,5 @@
 /* TRUE when data starts with trace.dat's magic. */
 gboolean ftl_tracedat_sniff(const char *data, gsize size);
 /* Adds the sources of a trace.dat file to trace. Errors name the file. */
-gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, GError **error);
+/* buffer: only that buffer ("top" or an instance name); NULL: all of them. */
+gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, const char *buffer, GError **error);

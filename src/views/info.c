@@ -117,6 +117,16 @@ void ftl_info_print_text(FILE *out, FtlTrace *trace, const FtlCounts *c)
 			fprintf(out, "          %s\n", ftl_trace_source(trace, i)->path);
 	fprintf(out, "Dialect:  %s\n", info_dialect(trace));
 	fprintf(out, "Tracer:   %s\n", info_tracer(trace, c));
+	if (ftl_trace_clock(trace))
+		fprintf(out, "Clock:    %s\n", ftl_trace_clock(trace));
+	GPtrArray *bufs = ftl_trace_buffers(trace);
+	if (bufs->len) {
+		fprintf(out, "Buffers: ");
+		for (guint i = 0; i < bufs->len; i++)
+			fprintf(out, "%s %s", i ? "," : "",
+				(const char *)g_ptr_array_index(bufs, i));
+		fputc('\n', out);
+	}
 	fprintf(out, "CPUs:     %u with events", ftl_counts_n_cpus(c));
 	if (hcpus >= 0)
 		fprintf(out, " (header says %d)", hcpus);
@@ -181,6 +191,12 @@ void ftl_info_print_text(FILE *out, FtlTrace *trace, const FtlCounts *c)
 				ftl_time_format_us(m->ts, b1, sizeof b1), m->cpu, m->line, m->text);
 		}
 	}
+	GPtrArray *notes = ftl_trace_notes(trace);
+	if (notes->len) {
+		fprintf(out, "\nNotes:\n");
+		for (guint i = 0; i < notes->len; i++)
+			fprintf(out, "  %s\n", (const char *)g_ptr_array_index(notes, i));
+	}
 	const FtlDiags *d = ftl_trace_diags(trace);
 	if (ftl_diags_any(d)) {
 		fputc('\n', out);
@@ -244,6 +260,21 @@ JsonNode *ftl_info_to_json(FtlTrace *trace, const FtlCounts *c)
 	json_builder_add_string_value(b, info_dialect(trace));
 	json_builder_set_member_name(b, "tracer");
 	json_builder_add_string_value(b, info_tracer(trace, c));
+	json_builder_set_member_name(b, "clock");
+	if (ftl_trace_clock(trace))
+		json_builder_add_string_value(b, ftl_trace_clock(trace));
+	else
+		json_builder_add_null_value(b);
+	json_builder_set_member_name(b, "buffers");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < ftl_trace_buffers(trace)->len; i++)
+		json_builder_add_string_value(b, g_ptr_array_index(ftl_trace_buffers(trace), i));
+	json_builder_end_array(b);
+	json_builder_set_member_name(b, "notes");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < ftl_trace_notes(trace)->len; i++)
+		json_builder_add_string_value(b, g_ptr_array_index(ftl_trace_notes(trace), i));
+	json_builder_end_array(b);
 	json_builder_set_member_name(b, "cpus");
 	json_builder_begin_object(b);
 	for (guint i = 0; i < ftl_counts_n_cpus(c); i++) {

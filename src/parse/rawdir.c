@@ -1,0 +1,671 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Raw ring-buffer page dumps (per_cpu/cpuN/trace_pipe_raw and the like) read
+ * with libtraceevent's kbuffer, one source per CPU; records become events
+ * through the decoder shared with trace.dat (tep.c). */
+#include "config.h"
+
+#include "parse/rawdir.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include <event-parse.h>
+#include <kbuffer.h>
+
+#include "parse/tep.h"
+#include "util/error.h"
+#include "util/input.h"
+
+/* kbuffer's mask for the data size in a page's commit word; the bits above
+ * carry the missed-events flags. */
+#define RAW_COMMIT_MASK ((1u << 27) - 1)
+/* Zeroed bytes after the page copy: kbuffer may read an event header word
+ * just past a damaged page's end before the bounds check sees it. */
+#define RAW_SLACK 64
+
+typedef struct {
+	gint ts_size, commit_off, commit_size, data_off, data_size;
+	gboolean big_endian;
+} RawGeometry;
+
+typedef struct {
+	FtlSource base;
+	struct tep_handle *tep; /* a reference */
+	FtlTepDecoder *dec;
+	RawGeometry geo;
+	FtlInput *in;
+	gint cpu;
+	gsize next_page; /* file offset of the page to load next */
+	gsize page_off;	 /* file offset of the loaded page */
+	guint64 page_no;
+	gboolean loaded;
+	struct kbuffer *kb;
+	guchar *page;	    /* a copy of the loaded page, RAW_SLACK bytes longer */
+	guint32 page_bytes; /* valid data bytes in the loaded page (its commit) */
+	struct tep_record rec;
+	gboolean lost_pending;
+	gboolean lost_seen;
+	FtlEvent ev;
+	guint64 seq;
+	gint64 last_ts;
+	guint64 stats_lost; /* overruns per_cpu/cpuN/stats reports */
+	const char *n_lost;
+} RawCpu;
+
+/* ---- header_page ----------------------------------------------------- */
+
+/* "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;" -> name, offset, size */
+static gboolean raw_header_field(const char *line, char *name, gsize name_len, gint *off,
+				 gint *size)
+{
+	const char *f = strstr(line, "field:");
+	const char *semi = f ? strchr(f, ';') : NULL;
+	const char *o = semi ? strstr(semi, "offset:") : NULL;
+	const char *s = o ? strstr(o, "size:") : NULL;
+	if (!s)
+		return FALSE;
+	const char *e = semi;
+	while (e > f && (e[-1] == ' ' || e[-1] == ']' || g_ascii_isdigit(e[-1]) || e[-1] == '['))
+		e--; /* "char data[]" style array suffixes */
+	const char *b = e;
+	while (b > f && (g_ascii_isalnum(b[-1]) || b[-1] == '_'))
+		b--;
+	if (b == e || (gsize)(e - b) >= name_len)
+		return FALSE;
+	memcpy(name, b, (gsize)(e - b));
+	name[e - b] = 0;
+	*off = (gint)g_ascii_strtoll(o + 7, NULL, 10);
+	*size = (gint)g_ascii_strtoll(s + 5, NULL, 10);
+	return TRUE;
+}
+
+static gboolean raw_parse_header_page(const char *path, const char *text, RawGeometry *geo,
+				      GError **error)
+{
+	memset(geo, 0, sizeof *geo);
+	geo->commit_size = -1;
+	geo->data_size = -1;
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	for (guint i = 0; lines[i]; i++) {
+		char name[64];
+		gint off, size;
+		if (!raw_header_field(lines[i], name, sizeof name, &off, &size))
+			continue;
+		if (strcmp(name, "timestamp") == 0) {
+			geo->ts_size = size;
+		} else if (strcmp(name, "commit") == 0) {
+			geo->commit_off = off;
+			geo->commit_size = size;
+		} else if (strcmp(name, "data") == 0) {
+			geo->data_off = off;
+			geo->data_size = size;
+		}
+	}
+	if (geo->ts_size != 8 || (geo->commit_size != 4 && geo->commit_size != 8) ||
+	    geo->commit_off != 8 || geo->data_off < 12 || geo->data_size <= 0 ||
+	    geo->data_off + geo->data_size > (1 << 24)) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
+			    "'%s': not a ring-buffer header_page (needs the timestamp, commit and "
+			    "data fields with sane offsets and sizes)",
+			    path);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static gint raw_page_size(const RawGeometry *geo)
+{
+	return geo->data_off + geo->data_size;
+}
+
+static guint64 raw_read_commit(const RawGeometry *geo, const guchar *page, gboolean big)
+{
+	guint64 v = 0;
+	for (gint i = 0; i < geo->commit_size; i++) {
+		gint k = big ? i : geo->commit_size - 1 - i;
+		v = (v << 8) | page[geo->commit_off + k];
+	}
+	return v;
+}
+
+/* The header says nothing about byte order: the order in which some page's
+ * commit is a plausible, nonzero size wins (the host's when both do). In the
+ * wrong order a small 8-byte commit reads as 0, a 4-byte one as too large. */
+static gboolean raw_guess_endian(RawGeometry *geo, const FtlInput *const *ins, guint n)
+{
+	gint psize = raw_page_size(geo);
+	const gboolean host_big = G_BYTE_ORDER == G_BIG_ENDIAN;
+	for (gint pass = 0; pass < 2; pass++) {
+		gboolean big = pass == 0 ? host_big : !host_big;
+		for (guint i = 0; i < n; i++) {
+			const FtlInput *in = ins[i];
+			for (gsize off = 0;
+			     off + (gsize)psize <= in->size && off < (gsize)psize * 64;
+			     off += (gsize)psize) {
+				guint64 c =
+					raw_read_commit(geo, (const guchar *)in->data + off, big) &
+					RAW_COMMIT_MASK;
+				if (c > 0 && c <= (guint64)geo->data_size) {
+					geo->big_endian = big;
+					return TRUE;
+				}
+			}
+		}
+	}
+	geo->big_endian = host_big;
+	return FALSE;
+}
+
+/* ---- the per-CPU source ---------------------------------------------- */
+
+static void raw_bad_page(RawCpu *rc, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static void raw_bad_page(RawCpu *rc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	g_autofree char *why = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	g_autofree char *text =
+		g_strdup_printf("CPU %d, page %" G_GUINT64_FORMAT " (file offset %zu): %s", rc->cpu,
+				rc->page_no, rc->page_off, why);
+	ftl_diags_add(ftl_trace_diags(rc->base.trace), FTL_DIAG_BAD_PAGE, rc->base.path, 0, rc->cpu,
+		      text, strlen(text), 0);
+}
+
+/* Loads the next page that holds data. FALSE at the end of the file. */
+static gboolean raw_load_page(RawCpu *rc)
+{
+	gsize psize = (gsize)raw_page_size(&rc->geo);
+	while (rc->next_page < rc->in->size) {
+		rc->page_off = rc->next_page;
+		rc->page_no = rc->page_off / psize;
+		rc->next_page += psize;
+		if (rc->page_off + psize > rc->in->size) {
+			raw_bad_page(rc, "only %zu of %zu bytes (truncated file)",
+				     rc->in->size - rc->page_off, psize);
+			return FALSE;
+		}
+		memcpy(rc->page, rc->in->data + rc->page_off, psize);
+		guint64 commit = raw_read_commit(&rc->geo, rc->page, rc->geo.big_endian);
+		guint64 size = commit & RAW_COMMIT_MASK;
+		if (size == 0)
+			continue; /* an empty page: the reader's padding */
+		if (size > (guint64)rc->geo.data_size) {
+			raw_bad_page(rc,
+				     "corrupt header: commit %" G_GUINT64_FORMAT
+				     " is larger than the page's %d data bytes",
+				     size, rc->geo.data_size);
+			continue;
+		}
+		if (kbuffer_load_subbuffer(rc->kb, rc->page) < 0) {
+			raw_bad_page(rc, "kbuffer cannot load it");
+			continue;
+		}
+		rc->page_bytes = (guint32)size;
+		rc->loaded = TRUE;
+		ftl_input_release(rc->in, rc->page_off);
+		int missed = kbuffer_missed_events(rc->kb);
+		if (missed != 0) {
+			FtlEvent *ev = &rc->ev;
+			memset(ev, 0, sizeof *ev);
+			ev->src = &rc->base;
+			ev->ts = (gint64)kbuffer_timestamp(rc->kb);
+			ev->cpu = rc->cpu;
+			ev->pid = ev->tgid = -1;
+			ev->kind = FTL_EVENT_LOST;
+			ev->name = rc->n_lost;
+			ev->u.lost.count = missed > 0 ? (guint64)missed : 0;
+			rc->lost_pending = TRUE;
+		}
+		return TRUE;
+	}
+	return FALSE;
+}
+
+static void raw_account(RawCpu *rc)
+{
+	FtlEvent *ev = &rc->ev;
+	FtlTrace *trace = rc->base.trace;
+	ev->seq = ++rc->seq;
+	rc->base.stats.total_lines++;
+	rc->base.stats.events++;
+	if (ev->kind == FTL_EVENT_LOST) {
+		char where[128];
+		gint n = g_snprintf(where, sizeof where,
+				    "CPU:%d [EVENTS DROPPED] at page %" G_GUINT64_FORMAT
+				    " (file offset %zu)",
+				    rc->cpu, rc->page_no, rc->page_off);
+		rc->base.stats.special_lines++;
+		rc->lost_seen = TRUE;
+		ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_LOST_EVENTS, rc->base.path, 0,
+			      rc->cpu, where, (gsize)n, ev->u.lost.count);
+		return;
+	}
+	rc->base.stats.event_lines++;
+	if (ev->pid >= 0)
+		ftl_tasks_note(ftl_trace_tasks(trace), ev->pid, ev->tgid, ev->comm, FALSE);
+	if (rc->last_ts != FTL_TS_NONE && ev->ts < rc->last_ts)
+		ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_TIME_BACKWARDS, rc->base.path, 0,
+			      rc->cpu, NULL, 0, 0);
+	rc->last_ts = ev->ts;
+}
+
+static void raw_stats_lost(RawCpu *rc)
+{
+	if (rc->stats_lost == 0 || rc->lost_seen)
+		return;
+	g_autofree char *text = g_strdup_printf("CPU %d: per_cpu stats report %" G_GUINT64_FORMAT
+						" overrun or dropped events",
+						rc->cpu, rc->stats_lost);
+	ftl_diags_add(ftl_trace_diags(rc->base.trace), FTL_DIAG_LOST_EVENTS, rc->base.path, 0,
+		      rc->cpu, text, strlen(text), rc->stats_lost);
+	rc->stats_lost = 0;
+}
+
+static FtlStatus raw_next(FtlSource *src, const FtlEvent **out, GError **error)
+{
+	RawCpu *rc = (RawCpu *)src;
+	(void)error;
+	for (;;) {
+		if (!rc->loaded) {
+			if (!raw_load_page(rc)) {
+				raw_stats_lost(rc);
+				return FTL_STATUS_EOF;
+			}
+			if (rc->lost_pending) {
+				rc->lost_pending = FALSE;
+				raw_account(rc);
+				*out = &rc->ev;
+				return FTL_STATUS_OK;
+			}
+		}
+		unsigned long long ts;
+		void *data = kbuffer_read_event(rc->kb, &ts);
+		if (!data) {
+			rc->loaded = FALSE;
+			continue;
+		}
+		gint off = kbuffer_curr_index(rc->kb); /* from the start of the data */
+		gint csize = kbuffer_curr_size(rc->kb);
+		gint esize = kbuffer_event_size(rc->kb);
+		if (off < 0 || csize <= 0 || esize < 0 ||
+		    (guint64)off + (guint64)csize > rc->page_bytes) {
+			raw_bad_page(rc,
+				     "event at data offset %d runs past the page's %u committed "
+				     "bytes; the rest of the page is skipped",
+				     off, rc->page_bytes);
+			rc->loaded = FALSE;
+			continue;
+		}
+		memset(&rc->rec, 0, sizeof rc->rec);
+		rc->rec.ts = ts;
+		rc->rec.cpu = rc->cpu;
+		rc->rec.size = esize;
+		rc->rec.data = data;
+		rc->rec.offset =
+			(unsigned long long)(rc->page_off + (gsize)rc->geo.data_off + (gsize)off);
+		gint id;
+		gboolean known = ftl_tep_decode(rc->dec, &rc->rec, &rc->ev, &id);
+		rc->ev.src = src;
+		if (!known) {
+			char where[128];
+			gint n = g_snprintf(where, sizeof where,
+					    "event id %d at CPU %d, page %" G_GUINT64_FORMAT
+					    ", file offset %llu",
+					    id, rc->cpu, rc->page_no, rc->rec.offset);
+			ftl_diags_add(ftl_trace_diags(rc->base.trace), FTL_DIAG_UNKNOWN_EVENT,
+				      rc->base.path, 0, rc->cpu, where, (gsize)n, 0);
+		}
+		kbuffer_next_event(rc->kb, NULL);
+		raw_account(rc);
+		*out = &rc->ev;
+		return FTL_STATUS_OK;
+	}
+}
+
+static void raw_payload(FtlSource *src, const FtlEvent *ev, GString *out)
+{
+	RawCpu *rc = (RawCpu *)src;
+	if (ev != &rc->ev || ev->kind == FTL_EVENT_LOST || !rc->rec.data)
+		return;
+	ftl_tep_payload(rc->dec, &rc->rec, out);
+}
+
+static void raw_free(FtlSource *src)
+{
+	RawCpu *rc = (RawCpu *)src;
+	ftl_tep_decoder_free(rc->dec);
+	if (rc->kb)
+		kbuffer_free(rc->kb);
+	g_free(rc->page);
+	ftl_input_free(rc->in);
+	tep_free(rc->tep); /* drops our reference */
+	ftl_source_clear(src);
+	g_free(rc);
+}
+
+static const char *raw_dialect(FtlSource *src)
+{
+	(void)src;
+	return "raw pages";
+}
+
+static const FtlSourceOps raw_ops = {
+	.name = "rawdir",
+	.next = raw_next,
+	.free = raw_free,
+	.dialect = raw_dialect,
+	.payload = raw_payload,
+};
+
+/* ---- finding the pieces ---------------------------------------------- */
+
+typedef struct {
+	gint cpu;
+	char *path;
+	char *stats; /* per_cpu/cpuN/stats, or NULL */
+} RawPageFile;
+
+static void raw_page_file_free(gpointer p)
+{
+	RawPageFile *f = p;
+	g_free(f->path);
+	g_free(f->stats);
+	g_free(f);
+}
+
+static gint raw_cpu_number(const char *name, const char *suffix)
+{
+	if (!g_str_has_prefix(name, "cpu"))
+		return -1;
+	const char *d = name + 3;
+	gsize n = strspn(d, "0123456789");
+	if (n == 0 || n > 6 || strcmp(d + n, suffix) != 0)
+		return -1;
+	return (gint)g_ascii_strtoll(d, NULL, 10);
+}
+
+static gint raw_page_file_cmp(gconstpointer a, gconstpointer b)
+{
+	const RawPageFile *x = *(RawPageFile *const *)a, *y = *(RawPageFile *const *)b;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+static void raw_add_page_file(GPtrArray *files, gint cpu, char *path, char *stats)
+{
+	RawPageFile *f = g_new0(RawPageFile, 1);
+	f->cpu = cpu;
+	f->path = path;
+	f->stats = stats;
+	g_ptr_array_add(files, f);
+}
+
+/* Page files by CPU, in the first layout that has any. */
+static GPtrArray *raw_find_pages(const char *dir, const char **layout)
+{
+	GPtrArray *files = g_ptr_array_new_with_free_func(raw_page_file_free);
+	const char *name;
+	g_autofree char *pc = g_build_filename(dir, "per_cpu", NULL);
+	g_autoptr(GDir) d = g_dir_open(pc, 0, NULL);
+	while (d && (name = g_dir_read_name(d))) {
+		gint cpu = raw_cpu_number(name, "");
+		char *p = g_build_filename(pc, name, "trace_pipe_raw", NULL);
+		if (cpu >= 0 && g_file_test(p, G_FILE_TEST_IS_REGULAR))
+			raw_add_page_file(files, cpu, p, g_build_filename(pc, name, "stats", NULL));
+		else
+			g_free(p);
+	}
+	*layout = "per_cpu/cpuN/trace_pipe_raw";
+	for (gint pass = 0; pass < 2 && files->len == 0; pass++) {
+		g_autofree char *base =
+			pass == 0 ? g_build_filename(dir, "traces", NULL) : g_strdup(dir);
+		g_autoptr(GDir) dd = g_dir_open(base, 0, NULL);
+		while (dd && (name = g_dir_read_name(dd))) {
+			gint cpu = raw_cpu_number(name, "");
+			if (cpu < 0)
+				cpu = raw_cpu_number(name, ".raw");
+			char *p = g_build_filename(base, name, NULL);
+			if (cpu >= 0 && g_file_test(p, G_FILE_TEST_IS_REGULAR))
+				raw_add_page_file(files, cpu, p, NULL);
+			else
+				g_free(p);
+		}
+		*layout = pass == 0 ? "traces/cpuN" : "cpuN page files";
+	}
+	if (files->len == 0) {
+		/* a lone page dump ("one_page.bin"): CPUs unknown, numbered in name order */
+		g_autoptr(GDir) dd = g_dir_open(dir, 0, NULL);
+		g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+		while (dd && (name = g_dir_read_name(dd)))
+			if (g_str_has_suffix(name, ".bin") || g_str_has_suffix(name, ".raw"))
+				g_ptr_array_add(names, g_strdup(name));
+		g_ptr_array_sort(names, (GCompareFunc)g_strcmp0);
+		for (guint i = 0; i < names->len; i++) {
+			char *p = g_build_filename(dir, g_ptr_array_index(names, i), NULL);
+			if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
+				raw_add_page_file(files, (gint)files->len, p, NULL);
+			else
+				g_free(p);
+		}
+		*layout = "*.bin / *.raw page files (CPU numbers by file name order)";
+	}
+	g_ptr_array_sort(files, raw_page_file_cmp);
+	return files;
+}
+
+/* The directory holding header_page and SYS/EVENT/format. */
+static char *raw_find_formats(const char *dir)
+{
+	const char *subs[] = { "events", "formats", "" };
+	for (guint i = 0; i < G_N_ELEMENTS(subs); i++) {
+		g_autofree char *root = g_build_filename(dir, subs[i], NULL);
+		g_autofree char *hp = g_build_filename(root, "header_page", NULL);
+		if (g_file_test(hp, G_FILE_TEST_IS_REGULAR))
+			return g_steal_pointer(&root);
+	}
+	return NULL;
+}
+
+static gint raw_parse_formats(FtlTrace *trace, struct tep_handle *tep, const char *root)
+{
+	g_autoptr(GDir) d = g_dir_open(root, 0, NULL);
+	const char *sys;
+	gint n = 0;
+	while (d && (sys = g_dir_read_name(d))) {
+		g_autofree char *sdir = g_build_filename(root, sys, NULL);
+		if (!g_file_test(sdir, G_FILE_TEST_IS_DIR))
+			continue;
+		g_autoptr(GDir) sd = g_dir_open(sdir, 0, NULL);
+		const char *evn;
+		while (sd && (evn = g_dir_read_name(sd))) {
+			g_autofree char *fpath = g_build_filename(sdir, evn, "format", NULL);
+			g_autofree char *buf = NULL;
+			gsize len;
+			if (!g_file_get_contents(fpath, &buf, &len, NULL))
+				continue;
+			enum tep_errno e = tep_parse_event(tep, buf, len, sys);
+			if (e != 0) {
+				char why[128];
+				tep_strerror(tep, e, why, sizeof why);
+				ftl_trace_add_note(trace,
+						   "'%s': format does not parse (%s); its events "
+						   "show as unknown_event_ID",
+						   fpath, why);
+				continue;
+			}
+			n++;
+		}
+	}
+	return n;
+}
+
+/* kallsyms, printk_formats, saved_cmdlines: found in dir or in dir/proc. */
+static char *raw_read_optional(const char *dir, const char *name)
+{
+	const char *subs[] = { "", "proc" };
+	for (guint i = 0; i < G_N_ELEMENTS(subs); i++) {
+		g_autofree char *p = g_build_filename(dir, subs[i], name, NULL);
+		char *buf = NULL;
+		if (g_file_get_contents(p, &buf, NULL, NULL))
+			return buf;
+	}
+	return NULL;
+}
+
+static void raw_read_clock(FtlTrace *trace, const char *dir)
+{
+	g_autofree char *text = raw_read_optional(dir, "trace_clock");
+	const char *b = text ? strchr(text, '[') : NULL;
+	const char *e = b ? strchr(b, ']') : NULL;
+	if (e && e > b + 1) {
+		g_autofree char *clock = g_strndup(b + 1, (gsize)(e - b - 1));
+		ftl_trace_set_clock(trace, clock);
+	}
+}
+
+static guint64 raw_read_stats(const char *path)
+{
+	g_autofree char *text = NULL;
+	if (!path || !g_file_get_contents(path, &text, NULL, NULL))
+		return 0;
+	guint64 lost = 0;
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	for (guint i = 0; lines[i]; i++) {
+		const char *keys[] = { "overrun: ", "commit overrun: ", "dropped events: " };
+		for (guint k = 0; k < G_N_ELEMENTS(keys); k++)
+			if (g_str_has_prefix(lines[i], keys[k]))
+				lost += g_ascii_strtoull(lines[i] + strlen(keys[k]), NULL, 10);
+	}
+	return lost;
+}
+
+gboolean ftl_rawdir_open(FtlTrace *trace, const char *dir, gboolean *found, GError **error)
+{
+	*found = FALSE;
+	const char *layout;
+	g_autoptr(GPtrArray) files = raw_find_pages(dir, &layout);
+	if (files->len == 0)
+		return FALSE;
+	g_autofree char *root = raw_find_formats(dir);
+	if (!root) {
+		/* cpuN files alone may be anything; trace_pipe_raw is surely pages */
+		if (strcmp(layout, "per_cpu/cpuN/trace_pipe_raw") != 0)
+			return FALSE;
+		*found = TRUE;
+		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
+			    "'%s': raw pages (%s) but no events/header_page to decode them with",
+			    dir, layout);
+		return FALSE;
+	}
+	*found = TRUE;
+	g_autofree char *hp_path = g_build_filename(root, "header_page", NULL);
+	g_autofree char *hp = NULL;
+	gsize hp_len;
+	g_autoptr(GError) local = NULL;
+	if (!g_file_get_contents(hp_path, &hp, &hp_len, &local)) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': %s", hp_path, local->message);
+		return FALSE;
+	}
+	RawGeometry geo;
+	if (!raw_parse_header_page(hp_path, hp, &geo, error))
+		return FALSE;
+
+	g_autoptr(GPtrArray) ins = g_ptr_array_new_with_free_func((GDestroyNotify)ftl_input_free);
+	for (guint i = 0; i < files->len; i++) {
+		const RawPageFile *f = g_ptr_array_index(files, i);
+		FtlInput *in = ftl_input_open(f->path, error);
+		if (!in)
+			return FALSE;
+		g_ptr_array_add(ins, in);
+	}
+	raw_guess_endian(&geo, (const FtlInput *const *)ins->pdata, ins->len);
+
+	struct tep_handle *tep = tep_alloc();
+	if (!tep) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': out of memory", dir);
+		return FALSE;
+	}
+	g_autoptr(GString) msgs = g_string_new(NULL);
+	ftl_tep_capture_messages(msgs);
+	tep_set_long_size(tep, geo.commit_size);
+	tep_set_page_size(tep, raw_page_size(&geo));
+	tep_set_file_bigendian(tep, geo.big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep,
+				G_BYTE_ORDER == G_BIG_ENDIAN ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	gint max_cpu = 0;
+	for (guint i = 0; i < files->len; i++)
+		max_cpu = MAX(max_cpu, ((RawPageFile *)g_ptr_array_index(files, i))->cpu + 1);
+	tep_set_cpus(tep, max_cpu);
+	if (tep_parse_header_page(tep, hp, hp_len, geo.commit_size) < 0) {
+		ftl_tep_capture_messages(NULL);
+		tep_free(tep);
+		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
+			    "'%s': libtraceevent refuses it%s%s", hp_path, msgs->len ? ": " : "",
+			    msgs->str);
+		return FALSE;
+	}
+	gint n_formats = raw_parse_formats(trace, tep, root);
+	ftl_tep_capture_messages(NULL);
+	if (msgs->len)
+		g_debug("'%s': libtraceevent: %s", dir, msgs->str);
+	if (n_formats == 0) {
+		tep_free(tep);
+		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
+			    "'%s': no event format parses below '%s' (SYSTEM/EVENT/format files)",
+			    dir, root);
+		return FALSE;
+	}
+	g_autofree char *kallsyms = raw_read_optional(dir, "kallsyms");
+	if (kallsyms && tep_parse_kallsyms(tep, kallsyms) < 0)
+		ftl_trace_add_note(trace, "'%s/kallsyms' does not parse; addresses stay numbers",
+				   dir);
+	g_autofree char *printk = raw_read_optional(dir, "printk_formats");
+	if (printk)
+		tep_parse_printk_formats(tep, printk);
+	g_autofree char *cmdlines = raw_read_optional(dir, "saved_cmdlines");
+	if (cmdlines)
+		tep_parse_saved_cmdlines(tep, cmdlines);
+	raw_read_clock(trace, dir);
+	if (!kallsyms)
+		ftl_trace_add_note(trace,
+				   "'%s': no kallsyms beside the raw pages: function addresses are "
+				   "shown as numbers",
+				   dir);
+	if (geo.big_endian != (G_BYTE_ORDER == G_BIG_ENDIAN))
+		ftl_trace_add_note(trace, "'%s': pages read as %s-endian", dir,
+				   geo.big_endian ? "big" : "little");
+
+	gsize psize = (gsize)raw_page_size(&geo);
+	for (guint i = 0; i < files->len; i++) {
+		const RawPageFile *f = g_ptr_array_index(files, i);
+		RawCpu *rc = g_new0(RawCpu, 1);
+		ftl_source_init(&rc->base, &raw_ops, f->path);
+		rc->base.cpu_hint = f->cpu;
+		rc->in = g_ptr_array_steal_index(ins, 0);
+		rc->cpu = f->cpu;
+		rc->geo = geo;
+		tep_ref(tep);
+		rc->tep = tep;
+		rc->dec = ftl_tep_decoder_new(tep, trace);
+		rc->kb = kbuffer_alloc(geo.commit_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+				       geo.big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+		rc->page = g_malloc0(psize + RAW_SLACK);
+		rc->last_ts = FTL_TS_NONE;
+		rc->stats_lost = raw_read_stats(f->stats);
+		rc->n_lost = ftl_strpool_intern(ftl_trace_pool(trace), "lost");
+		rc->base.has_header = TRUE;
+		rc->base.header_cpus = max_cpu;
+		ftl_trace_add_source(trace, &rc->base);
+		if (!rc->kb) {
+			tep_free(tep);
+			g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': out of memory", f->path);
+			return FALSE;
+		}
+	}
+	tep_free(tep); /* each source holds its own reference */
+	ftl_trace_add_note(trace, "'%s': raw ring-buffer pages (%s), %d event formats", dir, layout,
+			   n_formats);
+	return TRUE;
+}
