@@ -485,7 +485,15 @@ static gint raw_parse_formats(FtlTrace *trace, struct tep_handle *tep, const cha
 			gsize len;
 			if (!g_file_get_contents(fpath, &buf, &len, NULL))
 				continue;
-			enum tep_errno e = tep_parse_event(tep, buf, len, sys);
+			struct tep_event *event = NULL;
+			enum tep_errno e = tep_parse_format(tep, &event, buf, len, sys);
+			if (e == 0 && event && (event->flags & TEP_EVENT_FL_FAILED)) {
+				/* the fields are usable; only the text rendering is not */
+				ftl_trace_add_note(trace,
+						   "'%s': its print fmt does not parse; fields are "
+						   "read, payload text is not shown",
+						   fpath);
+			}
 			if (e != 0) {
 				char why[128];
 				tep_strerror(tep, e, why, sizeof why);
