@@ -39,7 +39,9 @@ typedef struct {
 	GPtrArray *outs; /* SplitOut*, index cpu (NULL where no events yet) */
 	char **inputs;	 /* argv operands, to refuse overwriting one of them */
 	int n_inputs;
-	mode_t mode; /* what a new file gets under the umask */
+	mode_t mode;	 /* what a new file gets under the umask */
+	gboolean binary; /* trace.dat or raw pages: lines are written, not copied */
+	GString *line;	 /* scratch for binary inputs */
 } Split;
 
 static void split_out_free(gpointer p)
@@ -193,9 +195,57 @@ static SplitOut *split_open_cpu(Split *s, gint32 cpu, GError **error)
 	return o;
 }
 
+/* Binary inputs have no lines of their own: each event is written as
+ * `trace-cmd report` lays it out, which ftlens reads back. Call entries and
+ * exits keep names and durations as fields (the report's raw form). */
+static void split_write_report_line(FILE *f, const FtlEvent *ev, GString *buf)
+{
+	if (ev->kind == FTL_EVENT_LOST) {
+		if (ev->u.lost.count)
+			fprintf(f, "CPU:%d [%" G_GUINT64_FORMAT " EVENTS DROPPED]\n", ev->cpu,
+				ev->u.lost.count);
+		else
+			fprintf(f, "CPU:%d [EVENTS DROPPED]\n", ev->cpu);
+		return;
+	}
+	g_string_truncate(buf, 0);
+	if (ev->kind == FTL_EVENT_FUNC_ENTRY || ev->kind == FTL_EVENT_FUNC_EXIT) {
+		g_string_append_printf(buf, "func=%s", ev->u.graph.func ? ev->u.graph.func : "0x0");
+		if (ev->kind == FTL_EVENT_FUNC_EXIT && ev->u.graph.duration != FTL_TS_NONE)
+			g_string_append_printf(buf,
+					       " calltime=%" G_GINT64_FORMAT
+					       " rettime=%" G_GINT64_FORMAT " overrun=0",
+					       ev->ts - ev->u.graph.duration, ev->ts);
+		g_string_append_printf(buf, " depth=%d", ev->u.graph.depth);
+	} else {
+		ftl_source_payload(ev->src, ev, buf);
+	}
+	g_autofree char *name = g_strconcat(ev->name ? ev->name : "?", ":", NULL);
+	gint64 ts = ev->ts == FTL_TS_NONE ? 0 : ev->ts;
+	fprintf(f, "%16s-%-5d [%03d] %" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT ": %-21s %s\n",
+		ev->comm ? ev->comm : "<...>", ev->pid, ev->cpu, ts / 1000000000, ts % 1000000000,
+		name, buf->str);
+}
+
 static gboolean split_write_event(Split *s, const FtlEvent *ev, GError **error)
 {
 	const char *file = ev->src && ev->src->path ? ev->src->path : "?";
+	if (s->binary) {
+		if (ev->cpu < 0) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
+				    "'%s': cannot split: an event without a CPU", file);
+			return FALSE;
+		}
+		SplitOut *o = split_open_cpu(s, ev->cpu, error);
+		if (!o)
+			return FALSE;
+		split_write_report_line(o->f, ev, s->line);
+		if (ev->kind != FTL_EVENT_LOST)
+			o->event_lines++;
+		if (ferror(o->f))
+			return split_io_error(error, o->tmp_path, "write failed", errno);
+		return TRUE;
+	}
 	if (ev->raw.len == 0 || !ev->raw.p) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_UNSUPPORTED,
 			    "'%s': cannot split: not a text trace (split copies input lines)",
@@ -289,18 +339,24 @@ static void split_summary(Split *s, FtlFormat format)
 
 static gboolean split_run(Split *s, FtlTrace *trace, const FtlFilter *filter, GError **error)
 {
-	for (guint i = 0; i < ftl_trace_n_sources(trace); i++) {
-		FtlSource *src = ftl_trace_source(trace, i);
-		if (g_strcmp0(src->ops->name, "text") != 0) {
-			g_set_error(error, FTL_ERROR, FTL_ERROR_UNSUPPORTED,
-				    "'%s': cannot split: only text traces can be split so far",
-				    src->path);
-			return FALSE;
-		}
-	}
-	if (ftl_trace_n_sources(trace) &&
-	    !split_read_header(ftl_trace_source(trace, 0)->path, s->header, error))
+	guint n_text = 0, n = ftl_trace_n_sources(trace);
+	for (guint i = 0; i < n; i++)
+		if (g_strcmp0(ftl_trace_source(trace, i)->ops->name, "text") == 0)
+			n_text++;
+	if (n_text && n_text < n) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_UNSUPPORTED,
+			    "cannot split text and binary inputs together; split them one by one");
 		return FALSE;
+	}
+	s->binary = n && n_text == 0;
+	if (s->binary) {
+		gint cpus = 0;
+		for (guint i = 0; i < n; i++)
+			cpus = MAX(cpus, ftl_trace_source(trace, i)->header_cpus);
+		g_string_printf(s->header, "cpus=%d\n", cpus);
+	} else if (n && !split_read_header(ftl_trace_source(trace, 0)->path, s->header, error)) {
+		return FALSE;
+	}
 	g_autoptr(FtlIter) it = ftl_iter_new(trace, filter);
 	const FtlEvent *ev;
 	FtlStatus st;
@@ -378,6 +434,7 @@ gboolean ftl_cmd_split(int argc, char **argv, GError **error)
 		.inputs = argv + 1,
 		.n_inputs = argc - 1,
 		.mode = 0666 & ~um,
+		.line = g_string_new(NULL),
 	};
 	gboolean ok = split_make_out_dir(&s, error) && split_run(&s, trace, &g.filter, error);
 	if (!ok)
@@ -388,6 +445,7 @@ gboolean ftl_cmd_split(int argc, char **argv, GError **error)
 	if (ok && ftl_diags_any(ftl_trace_diags(trace)))
 		ftl_diags_print_text(stderr, ftl_trace_diags(trace));
 	g_string_free(s.header, TRUE);
+	g_string_free(s.line, TRUE);
 	g_ptr_array_unref(s.outs);
 	g_ptr_array_unref(s.made_dirs);
 	return ok;

@@ -113,8 +113,13 @@ void ftl_info_print_text(FILE *out, FtlTrace *trace, const FtlCounts *c)
 	info_entries(trace, &in_buf, &written, &hcpus);
 	fprintf(out, "Input:    %s\n", ftl_trace_label(trace));
 	if (ftl_trace_n_sources(trace) > 1)
-		for (guint i = 0; i < ftl_trace_n_sources(trace); i++)
-			fprintf(out, "          %s\n", ftl_trace_source(trace, i)->path);
+		for (guint i = 0; i < ftl_trace_n_sources(trace); i++) {
+			const FtlSource *src = ftl_trace_source(trace, i);
+			fprintf(out, "          %s", src->path);
+			if (src->buffer)
+				fprintf(out, " (buffer %s)", src->buffer);
+			fputc('\n', out);
+		}
 	fprintf(out, "Dialect:  %s\n", info_dialect(trace));
 	fprintf(out, "Tracer:   %s\n", info_tracer(trace, c));
 	if (ftl_trace_clock(trace))

@@ -64,7 +64,7 @@ capture_live && files="$files $T/live.dat"
 
 n=0
 for f in $files; do n=$((n + 1)); done
-plan $((n * 5 + 1 + 9))
+plan $((n * 5 + 1 + 9 + 4))
 if [ -n "$live_skip" ]; then
 	ok "# SKIP live capture: $live_skip"
 else
@@ -219,6 +219,26 @@ if [ -f "$arm" ]; then
 	check "a size field gone wild: one error naming the file, no abort" one_error huge
 else
 	ok "size field gone wild # SKIP $arm absent"
+fi
+
+# Buffers: the live capture holds the top buffer and the instance.
+if [ -z "$live_skip" ]; then
+	"$FTLENS" info --format json "$T/live.dat" >"$T/bj" 2>/dev/null
+	check "info lists the buffers: top and $inst" [ "$(json_get "$T/bj" '",".join(j["buffers"])')" = "top,$inst" ]
+	all=$(json_get "$T/bj" 'j["events"]')
+	"$FTLENS" info --format json --buffer "$inst" "$T/live.dat" >"$T/bi" 2>/dev/null
+	"$FTLENS" info --format json --buffer top "$T/live.dat" >"$T/bt" 2>/dev/null
+	ni=$(json_get "$T/bi" 'j["events"]')
+	nt=$(json_get "$T/bt" 'j["events"]')
+	check "--buffer $inst and --buffer top split the events ($ni + $nt = $all)" [ $((ni + nt)) -eq "$all" ] && [ "$ni" -gt 0 ]
+	mk=$(json_get "$T/bi" 'j["markers"]')
+	check "--buffer $inst holds the 20 markers written to it ($mk)" [ "$mk" -eq 20 ]
+	"$FTLENS" info --buffer nosuch "$T/live.dat" >/dev/null 2>"$T/berr"
+	rc=$?
+	check "--buffer nosuch: usage error listing the buffers" \
+		sh -c "[ $rc -eq 2 ] && grep -q \"no buffer 'nosuch' in this trace.dat (it has: top, $inst)\" '$T/berr'"
+else
+	for i in 1 2 3 4; do ok "# SKIP buffers: $live_skip"; done
 fi
 
 # A trace.dat through gzip is named, not misread as text.

@@ -158,6 +158,24 @@ save_cpus() {
 	done
 }
 
+# save_formats DIR "SYS:EVENT...": what a decoder of raw pages needs, laid
+# out as tracefs has it: DIR/events/header_page, header_event, every
+# ftrace/*/format and the formats of the listed events.
+save_formats() {
+	mkdir -p "$1/events"
+	cp "$T/events/header_page" "$T/events/header_event" "$1/events/"
+	for f in "$T"/events/ftrace/*/format; do
+		sub=${f#"$T/"}
+		mkdir -p "$1/${sub%/format}"
+		cat "$f" >"$1/$sub"
+	done
+	for e in $2; do
+		sys=${e%%:*} ev=${e#*:}
+		mkdir -p "$1/events/$sys/$ev"
+		cat "$T/events/$sys/$ev/format" >"$1/events/$sys/$ev/format"
+	done
+}
+
 # Record what this kernel offers, once per scenario.
 save_env() {
 	cat "$T/available_tracers" >"$OUT/available_tracers.txt"

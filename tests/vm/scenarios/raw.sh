@@ -65,18 +65,7 @@ raw_capture raw-overflow 8 6
 echo 0 >"$T/tracing_on"
 
 R=$OUT/raw
-mkdir -p "$R/events"
-cp "$T/events/header_page" "$T/events/header_event" "$R/events/"
-for f in "$T"/events/ftrace/*/format; do
-	sub=${f#"$T/"}
-	mkdir -p "$R/${sub%/format}"
-	cat "$f" >"$R/$sub"
-done
-for e in $events; do
-	sys=${e%%:*} ev=${e#*:}
-	mkdir -p "$R/events/$sys/$ev"
-	cat "$T/events/$sys/$ev/format" >"$R/events/$sys/$ev/format"
-done
+save_formats "$R" "$events"
 for f in saved_cmdlines saved_tgids printk_formats trace_clock set_event \
 	set_ftrace_filter trace_options; do
 	cat "$T/$f" >"$R/$f"
