@@ -2,7 +2,8 @@
 # trace.dat decoding speed: `ftlens report` and `ftlens dump` events/s next to
 # `trace-cmd report` on the same file, best of $RUNS warm runs.
 # usage: bench/tracedat.sh [FILE.dat...]  (default: the public samples, which
-# are a few MB: start-up dominates there; a large capture is the real test)
+# are a few MB: start-up dominates there; a large capture is the real test:
+# bench/gen-tracedat.sh /tmp/big.dat makes one from live tracefs)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 ftlens=${FTLENS:-$here/../ftlens}

@@ -7,7 +7,15 @@
 # missed-event marks.
 #
 # usage: rawpages.py FORMATS_ROOT CPU:PAGEFILE...
+#        rawpages.py --to-big-endian FORMATS_ROOT IN OUT
+#   rewrites little-endian pages as a big-endian kernel would have written
+#   them: page header, event headers (type_len in the top bits there) and
+#   every numeric field of each event by its format.
 import json, os, re, struct, sys
+
+to_be = len(sys.argv) > 1 and sys.argv[1] == "--to-big-endian"
+if to_be:
+    del sys.argv[1]
 
 root = sys.argv[1]
 hp = open(os.path.join(root, "header_page")).read()
@@ -18,7 +26,7 @@ data_off, data_size = geo["data"]
 commit_off, commit_size = geo["commit"]
 page = data_off + data_size
 
-ids = {}
+ids, fields = {}, {}
 for sysname in os.listdir(root):
     d = os.path.join(root, sysname)
     if not os.path.isdir(d):
@@ -26,9 +34,56 @@ for sysname in os.listdir(root):
     for ev in os.listdir(d):
         f = os.path.join(d, ev, "format")
         if os.path.isfile(f):
-            m = re.search(r"^ID: (\d+)", open(f).read(), re.M)
+            text = open(f).read()
+            m = re.search(r"^ID: (\d+)", text, re.M)
             if m:
                 ids[int(m.group(1))] = ev
+                fields[int(m.group(1))] = [
+                    (int(o), int(z), "[" in decl or "char" in decl)
+                    for decl, o, z in re.findall(r"field:([^;]*);\s*offset:(\d+);\s*size:(\d+);", text)]
+
+def swap(buf, off, size):
+    if size in (2, 4, 8):
+        buf[off:off + size] = buf[off:off + size][::-1]
+
+if to_be:
+    src, dst = sys.argv[2], sys.argv[3]
+    blob = bytearray(open(src, "rb").read())
+    for off in range(0, len(blob) - page + 1, page):
+        p = memoryview(blob)[off:off + page]
+        commit = struct.unpack_from("<Q" if commit_size == 8 else "<I", p, commit_off)[0]
+        size = commit & ((1 << 27) - 1)
+        swap(p, 0, 8)
+        swap(p, commit_off, commit_size)
+        i, end = data_off, data_off + size
+        while i < end:
+            hdr = struct.unpack_from("<I", p, i)[0]
+            tl, delta = hdr & 31, hdr >> 5
+            struct.pack_into(">I", p, i, (tl << 27) | delta)
+            if tl == 29:
+                if delta == 0:
+                    break
+                n = struct.unpack_from("<I", p, i + 4)[0]
+                swap(p, i + 4, 4)
+                i += 4 + n
+                continue
+            if tl in (30, 31):
+                swap(p, i + 4, 4)
+                i += 8
+                continue
+            if tl == 0:
+                length = struct.unpack_from("<I", p, i + 4)[0]
+                swap(p, i + 4, 4)
+                data, nxt = i + 8, i + 4 + length
+            else:
+                data, nxt = i + 4, i + 4 + tl * 4
+            etype = struct.unpack_from("<H", p, data)[0]
+            for o, z, is_array in fields.get(etype, []):
+                if not is_array:
+                    swap(p, data + o, z)
+            i = nxt
+    open(dst, "wb").write(blob)
+    sys.exit(0)
 
 out = {"cpus": {}}
 for arg in sys.argv[2:]:
