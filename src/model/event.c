@@ -2,6 +2,8 @@
 /* Event kinds and field access on event payloads. */
 #include "model/event.h"
 
+#include "model/source.h"
+
 #include <string.h>
 
 static const char *const kind_names[FTL_EVENT_N_KINDS] = {
@@ -131,6 +133,8 @@ gboolean ftl_payload_next_field(FtlSlice payload, guint32 *pos, FtlSlice *key, F
 
 gboolean ftl_event_field(const FtlEvent *ev, const char *key, FtlSlice *value)
 {
+	if (ev->payload.len == 0 && ev->src && ev->src->ops->field)
+		return ev->src->ops->field(ev->src, ev, key, value);
 	guint32 pos = 0;
 	FtlSlice k, v;
 	while (ftl_payload_next_field(ev->payload, &pos, &k, &v)) {

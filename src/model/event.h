@@ -117,7 +117,9 @@ typedef struct {
 
 const char *ftl_event_kind_name(FtlEventKind kind);
 /* Looks up "key=value" in a GENERIC-style payload. The value runs to the next
- * " word=" or the end, so values with spaces (comm=Web Content) survive. */
+ * " word=" or the end, so values with spaces (comm=Web Content) survive.
+ * Binary inputs have no payload text: their source reads the field from the
+ * record (FtlSourceOps.field), so this works on every input. */
 gboolean ftl_event_field(const FtlEvent *ev, const char *key, FtlSlice *value);
 /* Walks the payload's key=value pairs: start with *pos = 0. */
 gboolean ftl_payload_next_field(FtlSlice payload, guint32 *pos, FtlSlice *key, FtlSlice *value);

@@ -37,6 +37,11 @@ typedef struct {
 	 * (binary inputs keep fields, not text); only views call it, with the
 	 * event the source returned last, before the next call to next(). */
 	void (*payload)(FtlSource *src, const FtlEvent *ev, GString *out);
+	/* Optional. A field of ev by name, for sources whose events keep fields,
+	 * not text (binary inputs): numbers as decimal text, strings as they are.
+	 * *value lives until the next call of next() or field(). Called only with
+	 * the event the source returned last. */
+	gboolean (*field)(FtlSource *src, const FtlEvent *ev, const char *key, FtlSlice *value);
 } FtlSourceOps;
 
 struct _FtlSource {

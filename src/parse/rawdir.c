@@ -331,6 +331,14 @@ static void raw_payload(FtlSource *src, const FtlEvent *ev, GString *out)
 	ftl_tep_payload(rc->dec, &rc->rec, out);
 }
 
+static gboolean raw_field(FtlSource *src, const FtlEvent *ev, const char *key, FtlSlice *value)
+{
+	RawCpu *rc = (RawCpu *)src;
+	if (ev != &rc->ev || ev->kind == FTL_EVENT_LOST || !rc->rec.data)
+		return FALSE;
+	return ftl_tep_field(rc->dec, &rc->rec, key, value);
+}
+
 static void raw_free(FtlSource *src)
 {
 	RawCpu *rc = (RawCpu *)src;
@@ -356,6 +364,7 @@ static const FtlSourceOps raw_ops = {
 	.free = raw_free,
 	.dialect = raw_dialect,
 	.payload = raw_payload,
+	.field = raw_field,
 };
 
 /* ---- finding the pieces ---------------------------------------------- */

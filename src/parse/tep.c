@@ -86,6 +86,7 @@ struct _FtlTepDecoder {
 	gboolean states_done;
 	GString *state_text; /* prev_state of the current sched_switch */
 	GArray *frames;	     /* FtlSlice: kernel_stack frames of the current event */
+	char number[32];     /* ftl_tep_field's text of a number */
 };
 
 static struct tep_format_field *tep_dec_field(struct tep_event *event, const char *name)
@@ -453,6 +454,35 @@ gboolean ftl_tep_decode(FtlTepDecoder *ts, struct tep_record *r, FtlEvent *ev, g
 		break;
 	}
 	return event != NULL;
+}
+
+gboolean ftl_tep_field(FtlTepDecoder *ts, struct tep_record *r, const char *key, FtlSlice *value)
+{
+	if (r->size < 8)
+		return FALSE;
+	struct tep_event *event = tep_find_event(ts->tep, tep_data_type(ts->tep, r));
+	struct tep_format_field *f = event ? tep_find_any_field(event, key) : NULL;
+	if (!f)
+		return FALSE;
+	gboolean text = (f->flags & (TEP_FIELD_IS_STRING | TEP_FIELD_IS_DYNAMIC)) ||
+			((f->flags & TEP_FIELD_IS_ARRAY) && f->type && strstr(f->type, "char"));
+	if (text) {
+		gsize len;
+		const char *p = tep_dec_str(r, f, &len);
+		if (!p)
+			return FALSE;
+		*value = (FtlSlice){ p, (guint32)len };
+		return TRUE;
+	}
+	gint64 v;
+	if ((f->flags & TEP_FIELD_IS_ARRAY) || !tep_dec_num(r, f, &v))
+		return FALSE;
+	gint n = (f->flags & TEP_FIELD_IS_SIGNED)
+			 ? g_snprintf(ts->number, sizeof ts->number, "%" G_GINT64_FORMAT, v)
+			 : g_snprintf(ts->number, sizeof ts->number, "%" G_GUINT64_FORMAT,
+				      (guint64)v);
+	*value = (FtlSlice){ ts->number, (guint32)n };
+	return TRUE;
 }
 
 void ftl_tep_payload(FtlTepDecoder *ts, struct tep_record *r, GString *out)

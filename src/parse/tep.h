@@ -24,6 +24,12 @@ void ftl_tep_decoder_free(FtlTepDecoder *d);
  * "unknown_event_N"); *id gets the id in both cases. */
 gboolean ftl_tep_decode(FtlTepDecoder *d, struct tep_record *r, FtlEvent *ev, gint *id);
 
+/* A field of r by name (the event's own fields, then the common ones):
+ * numbers as decimal text in the decoder's scratch, strings pointing into r.
+ * *value lives until the next call or until r is freed. */
+gboolean ftl_tep_field(FtlTepDecoder *d, struct tep_record *r, const char *key,
+		       FtlSlice *value);
+
 /* Appends r's text as `trace-cmd report` prints it after the event name
  * (libtraceevent's print format): only views ask for it. */
 void ftl_tep_payload(FtlTepDecoder *d, struct tep_record *r, GString *out);

@@ -193,6 +193,14 @@ static void tracedat_payload(FtlSource *src, const FtlEvent *ev, GString *out)
 	ftl_tep_payload(ts->dec, ts->cur, out);
 }
 
+static gboolean tracedat_field(FtlSource *src, const FtlEvent *ev, const char *key, FtlSlice *value)
+{
+	TracedatSource *ts = (TracedatSource *)src;
+	if (ev != &ts->ev || !ts->cur || ts->lost_pending || ev->kind == FTL_EVENT_LOST)
+		return FALSE;
+	return ftl_tep_field(ts->dec, ts->cur, key, value);
+}
+
 static void tracedat_free(FtlSource *src)
 {
 	TracedatSource *ts = (TracedatSource *)src;
@@ -224,6 +232,7 @@ static const FtlSourceOps tracedat_ops = {
 	.free = tracedat_free,
 	.dialect = tracedat_dialect,
 	.payload = tracedat_payload,
+	.field = tracedat_field,
 };
 
 /* Takes ownership of handle. */
