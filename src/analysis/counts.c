@@ -214,3 +214,16 @@ GPtrArray *ftl_counts_marker_samples(const FtlCounts *c)
 {
 	return c->markers;
 }
+
+const char *ftl_counts_tracer(const FtlCounts *c, const FtlTrace *trace)
+{
+	const char *t = ftl_trace_tracer(trace);
+	if (t)
+		return t;
+	/* No header: say what the events show. */
+	if (ftl_counts_kind(c, FTL_EVENT_FUNC_ENTRY) || ftl_counts_kind(c, FTL_EVENT_FUNC_EXIT))
+		return "function_graph (inferred)";
+	if (ftl_counts_kind(c, FTL_EVENT_FUNC))
+		return "function (inferred)";
+	return "unknown";
+}

@@ -5,6 +5,7 @@
 #include <glib.h>
 
 #include "model/event.h"
+#include "model/trace.h"
 
 typedef struct {
 	gint32 cpu;	     /* -1 for events without a CPU */
@@ -54,4 +55,7 @@ gint64 ftl_counts_last_ts(const FtlCounts *c);
 #define FTL_COUNTS_MARKER_SAMPLES 20
 GPtrArray *ftl_counts_marker_samples(const FtlCounts *c);
 
+/* The tracer the input names, else what its events show ("function_graph
+ * (inferred)"), else "unknown". Static or borrowed from the trace. */
+const char *ftl_counts_tracer(const FtlCounts *c, const FtlTrace *trace);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlCounts, ftl_counts_free)

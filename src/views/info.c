@@ -47,19 +47,6 @@ static void info_entries(FtlTrace *trace, gint64 *in_buf, gint64 *written, gint 
 	}
 }
 
-static const char *info_tracer(FtlTrace *trace, const FtlCounts *c)
-{
-	const char *t = ftl_trace_tracer(trace);
-	if (t)
-		return t;
-	/* No header: say what the lines show. */
-	if (ftl_counts_kind(c, FTL_EVENT_FUNC_ENTRY) || ftl_counts_kind(c, FTL_EVENT_FUNC_EXIT))
-		return "function_graph (inferred)";
-	if (ftl_counts_kind(c, FTL_EVENT_FUNC))
-		return "function (inferred)";
-	return "unknown";
-}
-
 void ftl_diags_print_text(FILE *out, const FtlDiags *diags)
 {
 	if (!ftl_diags_any(diags))
@@ -121,7 +108,7 @@ void ftl_info_print_text(FILE *out, FtlTrace *trace, const FtlCounts *c)
 			fputc('\n', out);
 		}
 	fprintf(out, "Dialect:  %s\n", info_dialect(trace));
-	fprintf(out, "Tracer:   %s\n", info_tracer(trace, c));
+	fprintf(out, "Tracer:   %s\n", ftl_counts_tracer(c, trace));
 	if (ftl_trace_clock(trace))
 		fprintf(out, "Clock:    %s\n", ftl_trace_clock(trace));
 	GPtrArray *bufs = ftl_trace_buffers(trace);
@@ -264,7 +251,7 @@ JsonNode *ftl_info_to_json(FtlTrace *trace, const FtlCounts *c)
 	json_builder_set_member_name(b, "dialect");
 	json_builder_add_string_value(b, info_dialect(trace));
 	json_builder_set_member_name(b, "tracer");
-	json_builder_add_string_value(b, info_tracer(trace, c));
+	json_builder_add_string_value(b, ftl_counts_tracer(c, trace));
 	json_builder_set_member_name(b, "clock");
 	if (ftl_trace_clock(trace))
 		json_builder_add_string_value(b, ftl_trace_clock(trace));

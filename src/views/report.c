@@ -175,13 +175,13 @@ static FtlTable *report_longest_table(const FtlReportData *r)
 static void report_header_text(const FtlReportData *r, FILE *out)
 {
 	char b1[48], b2[48], b3[48];
-	const char *tracer = ftl_trace_tracer(r->trace);
 	const FtlCounts *c = r->counts;
+	const char *tracer = ftl_counts_tracer(c, r->trace);
 	fprintf(out, "ftlens report: %s\n", ftl_trace_label(r->trace));
 	fprintf(out,
 		"Tracer: %s   Dialect: %s   CPUs: %u   Events: %" G_GUINT64_FORMAT
 		" from %" G_GUINT64_FORMAT " lines\n",
-		tracer ? tracer : "unknown", r->dialect, ftl_counts_n_cpus(c), ftl_counts_events(c),
+		tracer, r->dialect, ftl_counts_n_cpus(c), ftl_counts_events(c),
 		ftl_counts_event_lines(c));
 	gint64 t0 = ftl_counts_first_ts(c), t1 = ftl_counts_last_ts(c);
 	if (t0 != FTL_TS_NONE)
