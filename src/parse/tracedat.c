@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -312,6 +314,34 @@ static int tracedat_init_data(struct tracecmd_input *handle, GString *msgs)
 
 static GPtrArray *tracedat_unclosable;
 
+/* libtracecmd 1.3's tracecmd_buffer_instance_handle() closes its half-made
+ * handle when the instance's data is damaged, and that close frees memory
+ * the parent handle still owns: the process dies. So the call is tried
+ * first in a child process (copy-on-write, cheap); only an instance that
+ * opens there is opened here. */
+static gboolean tracedat_instance_opens(struct tracecmd_input *handle, int i)
+{
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0)
+		return TRUE; /* no way to try: take the risk, as before */
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		if (null >= 0) {
+			dup2(null, STDOUT_FILENO);
+			dup2(null, STDERR_FILENO);
+		}
+		/* _exit: no atexit handlers (leak checks) in the child */
+		_exit(tracecmd_buffer_instance_handle(handle, i) ? 0 : 1);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return TRUE;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, const char *buffer, GError **error)
 {
 	g_autoptr(GString) msgs = g_string_new(NULL);
@@ -381,13 +411,18 @@ gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, const char *buffer
 		if (buffer && g_strcmp0(name, buffer) != 0)
 			continue;
 		g_string_truncate(msgs, 0);
-		ftl_tep_capture_messages(msgs);
-		struct tracecmd_input *h = tracecmd_buffer_instance_handle(handle, i);
-		ftl_tep_capture_messages(NULL);
+		struct tracecmd_input *h = NULL;
+		if (tracedat_instance_opens(handle, i)) {
+			ftl_tep_capture_messages(msgs);
+			h = tracecmd_buffer_instance_handle(handle, i);
+			ftl_tep_capture_messages(NULL);
+		}
 		if (!h) {
 			g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
 				    "'%s': not a valid trace.dat: buffer instance '%s': %s", path,
-				    name ? name : "?", msgs->len ? msgs->str : "cannot be read");
+				    name ? name : "?",
+				    msgs->len ? msgs->str
+					      : "its data is damaged (libtracecmd cannot read it)");
 			if (!want_top)
 				tracecmd_close(handle);
 			return FALSE;
