@@ -53,9 +53,7 @@ done
 # as a user types them), no inconsistency.
 "$FTLENS" stack $files >"$T/all.txt" 2>"$T/all.err"
 check "all files at once: exit 0" [ $? -eq 0 ]
-if [ -d "$R" ]; then
-	(cd "$R" && "$FTLENS" stack * "$V/stack_trace") >"$T/all.txt"
-fi
+mkdir "$T/w" && cp $files "$T/w/" && (cd "$T/w" && "$FTLENS" stack *) >"$T/all.txt"
 w=$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$T/all.txt")
 check "text fits 100 columns ($w)" [ "$w" -le 100 ]
 check "text: no inconsistencies" grep -q "^Table checks: no inconsistencies" "$T/all.txt"
