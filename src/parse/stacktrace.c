@@ -175,6 +175,26 @@ static char *st_excerpt(const char *p, const char *e)
 	return g_utf8_make_valid(p, (gssize)n);
 }
 
+/* FALSE with an error at the first byte of p..e no text file holds; line
+ * is the line p starts on. Line ends are allowed when lines is TRUE. */
+static gboolean st_text_bytes(const char *name, const char *p, const char *e, guint64 line,
+			      gboolean lines, GError **error)
+{
+	for (; p < e; p++) {
+		guchar c = (guchar)*p;
+		if (lines && c == '\n')
+			line++;
+		else if ((c < 0x20 && c != '\t' && !(lines && c == '\r')) || c == 0x7f) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
+				    "'%s': line %" G_GUINT64_FORMAT
+				    ": binary data (byte 0x%02x), not a stack tracer file",
+				    name, line, c);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
 /* 1: a line; 0: no more lines; -1: error. */
 static int st_next(StReader *r, GError **error)
 {
@@ -191,16 +211,8 @@ static int st_next(StReader *r, GError **error)
 	r->p = nl ? nl + 1 : r->end;
 	if (le > start && le[-1] == '\r')
 		le--;
-	for (const char *q = start; q < le; q++) {
-		guchar c = (guchar)*q;
-		if ((c < 0x20 && c != '\t') || c == 0x7f) {
-			g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
-				    "'%s': line %" G_GUINT64_FORMAT
-				    ": binary data (byte 0x%02x), not a stack tracer file",
-				    r->name, r->lineno, c);
-			return -1;
-		}
-	}
+	if (!st_text_bytes(r->name, start, le, r->lineno, FALSE, error))
+		return -1;
 	r->line = start;
 	r->le = le;
 	st_trim(&r->line, &r->le);
@@ -495,6 +507,9 @@ gboolean ftl_stacktrace_read_data(FtlStackSet *set, const char *name, const char
 			    name);
 		return FALSE;
 	}
+	/* noise is told as such even when its first line looks like text */
+	if (!st_text_bytes(name, data, data + MIN(size, SNIFF_BYTES), 1, TRUE, error))
+		return FALSE;
 	int st;
 	while ((st = st_next(&r, error)) > 0) {
 		const char *p = r.line, *e = r.le;

@@ -409,6 +409,10 @@ static void test_garbage(void)
 		noise[i] = (guchar)(i * 131 + 7);
 	g_autoptr(GError) e = read_err((const char *)noise, sizeof noise, 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e->message, "binary data"));
+	/* noise whose first line could pass for text is still noise */
+	const char *texty = "\xc3\x28;A<b\n\x8e\x01\x9c\n";
+	g_autoptr(GError) e1 = read_err(texty, strlen(texty), 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e1->message, "binary data (byte 0x01)"));
 	/* noise inside a table, after good lines */
 	char buf[1024];
 	gsize n = g_strlcpy(buf, TABLE4, sizeof buf);
