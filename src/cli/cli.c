@@ -41,6 +41,12 @@ const FtlCommand ftl_commands[] = {
 	{ "diff", "A B", "per-function calls, total and self time compared",
 	  "Compares the function statistics of two traces, sorted by absolute change.",
 	  ftl_cmd_diff },
+	{ "stack", "FILE... | --diff A B", "stack tracer tables: the max stack and stack hogs",
+	  "Reads stack_trace tables, stack_max_size values and ftlens stack series,\n"
+	  "checks each table's arithmetic and prints the deepest stack with a bar per\n"
+	  "frame, the functions ranked by frame size and, over many tables, how often\n"
+	  "each sits on a maximum stack; --diff compares the deepest stacks of two inputs.",
+	  ftl_cmd_stack },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "parse/rawdir.h"
+#include "parse/stacktrace.h"
 #include "parse/text.h"
 #include "parse/tracedat.h"
 #include "util/error.h"
@@ -80,6 +81,16 @@ static gboolean open_add_file(FtlTrace *trace, const char *path, gint cpu_hint, 
 	}
 	if (!open_check_text(in, error))
 		return FALSE;
+	guint64 stack_line;
+	FtlStackInput stack = ftl_stacktrace_sniff(in->data, in->size, &stack_line);
+	if (stack != FTL_STACK_INPUT_NONE) {
+		/* not events: the stack tracer's files have their own command */
+		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
+			    "'%s': line %" G_GUINT64_FORMAT
+			    ": %s, not an event trace; read it with 'ftlens stack'",
+			    path, stack_line, ftl_stacktrace_input_name(stack));
+		return FALSE;
+	}
 	if (buffer && strcmp(buffer, "top") != 0) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
 			    "'%s': --buffer %s: a text trace holds one buffer only", path, buffer);

@@ -243,7 +243,8 @@ FtlInput *ftl_input_open(const char *path, GError **error)
 	}
 	guchar magic[4] = { 0 };
 	ssize_t got = 0;
-	gboolean seekable = !is_stdin && S_ISREG(st.st_mode);
+	/* tracefs and procfs files say they are empty: read those as streams */
+	gboolean seekable = !is_stdin && S_ISREG(st.st_mode) && st.st_size > 0;
 	if (seekable) {
 		got = pread(fd, magic, sizeof magic, 0);
 		if (got < 0)

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `ftlens stack`: the stack tracer's tables read, checked and ranked, or two
+ * of them compared with --diff. */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "analysis/stackhog.h"
+#include "cli/cli.h"
+#include "parse/stacktrace.h"
+#include "util/error.h"
+#include "views/stack.h"
+
+/* The deepest table of the tables set holds from index first on, and how
+ * many of them have frames. */
+static const FtlStackTable *stack_deepest_from(const FtlStackSet *set, guint first, guint *n)
+{
+	guint count = ftl_stack_set_n_tables(set) - first;
+	g_autofree const FtlStackTable **tables = g_new(const FtlStackTable *, count + 1);
+	for (guint i = 0; i < count; i++)
+		tables[i] = ftl_stack_set_table(set, first + i);
+	g_autoptr(FtlStackHogs) h = ftl_stackhog_new(tables, count);
+	*n = ftl_stackhog_n_tables(h);
+	return ftl_stackhog_deepest(h);
+}
+
+static gboolean stack_diff(FtlStackSet *set, char **argv, FtlFormat format, guint top,
+			   GError **error)
+{
+	const FtlStackTable *side[2];
+	guint n[2];
+	for (guint k = 0; k < 2; k++) {
+		guint first = ftl_stack_set_n_tables(set);
+		if (!ftl_stacktrace_read(set, argv[1 + k], error))
+			return FALSE;
+		side[k] = stack_deepest_from(set, first, &n[k]);
+		if (!side[k]) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY,
+				    "stack --diff: '%s' holds no stack frames to compare",
+				    argv[1 + k]);
+			return FALSE;
+		}
+	}
+	ftl_stacktrace_finish(set);
+	g_autoptr(FtlStackDiff) d = ftl_stackdiff_new(side[0], side[1]);
+	ftl_stack_view_print_diff(set, side[0], n[0], side[1], n[1], d, format, top, stdout);
+	return TRUE;
+}
+
+gboolean ftl_cmd_stack(int argc, char **argv, GError **error)
+{
+	g_autofree char *format_s = NULL;
+	gboolean diff = FALSE;
+	gint top = 15;
+	const GOptionEntry entries[] = {
+		{ "diff", 0, 0, G_OPTION_ARG_NONE, &diff,
+		  "Compare the deepest stack of A with that of B", NULL },
+		{ "top", 'n', 0, G_OPTION_ARG_INT, &top,
+		  "Rows of the ranked tables in text (default 15)", "N" },
+		{ "format", 'F', 0, G_OPTION_ARG_STRING, &format_s, "text, csv or json", "FMT" },
+		{ NULL },
+	};
+	g_auto(FtlCliGlobals) g = { 0 };
+	if (!ftl_cli_parse(ftl_cli_find("stack"), entries, &g, &argc, &argv, error))
+		return FALSE;
+	FtlFormat format = FTL_FORMAT_TEXT;
+	if (format_s && !ftl_format_parse(format_s, &format, error)) {
+		g_prefix_error(error, "stack: ");
+		return FALSE;
+	}
+	if (top < 1) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "stack: --top %d: expected N >= 1",
+			    top);
+		return FALSE;
+	}
+	if (g.cpu_list || g.pid_list || g.time_range || g.relative_to || g.wallclock) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "stack: --cpu, --pid, --time, --relative-to and --wallclock select "
+			    "events; stack tables have none");
+		return FALSE;
+	}
+	if (diff && argc != 3) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "stack: --diff expects two inputs, A and B");
+		return FALSE;
+	}
+	if (argc < 2) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "stack: no input file given (try 'ftlens help stack')");
+		return FALSE;
+	}
+	g_autoptr(FtlStackSet) set = ftl_stack_set_new();
+	if (diff)
+		return stack_diff(set, argv, format, (guint)top, error);
+	for (int i = 1; i < argc; i++)
+		if (!ftl_stacktrace_read(set, argv[i], error))
+			return FALSE;
+	ftl_stacktrace_finish(set);
+	guint n = ftl_stack_set_n_tables(set);
+	g_autofree const FtlStackTable **tables = g_new(const FtlStackTable *, n + 1);
+	for (guint i = 0; i < n; i++)
+		tables[i] = ftl_stack_set_table(set, i);
+	g_autoptr(FtlStackHogs) h = ftl_stackhog_new(tables, n);
+	ftl_stack_view_print(set, h, format, (guint)top, stdout);
+	return TRUE;
+}

@@ -1,0 +1,542 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The stack report and the stack comparison as text, CSV and JSON. */
+#include "views/stack.h"
+
+#include <string.h>
+
+#include "util/timefmt.h"
+
+#define STACK_WIDTH 100
+/* Inconsistencies listed in text; CSV and JSON list all. */
+#define STACK_TEXT_DIAGS 20
+
+char *ftl_stack_view_bar(gint64 size, gint64 max)
+{
+	gint64 n = 0;
+	if (size > 0 && max > 0) {
+		n = (size * FTL_STACK_BAR_WIDTH + max / 2) / max;
+		n = CLAMP(n, 1, FTL_STACK_BAR_WIDTH);
+	}
+	char *bar = g_malloc((gsize)n + 1);
+	memset(bar, '#', (gsize)n);
+	bar[n] = 0;
+	return bar;
+}
+
+static char *stack_where(const char *file, guint64 line)
+{
+	return g_strdup_printf("%s:%" G_GUINT64_FORMAT, file, line);
+}
+
+static double stack_pct(gint64 part, gint64 whole)
+{
+	return whole > 0 ? 100.0 * (double)part / (double)whole : 0;
+}
+
+/* The frames of t, top first; the bar only in text. */
+static FtlTable *stack_frames_table(const FtlStackTable *t, gboolean text)
+{
+	FtlTable *tb = ftl_table_new("max_stack");
+	guint c = 0;
+	const guint c_frame = c++, c_depth = c++, c_size = c++, c_share = c++;
+	ftl_table_add_column(tb, "frame", "#", FTL_COL_INT);
+	ftl_table_add_column(tb, "depth", "depth", FTL_COL_INT);
+	ftl_table_add_column(tb, "size", "size", FTL_COL_INT);
+	ftl_table_add_column(tb, "share_pct", "share", FTL_COL_PCT);
+	guint c_bar = G_MAXUINT;
+	if (text) {
+		c_bar = c++;
+		ftl_table_add_column(tb, "bar", "bar", FTL_COL_VSTR);
+	}
+	const guint c_loc = c++, c_func = c++, c_mod = c++, c_raw = c++, c_line = c++;
+	ftl_table_add_column(tb, "location", "location", FTL_COL_STR);
+	ftl_table_add_column(tb, "function", "function", FTL_COL_STR);
+	ftl_table_hide_in_text(tb);
+	ftl_table_add_column(tb, "module", "module", FTL_COL_STR);
+	ftl_table_hide_in_text(tb);
+	ftl_table_add_column(tb, "raw", "raw", FTL_COL_INT);
+	ftl_table_hide_in_text(tb);
+	ftl_table_add_column(tb, "line", "line", FTL_COL_INT);
+	ftl_table_hide_in_text(tb);
+	gint64 depth = ftl_stack_table_depth(t), biggest = 0;
+	for (guint i = 0; i < ftl_stack_table_n_frames(t); i++)
+		biggest = MAX(biggest, ftl_stack_table_frame(t, i)->size);
+	for (guint i = 0; i < ftl_stack_table_n_frames(t); i++) {
+		const FtlStackFrame *f = ftl_stack_table_frame(t, i);
+		ftl_table_begin_row(tb);
+		ftl_table_set_int(tb, c_frame, f->index);
+		ftl_table_set_int(tb, c_depth, f->depth);
+		ftl_table_set_int(tb, c_size, f->size);
+		ftl_table_set_double(tb, c_share, stack_pct(f->size, depth));
+		if (text) {
+			g_autofree char *bar = ftl_stack_view_bar(f->size, biggest);
+			ftl_table_set_str(tb, c_bar, bar);
+		}
+		ftl_table_set_str(tb, c_loc, f->location);
+		ftl_table_set_str(tb, c_func, f->func);
+		ftl_table_set_str(tb, c_mod, f->module);
+		ftl_table_set_int(tb, c_raw, f->raw);
+		ftl_table_set_int(tb, c_line, (gint64)f->line);
+	}
+	return tb;
+}
+
+/* Every function with its statistics, ranked as the hogs are; its text view
+ * (the aggregate over many tables) leaves out what the hogs show. */
+static FtlTable *stack_funcs_table(const FtlStackHogs *h)
+{
+	FtlTable *tb = ftl_table_new("functions");
+	ftl_table_add_column(tb, "rank", "rank", FTL_COL_INT);
+	ftl_table_hide_in_text(tb);
+	ftl_table_add_column(tb, "function", "function", FTL_COL_STR);
+	ftl_table_add_column(tb, "raw", "raw", FTL_COL_INT);
+	ftl_table_hide_in_text(tb);
+	ftl_table_add_column(tb, "max_size", "max", FTL_COL_INT);
+	ftl_table_add_column(tb, "mean_size", "mean", FTL_COL_FLOAT);
+	ftl_table_add_column(tb, "frames", "frames", FTL_COL_INT);
+	ftl_table_hide_in_text(tb);
+	ftl_table_add_column(tb, "tables", "tables", FTL_COL_INT);
+	ftl_table_add_column(tb, "table_share_pct", "of tables", FTL_COL_PCT);
+	ftl_table_add_column(tb, "deepest_bytes", "in deepest", FTL_COL_INT);
+	ftl_table_add_column(tb, "deepest_share_pct", "of deepest", FTL_COL_PCT);
+	ftl_table_add_column(tb, "max_file", "max file", FTL_COL_STR);
+	ftl_table_hide_in_text(tb);
+	ftl_table_add_column(tb, "max_line", "max line", FTL_COL_INT);
+	ftl_table_hide_in_text(tb);
+	for (guint i = 0; i < ftl_stackhog_n_funcs(h); i++) {
+		const FtlStackFunc *f = ftl_stackhog_func(h, i);
+		guint c = 0;
+		ftl_table_begin_row(tb);
+		ftl_table_set_int(tb, c++, i + 1);
+		ftl_table_set_str(tb, c++, f->func);
+		ftl_table_set_int(tb, c++, f->raw);
+		ftl_table_set_int(tb, c++, f->max_size);
+		ftl_table_set_double(tb, c++, f->mean_size);
+		ftl_table_set_int(tb, c++, f->frames);
+		ftl_table_set_int(tb, c++, f->tables);
+		ftl_table_set_double(tb, c++, 100.0 * f->table_share);
+		ftl_table_set_int(tb, c++, f->deepest_bytes);
+		ftl_table_set_double(tb, c++, 100.0 * f->deepest_share);
+		ftl_table_set_str(tb, c++, f->max_table->file);
+		ftl_table_set_int(tb, c++, (gint64)f->max_frame->line);
+	}
+	return tb;
+}
+
+/* TRUE when every table comes from one file. */
+static gboolean stack_one_file(const FtlStackSet *set)
+{
+	for (guint i = 1; i < ftl_stack_set_n_tables(set); i++)
+		if (ftl_stack_set_table(set, i)->file != ftl_stack_set_table(set, 0)->file)
+			return FALSE;
+	return TRUE;
+}
+
+/* Where a frame is, as short as tells it apart: the snapshot of a series,
+ * the line when all tables come from one file, else file and line. */
+static char *stack_frame_where(const FtlStackTable *t, const FtlStackFrame *f, gboolean one_file)
+{
+	if (t->snapshot >= 0 && one_file)
+		return g_strdup_printf("snapshot %" G_GINT64_FORMAT ", line %" G_GUINT64_FORMAT,
+				       t->snapshot, f->line);
+	if (one_file)
+		return g_strdup_printf("line %" G_GUINT64_FORMAT, f->line);
+	return stack_where(t->file, f->line);
+}
+
+/* Text: the hogs, largest frame first, with where that frame is. */
+static FtlTable *stack_hogs_text(const FtlStackSet *set, const FtlStackHogs *h)
+{
+	gboolean one_file = stack_one_file(set);
+	FtlTable *tb = ftl_table_new("hogs");
+	ftl_table_add_column(tb, "rank", "rank", FTL_COL_INT);
+	ftl_table_add_column(tb, "size", "size", FTL_COL_INT);
+	ftl_table_add_column(tb, "deepest_share_pct", "of deepest", FTL_COL_PCT);
+	ftl_table_add_column(tb, "function", "function", FTL_COL_STR);
+	ftl_table_add_column(tb, "where", "largest frame at", FTL_COL_STR);
+	for (guint i = 0; i < ftl_stackhog_n_funcs(h); i++) {
+		const FtlStackFunc *f = ftl_stackhog_func(h, i);
+		g_autofree char *where = stack_frame_where(f->max_table, f->max_frame, one_file);
+		ftl_table_begin_row(tb);
+		ftl_table_set_int(tb, 0, i + 1);
+		ftl_table_set_int(tb, 1, f->max_size);
+		ftl_table_set_double(tb, 2, 100.0 * f->deepest_share);
+		ftl_table_set_str(tb, 3, f->func);
+		ftl_table_set_str(tb, 4, where);
+	}
+	return tb;
+}
+
+static FtlTable *stack_tables_table(const FtlStackSet *set, gboolean text)
+{
+	FtlTable *tb = ftl_table_new("tables");
+	guint c = 0;
+	const guint c_file = c++, c_line = c++, c_snap = c++, c_time = c++;
+	ftl_table_add_column(tb, "file", "file", FTL_COL_STR);
+	ftl_table_add_column(tb, "line", "line", FTL_COL_INT);
+	ftl_table_add_column(tb, "snapshot", "snapshot", FTL_COL_INT);
+	ftl_table_add_column(tb, "time_ns", "time", FTL_COL_TS);
+	guint c_kernel = G_MAXUINT;
+	if (!text) {
+		c_kernel = c++;
+		ftl_table_add_column(tb, "kernel", "kernel", FTL_COL_STR);
+	}
+	const guint c_entries = c++, c_frames = c++, c_depth = c++, c_max = c++;
+	ftl_table_add_column(tb, "entries", "entries", FTL_COL_INT);
+	ftl_table_add_column(tb, "frames", "frames", FTL_COL_INT);
+	ftl_table_add_column(tb, "depth", "depth", FTL_COL_INT);
+	ftl_table_add_column(tb, "max_size", "max_size", FTL_COL_INT);
+	guint c_mfile = G_MAXUINT, c_mline = G_MAXUINT, c_dis = G_MAXUINT;
+	if (!text) {
+		c_mfile = c++;
+		ftl_table_add_column(tb, "max_size_file", "max_size file", FTL_COL_STR);
+		c_mline = c++;
+		ftl_table_add_column(tb, "max_size_line", "max_size line", FTL_COL_INT);
+		c_dis = c++;
+		ftl_table_add_column(tb, "disabled", "disabled", FTL_COL_INT);
+	}
+	for (guint i = 0; i < ftl_stack_set_n_tables(set); i++) {
+		const FtlStackTable *t = ftl_stack_set_table(set, i);
+		ftl_table_begin_row(tb);
+		ftl_table_set_str(tb, c_file, t->file);
+		ftl_table_set_int(tb, c_line, (gint64)t->line);
+		if (t->snapshot >= 0)
+			ftl_table_set_int(tb, c_snap, t->snapshot);
+		if (t->time_ns != FTL_TS_NONE)
+			ftl_table_set_int(tb, c_time, t->time_ns);
+		if (!text)
+			ftl_table_set_str(tb, c_kernel, t->kernel);
+		if (t->entries >= 0)
+			ftl_table_set_int(tb, c_entries, t->entries);
+		ftl_table_set_int(tb, c_frames, ftl_stack_table_n_frames(t));
+		ftl_table_set_int(tb, c_depth, ftl_stack_table_depth(t));
+		if (t->max_size >= 0)
+			ftl_table_set_int(tb, c_max, t->max_size);
+		if (!text) {
+			ftl_table_set_str(tb, c_mfile, t->max_file);
+			if (t->max_file)
+				ftl_table_set_int(tb, c_mline, (gint64)t->max_line);
+			ftl_table_set_int(tb, c_dis, t->disabled);
+		}
+	}
+	return tb;
+}
+
+static FtlTable *stack_max_sizes_table(const FtlStackSet *set)
+{
+	FtlTable *tb = ftl_table_new("max_sizes");
+	ftl_table_add_column(tb, "file", "file", FTL_COL_STR);
+	ftl_table_add_column(tb, "line", "line", FTL_COL_INT);
+	ftl_table_add_column(tb, "value", "value", FTL_COL_INT);
+	ftl_table_add_column(tb, "table_file", "table file", FTL_COL_STR);
+	ftl_table_add_column(tb, "table_line", "table line", FTL_COL_INT);
+	for (guint i = 0; i < ftl_stack_set_n_max_sizes(set); i++) {
+		const FtlStackMaxSize *m = ftl_stack_set_max_size(set, i);
+		ftl_table_begin_row(tb);
+		ftl_table_set_str(tb, 0, m->file);
+		ftl_table_set_int(tb, 1, (gint64)m->line);
+		ftl_table_set_int(tb, 2, m->value);
+		if (m->table) {
+			ftl_table_set_str(tb, 3, m->table->file);
+			ftl_table_set_int(tb, 4, (gint64)m->table->line);
+		}
+	}
+	return tb;
+}
+
+static FtlTable *stack_diags_table(const FtlStackSet *set)
+{
+	FtlTable *tb = ftl_table_new("diagnostics");
+	ftl_table_add_column(tb, "file", "file", FTL_COL_STR);
+	ftl_table_add_column(tb, "line", "line", FTL_COL_INT);
+	ftl_table_add_column(tb, "kind", "kind", FTL_COL_STR);
+	ftl_table_add_column(tb, "message", "message", FTL_COL_STR);
+	for (guint i = 0; i < ftl_stack_set_n_diags(set); i++) {
+		const FtlStackDiag *d = ftl_stack_set_diag(set, i);
+		ftl_table_begin_row(tb);
+		ftl_table_set_str(tb, 0, d->file);
+		ftl_table_set_int(tb, 1, (gint64)d->line);
+		ftl_table_set_str(tb, 2, ftl_stack_diag_kind_name(d->kind));
+		ftl_table_set_str(tb, 3, d->message);
+	}
+	return tb;
+}
+
+/* File names and messages may hold any byte: shown the way tables show them. */
+static void stack_puts_visible(FILE *out, const char *s)
+{
+	g_autofree char *valid = g_utf8_make_valid(s, -1);
+	for (const char *p = valid; *p; p++) {
+		guchar c = (guchar)*p;
+		if (c < 0x20 || c == 0x7f)
+			fprintf(out, "\\x%02x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('\n', out);
+}
+
+static void stack_print_diags_text(const FtlStackSet *set, FILE *out)
+{
+	guint n = ftl_stack_set_n_diags(set);
+	if (!n) {
+		fprintf(out, "\nTable checks: no inconsistencies\n");
+		return;
+	}
+	fprintf(out, "\nTable checks: %u inconsisten%s\n", n, n == 1 ? "cy" : "cies");
+	for (guint i = 0; i < MIN(n, STACK_TEXT_DIAGS); i++) {
+		const FtlStackDiag *d = ftl_stack_set_diag(set, i);
+		g_autofree char *line = g_strdup_printf("  %s:%" G_GUINT64_FORMAT ": %s", d->file,
+							d->line, d->message);
+		stack_puts_visible(out, line);
+	}
+	if (n > STACK_TEXT_DIAGS)
+		fprintf(out, "  (%u more; --format csv or json lists all)\n", n - STACK_TEXT_DIAGS);
+}
+
+static void stack_json_table_info(JsonBuilder *b, const char *name, const FtlStackTable *t)
+{
+	json_builder_set_member_name(b, name);
+	if (!t) {
+		json_builder_add_null_value(b);
+		return;
+	}
+	json_builder_begin_object(b);
+	json_builder_set_member_name(b, "file");
+	json_builder_add_string_value(b, t->file);
+	ftl_json_member_int(b, "line", (gint64)t->line);
+	ftl_json_member_opt(b, "snapshot", t->snapshot, -1);
+	ftl_json_member_opt(b, "time_ns", t->time_ns, FTL_TS_NONE);
+	ftl_json_member_int(b, "depth", ftl_stack_table_depth(t));
+	ftl_json_member_int(b, "frames", ftl_stack_table_n_frames(t));
+	ftl_json_member_opt(b, "entries", t->entries, -1);
+	ftl_json_member_opt(b, "max_size", t->max_size, -1);
+	json_builder_end_object(b);
+}
+
+/* One CSV document per table, separated by an empty line; NULL tables are
+ * left out. */
+static void stack_print_csv(FILE *out, const FtlTable *const *tables, guint n)
+{
+	gboolean first = TRUE;
+	for (guint i = 0; i < n; i++) {
+		if (!tables[i])
+			continue;
+		if (!first)
+			fputc('\n', out);
+		first = FALSE;
+		ftl_table_print_csv(tables[i], out);
+	}
+}
+
+/* "FILE:LINE", with the snapshot and time of a series table. */
+static char *stack_table_label(const FtlStackTable *t)
+{
+	GString *s = g_string_new(NULL);
+	g_string_append_printf(s, "%s:%" G_GUINT64_FORMAT, t->file, t->line);
+	if (t->snapshot >= 0)
+		g_string_append_printf(s, " (snapshot %" G_GINT64_FORMAT, t->snapshot);
+	if (t->snapshot >= 0 && t->time_ns != FTL_TS_NONE) {
+		char buf[48];
+		g_string_append_printf(s, " at %s s",
+				       ftl_time_format_us(t->time_ns, buf, sizeof buf));
+	}
+	if (t->snapshot >= 0)
+		g_string_append_c(s, ')');
+	return g_string_free(s, FALSE);
+}
+
+static void stack_print_text(const FtlStackSet *set, const FtlStackHogs *h, guint top, FILE *out)
+{
+	const FtlStackTable *deep = ftl_stackhog_deepest(h);
+	guint n = ftl_stackhog_n_tables(h), empty = ftl_stackhog_n_empty(h);
+	for (guint i = 0; i < ftl_stack_set_n_max_sizes(set); i++) {
+		const FtlStackMaxSize *m = ftl_stack_set_max_size(set, i);
+		if (m->table)
+			continue;
+		g_autofree char *line = g_strdup_printf("stack_max_size: %" G_GINT64_FORMAT
+							" bytes (%s:%" G_GUINT64_FORMAT
+							"), not paired with a table",
+							m->value, m->file, m->line);
+		stack_puts_visible(out, line);
+	}
+	if (!deep) {
+		fprintf(out, "No stack frames: %s\n",
+			empty ? "the tables are empty (the stack tracer recorded nothing)"
+			      : "no stack_trace table was given");
+		stack_print_diags_text(set, out);
+		return;
+	}
+	g_autofree char *label = stack_table_label(deep);
+	g_autofree char *of = n > 1 ? g_strdup_printf(" (the deepest of %u tables)", n) : NULL;
+	fprintf(out, "Max stack: %" G_GINT64_FORMAT " bytes in %u frames%s\n",
+		ftl_stack_table_depth(deep), ftl_stack_table_n_frames(deep), of ? of : "");
+	g_autofree char *head = g_strdup_printf("table: %s", label);
+	stack_puts_visible(out, head);
+	if (deep->max_size >= 0) {
+		g_autofree char *ms = g_strdup_printf(
+			"stack_max_size: %" G_GINT64_FORMAT " (%s:%" G_GUINT64_FORMAT ")",
+			deep->max_size, deep->max_file, deep->max_line);
+		stack_puts_visible(out, ms);
+	}
+	if (deep->kernel) {
+		g_autofree char *k = g_strdup_printf("kernel: %s", deep->kernel);
+		stack_puts_visible(out, k);
+	}
+	g_autoptr(FtlTable) frames = stack_frames_table(deep, TRUE);
+	ftl_table_print_text(frames, out, 0, STACK_WIDTH);
+
+	fprintf(out, "\nStack hogs, largest frame first%s:\n", n > 1 ? " (over every table)" : "");
+	g_autoptr(FtlTable) hogs = stack_hogs_text(set, h);
+	ftl_table_print_text(hogs, out, top, STACK_WIDTH);
+
+	if (n > 1) {
+		fprintf(out,
+			"\nPer function over %u tables (top Depth %" G_GINT64_FORMAT
+			" to %" G_GINT64_FORMAT ", mean %.1f):\n",
+			n, ftl_stackhog_min_depth(h), ftl_stack_table_depth(deep),
+			ftl_stackhog_mean_depth(h));
+		g_autoptr(FtlTable) agg = stack_funcs_table(h);
+		ftl_table_print_text(agg, out, top, STACK_WIDTH);
+		fprintf(out, "\nTables:\n");
+		g_autoptr(FtlTable) tables = stack_tables_table(set, TRUE);
+		ftl_table_print_text(tables, out, top, STACK_WIDTH);
+	}
+	if (empty)
+		fprintf(out,
+			"\n%u table%s without frames (the stack tracer had recorded nothing)\n",
+			empty, empty == 1 ? "" : "s");
+	stack_print_diags_text(set, out);
+}
+
+void ftl_stack_view_print(const FtlStackSet *set, const FtlStackHogs *h, FtlFormat format,
+			  guint top, FILE *out)
+{
+	if (format == FTL_FORMAT_TEXT) {
+		stack_print_text(set, h, top, out);
+		return;
+	}
+	const FtlStackTable *deep = ftl_stackhog_deepest(h);
+	g_autoptr(FtlTable) tables = stack_tables_table(set, FALSE);
+	g_autoptr(FtlTable) frames = NULL;
+	if (deep)
+		frames = stack_frames_table(deep, FALSE);
+	g_autoptr(FtlTable) funcs = stack_funcs_table(h);
+	g_autoptr(FtlTable) maxes = stack_max_sizes_table(set);
+	g_autoptr(FtlTable) diags = stack_diags_table(set);
+	if (format == FTL_FORMAT_CSV) {
+		const FtlTable *sections[] = { tables, frames, funcs, maxes, diags };
+		stack_print_csv(out, sections, G_N_ELEMENTS(sections));
+		return;
+	}
+	g_autoptr(JsonBuilder) b = json_builder_new();
+	json_builder_begin_object(b);
+	ftl_table_add_json(tables, b);
+	ftl_json_member_int(b, "tables_with_frames", ftl_stackhog_n_tables(h));
+	ftl_json_member_int(b, "empty_tables", ftl_stackhog_n_empty(h));
+	stack_json_table_info(b, "deepest", deep);
+	if (frames) {
+		ftl_table_add_json(frames, b);
+	} else {
+		json_builder_set_member_name(b, "max_stack");
+		json_builder_begin_array(b);
+		json_builder_end_array(b);
+	}
+	ftl_table_add_json(funcs, b);
+	ftl_table_add_json(maxes, b);
+	ftl_table_add_json(diags, b);
+	json_builder_end_object(b);
+	g_autoptr(JsonNode) root = json_builder_get_root(b);
+	ftl_json_print(root, out);
+}
+
+/* ---- two stacks compared ------------------------------------------------ */
+
+static FtlTable *stack_diff_table(const FtlStackDiff *d, gboolean text)
+{
+	FtlTable *tb = ftl_table_new("functions");
+	ftl_table_add_column(tb, "function", "function", FTL_COL_STR);
+	ftl_table_add_column(tb, "raw", "raw", FTL_COL_INT);
+	if (text)
+		ftl_table_hide_in_text(tb);
+	ftl_table_add_column(tb, "size_a", "size A", FTL_COL_INT);
+	ftl_table_add_column(tb, "size_b", "size B", FTL_COL_INT);
+	ftl_table_add_column(tb, "size_change", "change", FTL_COL_INT);
+	ftl_table_add_column(tb, "depth_a", "depth A", FTL_COL_INT);
+	ftl_table_add_column(tb, "depth_b", "depth B", FTL_COL_INT);
+	ftl_table_add_column(tb, "depth_change", "change", FTL_COL_INT);
+	ftl_table_add_column(tb, "side", "in", FTL_COL_STR);
+	for (guint i = 0; i < ftl_stackdiff_n_rows(d); i++) {
+		const FtlStackDiffRow *r = ftl_stackdiff_row(d, i);
+		ftl_table_begin_row(tb);
+		ftl_table_set_str(tb, 0, r->func);
+		ftl_table_set_int(tb, 1, r->raw);
+		if (r->size_a >= 0)
+			ftl_table_set_int(tb, 2, r->size_a);
+		if (r->size_b >= 0)
+			ftl_table_set_int(tb, 3, r->size_b);
+		ftl_table_set_int(tb, 4, MAX(r->size_b, 0) - MAX(r->size_a, 0));
+		if (r->depth_a >= 0)
+			ftl_table_set_int(tb, 5, r->depth_a);
+		if (r->depth_b >= 0)
+			ftl_table_set_int(tb, 6, r->depth_b);
+		if (r->depth_a >= 0 && r->depth_b >= 0)
+			ftl_table_set_int(tb, 7, r->depth_b - r->depth_a);
+		ftl_table_set_str(tb, 8,
+				  r->size_b < 0	  ? "A only"
+				  : r->size_a < 0 ? "B only"
+						  : "both");
+	}
+	return tb;
+}
+
+static void stack_diff_side_text(FILE *out, const char *name, const FtlStackTable *t, guint n)
+{
+	g_autofree char *label = stack_table_label(t);
+	g_autofree char *line =
+		g_strdup_printf("%s: %s: %" G_GINT64_FORMAT " bytes in %u frames%s", name, label,
+				ftl_stack_table_depth(t), ftl_stack_table_n_frames(t),
+				n > 1 ? " (the deepest of the input's tables)" : "");
+	stack_puts_visible(out, line);
+}
+
+void ftl_stack_view_print_diff(const FtlStackSet *set, const FtlStackTable *a, guint n_a,
+			       const FtlStackTable *b, guint n_b, const FtlStackDiff *d,
+			       FtlFormat format, guint top, FILE *out)
+{
+	gint64 da = ftl_stack_table_depth(a), db = ftl_stack_table_depth(b);
+	g_autoptr(FtlTable) rows = stack_diff_table(d, format == FTL_FORMAT_TEXT);
+	if (format == FTL_FORMAT_TEXT) {
+		stack_diff_side_text(out, "A", a, n_a);
+		stack_diff_side_text(out, "B", b, n_b);
+		fprintf(out,
+			"Depth change: %+" G_GINT64_FORMAT " bytes (%+.1f%%); %u function%s "
+			"changed size, %u only in A, %u only in B\n",
+			db - da, stack_pct(db - da, da), ftl_stackdiff_n_changed(d),
+			ftl_stackdiff_n_changed(d) == 1 ? "" : "s", ftl_stackdiff_n_only_a(d),
+			ftl_stackdiff_n_only_b(d));
+		fprintf(out, "sorted by the absolute change of the function's bytes\n\n");
+		ftl_table_print_text(rows, out, top, STACK_WIDTH);
+		stack_print_diags_text(set, out);
+		return;
+	}
+	g_autoptr(FtlTable) diags = stack_diags_table(set);
+	if (format == FTL_FORMAT_CSV) {
+		const FtlTable *sections[] = { rows, diags };
+		stack_print_csv(out, sections, G_N_ELEMENTS(sections));
+		return;
+	}
+	g_autoptr(JsonBuilder) jb = json_builder_new();
+	json_builder_begin_object(jb);
+	stack_json_table_info(jb, "a", a);
+	stack_json_table_info(jb, "b", b);
+	ftl_json_member_int(jb, "depth_change", db - da);
+	ftl_json_member_int(jb, "changed", ftl_stackdiff_n_changed(d));
+	ftl_json_member_int(jb, "only_a", ftl_stackdiff_n_only_a(d));
+	ftl_json_member_int(jb, "only_b", ftl_stackdiff_n_only_b(d));
+	ftl_table_add_json(rows, jb);
+	ftl_table_add_json(diags, jb);
+	json_builder_end_object(jb);
+	g_autoptr(JsonNode) root = json_builder_get_root(jb);
+	ftl_json_print(root, out);
+}
