@@ -41,6 +41,14 @@ const FtlCommand ftl_commands[] = {
 	{ "diff", "A B", "per-function calls, total and self time compared",
 	  "Compares the function statistics of two traces, sorted by absolute change.",
 	  ftl_cmd_diff },
+	{ "record", "[options] [-- COMMAND ARGS]",
+	  "capture: trace.dat, flight recorder, stack snapshots",
+	  "Records the kernel's ring buffer through tracefs, in a private instance that is\n"
+	  "removed afterwards (or the top-level buffer, whose settings are put back), with\n"
+	  "trace-cmd's option letters, around COMMAND or until Ctrl-C / --duration, into a\n"
+	  "trace.dat (version 6) or a raw directory. --flight saves the top-level buffer each\n"
+	  "time tracing_on drops to 0; --stack saves the stack tracer's maxima.",
+	  ftl_cmd_record },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 
