@@ -202,18 +202,17 @@ gboolean ftl_cpubuf_poll(FtlCpuBuf *b, int timeout_ms, GError **error)
 		p[i].events = POLLIN;
 	}
 	int rc = poll(p, b->n, timeout_ms);
-	if (rc < 0 && errno == EINTR)
-		return TRUE;
-	if (rc < 0) {
+	if (rc < 0 && errno != EINTR) {
 		int e = errno;
 		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "poll on trace_pipe_raw: %s",
 			    g_strerror(e));
 		return FALSE;
 	}
+	/* Every CPU, not only those poll() named: a wakeup can come late (or,
+	 * on older kernels, only when the whole buffer is full), and a splice
+	 * with less than a page buffered costs one syscall. */
 	gint64 got = 0;
-	for (guint i = 0; i < b->n && rc > 0; i++) {
-		if (!(p[i].revents & (POLLIN | POLLERR | POLLHUP)))
-			continue;
+	for (guint i = 0; i < b->n; i++) {
 		gint64 n = cpu_reader_splice(&b->cpus[i], error);
 		if (n < 0)
 			return FALSE;

@@ -208,7 +208,7 @@ static gboolean record_capture(const FtlRecordOptions *o, FtlBuffer *b, const ch
 		if (child && ftl_child_exited(child))
 			break;
 		/* Short with a command: its exit ends the recording. */
-		int timeout = child ? 50 : 200;
+		int timeout = child ? 50 : 100;
 		if (o->duration > 0) {
 			double left = o->duration - (ftl_record_now() - t0);
 			if (left <= 0)
