@@ -52,37 +52,7 @@ only() { # NAME...: the exact listing of $T/out
 	[ "$(ls -A "$T/out" | tr '\n' ' ')" = "$* " ]
 }
 
-cat >"$T/count.py" <<'PY'
-# count.py report|dump FILE: "name cpuN count" lines, sorted, plus
-# "marker TEXT" lines for trace_marker writes.
-import collections, re, sys
-side, path = sys.argv[1], sys.argv[2]
-counts = collections.Counter()
-markers = []
-rep = re.compile(r"^\s*(?:\S+: )?.*?-(\d+)\s+\[(\d+)\]\s+\d+\.\d+:\s+(\S+):\s*(.*)$")
-dmp = re.compile(r"^\s*\d+\.\d+\s+(\d+)\s+(\d+|-)\s.*?\s(\S+)\s+(\S+): ?(.*)$")
-for line in open(path, errors="replace"):
-    if side == "report":
-        m = rep.match(line)
-        if not m:
-            continue
-        cpu, name, rest = int(m.group(2)), m.group(3), m.group(4)
-        if name == "print":
-            markers.append(rest.split(": ", 1)[-1].strip())
-    else:
-        m = dmp.match(line)
-        if not m or m.group(3) == "lost":
-            continue
-        cpu, name, rest = int(m.group(1)), m.group(4), m.group(5)
-        if m.group(3) == "marker":
-            markers.append(rest.split("text=", 1)[-1].strip())
-    counts["%s cpu%d" % (name, cpu)] += 1
-for k in sorted(counts):
-    print(k, counts[k])
-for t in sorted(markers):
-    print("marker", t)
-PY
-counts() { python3 "$T/count.py" "$@"; }
+counts() { python3 "$top_srcdir/tests/e2e/event_counts.py" "$@"; }
 
 plan 59
 mkdir "$T/out"
@@ -231,16 +201,19 @@ check "it wrote fl.hit1.dat and fl.hit2.dat" only ev.dat fl.hit1.dat fl.hit2.dat
 for k in 1 2; do
 	trace-cmd report "$T/out/fl.hit$k.dat" >"$T/fl$k.report" 2>"$T/fl$k.err"
 	check "trace-cmd report reads hit $k without complaint" [ $? -eq 0 ] && [ ! -s "$T/fl$k.err" ]
-	# The event that fired is among the last: another CPU may commit an
-	# event it had begun while tracing went off.
-	check "hit $k ends at a sched_switch" sh -c "tail -n 3 '$T/fl$k.report' | grep -q 'sched_switch:'"
+	check "hit $k stops at a sched_switch" \
+		python3 "$top_srcdir/tests/e2e/stops_at.py" "$T/fl$k.report" 'sched_switch:'
+
 done
 check "the trigger is removed and the top level is as it was" same_state flight
 cp "$(command -v sleep)" "$T/t5001sleep"
 "$FTLENS" record --flight --stop-on 'sched:sched_waking:comm=="t5001sleep"' -e sched \
 	-o "$T/out/fw.dat" -- sh -c "sleep 0.3; exec '$T/t5001sleep' 0.2" 2>"$T/fw.err"
 check "--stop-on with a filter exits 0" [ $? -eq 0 ]
-check "hit 1 ends at the filtered event" sh -c "trace-cmd report '$T/out/fw.hit1.dat' 2>/dev/null | tail -n 3 | grep -q 'sched_waking:.*comm=t5001sleep'"
+trace-cmd report "$T/out/fw.hit1.dat" >"$T/fw.report" 2>/dev/null
+check "hit 1 stops at the filtered event" \
+	python3 "$top_srcdir/tests/e2e/stops_at.py" "$T/fw.report" 'sched_waking:.*comm=t5001sleep'
+
 check "top level as it was after the filtered trigger" same_state flight2
 rm -f "$T/out"/fl.hit*.dat "$T/out"/fw.hit*.dat
 
