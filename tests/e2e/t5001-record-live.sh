@@ -62,8 +62,14 @@ only() { # NAME...: the exact listing of $T/out
 }
 
 counts() { python3 "$top_srcdir/tests/e2e/event_counts.py" "$@"; }
+# stops_at REPORT REGEX [N]: the hit ends at that event on its CPU
+stops_at() {
+	python3 "$top_srcdir/tests/e2e/stops_at.py" "$@" 2>"$T/stops.err" && return 0
+	diag "$(cat "$T/stops.err")"
+	return 1
+}
 
-plan 59
+plan 68
 mkdir "$T/out"
 state "$T/before"
 
@@ -104,6 +110,33 @@ pages=$(awk '/^ *[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+$/ { p += $2 } END { prin
 check "more pages were read ($pages) than the buffers hold (2 x 64)" [ "$pages" -gt 128 ]
 check "and nothing was lost" sh -c "awk '/^ *[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+\$/ { l += \$4 + \$5 } END { exit l != 0 }' '$T/many.err'"
 rm -f "$T/out/many.dat"
+
+# 2b. losses are counted, reported and kept: a 4 KB buffer against 4 MB of
+# markers written as fast as dd can
+"$FTLENS" record -b 4 -o "$T/out/loss.dat" -- sh -c \
+	'head -c 4000000 /dev/zero | tr "\0" x | dd of="$FTLENS_TRACE_MARKER" bs=1000 2>/dev/null' 2>"$T/loss.err"
+check "record -b 4 against a flood exits 0" [ $? -eq 0 ]
+lost=$(awk '/^ *[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+$/ { l += $4 + $5 } END { print l + 0 }' "$T/loss.err")
+check "the per-CPU table shows the losses ($lost)" [ "$lost" -gt 0 ]
+check "and a line says events were lost" grep -q "^ftlens: $lost events were lost" "$T/loss.err"
+trace-cmd dump --options "$T/out/loss.dat" >"$T/loss.opts" 2>/dev/null
+saved=$(awk '/^overrun:/ { o += $2 } /^dropped events:/ { o += $3 } END { print o + 0 }' "$T/loss.opts")
+check "the trace.dat keeps each CPU's statistics (CPUSTAT: $saved lost)" [ "$saved" -eq "$lost" ]
+pages_lost=$("$FTLENS" info --json "$T/out/loss.dat" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["lost_events"])' 2>/dev/null)
+check "the pages carry the same losses for ftlens info (${pages_lost:-?})" [ "${pages_lost:-0}" -eq "$lost" ]
+check "the trace clock is in the file" sh -c "trace-cmd dump --summary '$T/out/loss.dat' 2>/dev/null | grep -A1 'Tracing clock' | grep -q '\[$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$TR/trace_clock")\]'"
+rm -f "$T/out/loss.dat"
+
+# 2c. -F: only the command's events; --duration without a command
+"$FTLENS" record -F -e raw_syscalls -o "$T/out/pid.dat" -- cat /proc/version >/dev/null 2>&1
+check "record -F exits 0" [ $? -eq 0 ]
+trace-cmd report "$T/out/pid.dat" 2>/dev/null | awk '/ \[[0-9]+\] / { print $1 }' | sort -u >"$T/pid.tasks"
+check "-F: every syscall event is the command's ($(tr '\n' ' ' <"$T/pid.tasks"))" \
+	sh -c "[ \$(wc -l <'$T/pid.tasks') -eq 1 ] && grep -q '^cat-' '$T/pid.tasks'"
+"$FTLENS" record -e sched:sched_switch --duration 0.5 -o "$T/out/dur.dat" 2>"$T/dur.err"
+rc=$?
+check "--duration 0.5 stops by itself (exit $rc)" sh -c "[ $rc -eq 0 ] && grep -q 'recorded 0\.[5-9][0-9]* s' '$T/dur.err'"
+rm -f "$T/out/pid.dat" "$T/out/dur.dat"
 
 # 3. a tracer the kernel refuses: one clear message, no file, no trace
 probe=$TR/instances/t5001-probe-$$
@@ -211,7 +244,7 @@ for k in 1 2; do
 	trace-cmd report "$T/out/fl.hit$k.dat" >"$T/fl$k.report" 2>"$T/fl$k.err"
 	check "trace-cmd report reads hit $k without complaint" [ $? -eq 0 ] && [ ! -s "$T/fl$k.err" ]
 	check "hit $k stops at a sched_switch" \
-		python3 "$top_srcdir/tests/e2e/stops_at.py" "$T/fl$k.report" 'sched_switch:'
+		stops_at "$T/fl$k.report" 'sched_switch:'
 
 done
 check "the trigger is removed and the top level is as it was" same_state flight
@@ -221,7 +254,7 @@ cp "$(command -v sleep)" "$T/t5001sleep"
 check "--stop-on with a filter exits 0" [ $? -eq 0 ]
 trace-cmd report "$T/out/fw.hit1.dat" >"$T/fw.report" 2>/dev/null
 check "hit 1 stops at the filtered event" \
-	python3 "$top_srcdir/tests/e2e/stops_at.py" "$T/fw.report" 'sched_waking:.*comm=t5001sleep'
+	stops_at "$T/fw.report" 'sched_waking:.*comm=t5001sleep'
 
 check "top level as it was after the filtered trigger" same_state flight2
 rm -f "$T/out"/fl.hit*.dat "$T/out"/fw.hit*.dat

@@ -47,6 +47,12 @@ silent() {
 		[ ! -s "$T/silent.err" ]
 }
 counts() { python3 "$top_srcdir/tests/e2e/event_counts.py" "$@"; }
+# stops_at REPORT REGEX [N]: the hit ends at that event on its CPU
+stops_at() {
+	python3 "$top_srcdir/tests/e2e/stops_at.py" "$@" 2>"$T/stops.err" && return 0
+	diag "$(cat "$T/stops.err")"
+	return 1
+}
 
 # 1. tracefs mounted by ftlens itself
 check "the scenario unmounted tracefs first" [ ! -s "$out/mount-before.txt" ]
@@ -79,12 +85,12 @@ for k in 1 2; do
 	check "flight hit $k: trace-cmd report reads it without complaint" silent "$f"
 	trace-cmd report "$f" >"$T/hit.report" 2>/dev/null
 	check "flight hit $k stops at the exec that fired the trigger" \
-		python3 "$top_srcdir/tests/e2e/stops_at.py" "$T/hit.report" 'sched_process_exec:'
+		stops_at "$T/hit.report" 'sched_process_exec:'
 
 done
 trace-cmd report "$out/appstop.hit1.dat" >"$T/hit.report" 2>/dev/null
 check "the application's own stop: a hit ending at its marker" \
-	python3 "$top_srcdir/tests/e2e/stops_at.py" "$T/hit.report" 'app: stopping now' 2
+	stops_at "$T/hit.report" 'app: stopping now' 2
 
 check "only the hits asked for" [ ! -e "$out/flight.hit3.dat" ]
 
