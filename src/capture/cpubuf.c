@@ -155,6 +155,8 @@ FtlCpuBuf *ftl_cpubuf_open(const char *buffer_dir, const char *out_dir, guint pa
 			return NULL;
 		}
 		r->in_fd = open(r->in_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (r->in_fd < 0 && errno == ENODEV)
+			continue; /* a possible but offline CPU: no pages */
 		if (r->in_fd < 0) {
 			int e = errno;
 			g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': %s", r->in_path,
@@ -176,9 +178,9 @@ FtlCpuBuf *ftl_cpubuf_open(const char *buffer_dir, const char *out_dir, guint pa
 static gint64 cpu_reader_splice(CpuReader *r, GError **error)
 {
 	gint64 total = 0;
-	for (;;) {
+	while (r->tcpu) {
 		int n = tracefs_cpu_write(r->tcpu, r->out_fd, true);
-		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		if (n < 0 && (errno == EAGAIN || errno == EINTR || errno == ENODEV))
 			break;
 		if (n < 0) {
 			int e = errno;
@@ -238,6 +240,8 @@ gboolean ftl_cpubuf_drain(FtlCpuBuf *b, GError **error)
 			int n = tracefs_cpu_flush_write(r->tcpu, r->out_fd);
 			if (n < 0 && errno == EINTR)
 				continue;
+			if (n < 0 && errno == ENODEV)
+				break; /* the CPU went offline: nothing more to read */
 			if (n < 0) {
 				int e = errno;
 				g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s' to '%s': %s",
