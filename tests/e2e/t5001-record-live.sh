@@ -199,38 +199,49 @@ check "a command that cannot run is an error" [ $? -eq 1 ] && grep -q "cannot ru
 check "failed runs leave no file and no staging directory" only ev.dat raw
 check "tracefs is as it was after the failures" same_state bad
 
-# 7. SIGINT and SIGTERM mid-run: a complete file, tracefs as it was
-"$FTLENS" record -e sched -o "$T/out/int.dat" 2>/dev/null &
-pid=$!
-sleep 1
-kill -INT $pid
-wait $pid
-check "SIGINT ends the recording normally (exit $?)" [ $? -eq 0 ]
+# 7. SIGINT and SIGTERM mid-run: a complete file, tracefs as it was.
+# tracing_started PID: the command has started (it touches $T/started), or
+# ftlens's instance is tracing sched_switch.
+tracing_started() {
+	[ -e "$T/started" ] && return 0
+	d=$TR/instances/ftlens-$1
+	[ "$(cat "$d/events/sched/sched_switch/enable" 2>/dev/null)" = 1 ] &&
+		[ "$(cat "$d/tracing_on" 2>/dev/null)" = 1 ]
+}
+# mid_run SIG ERRFILE ARGS...: ftlens record ARGS in the background, SIG once
+# it traces; rc is its exit status.
+mid_run() {
+	sig=$1 err=$2
+	shift 2
+	rm -f "$T/started"
+	"$FTLENS" record "$@" 2>"$err" &
+	pid=$!
+	i=0
+	while [ $i -lt 100 ] && ! tracing_started $pid; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 0.3
+	kill -"$sig" $pid
+	wait $pid
+	rc=$?
+}
+started_cmd="touch '$T/started'; exec sleep 30"
+mid_run INT "$T/int.err" -e sched -o "$T/out/int.dat"
+check "SIGINT ends the recording normally (exit $rc)" [ $rc -eq 0 ]
 check "tracefs is as it was after SIGINT" same_state int
 check "the SIGINT recording is complete for trace-cmd" sh -c "trace-cmd report '$T/out/int.dat' 2>&1 >/dev/null | grep -q . && exit 1; trace-cmd report '$T/out/int.dat' | grep -q sched_switch"
-"$FTLENS" record -e sched -o "$T/out/term.dat" -- sleep 30 2>"$T/term.err" &
-pid=$!
-sleep 1
-kill -TERM $pid
-wait $pid
-check "SIGTERM ends the recording (exit $?)" [ $? -eq 0 ]
+mid_run TERM "$T/term.err" -e sched -o "$T/out/term.dat" -- sh -c "$started_cmd"
+check "SIGTERM ends the recording (exit $rc)" [ $rc -eq 0 ]
 check "the command was stopped too" grep -q 'command was killed by signal 15' "$T/term.err"
 check "tracefs is as it was after SIGTERM" same_state term
 # --top changes top-level settings; a signal must not leave them changed
-"$FTLENS" record --top -b 256 -C global -O record-tgid -e sched:sched_switch \
-	-f 'prev_pid != 0' -o "$T/out/top.dat" 2>/dev/null &
-pid=$!
-sleep 1
-kill -INT $pid
-wait $pid
-check "--top with -b -C -O -e -f, SIGINT: exit $?" [ $? -eq 0 ]
+mid_run INT "$T/top.err" --top -b 256 -C global -O record-tgid -e sched:sched_switch \
+	-f 'prev_pid != 0' -o "$T/out/top.dat" -- sh -c "$started_cmd"
+check "--top with -b -C -O -e -f, SIGINT: exit $rc" [ $rc -eq 0 ]
 check "top-level settings are as they were after --top and SIGINT" same_state top
 check "the --top recording holds the filtered events" sh -c "trace-cmd report '$T/out/top.dat' | grep -q 'sched_switch:' && ! trace-cmd report '$T/out/top.dat' | grep -q 'swapper/[0-9]*:0 .*==>'"
-"$FTLENS" record --top -b 256 -e sched -o "$T/out/top2.dat" -- sleep 30 2>/dev/null &
-pid=$!
-sleep 1
-kill -TERM $pid
-wait $pid
+mid_run TERM "$T/top2.err" --top -b 256 -e sched -o "$T/out/top2.dat" -- sh -c "$started_cmd"
 check "top-level settings are as they were after --top and SIGTERM" same_state top2
 rm -f "$T/out/int.dat" "$T/out/term.dat" "$T/out/top.dat" "$T/out/top2.dat"
 

@@ -12,13 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 
 rig=$top_srcdir/tests/vm
-[ "$(id -u)" -eq 0 ] || skip_all "not root (the rig builds device nodes and runs qemu)"
-command -v qemu-system-x86_64 >/dev/null 2>&1 || skip_all "qemu-system-x86_64 missing (run tests/vm/setup.sh)"
-kernel=$(find /boot -maxdepth 1 -name 'vmlinuz-*-cloud-amd64' 2>/dev/null | sort -V | tail -n 1)
-[ -n "$kernel" ] || skip_all "no /boot/vmlinuz-*-cloud-amd64 (run tests/vm/setup.sh)"
-[ -r "$kernel" ] || skip_all "$kernel is not readable"
-[ -x /bin/busybox ] || skip_all "busybox-static missing (run tests/vm/setup.sh)"
-command -v cpio >/dev/null 2>&1 || skip_all "cpio missing (run tests/vm/setup.sh)"
+need_vm_rig
 command -v trace-cmd >/dev/null 2>&1 || skip_all "trace-cmd is not installed (the oracle)"
 need_python
 make_tmpdir
