@@ -47,6 +47,14 @@ const FtlCommand ftl_commands[] = {
 	  "frame, the functions ranked by frame size and, over many tables, how often\n"
 	  "each sits on a maximum stack; --diff compares the deepest stacks of two inputs.",
 	  ftl_cmd_stack },
+	{ "record", "[options] [-- COMMAND ARGS]",
+	  "capture: trace.dat, flight recorder, stack snapshots",
+	  "Records the kernel's ring buffer through tracefs, in a private instance that is\n"
+	  "removed afterwards (or the top-level buffer, whose settings are put back), with\n"
+	  "trace-cmd's option letters, around COMMAND or until Ctrl-C / --duration, into a\n"
+	  "trace.dat (version 6) or a raw directory. --flight saves the top-level buffer each\n"
+	  "time tracing_on drops to 0; --stack saves the stack tracer's maxima.",
+	  ftl_cmd_record },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 

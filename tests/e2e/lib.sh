@@ -58,3 +58,17 @@ need_python() {
 finish() {
 	[ "$tap_failed" -eq 0 ]
 }
+
+# need_vm_rig: skip unless the qemu rig (tests/vm) can run here; sets
+# kernel to the newest Debian cloud kernel in /boot. It never installs
+# anything: tests/vm/setup.sh does that. (The TAP harness counts
+# "1..0 # SKIP" as a skip; an exit status of 77 would be an error there.)
+need_vm_rig() {
+	[ "$(id -u)" -eq 0 ] || skip_all "not root (the rig builds device nodes and runs qemu)"
+	command -v qemu-system-x86_64 >/dev/null 2>&1 || skip_all "qemu-system-x86_64 missing (run tests/vm/setup.sh)"
+	kernel=$(find /boot -maxdepth 1 -name 'vmlinuz-*-cloud-amd64' 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$kernel" ] || skip_all "no /boot/vmlinuz-*-cloud-amd64 (run tests/vm/setup.sh)"
+	[ -r "$kernel" ] || skip_all "$kernel is not readable"
+	[ -x /bin/busybox ] || skip_all "busybox-static missing (run tests/vm/setup.sh)"
+	command -v cpio >/dev/null 2>&1 || skip_all "cpio missing (run tests/vm/setup.sh)"
+}

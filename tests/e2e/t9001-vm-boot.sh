@@ -6,18 +6,8 @@
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-# The TAP harness counts "1..0 # SKIP" as a skip (an exit status of 77 would
-# be an error there), so skips go through lib.sh's skip_all.
-skip77() { skip_all "$@"; }
-
 rig=$top_srcdir/tests/vm
-[ "$(id -u)" -eq 0 ] || skip77 "not root (the rig builds device nodes and runs qemu)"
-command -v qemu-system-x86_64 >/dev/null 2>&1 || skip77 "qemu-system-x86_64 missing (run tests/vm/setup.sh)"
-kernel=$(find /boot -maxdepth 1 -name 'vmlinuz-*-cloud-amd64' 2>/dev/null | sort -V | tail -n 1)
-[ -n "$kernel" ] || skip77 "no /boot/vmlinuz-*-cloud-amd64 (run tests/vm/setup.sh)"
-[ -r "$kernel" ] || skip77 "$kernel is not readable"
-[ -x /bin/busybox ] || skip77 "busybox-static missing (run tests/vm/setup.sh)"
-command -v cpio >/dev/null 2>&1 || skip77 "cpio missing (run tests/vm/setup.sh)"
+need_vm_rig
 
 make_tmpdir
 cat >"$T/tiny.sh" <<'SCEN'

@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `ftlens record`: capture with trace-cmd's option letters into a trace.dat
+ * or a raw directory, the flight recorder (--flight) and stack tracer
+ * snapshots (--stack). The work is in capture/; this parses and reports. */
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "capture/flight.h"
+#include "capture/record.h"
+#include "capture/stack.h"
+#include "cli/cli.h"
+#include "util/error.h"
+#include "views/table.h"
+
+#define RECORD_DEFAULT_OUTPUT	    "trace.dat"
+#define RECORD_DEFAULT_STACK_OUTPUT "stack-series.txt"
+
+/* -f applies to the -e before it: GOption calls these in command-line
+ * order, and has no user data for the main group, hence a file static. */
+static GPtrArray *record_events;
+
+static gboolean record_opt_event(const char *name, const char *value, gpointer data, GError **error)
+{
+	FtlEventSpec *e = g_new0(FtlEventSpec, 1);
+	e->pattern = g_strdup(value);
+	g_ptr_array_add(record_events, e);
+	return TRUE;
+}
+
+static gboolean record_opt_filter(const char *name, const char *value, gpointer data,
+				  GError **error)
+{
+	FtlEventSpec *last =
+		record_events->len ? record_events->pdata[record_events->len - 1] : NULL;
+	if (!last || last->filter) {
+		g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "-f '%s': a filter applies to the -e EVENT just before it", value);
+		return FALSE;
+	}
+	last->filter = g_strdup(value);
+	return TRUE;
+}
+
+typedef struct {
+	char *tracer, *clock, *output, *instance, *raw_dir, *stop_on;
+	char **ftrace_filter, **notrace, **graph, **options;
+	gint buffer_kb, max_depth, hits;
+	double duration;
+	gboolean top, pid_filter, flight, stack, reset;
+} RecordArgs;
+
+static void record_args_clear(RecordArgs *a)
+{
+	g_free(a->tracer);
+	g_free(a->clock);
+	g_free(a->output);
+	g_free(a->instance);
+	g_free(a->raw_dir);
+	g_free(a->stop_on);
+	g_strfreev(a->ftrace_filter);
+	g_strfreev(a->notrace);
+	g_strfreev(a->graph);
+	g_strfreev(a->options);
+}
+
+static gboolean record_usage(GError **error, const char *msg)
+{
+	g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "record: %s", msg);
+	return FALSE;
+}
+
+/* The combinations that make no sense, refused before anything is touched. */
+static gboolean record_check(const RecordArgs *a, char **cmd, GError **error)
+{
+	gboolean tracing = a->tracer || record_events->len || a->buffer_kb || a->clock ||
+			   a->ftrace_filter || a->notrace || a->graph || a->options ||
+			   a->max_depth >= 0;
+	if (a->flight && a->stack)
+		return record_usage(error, "--flight and --stack are separate modes");
+	if (a->stack && (tracing || a->instance || a->top || a->raw_dir || a->pid_filter))
+		return record_usage(error, "--stack takes only --duration, --reset, -o and a "
+					   "command");
+	if (a->flight && (a->instance || a->raw_dir || a->pid_filter))
+		return record_usage(error, "--flight records the top-level buffer into "
+					   "OUT.hitK.dat: no --instance, --raw-dir or -F");
+	if (!a->flight && (a->hits || a->stop_on))
+		return record_usage(error, "--hits and --stop-on go with --flight");
+	if (!a->stack && a->reset)
+		return record_usage(error, "--reset goes with --stack");
+	if (a->hits < 0)
+		return record_usage(error, "--hits: expected a count of 1 or more");
+	if (a->instance && a->top)
+		return record_usage(error, "--instance and --top name different buffers");
+	if (a->raw_dir && a->output)
+		return record_usage(error, "-o and --raw-dir are two kinds of output: pick one");
+	if (a->pid_filter && !cmd)
+		return record_usage(error, "-F filters on the command's pid: give one after --");
+	if (a->duration < 0)
+		return record_usage(error, "--duration: expected seconds >= 0");
+	if (a->buffer_kb < 0)
+		return record_usage(error, "-b: expected KB per CPU");
+	if (cmd && !cmd[0])
+		return record_usage(error, "nothing after --");
+	return TRUE;
+}
+
+static void record_print_notes(const GString *notes)
+{
+	if (!notes)
+		return;
+	g_auto(GStrv) lines = g_strsplit(notes->str, "\n", -1);
+	for (char **l = lines; *l; l++)
+		if (**l)
+			fprintf(stderr, "ftlens: note: %s\n", *l);
+}
+
+static void record_print_child(int status)
+{
+	if (status == -1)
+		return;
+	if (WIFEXITED(status) && WEXITSTATUS(status))
+		fprintf(stderr, "ftlens: the command exited with status %d\n", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		fprintf(stderr, "ftlens: the command was killed by signal %d (%s)\n",
+			WTERMSIG(status), strsignal(WTERMSIG(status)));
+}
+
+/* What was recorded, per CPU, with the losses the ring buffer counted. */
+static void record_report(const FtlRecordOptions *o, const FtlRecordResult *r)
+{
+	guint64 total = 0, lost = 0;
+	for (guint i = 0; i < r->n_cpus; i++)
+		total += r->bytes[i];
+	fprintf(stderr,
+		"ftlens: recorded %.3f s in the %s: %u CPUs, %" G_GUINT64_FORMAT
+		" pages (%.1f KiB) -> %s%s\n",
+		r->seconds, r->buffer, r->n_cpus, r->page_size ? total / r->page_size : 0,
+		(double)total / 1024, o->raw_dir ? o->raw_dir : o->output,
+		r->interrupted ? " (stopped by a signal)" : "");
+	g_autoptr(FtlTable) t = ftl_table_new("cpus");
+	ftl_table_add_column(t, "cpu", "CPU", FTL_COL_INT);
+	ftl_table_add_column(t, "pages", "pages", FTL_COL_INT);
+	ftl_table_add_column(t, "events", "events", FTL_COL_INT);
+	ftl_table_add_column(t, "overrun", "overrun", FTL_COL_INT);
+	ftl_table_add_column(t, "dropped", "dropped", FTL_COL_INT);
+	for (guint i = 0; i < r->n_cpus; i++) {
+		const FtlCpuStats *st = &r->stats[i];
+		ftl_table_begin_row(t);
+		ftl_table_set_int(t, 0, i);
+		ftl_table_set_int(t, 1, (gint64)(r->page_size ? r->bytes[i] / r->page_size : 0));
+		ftl_table_set_int(t, 2, (gint64)st->read);
+		ftl_table_set_int(t, 3, (gint64)st->overrun);
+		ftl_table_set_int(t, 4, (gint64)st->dropped);
+		lost += st->overrun + st->dropped;
+	}
+	ftl_table_print_text(t, stderr, 0, 100);
+	if (lost)
+		fprintf(stderr,
+			"ftlens: %" G_GUINT64_FORMAT " events were lost (overrun: overwritten "
+			"before they were read; dropped: the buffer was full): a larger -b helps\n",
+			lost);
+}
+
+static gboolean record_flight(const RecordArgs *a, const FtlBufferConfig *cfg, char **cmd,
+			      GError **error)
+{
+	FtlFlightOptions fo = { *cfg,	    (guint)(a->hits ? a->hits : 1),
+				a->stop_on, a->duration,
+				cmd,	    a->output ? a->output : RECORD_DEFAULT_OUTPUT };
+	if (!a->stop_on && !cmd)
+		fprintf(stderr, "ftlens: flight recorder armed; it saves the buffer each time "
+				"tracing_on drops to 0 (Ctrl-C to stop)\n");
+	FtlFlightResult r;
+	gboolean ok = ftl_flight_run(&fo, &r, error);
+	record_print_notes(r.notes);
+	for (guint i = 0; i < r.files->len; i++)
+		fprintf(stderr, "ftlens: hit %u saved to %s\n", i + 1, (char *)r.files->pdata[i]);
+	if (ok && r.files->len < fo.hits)
+		fprintf(stderr, "ftlens: %u of %u hits saved (%s)\n", r.files->len, fo.hits,
+			r.interrupted ? "stopped by a signal" : "ended before tracing stopped");
+	record_print_child(r.child_status);
+	ftl_flight_result_clear(&r);
+	return ok;
+}
+
+static gboolean record_stack(const RecordArgs *a, char **cmd, GError **error)
+{
+	FtlStackOptions so = { a->duration, a->reset, cmd,
+			       a->output ? a->output : RECORD_DEFAULT_STACK_OUTPUT };
+	if (!a->duration && !cmd)
+		fprintf(stderr, "ftlens: stack tracer on; Ctrl-C to stop\n");
+	FtlStackResult r;
+	gboolean ok = ftl_stack_run(&so, &r, error);
+	record_print_notes(r.notes);
+	if (ok)
+		fprintf(stderr,
+			"ftlens: %u stack snapshots, deepest %" G_GUINT64_FORMAT " bytes -> %s\n",
+			r.snapshots, r.max_size, so.output);
+	record_print_child(r.child_status);
+	ftl_stack_result_clear(&r);
+	return ok;
+}
+
+gboolean ftl_cmd_record(int argc, char **argv, GError **error)
+{
+	RecordArgs a = { 0 };
+	a.max_depth = -1;
+	g_autoptr(GPtrArray) events =
+		g_ptr_array_new_with_free_func((GDestroyNotify)ftl_event_spec_free);
+	record_events = events;
+	const GOptionEntry entries[] = {
+		{ "tracer", 'p', 0, G_OPTION_ARG_STRING, &a.tracer,
+		  "Tracer (function, function_graph, ...)", "TRACER" },
+		{ "event", 'e', 0, G_OPTION_ARG_CALLBACK, (gpointer)record_opt_event,
+		  "Enable events: SYSTEM, SYSTEM:EVENT, globs, all (repeatable)", "EVENT" },
+		{ "filter", 'f', 0, G_OPTION_ARG_CALLBACK, (gpointer)record_opt_filter,
+		  "Filter for the -e just before", "FILTER" },
+		{ "buffer-size", 'b', 0, G_OPTION_ARG_INT, &a.buffer_kb, "Ring buffer KB per CPU",
+		  "KB" },
+		{ "clock", 'C', 0, G_OPTION_ARG_STRING, &a.clock, "Trace clock (see trace_clock)",
+		  "CLOCK" },
+		{ "function", 'l', 0, G_OPTION_ARG_STRING_ARRAY, &a.ftrace_filter,
+		  "Trace only this function (set_ftrace_filter; globs; repeatable)", "FUNC" },
+		{ "notrace", 'n', 0, G_OPTION_ARG_STRING_ARRAY, &a.notrace,
+		  "Never trace this function (set_ftrace_notrace)", "FUNC" },
+		{ "graph-function", 'g', 0, G_OPTION_ARG_STRING_ARRAY, &a.graph,
+		  "Graph only below this function (set_graph_function)", "FUNC" },
+		{ "max-graph-depth", 0, 0, G_OPTION_ARG_INT, &a.max_depth,
+		  "function_graph depth limit", "N" },
+		{ "option", 'O', 0, G_OPTION_ARG_STRING_ARRAY, &a.options,
+		  "Trace option on (NAME) or off (noNAME, no-NAME) (repeatable)", "OPTION" },
+		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &a.output,
+		  "Output file (default trace.dat; stack-series.txt with --stack)", "FILE" },
+		{ "instance", 0, 0, G_OPTION_ARG_STRING, &a.instance,
+		  "Record in a new instance of this name (kept in the trace.dat)", "NAME" },
+		{ "top", 0, 0, G_OPTION_ARG_NONE, &a.top,
+		  "Record the top-level buffer (its settings are put back afterwards)", NULL },
+		{ "duration", 0, 0, G_OPTION_ARG_DOUBLE, &a.duration, "Stop after S seconds", "S" },
+		{ "pid-filter", 'F', 0, G_OPTION_ARG_NONE, &a.pid_filter,
+		  "Only the command's events (and its children's)", NULL },
+		{ "raw-dir", 0, 0, G_OPTION_ARG_FILENAME, &a.raw_dir,
+		  "Write raw pages and formats as a directory instead of a trace.dat", "DIR" },
+		{ "flight", 0, 0, G_OPTION_ARG_NONE, &a.flight,
+		  "Flight recorder: save the buffer each time tracing_on drops to 0", NULL },
+		{ "hits", 0, 0, G_OPTION_ARG_INT, &a.hits, "--flight: stops to save (default 1)",
+		  "N" },
+		{ "stop-on", 0, 0, G_OPTION_ARG_STRING, &a.stop_on,
+		  "--flight: stop tracing on this event (a traceoff trigger)",
+		  "SYSTEM:EVENT[:FILTER]" },
+		{ "stack", 0, 0, G_OPTION_ARG_NONE, &a.stack,
+		  "Stack tracer: snapshot stack_trace each time the maximum grows", NULL },
+		{ "reset", 0, 0, G_OPTION_ARG_NONE, &a.reset, "--stack: start from a zero maximum",
+		  NULL },
+		{ NULL },
+	};
+	/* Everything after "--" is the command, never options of ours. */
+	int n_opts = argc;
+	char **cmd = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			n_opts = i;
+			cmd = argv + i + 1;
+			break;
+		}
+	}
+	g_autofree char **opts = g_new0(char *, n_opts + 1);
+	memcpy(opts, argv, sizeof(char *) * (gsize)n_opts);
+	char **parse = opts;
+	g_auto(FtlCliGlobals) g;
+	const FtlCommand *self = ftl_cli_find("record");
+	gboolean ok = ftl_cli_parse(self, entries, &g, &n_opts, &parse, error);
+	if (ok && n_opts > 1)
+		ok = record_usage(error, "no FILE operands: put the command to trace after --");
+	if (ok)
+		ok = record_check(&a, cmd, error);
+	if (ok) {
+		FtlBufferConfig cfg = { a.tracer, events,	   (guint)a.buffer_kb,
+					a.clock,  a.ftrace_filter, a.notrace,
+					a.graph,  a.max_depth,	   a.options,
+					-1 };
+		if (a.flight) {
+			ok = record_flight(&a, &cfg, cmd, error);
+		} else if (a.stack) {
+			ok = record_stack(&a, cmd, error);
+		} else {
+			FtlRecordOptions ro = { cfg,
+						a.instance,
+						a.top,
+						a.duration,
+						cmd,
+						a.pid_filter,
+						a.output ? a.output : RECORD_DEFAULT_OUTPUT,
+						a.raw_dir };
+			if (!cmd && !a.duration)
+				fprintf(stderr, "ftlens: recording; Ctrl-C to stop\n");
+			FtlRecordResult r;
+			ok = ftl_record_run(&ro, &r, error);
+			record_print_notes(r.notes);
+			if (ok)
+				record_report(&ro, &r);
+			record_print_child(r.child_status);
+			ftl_record_result_clear(&r);
+		}
+	}
+	record_events = NULL;
+	record_args_clear(&a);
+	return ok;
+}

@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# stops_at.py REPORT REGEX [N]: exit 0 when the last `trace-cmd report` line
+# matching REGEX is also the last event of its CPU (or has at most N after
+# it there: an application that stops tracing itself may be preempted
+# between its marker and its write to tracing_on). That is what a
+# flight-recorder hit stopped by that event looks like: tracing goes off on
+# the spot on the CPU that hit the trigger, while another CPU may still
+# commit an event it had begun (under TCG a vCPU can be paused mid-write).
+import re
+import sys
+
+path, pattern = sys.argv[1], re.compile(sys.argv[2])
+slack = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+line_re = re.compile(r"^\s*(?:\S+: )?.*?-\d+\s+\[(\d+)\]\s+\d+\.\d+:\s+\S+:")
+events = []
+for line in open(path, errors="replace"):
+    m = line_re.match(line)
+    if m:
+        events.append((int(m.group(1)), line.rstrip("\n")))
+hits = [i for i, (_, l) in enumerate(events) if pattern.search(l)]
+if not hits:
+    sys.exit("no event matches %r" % sys.argv[2])
+cpu = events[hits[-1]][0]
+later = [l for c, l in events[hits[-1] + 1:] if c == cpu]
+if len(later) > slack:
+    sys.exit("after it on CPU %d: %s" % (cpu, later[0]))
