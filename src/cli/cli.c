@@ -41,6 +41,14 @@ const FtlCommand ftl_commands[] = {
 	{ "diff", "A B", "per-function calls, total and self time compared",
 	  "Compares the function statistics of two traces, sorted by absolute change.",
 	  ftl_cmd_diff },
+	{ "oops", "LOG...", "kernel reports in a console log, with the ftrace dump before them",
+	  "Finds every kernel report (Oops, BUG, WARNING, KASAN, lockdep, hung task, panic...)\n"
+	  "in serial console, dmesg or syslog captures and prints its title, task, kernel,\n"
+	  "faulting function, registers and call trace. An ftrace dump printed with it\n"
+	  "(ftrace_dump_on_oops) is read back as a trace: the last events of every CPU, the\n"
+	  "calls still open on the crashing CPU, the markers. --extract-trace OUT writes\n"
+	  "that dump as a text trace every other command reads.",
+	  ftl_cmd_oops },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 

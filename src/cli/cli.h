@@ -65,3 +65,4 @@ gboolean ftl_cmd_graph(int argc, char **argv, GError **error);
 gboolean ftl_cmd_split(int argc, char **argv, GError **error);
 gboolean ftl_cmd_markers(int argc, char **argv, GError **error);
 gboolean ftl_cmd_diff(int argc, char **argv, GError **error);
+gboolean ftl_cmd_oops(int argc, char **argv, GError **error);
