@@ -356,8 +356,7 @@ ONE_RULE(rules_alignment, "Alignment trap:", NULL, "Alignment trap in {1}", RIP_
 
 /* Two that syzbot has no rule for: a hard lockup and an oops printed without
  * any line above (older kernels, other architectures). */
-ONE_RULE(rules_hard_lockup, "hard LOCKUP", NULL, "BUG: hard lockup in {1}", RIP_TRACE,
-	 .pick = PICK_STALL);
+ONE_RULE(rules_hard_lockup, "hard LOCKUP", NULL, "BUG: hard lockup in {1}", RIP_TRACE);
 
 ONE_RULE(rules_oops, "Oops", NULL, "Oops in {1}", RIP_TRACE);
 
@@ -790,7 +789,7 @@ static GRegex *title_compile(const char *pattern)
 		return NULL;
 	g_autofree char *p = title_expand(pattern);
 	g_autoptr(GError) error = NULL;
-	GRegex *re = g_regex_new(p, G_REGEX_RAW | G_REGEX_OPTIMIZE, 0, &error);
+	GRegex *re = g_regex_new(p, G_REGEX_RAW, 0, &error);
 	/* the table is part of the program: a bad pattern is a bug */
 	if (!re)
 		g_error("oops-title: bad pattern '%s': %s", p, error->message);

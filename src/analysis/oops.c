@@ -711,7 +711,7 @@ static FtlOopsKind oops_kind(gint family, const char *s)
 			return FTL_OOPS_SOFT_LOCKUP;
 		if (strstr(s, "Bad page"))
 			return FTL_OOPS_BAD_PAGE;
-		if (strstr(s, "nable to handle"))
+		if (strstr(s, "nable to handle") || strstr(s, "NULL pointer dereference"))
 			return FTL_OOPS_OOPS;
 		if (strstr(s, "spinlock ") || strstr(s, "rwlock ") || strstr(s, "lock held") ||
 		    strstr(s, "held lock") || strstr(s, "unlock balance") ||
@@ -830,7 +830,8 @@ static void oops_structure(FtlOopsReport *r, const FtlConsole *con, GArray *line
 		const char *rest = oops_sections(s, sections, &marker);
 		FtlOopsFrame f, caller;
 		gboolean arm = FALSE, frame = FALSE;
-		if (*rest) {
+		/* a line the log cut short may name a wrong offset: no frame */
+		if (*rest && !(l->flags & FTL_CONSOLE_LINE_CUT)) {
 			frame = oops_parse_frame(rest, &f);
 			if (!frame)
 				arm = oops_parse_arm_frame(rest, &f, &caller);
@@ -1012,6 +1013,30 @@ static char *oops_title_text(const FtlOopsReport *r, const FtlConsole *con, GArr
 		g_string_append_c(s, '\n');
 	}
 	return g_string_free(s, FALSE);
+}
+
+/* The log stops inside a report when its last line, or the last line of a
+ * dump printed with it, is the log's, and it has no end marker nor a panic
+ * that would have stopped the machine. */
+static void oops_mark_cut(FtlOopsReport *r, const FtlConsole *con)
+{
+	guint last = r->last;
+	for (guint k = 0; k < r->dumps->len; k++) {
+		const FtlConsoleDump *d =
+			g_ptr_array_index(con->dumps, g_array_index(r->dumps, guint, k));
+		last = MAX(last, d->end);
+	}
+	if (r->end_marker || r->panic || !r->open_at_end || last + 1 < con->lines->len)
+		return;
+	const FtlConsoleLine *l = ftl_console_line(con, last);
+	gboolean needs_end = r->kind == FTL_OOPS_OOPS || r->kind == FTL_OOPS_GPF ||
+			     r->kind == FTL_OOPS_KERNEL_BUG || r->kind == FTL_OOPS_WARNING ||
+			     r->sanitizer_open;
+	r->cut = (l->flags & FTL_CONSOLE_LINE_CUT) || r->n_lines < 3 || needs_end;
+	if (r->cut)
+		ftl_diags_add(con->diags, FTL_DIAG_REPORT_CUT, con->path,
+			      ftl_console_line(con, r->header_line)->lineno, r->cpu, r->header,
+			      strlen(r->header), 0);
 }
 
 /* Lines printed just before a report's first line that belong to it: back
@@ -1202,18 +1227,8 @@ FtlOops *ftl_oops_find(const FtlConsole *con)
 			ftl_oops_titler_title(titler, b->family, text, &r->blamed, &r->corrupted);
 		r->header_line = r->first;
 		r->first = g_array_index(all, guint, 0);
-		/* the log stops inside it: no end marker and nothing after it */
-		const FtlConsoleLine *last = ftl_console_line(con, r->last);
-		gboolean needs_end = r->kind == FTL_OOPS_OOPS || r->kind == FTL_OOPS_GPF ||
-				     r->kind == FTL_OOPS_KERNEL_BUG ||
-				     r->kind == FTL_OOPS_WARNING || b->sanitizer;
-		r->cut = !r->end_marker && !r->panic && !b->closed &&
-			 r->last + 1 >= con->lines->len &&
-			 (last->flags & FTL_CONSOLE_LINE_CUT || r->n_lines < 3 || needs_end);
-		if (r->cut)
-			ftl_diags_add(con->diags, FTL_DIAG_REPORT_CUT, con->path,
-				      ftl_console_line(con, r->first)->lineno, r->cpu, r->header,
-				      strlen(r->header), 0);
+		r->sanitizer_open = b->sanitizer && !b->closed;
+		r->open_at_end = !b->closed;
 		g_ptr_array_add(o->reports, r);
 	}
 	/* the ftrace dumps printed with each report */
@@ -1228,6 +1243,8 @@ FtlOops *ftl_oops_find(const FtlConsole *con)
 		if (best)
 			g_array_append_val(best->dumps, d);
 	}
+	for (guint k = 0; k < o->reports->len; k++)
+		oops_mark_cut(g_ptr_array_index(o->reports, k), con);
 	return o;
 }
 

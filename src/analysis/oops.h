@@ -82,6 +82,8 @@ typedef struct {
 	GArray *regs;	   /* FtlOopsReg, the report's own register dump */
 	GPtrArray *stacks; /* FtlOopsStack* */
 	GArray *dumps;	   /* guint indexes of the console's ftrace dumps printed with it */
+	/* private */
+	gboolean open_at_end, sanitizer_open;
 } FtlOopsReport;
 
 typedef struct _FtlOops FtlOops;

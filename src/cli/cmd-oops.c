@@ -158,6 +158,12 @@ gboolean ftl_cmd_oops(int argc, char **argv, GError **error)
 			    "oops: --dump %d: expected 1 or more", which);
 		return FALSE;
 	}
+	if (g.relative_to || g.wallclock) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "oops: --relative-to and --wallclock apply to traces: use them on the "
+			    "dump --extract-trace writes");
+		return FALSE;
+	}
 	if (argc < 2) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
 			    "oops: no console log given (try 'ftlens help oops')");

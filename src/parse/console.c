@@ -489,6 +489,24 @@ static gboolean console_check_text(const FtlInput *in, GError **error)
 	return TRUE;
 }
 
+gboolean ftl_console_sniff(const char *data, gsize size)
+{
+	const char *p = data, *end = data + MIN(size, (gsize)CONSOLE_SNIFF);
+	guint stamped = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (gsize)(end - p));
+		const char *le = nl ? nl : end;
+		FtlConsoleLine l = { .ts = FTL_TS_NONE, .caller = -1, .level = -1 };
+		const char *m = console_prefixes(p, le, &l);
+		if (l.ts != FTL_TS_NONE)
+			stamped++;
+		if (console_lit(m, le, "Dumping ftrace ") || stamped >= 2)
+			return TRUE;
+		p = nl ? nl + 1 : end;
+	}
+	return FALSE;
+}
+
 FtlConsole *ftl_console_read(const char *path, GError **error)
 {
 	g_autoptr(FtlInput) in = ftl_input_open(path, error);

@@ -13,6 +13,10 @@ FtlConsole *ftl_console_read(const char *path, GError **error);
 /* The same over bytes in memory; label names the input in messages. */
 FtlConsole *ftl_console_parse(const char *label, const char *data, gsize size);
 
+/* Whether bytes look like a kernel console capture (printk times at line
+ * starts, or an ftrace dump): lets other commands point to `ftlens oops`. */
+gboolean ftl_console_sniff(const char *data, gsize size);
+
 /* The recovered trace text of dump i: a '#' comment line naming where it came
  * from, then one line per content line. Free with g_free(). */
 char *ftl_console_dump_text(const FtlConsole *c, guint i, gsize *len);

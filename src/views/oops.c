@@ -397,8 +397,10 @@ static void oops_json_report(JsonBuilder *b, const FtlOopsView *v, guint i)
 	oops_json_str(b, "end_marker", r->end_marker);
 	json_builder_set_member_name(b, "modules");
 	json_builder_begin_array(b);
-	for (guint k = 0; k < r->modules->len; k++)
-		json_builder_add_string_value(b, g_ptr_array_index(r->modules, k));
+	for (guint k = 0; k < r->modules->len; k++) {
+		g_autofree char *m = g_utf8_make_valid(g_ptr_array_index(r->modules, k), -1);
+		json_builder_add_string_value(b, m);
+	}
 	json_builder_end_array(b);
 	oops_json_str(b, "last_unloaded", r->last_unloaded);
 	json_builder_set_member_name(b, "registers");
