@@ -13,7 +13,7 @@ log=$FTL_TESTDATA/vm/oops/console.log
 make_tmpdir
 tr -d '\r' <"$log" >"$T/log"
 
-plan 16
+plan 17
 
 "$FTLENS" oops --format json "$log" >"$T/oops.json" 2>"$T/err"
 rc=$?
@@ -33,6 +33,17 @@ check "CPU, PID and comm as on the CPU: line ($got)" [ "$got" = "$want" ]
 rel=$(sed -n 's/.*Not tainted \([^ ]*\) #.*/\1/p' "$T/log" | head -n 1)
 check "kernel release $rel, not tainted" \
 	[ "$(j "($r['release'], $r['tainted'])")" = "('$rel', False)" ]
+
+# compressed captures read the same
+same=yes
+for z in gzip zstd; do
+	command -v "$z" >/dev/null 2>&1 || continue
+	"$z" -c "$log" >"$T/log.$z"
+	"$FTLENS" oops --format json "$T/log.$z" >"$T/$z.json" 2>/dev/null &&
+		[ "$(json_get "$T/$z.json" "$r['title'], $d['trace_lines']" 2>/dev/null)" = \
+		"$(j "$r['title'], $d['trace_lines']")" ] || same="no ($z)"
+done
+check "gzip and zstd captures read the same: $same" [ "$same" = yes ]
 
 # the call trace: sysrq_handle_crash is a reliable frame, '?' frames are not
 reliable=$(sed -n '/Call Trace:/,/<\/TASK>/p' "$T/log" | grep -c '^\[ *[0-9.]*\]  [A-Za-z_][A-Za-z0-9_.]*+0x')
