@@ -465,7 +465,7 @@ FtlConsole *ftl_console_parse(const char *label, const char *data, gsize size)
 }
 
 /* A log is text: a few stray control bytes are noise on the line, a file
- * made of them is something else. */
+ * where one byte in twenty is one is something else. */
 static gboolean console_check_text(const FtlInput *in, GError **error)
 {
 	if (in->size == 0) {
@@ -479,7 +479,7 @@ static gboolean console_check_text(const FtlInput *in, GError **error)
 		if (c == 0 || (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != 0x1b))
 			bad++;
 	}
-	if (bad * 10 > n) {
+	if (bad * 20 > n) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
 			    "'%s': binary data (%zu of the first %zu bytes are control bytes), "
 			    "not a console log",
