@@ -662,20 +662,23 @@ static void oops_location(FtlOopsReport *r, const char *s)
 {
 	if (r->location)
 		return;
-	const char *at = NULL;
-	if (g_str_has_prefix(s, "WARNING: ") && (at = strstr(s, " at "))) {
-		at += 4;
-	} else if ((at = strstr(s, "kernel BUG at "))) {
-		at += 14;
-	} else if (g_str_has_prefix(s, "WARNING: ")) {
-		/* 6.18+: "WARNING: kernel/foo.c:12 at func+0x1/0x2, CPU#0: ..." */
-		at = s + 9;
+	/* "WARNING: CPU: 1 PID: 2 at lib/foo.c:12 func+0x1/0x2", "kernel BUG at
+	 * mm/foo.c:12!", and since 6.18 "WARNING: lib/foo.c:12 at func+0x1/0x2" */
+	const char *at[3] = { NULL, NULL, NULL };
+	if (g_str_has_prefix(s, "WARNING: ")) {
+		at[0] = strstr(s, " at ");
+		at[0] = at[0] ? at[0] + 4 : NULL;
+		at[1] = s + 9;
 	}
-	if (!at)
-		return;
-	const char *e = oops_source(at);
-	if (e)
-		r->location = g_strndup(at, (gsize)(e - at));
+	at[2] = strstr(s, "kernel BUG at ");
+	at[2] = at[2] ? at[2] + 14 : NULL;
+	for (guint i = 0; i < G_N_ELEMENTS(at); i++) {
+		const char *e = at[i] ? oops_source(at[i]) : NULL;
+		if (e) {
+			r->location = g_strndup(at[i], (gsize)(e - at[i]));
+			return;
+		}
+	}
 }
 
 /* ---- finding reports ---------------------------------------------------------- */

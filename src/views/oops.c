@@ -448,6 +448,8 @@ static void oops_json_dump(JsonBuilder *b, const FtlOopsView *v, guint d)
 	ftl_json_member_opt(b, "report", oops_report_of_dump(v, d), 0);
 	oops_json_str(b, "dialect", dv->dialect);
 	ftl_json_member_int(b, "unparsed_lines", (gint64)dv->stats.unparsed_lines);
+	if (dv->diags)
+		ftl_diags_add_json(b, dv->diags);
 	const FtlOopsTrail *t = dv->trail;
 	json_builder_set_member_name(b, "cpus");
 	json_builder_begin_array(b);

@@ -295,6 +295,12 @@ static void test_kind_warning(void)
 	CU_ASSERT_EQUAL(r->kind, FTL_OOPS_WARNING);
 	CU_ASSERT_STRING_EQUAL(r->title, "WARNING in demo_probe");
 	CU_ASSERT_STRING_EQUAL(r->location, "drivers/demo/demo.c:42");
+	g_autoptr(Found) g =
+		find("[    9.000000] WARNING: kernel/demo.c:7 at demo_tick+0x3/0x9, CPU#2: "
+		     "swapper/2/0\n"
+		     "[    9.000001] RIP: 0010:demo_tick+0x3/0x9\n");
+	CU_ASSERT_STRING_EQUAL(report(g, 0)->location, "kernel/demo.c:7");
+	CU_ASSERT_STRING_EQUAL(report(g, 0)->title, "WARNING in demo_tick");
 	CU_ASSERT_STRING_EQUAL(r->taint, "Not tainted");
 	CU_ASSERT_FALSE(r->tainted);
 	/* the "cut here" line before it belongs to it */
