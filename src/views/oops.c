@@ -262,11 +262,11 @@ static void oops_text_dump(FILE *out, const FtlOopsView *v, guint d)
 			const FtlMarker *mk = ftl_markers_get(m, i);
 			char tb[64];
 			g_autofree char *vis = oops_fit(mk->text, OOPS_WIDTH - 40);
-			fprintf(out, "    line %-7" G_GUINT64_FORMAT " cpu %-3d %-16s %s\n",
-				ftl_console_dump_input_line(v->con, d, mk->line), mk->cpu,
-				mk->ts != FTL_TS_NONE ? ftl_time_format_us(mk->ts, tb, sizeof tb)
-						      : "",
-				vis);
+			fprintf(out, "    line %-7" G_GUINT64_FORMAT " cpu %-3d ",
+				ftl_console_dump_input_line(v->con, d, mk->line), mk->cpu);
+			if (mk->ts != FTL_TS_NONE)
+				fprintf(out, "%-16s ", ftl_time_format_us(mk->ts, tb, sizeof tb));
+			fprintf(out, "%s\n", vis);
 		}
 	}
 	for (guint i = 0; i < ftl_oops_trail_n_cpus(t); i++) {
