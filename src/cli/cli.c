@@ -55,6 +55,14 @@ const FtlCommand ftl_commands[] = {
 	  "trace.dat (version 6) or a raw directory. --flight saves the top-level buffer each\n"
 	  "time tracing_on drops to 0; --stack saves the stack tracer's maxima.",
 	  ftl_cmd_record },
+	{ "oops", "LOG...", "kernel reports in a console log, with the ftrace dump before them",
+	  "Finds every kernel report (Oops, BUG, WARNING, KASAN, lockdep, hung task, panic...)\n"
+	  "in serial console, dmesg or syslog captures and prints its title, task, kernel,\n"
+	  "faulting function, registers and call trace. An ftrace dump printed with it\n"
+	  "(ftrace_dump_on_oops) is read back as a trace: the last events of every CPU, the\n"
+	  "calls still open on the crashing CPU, the markers. --extract-trace OUT writes\n"
+	  "that dump as a text trace every other command reads.",
+	  ftl_cmd_oops },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 

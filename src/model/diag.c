@@ -23,6 +23,11 @@ static const struct {
 	[FTL_DIAG_DEPTH_JUMP] = { "depth_jump", "call depth jumps" },
 	[FTL_DIAG_UNKNOWN_EVENT] = { "unknown_event", "events whose id has no format" },
 	[FTL_DIAG_BAD_PAGE] = { "bad_page", "ring-buffer pages skipped as damaged" },
+	[FTL_DIAG_BINARY_BYTES] = { "binary_bytes", "lines with control or NUL bytes" },
+	[FTL_DIAG_CUT_LINE] = { "cut_line", "console lines cut by another message" },
+	[FTL_DIAG_DUMP_UNENDED] = { "dump_unended", "ftrace dumps without their end line" },
+	[FTL_DIAG_DUMP_INTERLEAVED] = { "dump_interleaved", "other lines inside ftrace dumps" },
+	[FTL_DIAG_REPORT_CUT] = { "report_cut", "kernel reports the log ends inside" },
 };
 
 FtlDiags *ftl_diags_new(void)

@@ -16,6 +16,11 @@ typedef enum {
 	FTL_DIAG_DEPTH_JUMP,
 	FTL_DIAG_UNKNOWN_EVENT, /* binary inputs: an event id without a format */
 	FTL_DIAG_BAD_PAGE,	/* binary inputs: a ring-buffer page that does not decode */
+	FTL_DIAG_BINARY_BYTES,	   /* console logs: control or NUL bytes on a line */
+	FTL_DIAG_CUT_LINE,	   /* console logs: a message cut short by another one */
+	FTL_DIAG_DUMP_UNENDED,	   /* an ftrace dump without its closing delimiter */
+	FTL_DIAG_DUMP_INTERLEAVED, /* other messages printed inside an ftrace dump */
+	FTL_DIAG_REPORT_CUT,	   /* a kernel report the log ends inside */
 	FTL_DIAG_N_KINDS
 } FtlDiagKind;
 

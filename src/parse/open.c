@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "parse/console.h"
 #include "parse/rawdir.h"
 #include "parse/stacktrace.h"
 #include "parse/text.h"
@@ -96,8 +97,15 @@ static gboolean open_add_file(FtlTrace *trace, const char *path, gint cpu_hint, 
 			    "'%s': --buffer %s: a text trace holds one buffer only", path, buffer);
 		return FALSE;
 	}
-	if (!ftl_text_sniff(in, error))
+	if (!ftl_text_sniff(in, error)) {
+		if (error && *error && ftl_console_sniff(in->data, in->size)) {
+			char *msg = g_strconcat((*error)->message,
+						" (a kernel console log? try 'ftlens oops')", NULL);
+			g_free((*error)->message);
+			(*error)->message = msg;
+		}
 		return FALSE;
+	}
 	FtlSource *src = ftl_text_source_new(trace, g_steal_pointer(&in),
 					     cpu_hint >= 0 ? cpu_hint : open_cpu_hint(path));
 	ftl_trace_add_source(trace, src);

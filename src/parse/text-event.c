@@ -487,6 +487,16 @@ static gboolean payload_is_name_char(char c)
 }
 
 /* hw-branch-tracer: "   0  to+0x5/0x6	  <-  from+0x1/0x2" */
+/* A symbol's "[module]" tag, as hw-branch lines print it for module code. */
+static const char *hwbranch_skip_module(const char *p, const char *e)
+{
+	const char *q = text_skip_ws(p, e);
+	if (q >= e || *q != '[')
+		return p;
+	const char *c = memchr(q, ']', (gsize)(e - q));
+	return c && c > q + 1 ? c + 1 : p;
+}
+
 TextLineResult ftl_text_parse_hwbranch_line(TextSource *ts, const char *p, const char *e)
 {
 	FtlEvent *ev = &ts->ev;
@@ -498,14 +508,14 @@ TextLineResult ftl_text_parse_hwbranch_line(TextSource *ts, const char *p, const
 	const char *te = to;
 	while (te < e && *te != ' ' && *te != '\t')
 		te++;
-	const char *arrow = text_skip_ws(te, e);
+	const char *arrow = text_skip_ws(hwbranch_skip_module(te, e), e);
 	if (te == to || !text_has_prefix(arrow, e, "<-"))
 		return TEXT_LINE_NONE;
 	const char *from = text_skip_ws(arrow + 2, e);
 	const char *fe = from;
 	while (fe < e && *fe != ' ' && *fe != '\t')
 		fe++;
-	if (fe == from || text_skip_ws(fe, e) != e)
+	if (fe == from || text_skip_ws(hwbranch_skip_module(fe, e), e) != e)
 		return TEXT_LINE_NONE;
 	ev->cpu = (gint32)cpu;
 	ev->kind = FTL_EVENT_GENERIC;

@@ -316,6 +316,17 @@ void ftl_input_free(FtlInput *in)
 		return;
 	if (in->data && in->map_size)
 		munmap((void *)in->data, in->map_size);
+	g_free(in->owned);
 	g_free(in->path);
 	g_free(in);
+}
+
+FtlInput *ftl_input_new_from_memory(const char *label, char *data, gsize size)
+{
+	FtlInput *in = g_new0(FtlInput, 1);
+	in->path = g_strdup(label);
+	in->owned = data;
+	in->data = size ? data : NULL;
+	in->size = size;
+	return in;
 }

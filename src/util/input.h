@@ -19,12 +19,17 @@ typedef struct {
 	/* private */
 	gsize map_size;
 	gsize released; /* bytes already handed back by ftl_input_release() */
+	gpointer owned; /* memory input: the buffer to g_free() */
 } FtlInput;
 
 /* Opens and maps path ("-" reads standard input). Free with ftl_input_free();
  * data stays valid until then. Errors name the path. */
 FtlInput *ftl_input_open(const char *path, GError **error);
 void ftl_input_free(FtlInput *in);
+/* An input over text made in memory (e.g. a trace recovered from a console
+ * log): takes ownership of data (g_malloc'd, size bytes); label names it in
+ * messages. Free with ftl_input_free(). */
+FtlInput *ftl_input_new_from_memory(const char *label, char *data, gsize size);
 /* Tells the kernel that bytes before offset will not be read soon: their pages
  * leave the resident set (they are read back from the file if touched again,
  * so borrowed slices stay valid). Keeps memory flat on multi-GB inputs. */

@@ -85,7 +85,9 @@ void ftl_diags_add_json(JsonBuilder *b, const FtlDiags *diags)
 		json_builder_set_member_name(b, "first_line");
 		json_builder_add_int_value(b, (gint64)e->first_line);
 		json_builder_set_member_name(b, "first_text");
-		json_builder_add_string_value(b, e->first_text ? e->first_text : "");
+		/* the text comes from the input: JSON wants it valid UTF-8 */
+		g_autofree char *text = g_utf8_make_valid(e->first_text ? e->first_text : "", -1);
+		json_builder_add_string_value(b, text);
 		json_builder_end_object(b);
 	}
 	json_builder_end_object(b);
