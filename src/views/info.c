@@ -81,7 +81,7 @@ void ftl_diags_add_json(JsonBuilder *b, const FtlDiags *diags)
 		json_builder_set_member_name(b, "amount");
 		json_builder_add_int_value(b, (gint64)e->amount);
 		json_builder_set_member_name(b, "first_file");
-		json_builder_add_string_value(b, e->first_file);
+		ftl_json_add_text(b, e->first_file);
 		json_builder_set_member_name(b, "first_line");
 		json_builder_add_int_value(b, (gint64)e->first_line);
 		json_builder_set_member_name(b, "first_text");
@@ -244,16 +244,16 @@ JsonNode *ftl_info_to_json(FtlTrace *trace, const FtlCounts *c)
 	info_entries(trace, &in_buf, &written, &hcpus);
 	json_builder_begin_object(b);
 	json_builder_set_member_name(b, "input");
-	json_builder_add_string_value(b, ftl_trace_label(trace));
+	ftl_json_add_text(b, ftl_trace_label(trace));
 	json_builder_set_member_name(b, "files");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < ftl_trace_n_sources(trace); i++)
-		json_builder_add_string_value(b, ftl_trace_source(trace, i)->path);
+		ftl_json_add_text(b, ftl_trace_source(trace, i)->path);
 	json_builder_end_array(b);
 	json_builder_set_member_name(b, "dialect");
 	json_builder_add_string_value(b, info_dialect(trace));
 	json_builder_set_member_name(b, "tracer");
-	json_builder_add_string_value(b, ftl_counts_tracer(c, trace));
+	ftl_json_add_text(b, ftl_counts_tracer(c, trace));
 	json_builder_set_member_name(b, "clock");
 	if (ftl_trace_clock(trace))
 		json_builder_add_string_value(b, ftl_trace_clock(trace));
@@ -262,12 +262,12 @@ JsonNode *ftl_info_to_json(FtlTrace *trace, const FtlCounts *c)
 	json_builder_set_member_name(b, "buffers");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < ftl_trace_buffers(trace)->len; i++)
-		json_builder_add_string_value(b, g_ptr_array_index(ftl_trace_buffers(trace), i));
+		ftl_json_add_text(b, g_ptr_array_index(ftl_trace_buffers(trace), i));
 	json_builder_end_array(b);
 	json_builder_set_member_name(b, "notes");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < ftl_trace_notes(trace)->len; i++)
-		json_builder_add_string_value(b, g_ptr_array_index(ftl_trace_notes(trace), i));
+		ftl_json_add_text(b, g_ptr_array_index(ftl_trace_notes(trace), i));
 	json_builder_end_array(b);
 	json_builder_set_member_name(b, "cpus");
 	json_builder_begin_object(b);
@@ -314,7 +314,12 @@ JsonNode *ftl_info_to_json(FtlTrace *trace, const FtlCounts *c)
 	GPtrArray *names = ftl_counts_names(c);
 	for (guint i = 0; i < names->len; i++) {
 		const FtlNameCount *nc = g_ptr_array_index(names, i);
-		ftl_json_member_int(b, nc->name, (gint64)nc->count);
+		if (g_utf8_validate(nc->name, -1, NULL)) {
+			ftl_json_member_int(b, nc->name, (gint64)nc->count);
+		} else {
+			g_autofree char *valid = g_utf8_make_valid(nc->name, -1);
+			ftl_json_member_int(b, valid, (gint64)nc->count);
+		}
 	}
 	json_builder_end_object(b);
 	json_builder_set_member_name(b, "kinds");
@@ -334,7 +339,7 @@ JsonNode *ftl_info_to_json(FtlTrace *trace, const FtlCounts *c)
 		ftl_json_member_int(b, "cpu", m->cpu);
 		ftl_json_member_int(b, "line", (gint64)m->line);
 		json_builder_set_member_name(b, "text");
-		json_builder_add_string_value(b, m->text);
+		ftl_json_add_text(b, m->text);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);

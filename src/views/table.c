@@ -325,6 +325,20 @@ void ftl_table_add_json(const FtlTable *t, JsonBuilder *b)
 	json_builder_end_array(b);
 }
 
+void ftl_json_add_text(JsonBuilder *b, const char *s)
+{
+	if (!s) {
+		json_builder_add_null_value(b);
+		return;
+	}
+	if (g_utf8_validate(s, -1, NULL)) {
+		json_builder_add_string_value(b, s);
+		return;
+	}
+	g_autofree char *valid = g_utf8_make_valid(s, -1);
+	json_builder_add_string_value(b, valid);
+}
+
 void ftl_json_member_int(JsonBuilder *b, const char *name, gint64 v)
 {
 	json_builder_set_member_name(b, name);

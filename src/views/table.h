@@ -55,6 +55,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlTable, ftl_table_free)
 
 /* Adds "name": v to an open JSON object. */
 void ftl_json_member_int(JsonBuilder *b, const char *name, gint64 v);
+/* Adds s (NULL: null) as a string value. Text from a trace (marker text,
+ * event names, paths) may be any bytes; JSON must be UTF-8, so invalid
+ * sequences become U+FFFD. */
+void ftl_json_add_text(JsonBuilder *b, const char *s);
 /* Adds "name": v, or null when v == none (FTL_TS_NONE, -1 for unknown counts). */
 void ftl_json_member_opt(JsonBuilder *b, const char *name, gint64 v, gint64 none);
 

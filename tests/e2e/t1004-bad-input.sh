@@ -3,7 +3,7 @@
 # (the sanitizer build aborts on any memory error), inputs left unchanged.
 . "$(dirname "$0")/lib.sh"
 make_tmpdir
-plan 25
+plan 26
 
 # expect_error NAME FILE PATTERN: exit 1, one stderr line matching PATTERN
 expect_error() {
@@ -55,4 +55,9 @@ gzip -c "$T/z" | head -c 4000 >"$T/z.gz"
 "$FTLENS" info "$T/z.gz" >"$T/out" 2>"$T/err"
 check "truncated gzip: exit 1" [ $? -eq 1 ]
 check "truncated gzip: says so" grep -q "'$T/z.gz': offset [0-9]*: gzip data is truncated" "$T/err"
+
+# Marker text is whatever a process wrote: JSON output stays valid UTF-8.
+printf '# tracer: nop\n  sh-1 [000] ..... 1.000000: tracing_mark_write: bad \377\376 text\n' >"$T/u.txt"
+"$FTLENS" info --format json "$T/u.txt" >"$T/u.json" 2>/dev/null
+check "invalid UTF-8 in a marker: info's JSON still parses" python3 -c 'import json,sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$T/u.json"
 finish
