@@ -55,6 +55,13 @@ const FtlCommand ftl_commands[] = {
 	  "trace.dat (version 6) or a raw directory. --flight saves the top-level buffer each\n"
 	  "time tracing_on drops to 0; --stack saves the stack tracer's maxima.",
 	  ftl_cmd_record },
+	{ "arm-oops", "[-p TRACER] [-e EVENT]... [-b KB] | --disarm",
+	  "make an oops dump the trace to the console; undo it",
+	  "Sets ftrace_dump_on_oops, the buffer size, the tracer and the events of the\n"
+	  "top-level instance (the one buffer an oops dump prints) and turns tracing on;\n"
+	  "prints each setting before and after and saves the old values in\n"
+	  "$FTLENS_STATE_DIR/arm-oops.state (default /run/ftlens); --disarm restores them.",
+	  ftl_cmd_arm_oops },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 
