@@ -41,6 +41,8 @@ static void oops_setting_free(gpointer p)
 	g_free(s);
 }
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(OopsSetting, oops_setting_free)
+
 static void oops_change_free(gpointer p)
 {
 	FtlOopsArmChange *c = p;
@@ -239,13 +241,22 @@ static OopsSetting *oops_setting_new(const char *name, OopsKind kind, const char
 	return s;
 }
 
-static OopsKind oops_kind_of(const char *name)
+/* The settings arm-oops knows; a state file naming others is refused, and
+ * paths are never taken from it, so that a planted state file cannot make
+ * root write elsewhere. */
+static OopsSetting *oops_setting_known(const char *name, const char *tracing_dir)
 {
+	if (!strcmp(name, "ftrace_dump_on_oops"))
+		return oops_setting_new("ftrace_dump_on_oops", OOPS_FILE, NULL, "");
 	if (!strcmp(name, "set_event"))
-		return OOPS_EVENTS;
+		return oops_setting_new("set_event", OOPS_EVENTS, tracing_dir, "");
 	if (!strcmp(name, "buffer_size_kb"))
-		return OOPS_BUFFER;
-	return OOPS_FILE;
+		return oops_setting_new("buffer_size_kb", OOPS_BUFFER, tracing_dir, "");
+	if (!strcmp(name, "current_tracer"))
+		return oops_setting_new("current_tracer", OOPS_FILE, tracing_dir, "");
+	if (!strcmp(name, "tracing_on"))
+		return oops_setting_new("tracing_on", OOPS_FILE, tracing_dir, "");
+	return NULL;
 }
 
 /* -e sched means every event of that system, as in trace-cmd; set_event
@@ -306,7 +317,6 @@ static gboolean oops_state_save(const char *state_path, const char *tracing_dir,
 	for (guint i = 0; i < settings->len; i++) {
 		const OopsSetting *s = settings->pdata[i];
 		g_ptr_array_add(names, (gpointer)s->name);
-		g_key_file_set_string(kf, s->name, "path", s->path);
 		g_key_file_set_string(kf, s->name, "before", s->before);
 		g_key_file_set_string(kf, s->name, "armed", s->want);
 	}
@@ -444,7 +454,8 @@ GPtrArray *ftl_oops_arm(const char *tracing_dir, const FtlOopsArmPlan *plan, con
 	return out;
 }
 
-GPtrArray *ftl_oops_disarm(const char *state_path, gboolean *stale, GError **error)
+GPtrArray *ftl_oops_disarm(const char *tracing_dir, const char *state_path, gboolean *stale,
+			   GError **error)
 {
 	*stale = FALSE;
 	g_autoptr(GKeyFile) kf = oops_state_load(state_path, error);
@@ -461,26 +472,24 @@ GPtrArray *ftl_oops_disarm(const char *state_path, gboolean *stale, GError **err
 	g_autoptr(GString) failed = g_string_new(NULL);
 	/* reverse order: tracing_on and the sysctl go back first */
 	for (gsize i = n; i-- > 0;) {
-		OopsSetting s = { .name = names[i], .kind = oops_kind_of(names[i]) };
-		g_autofree char *path = g_key_file_get_string(kf, names[i], "path", NULL);
+		g_autoptr(OopsSetting) s = oops_setting_known(names[i], tracing_dir);
 		g_autofree char *before = g_key_file_get_string(kf, names[i], "before", NULL);
-		if (!path || !before) {
+		if (!s || !before) {
 			g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
-				    "%s: [%s] lacks path or before", state_path, names[i]);
+				    "%s: '%s': not a setting arm-oops saved", state_path, names[i]);
 			return NULL;
 		}
-		s.path = path;
 		g_autoptr(GError) e = NULL;
-		g_autofree char *now = oops_setting_read(&s, &e);
+		g_autofree char *now = oops_setting_read(s, &e);
 		int err;
 		if (now && !strcmp(now, before))
 			continue;
-		if (!oops_setting_write(&s, before, &err, &e)) {
+		if (!oops_setting_write(s, before, &err, &e)) {
 			g_string_append_printf(failed, "; %s", e->message);
 			continue;
 		}
 		g_autoptr(GError) e2 = NULL;
-		g_autofree char *after = oops_setting_read(&s, &e2);
+		g_autofree char *after = oops_setting_read(s, &e2);
 		oops_add_change(out, names[i], now ? now : "?", after ? after : "?");
 	}
 	if (failed->len) {

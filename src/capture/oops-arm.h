@@ -40,9 +40,11 @@ const char *ftl_oops_arm_tracing_dir(GError **error);
 GPtrArray *ftl_oops_arm(const char *tracing_dir, const FtlOopsArmPlan *plan, const char *state_path,
 			GError **error);
 
-/* Restores what ftl_oops_arm() saved in state_path, in reverse order, and
- * removes the file. Returns what it changed (before: the armed value, after:
+/* Restores what ftl_oops_arm() saved in state_path, in reverse order, to
+ * the files of tracing_dir and the sysctl (never to paths read from the
+ * state file), and removes the file. Returns what it changed (before: the armed value, after:
  * the restored one). A state file from an earlier boot is removed without
  * touching anything (the reboot already reset those settings); *stale is
  * set then. On error the file is kept so that a later --disarm can retry. */
-GPtrArray *ftl_oops_disarm(const char *state_path, gboolean *stale, GError **error);
+GPtrArray *ftl_oops_disarm(const char *tracing_dir, const char *state_path, gboolean *stale,
+			   GError **error);

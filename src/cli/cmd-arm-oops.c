@@ -129,9 +129,12 @@ gboolean ftl_cmd_arm_oops(int argc, char **argv, GError **error)
 	}
 	g_autofree char *state_path = ftl_oops_arm_state_path();
 	g_autoptr(GPtrArray) changes = NULL;
+	const char *dir = ftl_oops_arm_tracing_dir(error);
+	if (!dir)
+		return FALSE;
 	if (disarm) {
 		gboolean stale = FALSE;
-		changes = ftl_oops_disarm(state_path, &stale, error);
+		changes = ftl_oops_disarm(dir, state_path, &stale, error);
 		if (!changes) {
 			g_prefix_error(error, "arm-oops: ");
 			return FALSE;
@@ -144,9 +147,6 @@ gboolean ftl_cmd_arm_oops(int argc, char **argv, GError **error)
 		arm_print(changes, format, "disarm", state_path, note);
 		return TRUE;
 	}
-	const char *dir = ftl_oops_arm_tracing_dir(error);
-	if (!dir)
-		return FALSE;
 	FtlOopsArmPlan plan = {
 		.tracer = tracer,
 		.events = (const char *const *)events,

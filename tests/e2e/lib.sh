@@ -86,12 +86,13 @@ live_tracefs() {
 	[ -e "$TR/trace_marker" ] || skip_all "no trace_marker in $TR"
 }
 
-# tracefs_top_lock: tests that change the top-level tracefs instance (which
-# every test on the machine shares) take this lock first, so that parallel
-# `make check` jobs, and other checkouts on the same machine, take turns.
-# The lock is released when the script exits.
+# tracefs_top_lock: tests that change tracefs (the top-level instance is
+# shared by every test on the machine) take this lock first, so that
+# parallel `make check` jobs, and other checkouts on the same machine, take
+# turns. The same file as `ftlens record`'s live tests lock. Released when
+# the script exits.
 tracefs_top_lock() {
 	command -v flock >/dev/null 2>&1 || return 0
-	exec 9>>/tmp/ftlens-tracefs-top.lock
-	flock 9
+	exec 9>"${TMPDIR:-/tmp}/ftlens-tracefs.lock"
+	flock -w 600 9 || skip_all "tracefs lock held for 10 minutes"
 }

@@ -17,7 +17,7 @@ export FTLENS_STATE_DIR
 unset FTLENS_DUMP_ON_OOPS_FILE
 SYSCTL=/proc/sys/kernel/ftrace_dump_on_oops
 [ -e "$SYSCTL" ] || skip_all "no $SYSCTL"
-plan 33
+plan 34
 
 # snap: every value arm-oops may touch, and ftrace_enabled, which it never may
 snap() {
@@ -143,6 +143,14 @@ snap >"$T/s1"
 check "a state file from another boot: exit 0, removed, nothing touched" \
 	sh -c '[ "$1" -eq 0 ] && grep -q "before the last boot" "$2" && [ ! -e "$3" ] && cmp -s "$4" "$5"' \
 	sh $rc "$T/out" "$FTLENS_STATE_DIR/arm-oops.state" "$T/s0" "$T/s1"
+# a planted state file naming something else is refused, nothing written
+printf '[arm-oops]\nboot_id=%s\nsettings=../../../tmp/t5102-planted;\n\n[../../../tmp/t5102-planted]\nbefore=x\n' \
+	"$(cat /proc/sys/kernel/random/boot_id)" >"$FTLENS_STATE_DIR/arm-oops.state"
+"$FTLENS" arm-oops --disarm >/dev/null 2>"$T/err"
+rc=$?
+check "a state file naming an unknown setting: exit 1, nothing written" \
+	sh -c '[ "$1" -eq 1 ] && grep -q "not a setting arm-oops saved" "$2" && [ ! -e /tmp/t5102-planted ]' sh $rc "$T/err"
+rm -f "$FTLENS_STATE_DIR/arm-oops.state"
 "$FTLENS" arm-oops -b 0 >/dev/null 2>&1
 check "-b 0: usage error (exit 2)" [ $? -eq 2 ]
 "$FTLENS" arm-oops --disarm -p nop >/dev/null 2>&1
