@@ -6,12 +6,10 @@
 #include "capture/oops-arm.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
-#include <tracefs.h>
-#include <unistd.h>
 
+#include "capture/tracefs.h"
 #include "util/error.h"
 
 #define OOPS_SYSCTL "/proc/sys/kernel/ftrace_dump_on_oops"
@@ -69,14 +67,7 @@ char *ftl_oops_arm_state_path(void)
 
 const char *ftl_oops_arm_tracing_dir(GError **error)
 {
-	const char *dir = tracefs_tracing_dir();
-	if (!dir) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_IO,
-			    "no tracefs: not mounted and it could not be mounted at "
-			    "/sys/kernel/tracing (root is needed)");
-		return NULL;
-	}
-	return dir;
+	return ftl_tracefs_dir(error);
 }
 
 static const char *oops_hint(int err)
@@ -84,31 +75,11 @@ static const char *oops_hint(int err)
 	return err == EACCES ? " (arm-oops needs root)" : "";
 }
 
-/* The file's text without trailing blanks; NULL and error when unreadable.
- * read() by hand: tracefs files have no size, and the errno matters. */
+/* The file's text without trailing blanks; NULL and error when unreadable. */
 static char *oops_read(const char *path, GError **error)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int err = 0;
-	g_autoptr(GString) text = g_string_new(NULL);
-	if (fd < 0) {
-		err = errno;
-	} else {
-		char buf[4096];
-		ssize_t n;
-		while ((n = read(fd, buf, sizeof buf)) > 0)
-			g_string_append_len(text, buf, n);
-		if (n < 0)
-			err = errno;
-		close(fd);
-	}
-	if (err) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "%s: %s%s", path, g_strerror(err),
-			    oops_hint(err));
-		return NULL;
-	}
-	g_strchomp(text->str);
-	return g_string_free(g_steal_pointer(&text), FALSE);
+	char *text = ftl_tracefs_read(path, error);
+	return text ? g_strchomp(text) : NULL;
 }
 
 /* buffer_size_kb reads "N", "N (expanded: M)" before first use (M is the
@@ -149,39 +120,33 @@ static char *oops_read_buffer(const char *tracing_dir, GError **error)
 	return g_strjoinv(",", (char **)cpus->pdata);
 }
 
-/* One write() of value and a newline; the errno is returned in *err. */
-static gboolean oops_write_fd(int fd, const char *path, const char *value, int *err, GError **error)
-{
-	g_autofree char *line = g_strconcat(value, "\n", NULL);
-	size_t len = strlen(line);
-	ssize_t n = write(fd, line, len);
-	if (n == (ssize_t)len)
-		return TRUE;
-	*err = n < 0 ? errno : EIO;
-	g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "%s: cannot write '%s': %s%s", path, value,
-		    g_strerror(*err), oops_hint(*err));
-	return FALSE;
-}
-
-/* Opening with O_TRUNC empties set_event (and is harmless elsewhere); each
- * line of value is one write, so a scalar is one write and an event list is
- * one write per event. */
+/* Each line of value is one write, the first truncating (which empties
+ * set_event), the others appending: a scalar is one write, an event list one
+ * write per event. The errno of a refusal is returned in *err. */
 static gboolean oops_write(const char *path, const char *value, int *err, GError **error)
 {
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0) {
-		*err = errno;
-		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "%s: %s%s", path, g_strerror(*err),
-			    oops_hint(*err));
-		return FALSE;
+	if (!*value) { /* g_strsplit() makes no line of "" */
+		*err = ftl_tracefs_write_errno(path, "", FALSE);
+		if (*err)
+			g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "%s: cannot empty it: %s%s",
+				    path, g_strerror(*err), oops_hint(*err));
+		return *err == 0;
 	}
 	g_auto(GStrv) lines = g_strsplit(value, "\n", -1);
-	gboolean ok = TRUE;
-	for (guint i = 0; ok && lines[i]; i++)
-		if (*lines[i])
-			ok = oops_write_fd(fd, path, lines[i], err, error);
-	close(fd);
-	return ok;
+	gboolean first = TRUE;
+	for (guint i = 0; lines[i]; i++) {
+		if (!*lines[i])
+			continue;
+		g_autofree char *line = g_strconcat(lines[i], "\n", NULL);
+		*err = ftl_tracefs_write_errno(path, line, !first);
+		first = FALSE;
+		if (*err) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "%s: cannot write '%s': %s%s",
+				    path, lines[i], g_strerror(*err), oops_hint(*err));
+			return FALSE;
+		}
+	}
+	return TRUE;
 }
 
 static gboolean oops_write_buffer(const char *path, const char *value, int *err, GError **error)

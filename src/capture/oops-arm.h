@@ -26,8 +26,8 @@ typedef struct {
  * otherwise /run/ftlens/arm-oops.state. Free with g_free(). */
 char *ftl_oops_arm_state_path(void);
 
-/* The top-level tracefs directory, found (or mounted) by libtracefs. The
- * string is libtracefs's; it lives as long as the process. */
+/* The top-level tracefs directory (capture/tracefs.h finds it, mounting
+ * tracefs when absent). Borrowed: lives for the process. */
 const char *ftl_oops_arm_tracing_dir(GError **error);
 
 /* Applies plan to tracing_dir (the top-level instance, the only buffer an
