@@ -63,6 +63,13 @@ const FtlCommand ftl_commands[] = {
 	  "calls still open on the crashing CPU, the markers. --extract-trace OUT writes\n"
 	  "that dump as a text trace every other command reads.",
 	  ftl_cmd_oops },
+	{ "arm-oops", "[-p TRACER] [-e EVENT]... [-b KB] | --disarm",
+	  "make an oops dump the trace to the console; undo it",
+	  "Sets ftrace_dump_on_oops, the buffer size, the tracer and the events of the\n"
+	  "top-level instance (the one buffer an oops dump prints) and turns tracing on;\n"
+	  "prints each setting before and after and saves the old values in\n"
+	  "$FTLENS_STATE_DIR/arm-oops.state (default /run/ftlens); --disarm restores them.",
+	  ftl_cmd_arm_oops },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 

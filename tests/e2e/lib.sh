@@ -72,3 +72,27 @@ need_vm_rig() {
 	[ -x /bin/busybox ] || skip_all "busybox-static missing (run tests/vm/setup.sh)"
 	command -v cpio >/dev/null 2>&1 || skip_all "cpio missing (run tests/vm/setup.sh)"
 }
+
+# live_tracefs: sets TR to the mounted tracefs (mounting it at
+# /sys/kernel/tracing when absent), or skips the script without root.
+live_tracefs() {
+	[ "$(id -u)" = 0 ] || skip_all "not root"
+	TR=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+	if [ -z "$TR" ]; then
+		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null ||
+			skip_all "tracefs is not mounted and cannot be mounted"
+		TR=/sys/kernel/tracing
+	fi
+	[ -e "$TR/trace_marker" ] || skip_all "no trace_marker in $TR"
+}
+
+# tracefs_top_lock: tests that change tracefs (the top-level instance is
+# shared by every test on the machine) take this lock first, so that
+# parallel `make check` jobs, and other checkouts on the same machine, take
+# turns. The same file as `ftlens record`'s live tests lock. Released when
+# the script exits.
+tracefs_top_lock() {
+	command -v flock >/dev/null 2>&1 || return 0
+	exec 9>"${TMPDIR:-/tmp}/ftlens-tracefs.lock"
+	flock -w 600 9 || skip_all "tracefs lock held for 10 minutes"
+}

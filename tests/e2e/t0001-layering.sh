@@ -14,11 +14,12 @@ allowed() {
 	views) echo "util model analysis views" ;;
 	cli) echo "util model parse analysis views cli capture" ;;
 	capture) echo "util capture" ;;
+	marker) echo "marker" ;;
 	esac
 }
 
-layers="util model parse analysis views cli capture"
-plan 9
+layers="util model parse analysis views cli capture marker"
+plan 11
 for layer in $layers; do
 	[ -d "$layer" ] || { ok "$layer: absent # SKIP no such layer yet"; continue; }
 	bad=""
@@ -35,4 +36,8 @@ n=$(grep -l 'event-parse.h\|tracefs.h\|trace-cmd.h' $(find analysis views cli -n
 check "no libtraceevent/libtracefs/libtracecmd outside parse/ and capture/" [ "$n" -eq 0 ]
 n=$(grep -l 'curses.h' $(find . -name '*.[ch]') 2>/dev/null | grep -v '^./views/tui/' | wc -l)
 check "curses only under views/tui/" [ "$n" -eq 0 ]
+# libftlens-marker is linked by applications: libc headers and its own only.
+n=$(grep -h '#include' marker/*.[ch] ../include/ftlens/*.h | grep -v -E '#include (<ftlens/marker\.h>|"config\.h"|<[a-z/]+\.h>)' | wc -l)
+m=$(grep -l -E '#include <(glib|json-glib|tracefs|event-parse|trace-cmd|zlib|zstd|curses)' marker/*.[ch] ../include/ftlens/*.h 2>/dev/null | wc -l)
+check "marker: only libc headers and <ftlens/marker.h>" [ $((n + m)) -eq 0 ]
 finish
