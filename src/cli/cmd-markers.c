@@ -497,15 +497,6 @@ missing:
 	return FALSE;
 }
 
-static void markers_print_csv_section(const FtlTable *t, gboolean *first)
-{
-	/* one CSV document per table, separated by an empty line */
-	if (!*first)
-		fputc('\n', stdout);
-	*first = FALSE;
-	ftl_table_print_csv(t, stdout);
-}
-
 static FtlTable *markers_summary_table(const FtlSpans *s, const char *start, const char *end)
 {
 	FtlTable *t = ftl_table_new("span_summary");
@@ -637,20 +628,16 @@ gboolean ftl_cmd_markers(int argc, char **argv, GError **error)
 		g_autoptr(JsonNode) root = json_builder_get_root(b);
 		ftl_json_print(root, stdout);
 	} else if (v.format == FTL_FORMAT_CSV) {
-		gboolean first = TRUE;
-		markers_print_csv_section(mt, &first);
+		g_autoptr(FtlTable) sum = NULL, spt = NULL, ct = NULL, ft = NULL;
 		if (spans) {
 			guint n = ftl_spans_count(spans);
-			g_autoptr(FtlTable) sum =
-				markers_summary_table(spans, span_start, span_end);
-			g_autoptr(FtlTable) spt = markers_spans_table(&v, spans);
-			g_autoptr(FtlTable) ct = markers_cpus_table(spans, 0, n, TRUE);
-			g_autoptr(FtlTable) ft = markers_funcs_table(&v, spans, 0, n, TRUE);
-			markers_print_csv_section(sum, &first);
-			markers_print_csv_section(spt, &first);
-			markers_print_csv_section(ct, &first);
-			markers_print_csv_section(ft, &first);
+			sum = markers_summary_table(spans, span_start, span_end);
+			spt = markers_spans_table(&v, spans);
+			ct = markers_cpus_table(spans, 0, n, TRUE);
+			ft = markers_funcs_table(&v, spans, 0, n, TRUE);
 		}
+		const FtlTable *all[] = { mt, sum, spt, ct, ft };
+		ftl_table_print_csv_all(stdout, all, G_N_ELEMENTS(all));
 	} else {
 		if (v.origin != FTL_TS_NONE) {
 			g_autofree char *line = g_strdup_printf(

@@ -314,21 +314,6 @@ static void stack_json_table_info(JsonBuilder *b, const char *name, const FtlSta
 	json_builder_end_object(b);
 }
 
-/* One CSV document per table, separated by an empty line; NULL tables are
- * left out. */
-static void stack_print_csv(FILE *out, const FtlTable *const *tables, guint n)
-{
-	gboolean first = TRUE;
-	for (guint i = 0; i < n; i++) {
-		if (!tables[i])
-			continue;
-		if (!first)
-			fputc('\n', out);
-		first = FALSE;
-		ftl_table_print_csv(tables[i], out);
-	}
-}
-
 /* "FILE:LINE", with the snapshot and time of a series table. */
 static char *stack_table_label(const FtlStackTable *t)
 {
@@ -426,7 +411,7 @@ void ftl_stack_view_print(const FtlStackSet *set, const FtlStackHogs *h, FtlForm
 	g_autoptr(FtlTable) diags = stack_diags_table(set);
 	if (format == FTL_FORMAT_CSV) {
 		const FtlTable *sections[] = { tables, frames, funcs, maxes, diags };
-		stack_print_csv(out, sections, G_N_ELEMENTS(sections));
+		ftl_table_print_csv_all(out, sections, G_N_ELEMENTS(sections));
 		return;
 	}
 	g_autoptr(JsonBuilder) b = json_builder_new();
@@ -523,7 +508,7 @@ void ftl_stack_view_print_diff(const FtlStackSet *set, const FtlStackTable *a, g
 	g_autoptr(FtlTable) diags = stack_diags_table(set);
 	if (format == FTL_FORMAT_CSV) {
 		const FtlTable *sections[] = { rows, diags };
-		stack_print_csv(out, sections, G_N_ELEMENTS(sections));
+		ftl_table_print_csv_all(out, sections, G_N_ELEMENTS(sections));
 		return;
 	}
 	g_autoptr(JsonBuilder) jb = json_builder_new();

@@ -301,6 +301,19 @@ void ftl_table_print_csv(const FtlTable *t, FILE *out)
 	}
 }
 
+void ftl_table_print_csv_all(FILE *out, const FtlTable *const *tables, guint n)
+{
+	gboolean first = TRUE;
+	for (guint i = 0; i < n; i++) {
+		if (!tables[i])
+			continue;
+		if (!first)
+			fputc('\n', out);
+		first = FALSE;
+		ftl_table_print_csv(tables[i], out);
+	}
+}
+
 void ftl_table_add_json(const FtlTable *t, JsonBuilder *b)
 {
 	json_builder_set_member_name(b, t->name);

@@ -50,6 +50,9 @@ void ftl_table_print_text(const FtlTable *t, FILE *out, guint max_rows, guint wi
 void ftl_table_print_csv(const FtlTable *t, FILE *out);
 /* Adds "name": [ {key: value, ...}, ... ] with every row to an open object. */
 void ftl_table_add_json(const FtlTable *t, JsonBuilder *b);
+/* Several tables as CSV: one document per table, separated by an empty
+ * line; NULL tables are left out. */
+void ftl_table_print_csv_all(FILE *out, const FtlTable *const *tables, guint n);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlTable, ftl_table_free)
 
