@@ -16,6 +16,8 @@
 # - ftlens's dump escapes control characters and backslashes (\xNN, \\);
 #   the normalizer undoes that on ftlens's side.
 # - numeric sched fields are compared as numbers (trace-cmd: target_cpu=001).
+# - kernel_stack: trace-cmd prints every slot of the caller array ("=> 0x0"
+#   for unused ones); ftlens keeps the frames up to the first empty slot.
 # - trace-cmd prints buffer instances with an "INSTANCE:" prefix; ftlens
 #   merges the instances into one stream, so the prefix is dropped.
 . "$(dirname "$0")/lib.sh"
@@ -44,6 +46,8 @@ capture_live() {
 		irq/irq_handler_entry irq/irq_handler_exit sched/sched_process_exec; do
 		[ -e "$I/events/$e/enable" ] && echo 1 >"$I/events/$e/enable"
 	done
+	# kernel_stack records: a stack trace after every exec
+	echo stacktrace >"$I/events/sched/sched_process_exec/trigger" 2>/dev/null
 	echo 1 >"$I/tracing_on"
 	i=0
 	while [ $i -lt 20 ]; do
@@ -64,7 +68,7 @@ capture_live && files="$files $T/live.dat"
 
 n=0
 for f in $files; do n=$((n + 1)); done
-plan $((n * 5 + 1 + 9 + 5 + 1))
+plan $((n * 5 + 1 + 9 + 5 + 1 + 1))
 if [ -n "$live_skip" ]; then
 	ok "# SKIP live capture: $live_skip"
 else
@@ -90,7 +94,14 @@ SW = ["prev_pid", "prev_prio", "prev_state", "next_pid", "next_prio"]
 WK = ["pid", "prio", "target_cpu"]
 IRQ = ["irq"]
 out = sys.stdout
+rows = []  # [base, payload] in input order
+def frames_of(pl):
+    # ftlens: "frames=N a <- b"; trace-cmd: "=> a" lines, unused slots "=> 0x0"
+    return ",".join(f for f in pl if f != "0x0")
 for line in open(path, errors="replace"):
+    if side == "report" and line.startswith("\t=> ") and rows and isinstance(rows[-1][1], list):
+        rows[-1][1].append(line[4:].strip())
+        continue
     line = line.rstrip("\n")
     if side == "dump":
         m = dump_re.match(line)
@@ -115,7 +126,16 @@ for line in open(path, errors="replace"):
         pl = pl.rstrip()
         if name in ("print", "bprint", "bputs"):
             pl = pl.rstrip("\n ")
+        if name == "kernel_stack":
+            pl = [pl.strip()[3:].strip()] if pl.strip().startswith("=>") else []
     base = "%s %s %s %s" % (ts, cpu, pid, name)
+    if side == "dump" and kind == "stack":
+        pl = re.sub(r"^frames=\d+ ?", "", pl).split(" <- ") if pl.strip() else []
+    rows.append([base, pl])
+for base, pl in rows:
+    name = base.split(" ")[3]
+    if isinstance(pl, list):
+        pl = frames_of(pl)
     if mode == "basic":
         out.write(base + "\n")
         continue
@@ -259,6 +279,8 @@ if [ -z "$live_skip" ]; then
 	ni=$(json_get "$T/bi" 'j["events"]')
 	nt=$(json_get "$T/bt" 'j["events"]')
 	check "--buffer $inst and --buffer top split the events ($ni + $nt = $all)" [ $((ni + nt)) -eq "$all" ] && [ "$ni" -gt 0 ]
+	ns=$(json_get "$T/bi" 'j["kinds"].get("stack", 0)')
+	check "kernel_stack records decode into stack events ($ns, frames compared with trace-cmd above)" [ "$ns" -ge 1 ]
 	mk=$(json_get "$T/bi" 'j["markers"]')
 	check "--buffer $inst holds the 20 markers written to it ($mk)" [ "$mk" -eq 20 ]
 	"$FTLENS" info --buffer nosuch "$T/live.dat" >/dev/null 2>"$T/berr"
@@ -266,7 +288,7 @@ if [ -z "$live_skip" ]; then
 	check "--buffer nosuch: usage error listing the buffers" \
 		sh -c "[ $rc -eq 2 ] && grep -q \"no buffer 'nosuch' in this trace.dat (it has: top, $inst)\" '$T/berr'"
 else
-	for i in 1 2 3 4 5; do ok "# SKIP buffers: $live_skip"; done
+	for i in 1 2 3 4 5 6; do ok "# SKIP buffers: $live_skip"; done
 fi
 
 # A trace.dat through gzip is named, not misread as text.
