@@ -78,8 +78,11 @@ for k in 1 2; do
 	f=$out/flight.hit$k.dat
 	check "flight hit $k: trace-cmd report reads it without complaint" silent "$f"
 	trace-cmd report "$f" >"$T/hit.report" 2>/dev/null
+	# The traceoff trigger runs after the exec event is committed, with
+	# interrupts on: a tick landing in between may add its own event
+	# (sched_stat_runtime) on that CPU first. Seen once in 20 boots.
 	check "flight hit $k stops at the exec that fired the trigger" \
-		stops_at "$T/hit.report" 'sched_process_exec:'
+		stops_at "$T/hit.report" 'sched_process_exec:' 2
 
 done
 trace-cmd report "$out/appstop.hit1.dat" >"$T/hit.report" 2>/dev/null
