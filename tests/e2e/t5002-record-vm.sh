@@ -80,7 +80,7 @@ for k in 1 2; do
 	trace-cmd report "$f" >"$T/hit.report" 2>/dev/null
 	# The traceoff trigger runs after the exec event is committed, with
 	# interrupts on: a tick landing in between may add its own event
-	# (sched_stat_runtime) on that CPU first. Seen once in 20 boots.
+	# (sched_stat_runtime) on that CPU first (seen once, in a distcheck run).
 	check "flight hit $k stops at the exec that fired the trigger" \
 		stops_at "$T/hit.report" 'sched_process_exec:' 2
 
