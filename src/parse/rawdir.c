@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <string.h>
+#include <sys/vfs.h>
 
 #include <event-parse.h>
 #include <kbuffer.h>
@@ -22,6 +23,9 @@
 /* Zeroed bytes after the page copy: kbuffer may read an event header word
  * just past a damaged page's end before the bounds check sees it. */
 #define RAW_SLACK 64
+/* statfs f_type of tracefs and debugfs (linux/magic.h) */
+#define RAW_TRACEFS_MAGIC 0x74726163ul
+#define RAW_DEBUGFS_MAGIC 0x64626720ul
 
 typedef struct {
 	gint ts_size, commit_off, commit_size, data_off, data_size;
@@ -558,9 +562,26 @@ static guint64 raw_read_stats(const char *path)
 	return lost;
 }
 
+/* A live tracefs (or debugfs/tracing): its trace_pipe_raw files are the
+ * kernel's buffers themselves, and reading them consumes the events and
+ * blocks once they are drained. */
+static gboolean raw_is_live_tracefs(const char *dir)
+{
+	struct statfs st;
+	return statfs(dir, &st) == 0 && ((unsigned long)st.f_type == RAW_TRACEFS_MAGIC ||
+					 (unsigned long)st.f_type == RAW_DEBUGFS_MAGIC);
+}
+
 gboolean ftl_rawdir_open(FtlTrace *trace, const char *dir, gboolean *found, GError **error)
 {
 	*found = FALSE;
+	if (raw_is_live_tracefs(dir)) {
+		ftl_trace_add_note(trace,
+				   "'%s': a live tracefs: its text is read; its trace_pipe_raw "
+				   "files are not (reading them would consume the buffer)",
+				   dir);
+		return FALSE;
+	}
 	const char *layout;
 	g_autoptr(GPtrArray) files = raw_find_pages(dir, &layout);
 	if (files->len == 0)

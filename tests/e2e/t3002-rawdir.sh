@@ -25,7 +25,7 @@ make_tmpdir
 V=$FTL_TESTDATA/vm/raw
 [ -d "$V/raw" ] || skip_all "rig fixture $V/raw missing"
 R=$FTL_REAL_DATA/raw
-plan 29
+plan 31
 
 norm() {
 	awk '{ t = $1; split(t, p, "."); ns = p[2] + 0; us = int((ns + 500) / 1000); s = p[1]
@@ -161,6 +161,23 @@ fi
 # 14: the rig capture against the page walker too
 oracle_check "rig capture" "$V/raw" "$V/raw/events" 0:"$V/raw/per_cpu/cpu0/trace_pipe_raw" 1:"$V/raw/per_cpu/cpu1/trace_pipe_raw"
 # (that was 2 checks: 14, 15)
+
+# A live tracefs holds per_cpu/cpuN/trace_pipe_raw too, but reading those
+# consumes the kernel's buffer and blocks once it is empty: the text is read.
+TR=/sys/kernel/tracing
+if [ -r "$TR/per_cpu/cpu0/trace_pipe_raw" ] && [ -r "$TR/events/header_page" ]; then
+	timeout 60 "$FTLENS" info "$TR" >"$T/live" 2>&1
+	rc=$?
+	check "a live tracefs: info reads its text, not trace_pipe_raw (rc $rc)" \
+		sh -c "[ $rc -eq 0 ] && grep -q 'a live tracefs: its text is read' '$T/live'"
+	timeout 60 "$FTLENS" info "$TR/per_cpu/cpu0/trace_pipe_raw" >/dev/null 2>"$T/live"
+	rc=$?
+	check "a live trace_pipe_raw given by name: a usage error, not a hang (rc $rc)" \
+		sh -c "[ $rc -eq 2 ] && grep -q 'a live tracefs pipe never ends' '$T/live'"
+else
+	ok "# SKIP no readable live tracefs at $TR"
+	ok "# SKIP no readable live tracefs at $TR"
+fi
 
 # 16-27: damaged input. A copy of the rig capture is doctored each time.
 fresh() {
