@@ -314,18 +314,19 @@ static int tracedat_init_data(struct tracecmd_input *handle, GString *msgs)
 
 static GPtrArray *tracedat_unclosable;
 
-/* libtracecmd 1.3's tracecmd_buffer_instance_handle() closes its half-made
- * handle when the instance's data is damaged, and that close frees memory
- * the parent handle still owns: the process dies. So the call is tried
- * first in a child process (copy-on-write, cheap); only an instance that
- * opens there is opened here. */
-static gboolean tracedat_instance_opens(struct tracecmd_input *handle, int i)
+/* Runs step(handle, arg) in a child process first (copy-on-write, cheap):
+ * 0 when it returned 0 there, 1 when it failed cleanly, -1 when it crashed. libtracecmd 1.3 crashes
+ * on some damaged files instead of failing: tracecmd_init_data() lets kbuffer read past a page
+ * whose header lies, and tracecmd_buffer_instance_handle() frees its parent's memory when an
+ * instance is damaged. Only what survives in the child is done here. */
+static int tracedat_try(int (*step)(struct tracecmd_input *, int), struct tracecmd_input *handle,
+			int arg)
 {
 	fflush(stdout);
 	fflush(stderr);
 	pid_t pid = fork();
 	if (pid < 0)
-		return TRUE; /* no way to try: take the risk, as before */
+		return 0; /* no way to try: take the risk */
 	if (pid == 0) {
 		int null = open("/dev/null", O_WRONLY);
 		if (null >= 0) {
@@ -333,13 +334,26 @@ static gboolean tracedat_instance_opens(struct tracecmd_input *handle, int i)
 			dup2(null, STDERR_FILENO);
 		}
 		/* _exit: no atexit handlers (leak checks) in the child */
-		_exit(tracecmd_buffer_instance_handle(handle, i) ? 0 : 1);
+		_exit(step(handle, arg) == 0 ? 0 : 1);
 	}
 	int status;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return TRUE;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+			return 0;
+	if (!WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status) == 0 ? 0 : 1;
+}
+
+static int tracedat_step_instance(struct tracecmd_input *handle, int i)
+{
+	return tracecmd_buffer_instance_handle(handle, i) ? 0 : -1;
+}
+
+static int tracedat_step_init(struct tracecmd_input *handle, int unused)
+{
+	(void)unused;
+	return tracecmd_init_data(handle) < 0 ? -1 : 0;
 }
 
 gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, const char *buffer, GError **error)
@@ -367,7 +381,10 @@ gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, const char *buffer
 	g_string_truncate(msgs, 0);
 	/* Not tracecmd_open(): in libtracecmd 1.3 it closes the handle after a
 	 * failed tracecmd_init_data() and crashes doing so (a truncated file). */
-	if (tracedat_init_data(handle, msgs) < 0) {
+	gboolean crashes = tracedat_try(tracedat_step_init, handle, 0) < 0;
+	if (crashes)
+		g_string_assign(msgs, "its CPU data is damaged (libtracecmd crashes reading it)");
+	if (crashes || tracedat_init_data(handle, msgs) < 0) {
 		ftl_tep_capture_messages(NULL);
 		g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE, "'%s': not a valid trace.dat: %s",
 			    path,
@@ -412,7 +429,7 @@ gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, const char *buffer
 			continue;
 		g_string_truncate(msgs, 0);
 		struct tracecmd_input *h = NULL;
-		if (tracedat_instance_opens(handle, i)) {
+		if (tracedat_try(tracedat_step_instance, handle, i) == 0) {
 			ftl_tep_capture_messages(msgs);
 			h = tracecmd_buffer_instance_handle(handle, i);
 			ftl_tep_capture_messages(NULL);
@@ -434,17 +451,22 @@ gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, const char *buffer
 	return TRUE;
 }
 
-/* libtraceevent 1.7 leaks a few bytes while parsing some event formats
- * (tep_parse_event), and tep_parse_saved_cmdlines() leaks the name its
- * sscanf("%ms") allocated when a damaged cmdlines line does not parse (with
- * the fast unwinder the report ends at libc's __vfscanf_internal; ftlens
- * itself never calls sscanf). In sanitizer builds these would fail every
- * trace.dat test, so LeakSanitizer is told about them here, next to the
- * callers. */
+/* Library leaks LeakSanitizer is told about, here next to the callers, or
+ * sanitizer builds would fail on them:
+ * - libtraceevent 1.7 leaks a few bytes while parsing some event formats
+ *   (tep_parse_event);
+ * - its tep_parse_saved_cmdlines() leaks the name its sscanf("%ms")
+ *   allocated when a damaged cmdlines line does not parse (with the fast
+ *   unwinder the report ends at libc's __vfscanf_internal; ftlens itself
+ *   never calls sscanf);
+ * - libtracecmd 1.3's tracecmd_open_head() leaks what it had read when the
+ *   headers of a damaged file fail; the fast unwinder stops inside the
+ *   library there, so the library itself is named. */
 const char *__lsan_default_suppressions(void);
 __attribute__((used)) const char *__lsan_default_suppressions(void)
 {
-	return "leak:tep_parse_event\nleak:tep_parse_saved_cmdlines\nleak:__vfscanf_internal\n";
+	return "leak:tep_parse_event\nleak:tep_parse_saved_cmdlines\nleak:__vfscanf_internal\n"
+	       "leak:libtracecmd.so\n";
 }
 
 /* ... and keeps quiet about having used the suppression, so stderr still

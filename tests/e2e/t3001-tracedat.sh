@@ -247,6 +247,7 @@ while [ $back -le 120000 ] && [ $back -lt "$ssize" ]; do
 	sed -i '/^==[0-9]*==WARNING: AddressSanitizer failed to allocate/d' "$T/sweep.err"
 	if [ $rc -gt 1 ] || { [ $rc -eq 1 ] && [ "$(wc -l <"$T/sweep.err")" -ne 1 ]; }; then
 		crashes="$crashes -$back:rc$rc"
+		diag "sweep at -$back: $(head -c 300 "$T/sweep.err")"
 	fi
 	back=$((back + 2500))
 done
