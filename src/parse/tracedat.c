@@ -319,14 +319,44 @@ static GPtrArray *tracedat_unclosable;
  * on some damaged files instead of failing: tracecmd_init_data() lets kbuffer read past a page
  * whose header lies, and tracecmd_buffer_instance_handle() frees its parent's memory when an
  * instance is damaged. Only what survives in the child is done here. */
+/* A child shares the parent's open files, file offsets included: the
+ * offsets of every seekable descriptor are saved before the child runs and
+ * put back after, so that the parent's handle reads on where it was. */
+static GArray *tracedat_save_offsets(void)
+{
+	GArray *saved = g_array_new(FALSE, FALSE, sizeof(gint64));
+	g_autoptr(GDir) d = g_dir_open("/proc/self/fd", 0, NULL);
+	const char *name;
+	while (d && (name = g_dir_read_name(d))) {
+		gint64 fd = g_ascii_strtoll(name, NULL, 10);
+		off_t off = fd > 2 ? lseek((int)fd, 0, SEEK_CUR) : -1;
+		if (off >= 0) {
+			gint64 pair[2] = { fd, (gint64)off };
+			g_array_append_vals(saved, pair, 2);
+		}
+	}
+	return saved;
+}
+
+static void tracedat_restore_offsets(GArray *saved)
+{
+	for (guint i = 0; i + 1 < saved->len; i += 2)
+		lseek((int)g_array_index(saved, gint64, i),
+		      (off_t)g_array_index(saved, gint64, i + 1), SEEK_SET);
+	g_array_unref(saved);
+}
+
 static int tracedat_try(int (*step)(struct tracecmd_input *, int), struct tracecmd_input *handle,
 			int arg)
 {
 	fflush(stdout);
 	fflush(stderr);
+	GArray *offsets = tracedat_save_offsets();
 	pid_t pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		g_array_unref(offsets);
 		return 0; /* no way to try: take the risk */
+	}
 	if (pid == 0) {
 		int null = open("/dev/null", O_WRONLY);
 		if (null >= 0) {
@@ -337,9 +367,12 @@ static int tracedat_try(int (*step)(struct tracecmd_input *, int), struct tracec
 		_exit(step(handle, arg) == 0 ? 0 : 1);
 	}
 	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return 0;
+	pid_t w;
+	while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+		;
+	tracedat_restore_offsets(offsets);
+	if (w < 0)
+		return 0;
 	if (!WIFEXITED(status))
 		return -1;
 	return WEXITSTATUS(status) == 0 ? 0 : 1;
