@@ -223,6 +223,7 @@ dd if=/dev/urandom of="$T/page.dat" bs=1 seek=$((size - 3000)) count=1024 conv=n
 bad page
 check "overwritten data page: no crash (exit $rc/$rc2)" no_crash
 check "overwritten data page: at most one stderr line for an error" [ $rc -eq 0 ] || [ "$(wc -l <"$T/page.err")" -eq 1 ]
+[ $rc -eq 0 ] || [ "$(wc -l <"$T/page.err")" -eq 1 ] || diag "$(head -c 600 "$T/page.err")"
 # zeroed instead of random: deterministic, same rule
 cp "$src" "$T/zero.dat"
 dd if=/dev/zero of="$T/zero.dat" bs=1 seek=$((size - 3000)) count=1024 conv=notrunc 2>/dev/null
