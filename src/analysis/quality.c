@@ -210,7 +210,10 @@ static void quality_caveats(FtlQuality *q, gint64 min_first, gint64 max_last)
 			quality_caveat_lost(q, c);
 	}
 	if (any_ts) {
-		gint64 span = max_last - min_first;
+		/* damaged binary inputs can carry absurd timestamps: no overflow */
+		gint64 span;
+		if (__builtin_sub_overflow(max_last, min_first, &span))
+			span = G_MAXINT64;
 		const QualityCpu *earliest = NULL;
 		for (guint i = 0; i < q->rows->len; i++) {
 			const QualityCpu *c = &g_array_index(q->rows, QualityCpu, i);
@@ -223,8 +226,8 @@ static void quality_caveats(FtlQuality *q, gint64 min_first, gint64 max_last)
 			const QualityCpu *c = &g_array_index(q->rows, QualityCpu, i);
 			if (c->pub.first_ts == FTL_TS_NONE || c->pub.cpu < 0 || c == earliest)
 				continue;
-			gint64 gap = c->pub.first_ts - min_first;
-			if (gap <= 0)
+			gint64 gap;
+			if (__builtin_sub_overflow(c->pub.first_ts, min_first, &gap) || gap <= 0)
 				continue;
 			ftl_time_format_us(c->pub.first_ts, t1, sizeof t1);
 			ftl_duration_format(gap, d, sizeof d);
@@ -235,7 +238,7 @@ static void quality_caveats(FtlQuality *q, gint64 min_first, gint64 max_last)
 							"the kernel marked its buffer as started "
 							"late, its older events were overwritten.",
 							c->pub.cpu, t1, d, earliest->pub.cpu));
-			else if (gap * QUALITY_LATE_SHARE > span)
+			else if (gap > span / QUALITY_LATE_SHARE)
 				g_ptr_array_add(
 					q->caveats,
 					g_strdup_printf("CPU %d starts at %s, %s after CPU %d: "

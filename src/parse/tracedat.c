@@ -37,6 +37,7 @@ typedef struct {
 	FtlSource base;
 	struct tracecmd_input *handle;
 	FtlTepDecoder *dec;
+	struct tep_handle *tep; /* the handle's, borrowed */
 	gint n_cpus;
 	struct tep_record **heads; /* the next record of each CPU, NULL when drained */
 	gboolean *drained;
@@ -59,6 +60,22 @@ static void tracedat_record_free(struct tep_record *r)
 
 static void tracedat_fill(TracedatSource *ts, struct tep_record *r)
 {
+	/* A record lies inside its page; a damaged event header can claim more
+	 * bytes than the page holds, and field reads are bounded by the size. */
+	int psize = tep_get_page_size(ts->tep);
+	if (psize > 0 && r->size > 0) {
+		int room = psize - (int)(r->offset % (unsigned long long)psize);
+		if (r->size > room) {
+			char where[128];
+			gint n = g_snprintf(where, sizeof where,
+					    "CPU %d, file offset %llu: an event of %d bytes in a "
+					    "page with %d left",
+					    r->cpu, (unsigned long long)r->offset, r->size, room);
+			ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_BAD_PAGE,
+				      ts->base.path, 0, r->cpu, where, (gsize)n, 0);
+			r->size = MAX(room, 0);
+		}
+	}
 	gint id;
 	gboolean known = ftl_tep_decode(ts->dec, r, &ts->ev, &id);
 	ts->ev.src = &ts->base;
@@ -248,6 +265,7 @@ static TracedatSource *tracedat_source_add(FtlTrace *trace, const char *path,
 	ts->handle = handle;
 	ts->base.buffer = buffer ? ftl_strpool_intern(ftl_trace_pool(trace), buffer) : NULL;
 	struct tep_handle *tep = tracecmd_get_tep(handle);
+	ts->tep = tep;
 	ts->dec = ftl_tep_decoder_new(tep, trace);
 	ts->n_cpus = MAX(tep_get_cpus(tep), 0);
 	ts->heads = g_new0(struct tep_record *, MAX(ts->n_cpus, 1));
