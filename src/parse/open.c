@@ -7,7 +7,6 @@
 
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 
 #include "parse/console.h"
 #include "parse/rawdir.h"
@@ -60,16 +59,12 @@ static gboolean open_check_text(FtlInput *in, GError **error)
 	return TRUE;
 }
 
-/* tracefs's trace_pipe and trace_pipe_raw: reads consume the kernel's
- * buffer and block while it is empty, so there is no end of file to wait
- * for. */
+/* tracefs's trace_pipe and trace_pipe_raw block while the buffer is empty,
+ * so there is no end of file to wait for. */
 static gboolean open_is_live_pipe(const char *path)
 {
 	g_autofree char *base = g_path_get_basename(path);
-	struct statfs st;
-	return g_str_has_prefix(base, "trace_pipe") && statfs(path, &st) == 0 &&
-	       ((unsigned long)st.f_type == 0x74726163ul /* TRACEFS_MAGIC */ ||
-		(unsigned long)st.f_type == 0x64626720ul /* DEBUGFS_MAGIC */);
+	return g_str_has_prefix(base, "trace_pipe") && ftl_rawdir_is_live_tracefs(path);
 }
 
 static gboolean open_add_file(FtlTrace *trace, const char *path, gint cpu_hint, const char *buffer,

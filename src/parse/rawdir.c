@@ -562,20 +562,17 @@ static guint64 raw_read_stats(const char *path)
 	return lost;
 }
 
-/* A live tracefs (or debugfs/tracing): its trace_pipe_raw files are the
- * kernel's buffers themselves, and reading them consumes the events and
- * blocks once they are drained. */
-static gboolean raw_is_live_tracefs(const char *dir)
+gboolean ftl_rawdir_is_live_tracefs(const char *path)
 {
 	struct statfs st;
-	return statfs(dir, &st) == 0 && ((unsigned long)st.f_type == RAW_TRACEFS_MAGIC ||
-					 (unsigned long)st.f_type == RAW_DEBUGFS_MAGIC);
+	return statfs(path, &st) == 0 && ((unsigned long)st.f_type == RAW_TRACEFS_MAGIC ||
+					  (unsigned long)st.f_type == RAW_DEBUGFS_MAGIC);
 }
 
 gboolean ftl_rawdir_open(FtlTrace *trace, const char *dir, gboolean *found, GError **error)
 {
 	*found = FALSE;
-	if (raw_is_live_tracefs(dir)) {
+	if (ftl_rawdir_is_live_tracefs(dir)) {
 		ftl_trace_add_note(trace,
 				   "'%s': a live tracefs: its text is read; its trace_pipe_raw "
 				   "files are not (reading them would consume the buffer)",

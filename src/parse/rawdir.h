@@ -14,3 +14,7 @@
  * directory; FALSE with an error (naming the file, CPU, page and offset) when
  * it is one that cannot be read; TRUE once one source per CPU is added. */
 gboolean ftl_rawdir_open(FtlTrace *trace, const char *dir, gboolean *found, GError **error);
+/* TRUE when path is on a live tracefs (or debugfs): its trace_pipe_raw and
+ * trace_pipe files are the kernel's buffers, consumed by reading and
+ * blocking once drained. */
+gboolean ftl_rawdir_is_live_tracefs(const char *path);
