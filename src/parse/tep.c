@@ -487,6 +487,8 @@ gboolean ftl_tep_field(FtlTepDecoder *ts, struct tep_record *r, const char *key,
 
 void ftl_tep_payload(FtlTepDecoder *ts, struct tep_record *r, GString *out)
 {
+	if (r->size < 8)
+		return; /* not even an event id: nothing to print */
 	const char *p = tep_dec_render(ts, r);
 	gsize len = strlen(p);
 	while (len && (p[len - 1] == '\n' || p[len - 1] == ' '))

@@ -48,7 +48,8 @@ typedef struct {
 	guint64 seq;
 	GArray *last_ts; /* gint64 per CPU, for the time_backwards diagnostic */
 	const char *n_lost;
-	gboolean top; /* the top buffer, not an instance: owns the saved cpustats */
+	gboolean top;  /* the top buffer, not an instance: owns the saved cpustats */
+	int page_size; /* the file header's ring-buffer page size, 0 if unknown */
 	struct tracecmd_input *parent; /* the file's handle when the top buffer is not read */
 } TracedatSource;
 
@@ -60,20 +61,34 @@ static void tracedat_record_free(struct tep_record *r)
 
 static void tracedat_fill(TracedatSource *ts, struct tep_record *r)
 {
-	/* A record lies inside its page; a damaged event header can claim more
-	 * bytes than the page holds, and field reads are bounded by the size. */
-	int psize = tep_get_page_size(ts->tep);
-	if (psize > 0 && r->size > 0) {
-		int room = psize - (int)(r->offset % (unsigned long long)psize);
+	/* A record lies inside its page, and only its page is in memory; a
+	 * damaged event header can claim more bytes than the page holds. Pages
+	 * are page-aligned and r->offset is where the event's header starts:
+	 * past the page header (16 bytes, 12 on 32-bit kernels) and before the
+	 * page's end plus that header, as kbuffer bounds the data by the commit
+	 * size alone. The data follows the event header: 4 bytes, or 8 with a
+	 * length word, which is what record_size counts beyond size. */
+	int psize = ts->page_size;
+	if (psize > 0) {
+		gint64 start = 8 + tep_get_header_page_size(ts->tep);
+		gint64 index = r->offset >= (unsigned long long)start
+				       ? (gint64)((r->offset - (unsigned long long)start) %
+						  (unsigned long long)psize) +
+						 start
+				       : (gint64)r->offset;
+		gint64 hdr = (gint64)r->record_size - r->size;
+		if (hdr < 4 || hdr > 8)
+			hdr = 8;
+		gint64 room = MAX(psize - index - hdr, 0);
 		if (r->size > room) {
 			char where[128];
 			gint n = g_snprintf(where, sizeof where,
 					    "CPU %d, file offset %llu: an event of %d bytes in a "
-					    "page with %d left",
+					    "page with %" G_GINT64_FORMAT " left",
 					    r->cpu, (unsigned long long)r->offset, r->size, room);
 			ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_BAD_PAGE,
 				      ts->base.path, 0, r->cpu, where, (gsize)n, 0);
-			r->size = MAX(room, 0);
+			r->size = (int)room;
 		}
 	}
 	gint id;
@@ -254,6 +269,31 @@ static const FtlSourceOps tracedat_ops = {
 	.field = tracedat_field,
 };
 
+/* The ring-buffer page size from the file's header, which libtracecmd reads
+ * but does not give out (nor set on its tep handle): after the magic, the
+ * version string and its NUL, the endianness and long-size bytes, a 4-byte
+ * number in the file's byte order. 0 when it cannot be read or is not a
+ * power of two of at least 1 KiB. */
+static int tracedat_page_size(const char *path)
+{
+	guchar buf[64];
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	gsize n = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	gsize i = sizeof tracedat_magic;
+	while (i < n && buf[i])
+		i++;
+	if (i + 7 > n)
+		return 0;
+	const guchar *p = buf + i + 3; /* past the NUL, endianness and long size */
+	guint32 v = buf[i + 1]
+			    ? (guint32)p[0] << 24 | (guint32)p[1] << 16 | (guint32)p[2] << 8 | p[3]
+			    : (guint32)p[3] << 24 | (guint32)p[2] << 16 | (guint32)p[1] << 8 | p[0];
+	return v >= 1024 && v <= (1u << 24) && (v & (v - 1)) == 0 ? (int)v : 0;
+}
+
 /* Takes ownership of handle. */
 static TracedatSource *tracedat_source_add(FtlTrace *trace, const char *path,
 					   struct tracecmd_input *handle, gboolean top,
@@ -262,6 +302,7 @@ static TracedatSource *tracedat_source_add(FtlTrace *trace, const char *path,
 	TracedatSource *ts = g_new0(TracedatSource, 1);
 	ftl_source_init(&ts->base, &tracedat_ops, path);
 	ts->top = top;
+	ts->page_size = tracedat_page_size(path);
 	ts->handle = handle;
 	ts->base.buffer = buffer ? ftl_strpool_intern(ftl_trace_pool(trace), buffer) : NULL;
 	struct tep_handle *tep = tracecmd_get_tep(handle);
@@ -332,11 +373,6 @@ static int tracedat_init_data(struct tracecmd_input *handle, GString *msgs)
 
 static GPtrArray *tracedat_unclosable;
 
-/* Runs step(handle, arg) in a child process first (copy-on-write, cheap):
- * 0 when it returned 0 there, 1 when it failed cleanly, -1 when it crashed. libtracecmd 1.3 crashes
- * on some damaged files instead of failing: tracecmd_init_data() lets kbuffer read past a page
- * whose header lies, and tracecmd_buffer_instance_handle() frees its parent's memory when an
- * instance is damaged. Only what survives in the child is done here. */
 /* A child shares the parent's open files, file offsets included: the
  * offsets of every seekable descriptor are saved before the child runs and
  * put back after, so that the parent's handle reads on where it was. */
@@ -364,8 +400,14 @@ static void tracedat_restore_offsets(GArray *saved)
 	g_array_unref(saved);
 }
 
-static int tracedat_try(int (*step)(struct tracecmd_input *, int), struct tracecmd_input *handle,
-			int arg)
+/* Runs step(ctx, arg) in a child process first (copy-on-write, cheap): 0
+ * when it returned 0 there, 1 when it failed cleanly, -1 when it crashed.
+ * libtracecmd 1.3 crashes on some damaged files instead of failing:
+ * tracecmd_open_head() copies option strings that lack their NUL,
+ * tracecmd_init_data() lets kbuffer read past a page whose header lies, and
+ * tracecmd_buffer_instance_handle() frees its parent's memory when an
+ * instance is damaged. Only what survives in the child is done here. */
+static int tracedat_try(int (*step)(gpointer, int), gpointer ctx, int arg)
 {
 	fflush(stdout);
 	fflush(stderr);
@@ -382,7 +424,7 @@ static int tracedat_try(int (*step)(struct tracecmd_input *, int), struct tracec
 			dup2(null, STDERR_FILENO);
 		}
 		/* _exit: no atexit handlers (leak checks) in the child */
-		_exit(step(handle, arg) == 0 ? 0 : 1);
+		_exit(step(ctx, arg) == 0 ? 0 : 1);
 	}
 	int status;
 	pid_t w;
@@ -396,12 +438,18 @@ static int tracedat_try(int (*step)(struct tracecmd_input *, int), struct tracec
 	return WEXITSTATUS(status) == 0 ? 0 : 1;
 }
 
-static int tracedat_step_instance(struct tracecmd_input *handle, int i)
+static int tracedat_step_open(gpointer path, int unused)
+{
+	(void)unused;
+	return tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS) ? 0 : -1;
+}
+
+static int tracedat_step_instance(gpointer handle, int i)
 {
 	return tracecmd_buffer_instance_handle(handle, i) ? 0 : -1;
 }
 
-static int tracedat_step_init(struct tracecmd_input *handle, int unused)
+static int tracedat_step_init(gpointer handle, int unused)
 {
 	(void)unused;
 	return tracecmd_init_data(handle) < 0 ? -1 : 0;
@@ -415,6 +463,14 @@ gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, const char *buffer
 	 * truncated. Need at least N, ..."); they are captured, not printed. */
 	tep_set_loglevel(TEP_LOG_WARNING);
 	tracecmd_set_loglevel(TEP_LOG_WARNING);
+	if (tracedat_try(tracedat_step_open, (gpointer)path, 0) < 0) {
+		ftl_tep_capture_messages(NULL);
+		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
+			    "'%s': not a valid trace.dat: its headers are damaged (libtracecmd "
+			    "crashes reading them)",
+			    path);
+		return FALSE;
+	}
 	/* No plugins: what ftlens shows must not depend on the plugins of the
 	 * machine it runs on. */
 	struct tracecmd_input *handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);

@@ -2,7 +2,9 @@
 /* The trace.dat writer: a raw directory saved by a real 6.1 kernel (the VM
  * rig's tests/data/vm/raw/raw) becomes a trace.dat whose events, read back
  * through libtracecmd, are those the kernel printed as text; bad staging
- * directories give one error naming the file and leave no output behind. */
+ * directories give one error naming the file and leave no output behind.
+ * Written files damaged on purpose (an event claiming more than its page, a
+ * buffer option without its NUL) test the trace.dat reader's defences. */
 #include "config.h"
 
 #include <string.h>
@@ -13,6 +15,7 @@
 #include "capture/tracedat-write.h"
 #include "capture/tracefs.h"
 #include "model/iter.h"
+#include "model/source.h"
 #include "parse/open.h"
 #include "unit.h"
 
@@ -185,6 +188,230 @@ static void test_bad_staging(void)
 	rm_rf(copy);
 }
 
+/* Puts bytes at offset off of a file. */
+static void patch(const char *path, long off, const void *bytes, gsize n)
+{
+	FILE *f = fopen(path, "r+b");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(fseek(f, off, SEEK_SET), 0);
+	CU_ASSERT_EQUAL(fwrite(bytes, 1, n, f), n);
+	fclose(f);
+}
+
+static void put32(guchar *p, guint32 v)
+{
+	memcpy(p, &v, 4); /* the fixture is little-endian, and so is this test's host */
+}
+
+/* Reads a trace.dat through the model: every event's fields by name and
+ * its payload (the sanitizer build catches a read past a page), then the
+ * first BAD_PAGE diagnostic's text and the filename of pid's exec. */
+static char *read_back_bad_page(const char *path, gint pid, char **filename)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(FtlTrace) trace = ftl_trace_open(path, FTL_OPEN_NONE, &error);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(trace);
+	g_autoptr(FtlIter) it = ftl_iter_new(trace, NULL);
+	g_autoptr(GString) payload = g_string_new(NULL);
+	const FtlEvent *ev;
+	*filename = NULL;
+	while (ftl_iter_next(it, &ev, &error) == FTL_STATUS_OK) {
+		FtlSlice v;
+		const char *keys[] = { "common_pid", "comm", "prev_comm", "filename", "pid" };
+		for (guint i = 0; i < G_N_ELEMENTS(keys); i++)
+			if (ftl_event_field(ev, keys[i], &v) && ev->pid == pid &&
+			    strcmp(keys[i], "filename") == 0 && !*filename)
+				*filename = g_strndup(v.p, v.len);
+		g_string_truncate(payload, 0);
+		if (ev->src)
+			ftl_source_payload(ev->src, ev, payload);
+	}
+	const FtlDiagEntry *d = ftl_diags_get(ftl_trace_diags(trace), FTL_DIAG_BAD_PAGE);
+	return d && d->count ? g_strdup(d->first_text) : NULL;
+}
+
+/* Writes, at data offset at of CPU 0's third page in the raw copy, a
+ * long-form event (type_len 0: a length word after the header, the data 8
+ * bytes in) whose length word is len, holding a sched_process_exec (id 307)
+ * of pid with filename name; then sets the page's commit to commit. */
+static void put_exec(const char *cpu0, long at, guint32 len, gint pid, const char *name,
+		     guint32 commit)
+{
+	const long page = 2 * 4096;
+	guchar ev[8 + 28] = { 0 };
+	put32(ev + 4, len);
+	guchar *data = ev + 8;
+	data[0] = 307 & 0xff;
+	data[1] = 307 >> 8;
+	put32(data + 4, (guint32)pid);
+	put32(data + 8, (2u << 16) | 20); /* __data_loc: 2 bytes at 20 */
+	put32(data + 12, (guint32)pid);
+	put32(data + 16, (guint32)pid);
+	data[20] = (guchar)name[0];
+	patch(cpu0, page + 16 + at, ev, sizeof ev);
+	guchar c[8] = { 0 };
+	put32(c, commit);
+	patch(cpu0, page + 8, c, sizeof c);
+}
+
+/* A print event (id 5, a trace_marker write) at data offset at of CPU 0's
+ * third page whose length word len claims more than the page holds, its
+ * text filling the page to its end without a NUL; the page's commit is set
+ * to cover the event's header. */
+static void put_print(const char *cpu0, long at, guint32 len)
+{
+	const long page = 2 * 4096;
+	gsize n = (gsize)(4096 - (16 + at));
+	g_autofree guchar *ev = g_malloc0(n);
+	put32(ev + 4, len);
+	guchar *data = ev + 8;
+	data[0] = 5;
+	put32(data + 4, 4244);
+	memset(data + 16, 'A', n - 8 - 16);
+	patch(cpu0, page + 16 + at, ev, n);
+	guchar c[8] = { 0 };
+	put32(c, (guint32)at + 8);
+	patch(cpu0, page + 8, c, sizeof c);
+}
+
+/* trace-cmd convert to a version 7 file, zstd-compressed: libtracecmd then
+ * reads the pages into buffers of their own size, where a read past a page
+ * is one the sanitizer build reports. FALSE when trace-cmd is missing. */
+static gboolean convert_v7(const char *in, const char *out)
+{
+	g_autofree char *tc = g_find_program_in_path("trace-cmd");
+	if (!tc)
+		return FALSE;
+	const char *argv[] = {
+		tc,  "convert", "--file-version", "7", "--compression", "zstd", "-i", in, "-o",
+		out, NULL
+	};
+	int status = 0;
+	CU_ASSERT_TRUE(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
+				    NULL, NULL, NULL, &status, NULL));
+	CU_ASSERT_TRUE(g_spawn_check_wait_status(status, NULL));
+	return TRUE;
+}
+
+/* Damaged event headers claiming more than their page holds, in a trace.dat:
+ * the data of an event starts 4 or 8 bytes after its header, so the bytes
+ * left in the page are counted from there. CPU 0's third page of the
+ * fixture holds 1824 data bytes (16 bytes of page header before them). */
+static void test_event_past_page(void)
+{
+	g_autofree char *out = g_build_filename(tmpdir, "past.dat", NULL);
+	g_autoptr(GError) error = NULL;
+	{
+		/* An event after those 1824 bytes whose length says its data runs
+		 * 4 bytes past the page: 4096 + 4 - (16 + 1824 + 8) bytes. */
+		g_autofree char *copy = copy_raw();
+		g_autofree char *cpu0 =
+			g_build_filename(copy, "per_cpu", "cpu0", "trace_pipe_raw", NULL);
+		put_exec(cpu0, 1824, 2252 + 4, 4242, "x", 1824 + 8);
+		CU_ASSERT_TRUE_FATAL(ftl_tracedat_write(copy, out, NULL, &error));
+		g_autofree char *filename = NULL;
+		g_autofree char *text = read_back_bad_page(out, 4242, &filename);
+		CU_ASSERT_PTR_NOT_NULL(
+			text && strstr(text, "an event of 2252 bytes in a page with 2248 left"));
+		if (text)
+			fprintf(stderr, "bad page: %s\n", text);
+		/* cut to the page, the event still decodes */
+		CU_ASSERT_STRING_EQUAL(filename ? filename : "(none)", "x");
+		g_unlink(out);
+		rm_rf(copy);
+	}
+	{
+		/* The same with a marker whose text runs to the page's end: the
+		 * field is read up to the event's size, so the size must stop
+		 * at the page. In a compressed version 7 copy this third page is
+		 * the last one of CPU 0, at the end of libtracecmd's buffer. */
+		g_autofree char *copy = copy_raw();
+		g_autofree char *cpu0 =
+			g_build_filename(copy, "per_cpu", "cpu0", "trace_pipe_raw", NULL);
+		put_print(cpu0, 1824, 2252 + 4);
+		CU_ASSERT_TRUE_FATAL(ftl_tracedat_write(copy, out, NULL, &error));
+		g_autofree char *v7 = g_build_filename(tmpdir, "past7.dat", NULL);
+		for (int pass = 0; pass < 2; pass++) {
+			if (pass == 1 && !convert_v7(out, v7)) {
+				fprintf(stderr, "trace-cmd not installed: version 7 skipped\n");
+				break;
+			}
+			const char *path = pass ? v7 : out;
+			g_autoptr(FtlTrace) trace = ftl_trace_open(path, FTL_OPEN_NONE, &error);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(trace);
+			g_autoptr(FtlIter) it = ftl_iter_new(trace, NULL);
+			const FtlEvent *ev;
+			gsize text_len = 0;
+			while (ftl_iter_next(it, &ev, &error) == FTL_STATUS_OK)
+				if (ev->kind == FTL_EVENT_MARKER && ev->pid == 4244)
+					text_len = ev->u.marker.text.len;
+			/* the text is the page's bytes after the header */
+			CU_ASSERT_EQUAL(text_len, 2248 - 16);
+			const FtlDiagEntry *d =
+				ftl_diags_get(ftl_trace_diags(trace), FTL_DIAG_BAD_PAGE);
+			CU_ASSERT_PTR_NOT_NULL(d && d->count && strstr(d->first_text, "2248 left"));
+		}
+		g_unlink(v7);
+		g_unlink(out);
+		rm_rf(copy);
+	}
+	{
+		/* A full page: a sound event fills it up to its last 4 bytes,
+		 * which hold the header of one with 12 bytes of data (type_len
+		 * 3), wholly past the page: nothing of it may be read. */
+		g_autofree char *copy = copy_raw();
+		g_autofree char *cpu0 =
+			g_build_filename(copy, "per_cpu", "cpu0", "trace_pipe_raw", NULL);
+		put_exec(cpu0, 1824, 4076 - (1824 + 8) + 4, 4243, "y", 4080);
+		guchar last[4] = { 0 };
+		put32(last, 3);
+		patch(cpu0, 2 * 4096 + 16 + 4076, last, sizeof last);
+		CU_ASSERT_TRUE_FATAL(ftl_tracedat_write(copy, out, NULL, &error));
+		g_autofree char *filename = NULL;
+		g_autofree char *text = read_back_bad_page(out, 4243, &filename);
+		CU_ASSERT_PTR_NOT_NULL(text &&
+				       strstr(text, "an event of 12 bytes in a page with 0 left"));
+		if (text)
+			fprintf(stderr, "bad page: %s\n", text);
+		/* the event before it ends at the page's end: sound, and read */
+		CU_ASSERT_STRING_EQUAL(filename ? filename : "(none)", "y");
+		g_unlink(out);
+		rm_rf(copy);
+	}
+}
+
+/* A buffer option whose name lost its NUL: libtracecmd copies the name
+ * with strdup() and reads past the option (the sanitizer build aborts on
+ * that). ftlens tries the headers in a child first: the file is refused
+ * with one error naming it, or read when the copy happened to stop. */
+static void test_option_without_nul(void)
+{
+	g_autofree char *raw = g_build_filename(testdata(), "vm", "raw", "raw", NULL);
+	g_autofree char *out = g_build_filename(tmpdir, "nonul.dat", NULL);
+	g_autoptr(GError) error = NULL;
+	FtlTracedatWriteOptions opt = { "ftlensnamewithoutnul", NULL };
+	CU_ASSERT_TRUE_FATAL(ftl_tracedat_write(raw, out, &opt, &error));
+	g_autofree char *bytes = NULL;
+	gsize n = 0;
+	CU_ASSERT_TRUE_FATAL(g_file_get_contents(out, &bytes, &n, NULL));
+	const char *name = "ftlensnamewithoutnul";
+	gsize len = strlen(name) + 1, hits = 0;
+	for (gsize i = 0; i + len <= n; i++)
+		if (memcmp(bytes + i, name, len) == 0) {
+			bytes[i + len - 1] = 'X'; /* the option ends there */
+			hits++;
+		}
+	CU_ASSERT_EQUAL(hits, 1);
+	CU_ASSERT_TRUE_FATAL(g_file_set_contents(out, bytes, (gssize)n, NULL));
+	g_autoptr(FtlTrace) trace = ftl_trace_open(out, FTL_OPEN_NONE, &error);
+	if (!trace) {
+		CU_ASSERT_PTR_NOT_NULL(error && strstr(error->message, out));
+		if (error)
+			fprintf(stderr, "refused: %s\n", error->message);
+	}
+	g_unlink(out);
+}
+
 static void test_cpustats_parse(void)
 {
 	FtlCpuStats st;
@@ -220,6 +447,8 @@ int main(void)
 		{ "fixture round trip as an instance", test_fixture_roundtrip_instance },
 		{ "fixture read by trace-cmd", test_fixture_trace_cmd },
 		{ "bad staging directories", test_bad_staging },
+		{ "an event claiming more than its page", test_event_past_page },
+		{ "a buffer option without its NUL", test_option_without_nul },
 		{ "cpu stats", test_cpustats_parse },
 		{ "bracketed choice", test_bracketed },
 		{ NULL, NULL },
