@@ -19,9 +19,12 @@
 #include "util/error.h"
 
 /* Exported by libtracecmd 1.3 but declared only in trace-cmd's private
- * header; the saved per-CPU ring-buffer statistics are the one place a
- * trace.dat says how many events were overwritten. */
+ * header: the saved per-CPU ring-buffer statistics (the one place a
+ * trace.dat says how many events were overwritten), and the trace clock
+ * (known once tracecmd_init_data() has read the options; NULL when the file
+ * does not say). */
 const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
+const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
 
 static const char tracedat_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 
@@ -506,6 +509,9 @@ gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, const char *buffer
 	ftl_tep_capture_messages(NULL);
 	if (msgs->len)
 		g_debug("'%s': libtracecmd: %s", path, msgs->str);
+	const char *clock = tracecmd_get_trace_clock(handle);
+	if (clock && *clock)
+		ftl_trace_set_clock(trace, clock);
 	/* Buffer instances (trace-cmd record -B, extract -B) are more sources,
 	 * merged in time like trace-cmd report does. */
 	int n = tracecmd_buffer_instances(handle);

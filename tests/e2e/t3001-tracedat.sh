@@ -68,7 +68,7 @@ capture_live && files="$files $T/live.dat"
 
 n=0
 for f in $files; do n=$((n + 1)); done
-plan $((n * 5 + 1 + 9 + 5 + 1 + 1))
+plan $((n * 6 + 1 + 9 + 5 + 1 + 1))
 if [ -n "$live_skip" ]; then
 	ok "# SKIP live capture: $live_skip"
 else
@@ -152,7 +152,7 @@ for f in $files; do
 	b=$(basename "$f")
 	if ! "$FTLENS" dump "$f" >"$T/d" 2>"$T/err"; then
 		not_ok "$b: dump failed: $(head -3 "$T/err")"
-		for i in 1 2 3 4; do not_ok "$b: (skipped)"; done
+		for i in 1 2 3 4 5; do not_ok "$b: (skipped)"; done
 		continue
 	fi
 	trace-cmd report -N -i "$f" >"$T/r" 2>/dev/null
@@ -169,8 +169,7 @@ for f in $files; do
 	[ -s "$T/diff2" ] && diag "$(head -10 "$T/diff2")"
 	if ! "$FTLENS" info --format json "$f" >"$T/j" 2>"$T/err"; then
 		not_ok "$b: info failed: $(head -3 "$T/err")"
-		not_ok "$b: (skipped)"
-		not_ok "$b: (skipped)"
+		for i in 1 2 3; do not_ok "$b: (skipped)"; done
 		continue
 	fi
 	check "$b: unparsed_lines 0" [ "$(json_get "$T/j" "j['unparsed_lines']")" = 0 ]
@@ -178,6 +177,13 @@ for f in $files; do
 	oracle=$(awk '{ c[$2]++ } END { for (k in c) printf "%s:%d\n", k, c[k] }' "$T/rn" | sort -n | tr '\n' ' ')
 	check "$b: per-CPU counts ($(echo $mine)) == trace-cmd report ($(echo $oracle))" [ "$(echo $mine)" = "$(echo $oracle)" ]
 	check "$b: dialect trace.dat" [ "$(json_get "$T/j" "j['dialect']")" = trace.dat ]
+	# The trace clock: the file keeps tracefs's trace_clock text ("[local]
+	# global ..."), in the TRACECLOCK option (version 7, shown by trace-cmd
+	# dump) or after the CPU data offsets (version 6); some files have none.
+	want=$(trace-cmd dump --options -i "$f" 2>/dev/null | grep -m1 -oE '^\[[a-z0-9_-]+\]' | tr -d '[]')
+	[ -n "$want" ] || want=$(strings -n 5 "$f" | grep -m1 -oE '^\[[a-z0-9_-]+\] [a-z]' | sed 's/^\[\([^]]*\)\].*/\1/')
+	got=$(json_get "$T/j" "j['clock'] or ''")
+	check "$b: trace clock '${got}' is the file's ('${want}')" [ "$got" = "$want" ]
 done
 
 # Bad input: a damaged copy of the first file. Damage libtracecmd detects is
