@@ -63,7 +63,7 @@ for f in $files $rig; do
 	[ -n "$(tail -c 1 "$path")" ] && lines=$((lines + 1))
 	sum=$(json_get "$T/j" "j['event_lines']+j['header_lines']+j['special_lines']+j['blank_lines']+j['unparsed_lines']")
 	tot=$(json_get "$T/j" "j['total_lines']")
-	check "$f: total_lines $tot == wc -l $lines == sum of kinds $sum" [ "$tot" = "$lines" ] && [ "$sum" = "$lines" ]
+	check "$f: total_lines $tot == wc -l $lines == sum of kinds $sum" eval '[ "$tot" = "$lines" ] && [ "$sum" = "$lines" ]'
 	# independent oracle: lines with a bracketed CPU "-PID [NNN]" per CPU,
 	# when every event line of the file has that form
 	oracle=$(awk '

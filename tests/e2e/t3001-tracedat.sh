@@ -228,7 +228,7 @@ cp "$src" "$T/page.dat"
 dd if=/dev/urandom of="$T/page.dat" bs=1 seek=$((size - 3000)) count=1024 conv=notrunc 2>/dev/null
 bad page
 check "overwritten data page: no crash (exit $rc/$rc2)" no_crash
-check "overwritten data page: at most one stderr line for an error" [ $rc -eq 0 ] || [ "$(wc -l <"$T/page.err")" -eq 1 ]
+check "overwritten data page: at most one stderr line for an error (exit $rc)" eval '[ $rc -eq 0 ] || [ "$(wc -l <"$T/page.err")" -eq 1 ]'
 [ $rc -eq 0 ] || [ "$(wc -l <"$T/page.err")" -eq 1 ] || diag "$(head -c 600 "$T/page.err")"
 # zeroed instead of random: deterministic, same rule
 cp "$src" "$T/zero.dat"
@@ -278,7 +278,7 @@ if [ -z "$live_skip" ]; then
 	# the public samples are version 6: both are read above.
 	v=$(dd if="$T/live.dat" bs=1 skip=10 count=1 2>/dev/null)
 	check "the live capture is a version $v trace.dat, compressed ($(dd if="$T/live.dat" bs=1 skip=18 count=4 2>/dev/null))" \
-		[ "$v" = 7 ] && [ "$(dd if="$T/live.dat" bs=1 skip=18 count=4 2>/dev/null)" = zstd ]
+		eval '[ "$v" = 7 ] && [ "$(dd if="$T/live.dat" bs=1 skip=18 count=4 2>/dev/null)" = zstd ]'
 	"$FTLENS" info --format json "$T/live.dat" >"$T/bj" 2>/dev/null
 	check "info lists the buffers: top and $inst" [ "$(json_get "$T/bj" '",".join(j["buffers"])')" = "top,$inst" ]
 	all=$(json_get "$T/bj" 'j["events"]')
@@ -286,7 +286,7 @@ if [ -z "$live_skip" ]; then
 	"$FTLENS" info --format json --buffer top "$T/live.dat" >"$T/bt" 2>/dev/null
 	ni=$(json_get "$T/bi" 'j["events"]')
 	nt=$(json_get "$T/bt" 'j["events"]')
-	check "--buffer $inst and --buffer top split the events ($ni + $nt = $all)" [ $((ni + nt)) -eq "$all" ] && [ "$ni" -gt 0 ]
+	check "--buffer $inst and --buffer top split the events ($ni + $nt = $all)" eval '[ $((ni + nt)) -eq "$all" ] && [ "$ni" -gt 0 ]'
 	ns=$(json_get "$T/bi" 'j["kinds"].get("stack", 0)')
 	check "kernel_stack records decode into stack events ($ns, frames compared with trace-cmd above)" [ "$ns" -ge 1 ]
 	mk=$(json_get "$T/bi" 'j["markers"]')
@@ -303,5 +303,5 @@ fi
 gzip -c "$src" >"$T/gz.dat.gz"
 "$FTLENS" info "$T/gz.dat.gz" >/dev/null 2>"$T/gz.err"
 rc=$?
-check "gzip'd trace.dat: exit 1 naming the file" [ $rc -eq 1 ] && grep -q "gz.dat.gz'" "$T/gz.err"
+check "gzip'd trace.dat: exit 1 naming the file" eval '[ $rc -eq 1 ] && grep -q "gz.dat.gz'"'"'" "$T/gz.err"'
 finish

@@ -208,7 +208,7 @@ check "corrupt page header: diagnostic names CPU 0, page 1, offset 4096" \
 n_ok=$(json_get "$T/j" 'j["events"]') # the rig capture's count (from the oracle_check above)
 "$FTLENS" info --format json "$T/bad" >"$T/j2" 2>/dev/null
 n_bad=$(json_get "$T/j2" 'j["events"]')
-check "corrupt page header: only that page's events are missing ($n_bad < $n_ok)" [ "$n_bad" -lt "$n_ok" ] && [ "$n_bad" -gt 0 ]
+check "corrupt page header: only that page's events are missing ($n_bad < $n_ok)" eval '[ "$n_bad" -lt "$n_ok" ] && [ "$n_bad" -gt 0 ]'
 fresh
 rm -r "$T/bad/events/sched/sched_switch"
 id=$(sed -n 's/^ID: //p' "$V/raw/events/sched/sched_switch/format")

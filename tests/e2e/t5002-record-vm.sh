@@ -65,7 +65,7 @@ check "ftlens and trace-cmd count the same events per name and CPU" cmp -s "$T/f
 cmp -s "$T/fg.rc" "$T/fg.dc" || diag "$(diff "$T/fg.rc" "$T/fg.dc" | head)"
 n_in=$(grep -c ' entry  *funcgraph_entry: ' "$T/fg.dump")
 n_out=$(grep -c ' exit  *funcgraph_exit: ' "$T/fg.dump")
-check "function_graph entries ($n_in) and exits ($n_out) are there" [ "$n_in" -gt 0 ] && [ "$n_out" -gt 0 ]
+check "function_graph entries ($n_in) and exits ($n_out) are there" eval '[ "$n_in" -gt 0 ] && [ "$n_out" -gt 0 ]'
 check "the graph holds the -g function" grep -q 'funcgraph_entry: func=do_sys_openat2 ' "$T/fg.dump"
 check "no entry deeper than --max-graph-depth 3" sh -c "! grep -q 'funcgraph_entry: func=.* depth=[3-9]' '$T/fg.dump'"
 check "the command's markers are in it" sh -c "grep -q '^marker fgraph before' '$T/fg.rc' && grep -q '^marker fgraph after' '$T/fg.rc'"
