@@ -51,8 +51,9 @@ typedef struct {
 	guint64 seq;
 	GArray *last_ts; /* gint64 per CPU, for the time_backwards diagnostic */
 	const char *n_lost;
-	gboolean top;  /* the top buffer, not an instance: owns the saved cpustats */
-	int page_size; /* the file header's ring-buffer page size, 0 if unknown */
+	gboolean top;	   /* the top buffer, not an instance: owns the saved cpustats */
+	int page_size;	   /* the file header's ring-buffer page size, 0 if unknown */
+	gint64 data_start; /* where a page's events start: after its header */
 	struct tracecmd_input *parent; /* the file's handle when the top buffer is not read */
 } TracedatSource;
 
@@ -73,7 +74,7 @@ static void tracedat_fill(TracedatSource *ts, struct tep_record *r)
 	 * length word, which is what record_size counts beyond size. */
 	int psize = ts->page_size;
 	if (psize > 0) {
-		gint64 start = 8 + tep_get_header_page_size(ts->tep);
+		gint64 start = ts->data_start;
 		gint64 index = r->offset >= (unsigned long long)start
 				       ? (gint64)((r->offset - (unsigned long long)start) %
 						  (unsigned long long)psize) +
@@ -290,26 +291,27 @@ static int tracedat_page_size(const char *path)
 		i++;
 	if (i + 7 > n)
 		return 0;
-	const guchar *p = buf + i + 3; /* past the NUL, endianness and long size */
-	guint32 v = buf[i + 1]
-			    ? (guint32)p[0] << 24 | (guint32)p[1] << 16 | (guint32)p[2] << 8 | p[3]
-			    : (guint32)p[3] << 24 | (guint32)p[2] << 16 | (guint32)p[1] << 8 | p[0];
+	guint32 v;
+	memcpy(&v, buf + i + 3, sizeof v); /* past the NUL, endianness and long size */
+	v = buf[i + 1] ? GUINT32_FROM_BE(v) : GUINT32_FROM_LE(v);
 	return v >= 1024 && v <= (1u << 24) && (v & (v - 1)) == 0 ? (int)v : 0;
 }
 
-/* Takes ownership of handle. */
+/* Takes ownership of handle. page_size: tracedat_page_size() of the file. */
 static TracedatSource *tracedat_source_add(FtlTrace *trace, const char *path,
-					   struct tracecmd_input *handle, gboolean top,
-					   const char *buffer)
+					   struct tracecmd_input *handle, int page_size,
+					   gboolean top, const char *buffer)
 {
 	TracedatSource *ts = g_new0(TracedatSource, 1);
 	ftl_source_init(&ts->base, &tracedat_ops, path);
 	ts->top = top;
-	ts->page_size = tracedat_page_size(path);
+	ts->page_size = page_size;
 	ts->handle = handle;
 	ts->base.buffer = buffer ? ftl_strpool_intern(ftl_trace_pool(trace), buffer) : NULL;
 	struct tep_handle *tep = tracecmd_get_tep(handle);
 	ts->tep = tep;
+	/* a timestamp, then the commit word of the kernel's long size */
+	ts->data_start = 8 + tep_get_header_page_size(tep);
 	ts->dec = ftl_tep_decoder_new(tep, trace);
 	ts->n_cpus = MAX(tep_get_cpus(tep), 0);
 	ts->heads = g_new0(struct tep_record *, MAX(ts->n_cpus, 1));
@@ -509,6 +511,7 @@ gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, const char *buffer
 	ftl_tep_capture_messages(NULL);
 	if (msgs->len)
 		g_debug("'%s': libtracecmd: %s", path, msgs->str);
+	int page_size = tracedat_page_size(path);
 	const char *clock = tracecmd_get_trace_clock(handle);
 	if (clock && *clock)
 		ftl_trace_set_clock(trace, clock);
@@ -535,7 +538,7 @@ gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, const char *buffer
 		return FALSE;
 	}
 	if (want_top)
-		tracedat_source_add(trace, path, handle, TRUE, NULL);
+		tracedat_source_add(trace, path, handle, page_size, TRUE, NULL);
 	for (int i = 0; i < n; i++) {
 		const char *name = tracecmd_buffer_instance_name(handle, i);
 		if (buffer && g_strcmp0(name, buffer) != 0)
@@ -557,7 +560,7 @@ gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, const char *buffer
 				tracecmd_close(handle);
 			return FALSE;
 		}
-		TracedatSource *ts = tracedat_source_add(trace, path, h, FALSE, name);
+		TracedatSource *ts = tracedat_source_add(trace, path, h, page_size, FALSE, name);
 		if (!want_top)
 			ts->parent = handle; /* only one instance is chosen then */
 	}

@@ -230,6 +230,17 @@ static char *read_back_bad_page(const char *path, gint pid, char **filename)
 	return d && d->count ? g_strdup(d->first_text) : NULL;
 }
 
+/* Writes n bytes of events at data offset at of CPU 0's third page in the
+ * raw copy, and sets that page's commit (its data bytes) to commit. */
+static void put_events(const char *cpu0, long at, const guchar *ev, gsize n, guint32 commit)
+{
+	const long page = 2 * 4096;
+	patch(cpu0, page + 16 + at, ev, n);
+	guchar c[8] = { 0 };
+	put32(c, commit);
+	patch(cpu0, page + 8, c, sizeof c);
+}
+
 /* Writes, at data offset at of CPU 0's third page in the raw copy, a
  * long-form event (type_len 0: a length word after the header, the data 8
  * bytes in) whose length word is len, holding a sched_process_exec (id 307)
@@ -237,7 +248,6 @@ static char *read_back_bad_page(const char *path, gint pid, char **filename)
 static void put_exec(const char *cpu0, long at, guint32 len, gint pid, const char *name,
 		     guint32 commit)
 {
-	const long page = 2 * 4096;
 	guchar ev[8 + 28] = { 0 };
 	put32(ev + 4, len);
 	guchar *data = ev + 8;
@@ -248,10 +258,7 @@ static void put_exec(const char *cpu0, long at, guint32 len, gint pid, const cha
 	put32(data + 12, (guint32)pid);
 	put32(data + 16, (guint32)pid);
 	data[20] = (guchar)name[0];
-	patch(cpu0, page + 16 + at, ev, sizeof ev);
-	guchar c[8] = { 0 };
-	put32(c, commit);
-	patch(cpu0, page + 8, c, sizeof c);
+	put_events(cpu0, at, ev, sizeof ev, commit);
 }
 
 /* A print event (id 5, a trace_marker write) at data offset at of CPU 0's
@@ -260,7 +267,6 @@ static void put_exec(const char *cpu0, long at, guint32 len, gint pid, const cha
  * to cover the event's header. */
 static void put_print(const char *cpu0, long at, guint32 len)
 {
-	const long page = 2 * 4096;
 	gsize n = (gsize)(4096 - (16 + at));
 	g_autofree guchar *ev = g_malloc0(n);
 	put32(ev + 4, len);
@@ -268,10 +274,7 @@ static void put_print(const char *cpu0, long at, guint32 len)
 	data[0] = 5;
 	put32(data + 4, 4244);
 	memset(data + 16, 'A', n - 8 - 16);
-	patch(cpu0, page + 16 + at, ev, n);
-	guchar c[8] = { 0 };
-	put32(c, (guint32)at + 8);
-	patch(cpu0, page + 8, c, sizeof c);
+	put_events(cpu0, at, ev, n, (guint32)at + 8);
 }
 
 /* trace-cmd convert to a version 7 file, zstd-compressed: libtracecmd then
