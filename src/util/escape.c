@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The one escaper for text from a trace (policy in escape.h). */
+#include "config.h"
+
+#include "util/escape.h"
+
+#include <string.h>
+
+static const char escape_hex[] = "0123456789abcdef";
+
+static void escape_byte(GString *out, guchar c)
+{
+	char b[4] = { '\\', 'x', escape_hex[c >> 4], escape_hex[c & 15] };
+	g_string_append_len(out, b, 4);
+}
+
+/* Code points that would steer a terminal or reorder what it shows. */
+gboolean ftl_escape_is_hidden(gunichar u)
+{
+	if (u >= 0x80 && u <= 0x9f)
+		return TRUE;
+	switch (u) {
+	case 0x061c:
+	case 0x200e:
+	case 0x200f:
+	case 0x2028:
+	case 0x2029:
+		return TRUE;
+	default:
+		return (u >= 0x202a && u <= 0x202e) || (u >= 0x2066 && u <= 0x2069);
+	}
+}
+
+/* The length of the valid UTF-8 sequence at p (at most n bytes), 0 when it
+ * is not one. Overlong forms, surrogates and code points past U+10FFFF are
+ * not valid. */
+static gsize escape_utf8_len(const guchar *p, gsize n, gunichar *u)
+{
+	guchar c = p[0];
+	gsize len;
+	gunichar min;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2, min = 0x80, *u = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3, min = 0x800, *u = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4, min = 0x10000, *u = c & 0x07;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	for (gsize i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		*u = (*u << 6) | (p[i] & 0x3f);
+	}
+	if (*u < min || *u > 0x10ffff || (*u >= 0xd800 && *u <= 0xdfff))
+		return 0;
+	return len;
+}
+
+void ftl_escape_append(GString *out, const char *s, gssize len)
+{
+	if (!s)
+		return;
+	gsize n = len < 0 ? strlen(s) : (gsize)len;
+	const guchar *p = (const guchar *)s, *e = p + n;
+	while (p < e) {
+		/* copy the run that needs nothing in one go */
+		const guchar *run = p;
+		while (p < e && *p >= 0x20 && *p < 0x7f && *p != '\\')
+			p++;
+		if (p > run)
+			g_string_append_len(out, (const char *)run, p - run);
+		if (p == e)
+			break;
+		guchar c = *p;
+		if (c == '\\') {
+			g_string_append(out, "\\\\");
+			p++;
+			continue;
+		}
+		if (c < 0x80) {
+			escape_byte(out, c);
+			p++;
+			continue;
+		}
+		gunichar u;
+		gsize ulen = escape_utf8_len(p, (gsize)(e - p), &u);
+		if (!ulen) {
+			escape_byte(out, c);
+			p++;
+		} else if (ftl_escape_is_hidden(u)) {
+			g_string_append_printf(out, "\\u%04x", u);
+			p += ulen;
+		} else {
+			g_string_append_len(out, (const char *)p, (gssize)ulen);
+			p += ulen;
+		}
+	}
+}
+
+char *ftl_escape(const char *s, gssize len)
+{
+	GString *out = g_string_sized_new(s ? (len < 0 ? strlen(s) : (gsize)len) + 1 : 1);
+	ftl_escape_append(out, s, len);
+	return g_string_free(out, FALSE);
+}
+
+void ftl_escape_fputs(const char *s, FILE *out)
+{
+	g_autofree char *v = ftl_escape(s, -1);
+	fputs(v, out);
+}
+
+static guint escape_unichar_cols(gunichar u)
+{
+	if (g_unichar_iszerowidth(u))
+		return 0;
+	return g_unichar_iswide(u) ? 2 : 1;
+}
+
+gsize ftl_escape_width(const char *s)
+{
+	gsize w = 0;
+	for (const char *p = s; *p; p = g_utf8_next_char(p)) {
+		if ((guchar)*p < 0x80)
+			w++;
+		else
+			w += escape_unichar_cols(g_utf8_get_char(p));
+	}
+	return w;
+}
+
+gsize ftl_escape_fit(const char *s, gsize cols)
+{
+	gsize w = 0;
+	const char *p = s;
+	while (*p) {
+		guint cw = (guchar)*p < 0x80 ? 1 : escape_unichar_cols(g_utf8_get_char(p));
+		if (w + cw > cols)
+			break;
+		w += cw;
+		p = g_utf8_next_char(p);
+	}
+	return (gsize)(p - s);
+}

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The one escaper: every class of hostile text made visible, one policy. */
+#include "config.h"
+
+#include <string.h>
+
+#include "unit.h"
+#include "util/escape.h"
+
+static void expect(const char *in, gssize len, const char *want)
+{
+	g_autofree char *got = ftl_escape(in, len);
+	CU_ASSERT_STRING_EQUAL(got, want);
+	if (strcmp(got, want) != 0)
+		fprintf(stderr, "\n  got '%s' want '%s'\n", got, want);
+	CU_ASSERT_TRUE(g_utf8_validate(got, -1, NULL));
+}
+
+static void test_plain(void)
+{
+	expect("do_sys_openat2", -1, "do_sys_openat2");
+	expect("", -1, "");
+	expect(NULL, -1, "");
+	expect("abc", 2, "ab");
+}
+
+static void test_c0_and_del(void)
+{
+	/* ESC, BEL, TAB, LF, CR, NUL inside a slice, DEL */
+	expect("a\x1b[2Jb", -1, "a\\x1b[2Jb");
+	expect("\a\t\n\r", -1, "\\x07\\x09\\x0a\\x0d");
+	expect("x\0y", 3, "x\\x00y");
+	expect("\x7f", -1, "\\x7f");
+	/* OSC 52, a clipboard write */
+	expect("\x1b]52;c;aGk=\x07", -1, "\\x1b]52;c;aGk=\\x07");
+}
+
+static void test_backslash(void)
+{
+	/* a literal "\x1b" written by a process differs from ESC */
+	expect("\\x1b", -1, "\\\\x1b");
+}
+
+static void test_c1(void)
+{
+	/* the one-byte CSI of 8-bit terminals: not UTF-8 on its own */
+	expect("a\x9b" "31mb", -1, "a\\x9b31mb");
+	/* U+009B encoded as UTF-8, and the ends of the C1 range */
+	expect("\xc2\x9b", -1, "\\u009b");
+	expect("\xc2\x80\xc2\x9f", -1, "\\u0080\\u009f");
+	/* U+00A0 is past C1: kept */
+	expect("\xc2\xa0", -1, "\xc2\xa0");
+}
+
+static void test_invalid_utf8(void)
+{
+	expect("\xff\xfe", -1, "\\xff\\xfe");
+	/* a sequence cut short, at the end and before ASCII */
+	expect("ab\xc3", -1, "ab\\xc3");
+	expect("\xe2\x82x", -1, "\\xe2\\x82x");
+	/* overlong '/', a UTF-16 surrogate, past U+10FFFF */
+	expect("\xc0\xaf", -1, "\\xc0\\xaf");
+	expect("\xed\xa0\x80", -1, "\\xed\\xa0\\x80");
+	expect("\xf4\x90\x80\x80", -1, "\\xf4\\x90\\x80\\x80");
+	/* valid multi-byte text is kept */
+	expect("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\xa5", -1,
+	       "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\xa5");
+}
+
+static void test_bidi(void)
+{
+	/* RLO reorders what a terminal shows; the isolates and marks too */
+	expect("evil\xe2\x80\xaetxt.exe", -1, "evil\\u202etxt.exe");
+	expect("\xe2\x80\xaa\xe2\x80\xac\xe2\x81\xa6\xe2\x81\xa9", -1,
+	       "\\u202a\\u202c\\u2066\\u2069");
+	expect("\xe2\x80\x8e\xe2\x80\x8f\xd8\x9c", -1, "\\u200e\\u200f\\u061c");
+	expect("a\xe2\x80\xa8" "b", -1, "a\\u2028b");
+}
+
+static void test_long_runs(void)
+{
+	/* a megabyte of ESC and a megabyte of plain text, both whole */
+	gsize n = 1 << 20;
+	g_autofree char *esc = g_malloc(n);
+	memset(esc, 0x1b, n);
+	g_autofree char *got = ftl_escape(esc, (gssize)n);
+	CU_ASSERT_EQUAL(strlen(got), 4 * n);
+	CU_ASSERT_EQUAL(strncmp(got + 4 * (n - 1), "\\x1b", 4), 0);
+	g_autofree char *plain = g_malloc(n + 1);
+	memset(plain, 'q', n);
+	plain[n] = 0;
+	g_autofree char *same = ftl_escape(plain, -1);
+	CU_ASSERT_STRING_EQUAL(same, plain);
+}
+
+static void test_append_and_fputs(void)
+{
+	g_autoptr(GString) s = g_string_new("k=");
+	ftl_escape_append(s, "v\x1b", -1);
+	CU_ASSERT_STRING_EQUAL(s->str, "k=v\\x1b");
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	ftl_escape_fputs("\x9b", f);
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(buf, "\\x9b");
+	free(buf);
+}
+
+static void test_width_and_fit(void)
+{
+	CU_ASSERT_EQUAL(ftl_escape_width("abc"), 3);
+	/* two wide CJK characters, a combining acute accent */
+	CU_ASSERT_EQUAL(ftl_escape_width("\xe6\x97\xa5\xe6\x9c\xac"), 4);
+	CU_ASSERT_EQUAL(ftl_escape_width("e\xcc\x81"), 1);
+	/* fit never cuts a character, nor a wide one in half */
+	CU_ASSERT_EQUAL(ftl_escape_fit("abcdef", 3), 3);
+	CU_ASSERT_EQUAL(ftl_escape_fit("\xe6\x97\xa5\xe6\x9c\xac", 3), 3);
+	CU_ASSERT_EQUAL(ftl_escape_fit("caf\xc3\xa9!", 4), 5);
+	CU_ASSERT_EQUAL(ftl_escape_fit("ab", 10), 2);
+}
+
+static const UnitTest tests[] = {
+	{ "plain text is copied", test_plain },
+	{ "C0 controls and DEL", test_c0_and_del },
+	{ "backslash doubled", test_backslash },
+	{ "C1 controls", test_c1 },
+	{ "invalid UTF-8", test_invalid_utf8 },
+	{ "bidi overrides and separators", test_bidi },
+	{ "very long runs", test_long_runs },
+	{ "append and fputs", test_append_and_fputs },
+	{ "terminal width and fit", test_width_and_fit },
+	{ NULL, NULL },
+};
+
+int main(void)
+{
+	return unit_run("escape", tests);
+}
