@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "util/escape.h"
 
 int main(int argc, char **argv)
 {
@@ -49,7 +50,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (!ok) {
-		fprintf(stderr, "ftlens: %s\n", error ? error->message : "failed");
+		/* messages quote file names and trace text: shown through the
+		 * one escaper, line by line */
+		g_auto(GStrv) lines = g_strsplit(error ? error->message : "failed", "\n", -1);
+		for (guint i = 0; lines[i]; i++) {
+			g_autofree char *v = ftl_escape(lines[i], -1);
+			fprintf(stderr, "%s%s\n", i ? "" : "ftlens: ", v);
+		}
 		return ftl_cli_exit_code(error);
 	}
 	return 0;

@@ -61,19 +61,6 @@ static FtlCpuCounts *counts_cpu(FtlCounts *c, gint32 cpu)
 	return ftl_slots_get(c->cpus, cpu < 0 ? 0 : (guint)cpu + 1, counts_cpu_init);
 }
 
-static char *counts_visible(FtlSlice s)
-{
-	GString *g = g_string_sized_new(s.len);
-	for (guint32 i = 0; i < s.len; i++) {
-		guchar ch = (guchar)s.p[i];
-		if (ch < 0x20 || ch == 0x7f)
-			g_string_append_printf(g, "\\x%02x", ch);
-		else
-			g_string_append_c(g, (char)ch);
-	}
-	return g_string_free(g, FALSE);
-}
-
 void ftl_counts_feed(FtlCounts *c, const FtlEvent *ev)
 {
 	FtlCpuCounts *cc = counts_cpu(c, ev->cpu);
@@ -129,7 +116,7 @@ void ftl_counts_feed(FtlCounts *c, const FtlEvent *ev)
 		m->cpu = ev->cpu;
 		m->pid = ev->pid;
 		m->line = ev->line;
-		m->text = counts_visible(ev->u.marker.text);
+		m->text = g_strndup(ev->u.marker.text.p, ev->u.marker.text.len);
 		g_ptr_array_add(c->markers, m);
 	}
 }

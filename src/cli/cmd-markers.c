@@ -12,6 +12,7 @@
 #include "util/timefmt.h"
 #include "views/info.h"
 #include "views/table.h"
+#include "util/escape.h"
 
 #define MARKERS_WIDTH 100
 /* Text shows the details of this many spans; CSV and JSON show all. */
@@ -73,20 +74,10 @@ static const char *markers_origin_name(FtlMarkerOrigin o)
  * tells markers apart). max 0: not cut. */
 static char *markers_visible(const char *s, guint max)
 {
-	g_autofree char *valid = g_utf8_make_valid(s, -1);
 	GString *out = g_string_new(NULL);
-	for (const char *p = valid; *p; p++) {
-		guchar c = (guchar)*p;
-		if (c == '\\')
-			g_string_append(out, "\\\\");
-		else if (c < 0x20 || c == 0x7f)
-			g_string_append_printf(out, "\\x%02x", c);
-		else
-			g_string_append_c(out, (char)c);
-	}
-	if (max && (guint)g_utf8_strlen(out->str, -1) > max) {
-		const char *cut = g_utf8_offset_to_pointer(out->str, max - 1);
-		g_string_truncate(out, (gsize)(cut - out->str));
+	ftl_escape_append(out, s, -1);
+	if (max && ftl_escape_width(out->str) > max) {
+		g_string_truncate(out, ftl_escape_fit(out->str, max - 1));
 		g_string_append_c(out, '~');
 	}
 	return g_string_free(out, FALSE);
@@ -97,11 +88,11 @@ static void markers_widen(guint *w, const char *s)
 	*w = MAX(*w, (guint)g_utf8_strlen(s, -1));
 }
 
-static char *markers_comm(const FtlMarker *mk, gboolean valid)
+static char *markers_comm(const FtlMarker *mk)
 {
 	/* as dump shows it: "<...>" for a task the input did not name */
 	const char *c = mk->comm ? mk->comm : mk->pid >= 0 ? "<...>" : NULL;
-	return !c ? NULL : valid ? g_utf8_make_valid(c, -1) : g_strdup(c);
+	return g_strdup(c);
 }
 
 static char *markers_wall(const MarkersView *v, const FtlMarker *mk)
@@ -127,7 +118,7 @@ static guint markers_text_budget(const MarkersView *v, const FtlMarkers *m, cons
 		markers_widen(&w_cpu, buf);
 		g_snprintf(buf, sizeof buf, "%d", mk->pid);
 		markers_widen(&w_pid, buf);
-		g_autofree char *comm = markers_comm(mk, TRUE);
+		g_autofree char *comm = markers_comm(mk);
 		if (comm) {
 			g_autofree char *vis = markers_visible(comm, 0);
 			markers_widen(&w_comm, vis);
@@ -143,7 +134,6 @@ static guint markers_text_budget(const MarkersView *v, const FtlMarkers *m, cons
 static FtlTable *markers_table(const MarkersView *v, const FtlMarkers *m)
 {
 	gboolean text = v->format == FTL_FORMAT_TEXT;
-	gboolean json = v->format == FTL_FORMAT_JSON;
 	gboolean rel = v->origin != FTL_TS_NONE;
 	gboolean wall = v->wall_offset != FTL_TS_NONE;
 	FtlTable *t = ftl_table_new("markers");
@@ -200,9 +190,13 @@ static FtlTable *markers_table(const MarkersView *v, const FtlMarkers *m)
 			ftl_table_set_int(t, c_cpu, mk->cpu);
 		if (mk->pid >= 0)
 			ftl_table_set_int(t, c_pid, mk->pid);
-		/* JSON must be UTF-8; CSV keeps the bytes the trace has */
-		g_autofree char *comm = markers_comm(mk, v->format != FTL_FORMAT_CSV);
-		ftl_table_set_str(t, c_comm, comm);
+		g_autofree char *comm = markers_comm(mk);
+		if (text && comm) {
+			g_autofree char *vis = markers_visible(comm, 0);
+			ftl_table_set_str(t, c_comm, vis);
+		} else {
+			ftl_table_set_str(t, c_comm, comm);
+		}
 		if (c_origin != G_MAXUINT)
 			ftl_table_set_str(t, c_origin, markers_origin_name(mk->origin));
 		if (c_line != G_MAXUINT && mk->line)
@@ -216,9 +210,6 @@ static FtlTable *markers_table(const MarkersView *v, const FtlMarkers *m)
 		if (text) {
 			g_autofree char *vis = markers_visible(mk->text, budget);
 			ftl_table_set_str(t, c_text, vis);
-		} else if (json) {
-			g_autofree char *valid = g_utf8_make_valid(mk->text, -1);
-			ftl_table_set_str(t, c_text, valid);
 		} else {
 			ftl_table_set_str(t, c_text, mk->text);
 		}
@@ -327,8 +318,6 @@ static FtlTable *markers_spans_table(const MarkersView *v, const FtlSpans *s)
 			g_autofree char *valid = NULL;
 			if (text)
 				valid = markers_visible(texts[k], budget[k]);
-			else if (v->format == FTL_FORMAT_JSON)
-				valid = g_utf8_make_valid(texts[k], -1);
 			ftl_table_set_str(t, c, valid ? valid : texts[k]);
 		}
 	}
@@ -401,15 +390,8 @@ static FtlTable *markers_funcs_table(const MarkersView *v, const FtlSpans *s, gu
 /* Patterns are text too: control characters never reach the terminal. */
 static void markers_puts_visible(const char *s)
 {
-	g_autoptr(GString) out = g_string_new(NULL);
-	for (; *s; s++) {
-		guchar c = (guchar)*s;
-		if (c < 0x20 || c == 0x7f)
-			g_string_append_printf(out, "\\x%02x", c);
-		else
-			g_string_append_c(out, (char)c);
-	}
-	puts(out->str);
+	ftl_escape_fputs(s, stdout);
+	fputc('\n', stdout);
 }
 
 static void markers_print_spans_text(const MarkersView *v, const FtlSpans *s, const char *start,
@@ -613,9 +595,9 @@ gboolean ftl_cmd_markers(int argc, char **argv, GError **error)
 			g_autoptr(FtlTable) ct = markers_cpus_table(spans, 0, n, TRUE);
 			g_autoptr(FtlTable) ft = markers_funcs_table(&v, spans, 0, n, TRUE);
 			json_builder_set_member_name(b, "start_pattern");
-			json_builder_add_string_value(b, span_start);
+			ftl_json_add_text(b, span_start);
 			json_builder_set_member_name(b, "end_pattern");
-			json_builder_add_string_value(b, span_end);
+			ftl_json_add_text(b, span_end);
 			ftl_table_add_json(spt, b);
 			json_builder_set_member_name(b, "unmatched_starts");
 			json_builder_add_int_value(b, ftl_spans_unmatched_starts(spans));

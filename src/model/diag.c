@@ -2,6 +2,8 @@
 /* Diagnostics table: a count and the first location per anomaly kind. */
 #include "model/diag.h"
 
+#include "util/escape.h"
+
 #include <string.h>
 
 struct _FtlDiags {
@@ -55,14 +57,8 @@ void ftl_diags_add(FtlDiags *d, FtlDiagKind kind, const char *file, guint64 line
 		e->first_line = line;
 		e->first_cpu = cpu;
 		if (text) {
-			gsize n = MIN(text_len, 160);
-			/* Show control bytes as '?': this text may reach a terminal. */
-			e->first_text = g_malloc(n + 1);
-			memcpy(e->first_text, text, n);
-			e->first_text[n] = 0;
-			for (gsize i = 0; i < n; i++)
-				if ((guchar)e->first_text[i] < 0x20 || e->first_text[i] == 0x7f)
-					e->first_text[i] = '?';
+			/* visible already (the text may hold NUL bytes), shortened */
+			e->first_text = ftl_escape(text, (gssize)MIN(text_len, 160));
 		}
 	}
 	e->amount += amount;

@@ -30,7 +30,7 @@ typedef struct {
 	char *first_file; /* NULL if count == 0 */
 	guint64 first_line;
 	gint first_cpu;
-	char *first_text; /* the offending text, shortened */
+	char *first_text; /* the offending text (its first 160 bytes) made visible */
 } FtlDiagEntry;
 
 typedef struct _FtlDiags FtlDiags;

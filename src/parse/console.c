@@ -242,7 +242,10 @@ static const char *console_embedded_time(const char *p, const char *e)
 /* ---- lines -------------------------------------------------------------- */
 
 /* Copies [p, e) into out without CRs and terminal escapes; other control
- * bytes become '?'. Returns TRUE if there were such bytes. */
+ * bytes become '?'. This is input normalization, not display: console lines
+ * are C strings (a NUL from a zero-filled block would cut them) and a '?'
+ * marks a byte that was no text; views still show every line through
+ * util/escape.h. Returns TRUE if there were such bytes. */
 static gboolean console_clean(const char *p, const char *e, GString *out)
 {
 	gboolean binary = FALSE;

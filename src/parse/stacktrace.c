@@ -168,11 +168,11 @@ static gboolean st_parse_frame(const char *p, const char *e, gint64 *index, gint
 	return TRUE;
 }
 
-/* Line text for a message: at most 60 bytes, valid UTF-8. */
+/* Line text for a message, at most 60 bytes as read (main.c makes
+ * messages visible). */
 static char *st_excerpt(const char *p, const char *e)
 {
-	gsize n = MIN((gsize)(e - p), 60);
-	return g_utf8_make_valid(p, (gssize)n);
+	return g_strndup(p, MIN((gsize)(e - p), 60));
 }
 
 /* FALSE with an error at the first byte of p..e no text file holds; line

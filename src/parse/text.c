@@ -294,10 +294,8 @@ static FtlStatus text_unparsed(TextSource *ts, const char *p, const char *e, gbo
 		      truncated ? FTL_DIAG_TRUNCATED_LINE : FTL_DIAG_UNPARSED_LINE, ts->base.path,
 		      ts->lineno, ts->base.cpu_hint, p, (gsize)(e - p), 0);
 	if (ftl_trace_flags(trace) & FTL_OPEN_STRICT) {
+		/* as read: main.c makes the message visible */
 		g_autofree char *txt = g_strndup(p, (gsize)MIN(e - p, 80));
-		for (char *c = txt; *c; c++)
-			if ((guchar)*c < 0x20 || *c == 0x7f)
-				*c = '?';
 		g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
 			    "'%s': line %" G_GUINT64_FORMAT ": %s: '%s'", ts->base.path, ts->lineno,
 			    truncated ? "truncated last line" : "line not recognized", txt);
@@ -477,7 +475,6 @@ gboolean ftl_text_sniff(FtlInput *input, GError **error)
 	ftl_trace_add_source(scratch, &ts->base);
 	const FtlEvent *ev;
 	guint64 first_bad = 0;
-	g_autofree char *bad_text = NULL;
 	while (ts->base.stats.total_lines < SNIFF_LINES) {
 		guint64 before = ts->base.stats.unparsed_lines;
 		FtlStatus st = text_next(&ts->base, &ev, NULL);
@@ -493,7 +490,6 @@ gboolean ftl_text_sniff(FtlInput *input, GError **error)
 				d = ftl_diags_get(ftl_trace_diags(scratch),
 						  FTL_DIAG_TRUNCATED_LINE);
 			first_bad = d->first_line;
-			bad_text = g_strdup(d->first_text);
 		}
 		if (st != FTL_STATUS_OK)
 			break;
@@ -503,9 +499,16 @@ gboolean ftl_text_sniff(FtlInput *input, GError **error)
 			    "'%s': no trace lines (only blank lines)", input->path);
 		return FALSE;
 	}
+	/* the line as read: main.c makes the message visible */
+	const char *p = view.data, *e = view.data + view.size;
+	for (guint64 l = 1; l < first_bad && p < e; l++) {
+		const char *nl = memchr(p, '\n', (gsize)(e - p));
+		p = nl ? nl + 1 : e;
+	}
+	const char *nl = memchr(p, '\n', (gsize)(e - p));
+	g_autofree char *bad_text = g_strndup(p, MIN((gsize)((nl ? nl : e) - p), 60));
 	g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
-		    "'%s': line %" G_GUINT64_FORMAT
-		    ": not an ftrace trace format ftlens knows: '%.60s'",
-		    input->path, first_bad, bad_text ? bad_text : "");
+		    "'%s': line %" G_GUINT64_FORMAT ": not an ftrace trace format ftlens knows: '%s'",
+		    input->path, first_bad, bad_text);
 	return FALSE;
 }

@@ -5,26 +5,14 @@
 #include <string.h>
 
 #include "model/source.h"
+#include "util/escape.h"
 #include "util/timefmt.h"
-
-void ftl_dump_append_visible(GString *out, const char *s, gsize len)
-{
-	for (gsize i = 0; i < len; i++) {
-		guchar c = (guchar)s[i];
-		if (c == '\\')
-			g_string_append(out, "\\\\"); /* so "\\x1b" in a marker differs from ESC */
-		else if (c < 0x20 || c == 0x7f)
-			g_string_append_printf(out, "\\x%02x", c);
-		else
-			g_string_append_c(out, (char)c);
-	}
-}
 
 static void dump_str(GString *out, const char *key, const char *s)
 {
 	g_string_append_printf(out, " %s=", key);
 	if (s)
-		ftl_dump_append_visible(out, s, strlen(s));
+		ftl_escape_append(out, s, -1);
 	else /* a comm the input did not know, or a function it did not name */
 		g_string_append(out, g_str_has_suffix(key, "comm") ? "<...>" : "-");
 }
@@ -32,7 +20,7 @@ static void dump_str(GString *out, const char *key, const char *s)
 static void dump_slice(GString *out, const char *key, FtlSlice s)
 {
 	g_string_append_printf(out, " %s=", key);
-	ftl_dump_append_visible(out, s.p, s.len);
+	ftl_escape_append(out, s.p, s.len);
 }
 
 static void dump_int(GString *out, const char *key, gint64 v)
@@ -61,7 +49,7 @@ void ftl_dump_event_at(GString *out, const FtlEvent *ev, gint64 origin)
 		g_string_append(out, "      - ");
 	gsize at = out->len;
 	if (ev->comm)
-		ftl_dump_append_visible(out, ev->comm, strlen(ev->comm));
+		ftl_escape_append(out, ev->comm, -1);
 	else
 		g_string_append(out, ev->pid >= 0 ? "<...>" : "-");
 	for (gsize w = out->len - at; w < 16; w++)
@@ -138,20 +126,20 @@ void ftl_dump_event_at(GString *out, const FtlEvent *ev, gint64 origin)
 		dump_int(out, "frames", ev->u.stack.n_frames);
 		for (guint32 i = 0; i < ev->u.stack.n_frames; i++) {
 			g_string_append(out, i ? " <- " : " ");
-			ftl_dump_append_visible(out, ev->u.stack.frames[i].p,
+			ftl_escape_append(out, ev->u.stack.frames[i].p,
 						ev->u.stack.frames[i].len);
 		}
 		break;
 	default:
 		if (ev->payload.len) {
 			g_string_append_c(out, ' ');
-			ftl_dump_append_visible(out, ev->payload.p, ev->payload.len);
+			ftl_escape_append(out, ev->payload.p, ev->payload.len);
 		} else if (ev->kind == FTL_EVENT_GENERIC && ev->src) {
 			/* binary inputs keep fields; the source renders them as text */
 			g_autoptr(GString) text = g_string_new(NULL);
 			if (ftl_source_payload(ev->src, ev, text) && text->len) {
 				g_string_append_c(out, ' ');
-				ftl_dump_append_visible(out, text->str, text->len);
+				ftl_escape_append(out, text->str, text->len);
 			}
 		}
 		break;

@@ -6,11 +6,9 @@
 
 #include "model/event.h"
 
-/* Appends one line (with '\n') describing ev to out. Text from the trace has its
- * control characters shown as \xNN. */
+/* Appends one line (with '\n') describing ev to out. Text from the trace is made
+ * visible by util/escape.h. */
 void ftl_dump_event(GString *out, const FtlEvent *ev);
 /* The same with the timestamp shown as ts - origin (negative before it);
  * origin FTL_TS_NONE shows ts as it is. */
 void ftl_dump_event_at(GString *out, const FtlEvent *ev, gint64 origin);
-/* Appends s with control characters and backslashes escaped. */
-void ftl_dump_append_visible(GString *out, const char *s, gsize len);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/timefmt.h"
+#include "util/escape.h"
 
 static gboolean graph_show(const FtlCallNode *n, const FtlGraphOptions *opt, gint level)
 {
@@ -25,12 +26,7 @@ static void graph_text(const FtlCallNode *n, const FtlGraphOptions *opt, gint le
 			timed ? ftl_duration_format(c->total_ns, t, sizeof t) : "-",
 			timed ? ftl_duration_format(c->self_ns, s, sizeof s) : "-", c->calls,
 			c->flagged ? "!" : " ", prefix->str);
-		/* function names from the trace: make control characters visible */
-		for (const char *p = c->func; *p; p++)
-			if ((guchar)*p < 0x20 || *p == 0x7f)
-				fprintf(out, "\\x%02x", (guchar)*p);
-			else
-				fputc(*p, out);
+		ftl_escape_fputs(c->func, out); /* a name from the trace */
 		fputc('\n', out);
 		gsize len = prefix->len;
 		g_string_append(prefix, "  ");
@@ -76,7 +72,7 @@ static void graph_json(const FtlCallNode *n, const FtlGraphOptions *opt, gint le
 			continue;
 		json_builder_begin_object(b);
 		json_builder_set_member_name(b, "function");
-		json_builder_add_string_value(b, c->func);
+		ftl_json_add_text(b, c->func);
 		json_builder_set_member_name(b, "calls");
 		json_builder_add_int_value(b, (gint64)c->calls);
 		json_builder_set_member_name(b, "timed_calls");

@@ -2,6 +2,7 @@
 /* The `info` view: dialect, tracer, CPUs, spans, line and event counts. */
 #include "views/info.h"
 
+#include "util/escape.h"
 #include "util/timefmt.h"
 
 static const char *info_dialect(FtlTrace *trace)
@@ -59,7 +60,9 @@ void ftl_diags_print_text(FILE *out, const FtlDiags *diags)
 		fprintf(out, "  %-40s %10" G_GUINT64_FORMAT, ftl_diag_kind_summary(k), e->count);
 		if (e->amount)
 			fprintf(out, " (%" G_GUINT64_FORMAT " in all)", e->amount);
-		fprintf(out, "   first: %s:%" G_GUINT64_FORMAT, e->first_file, e->first_line);
+		fputs("   first: ", out);
+		ftl_escape_fputs(e->first_file, out);
+		fprintf(out, ":%" G_GUINT64_FORMAT, e->first_line);
 		if (e->first_text)
 			fprintf(out, ": %s", e->first_text);
 		fputc('\n', out);
@@ -85,9 +88,7 @@ void ftl_diags_add_json(JsonBuilder *b, const FtlDiags *diags)
 		json_builder_set_member_name(b, "first_line");
 		json_builder_add_int_value(b, (gint64)e->first_line);
 		json_builder_set_member_name(b, "first_text");
-		/* the text comes from the input: JSON wants it valid UTF-8 */
-		g_autofree char *text = g_utf8_make_valid(e->first_text ? e->first_text : "", -1);
-		json_builder_add_string_value(b, text);
+		ftl_json_add_text(b, e->first_text ? e->first_text : "");
 		json_builder_end_object(b);
 	}
 	json_builder_end_object(b);
@@ -181,8 +182,9 @@ void ftl_info_print_text(FILE *out, FtlTrace *trace, const FtlCounts *c)
 		fprintf(out, "\nMarkers (first %u):\n", ms->len);
 		for (guint i = 0; i < ms->len; i++) {
 			const FtlMarkerSample *m = g_ptr_array_index(ms, i);
+			g_autofree char *text = ftl_escape(m->text, -1);
 			fprintf(out, "  %17s cpu %-3d line %-8" G_GUINT64_FORMAT " %s\n",
-				ftl_time_format_us(m->ts, b1, sizeof b1), m->cpu, m->line, m->text);
+				ftl_time_format_us(m->ts, b1, sizeof b1), m->cpu, m->line, text);
 		}
 	}
 	GPtrArray *notes = ftl_trace_notes(trace);
@@ -251,12 +253,12 @@ JsonNode *ftl_info_to_json(FtlTrace *trace, const FtlCounts *c)
 		ftl_json_add_text(b, ftl_trace_source(trace, i)->path);
 	json_builder_end_array(b);
 	json_builder_set_member_name(b, "dialect");
-	json_builder_add_string_value(b, info_dialect(trace));
+	ftl_json_add_text(b, info_dialect(trace));
 	json_builder_set_member_name(b, "tracer");
 	ftl_json_add_text(b, ftl_counts_tracer(c, trace));
 	json_builder_set_member_name(b, "clock");
 	if (ftl_trace_clock(trace))
-		json_builder_add_string_value(b, ftl_trace_clock(trace));
+		ftl_json_add_text(b, ftl_trace_clock(trace));
 	else
 		json_builder_add_null_value(b);
 	json_builder_set_member_name(b, "buffers");
@@ -314,12 +316,8 @@ JsonNode *ftl_info_to_json(FtlTrace *trace, const FtlCounts *c)
 	GPtrArray *names = ftl_counts_names(c);
 	for (guint i = 0; i < names->len; i++) {
 		const FtlNameCount *nc = g_ptr_array_index(names, i);
-		if (g_utf8_validate(nc->name, -1, NULL)) {
-			ftl_json_member_int(b, nc->name, (gint64)nc->count);
-		} else {
-			g_autofree char *valid = g_utf8_make_valid(nc->name, -1);
-			ftl_json_member_int(b, valid, (gint64)nc->count);
-		}
+		ftl_json_set_member_text(b, nc->name);
+		json_builder_add_int_value(b, (gint64)nc->count);
 	}
 	json_builder_end_object(b);
 	json_builder_set_member_name(b, "kinds");

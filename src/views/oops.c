@@ -8,6 +8,7 @@
 #include "util/timefmt.h"
 #include "views/info.h"
 #include "views/table.h"
+#include "util/escape.h"
 
 #define OOPS_WIDTH 100
 
@@ -41,13 +42,12 @@ static void oops_frame_text(GString *s, const FtlOopsFrame *f)
 /* Text that reaches a terminal: printable, and cut to width with '~'. */
 static char *oops_fit(const char *text, guint width)
 {
-	g_autofree char *valid = g_utf8_make_valid(text, -1);
+	g_autofree char *untabbed = g_strdup(text);
+	g_strdelimit(untabbed, "\t", ' ');
 	GString *s = g_string_new(NULL);
-	for (const char *p = valid; *p; p++)
-		g_string_append_c(s, *p == '\t' ? ' ' : (guchar)*p < 0x20 || *p == 0x7f ? '?' : *p);
-	if (width > 1 && (guint)g_utf8_strlen(s->str, -1) > width) {
-		const char *cut = g_utf8_offset_to_pointer(s->str, width - 1);
-		g_string_truncate(s, (gsize)(cut - s->str));
+	ftl_escape_append(s, untabbed, -1);
+	if (width > 1 && ftl_escape_width(s->str) > width) {
+		g_string_truncate(s, ftl_escape_fit(s->str, width - 1));
 		g_string_append_c(s, '~');
 	}
 	return g_string_free(s, FALSE);
@@ -309,13 +309,7 @@ void ftl_oops_print_text(FILE *out, const FtlOopsView *v)
 
 static void oops_json_str(JsonBuilder *b, const char *name, const char *value)
 {
-	json_builder_set_member_name(b, name);
-	if (value) {
-		g_autofree char *valid = g_utf8_make_valid(value, -1);
-		json_builder_add_string_value(b, valid);
-	} else {
-		json_builder_add_null_value(b);
-	}
+	ftl_json_member_text(b, name, value);
 }
 
 static void oops_json_bool(JsonBuilder *b, const char *name, gboolean value)
@@ -397,10 +391,8 @@ static void oops_json_report(JsonBuilder *b, const FtlOopsView *v, guint i)
 	oops_json_str(b, "end_marker", r->end_marker);
 	json_builder_set_member_name(b, "modules");
 	json_builder_begin_array(b);
-	for (guint k = 0; k < r->modules->len; k++) {
-		g_autofree char *m = g_utf8_make_valid(g_ptr_array_index(r->modules, k), -1);
-		json_builder_add_string_value(b, m);
-	}
+	for (guint k = 0; k < r->modules->len; k++)
+		ftl_json_add_text(b, g_ptr_array_index(r->modules, k));
 	json_builder_end_array(b);
 	oops_json_str(b, "last_unloaded", r->last_unloaded);
 	json_builder_set_member_name(b, "registers");

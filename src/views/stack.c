@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/timefmt.h"
+#include "util/escape.h"
 
 #define STACK_WIDTH 100
 /* Inconsistencies listed in text; CSV and JSON list all. */
@@ -265,14 +266,7 @@ static FtlTable *stack_diags_table(const FtlStackSet *set)
 /* File names and messages may hold any byte: shown the way tables show them. */
 static void stack_puts_visible(FILE *out, const char *s)
 {
-	g_autofree char *valid = g_utf8_make_valid(s, -1);
-	for (const char *p = valid; *p; p++) {
-		guchar c = (guchar)*p;
-		if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\x%02x", c);
-		else
-			fputc(c, out);
-	}
+	ftl_escape_fputs(s, out);
 	fputc('\n', out);
 }
 
@@ -303,7 +297,7 @@ static void stack_json_table_info(JsonBuilder *b, const char *name, const FtlSta
 	}
 	json_builder_begin_object(b);
 	json_builder_set_member_name(b, "file");
-	json_builder_add_string_value(b, t->file);
+	ftl_json_add_text(b, t->file);
 	ftl_json_member_int(b, "line", (gint64)t->line);
 	ftl_json_member_opt(b, "snapshot", t->snapshot, -1);
 	ftl_json_member_opt(b, "time_ns", t->time_ns, FTL_TS_NONE);
