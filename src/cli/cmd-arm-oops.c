@@ -60,9 +60,9 @@ static void arm_print(GPtrArray *changes, FtlFormat format, const char *action,
 		g_autoptr(JsonBuilder) jb = json_builder_new();
 		json_builder_begin_object(jb);
 		json_builder_set_member_name(jb, "action");
-		json_builder_add_string_value(jb, action);
+		ftl_json_add_text(jb, action);
 		json_builder_set_member_name(jb, "state_file");
-		json_builder_add_string_value(jb, state_path);
+		ftl_json_add_text(jb, state_path);
 		ftl_table_add_json(t, jb);
 		json_builder_end_object(jb);
 		g_autoptr(JsonNode) root = json_builder_get_root(jb);

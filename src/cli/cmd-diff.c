@@ -147,9 +147,9 @@ gboolean ftl_cmd_diff(int argc, char **argv, GError **error)
 		g_autoptr(JsonBuilder) jb = json_builder_new();
 		json_builder_begin_object(jb);
 		json_builder_set_member_name(jb, "a");
-		json_builder_add_string_value(jb, ftl_trace_label(a->trace));
+		ftl_json_add_text(jb, ftl_trace_label(a->trace));
 		json_builder_set_member_name(jb, "b");
-		json_builder_add_string_value(jb, ftl_trace_label(b->trace));
+		ftl_json_add_text(jb, ftl_trace_label(b->trace));
 		ftl_table_add_json(t, jb);
 		json_builder_end_object(jb);
 		g_autoptr(JsonNode) root = json_builder_get_root(jb);

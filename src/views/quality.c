@@ -117,7 +117,7 @@ void ftl_quality_add_json(const FtlQuality *q, JsonBuilder *b)
 	json_builder_begin_array(b);
 	GPtrArray *cav = ftl_quality_caveats(q);
 	for (guint i = 0; i < cav->len; i++)
-		json_builder_add_string_value(b, g_ptr_array_index(cav, i));
+		ftl_json_add_text(b, g_ptr_array_index(cav, i));
 	json_builder_end_array(b);
 	json_builder_end_object(b);
 }

@@ -219,11 +219,11 @@ void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out)
 		g_autoptr(JsonBuilder) b = json_builder_new();
 		json_builder_begin_object(b);
 		json_builder_set_member_name(b, "input");
-		json_builder_add_string_value(b, ftl_trace_label(r->trace));
+		ftl_json_add_text(b, ftl_trace_label(r->trace));
 		json_builder_set_member_name(b, "tracer");
-		json_builder_add_string_value(b, ftl_trace_tracer(r->trace));
+		ftl_json_add_text(b, ftl_trace_tracer(r->trace));
 		json_builder_set_member_name(b, "dialect");
-		json_builder_add_string_value(b, r->dialect);
+		ftl_json_add_text(b, r->dialect);
 		json_builder_set_member_name(b, "events");
 		json_builder_add_int_value(b, (gint64)ftl_counts_events(r->counts));
 		json_builder_set_member_name(b, "event_lines");

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/escape.h"
 #include "util/timefmt.h"
 
 typedef struct {
@@ -132,19 +133,6 @@ guint ftl_table_n_rows(const FtlTable *t)
 	return t->rows->len;
 }
 
-static void table_visible(GString *out, const char *s)
-{
-	for (; *s; s++) {
-		guchar c = (guchar)*s;
-		if (c == '\\')
-			g_string_append(out, "\\\\");
-		else if (c < 0x20 || c == 0x7f)
-			g_string_append_printf(out, "\\x%02x", c);
-		else
-			g_string_append_c(out, (char)c);
-	}
-}
-
 /* The text of one cell as the text view shows it. */
 static char *table_cell_text(const TableCol *col, const TableCell *cell)
 {
@@ -154,13 +142,8 @@ static char *table_cell_text(const TableCol *col, const TableCell *cell)
 	switch (col->type) {
 	case FTL_COL_VSTR:
 		return g_utf8_make_valid(cell->s, -1);
-	case FTL_COL_STR: {
-		/* trace text need not be UTF-8; widths are counted in characters */
-		g_autofree char *valid = g_utf8_make_valid(cell->s, -1);
-		GString *g = g_string_new(NULL);
-		table_visible(g, valid);
-		return g_string_free(g, FALSE);
-	}
+	case FTL_COL_STR:
+		return ftl_escape(cell->s, -1);
 	case FTL_COL_INT:
 		return g_strdup_printf("%" G_GINT64_FORMAT, cell->i);
 	case FTL_COL_NS:
@@ -250,26 +233,24 @@ void ftl_table_print_text(const FtlTable *t, FILE *out, guint max_rows, guint wi
 			t->rows->len - nrows);
 }
 
+/* A CSV cell: the text made visible, quoted when it holds a separator or a
+ * quote, and, when it starts like a formula (= + - @), quoted with a leading
+ * apostrophe so that a spreadsheet shows it as text instead of running it. */
 static void table_csv_field(FILE *out, const char *s)
 {
-	gboolean quote = strpbrk(s, ",\"\n\r") != NULL;
-	if (!quote) {
-		GString *g = g_string_new(NULL);
-		table_visible(g, s);
-		fputs(g->str, out);
-		g_string_free(g, TRUE);
+	g_autofree char *v = ftl_escape(s, -1);
+	gboolean formula = strchr("=+-@", v[0]) && v[0];
+	if (!formula && !strpbrk(v, ",\"")) {
+		fputs(v, out);
 		return;
 	}
 	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputs("\"\"", out);
-		else if (*s == '\\')
-			fputs("\\\\", out);
-		else if ((guchar)*s < 0x20 || *s == 0x7f)
-			fprintf(out, "\\x%02x", (guchar)*s);
-		else
-			fputc(*s, out);
+	if (formula)
+		fputc('\'', out);
+	for (const char *p = v; *p; p++) {
+		if (*p == '"')
+			fputc('"', out);
+		fputc(*p, out);
 	}
 	fputc('"', out);
 }
@@ -327,7 +308,7 @@ void ftl_table_add_json(const FtlTable *t, JsonBuilder *b)
 			if (!row[c].set)
 				json_builder_add_null_value(b);
 			else if (col->type == FTL_COL_STR || col->type == FTL_COL_VSTR)
-				json_builder_add_string_value(b, row[c].s);
+				ftl_json_add_text(b, row[c].s);
 			else if (col->type == FTL_COL_PCT || col->type == FTL_COL_FLOAT)
 				json_builder_add_double_value(b, row[c].d);
 			else
@@ -352,6 +333,22 @@ void ftl_json_add_text(JsonBuilder *b, const char *s)
 	json_builder_add_string_value(b, valid);
 }
 
+void ftl_json_member_text(JsonBuilder *b, const char *name, const char *s)
+{
+	json_builder_set_member_name(b, name);
+	ftl_json_add_text(b, s);
+}
+
+void ftl_json_set_member_text(JsonBuilder *b, const char *name)
+{
+	if (g_utf8_validate(name, -1, NULL)) {
+		json_builder_set_member_name(b, name);
+		return;
+	}
+	g_autofree char *valid = g_utf8_make_valid(name, -1);
+	json_builder_set_member_name(b, valid);
+}
+
 void ftl_json_member_int(JsonBuilder *b, const char *name, gint64 v)
 {
 	json_builder_set_member_name(b, name);
@@ -367,12 +364,40 @@ void ftl_json_member_opt(JsonBuilder *b, const char *name, gint64 v, gint64 none
 		json_builder_add_int_value(b, v);
 }
 
+/* text with the code points util/escape.h hides written as \uXXXX: JSON
+ * strings allow that escape, and outside strings JSON is ASCII. */
+static char *table_json_hide(const char *text)
+{
+	GString *s = g_string_sized_new(strlen(text) + 1);
+	const char *p = text, *done = text;
+	while (*p) {
+		if ((guchar)*p < 0x80) {
+			p++;
+			continue;
+		}
+		gunichar u = g_utf8_get_char(p);
+		const char *next = g_utf8_next_char(p);
+		if (ftl_escape_is_hidden(u)) {
+			g_string_append_len(s, done, p - done);
+			g_string_append_printf(s, "\\u%04x", u);
+			done = next;
+		}
+		p = next;
+	}
+	g_string_append(s, done);
+	return g_string_free(s, FALSE);
+}
+
 void ftl_json_print(JsonNode *root, FILE *out)
 {
 	g_autoptr(JsonGenerator) gen = json_generator_new();
 	json_generator_set_pretty(gen, TRUE);
 	json_generator_set_root(gen, root);
 	g_autofree char *text = json_generator_to_data(gen, NULL);
-	fputs(text, out);
+	/* json-glib escapes C0 controls only; C1 and bidi controls inside
+	 * strings become \uXXXX too, so that `cat out.json` cannot drive a
+	 * terminal (outside strings JSON is ASCII) */
+	g_autofree char *shown = table_json_hide(text);
+	fputs(shown, out);
 	fputc('\n', out);
 }

@@ -62,6 +62,11 @@ void ftl_json_member_int(JsonBuilder *b, const char *name, gint64 v);
  * event names, paths) may be any bytes; JSON must be UTF-8, so invalid
  * sequences become U+FFFD. */
 void ftl_json_add_text(JsonBuilder *b, const char *s);
+/* Adds "name": s (NULL: null), s made valid UTF-8 as ftl_json_add_text(). */
+void ftl_json_member_text(JsonBuilder *b, const char *name, const char *s);
+/* Sets the next member's name from text that may not be UTF-8 (an event
+ * name read from a trace). */
+void ftl_json_set_member_text(JsonBuilder *b, const char *name);
 /* Adds "name": v, or null when v == none (FTL_TS_NONE, -1 for unknown counts). */
 void ftl_json_member_opt(JsonBuilder *b, const char *name, gint64 v, gint64 none);
 
