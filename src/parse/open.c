@@ -41,20 +41,30 @@ static gboolean open_check_text(FtlInput *in, GError **error)
 			    in->path);
 		return FALSE;
 	}
-	gsize n = MIN(in->size, SNIFF_BYTES);
-	guint64 line = 1;
+	/* A NUL is never in text; other control bytes are, now and then: any
+	 * process can write a BEL or an escape sequence into trace_marker, and
+	 * the kernel prints it as it came. Many of them mean binary data. */
+	gsize n = MIN(in->size, SNIFF_BYTES), n_ctl = 0, first = 0;
+	guint64 line = 1, first_line = 0;
 	for (gsize i = 0; i < n; i++) {
 		guchar c = (guchar)in->data[i];
 		if (c == '\n')
 			line++;
 		if (c == 0 || (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != 0x1b)) {
-			g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
-				    "'%s': line %" G_GUINT64_FORMAT
-				    ": binary data (byte 0x%02x at offset %zu), not an ftrace text "
-				    "trace",
-				    in->path, line, c, i);
-			return FALSE;
+			if (!n_ctl++)
+				first = i, first_line = line;
+			if (c == 0) {
+				first = i, first_line = line;
+				break;
+			}
 		}
+	}
+	if (n_ctl && (in->data[first] == 0 || n_ctl * 32 > n)) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
+			    "'%s': line %" G_GUINT64_FORMAT
+			    ": binary data (byte 0x%02x at offset %zu), not an ftrace text trace",
+			    in->path, first_line, (guchar)in->data[first], first);
+		return FALSE;
 	}
 	return TRUE;
 }
