@@ -30,12 +30,22 @@ not_ok() {
 	echo "not ok $tap_n - $*"
 }
 
-# check DESCRIPTION COMMAND...: one test point from a command's status.
+# check DESCRIPTION BODY: one test point from BODY's status. BODY is one
+# string of shell, evaluated in a subshell (as git's test_expect_success
+# takes its body), so `A && B` in it is one condition and what it changes
+# stays inside. It sees the script's variables, and $? as the command
+# before the check left it, but not a function's positional parameters
+# (copy those into named variables first). Any other count of arguments is
+# the old `check DESC CMD ARGS...` form: a failed point.
 check() {
-	desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+	_check_status=$?
+	if [ $# -ne 2 ]; then
+		not_ok "${1:-?}: check takes DESCRIPTION and one BODY string, got $# arguments"
+		return 0
+	fi
+	if (_check_return $_check_status; eval "$2"); then ok "$1"; else not_ok "$1"; fi
 }
+_check_return() { return "$1"; }
 
 diag() { echo "$*" | sed 's/^/# /'; }
 

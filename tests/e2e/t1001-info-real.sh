@@ -42,8 +42,8 @@ for f in $files $rig; do
 	*" $f "*)
 		"$FTLENS" info "$path" >/dev/null 2>"$T/err"
 		rc=$?
-		check "$f: not a trace: exit 1" [ $rc -eq 1 ]
-		check "$f: error names file and line" grep -q "$(basename "$f")': line 1:" "$T/err"
+		check "$f: not a trace: exit 1" '[ $rc -eq 1 ]'
+		check "$f: error names file and line" 'grep -q "$(basename "$f")'\'': line 1:" "$T/err"'
 		ok "$f: (no counts to check)"
 		continue
 		;;
@@ -57,13 +57,13 @@ for f in $files $rig; do
 	want=$(exceptions | awk -v f="$f" '$1 == f { print $2 }')
 	[ -n "$want" ] || want=0
 	got=$(json_get "$T/j" "j['unparsed_lines']")
-	check "$f: unparsed_lines $got == $want" [ "$got" = "$want" ]
+	check "$f: unparsed_lines $got == $want" '[ "$got" = "$want" ]'
 	# every line accounted for, against wc -l (+1 without a final newline)
 	lines=$(wc -l <"$path")
 	[ -n "$(tail -c 1 "$path")" ] && lines=$((lines + 1))
 	sum=$(json_get "$T/j" "j['event_lines']+j['header_lines']+j['special_lines']+j['blank_lines']+j['unparsed_lines']")
 	tot=$(json_get "$T/j" "j['total_lines']")
-	check "$f: total_lines $tot == wc -l $lines == sum of kinds $sum" eval '[ "$tot" = "$lines" ] && [ "$sum" = "$lines" ]'
+	check "$f: total_lines $tot == wc -l $lines == sum of kinds $sum" '[ "$tot" = "$lines" ] && [ "$sum" = "$lines" ]'
 	# independent oracle: lines with a bracketed CPU "-PID [NNN]" per CPU,
 	# when every event line of the file has that form
 	oracle=$(awk '
@@ -94,7 +94,7 @@ for f in $files $rig; do
 	evl=$(json_get "$T/j" "j['event_lines']")
 	bracket_total=$(echo "$oracle" | tr ' ' '\n' | awk -F: 'NF==2 { s += $2 } END { print s + 0 }')
 	if [ "$bracket_total" = "$evl" ] && [ "$evl" -gt 0 ]; then
-		check "$f: per-CPU event lines match grep oracle ($oracle)" [ "$(echo $oracle)" = "$(echo $mine)" ]
+		check "$f: per-CPU event lines match grep oracle ($oracle)" '[ "$(echo $oracle)" = "$(echo $mine)" ]'
 	else
 		ok "$f: per-CPU oracle not applicable (bracketed $bracket_total of $evl event lines)"
 	fi
