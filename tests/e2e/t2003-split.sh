@@ -63,8 +63,7 @@ if [ -f "$ev" ]; then
 		check "events: each cpuN/trace's lines == awk's split: $same" '[ "$same" = yes ]'
 		grep '^ *#' "$ev" >"$T/hdr"
 		check "events: every file starts with the input's header" \
-			'sh -c '\''for f in "$1"/cpu*/trace; do head -n "$(wc -l <"$2")" "$f" | cmp -s - "$2" || exit 1; done'\'' \
-			sh "$T/ev" "$T/hdr"'
+			'for f in "$T/ev"/cpu*/trace; do head -n "$(wc -l <"$T/hdr")" "$f" | cmp -s - "$T/hdr" || exit 1; done'
 		got=$(json_get "$T/ev.json" "' '.join('%d %d' % (r['cpu'], r['event_lines']) for r in j['files'])")
 		check "events: --format json summary counts ($got) == awk's ($(cat "$T/awk/want"))" \
 			'[ "$got " = "$(cat "$T/awk/want")" ]'
@@ -82,13 +81,13 @@ if [ -f "$in" ]; then
 	"$FTLENS" split --per-cpu "$in" >/dev/null 2>"$T/err"
 	rc=$?
 	check "no -o: usage error (exit $rc: $(cat "$T/err"))" \
-		'sh -c '\''[ "$1" -eq 2 ] && grep -q -- "-o" "$2"'\'' sh "$rc" "$T/err"'
+		'[ "$rc" -eq 2 ] && grep -q -- "-o" "$T/err"'
 
 	echo keep >"$T/afile"
 	"$FTLENS" split --per-cpu -o "$T/afile" "$in" >/dev/null 2>"$T/err"
 	rc=$?
 	check "-o names a file: refused (exit $rc: $(cat "$T/err")), the file untouched" \
-		'sh -c '\''[ "$1" -eq 2 ] && [ "$(cat "$2")" = keep ]'\'' sh "$rc" "$T/afile"'
+		'[ "$rc" -eq 2 ] && [ "$(cat "$T/afile")" = keep ]'
 
 	mkdir -p "$T/old/cpu0" "$T/old/cpu1"
 	echo mine0 >"$T/old/cpu0/trace"
@@ -99,21 +98,19 @@ if [ -f "$in" ]; then
 	rc=$?
 	(cd "$T/old" && ls -AR) >"$T/after"
 	check "existing cpuN/trace without --force: refused (exit $rc: $(cat "$T/err"))" \
-		'sh -c '\''[ "$1" -ne 0 ] && grep -q -- "--force" "$2"'\'' sh "$rc" "$T/err"'
+		'[ "$rc" -ne 0 ] && grep -q -- "--force" "$T/err"'
 	check "... and the directory is as it was (no temp files, contents kept)" \
-		'sh -c '\''cmp -s "$1" "$2" && [ "$(cat "$3/cpu0/trace")" = mine0 ] && [ "$(cat "$3/cpu1/trace")" = mine1 ]'\'' \
-		sh "$T/before" "$T/after" "$T/old"'
+		'cmp -s "$T/before" "$T/after" && [ "$(cat "$T/old/cpu0/trace")" = mine0 ] && [ "$(cat "$T/old/cpu1/trace")" = mine1 ]'
 	"$FTLENS" split --per-cpu --force -o "$T/old" "$in" 2>"$T/err"
 	rc=$?
 	check "--force overwrites (exit $rc) and keeps other files" \
-		'sh -c '\''[ "$1" -eq 0 ] && [ "$(cat "$2/notes")" = other ] && ! grep -q mine0 "$2/cpu0/trace"'\'' \
-		sh "$rc" "$T/old"'
+		'[ "$rc" -eq 0 ] && [ "$(cat "$T/old/notes")" = other ] && ! grep -q mine0 "$T/old/cpu0/trace"'
 
 	cp "$T/old/cpu0/trace" "$T/self-copy"
 	"$FTLENS" split --per-cpu --force -o "$T/old" "$T/old/cpu0/trace" >/dev/null 2>"$T/err"
 	rc=$?
 	check "an output that is the input is refused even with --force (exit $rc)" \
-		'sh -c '\''[ "$1" -ne 0 ] && cmp -s "$2" "$3"'\'' sh "$rc" "$T/old/cpu0/trace" "$T/self-copy"'
+		'[ "$rc" -ne 0 ] && cmp -s "$T/old/cpu0/trace" "$T/self-copy"'
 else
 	skip "no input for the refusal checks"
 	skip "no input for the refusal checks"
@@ -129,8 +126,7 @@ if [ -f "$nocpu" ]; then
 	"$FTLENS" split --per-cpu -o "$T/nocpu/out" "$nocpu" >/dev/null 2>"$T/err"
 	rc=$?
 	check "a line without CPU: error naming file and line $line (exit $rc: $(cat "$T/err"))" \
-		'sh -c '\''[ "$1" -eq 1 ] && grep -q "nocpu.txt" "$2" && grep -q "line $3 has no CPU" "$2"'\'' \
-		sh "$rc" "$T/err" "$line"'
+		'[ "$rc" -eq 1 ] && grep -q "nocpu.txt" "$T/err" && grep -q "line $line has no CPU" "$T/err"'
 	check "... and the directories it would have made are gone" '[ ! -e "$T/nocpu" ]'
 else
 	skip "fgraph-options/nocpu.txt absent"

@@ -96,7 +96,7 @@ check "json: one object with markers, spans, unmatched counts" \
 check "json: times in ns under *_ns keys" \
 	'[ "$(json_get "$T/m.json" "all(k in j['\''spans'\''][0] for k in ('\''start_ts_ns'\'', '\''end_ts_ns'\'', '\''duration_ns'\''))")" = True ]'
 check "--format xml is a usage error (exit 2)" \
-	'sh -c '\''"$1" markers --format xml "$2" >/dev/null 2>&1; [ $? -eq 2 ]'\'' sh "$FTLENS" "$f"'
+	'"$FTLENS" markers --format xml "$f" >/dev/null 2>&1; [ $? -eq 2 ]'
 
 # ---- function_graph without times: comments are markers, spans in input order --
 want=$(grep -c '|  *\/\* .* \*\/$' "$SIMPLE")
@@ -188,7 +188,7 @@ check "--wallclock: every marker shifted by the same offset" '[ "$got" = True ]'
 printf '# tracer: nop\n#\n              sh-96      [000] .....     3.781262: tracing_mark_write: red\033[31malert\n              sh-96      [000] .....     3.781300: tracing_mark_write: ftlens-wallclock: 1764753619.000000000\n' >"$T/esc.txt"
 "$FTLENS" markers "$T/esc.txt" >"$T/esc.out"
 check "text shows an escape as \\x1b, never the byte" \
-	'sh -c '\''! grep -q "$(printf "\033")" "$1" && grep -q "red\\\\x1b\\[31malert" "$1"'\'' sh "$T/esc.out"'
+	'! grep -q "$(printf "\033")" "$T/esc.out" && grep -q "red\\\\x1b\\[31malert" "$T/esc.out"'
 "$FTLENS" markers --format json "$T/esc.txt" >"$T/esc.json"
 check "an ftlens-wallclock marker anchors wall time" \
 	'[ "$(json_get "$T/esc.json" "j['\''markers'\''][0]['\''wall'\'']")" = "2025-12-03T09:20:18.999962000Z" ]'

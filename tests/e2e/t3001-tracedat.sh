@@ -298,7 +298,7 @@ if [ -z "$live_skip" ]; then
 	"$FTLENS" info --buffer nosuch "$T/live.dat" >/dev/null 2>"$T/berr"
 	rc=$?
 	check "--buffer nosuch: usage error listing the buffers" \
-		'sh -c "[ $rc -eq 2 ] && grep -q \"no buffer '\''nosuch'\'' in this trace.dat (it has: top, $inst)\" '\''$T/berr'\''"'
+		'[ $rc -eq 2 ] && grep -q "no buffer '\''nosuch'\'' in this trace.dat (it has: top, $inst)" "$T/berr"'
 else
 	for i in 1 2 3 4 5 6; do ok "# SKIP buffers: $live_skip"; done
 fi

@@ -169,11 +169,11 @@ if [ -r "$TR/per_cpu/cpu0/trace_pipe_raw" ] && [ -r "$TR/events/header_page" ]; 
 	timeout 60 "$FTLENS" info "$TR" >"$T/live" 2>&1
 	rc=$?
 	check "a live tracefs: info reads its text, not trace_pipe_raw (rc $rc)" \
-		'sh -c "[ $rc -eq 0 ] && grep -q '\''a live tracefs: its text is read'\'' '\''$T/live'\''"'
+		'[ $rc -eq 0 ] && grep -q "a live tracefs: its text is read" "$T/live"'
 	timeout 60 "$FTLENS" info "$TR/per_cpu/cpu0/trace_pipe_raw" >/dev/null 2>"$T/live"
 	rc=$?
 	check "a live trace_pipe_raw given by name: a usage error, not a hang (rc $rc)" \
-		'sh -c "[ $rc -eq 2 ] && grep -q '\''a live tracefs pipe never ends'\'' '\''$T/live'\''"'
+		'[ $rc -eq 2 ] && grep -q "a live tracefs pipe never ends" "$T/live"'
 else
 	ok "# SKIP no readable live tracefs at $TR"
 	ok "# SKIP no readable live tracefs at $TR"
@@ -220,23 +220,23 @@ fresh
 printf 'name: sched_switch\nID: %s\nformat:\n\tfield:unsigned short common_type;\toffset:0;\tsize:2;\nprint fmt: "%%s", (((\n' "$id" >"$T/bad/events/sched/sched_switch/format"
 rc=$(run_bad)
 check "a print fmt that does not parse: exit 0 and a note naming the file" \
-	'sh -c "[ $rc -eq 0 ] && grep -q \"sched_switch/format'\'': its print fmt does not parse\" '\''$T/out'\''"'
+	'[ $rc -eq 0 ] && grep -q "sched_switch/format'\'': its print fmt does not parse" "$T/out"'
 fresh
 printf 'not a format at all\n' >"$T/bad/events/sched/sched_switch/format"
 rc=$(run_bad)
 check "a format file that does not parse: exit 0, a note naming it, its events unknown" \
-	'sh -c "[ $rc -eq 0 ] && grep -q \"sched_switch/format'\'': format does not parse\" '\''$T/out'\'' && grep -q '\''event id $id'\'' '\''$T/out'\''"'
+	'[ $rc -eq 0 ] && grep -q "sched_switch/format'\'': format does not parse" "$T/out" && grep -q "event id $id" "$T/out"'
 fresh
 echo "this is not a header page" >"$T/bad/events/header_page"
 rc=$(run_bad)
 check "a bad header_page: exit 1" '[ "$rc" -eq 1 ]'
 check "a bad header_page: one error line naming it" \
-	'sh -c "[ \$(wc -l <'\''$T/out'\'') -eq 1 ] && grep -q \"events/header_page'\'': not a ring-buffer header_page\" '\''$T/out'\''"'
+	'[ $(wc -l <"$T/out") -eq 1 ] && grep -q "events/header_page'\'': not a ring-buffer header_page" "$T/out"'
 fresh
 rm "$T/bad/events/header_page"
 rc=$(run_bad)
 check "trace_pipe_raw without header_page: exit 1, one error naming the directory" \
-	'sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'\''$T/out'\'') -eq 1 ] && grep -q '\''no events/header_page'\'' '\''$T/out'\''"'
+	'[ $rc -eq 1 ] && [ $(wc -l <"$T/out") -eq 1 ] && grep -q "no events/header_page" "$T/out"'
 fresh
 head -c 0 /dev/null >"$T/bad/per_cpu/cpu0/trace_pipe_raw"
 head -c 4096 /dev/urandom >"$T/bad/per_cpu/cpu1/trace_pipe_raw"

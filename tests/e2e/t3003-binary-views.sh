@@ -109,5 +109,5 @@ rm -rf "$T/sp"
 "$FTLENS" split --per-cpu -o "$T/sp" "$V/raw" "$V/raw.txt" >/dev/null 2>"$T/err"
 rc=$?
 check "split refuses text and binary inputs together, leaving nothing" \
-	'sh -c "[ $rc -eq 1 ] && [ ! -e '\''$T/sp/cpu0/trace'\'' ] && grep -q '\''text and binary'\'' '\''$T/err'\''"'
+	'[ $rc -eq 1 ] && [ ! -e "$T/sp/cpu0/trace" ] && grep -q "text and binary" "$T/err"'
 finish

@@ -31,5 +31,5 @@ check "nothing after --" 'usage -e sched --'
 check "a negative duration" 'usage --duration -1 -e sched'
 "$FTLENS" help record >"$T/help" 2>&1
 check "help record exits 0" '[ $? -eq 0 ]'
-check "help record shows trace-cmd's letters" 'sh -c "grep -q -- '\''-p, --tracer'\'' '\''$T/help'\'' && grep -q -- '\''-e, --event'\'' '\''$T/help'\'' && grep -q -- '\''--flight'\'' '\''$T/help'\''"'
+check "help record shows trace-cmd's letters" 'grep -q -- "-p, --tracer" "$T/help" && grep -q -- "-e, --event" "$T/help" && grep -q -- --flight "$T/help"'
 finish

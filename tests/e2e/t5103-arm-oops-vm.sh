@@ -32,8 +32,8 @@ check "arm-oops set ftrace_dump_on_oops to 1" 'row ftrace_dump_on_oops 1'
 check "arm-oops enabled the sched events" 'row set_event '\''[0-9]+ events: sched [0-9]+'\'''
 check "arm-oops turned tracing on" 'row tracing_on 1'
 check "ftrace_enabled the same before and after arm-oops" \
-	'sh -c '\''b=$(sed -n "s/^scenario: ftrace_enabled before: //p" "$1"); a=$(sed -n "s/^scenario: ftrace_enabled after: //p" "$1"); [ -n "$b" ] && [ "$b" = "$a" ]'\'' sh "$C"'
-check "no sanitizer report in the guest" 'sh -c '\''! grep -q "Sanitizer" "$1"'\'' sh "$C"'
+	'b=$(sed -n "s/^scenario: ftrace_enabled before: //p" "$C"); a=$(sed -n "s/^scenario: ftrace_enabled after: //p" "$C"); [ -n "$b" ] && [ "$b" = "$a" ]'
+check "no sanitizer report in the guest" '! grep -q "Sanitizer" "$C"'
 check "the program found tracefs by itself" 'grep -q '\''^simple_trace: markers go to /sys/kernel/tracing/trace_marker$'\'' "$C"'
 check "the kernel dumped the ftrace buffer after the crash" \
 	'awk '\''/^FTLENS-VM: crashing now/ { c = NR } /Dumping ftrace buffer:/ && c { d = 1 } END { exit !d }'\'' "$C"'
@@ -57,5 +57,5 @@ printf '%s\n' ftlens-wallclock 'before arm-oops-vm' 'arm-oops-vm round 1' 'arm-o
 k=$(wc -l <"$T/got")
 check "the program's last marker is in the dump" '[ "$(tail -n 1 "$T/got")" = '\''after arm-oops-vm'\'' ]'
 check "its markers in the dump are the last $k it wrote, in order" \
-	'sh -c '\''tail -n "$1" "$2" | cmp -s - "$3"'\'' sh "$k" "$T/want" "$T/got"'
+	'tail -n "$k" "$T/want" | cmp -s - "$T/got"'
 finish
