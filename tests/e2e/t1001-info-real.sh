@@ -4,7 +4,7 @@
 # documentation artefacts, and counts agree with oracles computed here with
 # grep/awk, independently of ftlens.
 . "$(dirname "$0")/lib.sh"
-need_python
+prereq PYTHON
 [ -d "$FTL_REAL_DATA" ] || skip_all "no public samples at $FTL_REAL_DATA"
 make_tmpdir
 

@@ -3,7 +3,7 @@
 # the merged trace's event lines per CPU equal each per-CPU file's, whether
 # the per-CPU files are read one by one, together, or from a per_cpu/ tree.
 . "$(dirname "$0")/lib.sh"
-need_python
+prereq PYTHON
 make_tmpdir
 sets=""
 for d in fgraph-basic fgraph-events; do

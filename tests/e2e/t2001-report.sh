@@ -3,7 +3,7 @@
 # the durations printed on the lines naming each function (fgraph_oracle.py),
 # stable golden text, formats, and repairs counted on a damaged trace.
 . "$(dirname "$0")/lib.sh"
-need_python
+prereq PYTHON
 make_tmpdir
 D=$FTL_TESTDATA/vm/fgraph-options
 [ -f "$D/tail.txt" ] || skip_all "rig captures absent"

@@ -2,7 +2,7 @@
 # `ftlens graph`: rooted at a function, its calls and total equal the sum of
 # its outermost exits printed in the trace; children are nested by depth.
 . "$(dirname "$0")/lib.sh"
-need_python
+prereq PYTHON
 make_tmpdir
 D=$FTL_TESTDATA/vm/fgraph-options
 [ -f "$D/tail.txt" ] || skip_all "rig captures absent"

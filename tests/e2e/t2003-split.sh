@@ -4,13 +4,8 @@
 # trace splits like awk splits it by the [00N] column; and failures leave
 # the output directory as it was.
 . "$(dirname "$0")/lib.sh"
-need_python
+prereq PYTHON
 make_tmpdir
-
-skip() {
-	tap_n=$((tap_n + 1))
-	echo "ok $tap_n # SKIP $*"
-}
 
 # event lines of a function_graph file (the oracle's view of it)
 fg_events() { grep -E '^ *[0-9]+\) ' "$1"; }

@@ -4,7 +4,7 @@
 # dump and markers; wall clock from atrace's clock-sync marker. Every oracle is
 # computed here from the input text with grep, awk or python, not from ftlens.
 . "$(dirname "$0")/lib.sh"
-need_python
+prereq PYTHON
 make_tmpdir
 V=$FTL_TESTDATA/vm
 SIMPLE=$V/simple-trace/trace.sav

@@ -2,7 +2,7 @@
 # `ftlens diff A B`: a trace against itself shows no change; two captures of
 # the same workload differ by what the oracle sums for each.
 . "$(dirname "$0")/lib.sh"
-need_python
+prereq PYTHON
 make_tmpdir
 D=$FTL_TESTDATA/vm/fgraph-options
 [ -f "$D/tail.txt" ] && [ -f "$D/combined.txt" ] || skip_all "rig captures absent"

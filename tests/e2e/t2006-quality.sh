@@ -4,13 +4,8 @@
 # lines, "buffer started" lines and the header's entry counts against grep
 # and sed, on rig captures and kernel-doc samples.
 . "$(dirname "$0")/lib.sh"
-need_python
+prereq PYTHON
 make_tmpdir
-
-skip() {
-	tap_n=$((tap_n + 1))
-	echo "ok $tap_n # SKIP $*"
-}
 
 q() { json_get "$1" "$2"; }
 

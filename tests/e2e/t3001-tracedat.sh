@@ -21,8 +21,7 @@
 # - trace-cmd prints buffer instances with an "INSTANCE:" prefix; ftlens
 #   merges the instances into one stream, so the prefix is dropped.
 . "$(dirname "$0")/lib.sh"
-need_python
-command -v trace-cmd >/dev/null 2>&1 || skip_all "trace-cmd is not installed"
+prereq PYTHON TRACE_CMD
 make_tmpdir
 
 files=""
@@ -31,16 +30,10 @@ files=""
 # A capture of our own, in a private instance, restored afterwards.
 live_skip=""
 capture_live() {
-	[ "$(id -u)" = 0 ] || { live_skip="not root"; return 1; }
-	TR=/sys/kernel/tracing
-	mounted=""
-	if [ ! -e "$TR/instances" ]; then
-		mount -t tracefs nodev "$TR" 2>/dev/null || { live_skip="cannot mount tracefs"; return 1; }
-		mounted=1
-	fi
+	have_prereq TRACE_MARKER || { live_skip="missing $prereq_why"; return 1; }
 	inst=ftlens-t3001-$$
 	I=$TR/instances/$inst
-	mkdir "$I" 2>/dev/null || { live_skip="cannot create a tracefs instance"; [ -n "$mounted" ] && umount "$TR"; return 1; }
+	mkdir "$I" 2>/dev/null || { live_skip="cannot create a tracefs instance"; return 1; }
 	echo 64 >"$I/buffer_size_kb" 2>/dev/null
 	for e in sched/sched_switch sched/sched_wakeup sched/sched_wakeup_new \
 		irq/irq_handler_entry irq/irq_handler_exit sched/sched_process_exec; do
@@ -59,7 +52,6 @@ capture_live() {
 	trace-cmd extract -B "$inst" -o "$T/live.dat" >/dev/null 2>&1
 	rc=$?
 	rmdir "$I" 2>/dev/null
-	[ -n "$mounted" ] && umount "$TR"
 	[ $rc -eq 0 ] && [ -s "$T/live.dat" ] || { live_skip="trace-cmd extract failed"; return 1; }
 	return 0
 }
@@ -70,7 +62,7 @@ n=0
 for f in $files; do n=$((n + 1)); done
 plan $((n * 7 + 1 + 9 + 5 + 1 + 1))
 if [ -n "$live_skip" ]; then
-	ok "# SKIP live capture: $live_skip"
+	skip "live capture with trace-cmd extract: $live_skip"
 else
 	ok "live capture with trace-cmd extract"
 fi
@@ -300,7 +292,7 @@ if [ -z "$live_skip" ]; then
 	check "--buffer nosuch: usage error listing the buffers" \
 		'[ $rc -eq 2 ] && grep -q "no buffer '\''nosuch'\'' in this trace.dat (it has: top, $inst)" "$T/berr"'
 else
-	for i in 1 2 3 4 5 6; do ok "# SKIP buffers: $live_skip"; done
+	for i in 1 2 3 4 5 6; do skip "buffers of the live capture: $live_skip"; done
 fi
 
 # A trace.dat through gzip is named, not misread as text.

@@ -20,7 +20,7 @@
 #   no line in the text: both are left out of the event-for-event diff and
 #   checked on their own.
 . "$(dirname "$0")/lib.sh"
-need_python
+prereq PYTHON
 make_tmpdir
 V=$FTL_TESTDATA/vm/raw
 [ -d "$V/raw" ] || skip_all "rig fixture $V/raw missing"
@@ -164,8 +164,7 @@ oracle_check "rig capture" "$V/raw" "$V/raw/events" 0:"$V/raw/per_cpu/cpu0/trace
 
 # A live tracefs holds per_cpu/cpuN/trace_pipe_raw too, but reading those
 # consumes the kernel's buffer and blocks once it is empty: the text is read.
-TR=/sys/kernel/tracing
-if [ -r "$TR/per_cpu/cpu0/trace_pipe_raw" ] && [ -r "$TR/events/header_page" ]; then
+if have_prereq TRACEFS; then
 	timeout 60 "$FTLENS" info "$TR" >"$T/live" 2>&1
 	rc=$?
 	check "a live tracefs: info reads its text, not trace_pipe_raw (rc $rc)" \
@@ -175,8 +174,8 @@ if [ -r "$TR/per_cpu/cpu0/trace_pipe_raw" ] && [ -r "$TR/events/header_page" ]; 
 	check "a live trace_pipe_raw given by name: a usage error, not a hang (rc $rc)" \
 		'[ $rc -eq 2 ] && grep -q "a live tracefs pipe never ends" "$T/live"'
 else
-	ok "# SKIP no readable live tracefs at $TR"
-	ok "# SKIP no readable live tracefs at $TR"
+	skip "a live tracefs: missing $prereq_why"
+	skip "a live trace_pipe_raw: missing $prereq_why"
 fi
 
 # 16-27: damaged input. A copy of the rig capture is doctored each time.

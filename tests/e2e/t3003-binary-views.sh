@@ -12,7 +12,7 @@
 # - markers: function_graph text prints them as comments without a
 #   timestamp, so only their text, order and CPU are compared.
 . "$(dirname "$0")/lib.sh"
-need_python
+prereq PYTHON
 make_tmpdir
 V=$FTL_TESTDATA/vm/raw-fgraph
 [ -d "$V/raw" ] || skip_all "rig fixture $V/raw missing"

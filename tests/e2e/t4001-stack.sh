@@ -5,7 +5,7 @@
 # series built here from the rig's table aggregates as a python oracle says;
 # bad input fails with the file and line.
 . "$(dirname "$0")/lib.sh"
-need_python
+prereq PYTHON
 make_tmpdir
 R=$FTL_REAL_DATA/stack
 V=$FTL_TESTDATA/vm/stack

@@ -6,7 +6,7 @@
 # ftlens.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
-need_python
+prereq PYTHON
 
 log=$FTL_TESTDATA/vm/oops/console.log
 [ -r "$log" ] || skip_all "no $log"

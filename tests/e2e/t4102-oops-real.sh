@@ -6,7 +6,7 @@
 # the 2.6.35 documentation sample's hw-branch dump is read back whole.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
-need_python
+prereq PYTHON
 
 dir=$FTL_REAL_DATA/oops
 prov=$FTL_REAL_DATA/PROVENANCE.md

@@ -6,7 +6,7 @@
 # changed.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
-need_python
+prereq PYTHON
 make_tmpdir
 
 plan 13

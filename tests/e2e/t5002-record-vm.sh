@@ -12,9 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 
 rig=$top_srcdir/tests/vm
-need_vm_rig
-command -v trace-cmd >/dev/null 2>&1 || skip_all "trace-cmd is not installed (the oracle)"
-need_python
+prereq QEMU TRACE_CMD PYTHON
 make_tmpdir
 
 plan 34

@@ -7,10 +7,9 @@
 # Oracles come from the trace text (grep, awk, python) and from `date`.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
-need_python
+prereq PYTHON TRACE_MARKER
 ST=$top_builddir/examples/simple_trace
 [ -x "$ST" ] || skip_all "examples/simple_trace is not built"
-live_tracefs
 make_tmpdir
 inst=ftlens-t5101-$$
 I=$TR/instances/$inst

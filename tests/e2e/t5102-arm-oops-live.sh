@@ -8,8 +8,7 @@
 # of the sysctl; tracefs itself is always the live one.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
-need_python
-live_tracefs
+prereq PYTHON TRACE_MARKER
 make_tmpdir
 tracefs_top_lock
 FTLENS_STATE_DIR=$T/state

@@ -12,7 +12,7 @@
 
 rig=$top_srcdir/tests/vm
 ST=$top_builddir/examples/simple_trace
-need_vm_rig
+prereq QEMU
 [ -x "$ST" ] || skip_all "examples/simple_trace is not built"
 
 make_tmpdir

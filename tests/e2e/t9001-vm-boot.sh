@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 rig=$top_srcdir/tests/vm
-need_vm_rig
+prereq QEMU
 
 make_tmpdir
 cat >"$T/tiny.sh" <<'SCEN'
