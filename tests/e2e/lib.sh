@@ -200,6 +200,49 @@ need_python() { prereq PYTHON; }
 need_vm_rig() { prereq QEMU; }
 live_tracefs() { prereq TRACE_MARKER; }
 
+# ---- inputs from ../shared -----------------------------------------------------
+# shared_name PATH: PATH as the report names it, relative to ../shared's data
+# (real/raw/x.dat, crashers/y.txt).
+shared_name() {
+	case $1 in
+	"$FTL_REAL_DATA"/*) echo "real/${1#"$FTL_REAL_DATA"/}" ;;
+	"$FTL_CRASHERS"/*) echo "crashers/${1#"$FTL_CRASHERS"/}" ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# have_input PATH [N]: true when the golden input PATH (file or directory)
+# is there; otherwise false, and N test points (1 by default) are skipped
+# naming it (skip_absent).
+have_input() {
+	[ -e "$1" ] && return 0
+	skip_absent "$@"
+	return 1
+}
+
+# skip_absent PATH [N]: N test points (1 by default) skipped as "NAME:
+# absent"; PATH may be a pattern that matched nothing (real/raw/*.dat). The
+# first absent input of a script also tells where inputs were looked for.
+skip_absent() {
+	if [ -z "${input_where_told:-}" ]; then
+		diag "inputs from ../shared are read from FTL_REAL_DATA=$FTL_REAL_DATA and FTL_CRASHERS=$FTL_CRASHERS"
+		input_where_told=1
+	fi
+	_n=${2:-1}
+	while [ "$_n" -gt 0 ]; do
+		skip "$(shared_name "$1"): absent"
+		_n=$((_n - 1))
+	done
+}
+
+# need_input PATH...: the script needs them all; skipped whole naming the
+# first that is absent.
+need_input() {
+	for _f in "$@"; do
+		[ -e "$_f" ] || skip_all "$(shared_name "$_f"): absent"
+	done
+}
+
 # tracefs_top_lock: tests that change tracefs (the top-level instance is
 # shared by every test on the machine) take this lock first, so that
 # parallel `make check` jobs, and other checkouts on the same machine, take

@@ -194,7 +194,7 @@ check "an ftlens-wallclock marker anchors wall time" \
 	'[ "$(json_get "$T/esc.json" "j['\''markers'\''][0]['\''wall'\'']")" = "2025-12-03T09:20:18.999962000Z" ]'
 
 # ---- a real atrace capture (optional) --------------------------------------------
-if [ -f "$ATRACE" ]; then
+if have_input "$ATRACE" 5; then
 	want=$(grep -c 'tracing_mark_write: ' "$ATRACE")
 	"$FTLENS" markers --format json "$ATRACE" >"$T/a.json"
 	check "atrace: json lists every marker ($want)" \
@@ -217,7 +217,5 @@ if [ -f "$ATRACE" ]; then
 	"$FTLENS" markers --span '^B\|' '^E$' "$ATRACE" >"$T/a.txt"
 	check "atrace: text fits 100 columns" \
 		'[ "$(awk '\''{ if (length($0) > m) m = length($0) } END { print m + 0 }'\'' "$T/a.txt")" -le 100 ]'
-else
-	for i in 1 2 3 4 5; do ok "# SKIP no $ATRACE"; done
 fi
 finish

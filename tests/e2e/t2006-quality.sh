@@ -164,7 +164,7 @@ fi
 
 # --- kernel documentation samples ------------------------------------------
 f=$FTL_REAL_DATA/function/kdoc5.4_function_lost_events_trace_pipe.txt
-if [ -f "$f" ]; then
+if have_input "$f" 4; then
 	"$FTLENS" info --format json "$f" >"$T/j"
 	want=$(sed -n 's/^ *CPU:\([0-9]*\) \[LOST \([0-9]*\) EVENTS\]/\1 1 \2/p' "$f")
 	got=$(q "$T/j" "' '.join('%d %d %d' % (c['cpu'], c['lost_lines'], c['lost_events']) for c in j['quality']['cpus'] if c['lost_lines'])")
@@ -175,30 +175,24 @@ if [ -f "$f" ]; then
 	got=$(q "$T/j" "j['quality']['window_start_ns']")
 	check "kdoc LOST: window starts at the event after it ($got == $resume)" '[ "$got" = "$resume" ]'
 	check_spans events "$f"
-else
-	for i in 1 2 3 4; do skip "kdoc5.4_function_lost_events_trace_pipe.txt absent"; done
 fi
 
 f=$FTL_REAL_DATA/function/kdoc5.4_function_annotate_cpu_buffer_started.txt
-if [ -f "$f" ]; then
+if have_input "$f" 3; then
 	"$FTLENS" info --format json "$f" >"$T/j"
 	want=$(grep -o '##### CPU [0-9]* buffer started' "$f" | awk '{ print $3 }' | sort -n | tr '\n' ' ')
 	got=$(q "$T/j" "''.join('%d ' % c['cpu'] for c in j['quality']['cpus'] if c['buffer_started'])")
 	check "kdoc annotate: buffer started on CPUs ($got) == grep ($want)" '[ "$got" = "$want" ]'
 	check_spans events "$f"
-else
-	for i in 1 2 3; do skip "kdoc5.4_function_annotate_cpu_buffer_started.txt absent"; done
 fi
 
 f=$FTL_REAL_DATA/function/kdoc5.4_function_header_entries_lost.txt
-if [ -f "$f" ]; then
+if have_input "$f"; then
 	"$FTLENS" info --format json "$f" >"$T/j"
 	inb=$(sed -n 's/^ *# entries-in-buffer\/entries-written: \([0-9]*\)\/\([0-9]*\).*/\1/p' "$f")
 	wr=$(sed -n 's/^ *# entries-in-buffer\/entries-written: \([0-9]*\)\/\([0-9]*\).*/\2/p' "$f")
 	got=$(q "$T/j" "j['quality']['evicted']")
 	check "kdoc header: evicted ($got) == $wr - $inb" '[ "$got" = "$((wr - inb))" ]'
-else
-	skip "kdoc5.4_function_header_entries_lost.txt absent"
 fi
 
 plan "$tap_n"
