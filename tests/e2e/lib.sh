@@ -1,9 +1,12 @@
 # Shared helpers for the end-to-end TAP scripts (sourced, POSIX sh).
-# Environment from the Makefile: FTLENS, top_srcdir, FTL_TESTDATA, FTL_REAL_DATA.
+# Environment from the Makefile: FTLENS, top_srcdir, FTL_TESTDATA, FTL_REAL_DATA,
+# FTL_CRASHERS. The last two live in ../shared, outside the tree: absent from a
+# tarball's build (make distcheck), where the tests that read them say so.
 : "${FTLENS:=$(cd "$(dirname "$0")/../.." && pwd)/ftlens}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${FTL_TESTDATA:=$top_srcdir/tests/data}"
 : "${FTL_REAL_DATA:=$top_srcdir/../shared/data/real}"
+: "${FTL_CRASHERS:=$top_srcdir/../shared/data/crashers}"
 LC_ALL=C
 TZ=UTC
 export LC_ALL TZ
@@ -13,7 +16,8 @@ tap_failed=0
 
 plan() { echo "1..$1"; }
 
-# skip_all REASON: the whole script is skipped (shown as SKIP by the harness).
+# skip_all REASON: the whole script is skipped (shown as SKIP by the harness;
+# an exit status of 77 would be an error under the TAP driver).
 skip_all() {
 	echo "1..0 # SKIP $*"
 	exit 0
@@ -30,12 +34,44 @@ not_ok() {
 	echo "not ok $tap_n - $*"
 }
 
-# check DESCRIPTION COMMAND...: one test point from a command's status.
-check() {
-	desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+# skip DESCRIPTION: one test point skipped; DESCRIPTION says what and why.
+skip() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n # SKIP $*"
 }
+
+# check [PREREQS] DESCRIPTION BODY: one test point from BODY's status. BODY
+# is one string of shell, evaluated in a subshell (as git's
+# test_expect_success takes its body), so `A && B` in it is one condition and
+# what it changes stays inside. It sees the script's variables, and $? as the
+# command before the check left it, but not a function's positional
+# parameters (copy those into named variables first). PREREQS is NAME or
+# NAME,NAME (see prereq below): when one is missing, the point is skipped
+# saying which and why. Any other count of arguments is the old `check DESC
+# CMD ARGS...` form: a failed point.
+check() {
+	_check_status=$?
+	if [ $# -eq 3 ]; then
+		case $1 in
+		'' | *[!A-Z0-9_,]*)
+			not_ok "$2: check takes [PREREQS] DESCRIPTION BODY; '$1' is no prereq list"
+			return 0
+			;;
+		esac
+		# shellcheck disable=SC2046
+		if ! have_prereq $(echo "$1" | tr ',' ' '); then
+			skip "$2: missing $prereq_why"
+			return 0
+		fi
+		shift
+	fi
+	if [ $# -ne 2 ]; then
+		not_ok "${1:-?}: check takes [PREREQS] DESCRIPTION and one BODY string, got $# arguments"
+		return 0
+	fi
+	if (_check_return $_check_status; eval "$2"); then ok "$1"; else not_ok "$1"; fi
+}
+_check_return() { return "$1"; }
 
 diag() { echo "$*" | sed 's/^/# /'; }
 
@@ -51,39 +87,160 @@ json_get() {
 	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
-need_python() {
-	command -v python3 >/dev/null 2>&1 || skip_all "python3 is not installed"
-}
-
 finish() {
 	[ "$tap_failed" -eq 0 ]
 }
 
-# need_vm_rig: skip unless the qemu rig (tests/vm) can run here; sets
-# kernel to the newest Debian cloud kernel in /boot. It never installs
-# anything: tests/vm/setup.sh does that. (The TAP harness counts
-# "1..0 # SKIP" as a skip; an exit status of 77 would be an error there.)
-need_vm_rig() {
-	[ "$(id -u)" -eq 0 ] || skip_all "not root (the rig builds device nodes and runs qemu)"
-	command -v qemu-system-x86_64 >/dev/null 2>&1 || skip_all "qemu-system-x86_64 missing (run tests/vm/setup.sh)"
-	kernel=$(find /boot -maxdepth 1 -name 'vmlinuz-*-cloud-amd64' 2>/dev/null | sort -V | tail -n 1)
-	[ -n "$kernel" ] || skip_all "no /boot/vmlinuz-*-cloud-amd64 (run tests/vm/setup.sh)"
-	[ -r "$kernel" ] || skip_all "$kernel is not readable"
-	[ -x /bin/busybox ] || skip_all "busybox-static missing (run tests/vm/setup.sh)"
-	command -v cpio >/dev/null 2>&1 || skip_all "cpio missing (run tests/vm/setup.sh)"
-}
+# ---- prerequisites -----------------------------------------------------------
+# After git's test_have_prereq / test_set_prereq: a NAME stands for something
+# this machine must have or do. Each is probed once per script, the first time
+# it is asked for, and remembers why it is missing; a script lists what it
+# needs and is skipped (whole, or point by point with `check NAME ...`) saying
+# which one is missing and why. On the project's machines every one holds:
+# we are root, tracefs mounts, qemu and a kernel are installed.
+#   ROOT          uid 0
+#   TRACEFS       ROOT and a mounted tracefs with instances/ (mounted at
+#                 /sys/kernel/tracing when absent); sets TR
+#   TRACE_MARKER  TRACEFS with a trace_marker
+#   TRACE_CMD     trace-cmd (the oracle of binary formats)
+#   PYTHON        python3 (oracles and JSON reads)
+#   QEMU          the tests/vm rig: ROOT, qemu-system-x86_64, a Debian cloud
+#                 kernel in /boot (sets kernel), busybox-static, cpio
+#   REAL_DATA     the public samples ($FTL_REAL_DATA, from ../shared)
+#   CRASHERS      the regression inputs ($FTL_CRASHERS, from ../shared)
+# A script adds its own with set_prereq NAME / unset_prereq NAME WHY, and
+# FTL_TEST_NO="QEMU TRACEFS" turns names off (to see what a machine without
+# them skips).
 
-# live_tracefs: sets TR to the mounted tracefs (mounting it at
-# /sys/kernel/tracing when absent), or skips the script without root.
-live_tracefs() {
-	[ "$(id -u)" = 0 ] || skip_all "not root"
+probe_ROOT() {
+	[ "$(id -u)" = 0 ] || { prereq_why="not root"; return 1; }
+}
+probe_TRACEFS() {
+	have_prereq ROOT || return 1
 	TR=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
 	if [ -z "$TR" ]; then
-		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null ||
-			skip_all "tracefs is not mounted and cannot be mounted"
 		TR=/sys/kernel/tracing
+		mount -t tracefs nodev "$TR" 2>/dev/null ||
+			{ prereq_why="tracefs is not mounted and cannot be mounted at $TR"; return 1; }
 	fi
-	[ -e "$TR/trace_marker" ] || skip_all "no trace_marker in $TR"
+	[ -d "$TR/instances" ] || { prereq_why="tracefs at $TR has no instances/"; return 1; }
+}
+probe_TRACE_MARKER() {
+	have_prereq TRACEFS || return 1
+	[ -e "$TR/trace_marker" ] || { prereq_why="no trace_marker in $TR"; return 1; }
+}
+probe_TRACE_CMD() {
+	command -v trace-cmd >/dev/null 2>&1 || { prereq_why="trace-cmd is not installed"; return 1; }
+}
+probe_PYTHON() {
+	command -v python3 >/dev/null 2>&1 || { prereq_why="python3 is not installed"; return 1; }
+}
+# The rig is never installed here: tests/vm/setup.sh does that.
+probe_QEMU() {
+	have_prereq ROOT || return 1 # the rig builds device nodes and runs qemu
+	prereq_why="(run tests/vm/setup.sh)"
+	command -v qemu-system-x86_64 >/dev/null 2>&1 ||
+		{ prereq_why="qemu-system-x86_64 missing $prereq_why"; return 1; }
+	kernel=$(find /boot -maxdepth 1 -name 'vmlinuz-*-cloud-amd64' 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$kernel" ] || { prereq_why="no /boot/vmlinuz-*-cloud-amd64 $prereq_why"; return 1; }
+	[ -r "$kernel" ] || { prereq_why="$kernel is not readable"; return 1; }
+	[ -x /bin/busybox ] || { prereq_why="busybox-static missing $prereq_why"; return 1; }
+	command -v cpio >/dev/null 2>&1 || { prereq_why="cpio missing $prereq_why"; return 1; }
+}
+probe_REAL_DATA() {
+	[ -d "$FTL_REAL_DATA" ] || { prereq_why="no public samples at $FTL_REAL_DATA"; return 1; }
+}
+probe_CRASHERS() {
+	[ -d "$FTL_CRASHERS" ] || { prereq_why="no regression inputs at $FTL_CRASHERS"; return 1; }
+}
+
+set_prereq() { eval "prereq_is_$1=yes"; }
+unset_prereq() { eval "prereq_is_$1=no prereq_why_$1=\$2"; }
+
+# have_prereq NAME...: true when every NAME holds; otherwise false, with
+# prereq_why set to "NAME (why)" for the first that does not.
+have_prereq() {
+	for _p in "$@"; do
+		_prereq_holds "$_p" || return 1
+	done
+	return 0
+}
+# (by $1 alone: probes ask for other prereqs, which reuses the globals)
+_prereq_holds() {
+	eval "_state=\${prereq_is_$1:-}"
+	if [ -z "$_state" ]; then
+		if ! command -v "probe_$1" >/dev/null 2>&1; then
+			echo "Bail out! unknown prereq $1" # a typo in a script
+			exit 99
+		fi
+		prereq_why=""
+		case " ${FTL_TEST_NO:-} " in
+		*" $1 "*) prereq_why="turned off by FTL_TEST_NO" ;;
+		esac
+		if [ -z "$prereq_why" ] && "probe_$1"; then
+			eval "prereq_is_$1=yes"
+		else
+			eval "prereq_is_$1=no prereq_why_$1=\$prereq_why"
+		fi
+	fi
+	eval "_state=\$prereq_is_$1"
+	[ "$_state" = yes ] && return 0
+	eval "prereq_why=\"$1 (\${prereq_why_$1})\""
+	return 1
+}
+
+# prereq NAME...: the script needs them all; skipped whole, saying which is
+# missing and why, when one is not there.
+prereq() {
+	have_prereq "$@" || skip_all "missing $prereq_why"
+}
+
+# Older names, kept for scripts written against them.
+need_python() { prereq PYTHON; }
+need_vm_rig() { prereq QEMU; }
+live_tracefs() { prereq TRACE_MARKER; }
+
+# ---- inputs from ../shared -----------------------------------------------------
+# shared_name PATH: PATH as the report names it, relative to ../shared's data
+# (real/raw/x.dat, crashers/y.txt).
+shared_name() {
+	case $1 in
+	"$FTL_REAL_DATA"/*) echo "real/${1#"$FTL_REAL_DATA"/}" ;;
+	"$FTL_CRASHERS"/*) echo "crashers/${1#"$FTL_CRASHERS"/}" ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# have_input PATH [N]: true when the golden input PATH (file or directory)
+# is there; otherwise false, and N test points (1 by default) are skipped
+# naming it (skip_absent).
+have_input() {
+	[ -e "$1" ] && return 0
+	skip_absent "$@"
+	return 1
+}
+
+# skip_absent PATH [N]: N test points (1 by default) skipped as "NAME:
+# absent"; PATH may be a pattern that matched nothing (real/raw/*.dat). The
+# first absent input of a script also tells where inputs were looked for.
+skip_absent() {
+	if [ -z "${input_where_told:-}" ]; then
+		diag "inputs from ../shared are read from FTL_REAL_DATA=$FTL_REAL_DATA and FTL_CRASHERS=$FTL_CRASHERS"
+		input_where_told=1
+	fi
+	_n=${2:-1}
+	while [ "$_n" -gt 0 ]; do
+		skip "$(shared_name "$1"): absent"
+		_n=$((_n - 1))
+	done
+}
+
+# need_input PATH...: the script needs them all; skipped whole naming the
+# first that is absent.
+need_input() {
+	for _f in "$@"; do
+		[ -e "$_f" ] || skip_all "$(shared_name "$_f"): absent"
+	done
 }
 
 # tracefs_top_lock: tests that change tracefs (the top-level instance is

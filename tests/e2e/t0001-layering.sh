@@ -33,11 +33,11 @@ for layer in $layers; do
 done
 # Analyses never call libtraceevent; only the parse wrappers include it.
 n=$(grep -l 'event-parse.h\|tracefs.h\|trace-cmd.h' $(find analysis views cli -name '*.[ch]' 2>/dev/null) 2>/dev/null | wc -l)
-check "no libtraceevent/libtracefs/libtracecmd outside parse/ and capture/" [ "$n" -eq 0 ]
+check "no libtraceevent/libtracefs/libtracecmd outside parse/ and capture/" '[ "$n" -eq 0 ]'
 n=$(grep -l 'curses.h' $(find . -name '*.[ch]') 2>/dev/null | grep -v '^./views/tui/' | wc -l)
-check "curses only under views/tui/" [ "$n" -eq 0 ]
+check "curses only under views/tui/" '[ "$n" -eq 0 ]'
 # libftlens-marker is linked by applications: libc headers and its own only.
 n=$(grep -h '#include' marker/*.[ch] ../include/ftlens/*.h | grep -v -E '#include (<ftlens/marker\.h>|"config\.h"|<[a-z/]+\.h>)' | wc -l)
 m=$(grep -l -E '#include <(glib|json-glib|tracefs|event-parse|trace-cmd|zlib|zstd|curses)' marker/*.[ch] ../include/ftlens/*.h 2>/dev/null | wc -l)
-check "marker: only libc headers and <ftlens/marker.h>" [ $((n + m)) -eq 0 ]
+check "marker: only libc headers and <ftlens/marker.h>" '[ $((n + m)) -eq 0 ]'
 finish

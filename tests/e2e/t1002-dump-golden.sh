@@ -31,10 +31,7 @@ for g in $goldens; do
 	f=${g#*:}
 	case $g in real:*) path="$FTL_REAL_DATA/$f" ;; data:*) path="$FTL_TESTDATA/$f" ;; esac
 	name=$(echo "$f" | tr '/' '_').dump
-	if [ ! -f "$path" ]; then
-		ok "$f # SKIP input not present"
-		continue
-	fi
+	have_input "$path" || continue
 	"$FTLENS" dump -n 400 "$path" >"$T/$name" 2>"$T/err" || { not_ok "$f: dump failed: $(cat "$T/err")"; continue; }
 	if [ -n "${FTL_UPDATE_GOLDEN:-}" ]; then
 		cp "$T/$name" "$E/$name"

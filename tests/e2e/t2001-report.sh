@@ -3,7 +3,7 @@
 # the durations printed on the lines naming each function (fgraph_oracle.py),
 # stable golden text, formats, and repairs counted on a damaged trace.
 . "$(dirname "$0")/lib.sh"
-need_python
+prereq PYTHON
 make_tmpdir
 D=$FTL_TESTDATA/vm/fgraph-options
 [ -f "$D/tail.txt" ] || skip_all "rig captures absent"
@@ -29,13 +29,11 @@ sys.exit(1 if bad or not want else 0)
 PY
 }
 for f in tail.txt combined.txt; do
-	check "report $f: per-function timed calls and totals == oracle" compare "$D/$f"
+	check "report $f: per-function timed calls and totals == oracle" 'compare "$D/$f"'
 done
-if [ -f "$FTL_REAL_DATA/fgraph/kdoc5.4_fgraph_overhead_all_markers.txt" ]; then
+if have_input "$FTL_REAL_DATA/fgraph/kdoc5.4_fgraph_overhead_all_markers.txt"; then
 	check "report kdoc overhead sample (\$ @ * marks): totals == oracle" \
-		compare "$FTL_REAL_DATA/fgraph/kdoc5.4_fgraph_overhead_all_markers.txt"
-else
-	ok "kdoc sample # SKIP absent"
+		'compare "$FTL_REAL_DATA/fgraph/kdoc5.4_fgraph_overhead_all_markers.txt"'
 fi
 
 # self time: a function that never has children has self == total
@@ -49,7 +47,7 @@ leaves = [f for f in rows if f not in parents and rows[f]['timed_calls']]
 print('yes' if leaves and all(rows[f]['self_ns'] == rows[f]['total_ns'] for f in leaves) else 'no')
 PY
 )
-check "leaf functions: self == total" [ "$leaf_ok" = yes ]
+check "leaf functions: self == total" '[ "$leaf_ok" = yes ]'
 # the outermost calls: the sum of every function's self time is the sum of
 # the totals of the depth-0 calls, when nothing was repaired
 sum_ok=$(python3 - "$T/r.json" <<'PY'
@@ -62,31 +60,31 @@ PY
 depth0=$(awk -F'|' '/^ *[0-9]+\) / && $1 ~ /us/ && ($2 ~ /^  [^ ]/) { d = $1; sub(/^ *[0-9]+\)/, "", d); gsub(/[^0-9.]/, "", d); s += d * 1000 } END { printf "%d\n", s + 0.5 }' "$D/tail.txt")
 rep=$(json_get "$T/r.json" "j['repaired_calls']")
 if [ "$rep" = 0 ]; then
-	check "sum of self ($sum_ok) == sum of depth-0 totals ($depth0)" [ "$sum_ok" = "$depth0" ]
+	check "sum of self ($sum_ok) == sum of depth-0 totals ($depth0)" '[ "$sum_ok" = "$depth0" ]'
 else
 	diff=$(python3 -c "print(abs($sum_ok - $depth0) <= $depth0)")
-	check "sum of self ($sum_ok) bounded by depth-0 totals ($depth0) with $rep repaired calls" [ "$diff" = True ]
+	check "sum of self ($sum_ok) bounded by depth-0 totals ($depth0) with $rep repaired calls" '[ "$diff" = True ]'
 fi
 
 # formats: csv has the same rows as json; json lists every function
 "$FTLENS" report --format csv "$D/tail.txt" >"$T/r.csv"
 n_json=$(json_get "$T/r.json" "len(j['functions'])")
 n_csv=$(awk '/^# functions/ { on = 1; next } /^$/ { on = 0 } on' "$T/r.csv" | tail -n +2 | wc -l)
-check "csv functions rows ($n_csv) == json rows ($n_json)" [ "$n_csv" = "$n_json" ]
-check "json keys carry the unit" python3 -c "
-import json; j = json.load(open('$T/r.json')); r = j['functions'][0]
-assert 'total_ns' in r and 'self_ns' in r and 'p99_ns' in r and 'quality' in j"
+check "csv functions rows ($n_csv) == json rows ($n_json)" '[ "$n_csv" = "$n_json" ]'
+check "json keys carry the unit" 'python3 -c "
+import json; j = json.load(open('\''$T/r.json'\'')); r = j['\''functions'\''][0]
+assert '\''total_ns'\'' in r and '\''self_ns'\'' in r and '\''p99_ns'\'' in r and '\''quality'\'' in j"'
 "$FTLENS" report "$D/tail.txt" >"$T/r.txt"
 w=$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$T/r.txt")
-check "text report fits 100 columns (widest $w)" [ "$w" -le 100 ]
-check "text report has its sections" sh -c "grep -q '^Top functions by self' '$T/r.txt' && grep -q '^Per CPU' '$T/r.txt' && grep -q '^Longest calls' '$T/r.txt' && grep -q '^Markers' '$T/r.txt'"
+check "text report fits 100 columns (widest $w)" '[ "$w" -le 100 ]'
+check "text report has its sections" 'grep -q "^Top functions by self" "$T/r.txt" && grep -q "^Per CPU" "$T/r.txt" && grep -q "^Longest calls" "$T/r.txt" && grep -q "^Markers" "$T/r.txt"'
 "$FTLENS" report "$D/tail.txt" >"$T/r2.txt"
-check "text report is stable run to run" cmp -s "$T/r.txt" "$T/r2.txt"
+check "text report is stable run to run" 'cmp -s "$T/r.txt" "$T/r2.txt"'
 
 # the longest call is the longest duration printed in the file
 longest=$(json_get "$T/r.json" "j['longest_calls'][0]['duration_ns']")
 max=$(awk -F'|' '/^ *[0-9]+\) / && $1 ~ /us/ { d = $1; sub(/^ *[0-9]+\)/, "", d); gsub(/[^0-9.]/, "", d); v = d * 1000; if (v > m) m = v } END { printf "%d\n", m + 0.5 }' "$D/tail.txt")
-check "longest call ($longest) == longest printed duration ($max)" [ "$longest" = "$max" ]
+check "longest call ($longest) == longest printed duration ($max)" '[ "$longest" = "$max" ]'
 
 # damaged input: the start of a trace cut mid-call and the end left open
 {
@@ -96,20 +94,18 @@ check "longest call ($longest) == longest printed duration ($max)" [ "$longest" 
 	echo " 0)   1.000 us    |    leaf();"
 } >"$T/cut.txt"
 "$FTLENS" report --format json "$T/cut.txt" >"$T/cut.json"
-check "orphan exits are counted as repairs" [ "$(json_get "$T/cut.json" "j['diagnostics']['orphan_exit']['count']")" = 2 ]
-check "open calls at the end are counted" [ "$(json_get "$T/cut.json" "j['diagnostics']['open_at_end']['amount']")" = 1 ]
-check "middle's self time excludes inner (20 - 10 us)" [ "$(json_get "$T/cut.json" "[r for r in j['functions'] if r['function'] == 'middle'][0]['self_ns']")" = 10000 ]
-check "no time is invented for the open call" [ "$(json_get "$T/cut.json" "[r for r in j['functions'] if r['function'] == 'outer'][0]['total_ns']")" = None ]
+check "orphan exits are counted as repairs" '[ "$(json_get "$T/cut.json" "j['\''diagnostics'\'']['\''orphan_exit'\'']['\''count'\'']")" = 2 ]'
+check "open calls at the end are counted" '[ "$(json_get "$T/cut.json" "j['\''diagnostics'\'']['\''open_at_end'\'']['\''amount'\'']")" = 1 ]'
+check "middle's self time excludes inner (20 - 10 us)" '[ "$(json_get "$T/cut.json" "[r for r in j['\''functions'\''] if r['\''function'\''] == '\''middle'\''][0]['\''self_ns'\'']")" = 10000 ]'
+check "no time is invented for the open call" '[ "$(json_get "$T/cut.json" "[r for r in j['\''functions'\''] if r['\''function'\''] == '\''outer'\''][0]['\''total_ns'\'']")" = None ]'
 
 # a golden text report of a public sample
 G="$top_srcdir/tests/e2e/expected/report_do_fault.txt"
 S="$FTL_REAL_DATA/fgraph/kdoc5.4_fgraph_set_graph_function_do_fault.txt"
-if [ -f "$S" ]; then
+if have_input "$S"; then
 	"$FTLENS" report "$S" | sed "s|$FTL_REAL_DATA/||" >"$T/g.txt"
 	[ -n "${FTL_UPDATE_GOLDEN:-}" ] && cp "$T/g.txt" "$G"
-	check "golden report of kdoc5.4 set_graph_function __do_fault" cmp -s "$G" "$T/g.txt"
+	check "golden report of kdoc5.4 set_graph_function __do_fault" 'cmp -s "$G" "$T/g.txt"'
 	cmp -s "$G" "$T/g.txt" || diff -u "$G" "$T/g.txt" | head -20 | sed 's/^/# /'
-else
-	ok "golden # SKIP sample absent"
 fi
 finish

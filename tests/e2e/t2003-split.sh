@@ -4,13 +4,8 @@
 # trace splits like awk splits it by the [00N] column; and failures leave
 # the output directory as it was.
 . "$(dirname "$0")/lib.sh"
-need_python
+prereq PYTHON
 make_tmpdir
-
-skip() {
-	tap_n=$((tap_n + 1))
-	echo "ok $tap_n # SKIP $*"
-}
 
 # event lines of a function_graph file (the oracle's view of it)
 fg_events() { grep -E '^ *[0-9]+\) ' "$1"; }
@@ -33,14 +28,14 @@ for d in fgraph-basic fgraph-events; do
 		fg_events "$out/cpu$c/trace" >"$T/got"
 		fg_events "$dir/trace-cpu$c.txt" >"$T/want"
 		check "$d: cpu$c event lines == the kernel's per_cpu/cpu$c/trace ($(wc -l <"$T/want") lines)" \
-			cmp -s "$T/got" "$T/want"
+			'cmp -s "$T/got" "$T/want"'
 		# headers and task-switch separators too: the whole file
 		check "$d: cpu$c/trace is byte-identical to the kernel's file" \
-			cmp -s "$out/cpu$c/trace" "$dir/trace-cpu$c.txt"
+			'cmp -s "$out/cpu$c/trace" "$dir/trace-cpu$c.txt"'
 	done
 	n_dirs=$(ls "$out" | wc -l)
 	n_cpus=$(fg_events "$dir/trace.txt" | sed 's/).*//' | sort -u | wc -l)
-	check "$d: one directory per CPU seen ($n_cpus)" [ "$n_dirs" -eq "$n_cpus" ]
+	check "$d: one directory per CPU seen ($n_cpus)" '[ "$n_dirs" -eq "$n_cpus" ]'
 done
 
 # --- an events trace: against awk splitting by the [00N] column ------------
@@ -60,14 +55,13 @@ if [ -f "$ev" ]; then
 			c=${f##*/}
 			grep -v '^ *#' "$T/ev/cpu$c/trace" | cmp -s - "$f" || same="no (cpu$c)"
 		done
-		check "events: each cpuN/trace's lines == awk's split: $same" [ "$same" = yes ]
+		check "events: each cpuN/trace's lines == awk's split: $same" '[ "$same" = yes ]'
 		grep '^ *#' "$ev" >"$T/hdr"
 		check "events: every file starts with the input's header" \
-			sh -c 'for f in "$1"/cpu*/trace; do head -n "$(wc -l <"$2")" "$f" | cmp -s - "$2" || exit 1; done' \
-			sh "$T/ev" "$T/hdr"
+			'for f in "$T/ev"/cpu*/trace; do head -n "$(wc -l <"$T/hdr")" "$f" | cmp -s - "$T/hdr" || exit 1; done'
 		got=$(json_get "$T/ev.json" "' '.join('%d %d' % (r['cpu'], r['event_lines']) for r in j['files'])")
 		check "events: --format json summary counts ($got) == awk's ($(cat "$T/awk/want"))" \
-			[ "$got " = "$(cat "$T/awk/want")" ]
+			'[ "$got " = "$(cat "$T/awk/want")" ]'
 	else
 		not_ok "events: split ($(cat "$T/err"))"
 	fi
@@ -82,13 +76,13 @@ if [ -f "$in" ]; then
 	"$FTLENS" split --per-cpu "$in" >/dev/null 2>"$T/err"
 	rc=$?
 	check "no -o: usage error (exit $rc: $(cat "$T/err"))" \
-		sh -c '[ "$1" -eq 2 ] && grep -q -- "-o" "$2"' sh "$rc" "$T/err"
+		'[ "$rc" -eq 2 ] && grep -q -- "-o" "$T/err"'
 
 	echo keep >"$T/afile"
 	"$FTLENS" split --per-cpu -o "$T/afile" "$in" >/dev/null 2>"$T/err"
 	rc=$?
 	check "-o names a file: refused (exit $rc: $(cat "$T/err")), the file untouched" \
-		sh -c '[ "$1" -eq 2 ] && [ "$(cat "$2")" = keep ]' sh "$rc" "$T/afile"
+		'[ "$rc" -eq 2 ] && [ "$(cat "$T/afile")" = keep ]'
 
 	mkdir -p "$T/old/cpu0" "$T/old/cpu1"
 	echo mine0 >"$T/old/cpu0/trace"
@@ -99,21 +93,19 @@ if [ -f "$in" ]; then
 	rc=$?
 	(cd "$T/old" && ls -AR) >"$T/after"
 	check "existing cpuN/trace without --force: refused (exit $rc: $(cat "$T/err"))" \
-		sh -c '[ "$1" -ne 0 ] && grep -q -- "--force" "$2"' sh "$rc" "$T/err"
+		'[ "$rc" -ne 0 ] && grep -q -- "--force" "$T/err"'
 	check "... and the directory is as it was (no temp files, contents kept)" \
-		sh -c 'cmp -s "$1" "$2" && [ "$(cat "$3/cpu0/trace")" = mine0 ] && [ "$(cat "$3/cpu1/trace")" = mine1 ]' \
-		sh "$T/before" "$T/after" "$T/old"
+		'cmp -s "$T/before" "$T/after" && [ "$(cat "$T/old/cpu0/trace")" = mine0 ] && [ "$(cat "$T/old/cpu1/trace")" = mine1 ]'
 	"$FTLENS" split --per-cpu --force -o "$T/old" "$in" 2>"$T/err"
 	rc=$?
 	check "--force overwrites (exit $rc) and keeps other files" \
-		sh -c '[ "$1" -eq 0 ] && [ "$(cat "$2/notes")" = other ] && ! grep -q mine0 "$2/cpu0/trace"' \
-		sh "$rc" "$T/old"
+		'[ "$rc" -eq 0 ] && [ "$(cat "$T/old/notes")" = other ] && ! grep -q mine0 "$T/old/cpu0/trace"'
 
 	cp "$T/old/cpu0/trace" "$T/self-copy"
 	"$FTLENS" split --per-cpu --force -o "$T/old" "$T/old/cpu0/trace" >/dev/null 2>"$T/err"
 	rc=$?
 	check "an output that is the input is refused even with --force (exit $rc)" \
-		sh -c '[ "$1" -ne 0 ] && cmp -s "$2" "$3"' sh "$rc" "$T/old/cpu0/trace" "$T/self-copy"
+		'[ "$rc" -ne 0 ] && cmp -s "$T/old/cpu0/trace" "$T/self-copy"'
 else
 	skip "no input for the refusal checks"
 	skip "no input for the refusal checks"
@@ -129,9 +121,8 @@ if [ -f "$nocpu" ]; then
 	"$FTLENS" split --per-cpu -o "$T/nocpu/out" "$nocpu" >/dev/null 2>"$T/err"
 	rc=$?
 	check "a line without CPU: error naming file and line $line (exit $rc: $(cat "$T/err"))" \
-		sh -c '[ "$1" -eq 1 ] && grep -q "nocpu.txt" "$2" && grep -q "line $3 has no CPU" "$2"' \
-		sh "$rc" "$T/err" "$line"
-	check "... and the directories it would have made are gone" [ ! -e "$T/nocpu" ]
+		'[ "$rc" -eq 1 ] && grep -q "nocpu.txt" "$T/err" && grep -q "line $line has no CPU" "$T/err"'
+	check "... and the directories it would have made are gone" '[ ! -e "$T/nocpu" ]'
 else
 	skip "fgraph-options/nocpu.txt absent"
 	skip "fgraph-options/nocpu.txt absent"

@@ -20,7 +20,7 @@
 #   no line in the text: both are left out of the event-for-event diff and
 #   checked on their own.
 . "$(dirname "$0")/lib.sh"
-need_python
+prereq PYTHON
 make_tmpdir
 V=$FTL_TESTDATA/vm/raw
 [ -d "$V/raw" ] || skip_all "rig fixture $V/raw missing"
@@ -39,7 +39,7 @@ norm() {
 
 # 1-3: the rig capture against the kernel's text of the same pages
 "$FTLENS" dump "$V/raw" >"$T/d" 2>"$T/err"
-check "rig raw pages: dump exits 0" [ $? -eq 0 ]
+check "rig raw pages: dump exits 0" '[ $? -eq 0 ]'
 norm <"$T/d" >"$T/a"
 "$FTLENS" dump "$V/raw.txt" 2>/dev/null | norm >"$T/b"
 if cmp -s "$T/a" "$T/b" && [ -s "$T/a" ]; then
@@ -48,7 +48,7 @@ else
 	not_ok "rig raw pages differ from raw.txt"
 	diff "$T/a" "$T/b" | head -10 | while read -r l; do diag "$l"; done
 fi
-check "no diagnostics on a clean capture" [ ! -s "$T/err" ]
+check "no diagnostics on a clean capture" '[ ! -s "$T/err" ]'
 
 # 4-6: overflowed buffers (their formats are those of raw/)
 mkdir "$T/ov"
@@ -61,11 +61,11 @@ if cmp -s "$T/a" "$T/b" && [ -s "$T/a" ]; then ok "overflowed pages = raw-overfl
 lost=$(json_get "$T/j" 'j["lost_events"]')
 inbuf=$(sed -n 's/.*entries-written: \([0-9]*\)\/\([0-9]*\).*/\1 \2/p' "$V/raw-overflow.txt")
 expect=$(echo "$inbuf" | awk '{ print $2 - $1 }')
-check "missed-event counts in page headers become LOST events: $lost = written - in buffer ($expect)" [ "$lost" = "$expect" ]
+check "missed-event counts in page headers become LOST events: $lost = written - in buffer ($expect)" '[ "$lost" = "$expect" ]'
 marks=$(python3 "$(dirname "$0")/rawpages.py" "$V/raw/events" 0:"$V/raw-overflow/per_cpu/cpu0/trace_pipe_raw" 1:"$V/raw-overflow/per_cpu/cpu1/trace_pipe_raw" |
 	python3 -c 'import json,sys; print(sum(c["missed_marks"] for c in json.load(sys.stdin)["cpus"].values()))')
 nlost=$(json_get "$T/j" 'j["lost_lines"]')
-check "one LOST event per page with the missed-events flag ($nlost = $marks)" [ "$nlost" = "$marks" ]
+check "one LOST event per page with the missed-events flag ($nlost = $marks)" '[ "$nlost" = "$marks" ]'
 
 # 7-9: the same pages in other layouts give the same dump
 "$FTLENS" dump "$V/raw" >"$T/ref" 2>/dev/null
@@ -80,9 +80,9 @@ for x in "$V"/raw/events/*; do
 done
 for f in kallsyms printk_formats saved_cmdlines trace_clock; do ln -s "$V/raw/$f" "$T/flat/$f"; ln -s "$V/raw/$f" "$T/sv/$f"; done
 "$FTLENS" dump "$T/flat" 2>/dev/null | sed 's|flat/||' >"$T/a"
-check "flat layout (cpuN.raw, header_page, SYS/EVENT/format) = tracefs layout" cmp -s "$T/a" "$T/ref"
+check "flat layout (cpuN.raw, header_page, SYS/EVENT/format) = tracefs layout" 'cmp -s "$T/a" "$T/ref"'
 "$FTLENS" dump "$T/sv" >"$T/a" 2>/dev/null
-check "SchedViz layout (traces/cpuN, formats/) = tracefs layout" cmp -s "$T/a" "$T/ref"
+check "SchedViz layout (traces/cpuN, formats/) = tracefs layout" 'cmp -s "$T/a" "$T/ref"'
 # raw pages and per_cpu text in one directory: the pages win, info says so
 mkdir -p "$T/both/per_cpu/cpu0" "$T/both/per_cpu/cpu1"
 for c in 0 1; do
@@ -124,25 +124,19 @@ print("span", "ok" if (first, last) == (j["first_ts_ns"], j["last_ts_ns"]) else
       "want %s..%s got %s..%s" % (first, last, j["first_ts_ns"], j["last_ts_ns"]))
 PY
 	c=$(sed -n 's/^counts //p' "$T/cmp") s=$(sed -n 's/^span //p' "$T/cmp")
-	check "$name: event counts by name as the page walker counts them ($c)" [ "$c" = ok ]
-	check "$name: first and last timestamps as the page walker's ($s)" [ "$s" = ok ]
+	check "$name: event counts by name as the page walker counts them ($c)" '[ "$c" = ok ]'
+	check "$name: first and last timestamps as the page walker's ($s)" '[ "$s" = ok ]'
 }
-if [ -d "$R/schedviz_test" ]; then
+if have_input "$R/schedviz_test" 2; then
 	oracle_check "SchedViz cpu0 (404 pages)" "$R/schedviz_test" "$R/schedviz_test/formats" 0:"$R/schedviz_test/traces/cpu0"
-else
-	ok "# SKIP no $R/schedviz_test"
-	ok "# SKIP no $R/schedviz_test"
 fi
-if [ -d "$R/perfetto_one_page_sched_switch" ]; then
+if have_input "$R/perfetto_one_page_sched_switch" 2; then
 	oracle_check "Perfetto one page" "$R/perfetto_one_page_sched_switch" "$R/perfetto_one_page_sched_switch/events" 0:"$R/perfetto_one_page_sched_switch/one_page_sched_switch.bin"
-else
-	ok "# SKIP no $R/perfetto_one_page_sched_switch"
-	ok "# SKIP no $R/perfetto_one_page_sched_switch"
 fi
 
 # big-endian pages (the Perfetto page rewritten as a big-endian kernel
 # writes it) decode to the same events
-if [ -d "$R/perfetto_one_page_sched_switch" ]; then
+if have_input "$R/perfetto_one_page_sched_switch"; then
 	P=$R/perfetto_one_page_sched_switch
 	mkdir "$T/be"
 	ln -s "$P/events" "$T/be/events"
@@ -154,8 +148,6 @@ if [ -d "$R/perfetto_one_page_sched_switch" ]; then
 	else
 		not_ok "big-endian pages"
 	fi
-else
-	ok "# SKIP no $R/perfetto_one_page_sched_switch"
 fi
 
 # 14: the rig capture against the page walker too
@@ -164,19 +156,18 @@ oracle_check "rig capture" "$V/raw" "$V/raw/events" 0:"$V/raw/per_cpu/cpu0/trace
 
 # A live tracefs holds per_cpu/cpuN/trace_pipe_raw too, but reading those
 # consumes the kernel's buffer and blocks once it is empty: the text is read.
-TR=/sys/kernel/tracing
-if [ -r "$TR/per_cpu/cpu0/trace_pipe_raw" ] && [ -r "$TR/events/header_page" ]; then
+if have_prereq TRACEFS; then
 	timeout 60 "$FTLENS" info "$TR" >"$T/live" 2>&1
 	rc=$?
 	check "a live tracefs: info reads its text, not trace_pipe_raw (rc $rc)" \
-		sh -c "[ $rc -eq 0 ] && grep -q 'a live tracefs: its text is read' '$T/live'"
+		'[ $rc -eq 0 ] && grep -q "a live tracefs: its text is read" "$T/live"'
 	timeout 60 "$FTLENS" info "$TR/per_cpu/cpu0/trace_pipe_raw" >/dev/null 2>"$T/live"
 	rc=$?
 	check "a live trace_pipe_raw given by name: a usage error, not a hang (rc $rc)" \
-		sh -c "[ $rc -eq 2 ] && grep -q 'a live tracefs pipe never ends' '$T/live'"
+		'[ $rc -eq 2 ] && grep -q "a live tracefs pipe never ends" "$T/live"'
 else
-	ok "# SKIP no readable live tracefs at $TR"
-	ok "# SKIP no readable live tracefs at $TR"
+	skip "a live tracefs: missing $prereq_why"
+	skip "a live trace_pipe_raw: missing $prereq_why"
 fi
 
 # 16-27: damaged input. A copy of the rig capture is doctored each time.
@@ -195,52 +186,52 @@ run_bad() { # expect rc; output in $T/out (stdout+stderr)
 fresh
 head -c 10000 "$V/raw/per_cpu/cpu1/trace_pipe_raw" >"$T/bad/per_cpu/cpu1/trace_pipe_raw"
 rc=$(run_bad)
-check "truncated page file: exit 0" [ "$rc" -eq 0 ]
+check "truncated page file: exit 0" '[ "$rc" -eq 0 ]'
 check "truncated page file: diagnostic names CPU 1, page 2 and its offset" \
-	grep -q "CPU 1, page 2 (file offset 8192): only 1808 of 4096 bytes" "$T/out"
+	'grep -q "CPU 1, page 2 (file offset 8192): only 1808 of 4096 bytes" "$T/out"'
 fresh
 # commit word of CPU 0's second page (offset 4096 + 8) set to 0x10000
 python3 -c 'import sys; f=open(sys.argv[1],"r+b"); f.seek(4096+8); f.write((0x10000).to_bytes(8,"little"))' "$T/bad/per_cpu/cpu0/trace_pipe_raw"
 rc=$(run_bad)
-check "corrupt page header: exit 0" [ "$rc" -eq 0 ]
+check "corrupt page header: exit 0" '[ "$rc" -eq 0 ]'
 check "corrupt page header: diagnostic names CPU 0, page 1, offset 4096" \
-	grep -q "CPU 0, page 1 (file offset 4096): corrupt header: commit 65536" "$T/out"
+	'grep -q "CPU 0, page 1 (file offset 4096): corrupt header: commit 65536" "$T/out"'
 n_ok=$(json_get "$T/j" 'j["events"]') # the rig capture's count (from the oracle_check above)
 "$FTLENS" info --format json "$T/bad" >"$T/j2" 2>/dev/null
 n_bad=$(json_get "$T/j2" 'j["events"]')
-check "corrupt page header: only that page's events are missing ($n_bad < $n_ok)" eval '[ "$n_bad" -lt "$n_ok" ] && [ "$n_bad" -gt 0 ]'
+check "corrupt page header: only that page's events are missing ($n_bad < $n_ok)" '[ "$n_bad" -lt "$n_ok" ] && [ "$n_bad" -gt 0 ]'
 fresh
 rm -r "$T/bad/events/sched/sched_switch"
 id=$(sed -n 's/^ID: //p' "$V/raw/events/sched/sched_switch/format")
 rc=$(run_bad)
-check "unknown event id: exit 0" [ "$rc" -eq 0 ]
+check "unknown event id: exit 0" '[ "$rc" -eq 0 ]'
 check "unknown event id: diagnostic names id $id, CPU and page" \
-	grep -q "events whose id has no format.*event id $id at CPU [01], page [0-9]*, file offset [0-9]*" "$T/out"
+	'grep -q "events whose id has no format.*event id $id at CPU [01], page [0-9]*, file offset [0-9]*" "$T/out"'
 fresh
 printf 'name: sched_switch\nID: %s\nformat:\n\tfield:unsigned short common_type;\toffset:0;\tsize:2;\nprint fmt: "%%s", (((\n' "$id" >"$T/bad/events/sched/sched_switch/format"
 rc=$(run_bad)
 check "a print fmt that does not parse: exit 0 and a note naming the file" \
-	sh -c "[ $rc -eq 0 ] && grep -q \"sched_switch/format': its print fmt does not parse\" '$T/out'"
+	'[ $rc -eq 0 ] && grep -q "sched_switch/format'\'': its print fmt does not parse" "$T/out"'
 fresh
 printf 'not a format at all\n' >"$T/bad/events/sched/sched_switch/format"
 rc=$(run_bad)
 check "a format file that does not parse: exit 0, a note naming it, its events unknown" \
-	sh -c "[ $rc -eq 0 ] && grep -q \"sched_switch/format': format does not parse\" '$T/out' && grep -q 'event id $id' '$T/out'"
+	'[ $rc -eq 0 ] && grep -q "sched_switch/format'\'': format does not parse" "$T/out" && grep -q "event id $id" "$T/out"'
 fresh
 echo "this is not a header page" >"$T/bad/events/header_page"
 rc=$(run_bad)
-check "a bad header_page: exit 1" [ "$rc" -eq 1 ]
+check "a bad header_page: exit 1" '[ "$rc" -eq 1 ]'
 check "a bad header_page: one error line naming it" \
-	sh -c "[ \$(wc -l <'$T/out') -eq 1 ] && grep -q \"events/header_page': not a ring-buffer header_page\" '$T/out'"
+	'[ $(wc -l <"$T/out") -eq 1 ] && grep -q "events/header_page'\'': not a ring-buffer header_page" "$T/out"'
 fresh
 rm "$T/bad/events/header_page"
 rc=$(run_bad)
 check "trace_pipe_raw without header_page: exit 1, one error naming the directory" \
-	sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$T/out') -eq 1 ] && grep -q 'no events/header_page' '$T/out'"
+	'[ $rc -eq 1 ] && [ $(wc -l <"$T/out") -eq 1 ] && grep -q "no events/header_page" "$T/out"'
 fresh
 head -c 0 /dev/null >"$T/bad/per_cpu/cpu0/trace_pipe_raw"
 head -c 4096 /dev/urandom >"$T/bad/per_cpu/cpu1/trace_pipe_raw"
 "$FTLENS" dump "$T/bad" >/dev/null 2>"$T/out"
 rc=$?
-check "an empty CPU and a page of random bytes: no crash (rc $rc)" [ "$rc" -le 1 ]
+check "an empty CPU and a page of random bytes: no crash (rc $rc)" '[ "$rc" -le 1 ]'
 finish

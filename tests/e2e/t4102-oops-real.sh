@@ -6,11 +6,11 @@
 # the 2.6.35 documentation sample's hw-branch dump is read back whole.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
-need_python
+prereq PYTHON
 
 dir=$FTL_REAL_DATA/oops
 prov=$FTL_REAL_DATA/PROVENANCE.md
-[ -d "$dir" ] && [ -r "$prov" ] || skip_all "no public oops logs in $dir"
+need_input "$dir" "$prov"
 make_tmpdir
 
 plan 8
@@ -31,8 +31,8 @@ for f in "$dir"/*; do
 		[ "$reports" -ge 1 ] || missing="$missing $b"
 	fi
 done
-check "all $n logs read (exit 0, JSON)${bad:+: failed:$bad}" [ -z "$bad" ]
-check "every log with a report header yields a report${missing:+: none in$missing}" [ -z "$missing" ]
+check "all $n logs read (exit 0, JSON)${bad:+: failed:$bad}" '[ -z "$bad" ]'
+check "every log with a report header yields a report${missing:+: none in$missing}" '[ -z "$missing" ]'
 
 # 3: titles against syzkaller's expected parse, measured
 cat >"$T/titles.py" <<'EOF'
@@ -64,7 +64,7 @@ grep '^#' "$T/titles.out"
 set -- $(grep -v '^#' "$T/titles.out")
 good=$1 total=$2 share=$3
 check "titles: $good of $total as syzkaller expects ($share%, at least 90%)" \
-	test "$total" -gt 0 -a $((good * 100)) -ge $((total * 90))
+	'test "$total" -gt 0 -a $((good * 100)) -ge $((total * 90))'
 
 # 4-5: other architectures: where the CPU was, and whom the title blames
 nofault="" noblame="" arch=0
@@ -81,26 +81,22 @@ for f in "$dir"/*arm64* "$dir"/*ppc64* "$dir"/*riscv*; do
 	[ "$bl" != None ] || noblame="$noblame $b"
 done
 check "$arch arm64/ppc64/riscv logs: the faulting function is found${nofault:+, not in$nofault}" \
-	test "$arch" -gt 0 -a -z "$nofault"
-check "... and the title blames a function${noblame:+, not in$noblame}" [ -z "$noblame" ]
+	'test "$arch" -gt 0 -a -z "$nofault"'
+check "... and the title blames a function${noblame:+, not in$noblame}" '[ -z "$noblame" ]'
 
 # 6-8: the hw-branch dump of the 2.6.35 documentation sample
 k=$dir/kdoc2.6.35_oops_null_deref_with_ftrace_dump_hw_branch.txt
-if [ -r "$k" ]; then
+if have_input "$k" 3; then
 	# the oracle: timestamped "CPU  to <- from" lines between the two rules
 	lines=$(sed -n '/Dumping ftrace buffer:/,$p' "$k" | grep -c '^\[[ 0-9.]*\]  *[0-9]  *[a-z_].*<-')
 	kj=$T/${k##*/}.json
 	check "kdoc 2.6.35: the dump holds the $lines hw-branch lines, none misread" \
-		[ "$(json_get "$kj" "[(d['trace_lines'], d['closed'], d['unparsed_lines'], [c['event_lines'] for c in d['cpus']]) for d in j['logs'][0]['dumps']]")" = \
-		"[($lines, True, 0, [$lines])]" ]
+		'[ "$(json_get "$kj" "[(d['\''trace_lines'\''], d['\''closed'\''], d['\''unparsed_lines'\''], [c['\''event_lines'\''] for c in d['\''cpus'\'']]) for d in j['\''logs'\''][0]['\''dumps'\'']]")" = \
+		"[($lines, True, 0, [$lines])]" ]'
 	check "kdoc 2.6.35: the '[...]' lines of the documentation are left out of it" \
-		[ "$(json_get "$kj" "j['logs'][0]['dumps'][0]['interleaved_lines']")" = "$(awk '/^\[[^]]*\] -+$/ { r++; next } r == 1 && /^\[\.\.\.\]/ { n++ } END { print n + 0 }' "$k")" ]
+		'[ "$(json_get "$kj" "j['\''logs'\''][0]['\''dumps'\''][0]['\''interleaved_lines'\'']")" = "$(awk '\''/^\[[^]]*\] -+$/ { r++; next } r == 1 && /^\[\.\.\.\]/ { n++ } END { print n + 0 }'\'' "$k")" ]'
 	"$FTLENS" oops --extract-trace "$T/hwb.txt" "$k" >/dev/null
 	check "kdoc 2.6.35: the extracted dump reads as a hw-branch trace" \
-		[ "$("$FTLENS" info --format json "$T/hwb.txt" | python3 -c 'import json,sys; j=json.load(sys.stdin); print(j["event_lines"], j["unparsed_lines"])')" = "$lines 0" ]
-else
-	ok "kdoc 2.6.35 sample # SKIP not in $dir"
-	ok "kdoc 2.6.35 sample # SKIP not in $dir"
-	ok "kdoc 2.6.35 sample # SKIP not in $dir"
+		'[ "$("$FTLENS" info --format json "$T/hwb.txt" | python3 -c '\''import json,sys; j=json.load(sys.stdin); print(j["event_lines"], j["unparsed_lines"])'\'')" = "$lines 0" ]'
 fi
 finish

@@ -12,9 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 
 rig=$top_srcdir/tests/vm
-need_vm_rig
-command -v trace-cmd >/dev/null 2>&1 || skip_all "trace-cmd is not installed (the oracle)"
-need_python
+prereq QEMU TRACE_CMD PYTHON
 make_tmpdir
 
 plan 34
@@ -22,7 +20,7 @@ out=$T/out
 FTLENS_VM_KERNEL=$kernel "$rig/run-vm.sh" "$rig/scenarios/record.sh" "$out" \
 	--with-binary "$FTLENS" 2>"$T/rig.err"
 rc=$?
-check "run-vm.sh boots the guest, runs the scenario and brings /out back (exit $rc)" [ "$rc" -eq 0 ]
+check "run-vm.sh boots the guest, runs the scenario and brings /out back (exit $rc)" '[ "$rc" -eq 0 ]'
 [ "$rc" -eq 0 ] || diag "$(tail -n 20 "$T/rig.err")"
 for f in "$out"/*.dat.gz; do
 	[ -e "$f" ] && gunzip "$f"
@@ -30,10 +28,10 @@ done
 
 for step in mount fgraph flight appstop stack debugfs; do
 	check "guest: ftlens record ($step) exits 0 ($(cat "$out/$step.rc" 2>/dev/null))" \
-		[ "$(cat "$out/$step.rc" 2>/dev/null)" = 0 ]
+		'[ "$(cat "$out/$step.rc" 2>/dev/null)" = 0 ]'
 	[ "$(cat "$out/$step.rc" 2>/dev/null)" = 0 ] || diag "$(cat "$out/$step.err" 2>/dev/null)"
 done
-check "no sanitizer report from the guest's ftlens" sh -c "! grep -l 'Sanitizer' '$out'/*.err"
+check "no sanitizer report from the guest's ftlens" '! grep -l Sanitizer "$out"/*.err'
 
 # silent FILE: trace-cmd report reads it without a word on stderr
 silent() {
@@ -49,34 +47,34 @@ stops_at() {
 }
 
 # 1. tracefs mounted by ftlens itself
-check "the scenario unmounted tracefs first" [ ! -s "$out/mount-before.txt" ]
-check "ftlens mounted it at /sys/kernel/tracing" grep -q '^nodev /sys/kernel/tracing tracefs ' "$out/mount-after.txt"
+check "the scenario unmounted tracefs first" '[ ! -s "$out/mount-before.txt" ]'
+check "ftlens mounted it at /sys/kernel/tracing" 'grep -q '\''^nodev /sys/kernel/tracing tracefs '\'' "$out/mount-after.txt"'
 check "that recording is complete, with the command's marker" \
-	sh -c "trace-cmd report '$out/mount.dat' 2>/dev/null | grep -q 'mount marker'"
+	'trace-cmd report "$out/mount.dat" 2>/dev/null | grep -q "mount marker"'
 
 # 2. function_graph
-check "trace-cmd report reads fgraph.dat without complaint" silent "$out/fgraph.dat"
+check "trace-cmd report reads fgraph.dat without complaint" 'silent "$out/fgraph.dat"'
 trace-cmd report -N "$out/fgraph.dat" >"$T/fg.report" 2>/dev/null
 "$FTLENS" dump "$out/fgraph.dat" >"$T/fg.dump" 2>"$T/fg.dump.err"
-check "ftlens dump reads fgraph.dat" [ $? -eq 0 ]
+check "ftlens dump reads fgraph.dat" '[ $? -eq 0 ]'
 counts report "$T/fg.report" >"$T/fg.rc"
 counts dump "$T/fg.dump" >"$T/fg.dc"
-check "ftlens and trace-cmd count the same events per name and CPU" cmp -s "$T/fg.rc" "$T/fg.dc"
+check "ftlens and trace-cmd count the same events per name and CPU" 'cmp -s "$T/fg.rc" "$T/fg.dc"'
 cmp -s "$T/fg.rc" "$T/fg.dc" || diag "$(diff "$T/fg.rc" "$T/fg.dc" | head)"
 n_in=$(grep -c ' entry  *funcgraph_entry: ' "$T/fg.dump")
 n_out=$(grep -c ' exit  *funcgraph_exit: ' "$T/fg.dump")
-check "function_graph entries ($n_in) and exits ($n_out) are there" eval '[ "$n_in" -gt 0 ] && [ "$n_out" -gt 0 ]'
-check "the graph holds the -g function" grep -q 'funcgraph_entry: func=do_sys_openat2 ' "$T/fg.dump"
-check "no entry deeper than --max-graph-depth 3" sh -c "! grep -q 'funcgraph_entry: func=.* depth=[3-9]' '$T/fg.dump'"
-check "the command's markers are in it" sh -c "grep -q '^marker fgraph before' '$T/fg.rc' && grep -q '^marker fgraph after' '$T/fg.rc'"
+check "function_graph entries ($n_in) and exits ($n_out) are there" '[ "$n_in" -gt 0 ] && [ "$n_out" -gt 0 ]'
+check "the graph holds the -g function" 'grep -q '\''funcgraph_entry: func=do_sys_openat2 '\'' "$T/fg.dump"'
+check "no entry deeper than --max-graph-depth 3" '! grep -q "funcgraph_entry: func=.* depth=[3-9]" "$T/fg.dump"'
+check "the command's markers are in it" 'grep -q "^marker fgraph before" "$T/fg.rc" && grep -q "^marker fgraph after" "$T/fg.rc"'
 "$FTLENS" graph do_sys_openat2 "$out/fgraph.dat" >"$T/fg.graph" 2>&1
-check "ftlens graph rebuilds calls below do_sys_openat2" sh -c "grep -q do_sys_openat2 '$T/fg.graph'"
+check "ftlens graph rebuilds calls below do_sys_openat2" 'grep -q do_sys_openat2 "$T/fg.graph"'
 diag "$(grep 'note:' "$out/fgraph.err")"
 
 # 3. the flight recorder
 for k in 1 2; do
 	f=$out/flight.hit$k.dat
-	check "flight hit $k: trace-cmd report reads it without complaint" silent "$f"
+	check "flight hit $k: trace-cmd report reads it without complaint" 'silent "$f"'
 	trace-cmd report "$f" >"$T/hit.report" 2>/dev/null
 	# The traceoff trigger runs after the exec event is committed, with
 	# interrupts on: a tick landing in between may add its own events on
@@ -84,21 +82,21 @@ for k in 1 2; do
 	# softirq_raise in a CI run), in the context of the task that fired the
 	# trigger, which stops_at.py allows.
 	check "flight hit $k stops at the exec that fired the trigger" \
-		stops_at "$T/hit.report" 'sched_process_exec:' 2
+		'stops_at "$T/hit.report" '\''sched_process_exec:'\'' 2'
 
 done
 trace-cmd report "$out/appstop.hit1.dat" >"$T/hit.report" 2>/dev/null
 check "the application's own stop: a hit ending at its marker" \
-	stops_at "$T/hit.report" 'app: stopping now' 2
+	'stops_at "$T/hit.report" '\''app: stopping now'\'' 2'
 
-check "only the hits asked for" [ ! -e "$out/flight.hit3.dat" ]
+check "only the hits asked for" '[ ! -e "$out/flight.hit3.dat" ]'
 
 # 4. the stack tracer series
 s=$out/stack-series.txt
-check "the series header" sh -c "head -n 1 '$s' | grep -q '^# ftlens-stack-series v1 kernel=6\.1\.[^ ]* clock=monotonic\$'"
+check "the series header" 'head -n 1 "$s" | grep -q "^# ftlens-stack-series v1 kernel=6\.1\.[^ ]* clock=monotonic\$"'
 n=$(grep -c '^# snapshot ' "$s")
-check "snapshots were taken ($n)" [ "$n" -ge 1 ]
-check "snapshots are numbered from 1, the maximum grows, times advance" python3 - "$s" <<'PY'
+check "snapshots were taken ($n)" '[ "$n" -ge 1 ]'
+check "snapshots are numbered from 1, the maximum grows, times advance" 'python3 - "$s"' <<'PY'
 import re, sys
 lines = open(sys.argv[1]).read().split("\n")
 heads = [(i, re.match(r"^# snapshot (\d+) time=(\d+\.\d{6}) max_size=(\d+)$", l)) for i, l in enumerate(lines) if l.startswith("# snapshot")]
@@ -113,22 +111,22 @@ for i, _ in heads:
     assert re.match(r"^ +Depth +Size +Location +\(\d+ entries\)$", lines[i + 1]), lines[i + 1]
 PY
 check "every table is the kernel's, verbatim (first entry: 0) depth size func+off/len)" \
-	sh -c "grep -A3 '^# snapshot' '$s' | grep -Eq '^  0\) +[0-9]+ +[0-9]+ +[a-z_].*\+0x[0-9a-f]+/0x[0-9a-f]+\$'"
+	'grep -A3 "^# snapshot" "$s" | grep -Eq "^  0\) +[0-9]+ +[0-9]+ +[a-z_].*\+0x[0-9a-f]+/0x[0-9a-f]+\$"'
 
 # 5. what the guest's top level looked like around steps 2-4
 check "top-level settings, instances and stack_tracer_enabled as they were" \
-	cmp -s "$out/state-before.txt" "$out/state-after.txt"
+	'cmp -s "$out/state-before.txt" "$out/state-after.txt"'
 cmp -s "$out/state-before.txt" "$out/state-after.txt" ||
 	diag "$(diff "$out/state-before.txt" "$out/state-after.txt")"
 
 # 6. debugfs only
-check "the mount table had only debugfs" sh -c "! grep -q tracefs '$out/debugfs-mounts-before.txt'"
-check "ftlens used debugfs/tracing" [ "$(cat "$out/debugfs-tracefs.txt" 2>/dev/null)" = /sys/kernel/debug/tracing ]
-check "and that recording reads without complaint" silent "$out/debugfs.dat"
+check "the mount table had only debugfs" '! grep -q tracefs "$out/debugfs-mounts-before.txt"'
+check "ftlens used debugfs/tracing" '[ "$(cat "$out/debugfs-tracefs.txt" 2>/dev/null)" = /sys/kernel/debug/tracing ]'
+check "and that recording reads without complaint" 'silent "$out/debugfs.dat"'
 
 all_ok=1
 for f in "$out"/*.dat; do
 	"$FTLENS" info "$f" >/dev/null 2>"$T/info.err" || { all_ok=0; diag "$f: $(cat "$T/info.err")"; }
 done
-check "ftlens info reads every trace.dat the guest wrote" [ $all_ok = 1 ]
+check "ftlens info reads every trace.dat the guest wrote" '[ $all_ok = 1 ]'
 finish

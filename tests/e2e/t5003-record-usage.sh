@@ -15,21 +15,21 @@ usage() {
 }
 
 plan 16
-check "--flight with --stack" usage --flight --stack
-check "-f before any -e" usage -f 'pid == 1' -e sched
-check "two -f for one -e" usage -e sched -f 'pid == 1' -f 'pid == 2'
-check "-F without a command" usage -F -e sched
-check "--hits without --flight" usage --hits 2
-check "--stop-on without --flight" usage --stop-on sched:sched_switch
-check "--reset without --stack" usage --reset
-check "--stack with events" usage --stack -e sched
-check "--flight with --raw-dir" usage --flight --raw-dir d
-check "--instance with --top" usage --instance x --top
-check "-o with --raw-dir" usage -o a.dat --raw-dir d
-check "an operand without --" usage -e sched ls
-check "nothing after --" usage -e sched --
-check "a negative duration" usage --duration -1 -e sched
+check "--flight with --stack" 'usage --flight --stack'
+check "-f before any -e" 'usage -f '\''pid == 1'\'' -e sched'
+check "two -f for one -e" 'usage -e sched -f '\''pid == 1'\'' -f '\''pid == 2'\'''
+check "-F without a command" 'usage -F -e sched'
+check "--hits without --flight" 'usage --hits 2'
+check "--stop-on without --flight" 'usage --stop-on sched:sched_switch'
+check "--reset without --stack" 'usage --reset'
+check "--stack with events" 'usage --stack -e sched'
+check "--flight with --raw-dir" 'usage --flight --raw-dir d'
+check "--instance with --top" 'usage --instance x --top'
+check "-o with --raw-dir" 'usage -o a.dat --raw-dir d'
+check "an operand without --" 'usage -e sched ls'
+check "nothing after --" 'usage -e sched --'
+check "a negative duration" 'usage --duration -1 -e sched'
 "$FTLENS" help record >"$T/help" 2>&1
-check "help record exits 0" [ $? -eq 0 ]
-check "help record shows trace-cmd's letters" sh -c "grep -q -- '-p, --tracer' '$T/help' && grep -q -- '-e, --event' '$T/help' && grep -q -- '--flight' '$T/help'"
+check "help record exits 0" '[ $? -eq 0 ]'
+check "help record shows trace-cmd's letters" 'grep -q -- "-p, --tracer" "$T/help" && grep -q -- "-e, --event" "$T/help" && grep -q -- --flight "$T/help"'
 finish

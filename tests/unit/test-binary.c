@@ -94,7 +94,8 @@ static void test_raw_switch_fields(void)
 static void test_tracedat_switch_fields(void)
 {
 	if (!lisa_dat) {
-		fprintf(stderr, "(no public trace.dat: skipped) ");
+		fprintf(stderr, "(skipped: real/raw/lisa_rtapp_6cpu_trace.dat absent from "
+				"$FTL_REAL_DATA) ");
 		return;
 	}
 	g_autoptr(FtlTrace) t = open_or_fail(lisa_dat);
