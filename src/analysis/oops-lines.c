@@ -564,13 +564,81 @@ static FtlOopsStack *oops_stack_new(const char *label, guint line)
 	return s;
 }
 
+/* Reading a report's stack traces and register dump, line by line. */
+typedef struct {
+	FtlOopsReport *r;
+	GPtrArray *sections; /* the x86 sections ("IRQ", "TASK"...) the line is in */
+	FtlOopsStack *cur;   /* the trace being read, NULL between traces */
+	guint junk;	     /* lines since cur's last frame that are not its own */
+	const char *label;   /* the line that may introduce the next trace */
+	gboolean regs_done, arm_started;
+} OopsStacks;
+
+/* A frame line (or a bare section marker) at console line idx: frame is a
+ * parsed frame in f, arm an arm pair in f and caller. */
+static void oops_stacks_frame(OopsStacks *st, guint idx, gboolean frame, gboolean arm,
+			      FtlOopsFrame *f, FtlOopsFrame *caller)
+{
+	if (!st->cur) {
+		st->cur = oops_stack_new(st->label, idx);
+		g_ptr_array_add(st->r->stacks, st->cur);
+		st->arm_started = FALSE;
+	}
+	GPtrArray *sections = st->sections;
+	const char *section = sections->len ? g_ptr_array_index(sections, sections->len - 1) : NULL;
+	if (frame) {
+		f->section = section;
+		f->line = idx;
+		g_array_append_val(st->cur->frames, *f);
+	} else if (arm) {
+		/* each line names the caller of the one before; the first
+		 * also names where the CPU was */
+		if (!st->arm_started) {
+			f->line = idx;
+			g_array_append_val(st->cur->frames, *f);
+			st->arm_started = TRUE;
+		} else {
+			ftl_oops_frame_clear(f);
+		}
+		caller->line = idx;
+		g_array_append_val(st->cur->frames, *caller);
+	}
+	st->junk = 0;
+	st->label = NULL;
+}
+
+/* Any other line s: registers, code bytes, the end of a trace, a label. */
+static void oops_stacks_other(OopsStacks *st, const char *s)
+{
+	FtlOopsReport *r = st->r;
+	gboolean regline = oops_parse_regs(s, NULL) > 0;
+	if (st->cur) {
+		/* exception registers and code bytes inside a trace */
+		if (regline || g_str_has_prefix(s, "Code: ") ||
+		    g_str_has_prefix(s, "--- interrupt:") ||
+		    g_str_has_prefix(s, "Exception stack("))
+			return;
+		if (!oops_ends_with(s, ":") && !g_str_has_prefix(s, "---[ end") &&
+		    ++st->junk < OOPS_TRACE_JUNK)
+			return;
+		st->cur = NULL;
+		st->junk = 0;
+		st->regs_done = st->regs_done || r->regs->len > 0;
+		g_ptr_array_set_size(st->sections, 0);
+	}
+	if (regline && !st->regs_done)
+		oops_parse_regs(s, r->regs);
+	/* a label for the frames that may follow */
+	if (oops_ends_with(s, ":") && !regline)
+		st->label = s;
+	else if (*s)
+		st->label = NULL;
+}
+
 void ftl_oops_read_stacks(FtlOopsReport *r, const FtlConsole *con, GArray *lines)
 {
 	g_autoptr(GPtrArray) sections = g_ptr_array_new();
-	FtlOopsStack *cur = NULL;
-	guint junk = 0;
-	const char *label = NULL;
-	gboolean regs_done = FALSE, arm_started = FALSE;
+	OopsStacks st = { .r = r, .sections = sections };
 	for (guint k = 0; k < lines->len; k++) {
 		guint idx = g_array_index(lines, guint, k);
 		const FtlConsoleLine *l = ftl_console_line(con, idx);
@@ -585,69 +653,19 @@ void ftl_oops_read_stacks(FtlOopsReport *r, const FtlConsole *con, GArray *lines
 			if (!frame)
 				arm = oops_parse_arm_frame(rest, &f, &caller);
 		}
-		if (frame || arm || (marker && !*rest)) {
-			if (!cur) {
-				cur = oops_stack_new(label, idx);
-				g_ptr_array_add(r->stacks, cur);
-				arm_started = FALSE;
-			}
-			const char *section =
-				sections->len ? g_ptr_array_index(sections, sections->len - 1)
-					      : NULL;
-			if (frame) {
-				f.section = section;
-				f.line = idx;
-				g_array_append_val(cur->frames, f);
-			} else if (arm) {
-				/* each line names the caller of the one before; the first
-				 * also names where the CPU was */
-				if (!arm_started) {
-					f.line = idx;
-					g_array_append_val(cur->frames, f);
-					arm_started = TRUE;
-				} else {
-					ftl_oops_frame_clear(&f);
-				}
-				caller.line = idx;
-				g_array_append_val(cur->frames, caller);
-			}
-			junk = 0;
-			label = NULL;
-			continue;
-		}
-		gboolean regline = oops_parse_regs(s, NULL) > 0;
-		if (cur) {
-			/* exception registers and code bytes inside a trace */
-			if (regline || g_str_has_prefix(s, "Code: ") ||
-			    g_str_has_prefix(s, "--- interrupt:") ||
-			    g_str_has_prefix(s, "Exception stack("))
-				continue;
-			if (oops_ends_with(s, ":") || g_str_has_prefix(s, "---[ end") ||
-			    ++junk >= OOPS_TRACE_JUNK) {
-				cur = NULL;
-				junk = 0;
-				regs_done = regs_done || r->regs->len > 0;
-				g_ptr_array_set_size(sections, 0);
-			} else {
-				continue;
-			}
-		}
-		if (regline && !regs_done)
-			oops_parse_regs(s, r->regs);
-		/* a label for the frames that may follow */
-		if (oops_ends_with(s, ":") && !regline)
-			label = s;
-		else if (*s)
-			label = NULL;
+		if (frame || arm || (marker && !*rest))
+			oops_stacks_frame(&st, idx, frame, arm, &f, &caller);
+		else
+			oops_stacks_other(&st, s);
 	}
 	/* stack labels are borrowed until here: copy them now */
 	for (guint i = 0; i < r->stacks->len; i++) {
-		FtlOopsStack *st = g_ptr_array_index(r->stacks, i);
-		if (st->label) {
-			char *lab = g_strdup(oops_trim(st->label));
+		FtlOopsStack *stack = g_ptr_array_index(r->stacks, i);
+		if (stack->label) {
+			char *lab = g_strdup(oops_trim(stack->label));
 			g_strchomp(lab);
-			g_free(st->label);
-			st->label = lab;
+			g_free(stack->label);
+			stack->label = lab;
 		}
 	}
 }

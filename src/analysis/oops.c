@@ -369,135 +369,170 @@ static FtlOopsReport *oops_report_new(void)
 	return r;
 }
 
-FtlOops *ftl_oops_find(const FtlConsole *con)
+/* The pass over the console's lines that groups them into reports. */
+typedef struct {
+	const FtlConsole *con;
+	const FtlOopsTitler *titler;
+	GPtrArray *builds; /* OopsBuild*, in the order their headers appear */
+	GHashTable *open;  /* printk context -> the OopsBuild open in it */
+	gboolean seen_kernel;
+} OopsFind;
+
+/* A silence, a new boot, a "cut here" line, or the end of the window in
+ * which a panic may follow its end marker: the report open in the
+ * context of line i takes no more lines. */
+static gboolean oops_build_ends(const OopsBuild *b, guint i, const FtlConsoleLine *l, const char *s)
 {
-	g_autoptr(FtlOopsTitler) titler = ftl_oops_titler_new();
-	g_autoptr(GPtrArray) builds =
-		g_ptr_array_new_with_free_func((GDestroyNotify)oops_build_free);
-	g_autoptr(GHashTable) open = g_hash_table_new(g_int64_hash, g_int64_equal);
-	gboolean seen_kernel = FALSE;
-	for (guint i = 0; i < con->lines->len; i++) {
-		const FtlConsoleLine *l = ftl_console_line(con, i);
-		if (l->flags & FTL_CONSOLE_LINE_DUMP)
+	return (l->ts != FTL_TS_NONE && b->last_ts != FTL_TS_NONE &&
+		(l->ts > b->last_ts + OOPS_BURST_NS || l->ts + 1000000000 < b->last_ts)) ||
+	       g_str_has_prefix(s, "Linux version ") || strstr(s, "[ cut here ]") ||
+	       strstr(s, "8<--- cut here") || (b->ended && i > b->last_line + OOPS_PANIC_WINDOW);
+}
+
+/* The family of the report line l opens, or -1. */
+static gint oops_find_family(OopsFind *f, const FtlConsoleLine *l, const char *s)
+{
+	gint fam =
+		g_str_has_prefix(s, "---[ end") ? -1 : ftl_oops_titler_header(f->titler, l->text);
+	if (fam >= 0 && !strcmp(ftl_oops_family_header(fam), "Booting the kernel.") &&
+	    !f->seen_kernel)
+		fam = -1; /* the first boot of the log, not a reboot */
+	if (l->ts != FTL_TS_NONE || fam >= 0)
+		f->seen_kernel = TRUE;
+	return fam;
+}
+
+/* The panic a report that just ended caused (panic_on_warn): the last
+ * report of context key, open again when line i follows it closely enough;
+ * NULL when there is none. */
+static OopsBuild *oops_find_reopen(OopsFind *f, gint64 key, guint i, const FtlConsoleLine *l)
+{
+	for (guint k = f->builds->len; k-- > 0;) {
+		OopsBuild *o = g_ptr_array_index(f->builds, k);
+		if (o->key != key)
 			continue;
-		gint64 key = oops_context(l);
-		OopsBuild *b = g_hash_table_lookup(open, &key);
-		const char *s = oops_trim(l->text);
-		/* a silence, a new boot, or a rule that ends sanitizer reports */
-		if (b &&
-		    ((l->ts != FTL_TS_NONE && b->last_ts != FTL_TS_NONE &&
-		      (l->ts > b->last_ts + OOPS_BURST_NS || l->ts + 1000000000 < b->last_ts)) ||
-		     g_str_has_prefix(s, "Linux version ") || strstr(s, "[ cut here ]") ||
-		     strstr(s, "8<--- cut here") ||
-		     (b->ended && i > b->last_line + OOPS_PANIC_WINDOW))) {
-			g_hash_table_remove(open, &key);
-			b->closed = TRUE;
-			b = NULL;
+		if (i <= o->last_line + OOPS_PANIC_WINDOW &&
+		    (l->ts == FTL_TS_NONE || o->last_ts == FTL_TS_NONE ||
+		     l->ts <= o->last_ts + OOPS_BURST_NS)) {
+			o->closed = FALSE;
+			g_hash_table_insert(f->open, &o->key, o);
+			return o;
 		}
-		gint fam = g_str_has_prefix(s, "---[ end")
-				   ? -1
-				   : ftl_oops_titler_header(titler, l->text);
-		if (fam >= 0 && !strcmp(ftl_oops_family_header(fam), "Booting the kernel.") &&
-		    !seen_kernel)
-			fam = -1; /* the first boot of the log, not a reboot */
-		if (l->ts != FTL_TS_NONE || fam >= 0)
-			seen_kernel = TRUE;
-		if (fam >= 0 && !b && oops_continues(fam, s)) {
-			/* the panic a report that just ended caused (panic_on_warn) */
-			for (guint k = builds->len; k-- > 0;) {
-				OopsBuild *o = g_ptr_array_index(builds, k);
-				if (o->key != key)
-					continue;
-				if (i <= o->last_line + OOPS_PANIC_WINDOW &&
-				    (l->ts == FTL_TS_NONE || o->last_ts == FTL_TS_NONE ||
-				     l->ts <= o->last_ts + OOPS_BURST_NS)) {
-					b = o;
-					b->closed = FALSE;
-					g_hash_table_insert(open, &b->key, b);
-				}
-				break;
-			}
-		}
-		if (fam >= 0 && !(b && oops_continues(fam, s))) {
-			OopsBuild *nb = g_new0(OopsBuild, 1);
-			nb->r = oops_report_new();
-			nb->family = fam;
-			nb->key = key;
-			nb->lines = g_array_new(FALSE, FALSE, sizeof(guint));
-			nb->last_ts = FTL_TS_NONE;
-			nb->sanitizer = strstr(s, "KASAN:") || strstr(s, "KFENCE:") ||
-					strstr(s, "KMSAN:") || strstr(s, "KCSAN:") ||
-					strstr(s, "UBSAN:");
-			nb->r->first = i;
-			nb->r->header = g_strdup(s);
-			g_strchomp(nb->r->header);
-			nb->r->ts = l->ts;
-			nb->r->caller = l->caller;
-			nb->r->caller_kind = l->caller_kind;
-			nb->r->kind = oops_kind(fam, s);
-			oops_build_add(nb, i, l);
-			g_ptr_array_add(builds, nb);
-			if (b)
-				b->closed = TRUE;
-			g_hash_table_insert(open, &nb->key, nb);
-			continue;
-		}
-		if (!b && l->caller_kind == 'C') {
-			/* another CPU's backtrace, asked for by an open report */
-			for (guint k = builds->len; k-- > 0;) {
-				OopsBuild *o = g_ptr_array_index(builds, k);
-				if (!o->closed && o->nmi) {
-					b = o;
-					break;
-				}
-			}
-		}
-		if (!b)
-			continue;
-		oops_build_add(b, i, l);
-		if (fam >= 0)
-			b->ended = FALSE; /* the panic it caused: its own trace follows */
-		if (g_str_has_prefix(s, "---[ end "))
-			b->ended = TRUE;
-		if (strstr(s, "Sending NMI from CPU"))
-			b->nmi = TRUE;
-		if (b->sanitizer && b->lines->len > 2 && oops_is_rule_of(s, '=', 40)) {
-			g_hash_table_remove(open, &b->key);
-			b->closed = TRUE;
-		}
+		return NULL;
 	}
-	FtlOops *o = g_new0(FtlOops, 1);
-	o->reports = g_ptr_array_new_with_free_func((GDestroyNotify)oops_report_free);
-	g_autofree guint8 *owned = g_new0(guint8, MAX(con->lines->len, 1));
-	for (guint k = 0; k < builds->len; k++) {
-		OopsBuild *b = g_ptr_array_index(builds, k);
-		for (guint i = 0; i < b->lines->len; i++)
-			owned[g_array_index(b->lines, guint, i)] = 1;
+	return NULL;
+}
+
+/* A report begins at header line i of family fam; it takes the place of
+ * the one open in its context, b (may be NULL). */
+static void oops_find_open(OopsFind *f, OopsBuild *b, gint fam, gint64 key, guint i,
+			   const FtlConsoleLine *l, const char *s)
+{
+	OopsBuild *nb = g_new0(OopsBuild, 1);
+	nb->r = oops_report_new();
+	nb->family = fam;
+	nb->key = key;
+	nb->lines = g_array_new(FALSE, FALSE, sizeof(guint));
+	nb->last_ts = FTL_TS_NONE;
+	nb->sanitizer = strstr(s, "KASAN:") || strstr(s, "KFENCE:") || strstr(s, "KMSAN:") ||
+			strstr(s, "KCSAN:") || strstr(s, "UBSAN:");
+	nb->r->first = i;
+	nb->r->header = g_strdup(s);
+	g_strchomp(nb->r->header);
+	nb->r->ts = l->ts;
+	nb->r->caller = l->caller;
+	nb->r->caller_kind = l->caller_kind;
+	nb->r->kind = oops_kind(fam, s);
+	oops_build_add(nb, i, l);
+	g_ptr_array_add(f->builds, nb);
+	if (b)
+		b->closed = TRUE;
+	g_hash_table_insert(f->open, &nb->key, nb);
+}
+
+/* Another CPU's backtrace is asked for by an open report: the latest that
+ * printed "Sending NMI from CPU", or NULL. */
+static OopsBuild *oops_find_nmi_owner(OopsFind *f)
+{
+	for (guint k = f->builds->len; k-- > 0;) {
+		OopsBuild *o = g_ptr_array_index(f->builds, k);
+		if (!o->closed && o->nmi)
+			return o;
 	}
-	for (guint k = 0; k < builds->len; k++) {
-		OopsBuild *b = g_ptr_array_index(builds, k);
-		g_autoptr(GArray) all = oops_prefix(con, b, owned);
-		for (guint i = 0; i < all->len; i++)
-			owned[g_array_index(all, guint, i)] = 1;
-		g_array_append_vals(all, b->lines->data, b->lines->len);
-		FtlOopsReport *r = g_steal_pointer(&b->r);
-		r->last = b->last_line;
-		r->n_lines = all->len;
-		ftl_oops_read_fields(r, con, all);
-		ftl_oops_read_stacks(r, con, all);
-		gboolean has_context =
-			ftl_console_line(con, r->first)->ts != FTL_TS_NONE || r->caller_kind;
-		g_autoptr(GArray) title_lines = oops_title_lines(con, r, b->lines);
-		g_autofree char *text = oops_title_text(r, con, title_lines, has_context);
-		r->title =
-			ftl_oops_titler_title(titler, b->family, text, &r->blamed, &r->corrupted);
-		r->header_line = r->first;
-		r->first = g_array_index(all, guint, 0);
-		r->sanitizer_open = b->sanitizer && !b->closed;
-		r->open_at_end = !b->closed;
-		g_ptr_array_add(o->reports, r);
+	return NULL;
+}
+
+/* Line i joins b; what it says may end b. fam: the family it opens, or -1. */
+static void oops_find_take(OopsFind *f, OopsBuild *b, gint fam, guint i, const FtlConsoleLine *l,
+			   const char *s)
+{
+	oops_build_add(b, i, l);
+	if (fam >= 0)
+		b->ended = FALSE; /* the panic it caused: its own trace follows */
+	if (g_str_has_prefix(s, "---[ end "))
+		b->ended = TRUE;
+	if (strstr(s, "Sending NMI from CPU"))
+		b->nmi = TRUE;
+	if (b->sanitizer && b->lines->len > 2 && oops_is_rule_of(s, '=', 40)) {
+		g_hash_table_remove(f->open, &b->key);
+		b->closed = TRUE;
 	}
-	/* the ftrace dumps printed with each report */
+}
+
+static void oops_find_line(OopsFind *f, guint i)
+{
+	const FtlConsoleLine *l = ftl_console_line(f->con, i);
+	if (l->flags & FTL_CONSOLE_LINE_DUMP)
+		return;
+	gint64 key = oops_context(l);
+	OopsBuild *b = g_hash_table_lookup(f->open, &key);
+	const char *s = oops_trim(l->text);
+	if (b && oops_build_ends(b, i, l, s)) {
+		g_hash_table_remove(f->open, &key);
+		b->closed = TRUE;
+		b = NULL;
+	}
+	gint fam = oops_find_family(f, l, s);
+	if (fam >= 0 && !b && oops_continues(fam, s))
+		b = oops_find_reopen(f, key, i, l);
+	if (fam >= 0 && !(b && oops_continues(fam, s))) {
+		oops_find_open(f, b, fam, key, i, l, s);
+		return;
+	}
+	if (!b && l->caller_kind == 'C')
+		b = oops_find_nmi_owner(f);
+	if (b)
+		oops_find_take(f, b, fam, i, l, s);
+}
+
+/* The report b made: its lines, with those that lead it (owned marks the
+ * lines a report has taken), read and titled. */
+static FtlOopsReport *oops_assemble(OopsFind *f, OopsBuild *b, guint8 *owned)
+{
+	const FtlConsole *con = f->con;
+	g_autoptr(GArray) all = oops_prefix(con, b, owned);
+	for (guint i = 0; i < all->len; i++)
+		owned[g_array_index(all, guint, i)] = 1;
+	g_array_append_vals(all, b->lines->data, b->lines->len);
+	FtlOopsReport *r = g_steal_pointer(&b->r);
+	r->last = b->last_line;
+	r->n_lines = all->len;
+	ftl_oops_read_fields(r, con, all);
+	ftl_oops_read_stacks(r, con, all);
+	gboolean has_context = ftl_console_line(con, r->first)->ts != FTL_TS_NONE || r->caller_kind;
+	g_autoptr(GArray) title_lines = oops_title_lines(con, r, b->lines);
+	g_autofree char *text = oops_title_text(r, con, title_lines, has_context);
+	r->title = ftl_oops_titler_title(f->titler, b->family, text, &r->blamed, &r->corrupted);
+	r->header_line = r->first;
+	r->first = g_array_index(all, guint, 0);
+	r->sanitizer_open = b->sanitizer && !b->closed;
+	r->open_at_end = !b->closed;
+	return r;
+}
+
+/* Each ftrace dump goes with the last report that began before it. */
+static void oops_attach_dumps(FtlOops *o, const FtlConsole *con)
+{
 	for (guint d = 0; d < con->dumps->len; d++) {
 		const FtlConsoleDump *dump = g_ptr_array_index(con->dumps, d);
 		FtlOopsReport *best = NULL;
@@ -509,6 +544,28 @@ FtlOops *ftl_oops_find(const FtlConsole *con)
 		if (best)
 			g_array_append_val(best->dumps, d);
 	}
+}
+
+FtlOops *ftl_oops_find(const FtlConsole *con)
+{
+	g_autoptr(FtlOopsTitler) titler = ftl_oops_titler_new();
+	g_autoptr(GPtrArray) builds =
+		g_ptr_array_new_with_free_func((GDestroyNotify)oops_build_free);
+	g_autoptr(GHashTable) open = g_hash_table_new(g_int64_hash, g_int64_equal);
+	OopsFind f = { con, titler, builds, open, FALSE };
+	for (guint i = 0; i < con->lines->len; i++)
+		oops_find_line(&f, i);
+	FtlOops *o = g_new0(FtlOops, 1);
+	o->reports = g_ptr_array_new_with_free_func((GDestroyNotify)oops_report_free);
+	g_autofree guint8 *owned = g_new0(guint8, MAX(con->lines->len, 1));
+	for (guint k = 0; k < builds->len; k++) {
+		OopsBuild *b = g_ptr_array_index(builds, k);
+		for (guint i = 0; i < b->lines->len; i++)
+			owned[g_array_index(b->lines, guint, i)] = 1;
+	}
+	for (guint k = 0; k < builds->len; k++)
+		g_ptr_array_add(o->reports, oops_assemble(&f, g_ptr_array_index(builds, k), owned));
+	oops_attach_dumps(o, con);
 	for (guint k = 0; k < o->reports->len; k++)
 		oops_mark_cut(g_ptr_array_index(o->reports, k), con);
 	return o;
