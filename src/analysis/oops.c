@@ -17,10 +17,12 @@
 #define OOPS_BURST_NS ((gint64)10 * 1000000000)
 /* Lines after the end marker in which the panic it caused still joins it. */
 #define OOPS_PANIC_WINDOW 40
-/* syzbot leaves the panic out of a title once a report has this many lines. */
+/* syzbot leaves the panic out of a title once a report has this many lines
+ * (syzkaller's pkg/report/linux.go, findReport(); oops-title.c says more). */
 #define OOPS_TITLE_MIN_LINES	   22
 #define OOPS_TITLE_MIN_LINES_KMSAN 16
-/* How far back the lines that lead a report may go. */
+/* How far back the lines that lead a report may go (syzkaller keeps up to
+ * 50 lines before a report when printk caller ids name its task). */
 #define OOPS_PREFIX_MAX 50
 #define OOPS_PREFIX_NS	((gint64)2 * 1000000000)
 
