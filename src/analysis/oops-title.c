@@ -1,7 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Report titles in syzbot's conventions: a table of report families and, per
  * family, rules that say which text names the bug and which stack frame it
- * is blamed on, and an engine that runs them over a report's text. */
+ * is blamed on, and an engine that runs them over a report's text.
+ *
+ * Where the conventions come from: syzbot's titles are the ones syzkaller's
+ * report parser makes (google/syzkaller, pkg/report/linux.go for the
+ * kernel's report formats, pkg/report/report.go for what every title goes
+ * through), and its test data (pkg/report/testdata/linux/report/) is what
+ * t4102 measures these titles against. A title is only worth having if it
+ * is the same string syzbot and the mailing lists use, so the facts behind
+ * it are the same here: which line opens a report and which only looks
+ * like one, what text a title keeps, where its frame is looked for, which
+ * functions are never blamed. The form is this file's own: C tables of
+ * TitleRule per family run by a small engine (title_steps(), title_pick()),
+ * not a port of syzkaller's Go. For whoever brings a rule up to a newer
+ * syzkaller, what corresponds to what there:
+ *
+ *   title_families[] header, not_header   linux.go linuxOopses: header, suppressions
+ *   TitleRule title, detail, fmt          oopsFormat: title, report, fmt
+ *   TitleRule steps, steps2 ({CT}, TRACE) oopsFormat stack (stackFmt): parts, parts2
+ *   TitleRule skip; title_skip[]          stackFmt skip; linuxStackParams skipPatterns
+ *   RULE_NO_STACK, RULE_CORRUPTED         oopsFormat noStackTrace, corrupted
+ *   PICK_STALL; title_stall_anchors[]     linuxStallFrameExtractor; linuxStallAnchorFrames
+ *   PICK_HANG; hang_skip                  linuxHangTaskFrameExtractor
+ *   title_stack_starts[]; corrupt_line    linuxStackParams stackStartRes, corruptedLines
+ *   {RIP}, {PC}, {FN}                     linuxRipFrame, {{PC}}, {{FUNC}}
+ *   norm[], ftl_oops_title_normalize()    report.go dynamicTitleReplacement, sanitizeTitle
+ *
+ * Which lines a title is read from (the report's context, the panic left
+ * out after 22 lines) follows linux.go's findReport(), in analysis/oops.c.
+ * The two rules syzkaller has no counterpart for (hard LOCKUP, a bare
+ * Oops) say so where they stand. */
 #include "analysis/oops-title.h"
 
 #include <string.h>
@@ -11,7 +40,8 @@
 
 /* ---- the rules ------------------------------------------------------------- */
 
-/* Pattern shorthands, expanded when the rules are compiled:
+/* Pattern shorthands (after syzkaller's {{PC}}, {{FUNC}} and linuxRipFrame;
+ * {RIP} also takes arm's "PC is at"), expanded when the rules are compiled:
  *   {PC}  a printed address "[<ffffffff81000000>]" / "[c000...]"
  *   {FN}  a function name, captured, followed by its offset or a suffix
  *   {SRC} a source location "net/core/dev.c:123", captured
@@ -40,6 +70,8 @@ static const struct {
 #define CALL_TRACE STEPS("{CT}", TRACE)
 #define WARN_STEPS STEPS("(?:{RIP}|--- interrupt: [0-9]+ at {FN})", TRACE)
 
+/* How the blamed frame is chosen among the candidates; the two special ones
+ * are syzkaller's frame extractors for stalls and hung tasks. */
 typedef enum {
 	PICK_FIRST, /* the first candidate */
 	PICK_STALL, /* stalls loop anywhere: the caller of a dispatch point */
@@ -61,6 +93,9 @@ typedef struct {
 	TitlePick pick;
 	guint flags;
 } TitleRule;
+
+/* The rules of each family are tried in order: the rule whose title matches
+ * earliest in the text wins, the first such on a tie. */
 
 /* A family with a single rule. */
 #define ONE_RULE(name, ...) static const TitleRule name[] = { { __VA_ARGS__ }, { NULL } }
@@ -360,7 +395,9 @@ ONE_RULE(rules_hard_lockup, "hard LOCKUP", NULL, "BUG: hard lockup in {1}", RIP_
 
 ONE_RULE(rules_oops, "Oops", NULL, "Oops in {1}", RIP_TRACE);
 
-/* In the order a line is tried: the first family whose header it holds. */
+/* In the order a line is tried: the first family whose header it holds.
+ * not_header: the lines syzkaller does not take for that header (they name
+ * it but open no report), and words that merely contain "Oops". */
 static const TitleFamily title_families[] = {
 	{ "BUG:", "ODEBUG:|Boot_DEBUG:|xlog_status:|DEBUG:|BUG: no syscalls can create resource",
 	  rules_bug },
@@ -407,7 +444,8 @@ static const TitleFamily title_families[] = {
 };
 
 /* Functions never blamed: reporting, allocation, locking, string and
- * generic helpers that a bug passes through but is rarely in. */
+ * generic helpers that a bug passes through but is rarely in (syzkaller's
+ * linuxStackParams skipPatterns; each rule's own skip adds to them). */
 static const char *const title_skip[] = {
 	"__sanitizer",
 	"__asan",
@@ -650,14 +688,15 @@ static const char *const title_skip[] = {
 };
 
 /* Syscall entry prefixes differ by architecture and version: the title uses
- * the bare name. Each is taken off once, in this order. */
+ * the bare name, as syzbot's do. Each is taken off once, in this order. */
 static const char *const title_strip[] = {
 	"SYSC_",	"SyS_",	       "sys_",	 "__x64_", "__ia32_",	"__arm64_",
 	"____sys_",	"___sys_",     "__sys_", "__se_",  "__se_sys_", "__do_sys_",
 	"compat_SYSC_", "compat_SyS_", "ksys_",	 NULL,
 };
 
-/* Where a stall loops is arbitrary; these dispatch points are not. */
+/* Where a stall loops is arbitrary; these dispatch points are not: the frame
+ * before the first of them is blamed (linuxStallAnchorFrames). */
 static const char *const title_stall_anchors[] = {
 	"process_one_work",
 	"do_syscall_",
@@ -735,7 +774,8 @@ static const char *const title_stall_anchors[] = {
 	NULL,
 };
 
-/* Lines that start a stack trace of their own (and so end the one before). */
+/* Lines that start a stack trace of their own (and so end the one before):
+ * linuxStackKeywords, with arm's "Backtrace:" and riscv's register line. */
 static const char *const title_stack_starts[] = {
 	"Call (?:T|t)race",
 	"Allocated:",
@@ -852,6 +892,8 @@ FtlOopsTitler *ftl_oops_titler_new(void)
 	t->hang_skip = title_compile("sched|_lock|_slowlock|down|rwsem|completion|kthread|wait|"
 				     "synchronize|context_switch|__switch_to|cancel_delayed_work|"
 				     "rcu_barrier");
+	/* what report.go's dynamicTitleReplacement turns into placeholders,
+	 * so that titles of one bug compare equal across runs and machines */
 	static const char *const norm[] = {
 		"syz-executor\\.?[0-9]+((/|:)[0-9]+)?",
 		"syzkaller[0-9]+((/|:)[0-9]+)?",
@@ -1180,7 +1222,8 @@ char *ftl_oops_title_normalize(const FtlOopsTitler *t, const char *title)
 		g_free(cur);
 		cur = next;
 	}
-	/* one line of printable ASCII, single blanks, at most 120 bytes */
+	/* one line of printable ASCII, single blanks, at most 120 bytes, as
+	 * report.go's sanitizeTitle leaves a title */
 	GString *s = g_string_new(NULL);
 	char prev = ' ';
 	for (gsize i = 0; cur[i] && i < 120; i++) {

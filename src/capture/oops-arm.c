@@ -329,6 +329,78 @@ static void oops_explain(const OopsSetting *s, const char *tracing_dir, int err,
 	}
 }
 
+/* The settings a plan changes, each with its file. What kernels most often
+ * refuse goes first (the tracer, then the sysctl), so that usually nothing
+ * has changed yet when one is refused. */
+static GPtrArray *oops_arm_settings(const char *tracing_dir, const FtlOopsArmPlan *plan)
+{
+	GPtrArray *settings = g_ptr_array_new_with_free_func(oops_setting_free);
+	if (plan->tracer)
+		g_ptr_array_add(settings, oops_setting_new("current_tracer", OOPS_FILE, tracing_dir,
+							   plan->tracer));
+	g_ptr_array_add(settings, oops_setting_new("ftrace_dump_on_oops", OOPS_FILE, NULL, "1"));
+	if (plan->events) {
+		g_autofree char *list = oops_events_list(tracing_dir, plan->events);
+		g_ptr_array_add(settings,
+				oops_setting_new("set_event", OOPS_EVENTS, tracing_dir, list));
+	}
+	if (plan->buffer_kb) {
+		g_autofree char *kb = g_strdup_printf("%u", plan->buffer_kb);
+		g_ptr_array_add(settings,
+				oops_setting_new("buffer_size_kb", OOPS_BUFFER, tracing_dir, kb));
+	}
+	g_ptr_array_add(settings, oops_setting_new("tracing_on", OOPS_FILE, tracing_dir, "1"));
+	return settings;
+}
+
+/* Writes the settings that differ, in order, until one is refused: that
+ * one's error, or NULL. */
+static GError *oops_arm_apply(GPtrArray *settings, const char *tracing_dir)
+{
+	GError *fail = NULL;
+	for (guint i = 0; i < settings->len && !fail; i++) {
+		OopsSetting *s = settings->pdata[i];
+		/* set_event is always written: "sched:*" never reads back as such */
+		if (s->kind != OOPS_EVENTS && !strcmp(s->before, s->want))
+			continue;
+		int err = 0;
+		s->applied = TRUE;
+		if (!oops_setting_write(s, s->want, &err, &fail))
+			oops_explain(s, tracing_dir, err, &fail);
+	}
+	return fail;
+}
+
+/* After a refused write (fail, taken): puts back what was applied, in
+ * reverse order, and sets error. The state file goes when all is back. */
+static void oops_arm_undo(GPtrArray *settings, const char *state_path, GError *fail, GError **error)
+{
+	g_autoptr(GString) undo = g_string_new(NULL);
+	for (guint i = settings->len; i-- > 0;) {
+		OopsSetting *s = settings->pdata[i];
+		g_autoptr(GError) e = NULL;
+		int err;
+		if (!s->applied)
+			continue;
+		/* a refused write usually changed nothing: leave that alone */
+		g_autofree char *now = oops_setting_read(s, NULL);
+		if (now && !strcmp(now, s->before))
+			continue;
+		if (!oops_setting_write(s, s->before, &err, &e))
+			g_string_append_printf(undo, "; %s", e->message);
+	}
+	if (undo->len) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_IO,
+			    "%s; restoring failed too%s; 'ftlens arm-oops --disarm' "
+			    "retries from %s",
+			    fail->message, undo->str, state_path);
+		g_error_free(fail);
+		return;
+	}
+	g_unlink(state_path);
+	g_propagate_prefixed_error(error, fail, "nothing was changed: ");
+}
+
 GPtrArray *ftl_oops_arm(const char *tracing_dir, const FtlOopsArmPlan *plan, const char *state_path,
 			GError **error)
 {
@@ -345,24 +417,7 @@ GPtrArray *ftl_oops_arm(const char *tracing_dir, const FtlOopsArmPlan *plan, con
 		}
 		/* from an earlier boot: those settings died with it */
 	}
-	g_autoptr(GPtrArray) settings = g_ptr_array_new_with_free_func(oops_setting_free);
-	/* What kernels most often refuse goes first (the tracer, then the
-	 * sysctl), so that usually nothing has changed yet when one is refused. */
-	if (plan->tracer)
-		g_ptr_array_add(settings, oops_setting_new("current_tracer", OOPS_FILE, tracing_dir,
-							   plan->tracer));
-	g_ptr_array_add(settings, oops_setting_new("ftrace_dump_on_oops", OOPS_FILE, NULL, "1"));
-	if (plan->events) {
-		g_autofree char *list = oops_events_list(tracing_dir, plan->events);
-		g_ptr_array_add(settings,
-				oops_setting_new("set_event", OOPS_EVENTS, tracing_dir, list));
-	}
-	if (plan->buffer_kb) {
-		g_autofree char *kb = g_strdup_printf("%u", plan->buffer_kb);
-		g_ptr_array_add(settings,
-				oops_setting_new("buffer_size_kb", OOPS_BUFFER, tracing_dir, kb));
-	}
-	g_ptr_array_add(settings, oops_setting_new("tracing_on", OOPS_FILE, tracing_dir, "1"));
+	g_autoptr(GPtrArray) settings = oops_arm_settings(tracing_dir, plan);
 	for (guint i = 0; i < settings->len; i++) {
 		OopsSetting *s = settings->pdata[i];
 		s->before = oops_setting_read(s, error);
@@ -371,42 +426,9 @@ GPtrArray *ftl_oops_arm(const char *tracing_dir, const FtlOopsArmPlan *plan, con
 	}
 	if (!oops_state_save(state_path, tracing_dir, settings, error))
 		return NULL;
-	GError *fail = NULL;
-	for (guint i = 0; i < settings->len && !fail; i++) {
-		OopsSetting *s = settings->pdata[i];
-		/* set_event is always written: "sched:*" never reads back as such */
-		if (s->kind != OOPS_EVENTS && !strcmp(s->before, s->want))
-			continue;
-		int err = 0;
-		s->applied = TRUE;
-		if (!oops_setting_write(s, s->want, &err, &fail))
-			oops_explain(s, tracing_dir, err, &fail);
-	}
+	GError *fail = oops_arm_apply(settings, tracing_dir);
 	if (fail) {
-		g_autoptr(GString) undo = g_string_new(NULL);
-		for (guint i = settings->len; i-- > 0;) {
-			OopsSetting *s = settings->pdata[i];
-			g_autoptr(GError) e = NULL;
-			int err;
-			if (!s->applied)
-				continue;
-			/* a refused write usually changed nothing: leave that alone */
-			g_autofree char *now = oops_setting_read(s, NULL);
-			if (now && !strcmp(now, s->before))
-				continue;
-			if (!oops_setting_write(s, s->before, &err, &e))
-				g_string_append_printf(undo, "; %s", e->message);
-		}
-		if (undo->len) {
-			g_set_error(error, FTL_ERROR, FTL_ERROR_IO,
-				    "%s; restoring failed too%s; 'ftlens arm-oops --disarm' "
-				    "retries from %s",
-				    fail->message, undo->str, state_path);
-			g_error_free(fail);
-			return NULL;
-		}
-		g_unlink(state_path);
-		g_propagate_prefixed_error(error, fail, "nothing was changed: ");
+		oops_arm_undo(settings, state_path, fail, error);
 		return NULL;
 	}
 	GPtrArray *out = g_ptr_array_new_with_free_func(oops_change_free);

@@ -242,72 +242,92 @@ static gboolean td_put_flyrecord(TdWriter *w, guint n_cpus, char *const *paths, 
 	return !w->failed;
 }
 
-static gboolean td_write(TdWriter *w, const char *dir, const FtlTracedatWriteOptions *opt)
+/* What the staging directory must hold before anything is written: the
+ * page header and the geometry it gives, every CPU's whole pages, the
+ * clock. */
+typedef struct {
+	char *header_page;
+	guint page, long_size, n_cpus;
+	GPtrArray *pages; /* char*, per_cpu/cpuN/trace_pipe_raw of each CPU */
+	char *clock;	  /* the trace clock's name */
+} TdInput;
+
+static void td_input_clear(TdInput *in)
 {
-	GError **error = w->error;
-	g_autofree char *header_page = NULL;
+	g_free(in->header_page);
+	if (in->pages)
+		g_ptr_array_unref(in->pages);
+	g_free(in->clock);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(TdInput, td_input_clear)
+
+static gboolean td_input_read(TdInput *in, const char *dir, GError **error)
+{
 	gsize len;
-	if (!td_read(dir, "events/header_page", FALSE, &header_page, &len, error))
+	if (!td_read(dir, "events/header_page", FALSE, &in->header_page, &len, error))
 		return FALSE;
-	guint page = 0, long_size = 0;
-	if (!ftl_header_page_parse(header_page, &page, &long_size) || page < 64) {
+	if (!ftl_header_page_parse(in->header_page, &in->page, &in->long_size) || in->page < 64) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
 			    "'%s/events/header_page': no 'data' and 'commit' fields: not a "
 			    "ring-buffer page header",
 			    dir);
 		return FALSE;
 	}
-	guint n_cpus = ftl_cpubuf_count_cpus(dir, error);
-	if (!n_cpus)
+	in->n_cpus = ftl_cpubuf_count_cpus(dir, error);
+	if (!in->n_cpus)
 		return FALSE;
-	g_autoptr(GPtrArray) pages = g_ptr_array_new_with_free_func(g_free);
-	for (guint i = 0; i < n_cpus; i++) {
+	in->pages = g_ptr_array_new_with_free_func(g_free);
+	for (guint i = 0; i < in->n_cpus; i++) {
 		char *p = g_strdup_printf("%s/per_cpu/cpu%u/trace_pipe_raw", dir, i);
-		g_ptr_array_add(pages, p);
+		g_ptr_array_add(in->pages, p);
 		if (!g_file_test(p, G_FILE_TEST_EXISTS)) {
 			g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': missing", p);
 			return FALSE;
 		}
 		guint64 size = td_file_size(p);
-		if (size % page) {
+		if (size % in->page) {
 			g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
 				    "'%s': %" G_GUINT64_FORMAT " bytes is not a whole number of "
 				    "%u-byte pages",
-				    p, size, page);
+				    p, size, in->page);
 			return FALSE;
 		}
 	}
 	g_autofree char *clock_file = NULL;
 	if (!td_read(dir, "trace_clock", TRUE, &clock_file, &len, error))
 		return FALSE;
-	g_autofree char *clock = ftl_tracefs_bracketed(clock_file);
-	if (!clock)
-		clock = g_strdup("local");
+	in->clock = ftl_tracefs_bracketed(clock_file);
+	if (!in->clock)
+		in->clock = g_strdup("local");
+	return TRUE;
+}
 
-	/* Initial format: magic, version, endianness, long size, page size. */
+/* The initial format (magic, version, endianness, long size, page size),
+ * then the header section: header_page and header_event. */
+static gboolean td_put_header(TdWriter *w, const char *dir, const TdInput *in)
+{
 	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	td_put(w, magic, sizeof magic);
 	td_str0(w, "6");
-	const guint8 big = G_BYTE_ORDER == G_BIG_ENDIAN, lsize = (guint8)long_size;
+	const guint8 big = G_BYTE_ORDER == G_BIG_ENDIAN, lsize = (guint8)in->long_size;
 	td_put(w, &big, 1);
 	td_put(w, &lsize, 1);
-	td_u32(w, page);
+	td_u32(w, in->page);
 
 	td_str0(w, "header_page");
-	td_u64(w, strlen(header_page));
-	td_put(w, header_page, strlen(header_page));
+	td_u64(w, strlen(in->header_page));
+	td_put(w, in->header_page, strlen(in->header_page));
 	td_str0(w, "header_event");
-	if (!td_put_file(w, dir, "events/header_event", 8, FALSE))
-		return FALSE;
+	return td_put_file(w, dir, "events/header_event", 8, FALSE);
+}
 
-	/* The ftrace formats, then every other system with its formats. */
-	g_autoptr(GPtrArray) ftrace = td_list(dir, "events/ftrace", TRUE);
-	td_u32(w, ftrace->len);
-	for (guint i = 0; i < ftrace->len && !w->failed; i++) {
-		g_autofree char *fmt =
-			g_build_filename("events/ftrace", ftrace->pdata[i], "format", NULL);
-		td_put_file(w, dir, fmt, 8, FALSE);
-	}
+/* The ftrace formats, then every other system that has events, each with
+ * its name and formats. */
+static gboolean td_put_formats(TdWriter *w, const char *dir)
+{
+	if (!td_put_system(w, dir, "ftrace"))
+		return FALSE;
 	g_autoptr(GPtrArray) systems = td_list(dir, "events", FALSE);
 	g_autoptr(GPtrArray) kept = g_ptr_array_new();
 	for (guint i = 0; i < systems->len; i++) {
@@ -322,59 +342,68 @@ static gboolean td_write(TdWriter *w, const char *dir, const FtlTracedatWriteOpt
 		td_str0(w, kept->pdata[i]);
 		td_put_system(w, dir, kept->pdata[i]);
 	}
+	return !w->failed;
+}
 
-	if (!td_put_file(w, dir, "kallsyms", 4, TRUE) ||
-	    !td_put_file(w, dir, "printk_formats", 4, TRUE) ||
-	    !td_put_file(w, dir, "saved_cmdlines", 8, TRUE))
-		return FALSE;
-	td_u32(w, n_cpus);
+/* One option: its id, its size, then data. */
+static void td_put_option(TdWriter *w, guint16 id, const void *data, guint32 size)
+{
+	td_u16(w, id);
+	td_u32(w, size);
+	td_put(w, data, size);
+}
 
-	/* Options: the clock, uname, per-CPU statistics, the instance. */
+/* The options: the clock, uname, per-CPU statistics, the instance. When the
+ * pages are stored as an instance, *buffer_offset_at is where its section's
+ * offset is to be written once known; -1 otherwise. */
+static gboolean td_put_options(TdWriter *w, const char *dir, const FtlTracedatWriteOptions *opt,
+			       guint n_cpus, gint64 *buffer_offset_at)
+{
+	*buffer_offset_at = -1;
 	td_put(w, "options  ", 10);
 	/* The option only says "the clock follows each flyrecord section", as
 	 * trace-cmd record writes it: libtracecmd 1.3 reads a clock given in
 	 * both places twice and loses the first copy. */
-	td_u16(w, TD_OPTION_TRACECLOCK);
-	td_u32(w, 1);
-	td_put(w, "", 1);
-	if (opt && opt->uname) {
-		td_u16(w, TD_OPTION_UNAME);
-		td_u32(w, (guint32)strlen(opt->uname) + 1);
-		td_str0(w, opt->uname);
-	}
+	td_put_option(w, TD_OPTION_TRACECLOCK, "", 1);
+	if (opt && opt->uname)
+		td_put_option(w, TD_OPTION_UNAME, opt->uname, (guint32)strlen(opt->uname) + 1);
 	const char *buffer = opt ? opt->buffer_name : NULL;
 	if (buffer) {
 		/* trace-cmd's marker before an instance's statistics. */
 		g_autofree char *head = g_strdup_printf("\nBuffer: %s\n\n", buffer);
-		td_u16(w, TD_OPTION_CPUSTAT);
-		td_u32(w, (guint32)strlen(head) + 1);
-		td_str0(w, head);
+		td_put_option(w, TD_OPTION_CPUSTAT, head, (guint32)strlen(head) + 1);
 	}
 	for (guint i = 0; i < n_cpus; i++) {
 		g_autofree char *rel = g_strdup_printf("per_cpu/cpu%u/stats", i);
 		g_autofree char *stats = NULL;
-		if (!td_read(dir, rel, TRUE, &stats, &len, error))
+		gsize len;
+		if (!td_read(dir, rel, TRUE, &stats, &len, w->error))
 			return FALSE;
 		if (!stats[0])
 			continue;
 		g_autofree char *text = g_strdup_printf("CPU: %u\n%s", i, stats);
-		td_u16(w, TD_OPTION_CPUSTAT);
-		td_u32(w, (guint32)strlen(text) + 1);
-		td_str0(w, text);
+		td_put_option(w, TD_OPTION_CPUSTAT, text, (guint32)strlen(text) + 1);
 	}
-	gint64 buffer_offset_at = -1;
 	if (buffer) {
 		td_u16(w, TD_OPTION_BUFFER);
 		td_u32(w, 8 + (guint32)strlen(buffer) + 1);
-		buffer_offset_at = td_tell(w);
+		*buffer_offset_at = td_tell(w);
 		td_u64(w, 0); /* patched once the instance's section is placed */
 		td_str0(w, buffer);
 	}
 	td_u16(w, TD_OPTION_DONE);
+	return !w->failed;
+}
 
-	if (!buffer)
-		return td_put_flyrecord(w, n_cpus, (char *const *)pages->pdata, clock, page);
-	if (!td_put_flyrecord(w, n_cpus, NULL, clock, page))
+/* The CPU data: the pages in the main buffer's flyrecord section, or, for
+ * an instance, an empty main buffer followed by the instance's section,
+ * whose offset goes to buffer_offset_at. */
+static gboolean td_put_cpu_data(TdWriter *w, const TdInput *in, gint64 buffer_offset_at)
+{
+	char *const *pages = (char *const *)in->pages->pdata;
+	if (buffer_offset_at < 0)
+		return td_put_flyrecord(w, in->n_cpus, pages, in->clock, in->page);
+	if (!td_put_flyrecord(w, in->n_cpus, NULL, in->clock, in->page))
 		return FALSE;
 	gint64 section = td_tell(w);
 	if (w->failed || fseeko(w->f, (off_t)buffer_offset_at, SEEK_SET) != 0) {
@@ -386,7 +415,26 @@ static gboolean td_write(TdWriter *w, const char *dir, const FtlTracedatWriteOpt
 		td_fail_errno(w, "seek");
 		return FALSE;
 	}
-	return td_put_flyrecord(w, n_cpus, (char *const *)pages->pdata, clock, page);
+	return td_put_flyrecord(w, in->n_cpus, pages, in->clock, in->page);
+}
+
+/* The file's sections in the order version 6 has them. */
+static gboolean td_write(TdWriter *w, const char *dir, const FtlTracedatWriteOptions *opt)
+{
+	g_auto(TdInput) in = { 0 };
+	if (!td_input_read(&in, dir, w->error))
+		return FALSE;
+	if (!td_put_header(w, dir, &in) || !td_put_formats(w, dir))
+		return FALSE;
+	if (!td_put_file(w, dir, "kallsyms", 4, TRUE) ||
+	    !td_put_file(w, dir, "printk_formats", 4, TRUE) ||
+	    !td_put_file(w, dir, "saved_cmdlines", 8, TRUE))
+		return FALSE;
+	td_u32(w, in.n_cpus);
+	gint64 buffer_offset_at;
+	if (!td_put_options(w, dir, opt, in.n_cpus, &buffer_offset_at))
+		return FALSE;
+	return td_put_cpu_data(w, &in, buffer_offset_at);
 }
 
 gboolean ftl_tracedat_write(const char *raw_dir, const char *out_path,

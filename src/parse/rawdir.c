@@ -569,6 +569,112 @@ gboolean ftl_rawdir_is_live_tracefs(const char *path)
 					  (unsigned long)st.f_type == RAW_DEBUGFS_MAGIC);
 }
 
+/* A tep handle for pages of geometry geo: the header page hp (read from
+ * hp_path) and every event format below root parsed into it, *n_formats
+ * of them. NULL with error set when the header page is refused or no
+ * format parses. */
+static struct tep_handle *raw_tep_new(FtlTrace *trace, const char *dir, const char *root,
+				      const char *hp_path, char *hp, gsize hp_len,
+				      const RawGeometry *geo, gint max_cpu, gint *n_formats,
+				      GError **error)
+{
+	struct tep_handle *tep = tep_alloc();
+	if (!tep) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': out of memory", dir);
+		return NULL;
+	}
+	g_autoptr(GString) msgs = g_string_new(NULL);
+	ftl_tep_capture_messages(msgs);
+	tep_set_long_size(tep, geo->commit_size);
+	tep_set_page_size(tep, raw_page_size(geo));
+	tep_set_file_bigendian(tep, geo->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep,
+				G_BYTE_ORDER == G_BIG_ENDIAN ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_cpus(tep, max_cpu);
+	if (tep_parse_header_page(tep, hp, hp_len, geo->commit_size) < 0) {
+		ftl_tep_capture_messages(NULL);
+		tep_free(tep);
+		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
+			    "'%s': libtraceevent refuses it%s%s", hp_path, msgs->len ? ": " : "",
+			    msgs->str);
+		return NULL;
+	}
+	*n_formats = raw_parse_formats(trace, tep, root);
+	ftl_tep_capture_messages(NULL);
+	if (msgs->len)
+		g_debug("'%s': libtraceevent: %s", dir, msgs->str);
+	if (*n_formats == 0) {
+		tep_free(tep);
+		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
+			    "'%s': no event format parses below '%s' (SYSTEM/EVENT/format files)",
+			    dir, root);
+		return NULL;
+	}
+	return tep;
+}
+
+/* What else the directory may hold for tep: kallsyms, printk formats,
+ * saved cmdlines; and the clock. Notes say what is missing. */
+static void raw_tep_extras(FtlTrace *trace, struct tep_handle *tep, const char *dir,
+			   const RawGeometry *geo)
+{
+	g_autofree char *kallsyms = raw_read_optional(dir, "kallsyms");
+	if (kallsyms && tep_parse_kallsyms(tep, kallsyms) < 0)
+		ftl_trace_add_note(trace, "'%s/kallsyms' does not parse; addresses stay numbers",
+				   dir);
+	g_autofree char *printk = raw_read_optional(dir, "printk_formats");
+	if (printk)
+		tep_parse_printk_formats(tep, printk);
+	g_autofree char *cmdlines = raw_read_optional(dir, "saved_cmdlines");
+	if (cmdlines)
+		tep_parse_saved_cmdlines(tep, cmdlines);
+	raw_read_clock(trace, dir);
+	if (!kallsyms)
+		ftl_trace_add_note(trace,
+				   "'%s': no kallsyms beside the raw pages: function addresses are "
+				   "shown as numbers",
+				   dir);
+	if (geo->big_endian != (G_BYTE_ORDER == G_BIG_ENDIAN))
+		ftl_trace_add_note(trace, "'%s': pages read as %s-endian", dir,
+				   geo->big_endian ? "big" : "little");
+}
+
+/* One source per page file of files, reading the inputs ins (taken, in the
+ * same order) with tep (each source holds a reference of its own). */
+static gboolean raw_add_sources(FtlTrace *trace, GPtrArray *files, GPtrArray *ins,
+				struct tep_handle *tep, const RawGeometry *geo, gint max_cpu,
+				GError **error)
+{
+	gsize psize = (gsize)raw_page_size(geo);
+	for (guint i = 0; i < files->len; i++) {
+		const RawPageFile *f = g_ptr_array_index(files, i);
+		RawCpu *rc = g_new0(RawCpu, 1);
+		ftl_source_init(&rc->base, &raw_ops, f->path);
+		rc->base.cpu_hint = f->cpu;
+		rc->in = g_ptr_array_steal_index(ins, 0);
+		rc->cpu = f->cpu;
+		rc->geo = *geo;
+		tep_ref(tep);
+		rc->tep = tep;
+		rc->dec = ftl_tep_decoder_new(tep, trace);
+		rc->kb =
+			kbuffer_alloc(geo->commit_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+				      geo->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+		rc->page = g_malloc0(psize + RAW_SLACK);
+		rc->last_ts = FTL_TS_NONE;
+		rc->stats_lost = raw_read_stats(f->stats);
+		rc->n_lost = ftl_strpool_intern(ftl_trace_pool(trace), "lost");
+		rc->base.has_header = TRUE;
+		rc->base.header_cpus = max_cpu;
+		ftl_trace_add_source(trace, &rc->base);
+		if (!rc->kb) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': out of memory", f->path);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
 gboolean ftl_rawdir_open(FtlTrace *trace, const char *dir, gboolean *found, GError **error)
 {
 	*found = FALSE;
@@ -616,91 +722,19 @@ gboolean ftl_rawdir_open(FtlTrace *trace, const char *dir, gboolean *found, GErr
 		g_ptr_array_add(ins, in);
 	}
 	raw_guess_endian(&geo, (const FtlInput *const *)ins->pdata, ins->len);
-
-	struct tep_handle *tep = tep_alloc();
-	if (!tep) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': out of memory", dir);
-		return FALSE;
-	}
-	g_autoptr(GString) msgs = g_string_new(NULL);
-	ftl_tep_capture_messages(msgs);
-	tep_set_long_size(tep, geo.commit_size);
-	tep_set_page_size(tep, raw_page_size(&geo));
-	tep_set_file_bigendian(tep, geo.big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(tep,
-				G_BYTE_ORDER == G_BIG_ENDIAN ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	gint max_cpu = 0;
 	for (guint i = 0; i < files->len; i++)
 		max_cpu = MAX(max_cpu, ((RawPageFile *)g_ptr_array_index(files, i))->cpu + 1);
-	tep_set_cpus(tep, max_cpu);
-	if (tep_parse_header_page(tep, hp, hp_len, geo.commit_size) < 0) {
-		ftl_tep_capture_messages(NULL);
-		tep_free(tep);
-		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
-			    "'%s': libtraceevent refuses it%s%s", hp_path, msgs->len ? ": " : "",
-			    msgs->str);
+	gint n_formats;
+	struct tep_handle *tep = raw_tep_new(trace, dir, root, hp_path, hp, hp_len, &geo, max_cpu,
+					     &n_formats, error);
+	if (!tep)
 		return FALSE;
-	}
-	gint n_formats = raw_parse_formats(trace, tep, root);
-	ftl_tep_capture_messages(NULL);
-	if (msgs->len)
-		g_debug("'%s': libtraceevent: %s", dir, msgs->str);
-	if (n_formats == 0) {
-		tep_free(tep);
-		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
-			    "'%s': no event format parses below '%s' (SYSTEM/EVENT/format files)",
-			    dir, root);
-		return FALSE;
-	}
-	g_autofree char *kallsyms = raw_read_optional(dir, "kallsyms");
-	if (kallsyms && tep_parse_kallsyms(tep, kallsyms) < 0)
-		ftl_trace_add_note(trace, "'%s/kallsyms' does not parse; addresses stay numbers",
-				   dir);
-	g_autofree char *printk = raw_read_optional(dir, "printk_formats");
-	if (printk)
-		tep_parse_printk_formats(tep, printk);
-	g_autofree char *cmdlines = raw_read_optional(dir, "saved_cmdlines");
-	if (cmdlines)
-		tep_parse_saved_cmdlines(tep, cmdlines);
-	raw_read_clock(trace, dir);
-	if (!kallsyms)
-		ftl_trace_add_note(trace,
-				   "'%s': no kallsyms beside the raw pages: function addresses are "
-				   "shown as numbers",
-				   dir);
-	if (geo.big_endian != (G_BYTE_ORDER == G_BIG_ENDIAN))
-		ftl_trace_add_note(trace, "'%s': pages read as %s-endian", dir,
-				   geo.big_endian ? "big" : "little");
-
-	gsize psize = (gsize)raw_page_size(&geo);
-	for (guint i = 0; i < files->len; i++) {
-		const RawPageFile *f = g_ptr_array_index(files, i);
-		RawCpu *rc = g_new0(RawCpu, 1);
-		ftl_source_init(&rc->base, &raw_ops, f->path);
-		rc->base.cpu_hint = f->cpu;
-		rc->in = g_ptr_array_steal_index(ins, 0);
-		rc->cpu = f->cpu;
-		rc->geo = geo;
-		tep_ref(tep);
-		rc->tep = tep;
-		rc->dec = ftl_tep_decoder_new(tep, trace);
-		rc->kb = kbuffer_alloc(geo.commit_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-				       geo.big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
-		rc->page = g_malloc0(psize + RAW_SLACK);
-		rc->last_ts = FTL_TS_NONE;
-		rc->stats_lost = raw_read_stats(f->stats);
-		rc->n_lost = ftl_strpool_intern(ftl_trace_pool(trace), "lost");
-		rc->base.has_header = TRUE;
-		rc->base.header_cpus = max_cpu;
-		ftl_trace_add_source(trace, &rc->base);
-		if (!rc->kb) {
-			tep_free(tep);
-			g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': out of memory", f->path);
-			return FALSE;
-		}
-	}
+	raw_tep_extras(trace, tep, dir, &geo);
+	gboolean ok = raw_add_sources(trace, files, ins, tep, &geo, max_cpu, error);
 	tep_free(tep); /* each source holds its own reference */
-	ftl_trace_add_note(trace, "'%s': raw ring-buffer pages (%s), %d event formats", dir, layout,
-			   n_formats);
-	return TRUE;
+	if (ok)
+		ftl_trace_add_note(trace, "'%s': raw ring-buffer pages (%s), %d event formats", dir,
+				   layout, n_formats);
+	return ok;
 }

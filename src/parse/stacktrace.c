@@ -271,6 +271,46 @@ static void st_check(StReader *r, const FtlStackTable *t)
 				       t->entries, n, n == 1 ? "" : "s");
 }
 
+/* A blank line inside a table ends it, unless frames follow it. Returns
+ * st_next()'s status for the line after the blanks (pushed back), or -1
+ * with error set when a frame follows. */
+static int st_table_blank(StReader *r, GError **error)
+{
+	const char *loc, *loc_e;
+	gint64 index, depth, size;
+	int st;
+	while ((st = st_next(r, error)) > 0 && r->line == r->le)
+		;
+	if (st > 0 && st_parse_frame(r->line, r->le, &index, &depth, &size, &loc, &loc_e)) {
+		st_error(r, error, FTL_ERROR_PARSE,
+			 "a frame line after a blank line inside the table");
+		return -1;
+	}
+	if (st > 0)
+		st_push_back(r);
+	return st;
+}
+
+/* A complete table ends with the bottom frame, whose Size is its Depth;
+ * fewer frames than announced and no bottom frame is a cut file. FALSE
+ * with error set then. last_line: the table's last line. */
+static gboolean st_table_whole(StReader *r, const FtlStackTable *t, guint64 last_line,
+			       GError **error)
+{
+	guint n = t->frames->len;
+	const FtlStackFrame *last = n ? ftl_stack_table_frame(t, n - 1) : NULL;
+	if (t->entries > (gint64)n && (!last || last->size != last->depth)) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
+			    "'%s': line %" G_GUINT64_FORMAT
+			    ": the table is cut: its header (line %" G_GUINT64_FORMAT
+			    ") says %" G_GINT64_FORMAT " entries, %u frame%s follow%s",
+			    r->name, last_line, t->line, t->entries, n, n == 1 ? "" : "s",
+			    last ? " and the last is not the bottom of the stack" : "");
+		return FALSE;
+	}
+	return TRUE;
+}
+
 /* Reads the table whose header is the current line. */
 static FtlStackTable *st_read_table(StReader *r, gint64 entries, GError **error)
 {
@@ -295,17 +335,7 @@ static FtlStackTable *st_read_table(StReader *r, gint64 entries, GError **error)
 		const char *p = r->line, *e = r->le, *loc, *loc_e;
 		gint64 index, depth, size, v, ent;
 		if (p == e) {
-			/* a blank line ends the table, unless frames follow it */
-			while ((st = st_next(r, error)) > 0 && r->line == r->le)
-				;
-			if (st > 0 &&
-			    st_parse_frame(r->line, r->le, &index, &depth, &size, &loc, &loc_e)) {
-				st_error(r, error, FTL_ERROR_PARSE,
-					 "a frame line after a blank line inside the table");
-				return NULL;
-			}
-			if (st > 0)
-				st_push_back(r);
+			st = st_table_blank(r, error);
 			break;
 		}
 		if (r->series && st_has_prefix(p, e, "# snapshot")) {
@@ -335,21 +365,8 @@ static FtlStackTable *st_read_table(StReader *r, gint64 entries, GError **error)
 					 : "not a stack_trace frame line");
 		return NULL;
 	}
-	if (st < 0)
+	if (st < 0 || !st_table_whole(r, t, last_line, error))
 		return NULL;
-	guint n = t->frames->len;
-	const FtlStackFrame *last = n ? ftl_stack_table_frame(t, n - 1) : NULL;
-	/* A complete table ends with the bottom frame, whose Size is its Depth;
-	 * fewer frames than announced and no bottom frame is a cut file. */
-	if (t->entries > (gint64)n && (!last || last->size != last->depth)) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
-			    "'%s': line %" G_GUINT64_FORMAT
-			    ": the table is cut: its header (line %" G_GUINT64_FORMAT
-			    ") says %" G_GINT64_FORMAT " entries, %u frame%s follow%s",
-			    r->name, last_line, t->line, t->entries, n, n == 1 ? "" : "s",
-			    last ? " and the last is not the bottom of the stack" : "");
-		return NULL;
-	}
 	st_check(r, t);
 	return t;
 }
@@ -409,10 +426,11 @@ static gboolean st_seconds(const char *p, const char *e, gint64 *ns)
 	return TRUE;
 }
 
-static gboolean st_read_series(StReader *r, GError **error)
+/* The series' first line: "# ftlens stack series v1 kernel=RELEASE".
+ * *kernel gets the release (pooled), or stays NULL. */
+static gboolean st_series_header(StReader *r, const char **kernel, GError **error)
 {
 	const char *p = r->line + strlen(SERIES_MAGIC), *e = r->le, *ws, *we, *v;
-	const char *kernel = NULL;
 	gboolean has_version = st_word(&p, e, &ws, &we);
 	if (!has_version || !st_word_is(ws, we, "v1")) {
 		g_autofree char *ver = has_version ? st_excerpt(ws, we) : g_strdup("");
@@ -424,48 +442,75 @@ static gboolean st_read_series(StReader *r, GError **error)
 	}
 	while (st_word(&p, e, &ws, &we))
 		if (st_key(ws, we, "kernel=", &v) && v < we)
-			kernel = ftl_strpool_intern_len(ftl_stack_set_pool(r->set), v,
-							(gsize)(we - v));
+			*kernel = ftl_strpool_intern_len(ftl_stack_set_pool(r->set), v,
+							 (gsize)(we - v));
+	return TRUE;
+}
+
+/* "# snapshot N time=SECONDS max_size=BYTES", the current line; time and
+ * max_size may be missing (*time_ns FTL_TS_NONE, *max_size -1). */
+static gboolean st_snapshot_line(StReader *r, gint64 *n, gint64 *time_ns, gint64 *max_size,
+				 GError **error)
+{
+	const char *p = r->line, *e = r->le, *ws, *we, *v;
+	*time_ns = FTL_TS_NONE;
+	*max_size = -1;
+	if (!st_word(&p, e, &ws, &we) || !st_word_is(ws, we, "#") || !st_word(&p, e, &ws, &we) ||
+	    !st_word_is(ws, we, "snapshot") || !st_word(&p, e, &ws, &we) ||
+	    st_number(ws, we, FALSE, n) != we)
+		return st_error(r, error, FTL_ERROR_PARSE,
+				"expected '# snapshot N time=SECONDS max_size=BYTES'");
+	while (st_word(&p, e, &ws, &we)) {
+		if (st_key(ws, we, "time=", &v)) {
+			if (!st_seconds(v, we, time_ns))
+				return st_error(r, error, FTL_ERROR_PARSE,
+						"bad time= in the snapshot line");
+		} else if (st_key(ws, we, "max_size=", &v)) {
+			if (st_number(v, we, FALSE, max_size) != we)
+				return st_error(r, error, FTL_ERROR_PARSE,
+						"bad max_size= in the snapshot line");
+		}
+	}
+	return TRUE;
+}
+
+/* Snapshots count up and go forward in time: diagnostics when one does not.
+ * *prev_n and *prev_time carry the snapshot before. */
+static void st_snapshot_order(StReader *r, guint64 line, gint64 n, gint64 time_ns, gint64 *prev_n,
+			      gint64 *prev_time)
+{
+	if (*prev_n >= 0 && n <= *prev_n)
+		ftl_stack_set_add_diag(r->set, FTL_STACK_DIAG_SERIES, r->name, line,
+				       "snapshot %" G_GINT64_FORMAT
+				       " comes after snapshot %" G_GINT64_FORMAT,
+				       n, *prev_n);
+	if (*prev_time != FTL_TS_NONE && time_ns != FTL_TS_NONE && time_ns < *prev_time)
+		ftl_stack_set_add_diag(r->set, FTL_STACK_DIAG_SERIES, r->name, line,
+				       "snapshot %" G_GINT64_FORMAT
+				       ": time goes back %" G_GINT64_FORMAT
+				       " ns from the snapshot before",
+				       n, *prev_time - time_ns);
+	*prev_n = n;
+	if (time_ns != FTL_TS_NONE)
+		*prev_time = time_ns;
+}
+
+static gboolean st_read_series(StReader *r, GError **error)
+{
+	const char *kernel = NULL;
+	if (!st_series_header(r, &kernel, error))
+		return FALSE;
 	r->series = TRUE;
 	gint64 prev_n = -1, prev_time = FTL_TS_NONE;
 	int st;
 	while ((st = st_next(r, error)) > 0) {
 		if (r->line == r->le)
 			continue;
-		p = r->line;
-		e = r->le;
-		gint64 n, time_ns = FTL_TS_NONE, max_size = -1;
-		if (!st_word(&p, e, &ws, &we) || !st_word_is(ws, we, "#") ||
-		    !st_word(&p, e, &ws, &we) || !st_word_is(ws, we, "snapshot") ||
-		    !st_word(&p, e, &ws, &we) || st_number(ws, we, FALSE, &n) != we)
-			return st_error(r, error, FTL_ERROR_PARSE,
-					"expected '# snapshot N time=SECONDS max_size=BYTES'");
-		while (st_word(&p, e, &ws, &we)) {
-			if (st_key(ws, we, "time=", &v)) {
-				if (!st_seconds(v, we, &time_ns))
-					return st_error(r, error, FTL_ERROR_PARSE,
-							"bad time= in the snapshot line");
-			} else if (st_key(ws, we, "max_size=", &v)) {
-				if (st_number(v, we, FALSE, &max_size) != we)
-					return st_error(r, error, FTL_ERROR_PARSE,
-							"bad max_size= in the snapshot line");
-			}
-		}
+		gint64 n, time_ns, max_size;
+		if (!st_snapshot_line(r, &n, &time_ns, &max_size, error))
+			return FALSE;
 		guint64 snap_line = r->lineno;
-		if (prev_n >= 0 && n <= prev_n)
-			ftl_stack_set_add_diag(r->set, FTL_STACK_DIAG_SERIES, r->name, snap_line,
-					       "snapshot %" G_GINT64_FORMAT
-					       " comes after snapshot %" G_GINT64_FORMAT,
-					       n, prev_n);
-		if (prev_time != FTL_TS_NONE && time_ns != FTL_TS_NONE && time_ns < prev_time)
-			ftl_stack_set_add_diag(r->set, FTL_STACK_DIAG_SERIES, r->name, snap_line,
-					       "snapshot %" G_GINT64_FORMAT
-					       ": time goes back %" G_GINT64_FORMAT
-					       " ns from the snapshot before",
-					       n, prev_time - time_ns);
-		prev_n = n;
-		if (time_ns != FTL_TS_NONE)
-			prev_time = time_ns;
+		st_snapshot_order(r, snap_line, n, time_ns, &prev_n, &prev_time);
 		while ((st = st_next(r, error)) > 0 && r->line == r->le)
 			;
 		if (st < 0)

@@ -361,6 +361,80 @@ static void tep_dec_stack(FtlTepDecoder *ts, struct tep_record *r, const TepEven
 	ev->u.stack.n_frames = ts->frames->len;
 }
 
+static void tep_dec_func(FtlTepDecoder *ts, struct tep_record *r, const TepEventInfo *info,
+			 FtlEvent *ev)
+{
+	gint64 v;
+	ev->u.fn.last_ts = FTL_TS_NONE;
+	if (tep_dec_num(r, info->f[F_IP], &v))
+		ev->u.fn.func = tep_dec_func_name(ts, v);
+	if (tep_dec_num(r, info->f[F_PARENT], &v))
+		ev->u.fn.parent = tep_dec_func_name(ts, v);
+}
+
+/* funcgraph_entry and funcgraph_exit; an exit's duration from its times. */
+static void tep_dec_graph(FtlTepDecoder *ts, struct tep_record *r, const TepEventInfo *info,
+			  FtlEvent *ev)
+{
+	gint64 v, ct, rt;
+	ev->u.graph.duration = FTL_TS_NONE;
+	ev->u.graph.mark = ' ';
+	if (tep_dec_num(r, info->f[F_FUNC], &v))
+		ev->u.graph.func = tep_dec_func_name(ts, v);
+	ev->u.graph.depth = tep_dec_i32(r, info->f[F_DEPTH], 0);
+	if (info->kind == FTL_EVENT_FUNC_EXIT && tep_dec_num(r, info->f[F_CALLTIME], &ct) &&
+	    tep_dec_num(r, info->f[F_RETTIME], &rt) && rt >= ct)
+		ev->u.graph.duration = rt - ct;
+}
+
+static void tep_dec_marker(FtlTepDecoder *ts, struct tep_record *r, const TepEventInfo *info,
+			   FtlEvent *ev)
+{
+	ev->u.marker.origin = info->origin;
+	gsize len;
+	const char *p;
+	if (info->is_print && (p = tep_dec_str(r, info->f[F_BUF], &len))) {
+		tep_dec_marker_text(ev, p, len, FALSE);
+	} else {
+		/* bprint's text exists only once its format is applied */
+		p = tep_dec_render(ts, r);
+		tep_dec_marker_text(ev, p, strlen(p), TRUE);
+	}
+}
+
+static void tep_dec_switch(FtlTepDecoder *ts, struct tep_record *r, struct tep_event *event,
+			   const TepEventInfo *info, FtlEvent *ev)
+{
+	gint64 v;
+	ev->u.sw.prev_comm = tep_dec_intern_str(ts, r, info->f[F_PREV_COMM]);
+	ev->u.sw.prev_pid = tep_dec_i32(r, info->f[F_PREV_PID], -1);
+	ev->u.sw.prev_prio = tep_dec_i32(r, info->f[F_PREV_PRIO], -1);
+	if (tep_dec_num(r, info->f[F_PREV_STATE], &v))
+		ev->u.sw.prev_state = tep_dec_state(ts, event, v, ts->state_text);
+	ev->u.sw.next_comm = tep_dec_intern_str(ts, r, info->f[F_NEXT_COMM]);
+	ev->u.sw.next_pid = tep_dec_i32(r, info->f[F_NEXT_PID], -1);
+	ev->u.sw.next_prio = tep_dec_i32(r, info->f[F_NEXT_PRIO], -1);
+}
+
+static void tep_dec_wakeup(FtlTepDecoder *ts, struct tep_record *r, const TepEventInfo *info,
+			   FtlEvent *ev)
+{
+	ev->u.wake.comm = tep_dec_intern_str(ts, r, info->f[F_W_COMM]);
+	ev->u.wake.pid = tep_dec_i32(r, info->f[F_W_PID], -1);
+	ev->u.wake.prio = tep_dec_i32(r, info->f[F_W_PRIO], -1);
+	ev->u.wake.target_cpu = tep_dec_i32(r, info->f[F_W_TARGET], -1);
+}
+
+static void tep_dec_irq(struct tep_record *r, const TepEventInfo *info, FtlEvent *ev)
+{
+	ev->u.irq.irq = tep_dec_i32(r, info->f[F_IRQ], -1);
+	gsize len;
+	const char *p = tep_dec_str(r, info->f[F_IRQ_NAME], &len);
+	if (p)
+		ev->u.irq.name = (FtlSlice){ p, (guint32)len };
+	ev->u.irq.ret = tep_dec_i32(r, info->f[F_IRQ_RET], 0);
+}
+
 gboolean ftl_tep_decode(FtlTepDecoder *ts, struct tep_record *r, FtlEvent *ev, gint *idp)
 {
 	memset(ev, 0, sizeof *ev);
@@ -387,66 +461,27 @@ gboolean ftl_tep_decode(FtlTepDecoder *ts, struct tep_record *r, FtlEvent *ev, g
 	TepEventInfo *info = tep_dec_event_info(ts, event, id);
 	ev->name = info->name;
 	ev->kind = info->kind;
-	gint64 v;
 	switch (info->kind) {
 	case FTL_EVENT_FUNC:
-		ev->u.fn.last_ts = FTL_TS_NONE;
-		if (tep_dec_num(r, info->f[F_IP], &v))
-			ev->u.fn.func = tep_dec_func_name(ts, v);
-		if (tep_dec_num(r, info->f[F_PARENT], &v))
-			ev->u.fn.parent = tep_dec_func_name(ts, v);
+		tep_dec_func(ts, r, info, ev);
 		break;
 	case FTL_EVENT_FUNC_ENTRY:
 	case FTL_EVENT_FUNC_EXIT:
-		ev->u.graph.duration = FTL_TS_NONE;
-		ev->u.graph.mark = ' ';
-		if (tep_dec_num(r, info->f[F_FUNC], &v))
-			ev->u.graph.func = tep_dec_func_name(ts, v);
-		ev->u.graph.depth = tep_dec_i32(r, info->f[F_DEPTH], 0);
-		gint64 ct, rt;
-		if (info->kind == FTL_EVENT_FUNC_EXIT && tep_dec_num(r, info->f[F_CALLTIME], &ct) &&
-		    tep_dec_num(r, info->f[F_RETTIME], &rt) && rt >= ct)
-			ev->u.graph.duration = rt - ct;
+		tep_dec_graph(ts, r, info, ev);
 		break;
-	case FTL_EVENT_MARKER: {
-		ev->u.marker.origin = info->origin;
-		gsize len;
-		const char *p;
-		if (info->is_print && (p = tep_dec_str(r, info->f[F_BUF], &len))) {
-			tep_dec_marker_text(ev, p, len, FALSE);
-		} else {
-			/* bprint's text exists only once its format is applied */
-			p = tep_dec_render(ts, r);
-			tep_dec_marker_text(ev, p, strlen(p), TRUE);
-		}
+	case FTL_EVENT_MARKER:
+		tep_dec_marker(ts, r, info, ev);
 		break;
-	}
 	case FTL_EVENT_SCHED_SWITCH:
-		ev->u.sw.prev_comm = tep_dec_intern_str(ts, r, info->f[F_PREV_COMM]);
-		ev->u.sw.prev_pid = tep_dec_i32(r, info->f[F_PREV_PID], -1);
-		ev->u.sw.prev_prio = tep_dec_i32(r, info->f[F_PREV_PRIO], -1);
-		if (tep_dec_num(r, info->f[F_PREV_STATE], &v))
-			ev->u.sw.prev_state = tep_dec_state(ts, event, v, ts->state_text);
-		ev->u.sw.next_comm = tep_dec_intern_str(ts, r, info->f[F_NEXT_COMM]);
-		ev->u.sw.next_pid = tep_dec_i32(r, info->f[F_NEXT_PID], -1);
-		ev->u.sw.next_prio = tep_dec_i32(r, info->f[F_NEXT_PRIO], -1);
+		tep_dec_switch(ts, r, event, info, ev);
 		break;
 	case FTL_EVENT_SCHED_WAKEUP:
-		ev->u.wake.comm = tep_dec_intern_str(ts, r, info->f[F_W_COMM]);
-		ev->u.wake.pid = tep_dec_i32(r, info->f[F_W_PID], -1);
-		ev->u.wake.prio = tep_dec_i32(r, info->f[F_W_PRIO], -1);
-		ev->u.wake.target_cpu = tep_dec_i32(r, info->f[F_W_TARGET], -1);
+		tep_dec_wakeup(ts, r, info, ev);
 		break;
 	case FTL_EVENT_IRQ_ENTRY:
-	case FTL_EVENT_IRQ_EXIT: {
-		ev->u.irq.irq = tep_dec_i32(r, info->f[F_IRQ], -1);
-		gsize len;
-		const char *p = tep_dec_str(r, info->f[F_IRQ_NAME], &len);
-		if (p)
-			ev->u.irq.name = (FtlSlice){ p, (guint32)len };
-		ev->u.irq.ret = tep_dec_i32(r, info->f[F_IRQ_RET], 0);
+	case FTL_EVENT_IRQ_EXIT:
+		tep_dec_irq(r, info, ev);
 		break;
-	}
 	case FTL_EVENT_STACK:
 		tep_dec_stack(ts, r, info, ev);
 		break;

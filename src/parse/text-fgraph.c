@@ -139,6 +139,62 @@ static void fgraph_tail_comment(TextSource *ts, const char *p, const char *e)
 	}
 }
 
+/* A comment line of the call text ("/" "* text *" "/", trace_printk and
+ * trace_marker), or an event printed the same way ("name: payload"). */
+static TextLineResult fgraph_comment(TextSource *ts, const char *p, const char *e)
+{
+	FtlEvent *ev = &ts->ev;
+	const char *c = text_skip_ws(p + 2, e);
+	const char *ce = e;
+	if (ce - c >= 2 && ce[-2] == '*' && ce[-1] == '/')
+		ce -= 2;
+	while (ce > c && (ce[-1] == ' ' || ce[-1] == '\t'))
+		ce--;
+	/* Events print as "name: payload"; a marker is free text. */
+	const char *n = c;
+	while (n < ce && (g_ascii_isalnum(*n) || *n == '_'))
+		n++;
+	if (n > c && n + 1 < ce && n[0] == ':' && n[1] == ' ') {
+		TextLineResult r = ftl_text_classify_payload(ts, c, ce);
+		ev->flags |= FTL_EVENT_F_COMMENT;
+		return r;
+	}
+	ev->name = ts->n_comment;
+	ev->kind = FTL_EVENT_MARKER;
+	ev->flags |= FTL_EVENT_F_COMMENT;
+	ev->u.marker.origin = FTL_MARKER_COMMENT;
+	ev->u.marker.text = (FtlSlice){ c, (guint32)(ce - c) };
+	ev->payload = ev->u.marker.text;
+	return TEXT_LINE_EVENT;
+}
+
+/* The ')' that closes the '(' at open, or NULL. */
+static const char *fgraph_close_paren(const char *open, const char *e)
+{
+	int nest = 0;
+	for (const char *c = open; c < e; c++) {
+		if (*c == '(')
+			nest++;
+		else if (*c == ')' && --nest == 0)
+			return c;
+	}
+	return NULL;
+}
+
+/* A leaf ("name();"): the entry now, the exit (synthesized) next. */
+static TextLineResult fgraph_leaf(TextSource *ts, gint64 duration)
+{
+	FtlEvent *ev = &ts->ev;
+	ts->pending = *ev;
+	ts->pending.kind = FTL_EVENT_FUNC_EXIT;
+	ts->pending.name = ts->n_funcgraph_exit;
+	ts->pending.flags |= FTL_EVENT_F_SYNTH;
+	if (ev->ts != FTL_TS_NONE && duration != FTL_TS_NONE)
+		ts->pending.ts = ev->ts + duration;
+	ev->u.graph.has_retval = FALSE;
+	return TEXT_LINE_LEAF;
+}
+
 TextLineResult ftl_text_parse_fgraph_call(TextSource *ts, const char *p, const char *e, gint depth,
 					  gint64 duration, char mark)
 {
@@ -159,30 +215,8 @@ TextLineResult ftl_text_parse_fgraph_call(TextSource *ts, const char *p, const c
 		fgraph_tail_comment(ts, p + 1, e);
 		return TEXT_LINE_EVENT;
 	}
-	if (text_has_prefix(p, e, "/*")) {
-		const char *c = text_skip_ws(p + 2, e);
-		const char *ce = e;
-		if (ce - c >= 2 && ce[-2] == '*' && ce[-1] == '/')
-			ce -= 2;
-		while (ce > c && (ce[-1] == ' ' || ce[-1] == '\t'))
-			ce--;
-		/* Events print as "name: payload"; a marker is free text. */
-		const char *n = c;
-		while (n < ce && (g_ascii_isalnum(*n) || *n == '_'))
-			n++;
-		if (n > c && n + 1 < ce && n[0] == ':' && n[1] == ' ') {
-			TextLineResult r = ftl_text_classify_payload(ts, c, ce);
-			ev->flags |= FTL_EVENT_F_COMMENT;
-			return r;
-		}
-		ev->name = ts->n_comment;
-		ev->kind = FTL_EVENT_MARKER;
-		ev->flags |= FTL_EVENT_F_COMMENT;
-		ev->u.marker.origin = FTL_MARKER_COMMENT;
-		ev->u.marker.text = (FtlSlice){ c, (guint32)(ce - c) };
-		ev->payload = ev->u.marker.text;
-		return TEXT_LINE_EVENT;
-	}
+	if (text_has_prefix(p, e, "/*"))
+		return fgraph_comment(ts, p, e);
 	/* "name(args) {" or "name(args);" */
 	const char *open = memchr(p, '(', (gsize)(e - p));
 	if (!open || open == p)
@@ -190,17 +224,7 @@ TextLineResult ftl_text_parse_fgraph_call(TextSource *ts, const char *p, const c
 	for (const char *c = p; c < open; c++)
 		if (*c == ' ' || *c == '\t' || *c == '|' || *c == ':')
 			return TEXT_LINE_NONE;
-	/* the matching ')' */
-	int nest = 0;
-	const char *close = NULL;
-	for (const char *c = open; c < e; c++) {
-		if (*c == '(')
-			nest++;
-		else if (*c == ')' && --nest == 0) {
-			close = c;
-			break;
-		}
-	}
+	const char *close = fgraph_close_paren(open, e);
 	if (!close)
 		return TEXT_LINE_NONE;
 	const char *after = text_skip_ws(close + 1, e);
@@ -215,72 +239,65 @@ TextLineResult ftl_text_parse_fgraph_call(TextSource *ts, const char *p, const c
 	if (*after != ';')
 		return TEXT_LINE_NONE;
 	fgraph_tail_comment(ts, after + 1, e);
-	/* A leaf: the entry now, the exit (synthesized) next. */
-	ts->pending = *ev;
-	ts->pending.kind = FTL_EVENT_FUNC_EXIT;
-	ts->pending.name = ts->n_funcgraph_exit;
-	ts->pending.flags |= FTL_EVENT_F_SYNTH;
-	if (ev->ts != FTL_TS_NONE && duration != FTL_TS_NONE)
-		ts->pending.ts = ev->ts + duration;
-	ev->u.graph.has_retval = FALSE;
-	return TEXT_LINE_LEAF;
+	return fgraph_leaf(ts, duration);
 }
 
-TextLineResult ftl_text_parse_fgraph_line(TextSource *ts, const char *p, const char *e)
+/* The TIME column at *q: "7238523.638008 |", or latency's REL TIME
+ * "   12 us |". 1 when there is one (*q moves past it), 0 when there is
+ * none, -1 when the line cannot be function_graph's. */
+static int fgraph_time_column(TextSource *ts, const char **q, const char *e)
 {
 	FtlEvent *ev = &ts->ev;
-	const char *q = p;
-	gboolean have_time = FALSE, have_cpu = FALSE, have_bar = FALSE;
-	const char *after_cpu = NULL;
 	guint64 v;
 	const char *r;
-	/* TIME column: "7238523.638008 |" or latency REL TIME "   12 us |" */
-	if (g_ascii_isdigit(*q)) {
-		gint64 ns;
-		if ((r = ftl_text_parse_sec(q, e, &ns))) {
-			r = text_skip_ws(r, e);
-			if (r < e && *r == '|') {
-				ev->ts = ns;
-				q = r + 1;
-				have_time = TRUE;
-			} else if (!text_has_prefix(r, e, "us")) {
-				/* a number that is neither a TIME column nor a duration
-				 * ("4.518 us |" without the CPU column) */
-				return TEXT_LINE_NONE;
-			}
-		} else if ((r = ftl_text_parse_u64(q, e, &v))) {
-			const char *r2 = text_skip_ws(r, e);
-			if (text_has_prefix(r2, e, "us")) {
-				r2 = text_skip_ws(r2 + 2, e);
-				if (r2 < e && *r2 == '|') {
-					ev->ts = (gint64)v * 1000;
-					ev->flags |= FTL_EVENT_F_TS_REL;
-					q = r2 + 1;
-					have_time = TRUE;
-				}
+	if (!g_ascii_isdigit(**q))
+		return 0;
+	gint64 ns;
+	if ((r = ftl_text_parse_sec(*q, e, &ns))) {
+		r = text_skip_ws(r, e);
+		if (r < e && *r == '|') {
+			ev->ts = ns;
+			*q = r + 1;
+			return 1;
+		}
+		/* a number that is neither a TIME column nor a duration
+		 * ("4.518 us |" without the CPU column) */
+		return text_has_prefix(r, e, "us") ? 0 : -1;
+	}
+	if ((r = ftl_text_parse_u64(*q, e, &v))) {
+		const char *r2 = text_skip_ws(r, e);
+		if (text_has_prefix(r2, e, "us")) {
+			r2 = text_skip_ws(r2 + 2, e);
+			if (r2 < e && *r2 == '|') {
+				ev->ts = (gint64)v * 1000;
+				ev->flags |= FTL_EVENT_F_TS_REL;
+				*q = r2 + 1;
+				return 1;
 			}
 		}
 	}
-	/* CPU column: "0)" */
-	q = text_skip_ws(q, e);
-	if ((r = ftl_text_parse_u64(q, e, &v)) && r < e && *r == ')' && v < 100000) {
-		ev->cpu = (gint32)v;
-		q = r + 1;
-		after_cpu = q;
-		have_cpu = TRUE;
-	} else if (have_time) {
-		return TEXT_LINE_NONE;
-	}
-	if (have_cpu && fgraph_task_switch(ts, q, e))
-		return TEXT_LINE_EVENT;
-	/* '|'-terminated columns */
-	gint64 dur = FTL_TS_NONE;
-	char mark = ' ';
-	int irq = 0;
-	const char *comm = NULL;
-	gint32 pid = -1;
+	return 0;
+}
+
+/* What the '|'-terminated columns after the CPU said. */
+typedef struct {
+	gint64 dur;
+	char mark;
+	int irq; /* 1: "==========>", -1: "<==========", 0: neither */
+	const char *comm;
+	gint32 pid; /* -1: no funcgraph-proc column */
+	gboolean have_bar;
+} FgraphColumns;
+
+/* Reads the columns from *q on (duration, irq arrows, latency flags,
+ * funcgraph-proc); *q moves past the last '|' that closes one. */
+static void fgraph_columns(TextSource *ts, const char **q, const char *e, gboolean have_cpu,
+			   FgraphColumns *c)
+{
+	FtlEvent *ev = &ts->ev;
+	*c = (FgraphColumns){ .dur = FTL_TS_NONE, .mark = ' ', .pid = -1 };
 	for (;;) {
-		const char *s = text_skip_ws(q, e);
+		const char *s = text_skip_ws(*q, e);
 		const char *bar = memchr(s, '|', (gsize)(e - s));
 		if (!bar)
 			break;
@@ -292,42 +309,77 @@ TextLineResult ftl_text_parse_fgraph_line(TextSource *ts, const char *p, const c
 		if (se == s) {
 			/* blank duration column */
 		} else if (se - s == 11 && text_has_prefix(s, se, "==========>")) {
-			irq = 1;
+			c->irq = 1;
 		} else if (se - s == 11 && text_has_prefix(s, se, "<==========")) {
-			irq = -1;
+			c->irq = -1;
 		} else if (fgraph_duration(s, se, &d, &m)) {
-			dur = d;
-			mark = m;
+			c->dur = d;
+			c->mark = m;
 		} else if (fgraph_is_flags(s, se) && have_cpu) {
 			gsize n = MIN((gsize)(se - s), sizeof ev->lat - 1);
 			memcpy(ev->lat, s, n);
 			ev->lat[n] = 0;
-		} else if (have_cpu && !comm && fgraph_comm_pid(ts, s, se, &comm, &pid)) {
+		} else if (have_cpu && !c->comm && fgraph_comm_pid(ts, s, se, &c->comm, &c->pid)) {
 			/* funcgraph-proc column */
 		} else {
 			break;
 		}
-		q = bar + 1;
-		have_bar = TRUE;
+		*q = bar + 1;
+		c->have_bar = TRUE;
 	}
-	if (!have_cpu && !have_bar)
+}
+
+/* The task: the funcgraph-proc column's, else the one the CPU's last
+ * task-switch line switched to. */
+static void fgraph_task(TextSource *ts, const FgraphColumns *c)
+{
+	FtlEvent *ev = &ts->ev;
+	if (c->pid >= 0) {
+		ev->pid = c->pid;
+		ev->comm = c->comm;
+		return;
+	}
+	TextCpuTask *t = fgraph_cpu_task(ts, ev->cpu);
+	if (t && t->pid >= 0) {
+		ev->pid = t->pid;
+		ev->comm = t->comm;
+		ev->flags |= FTL_EVENT_F_PID_INFERRED;
+	}
+}
+
+TextLineResult ftl_text_parse_fgraph_line(TextSource *ts, const char *p, const char *e)
+{
+	FtlEvent *ev = &ts->ev;
+	const char *q = p;
+	const char *after_cpu = NULL;
+	guint64 v;
+	const char *r;
+	int have_time = fgraph_time_column(ts, &q, e);
+	if (have_time < 0)
 		return TEXT_LINE_NONE;
-	if (pid >= 0) {
-		ev->pid = pid;
-		ev->comm = comm;
-	} else {
-		TextCpuTask *t = fgraph_cpu_task(ts, ev->cpu);
-		if (t && t->pid >= 0) {
-			ev->pid = t->pid;
-			ev->comm = t->comm;
-			ev->flags |= FTL_EVENT_F_PID_INFERRED;
-		}
+	/* CPU column: "0)" */
+	gboolean have_cpu = FALSE;
+	q = text_skip_ws(q, e);
+	if ((r = ftl_text_parse_u64(q, e, &v)) && r < e && *r == ')' && v < 100000) {
+		ev->cpu = (gint32)v;
+		q = r + 1;
+		after_cpu = q;
+		have_cpu = TRUE;
+	} else if (have_time) {
+		return TEXT_LINE_NONE;
 	}
-	if (irq) {
+	if (have_cpu && fgraph_task_switch(ts, q, e))
+		return TEXT_LINE_EVENT;
+	FgraphColumns cols;
+	fgraph_columns(ts, &q, e, have_cpu, &cols);
+	if (!have_cpu && !cols.have_bar)
+		return TEXT_LINE_NONE;
+	fgraph_task(ts, &cols);
+	if (cols.irq) {
 		if (text_skip_ws(q, e) != e)
 			return TEXT_LINE_NONE;
 		ts->fgraph = TRUE;
-		ev->kind = irq > 0 ? FTL_EVENT_IRQ_ENTRY : FTL_EVENT_IRQ_EXIT;
+		ev->kind = cols.irq > 0 ? FTL_EVENT_IRQ_ENTRY : FTL_EVENT_IRQ_EXIT;
 		ev->name = ts->n_irq_graph;
 		ev->u.irq.irq = -1;
 		ev->payload = (FtlSlice){ p, (guint32)(e - p) };
@@ -335,11 +387,11 @@ TextLineResult ftl_text_parse_fgraph_line(TextSource *ts, const char *p, const c
 	}
 	/* indent: "|  " then two blanks per level; without columns, ") " then two per level */
 	int sp = 0;
-	const char *f = have_bar ? q : after_cpu;
+	const char *f = cols.have_bar ? q : after_cpu;
 	while (f < e && *f == ' ') {
 		f++;
 		sp++;
 	}
-	int depth = have_bar ? (sp - 2) / 2 : (sp - 1) / 2;
-	return ftl_text_parse_fgraph_call(ts, f, e, MAX(depth, 0), dur, mark);
+	int depth = cols.have_bar ? (sp - 2) / 2 : (sp - 1) / 2;
+	return ftl_text_parse_fgraph_call(ts, f, e, MAX(depth, 0), cols.dur, cols.mark);
 }

@@ -304,6 +304,42 @@ static FtlStatus text_unparsed(TextSource *ts, const char *p, const char *e, gbo
 	return FTL_STATUS_OK;
 }
 
+/* The parsers of event lines, in the order they are tried. */
+static TextLineResult text_parse_event(TextSource *ts, const char *p, const char *le)
+{
+	text_event_reset(ts);
+	TextLineResult r = ftl_text_parse_fgraph_line(ts, p, le);
+	if (r == TEXT_LINE_NONE) {
+		text_event_reset(ts);
+		r = ftl_text_parse_event_line(ts, p, le);
+	}
+	if (r == TEXT_LINE_NONE) {
+		text_event_reset(ts);
+		r = ftl_text_parse_hwbranch_line(ts, p, le);
+	}
+	return r;
+}
+
+/* The event parsed from [line, le) is complete: its raw text (a stack
+ * event's with the frame lines after it), the accounting, and the exit a
+ * leaf leaves for the next call. */
+static void text_event_done(TextSource *ts, const char *line, const char *le, TextLineResult r)
+{
+	ts->ev.raw = (FtlSlice){ line, (guint32)(le - line) };
+	if (ts->ev.kind == FTL_EVENT_STACK) {
+		ftl_text_collect_frames(ts);
+		const char *re = ts->cur;
+		if (re > line && re[-1] == '\n')
+			re--;
+		if (re > line && re[-1] == '\r')
+			re--;
+		ts->ev.raw.len = (guint32)(MAX(re, le) - line);
+	}
+	text_account_event(ts);
+	if (r == TEXT_LINE_LEAF)
+		ts->has_pending = TRUE;
+}
+
 static FtlStatus text_next(FtlSource *src, const FtlEvent **out, GError **error)
 {
 	TextSource *ts = (TextSource *)src;
@@ -359,18 +395,8 @@ static FtlStatus text_next(FtlSource *src, const FtlEvent **out, GError **error)
 			src->stats.special_lines++;
 			continue;
 		}
-		if (r == TEXT_LINE_NONE) {
-			text_event_reset(ts);
-			r = ftl_text_parse_fgraph_line(ts, p, le);
-		}
-		if (r == TEXT_LINE_NONE) {
-			text_event_reset(ts);
-			r = ftl_text_parse_event_line(ts, p, le);
-		}
-		if (r == TEXT_LINE_NONE) {
-			text_event_reset(ts);
-			r = ftl_text_parse_hwbranch_line(ts, p, le);
-		}
+		if (r == TEXT_LINE_NONE)
+			r = text_parse_event(ts, p, le);
 		if (r == TEXT_LINE_NONE && text_old_header_line(ts, p, le)) {
 			src->stats.header_lines++;
 			continue;
@@ -380,19 +406,7 @@ static FtlStatus text_next(FtlSource *src, const FtlEvent **out, GError **error)
 				return FTL_STATUS_ERROR;
 			continue;
 		}
-		ts->ev.raw = (FtlSlice){ line, (guint32)(le - line) };
-		if (ts->ev.kind == FTL_EVENT_STACK) {
-			ftl_text_collect_frames(ts);
-			const char *re = ts->cur;
-			if (re > line && re[-1] == '\n')
-				re--;
-			if (re > line && re[-1] == '\r')
-				re--;
-			ts->ev.raw.len = (guint32)(MAX(re, le) - line);
-		}
-		text_account_event(ts);
-		if (r == TEXT_LINE_LEAF)
-			ts->has_pending = TRUE;
+		text_event_done(ts, line, le, r);
 		*out = &ts->ev;
 		return FTL_STATUS_OK;
 	}

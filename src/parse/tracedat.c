@@ -1,21 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* trace-cmd trace.dat files (versions 6 and 7) read through libtracecmd: the
- * only file that calls libtracecmd, and where its errors become ftlens's. */
+/* trace-cmd trace.dat files (versions 6 and 7) read through libtracecmd: with
+ * tracecmd-guard.c (the calls that crash on damaged files), the only file
+ * that calls libtracecmd, and where its errors become ftlens's. */
 #include "config.h"
 
 #include "parse/tracedat.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <fcntl.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <event-parse.h>
 #include <trace-cmd.h>
 
 #include "parse/tep.h"
+#include "parse/tracecmd-guard.h"
 #include "util/error.h"
 
 /* Exported by libtracecmd 1.3 but declared only in trace-cmd's private
@@ -328,163 +326,27 @@ static TracedatSource *tracedat_source_add(FtlTrace *trace, const char *path,
 	return ts;
 }
 
-/* libtracecmd 1.3 prints some reasons (a truncated file) with plain printf,
- * not through tep_vprint(): stdout and stderr are lent to a temporary file
- * for the call and what landed there joins the captured messages. */
-static int tracedat_init_data(struct tracecmd_input *handle, GString *msgs)
+/* Opens the file's headers and reads its CPU data's layout: the handle,
+ * or NULL with error set. msgs collects the library's messages. */
+static struct tracecmd_input *tracedat_handle(const char *path, GString *msgs, GError **error)
 {
-	FILE *tmp = tmpfile();
-	fflush(stdout);
-	fflush(stderr);
-	int out = tmp ? dup(STDOUT_FILENO) : -1;
-	int err = tmp ? dup(STDERR_FILENO) : -1;
-	if (out < 0 || err < 0 || dup2(fileno(tmp), STDOUT_FILENO) < 0 ||
-	    dup2(fileno(tmp), STDERR_FILENO) < 0) {
-		if (out >= 0) {
-			dup2(out, STDOUT_FILENO);
-			close(out);
-		}
-		if (err >= 0) {
-			dup2(err, STDERR_FILENO);
-			close(err);
-		}
-		if (tmp)
-			fclose(tmp);
-		return tracecmd_init_data(handle);
-	}
-	int r = tracecmd_init_data(handle);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(out, STDOUT_FILENO);
-	dup2(err, STDERR_FILENO);
-	close(out);
-	close(err);
-	char buf[512];
-	rewind(tmp);
-	gsize n = fread(buf, 1, sizeof buf - 1, tmp);
-	fclose(tmp);
-	buf[n] = 0;
-	g_strstrip(buf);
-	for (char *c = buf; *c; c++)
-		if ((guchar)*c < 0x20)
-			*c = ' ';
-	if (*buf) {
-		if (msgs->len)
-			g_string_append(msgs, "; ");
-		g_string_append(msgs, buf);
-	}
-	return r;
-}
-
-static GPtrArray *tracedat_unclosable;
-
-/* A child shares the parent's open files, file offsets included: the
- * offsets of every seekable descriptor are saved before the child runs and
- * put back after, so that the parent's handle reads on where it was. */
-static GArray *tracedat_save_offsets(void)
-{
-	GArray *saved = g_array_new(FALSE, FALSE, sizeof(gint64));
-	g_autoptr(GDir) d = g_dir_open("/proc/self/fd", 0, NULL);
-	const char *name;
-	while (d && (name = g_dir_read_name(d))) {
-		gint64 fd = g_ascii_strtoll(name, NULL, 10);
-		off_t off = fd > 2 ? lseek((int)fd, 0, SEEK_CUR) : -1;
-		if (off >= 0) {
-			gint64 pair[2] = { fd, (gint64)off };
-			g_array_append_vals(saved, pair, 2);
-		}
-	}
-	return saved;
-}
-
-static void tracedat_restore_offsets(GArray *saved)
-{
-	for (guint i = 0; i + 1 < saved->len; i += 2)
-		lseek((int)g_array_index(saved, gint64, i),
-		      (off_t)g_array_index(saved, gint64, i + 1), SEEK_SET);
-	g_array_unref(saved);
-}
-
-/* Runs step(ctx, arg) in a child process first (copy-on-write, cheap): 0
- * when it returned 0 there, 1 when it failed cleanly, -1 when it crashed.
- * libtracecmd 1.3 crashes on some damaged files instead of failing:
- * tracecmd_open_head() copies option strings that lack their NUL,
- * tracecmd_init_data() lets kbuffer read past a page whose header lies, and
- * tracecmd_buffer_instance_handle() frees its parent's memory when an
- * instance is damaged. Only what survives in the child is done here. */
-static int tracedat_try(int (*step)(gpointer, int), gpointer ctx, int arg)
-{
-	fflush(stdout);
-	fflush(stderr);
-	GArray *offsets = tracedat_save_offsets();
-	pid_t pid = fork();
-	if (pid < 0) {
-		g_array_unref(offsets);
-		return 0; /* no way to try: take the risk */
-	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-		if (null >= 0) {
-			dup2(null, STDOUT_FILENO);
-			dup2(null, STDERR_FILENO);
-		}
-		/* _exit: no atexit handlers (leak checks) in the child */
-		_exit(step(ctx, arg) == 0 ? 0 : 1);
-	}
-	int status;
-	pid_t w;
-	while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
-		;
-	tracedat_restore_offsets(offsets);
-	if (w < 0)
-		return 0;
-	if (!WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status) == 0 ? 0 : 1;
-}
-
-static int tracedat_step_open(gpointer path, int unused)
-{
-	(void)unused;
-	return tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS) ? 0 : -1;
-}
-
-static int tracedat_step_instance(gpointer handle, int i)
-{
-	return tracecmd_buffer_instance_handle(handle, i) ? 0 : -1;
-}
-
-static int tracedat_step_init(gpointer handle, int unused)
-{
-	(void)unused;
-	return tracecmd_init_data(handle) < 0 ? -1 : 0;
-}
-
-gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, const char *buffer, GError **error)
-{
-	g_autoptr(GString) msgs = g_string_new(NULL);
-	ftl_tep_capture_messages(msgs);
-	/* Warnings carry the reason a file is rejected ("File possibly
-	 * truncated. Need at least N, ..."); they are captured, not printed. */
-	tep_set_loglevel(TEP_LOG_WARNING);
-	tracecmd_set_loglevel(TEP_LOG_WARNING);
-	if (tracedat_try(tracedat_step_open, (gpointer)path, 0) < 0) {
-		ftl_tep_capture_messages(NULL);
-		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
-			    "'%s': not a valid trace.dat: its headers are damaged (libtracecmd "
-			    "crashes reading them)",
-			    path);
-		return FALSE;
-	}
 	/* No plugins: what ftlens shows must not depend on the plugins of the
 	 * machine it runs on. */
-	struct tracecmd_input *handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	FtlTracecmdResult res;
+	struct tracecmd_input *handle = ftl_tracecmd_open_head(path, &res);
 	if (!handle) {
 		ftl_tep_capture_messages(NULL);
-		/* the headers are what libtracecmd refused */
-		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT, "'%s': not a valid trace.dat: %s",
-			    path, msgs->len ? msgs->str : "libtracecmd could not read its headers");
-		return FALSE;
+		if (res == FTL_TRACECMD_CRASHED)
+			g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
+				    "'%s': not a valid trace.dat: its headers are damaged "
+				    "(libtracecmd crashes reading them)",
+				    path);
+		else /* the headers are what libtracecmd refused */
+			g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
+				    "'%s': not a valid trace.dat: %s", path,
+				    msgs->len ? msgs->str
+					      : "libtracecmd could not read its headers");
+		return NULL;
 	}
 	/* Format warnings of events we may never meet are not the reason
 	 * init fails; keep them out of the error. */
@@ -493,28 +355,29 @@ gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, const char *buffer
 	g_string_truncate(msgs, 0);
 	/* Not tracecmd_open(): in libtracecmd 1.3 it closes the handle after a
 	 * failed tracecmd_init_data() and crashes doing so (a truncated file). */
-	gboolean crashes = tracedat_try(tracedat_step_init, handle, 0) < 0;
-	if (crashes)
+	res = ftl_tracecmd_init_data(handle, msgs);
+	if (res == FTL_TRACECMD_CRASHED)
 		g_string_assign(msgs, "its CPU data is damaged (libtracecmd crashes reading it)");
-	if (crashes || tracedat_init_data(handle, msgs) < 0) {
+	if (res != FTL_TRACECMD_OK) {
 		ftl_tep_capture_messages(NULL);
 		g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE, "'%s': not a valid trace.dat: %s",
 			    path,
 			    msgs->len ? msgs->str : "libtracecmd could not read the CPU data");
-		/* ... and tracecmd_close() of such a handle crashes as well, so it
-		 * is parked, still reachable, for the rest of the process. */
-		if (!tracedat_unclosable)
-			tracedat_unclosable = g_ptr_array_new();
-		g_ptr_array_add(tracedat_unclosable, handle);
-		return FALSE;
+		ftl_tracecmd_discard(handle);
+		return NULL;
 	}
 	ftl_tep_capture_messages(NULL);
 	if (msgs->len)
 		g_debug("'%s': libtracecmd: %s", path, msgs->str);
+	return handle;
+}
+
+/* The buffers of the file as sources of trace: the top one and every
+ * instance, or only the one named buffer. Takes handle. */
+static gboolean tracedat_add_buffers(FtlTrace *trace, const char *path, const char *buffer,
+				     struct tracecmd_input *handle, GString *msgs, GError **error)
+{
 	int page_size = tracedat_page_size(path);
-	const char *clock = tracecmd_get_trace_clock(handle);
-	if (clock && *clock)
-		ftl_trace_set_clock(trace, clock);
 	/* Buffer instances (trace-cmd record -B, extract -B) are more sources,
 	 * merged in time like trace-cmd report does. */
 	int n = tracecmd_buffer_instances(handle);
@@ -544,12 +407,9 @@ gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, const char *buffer
 		if (buffer && g_strcmp0(name, buffer) != 0)
 			continue;
 		g_string_truncate(msgs, 0);
-		struct tracecmd_input *h = NULL;
-		if (tracedat_try(tracedat_step_instance, handle, i) == 0) {
-			ftl_tep_capture_messages(msgs);
-			h = tracecmd_buffer_instance_handle(handle, i);
-			ftl_tep_capture_messages(NULL);
-		}
+		ftl_tep_capture_messages(msgs);
+		struct tracecmd_input *h = ftl_tracecmd_instance(handle, i);
+		ftl_tep_capture_messages(NULL);
 		if (!h) {
 			g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
 				    "'%s': not a valid trace.dat: buffer instance '%s': %s", path,
@@ -567,28 +427,19 @@ gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, const char *buffer
 	return TRUE;
 }
 
-/* Library leaks LeakSanitizer is told about, here next to the callers, or
- * sanitizer builds would fail on them:
- * - libtraceevent 1.7 leaks a few bytes while parsing some event formats
- *   (tep_parse_event);
- * - its tep_parse_saved_cmdlines() leaks the name its sscanf("%ms")
- *   allocated when a damaged cmdlines line does not parse (with the fast
- *   unwinder the report ends at libc's __vfscanf_internal; ftlens itself
- *   never calls sscanf);
- * - libtracecmd 1.3's tracecmd_open_head() leaks what it had read when the
- *   headers of a damaged file fail; the fast unwinder stops inside the
- *   library there, so the library itself is named. */
-const char *__lsan_default_suppressions(void);
-__attribute__((used)) const char *__lsan_default_suppressions(void)
+gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, const char *buffer, GError **error)
 {
-	return "leak:tep_parse_event\nleak:tep_parse_saved_cmdlines\nleak:__vfscanf_internal\n"
-	       "leak:libtracecmd.so\n";
-}
-
-/* ... and keeps quiet about having used the suppression, so stderr still
- * holds only ftlens's own message. */
-const char *__lsan_default_options(void);
-__attribute__((used)) const char *__lsan_default_options(void)
-{
-	return "print_suppressions=0";
+	g_autoptr(GString) msgs = g_string_new(NULL);
+	ftl_tep_capture_messages(msgs);
+	/* Warnings carry the reason a file is rejected ("File possibly
+	 * truncated. Need at least N, ..."); they are captured, not printed. */
+	tep_set_loglevel(TEP_LOG_WARNING);
+	tracecmd_set_loglevel(TEP_LOG_WARNING);
+	struct tracecmd_input *handle = tracedat_handle(path, msgs, error);
+	if (!handle)
+		return FALSE;
+	const char *clock = tracecmd_get_trace_clock(handle);
+	if (clock && *clock)
+		ftl_trace_set_clock(trace, clock);
+	return tracedat_add_buffers(trace, path, buffer, handle, msgs, error);
 }

@@ -550,6 +550,91 @@ static void test_kind_bad_page(void)
 	CU_ASSERT_STRING_EQUAL(r->title, "BUG: Bad page state in demo_fill");
 }
 
+/* ---- reports: which lines make one ------------------------------------------- */
+
+static void test_lines_panic_reopens_report(void)
+{
+	/* panic_on_warn: the rule closes the KASAN report, and the panic it
+	 * caused, right after, joins it again */
+	g_autoptr(Found) f =
+		find("[   20.000000] "
+		     "==================================================================\n"
+		     "[   20.000001] BUG: KASAN: use-after-free in demo_read+0x44/0x90\n"
+		     "[   20.000002] Read of size 8 at addr ffff888012345678 by task cat/300\n"
+		     "[   20.000003] CPU: 0 PID: 300 Comm: cat Not tainted 6.6.0 #1\n"
+		     "[   20.000004] Call Trace:\n"
+		     "[   20.000005]  demo_read+0x44/0x90\n"
+		     "[   20.000006]  vfs_read+0xd1/0x2f0\n"
+		     "[   20.000007] "
+		     "==================================================================\n"
+		     "[   20.000008] Kernel panic - not syncing: KASAN: panic_on_warn set ...\n"
+		     "[   20.000009] CPU: 0 PID: 300 Comm: cat Not tainted 6.6.0 #1\n"
+		     "[   20.000010] Call Trace:\n"
+		     "[   20.000011]  panic+0x10/0x20\n"
+		     "[   20.000012]  end_report+0x10/0x20\n");
+	CU_ASSERT_EQUAL_FATAL(ftl_oops_count(f->oops), 1);
+	const FtlOopsReport *r = report(f, 0);
+	CU_ASSERT_EQUAL(r->kind, FTL_OOPS_SANITIZER);
+	CU_ASSERT_STRING_EQUAL(r->title, "KASAN: use-after-free Read in demo_read");
+	CU_ASSERT_STRING_EQUAL(r->panic, "KASAN: panic_on_warn set ...");
+	CU_ASSERT_EQUAL(r->n_lines, 13);
+	CU_ASSERT_EQUAL(r->stacks->len, 2);
+	CU_ASSERT_FALSE(r->cut);
+}
+
+static void test_lines_nmi_backtraces_join(void)
+{
+	/* with caller ids, the backtraces other CPUs print when asked ("Sending
+	 * NMI from CPU") belong to the report that asked; a task's line does not */
+	g_autoptr(Found) f =
+		find("[  400.000000][    C0] rcu: INFO: rcu_preempt self-detected stall on CPU\n"
+		     "[  400.000001][    C0] rcu: \t0-....: (2100 ticks this GP) idle=1234\n"
+		     "[  400.000002][    C0] Sending NMI from CPU 0 to CPUs 1:\n"
+		     "[  400.000003][    C1] NMI backtrace for cpu 1\n"
+		     "[  400.000004][    C1] CPU: 1 PID: 77 Comm: looper Not tainted 6.1.0 #1\n"
+		     "[  400.000005][    C1] Call Trace:\n"
+		     "[  400.000006][    C1]  demo_spin+0x3/0x10\n"
+		     "[  400.000007][    C1]  demo_loop+0x10/0x20\n"
+		     "[  400.000008][    C0] NMI backtrace for cpu 0\n"
+		     "[  400.000009][    C0] Call Trace:\n"
+		     "[  400.000010][    C0]  rcu_dump_cpu_stacks+0x1/0x2\n"
+		     "[  400.000011][ T500] demo: unrelated task message\n");
+	CU_ASSERT_EQUAL_FATAL(ftl_oops_count(f->oops), 1);
+	const FtlOopsReport *r = report(f, 0);
+	CU_ASSERT_EQUAL(r->kind, FTL_OOPS_RCU_STALL);
+	CU_ASSERT_EQUAL(r->n_lines, 11);
+	CU_ASSERT_EQUAL(r->last, 10);
+	CU_ASSERT_EQUAL_FATAL(r->stacks->len, 2);
+	const FtlOopsStack *cpu1 = g_ptr_array_index(r->stacks, 0);
+	CU_ASSERT_EQUAL_FATAL(cpu1->frames->len, 2);
+	CU_ASSERT_STRING_EQUAL(g_array_index(cpu1->frames, FtlOopsFrame, 1).func, "demo_loop");
+	/* the stall did not name its task: the first CPU line printed with it does */
+	CU_ASSERT_EQUAL(r->pid, 77);
+}
+
+static void test_lines_silence_ends_report(void)
+{
+	/* a report comes out in one burst: lines after a long silence in its
+	 * context are not its own, and a panic then is a report of its own */
+	g_autoptr(Found) f =
+		find("[   10.000000] WARNING: CPU: 0 PID: 1 at kernel/demo.c:7 demo_tick+0x3/0x9\n"
+		     "[   10.000001] CPU: 0 PID: 1 Comm: init Not tainted 6.1.0 #1\n"
+		     "[   10.000002] Call Trace:\n"
+		     "[   10.000003]  demo_tick+0x3/0x9\n"
+		     "[   10.000004]  demo_caller+0x10/0x20\n"
+		     "[   30.000000]  late_frame+0x10/0x20\n"
+		     "[   30.000001] Kernel panic - not syncing: late\n");
+	CU_ASSERT_EQUAL_FATAL(ftl_oops_count(f->oops), 2);
+	const FtlOopsReport *w = report(f, 0), *p = report(f, 1);
+	CU_ASSERT_EQUAL(w->kind, FTL_OOPS_WARNING);
+	CU_ASSERT_EQUAL(w->n_lines, 5);
+	CU_ASSERT_EQUAL(ftl_oops_report_trace(w)->frames->len, 2);
+	CU_ASSERT_PTR_NULL(w->panic);
+	CU_ASSERT_EQUAL(p->kind, FTL_OOPS_PANIC);
+	CU_ASSERT_EQUAL(p->n_lines, 1);
+	CU_ASSERT_STRING_EQUAL(p->panic, "late");
+}
+
 /* ---- reports: architectures ---------------------------------------------------- */
 
 static void test_arch_arm64(void)
@@ -994,6 +1079,9 @@ static const UnitTest tests[] = {
 	{ "kind: soft/hard lockup, RCU stall, hung task", test_kind_lockups_and_stalls },
 	{ "kind: lockdep", test_kind_lockdep },
 	{ "kind: bad page state", test_kind_bad_page },
+	{ "lines: a panic joins the report it came from", test_lines_panic_reopens_report },
+	{ "lines: other CPUs' NMI backtraces join", test_lines_nmi_backtraces_join },
+	{ "lines: a silence ends a report", test_lines_silence_ends_report },
 	{ "arch: arm64", test_arch_arm64 },
 	{ "arch: arm32", test_arch_arm32 },
 	{ "arch: ppc64", test_arch_ppc64 },

@@ -1,0 +1,751 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What the lines of one kernel report say: the task and kernel line, taint,
+ * modules, where the CPU was, the register dump and the stack traces, in the
+ * layouts of x86 (old and new), arm, arm64, ppc64 and riscv. oops.c decides
+ * which console lines make a report; this file reads them. */
+#include "analysis/oops-lines.h"
+
+#include <string.h>
+
+/* Lines that are neither frames nor registers before a stack trace ends. */
+#define OOPS_TRACE_JUNK 4
+
+/* ---- small helpers ---------------------------------------------------------- */
+
+static gboolean oops_is_hex(char c)
+{
+	return g_ascii_isxdigit(c);
+}
+
+/* Identifier characters of kernel symbols, '.' included ("foo.isra.0"). */
+static gboolean oops_is_sym(char c)
+{
+	return g_ascii_isalnum(c) || c == '_' || c == '.' || c == '$';
+}
+void ftl_oops_frame_clear(FtlOopsFrame *f)
+{
+	g_free(f->func);
+	g_free(f->module);
+	g_free(f->address);
+	g_free(f->source);
+	memset(f, 0, sizeof *f);
+}
+
+void ftl_oops_stack_free(FtlOopsStack *s)
+{
+	for (guint i = 0; i < s->frames->len; i++)
+		ftl_oops_frame_clear(&g_array_index(s->frames, FtlOopsFrame, i));
+	g_array_unref(s->frames);
+	g_free(s->label);
+	g_free(s);
+}
+/* ---- frames ----------------------------------------------------------------- */
+
+/* "[<ffffffff81000000>]", "[c00000000022d79c]", "[<0x1234>]": the hex digits. */
+static const char *oops_bracket_addr(const char *p, char **addr)
+{
+	if (*p != '[')
+		return NULL;
+	const char *q = p + 1;
+	if (*q == '<')
+		q++;
+	if (q[0] == '0' && q[1] == 'x')
+		q += 2;
+	const char *h = q;
+	while (oops_is_hex(*q))
+		q++;
+	if (q == h)
+		return NULL;
+	const char *he = q;
+	if (*q == '>')
+		q++;
+	if (*q != ']')
+		return NULL;
+	if (addr) {
+		g_free(*addr);
+		*addr = g_strndup(h, (gsize)(he - h));
+	}
+	return q + 1;
+}
+
+/* "lib/list_debug.c:51" */
+static const char *oops_source(const char *p)
+{
+	const char *q = p;
+	gboolean dot = FALSE;
+	while (oops_is_sym(*q) || *q == '/' || *q == '-' || *q == '+') {
+		dot |= *q == '.';
+		q++;
+	}
+	if (q == p || !dot || *q != ':' || !g_ascii_isdigit(q[1]))
+		return NULL;
+	q++;
+	while (g_ascii_isdigit(*q))
+		q++;
+	return q;
+}
+
+/* "func+0x1c/0x40", with what may follow it; FALSE leaves f cleared. */
+static gboolean oops_parse_symbol(const char *p, FtlOopsFrame *f, gboolean bare_ok)
+{
+	const char *q;
+	while (*p == ' ')
+		p++;
+	if (p[0] == '0' && p[1] == 'x' && oops_is_hex(p[2])) {
+		q = p + 2;
+		while (oops_is_hex(*q))
+			q++;
+		g_free(f->address);
+		f->address = g_strndup(p + 2, (gsize)(q - p - 2));
+	} else if (g_str_has_prefix(p, "(null)")) {
+		q = p + 6;
+	} else {
+		q = p;
+		if (!(g_ascii_isalpha(*q) || *q == '_' || *q == '$'))
+			return FALSE;
+		while (oops_is_sym(*q))
+			q++;
+		const char *ne = q;
+		if (q[0] == '+' && q[1] == '0' && q[2] == 'x') {
+			char *end;
+			f->offset = g_ascii_strtoull(q + 3, &end, 16);
+			q = end;
+			if (q[0] == '/' && q[1] == '0' && q[2] == 'x') {
+				f->size = g_ascii_strtoull(q + 3, &end, 16);
+				q = end;
+			}
+		} else {
+			/* syzbot's symbolized inline frames: "name file.c:12 [inline]" */
+			const char *s = q;
+			while (*s == ' ')
+				s++;
+			if (!(bare_ok && !*s) && (s == q || !oops_source(s)))
+				return FALSE;
+		}
+		f->func = g_strndup(p, (gsize)(ne - p));
+	}
+	/* what may follow: [module], file:line, [inline], (unreliable), (P) */
+	for (;;) {
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (!*q)
+			return TRUE;
+		const char *s;
+		if (g_str_has_prefix(q, "[inline]")) {
+			f->inlined = TRUE;
+			q += 8;
+		} else if (g_str_has_prefix(q, "(unreliable)")) {
+			f->reliable = FALSE;
+			q += 12;
+		} else if (q[0] == '(' && g_ascii_isupper(q[1]) && q[2] == ')') {
+			q += 3;
+		} else if (*q == '[' && !f->module && oops_is_sym(q[1])) {
+			const char *m = q + 1;
+			s = m;
+			while (oops_is_sym(*s) || *s == '-')
+				s++;
+			const char *close = strchr(s, ']');
+			if (!close)
+				break;
+			f->module = g_strndup(m, (gsize)(s - m));
+			q = close + 1;
+		} else if (!f->source && (s = oops_source(q))) {
+			f->source = g_strndup(q, (gsize)(s - q));
+			q = s;
+		} else {
+			break;
+		}
+	}
+	ftl_oops_frame_clear(f);
+	return FALSE;
+}
+
+/* One stack frame line (x86, arm64, ppc, riscv layouts); section markers
+ * already taken off. */
+static gboolean oops_parse_frame(const char *p, FtlOopsFrame *f)
+{
+	memset(f, 0, sizeof *f);
+	f->reliable = TRUE;
+	p = oops_trim(p);
+	const char *q;
+	for (guint i = 0; i < 2 && (q = oops_bracket_addr(p, &f->address)); i++)
+		p = oops_trim(q);
+	if (p[0] == '?' && p[1] == ' ') {
+		f->reliable = FALSE;
+		p = oops_trim(p + 2);
+	}
+	if (!*p) {
+		ftl_oops_frame_clear(f);
+		return FALSE;
+	}
+	char *addr = g_steal_pointer(&f->address);
+	gboolean ok = oops_parse_symbol(p, f, FALSE);
+	if (ok && !f->address)
+		f->address = g_steal_pointer(&addr);
+	g_free(addr);
+	if (ok && !f->func && !f->address)
+		ok = FALSE; /* "(null)" alone is no frame */
+	if (!ok)
+		ftl_oops_frame_clear(f);
+	return ok;
+}
+
+/* arm: "[<80b10c70>] (memset) from [<8062eec8>] (n_tty_set_termios+0x154/0x3c4)".
+ * Fills callee and caller. */
+static gboolean oops_parse_arm_frame(const char *p, FtlOopsFrame *callee, FtlOopsFrame *caller)
+{
+	memset(callee, 0, sizeof *callee);
+	memset(caller, 0, sizeof *caller);
+	callee->reliable = caller->reliable = TRUE;
+	p = oops_trim(p);
+	const char *q = oops_bracket_addr(p, &callee->address);
+	const char *close = q && q[0] == ' ' && q[1] == '(' ? strstr(q, ") from ") : NULL;
+	gboolean ok = FALSE;
+	if (close) {
+		char *inner = g_strndup(q + 2, (gsize)(close - q - 2));
+		ok = oops_parse_symbol(inner, callee, TRUE) && callee->func;
+		g_free(inner);
+	}
+	q = ok ? oops_bracket_addr(close + 7, &caller->address) : NULL;
+	const char *end = q && q[0] == ' ' && q[1] == '(' ? strrchr(q, ')') : NULL;
+	ok = FALSE;
+	if (end) {
+		char *inner = g_strndup(q + 2, (gsize)(end - q - 2));
+		ok = oops_parse_symbol(inner, caller, TRUE) && caller->func;
+		g_free(inner);
+	}
+	if (!ok) {
+		ftl_oops_frame_clear(callee);
+		ftl_oops_frame_clear(caller);
+	}
+	return ok;
+}
+
+/* Takes x86 section markers ("<IRQ>", "</TASK>", "<EOI>"...) off the line
+ * start, updating the section stack. Returns the rest of the line. */
+static const char *oops_sections(const char *p, GPtrArray *sections, gboolean *any)
+{
+	static const struct {
+		const char *mark, *name; /* name NULL: leaves a section */
+	} marks[] = {
+		{ "<IRQ>", "IRQ" },	  { "</IRQ>", NULL },	      { "<EOI>", NULL },
+		{ "<NMI>", "NMI" },	  { "</NMI>", NULL },	      { "<TASK>", "TASK" },
+		{ "</TASK>", NULL },	  { "<SOFTIRQ>", "SOFTIRQ" }, { "</SOFTIRQ>", NULL },
+		{ "<#DF>", "EXCEPTION" }, { "</#DF>", NULL },	      { "<<EOE>>", NULL },
+		{ "<EOE>", NULL },
+	};
+	*any = FALSE;
+	for (;;) {
+		p = oops_trim(p);
+		guint i;
+		for (i = 0; i < G_N_ELEMENTS(marks); i++)
+			if (g_str_has_prefix(p, marks[i].mark))
+				break;
+		if (i == G_N_ELEMENTS(marks))
+			return p;
+		*any = TRUE;
+		if (marks[i].name)
+			g_ptr_array_add(sections, (gpointer)marks[i].name);
+		else if (sections->len)
+			g_ptr_array_set_size(sections, sections->len - 1);
+		p += strlen(marks[i].mark);
+	}
+}
+
+/* ---- registers --------------------------------------------------------------- */
+
+static gboolean oops_reg_name(const char *n)
+{
+	static const char *const names[] = {
+		"RIP",	    "RSP",    "RAX",	  "RBX",     "RCX",	"RDX",	  "RSI",  "RDI",
+		"RBP",	    "EFLAGS", "ORIG_RAX", "FS",	     "GS",	"knlGS",  "CS",	  "DS",
+		"ES",	    "SS",     "CR0",	  "CR2",     "CR3",	"CR4",	  "PKRU", "EIP",
+		"ESP",	    "EAX",    "EBX",	  "ECX",     "EDX",	"ESI",	  "EDI",  "EBP",
+		"ORIG_EAX", "IP",     "pc",	  "lr",	     "sp",	"pstate", "psr",  "ip",
+		"fp",	    "NIP",    "LR",	  "CTR",     "REGS",	"TRAP",	  "MSR",  "CR",
+		"XER",	    "CFAR",   "DAR",	  "DSISR",   "IRQMASK", "SOFTE",  "epc",  "ra",
+		"gp",	    "tp",     "status",	  "badaddr", "cause",	NULL,
+	};
+	for (guint i = 0; names[i]; i++)
+		if (!strcmp(n, names[i]))
+			return TRUE;
+	/* numbered ones: R8-R15, DR0-7, x0-x30, r0-r12, GPR00-31, t0-6, s0-11, a0-7 */
+	const char *d = n;
+	while (g_ascii_isalpha(*d))
+		d++;
+	if (!*d || d == n)
+		return FALSE;
+	for (const char *x = d; *x; x++)
+		if (!g_ascii_isdigit(*x))
+			return FALSE;
+	gsize pl = (gsize)(d - n);
+	static const char *const prefixes[] = { "R", "DR", "x", "r", "GPR", "t", "s", "a" };
+	for (guint i = 0; i < G_N_ELEMENTS(prefixes); i++)
+		if (strlen(prefixes[i]) == pl && !strncmp(n, prefixes[i], pl))
+			return TRUE;
+	return FALSE;
+}
+
+static void oops_reg_add(GArray *regs, const char *name, gsize nlen, const char *value, gsize vlen)
+{
+	FtlOopsReg g = { g_strndup(name, nlen), g_strndup(value, vlen) };
+	g_array_append_val(regs, g);
+}
+
+/* Reads "NAME: VALUE" pairs of a register dump line into regs (may be NULL).
+ * Returns how many were read: 0 when the line is no register line. */
+static guint oops_parse_regs(const char *p, GArray *regs)
+{
+	guint n = 0;
+	p = oops_trim(p);
+	while (*p) {
+		const char *name = p;
+		while (g_ascii_isalnum(*p) || *p == '_')
+			p++;
+		gsize nlen = (gsize)(p - name);
+		if (!nlen || nlen > 8)
+			break;
+		char nbuf[16];
+		memcpy(nbuf, name, nlen);
+		nbuf[nlen] = 0;
+		const char *q = p;
+		while (*q == ' ')
+			q++;
+		if (*q != ':' || !oops_reg_name(nbuf))
+			break;
+		q++;
+		while (*q == ' ')
+			q++;
+		const char *v = q;
+		while (*q && *q != ' ' && *q != '\t')
+			q++;
+		if (q == v)
+			break;
+		if (regs)
+			oops_reg_add(regs, name, nlen, v, (gsize)(q - v));
+		n++;
+		/* ppc: "GPR04: a b c d" holds four registers */
+		if (nlen == 5 && !strncmp(name, "GPR", 3)) {
+			guint base = (guint)g_ascii_strtoull(name + 3, NULL, 10);
+			for (guint k = 1; k < 8; k++) {
+				const char *w = q;
+				while (*w == ' ')
+					w++;
+				const char *we = w;
+				while (oops_is_hex(*we))
+					we++;
+				if (we - w < 8 || (*we && *we != ' '))
+					break;
+				if (regs) {
+					char rn[16];
+					g_snprintf(rn, sizeof rn, "GPR%02u", base + k);
+					oops_reg_add(regs, rn, strlen(rn), w, (gsize)(we - w));
+				}
+				q = we;
+			}
+		}
+		p = q;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		/* annotations: "<SF,EE,ME>", "(nZCv daIF +PAN)" */
+		if (*p == '<' || *p == '(') {
+			const char *close = strchr(p, *p == '<' ? '>' : ')');
+			if (!close)
+				break;
+			p = oops_trim(close + 1);
+		}
+	}
+	return n;
+}
+
+/* ---- report fields ---------------------------------------------------------- */
+
+/* "CPU: 1 PID: 22 Comm: sh Not tainted 6.1.0-57-cloud-amd64 #1 ..." and the
+ * 6.10+ form with "UID: 0"; fields already known are kept. */
+static gboolean oops_cpu_line(FtlOopsReport *r, const char *s)
+{
+	if (!g_str_has_prefix(s, "CPU: "))
+		return FALSE;
+	char *end;
+	gint64 cpu = g_ascii_strtoll(s + 5, &end, 10);
+	if (end == s + 5)
+		return FALSE;
+	const char *p = oops_trim(end);
+	if (g_str_has_prefix(p, "UID: ")) {
+		p += 5;
+		while (g_ascii_isdigit(*p))
+			p++;
+		p = oops_trim(p);
+	}
+	if (!g_str_has_prefix(p, "PID: "))
+		return FALSE;
+	gint64 pid = g_ascii_strtoll(p + 5, &end, 10);
+	p = oops_trim(end);
+	if (!g_str_has_prefix(p, "Comm: "))
+		return FALSE;
+	p += 6;
+	/* comm (up to 16 bytes, may hold blanks) ends where the taint begins */
+	const char *taint = strstr(p, " Not tainted");
+	if (!taint)
+		taint = strstr(p, " Tainted: ");
+	const char *k = strstr(p, " Kdump: loaded");
+	if (k && (!taint || k < taint))
+		taint = k;
+	if (r->cpu < 0)
+		r->cpu = (gint)cpu;
+	if (r->pid < 0)
+		r->pid = (gint)pid;
+	if (!taint) {
+		if (!r->comm)
+			r->comm = g_strdup(p);
+		return TRUE;
+	}
+	if (!r->comm)
+		r->comm = g_strndup(p, (gsize)(taint - p));
+	p = oops_trim(taint);
+	if (g_str_has_prefix(p, "Kdump: loaded"))
+		p = oops_trim(p + 13);
+	if (g_str_has_prefix(p, "Not tainted")) {
+		if (!r->taint)
+			r->taint = g_strdup("Not tainted");
+		p += 11;
+	} else if (g_str_has_prefix(p, "Tainted: ")) {
+		const char *f = p + 9, *q = f;
+		/* flag letters and the blanks of unset flags, then the release */
+		while (*q && (g_ascii_isupper(*q) || *q == ' ') && !g_ascii_isdigit(*q))
+			q++;
+		while (q > f && q[-1] == ' ')
+			q--;
+		if (!r->taint) {
+			r->taint = g_strndup(f, (gsize)(q - f));
+			r->tainted = TRUE;
+		}
+		p = q;
+	}
+	p = oops_trim(p);
+	const char *rel = p;
+	while (*p && *p != ' ')
+		p++;
+	if (p > rel && !r->release)
+		r->release = g_strndup(rel, (gsize)(p - rel));
+	p = oops_trim(p);
+	if (*p == '#' && !r->build) {
+		const char *b = p;
+		while (*p && *p != ' ')
+			p++;
+		r->build = g_strndup(b, (gsize)(p - b));
+	}
+	return TRUE;
+}
+
+/* 2.6-era x86: "Pid: 5542, comm: cat Tainted: G        W  2.6.28 #23" */
+static gboolean oops_pid_line(FtlOopsReport *r, const char *s)
+{
+	if (!g_str_has_prefix(s, "Pid: "))
+		return FALSE;
+	char *end;
+	gint64 pid = g_ascii_strtoll(s + 5, &end, 10);
+	if (!g_str_has_prefix(end, ", comm: "))
+		return FALSE;
+	if (r->pid < 0)
+		r->pid = (gint)pid;
+	/* the rest reads like the modern line after "Comm: " */
+	g_autofree char *modern =
+		g_strdup_printf("CPU: %d PID: %d Comm: %s", MAX(r->cpu, 0), (gint)pid, end + 8);
+	gint cpu = r->cpu;
+	oops_cpu_line(r, modern);
+	r->cpu = cpu;
+	return TRUE;
+}
+
+static void oops_modules(FtlOopsReport *r, const char *s)
+{
+	const char *p = s + strlen("Modules linked in:");
+	g_auto(GStrv) words = g_strsplit_set(p, " \t", -1);
+	for (guint i = 0; words[i]; i++) {
+		const char *w = words[i];
+		if (!*w)
+			continue;
+		if (!strcmp(w, "[last") && words[i + 1] &&
+		    g_str_has_prefix(words[i + 1], "unloaded:")) {
+			const char *m = words[i + 2];
+			if (m) {
+				gsize n = strlen(m);
+				if (n && m[n - 1] == ']')
+					n--;
+				g_free(r->last_unloaded);
+				r->last_unloaded = g_strndup(m, n);
+			}
+			break;
+		}
+		g_ptr_array_add(r->modules, g_strdup(w));
+	}
+}
+
+/* Where the CPU was, from the report's first kernel-mode RIP/PC/NIP/epc. */
+static void oops_fault_line(FtlOopsReport *r, const char *s)
+{
+	if (r->has_fault)
+		return;
+	const char *reg = NULL, *v = NULL;
+	if (g_str_has_prefix(s, "RIP: ") || g_str_has_prefix(s, "EIP: ")) {
+		reg = s[0] == 'R' ? "RIP" : "EIP";
+		v = s + 5;
+		/* "0010:" the code segment: user mode runs at privilege 3 */
+		if (oops_is_hex(v[0]) && oops_is_hex(v[1]) && oops_is_hex(v[2]) &&
+		    oops_is_hex(v[3]) && v[4] == ':') {
+			if ((g_ascii_xdigit_value(v[3]) & 3) == 3)
+				return;
+			v += 5;
+		}
+	} else if (g_str_has_prefix(s, "IP: ")) {
+		reg = "IP";
+		v = s + 4;
+	} else if (g_str_has_prefix(s, "PC is at ")) {
+		reg = "PC";
+		v = s + 9;
+	} else if (g_str_has_prefix(s, "pc : ") && !strstr(s, " lr : ")) {
+		reg = "pc";
+		v = s + 5;
+	} else if (g_str_has_prefix(s, "NIP [")) {
+		reg = "NIP";
+		v = s + 4;
+	} else if (g_str_has_prefix(s, "epc : ") && strstr(s, "+0x")) {
+		reg = "epc";
+		v = s + 6;
+	} else {
+		return;
+	}
+	FtlOopsFrame f;
+	if (!oops_parse_frame(v, &f)) {
+		/* "RIP: 0010:          (null)": nothing to name */
+		if (!strstr(v, "(null)"))
+			return;
+		memset(&f, 0, sizeof f);
+		f.address = g_strdup("0");
+	}
+	f.reliable = TRUE;
+	r->fault = f;
+	r->has_fault = TRUE;
+	r->fault_reg = g_strdup(reg);
+}
+
+static void oops_location(FtlOopsReport *r, const char *s)
+{
+	if (r->location)
+		return;
+	/* "WARNING: CPU: 1 PID: 2 at lib/foo.c:12 func+0x1/0x2", "kernel BUG at
+	 * mm/foo.c:12!", and since 6.18 "WARNING: lib/foo.c:12 at func+0x1/0x2" */
+	const char *at[3] = { NULL, NULL, NULL };
+	if (g_str_has_prefix(s, "WARNING: ")) {
+		at[0] = strstr(s, " at ");
+		at[0] = at[0] ? at[0] + 4 : NULL;
+		at[1] = s + 9;
+	}
+	at[2] = strstr(s, "kernel BUG at ");
+	at[2] = at[2] ? at[2] + 14 : NULL;
+	for (guint i = 0; i < G_N_ELEMENTS(at); i++) {
+		const char *e = at[i] ? oops_source(at[i]) : NULL;
+		if (e) {
+			r->location = g_strndup(at[i], (gsize)(e - at[i]));
+			return;
+		}
+	}
+}
+
+/* ---- a report's lines ------------------------------------------------------------ */
+
+static FtlOopsStack *oops_stack_new(const char *label, guint line)
+{
+	FtlOopsStack *s = g_new0(FtlOopsStack, 1);
+	s->label = label ? g_strdup(label) : NULL;
+	s->line = line;
+	s->frames = g_array_new(FALSE, FALSE, sizeof(FtlOopsFrame));
+	return s;
+}
+
+/* Reading a report's stack traces and register dump, line by line. */
+typedef struct {
+	FtlOopsReport *r;
+	GPtrArray *sections; /* the x86 sections ("IRQ", "TASK"...) the line is in */
+	FtlOopsStack *cur;   /* the trace being read, NULL between traces */
+	guint junk;	     /* lines since cur's last frame that are not its own */
+	const char *label;   /* the line that may introduce the next trace */
+	gboolean regs_done, arm_started;
+} OopsStacks;
+
+/* A frame line (or a bare section marker) at console line idx: frame is a
+ * parsed frame in f, arm an arm pair in f and caller. */
+static void oops_stacks_frame(OopsStacks *st, guint idx, gboolean frame, gboolean arm,
+			      FtlOopsFrame *f, FtlOopsFrame *caller)
+{
+	if (!st->cur) {
+		st->cur = oops_stack_new(st->label, idx);
+		g_ptr_array_add(st->r->stacks, st->cur);
+		st->arm_started = FALSE;
+	}
+	GPtrArray *sections = st->sections;
+	const char *section = sections->len ? g_ptr_array_index(sections, sections->len - 1) : NULL;
+	if (frame) {
+		f->section = section;
+		f->line = idx;
+		g_array_append_val(st->cur->frames, *f);
+	} else if (arm) {
+		/* each line names the caller of the one before; the first
+		 * also names where the CPU was */
+		if (!st->arm_started) {
+			f->line = idx;
+			g_array_append_val(st->cur->frames, *f);
+			st->arm_started = TRUE;
+		} else {
+			ftl_oops_frame_clear(f);
+		}
+		caller->line = idx;
+		g_array_append_val(st->cur->frames, *caller);
+	}
+	st->junk = 0;
+	st->label = NULL;
+}
+
+/* Any other line s: registers, code bytes, the end of a trace, a label. */
+static void oops_stacks_other(OopsStacks *st, const char *s)
+{
+	FtlOopsReport *r = st->r;
+	gboolean regline = oops_parse_regs(s, NULL) > 0;
+	if (st->cur) {
+		/* exception registers and code bytes inside a trace */
+		if (regline || g_str_has_prefix(s, "Code: ") ||
+		    g_str_has_prefix(s, "--- interrupt:") ||
+		    g_str_has_prefix(s, "Exception stack("))
+			return;
+		if (!oops_ends_with(s, ":") && !g_str_has_prefix(s, "---[ end") &&
+		    ++st->junk < OOPS_TRACE_JUNK)
+			return;
+		st->cur = NULL;
+		st->junk = 0;
+		st->regs_done = st->regs_done || r->regs->len > 0;
+		g_ptr_array_set_size(st->sections, 0);
+	}
+	if (regline && !st->regs_done)
+		oops_parse_regs(s, r->regs);
+	/* a label for the frames that may follow */
+	if (oops_ends_with(s, ":") && !regline)
+		st->label = s;
+	else if (*s)
+		st->label = NULL;
+}
+
+void ftl_oops_read_stacks(FtlOopsReport *r, const FtlConsole *con, GArray *lines)
+{
+	g_autoptr(GPtrArray) sections = g_ptr_array_new();
+	OopsStacks st = { .r = r, .sections = sections };
+	for (guint k = 0; k < lines->len; k++) {
+		guint idx = g_array_index(lines, guint, k);
+		const FtlConsoleLine *l = ftl_console_line(con, idx);
+		const char *s = oops_trim(l->text);
+		gboolean marker;
+		const char *rest = oops_sections(s, sections, &marker);
+		FtlOopsFrame f, caller;
+		gboolean arm = FALSE, frame = FALSE;
+		/* a line the log cut short may name a wrong offset: no frame */
+		if (*rest && !(l->flags & FTL_CONSOLE_LINE_CUT)) {
+			frame = oops_parse_frame(rest, &f);
+			if (!frame)
+				arm = oops_parse_arm_frame(rest, &f, &caller);
+		}
+		if (frame || arm || (marker && !*rest))
+			oops_stacks_frame(&st, idx, frame, arm, &f, &caller);
+		else
+			oops_stacks_other(&st, s);
+	}
+	/* stack labels are borrowed until here: copy them now */
+	for (guint i = 0; i < r->stacks->len; i++) {
+		FtlOopsStack *stack = g_ptr_array_index(r->stacks, i);
+		if (stack->label) {
+			char *lab = g_strdup(oops_trim(stack->label));
+			g_strchomp(lab);
+			g_free(stack->label);
+			stack->label = lab;
+		}
+	}
+}
+
+/* Field lines: task, kernel, taint, modules, markers. */
+void ftl_oops_read_fields(FtlOopsReport *r, const FtlConsole *con, GArray *lines)
+{
+	for (guint k = 0; k < lines->len; k++) {
+		const FtlConsoleLine *l = ftl_console_line(con, g_array_index(lines, guint, k));
+		const char *s = oops_trim(l->text);
+		if (r->kind != FTL_OOPS_HUNG_TASK && oops_cpu_line(r, s))
+			continue;
+		if (oops_pid_line(r, s))
+			continue;
+		if (r->cpu < 0 && g_str_has_prefix(s, "CPU ") && g_ascii_isdigit(s[4])) {
+			char *end;
+			gint64 c = g_ascii_strtoll(s + 4, &end, 10);
+			if (!*oops_trim(end))
+				r->cpu = (gint)c;
+			continue;
+		}
+		if (!r->hardware && g_str_has_prefix(s, "Hardware name: ")) {
+			r->hardware = g_strdup(s + 15);
+			g_strchomp(r->hardware);
+			continue;
+		}
+		if (!r->modules->len && !r->last_unloaded &&
+		    g_str_has_prefix(s, "Modules linked in:")) {
+			oops_modules(r, s);
+			continue;
+		}
+		if (g_str_has_prefix(s, "Tainted: [")) {
+			/* 6.10+ spells the flags out on a line of their own */
+			g_free(r->taint);
+			r->taint = g_strdup(s + 9);
+			g_strchomp(r->taint);
+			r->tainted = TRUE;
+			continue;
+		}
+		if (g_str_has_prefix(s, "---[ end ")) {
+			g_free(r->end_marker);
+			r->end_marker = g_strdup(s);
+			g_strchomp(r->end_marker);
+			continue;
+		}
+		const char *kp = strstr(s, "Kernel panic - not syncing: ");
+		if (kp && !g_str_has_prefix(s, "---[") && !r->panic) {
+			r->panic = g_strdup(kp + strlen("Kernel panic - not syncing: "));
+			g_strchomp(r->panic);
+		}
+		const char *die = strstr(s, " [#");
+		if (!r->oops && die && g_ascii_isdigit(die[3]) && !g_str_has_prefix(s, "---[")) {
+			r->oops = g_strdup(s);
+			g_strchomp(r->oops);
+		}
+		oops_location(r, s);
+		oops_fault_line(r, s);
+	}
+	/* hung tasks and lockups name the task in their first line */
+	const char *h = r->header;
+	const char *t;
+	if ((t = strstr(h, "INFO: task ")) && r->pid < 0) {
+		t += 11;
+		const char *b = strstr(t, " blocked for more than");
+		if (!b)
+			b = strstr(t, " can't die");
+		const char *colon = b ? g_strrstr_len(t, b - t, ":") : NULL;
+		if (colon) {
+			if (!r->comm)
+				r->comm = g_strndup(t, (gsize)(colon - t));
+			r->pid = (gint)g_ascii_strtoll(colon + 1, NULL, 10);
+		}
+	}
+	if ((t = strstr(h, "stuck for ")) && (t = strchr(t, '[')) && strchr(t, ':')) {
+		const char *colon = strrchr(t, ':');
+		if (r->pid < 0)
+			r->pid = (gint)g_ascii_strtoll(colon + 1, NULL, 10);
+		if (!r->comm)
+			r->comm = g_strndup(t + 1, (gsize)(colon - t - 1));
+	}
+	if (r->cpu < 0 && (t = strstr(h, "CPU#")))
+		r->cpu = (gint)g_ascii_strtoll(t + 4, NULL, 10);
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Shared by oops.c, which finds the console lines that make each kernel
+ * report, and oops-lines.c, which reads what those lines say. */
+#pragma once
+
+#include <glib.h>
+#include <string.h>
+
+#include "analysis/oops.h"
+#include "model/console.h"
+
+static inline const char *oops_trim(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+static inline gboolean oops_ends_with(const char *s, const char *suffix)
+{
+	gsize n = strlen(s), m = strlen(suffix);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
+
+/* Frees what f holds and zeroes it. */
+void ftl_oops_frame_clear(FtlOopsFrame *f);
+void ftl_oops_stack_free(FtlOopsStack *s);
+
+/* Fills r's task, kernel, taint, modules, end marker, panic reason, oops
+ * line, location and fault from lines (console line indexes of con, the
+ * report's own). Fields already set are kept. */
+void ftl_oops_read_fields(FtlOopsReport *r, const FtlConsole *con, GArray *lines);
+/* Fills r's stack traces and register dump from the same lines. */
+void ftl_oops_read_stacks(FtlOopsReport *r, const FtlConsole *con, GArray *lines);
