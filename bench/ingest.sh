@@ -35,7 +35,6 @@ runs=${RUNS:-1}
 seed=${SEED:-1}
 threads=${THREADS:-}
 tools=${TOOLS:-info report graph dump}
-cc=${CC:-cc}
 [ $# -gt 0 ] || set -- 64M 512M 1G
 
 [ -x "$ftlens" ] || {
@@ -49,57 +48,39 @@ for s in "$@"; do
 	}
 done
 mkdir -p "$dir"
-
-# build SOURCE NAME: compiles a helper into $dir unless it is up to date.
-build() {
-	if [ ! -x "$dir/$2" ] || [ "$1" -nt "$dir/$2" ]; then
-		"$cc" -O2 -o "$dir/$2.tmp$$" "$1" -lm && mv "$dir/$2.tmp$$" "$dir/$2"
-	fi
-}
-build "$here/gen-fgraph.c" gen-fgraph
-build "$here/measure.c" measure
+bench_dir=$dir bench_src=$here
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
+bench_build gen-fgraph
+bench_build measure
 genid=$(cksum <"$here/gen-fgraph.c" | cut -d' ' -f1)
 
 # meta TRUTH KEY: a "# key value" line of a truth file
 meta() { sed -n "s/^# $2 //p" "$1"; }
 
-# run LABEL CMD...: best of $runs; prints the row, sets wall of the best run.
+# run LABEL CMD...: the fastest of $runs runs, as one row of the table.
 failed=0
 run() {
 	label=$1
 	shift
-	best=
-	i=0
-	while [ $i -lt "$runs" ]; do
-		res=$("$dir/measure" "$@")
-		read -r w u s r code <<EOF
-$res
-EOF
-		if [ "$code" != 0 ]; then
-			printf '%-16s %-15s %3s  FAILED (exit %s)\n' "$trace_label" "$label" "$jlabel" \
-				"$code"
-			trace_label=
-			failed=1
-			return 0
-		fi
-		if [ -z "$best" ] || awk -v a="$w" -v b="$best" 'BEGIN { exit !(a < b) }'; then
-			best=$w user=$u sys=$s rss=$r
-		fi
-		i=$((i + 1))
-	done
-	wall=$best
-	[ -n "${wc_wall:-}" ] || wc_wall=$wall
-	awk -v t="$trace_label" -v l="$label" -v j="$jlabel" -v w="$wall" -v u="$user" \
-		-v s="$sys" -v r="$rss" -v b="$bytes" -v wc="$wc_wall" 'BEGIN {
-		printf "%-16s %-15s %3s %9.3f %8.1f %8.1f %8.3f %9.1f\n",
-			t, l, j, w, (w > 0 ? b / 1e6 / w : 0), (wc > 0 ? w / wc : 0), u + s, r / 1024
-	}'
+	bench_measure "$runs" "$@"
+	if [ "$m_code" != 0 ]; then
+		printf '%-16s %-15s %3s  FAILED (exit %s)\n' "$trace_label" "$label" "$jlabel" \
+			"$m_code"
+		failed=1
+	else
+		[ -n "$wc_wall" ] || wc_wall=$m_wall
+		awk -v t="$trace_label" -v l="$label" -v j="$jlabel" -v w="$m_wall" -v u="$m_user" \
+			-v s="$m_sys" -v r="$m_rss" -v b="$bytes" -v wc="$wc_wall" 'BEGIN {
+			printf "%-16s %-15s %3s %9.3f %8.1f %8.1f %8.3f %9.1f\n", t, l, j, w,
+				(w > 0 ? b / 1e6 / w : 0), (wc > 0 ? w / wc : 0), u + s, r / 1024
+		}'
+	fi
 	trace_label=
 }
 
 echo "ftlens: $ftlens ($("$ftlens" --version 2>/dev/null | head -n 1))"
-echo "host: $(uname -r), $(nproc) CPUs online, load $(cut -d' ' -f1-3 /proc/loadavg)," \
-	"$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)"
+bench_host
 echo "traces: $dir (seed $seed), runs per command: $runs (fastest shown)"
 echo
 printf '%-16s %-15s %3s %9s %8s %8s %8s %9s\n' trace command -j "wall s" "MB/s" "x wc -l" \
