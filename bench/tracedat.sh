@@ -1,42 +1,94 @@
 #!/bin/sh
-# trace.dat decoding speed: `ftlens report` and `ftlens dump` events/s next to
-# `trace-cmd report` on the same file, best of $RUNS warm runs.
-# usage: bench/tracedat.sh [FILE.dat...]  (default: the public samples, which
-# are a few MB: start-up dominates there; a large capture is the real test:
-# bench/gen-tracedat.sh /tmp/big.dat makes one from live tracefs)
+# SPDX-License-Identifier: GPL-2.0-or-later
+# trace.dat decoding: `trace-cmd report` next to `ftlens info`, `ftlens
+# report` and `ftlens dump`, all with their output thrown away: wall time,
+# events/s, MB/s of the file, the speed-up over trace-cmd, CPU time (user +
+# sys) and peak RSS (bench/measure.c). Prints figures only.
+#
+# usage: bench/tracedat.sh [FILE.dat...]
+#   Without files: the capture of >= 2 M events bench/gen-tracedat.sh makes
+#   (needs root), in version 6 and in version 7 with zstd, cached in
+#   BENCH_DIR; without root and no cached capture, the public samples (a few
+#   MB: start-up dominates there).
+# env:   FTLENS, BENCH_DIR (default /tmp/ftlens-bench), RUNS (default 1),
+#        TOOLS (default "info report dump"), MIN_EVENTS (default 2500000), CC
 set -eu
+caller_dir=$(pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 ftlens=${FTLENS:-$here/../ftlens}
-runs=${RUNS:-3}
+case $ftlens in
+/*) ;;
+*) ftlens=$caller_dir/$ftlens ;;
+esac
+dir=${BENCH_DIR:-/tmp/ftlens-bench}
+runs=${RUNS:-1}
+tools=${TOOLS:-info report dump}
 real=${FTL_REAL_DATA:-$here/../../shared/data/real}
-[ $# -gt 0 ] || set -- "$real"/raw/*.dat
-command -v trace-cmd >/dev/null || { echo "trace-cmd is not installed" >&2; exit 1; }
-
-best() {
-	b=""
-	i=0
-	while [ $i -lt "$runs" ]; do
-		s=$(date +%s.%N)
-		"$@" >/dev/null 2>&1
-		e=$(date +%s.%N)
-		t=$(echo "$e - $s" | bc)
-		if [ -z "$b" ] || [ "$(echo "$t < $b" | bc)" = 1 ]; then b=$t; fi
-		i=$((i + 1))
-	done
-	echo "$b"
+command -v trace-cmd >/dev/null || { echo "tracedat.sh: trace-cmd is not installed" >&2; exit 2; }
+[ -x "$ftlens" ] || {
+	echo "tracedat.sh: '$ftlens' is not executable (build ftlens, or set FTLENS)" >&2
+	exit 2
 }
+mkdir -p "$dir"
+bench_dir=$dir bench_src=$here
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
+bench_build measure
 
-printf '%-36s %9s %-16s %8s %12s %8s\n' file events tool seconds events/s "vs t-c"
+if [ $# -eq 0 ]; then
+	cap=$dir/capture
+	if [ ! -f "$cap-v6.dat" ] || [ ! -f "$cap-v7zstd.dat" ]; then
+		if [ "$(id -u)" = 0 ]; then
+			echo "(capturing $cap-v6.dat and $cap-v7zstd.dat)" >&2
+			"$here/gen-tracedat.sh" "$cap" "${MIN_EVENTS:-2500000}" >&2
+		fi
+	fi
+	if [ -f "$cap-v6.dat" ] && [ -f "$cap-v7zstd.dat" ]; then
+		set -- "$cap-v6.dat" "$cap-v7zstd.dat"
+	else
+		echo "(no root for a capture: the public samples instead)" >&2
+		set -- "$real"/raw/*.dat
+	fi
+fi
+
+failed=0
+echo "ftlens: $ftlens ($("$ftlens" --version 2>/dev/null | head -n 1))"
+echo "trace-cmd: $(trace-cmd --version 2>&1 | sed -n 's/^trace-cmd version //p' | head -n 1)"
+bench_host
+echo "runs per command: $runs (fastest shown)"
+echo
+printf '%-22s %-17s %8s %8s %8s %7s %8s %8s\n' file command "wall s" "Mev/s" "MB/s" "x t-c" \
+	"CPU s" "RSS MiB"
 for f in "$@"; do
-	n=$(trace-cmd report -N "$f" 2>/dev/null | grep -c '^ *.*\[[0-9]*\] ')
-	tc=$(best trace-cmd report -N "$f")
-	for tool in "trace-cmd report" "ftlens report" "ftlens dump"; do
+	bytes=$(wc -c <"$f")
+	cat "$f" >/dev/null # from the page cache, as the text bench
+	# events as trace-cmd prints them: one line with "[CPU] " each
+	n=$(trace-cmd report "$f" 2>/dev/null | grep -c '\[[0-9]*\] ' || true)
+	label="$(basename "$f")"
+	tc=
+	for tool in trace-cmd $tools; do
 		case $tool in
-		trace-cmd*) t=$tc ;;
-		"ftlens report") t=$(best "$ftlens" report "$f") ;;
-		"ftlens dump") t=$(best "$ftlens" dump "$f") ;;
+		trace-cmd) bench_measure "$runs" trace-cmd report "$f" ;;
+		*) bench_measure "$runs" "$ftlens" "$tool" "$f" ;;
 		esac
-		printf '%-36s %9d %-16s %8.3f %12.0f %7.2fx\n' "$(basename "$f")" "$n" "$tool" "$t" \
-			"$(echo "$n / $t" | bc -l)" "$(echo "$tc / $t" | bc -l)"
+		name=$([ "$tool" = trace-cmd ] && echo "trace-cmd report" || echo "ftlens $tool")
+		if [ "$m_code" != 0 ]; then
+			printf '%-22s %-17s  FAILED (exit %s)\n' "$label" "$name" "$m_code"
+			failed=1
+		else
+			[ -n "$tc" ] || tc=$m_wall
+			awk -v f="$label" -v t="$name" -v w="$m_wall" -v n="$n" -v b="$bytes" \
+				-v tc="$tc" -v u="$m_user" -v s="$m_sys" -v r="$m_rss" 'BEGIN {
+				printf "%-22s %-17s %8.3f %8.2f %8.1f %6.1fx %8.3f %8.1f\n", f, t, w,
+					(w > 0 ? n / 1e6 / w : 0), (w > 0 ? b / 1e6 / w : 0),
+					(w > 0 ? tc / w : 0), u + s, r / 1024
+			}'
+		fi
+		label=
 	done
+	echo "  ($n events, $bytes bytes, version $(dd if="$f" bs=1 skip=10 count=1 2>/dev/null))"
 done
+echo
+echo "Mev/s: millions of events (as trace-cmd report counts them) per wall second;"
+echo "x t-c: trace-cmd report's wall time over the command's."
+exit $failed
