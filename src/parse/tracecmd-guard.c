@@ -142,9 +142,8 @@ static int guard_init_data(struct tracecmd_input *handle, GString *msgs)
 	fclose(tmp);
 	buf[n] = 0;
 	g_strstrip(buf);
-	for (char *c = buf; *c; c++)
-		if ((guchar)*c < 0x20)
-			*c = ' ';
+	/* one line; main.c makes the message visible */
+	g_strdelimit(buf, "\n\r\t", ' ');
 	if (*buf) {
 		if (msgs->len)
 			g_string_append(msgs, "; ");

@@ -25,11 +25,11 @@ plan $((n + 2))
 out=$(python3 "$funclen" --max $max "$T/long.c")
 rc=$?
 check "funclen.py flags an 81-line function ($out)" \
-	eval '[ $rc -eq 1 ] && [ "$out" = "$T/long.c:1: f: 81 lines (over 80, no /* long: reason */)" ]'
+	'[ $rc -eq 1 ] && [ "$out" = "$T/long.c:1: f: 81 lines (over 80, no /* long: reason */)" ]'
 out=$(python3 "$funclen" --max $max "$T/why.c")
 rc=$?
 check "funclen.py lets it pass with /* long: reason */ ($out)" \
-	eval '[ $rc -eq 0 ] && [ "$out" = "$T/why.c:2: f: 81 lines (long: a reason)" ]'
+	'[ $rc -eq 0 ] && [ "$out" = "$T/why.c:2: f: 81 lines (long: a reason)" ]'
 
 cd "$top_srcdir" || exit 1
 for d in $dirs; do
@@ -40,6 +40,6 @@ for d in $dirs; do
 	rc=$?
 	[ -s "$T/out" ] && diag "$(cat "$T/out")"
 	check "$d: $found functions, none over $max lines without a reason" \
-		eval '[ $rc -eq 0 ] && [ "$found" -gt 0 ]'
+		'[ $rc -eq 0 ] && [ "$found" -gt 0 ]'
 done
 finish

@@ -11,7 +11,6 @@ src/views/table.c	JSON output: strings made valid UTF-8 (JSON is not a text view
 src/parse/open.c	sniffing: is this file text at all
 src/parse/console.c	console lines are C strings: bytes that are no text become ? (input normalization); binary sniffing
 src/parse/stacktrace.c	sniffing: binary data is an error with its byte value
-src/parse/tracedat.c	a library message read from a child: made one line
 src/analysis/oops-title.c	crash titles are dedup keys of printable ASCII (syzkaller convention), not display
 '
 pattern='\\\\x%02|[<>]=? *0x20\b|[!=]= *0x7f|>= *0x7f|g_utf8_make_valid|iscntrl|g_ascii_iscntrl'

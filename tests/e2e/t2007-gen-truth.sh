@@ -13,17 +13,17 @@ make_tmpdir
 bench=$top_srcdir/bench
 plan 12
 
-check "gen-fgraph.c builds" "$cc" -O2 -o "$T/gen" "$bench/gen-fgraph.c" -lm
+check "gen-fgraph.c builds" '"$cc" -O2 -o "$T/gen" "$bench/gen-fgraph.c" -lm'
 
 "$T/gen" -s 11 -t "$T/a.truth" 1M "$T/a.txt"
 "$T/gen" -s 11 -t "$T/b.truth" 1M "$T/b.txt"
 "$T/gen" -s 12 -t "$T/c.truth" 1M "$T/c.txt"
 check "the same seed gives the same trace and truth" \
-	eval 'cmp -s "$T/a.txt" "$T/b.txt" && cmp -s "$T/a.truth" "$T/b.truth"'
-check "another seed gives another trace" eval '! cmp -s "$T/a.txt" "$T/c.txt"'
+	'cmp -s "$T/a.txt" "$T/b.txt" && cmp -s "$T/a.truth" "$T/b.truth"'
+check "another seed gives another trace" '! cmp -s "$T/a.txt" "$T/c.txt"'
 size=$(wc -c <"$T/a.txt")
 check "the trace is about the size asked ($size bytes)" \
-	test "$size" -ge 1048576 -a "$size" -lt 1572864
+	'test "$size" -ge 1048576 -a "$size" -lt 1572864'
 
 # features: every kind of line the generator promises, kernel-formatted
 features_ok() {
@@ -38,7 +38,7 @@ features_ok() {
 		grep -q '^ [0-9]) [!#] ' "$f" &&
 		grep -q '} /\* [A-Za-z_]' "$f"
 }
-check "leaves, entries, irq arrows, switches, markers, marks, named exits" features_ok "$T/a.txt"
+check "leaves, entries, irq arrows, switches, markers, marks, named exits" 'features_ok "$T/a.txt"'
 # bars FILE: where each line's '|' columns stand, counted from the CPU
 # column's ')', as a sorted set: the kernel's layout is one fixed set
 # (comments are left out: a marker's text may hold a '|')
@@ -52,22 +52,22 @@ bars() {
 }
 vm=$FTL_TESTDATA/vm
 check "columns where the kernel puts them (tests/data/vm/fgraph-basic: $(bars "$vm/fgraph-basic/trace.txt"))" \
-	test "$(bars "$T/a.txt")" = "$(bars "$vm/fgraph-basic/trace.txt")"
+	'test "$(bars "$T/a.txt")" = "$(bars "$vm/fgraph-basic/trace.txt")"'
 distinct=$(grep -vc -e '^#' -e '^function,' "$T/a.truth")
-check "thousands of distinct functions ($distinct)" test "$distinct" -ge 1500
+check "thousands of distinct functions ($distinct)" 'test "$distinct" -ge 1500'
 rec=$(sed -n 's/^# recursive_calls //p' "$T/a.truth")
-check "recursive calls ($rec), whose time total must count once" test "${rec:-0}" -ge 1
+check "recursive calls ($rec), whose time total must count once" 'test "${rec:-0}" -ge 1'
 
 out=$(FTLENS=$FTLENS "$bench/check-truth.sh" "$T/a.txt" "$T/a.truth" 2>&1)
-check "ftlens matches the truth (default layout)" test $? -eq 0
+check "ftlens matches the truth (default layout)" 'test $? -eq 0'
 diag "$out"
 
 "$T/gen" -s 5 -p -l -c 12 -t "$T/p.truth" 1M "$T/p.txt"
 check "funcgraph-proc, funcgraph-tail, 12 CPUs: TASK/PID column and 2-digit CPUs" \
-	eval "grep -q '^ 1[01])  *[^ ].*-[0-9][0-9]*  *| ' '$T/p.txt'"
+	'eval "grep -q '\''^ 1[01])  *[^ ].*-[0-9][0-9]*  *| '\'' '\''$T/p.txt'\''"'
 check "TASK/PID columns where the kernel puts them (fgraph-options/proc: $(bars "$vm/fgraph-options/proc.txt"))" \
-	test "$(bars "$T/p.txt")" = "$(bars "$vm/fgraph-options/proc.txt")"
+	'test "$(bars "$T/p.txt")" = "$(bars "$vm/fgraph-options/proc.txt")"'
 out=$(FTLENS=$FTLENS "$bench/check-truth.sh" "$T/p.txt" "$T/p.truth" 2>&1)
-check "ftlens matches the truth (proc, tail, 12 CPUs)" test $? -eq 0
+check "ftlens matches the truth (proc, tail, 12 CPUs)" 'test $? -eq 0'
 diag "$out"
 finish

@@ -15,11 +15,11 @@ plan 3
 number=$(echo "$version" | awk -F. '{ printf "%d", $1 * 10000 + $2 * 100 + $3 }')
 if grep -q ' guard_try$' "$T/syms"; then guarded=yes; else guarded=no; fi
 if [ "$number" -le 10399 ]; then want=yes; else want=no; fi
-check "libtracecmd $version: crash guards built in: $guarded (wanted: $want)" [ "$guarded" = "$want" ]
+check "libtracecmd $version: crash guards built in: $guarded (wanted: $want)" '[ "$guarded" = "$want" ]'
 
 if grep -q ' __asan_init$' "$T/syms"; then san=yes; else san=no; fi
 if grep -q ' __lsan_default_suppressions$' "$T/syms"; then lsan=yes; else lsan=no; fi
-check "sanitizer build: $san; LeakSanitizer suppressions compiled in: $lsan" [ "$lsan" = "$san" ]
+check "sanitizer build: $san; LeakSanitizer suppressions compiled in: $lsan" '[ "$lsan" = "$san" ]'
 if grep -q ' __lsan_default_options$' "$T/syms"; then lsan=yes; else lsan=no; fi
-check "sanitizer build: $san; LeakSanitizer options compiled in: $lsan" [ "$lsan" = "$san" ]
+check "sanitizer build: $san; LeakSanitizer options compiled in: $lsan" '[ "$lsan" = "$san" ]'
 finish
