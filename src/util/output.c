@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The one output writer: temp file beside the target, rename on success. */
+#include "config.h"
+
+#include "util/output.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/error.h"
+
+struct _FtlOutput {
+	char *path;
+	char *tmp; /* NULL for stdout, and once renamed or removed */
+	FILE *f;
+	gboolean is_stdout;
+	gboolean closed;
+	gboolean committed;
+	struct _FtlOutput *next_pending;
+};
+
+/* The temp files that exist now. A signal handler cannot be handed
+ * context, so this list is the one file-scope state here: it is changed
+ * with the stop signals blocked, and the handler only reads it. */
+static FtlOutput *volatile output_pending;
+static gboolean output_handlers_set;
+static const int output_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void output_on_signal(int sig)
+{
+	for (FtlOutput *o = output_pending; o; o = o->next_pending)
+		if (o->tmp)
+			unlink(o->tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void output_block(sigset_t *old)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	for (guint i = 0; i < G_N_ELEMENTS(output_signals); i++)
+		sigaddset(&set, output_signals[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* Only where the default action (death) would leave the temp file. */
+static void output_install(void)
+{
+	if (output_handlers_set)
+		return;
+	output_handlers_set = TRUE;
+	for (guint i = 0; i < G_N_ELEMENTS(output_signals); i++) {
+		struct sigaction old;
+		if (sigaction(output_signals[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL)
+			continue;
+		struct sigaction sa = { 0 };
+		sa.sa_handler = output_on_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(output_signals[i], &sa, NULL);
+	}
+}
+
+static void output_track(FtlOutput *o, gboolean on)
+{
+	sigset_t old;
+	output_block(&old);
+	if (on) {
+		o->next_pending = output_pending;
+		output_pending = o;
+	} else {
+		for (FtlOutput *volatile *p = &output_pending; *p; p = &(*p)->next_pending)
+			if (*p == o) {
+				*p = o->next_pending;
+				break;
+			}
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static gboolean output_error(GError **error, const char *path, const char *what, int err)
+{
+	g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': %s: %s", path, what, g_strerror(err));
+	return FALSE;
+}
+
+gboolean ftl_output_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return g_stat(a, &sa) == 0 && g_stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+static void output_remove_tmp(FtlOutput *o)
+{
+	if (!o->tmp)
+		return;
+	sigset_t old;
+	output_block(&old);
+	g_unlink(o->tmp);
+	g_clear_pointer(&o->tmp, g_free);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static gboolean output_refuse_input(const char *path, const char *const *inputs, GError **error)
+{
+	for (guint i = 0; inputs && inputs[i]; i++) {
+		if (strcmp(inputs[i], "-") != 0 && ftl_output_same_file(path, inputs[i])) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+				    "'%s': is an input of this command (%s); ftlens never "
+				    "overwrites its input",
+				    path, inputs[i]);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+FtlOutput *ftl_output_open(const char *path, const char *const *inputs, GError **error)
+{
+	g_autoptr(FtlOutput) o = g_new0(FtlOutput, 1);
+	o->path = g_strdup(path);
+	if (strcmp(path, "-") == 0) {
+		o->is_stdout = TRUE;
+		o->f = stdout;
+		return g_steal_pointer(&o);
+	}
+	if (!output_refuse_input(path, inputs, error))
+		return NULL;
+	struct stat st;
+	mode_t mode;
+	if (g_stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "'%s': is a directory", path);
+			return NULL;
+		}
+		mode = st.st_mode & 07777;
+	} else {
+		mode_t mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	g_autofree char *dir = g_path_get_dirname(path);
+	g_autofree char *base = g_path_get_basename(path);
+	g_autofree char *name = g_strdup_printf(".%s.XXXXXX", base);
+	char *tmp = g_build_filename(dir, name, NULL);
+	output_install();
+	sigset_t old;
+	output_block(&old);
+	int fd = g_mkstemp_full(tmp, O_RDWR | O_CLOEXEC, 0600);
+	int err = errno;
+	if (fd >= 0) {
+		o->tmp = tmp;
+		output_track(o, TRUE);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (fd < 0) {
+		g_free(tmp);
+		output_error(error, path, "cannot create the file", err);
+		return NULL;
+	}
+	if (fchmod(fd, mode) != 0 || !(o->f = fdopen(fd, "w+b"))) {
+		err = errno;
+		close(fd);
+		output_error(error, path, "cannot open the file", err);
+		return NULL;
+	}
+	return g_steal_pointer(&o);
+}
+
+FILE *ftl_output_stream(FtlOutput *o)
+{
+	return o->f;
+}
+
+const char *ftl_output_path(const FtlOutput *o)
+{
+	return o->path;
+}
+
+gboolean ftl_output_close(FtlOutput *o, GError **error)
+{
+	if (o->closed)
+		return TRUE;
+	o->closed = TRUE;
+	int rc = fflush(o->f), err = errno;
+	if (rc == 0 && ferror(o->f))
+		rc = -1, err = EIO;
+	if (o->is_stdout) {
+		o->f = NULL;
+		return rc == 0 || output_error(error, "-", "write failed", err);
+	}
+	if (rc == 0 && fsync(fileno(o->f)) != 0)
+		rc = -1, err = errno;
+	if (fclose(o->f) != 0 && rc == 0)
+		rc = -1, err = errno;
+	o->f = NULL;
+	if (rc != 0) {
+		output_remove_tmp(o);
+		return output_error(error, o->path, "write failed", err);
+	}
+	return TRUE;
+}
+
+gboolean ftl_output_commit(FtlOutput *o, GError **error)
+{
+	if (!ftl_output_close(o, error))
+		return FALSE;
+	if (o->is_stdout || o->committed)
+		return TRUE;
+	if (!o->tmp)
+		return output_error(error, o->path, "write failed", EIO);
+	if (g_rename(o->tmp, o->path) != 0) {
+		int err = errno;
+		output_remove_tmp(o);
+		return output_error(error, o->path, "cannot rename the temp file over it", err);
+	}
+	output_track(o, FALSE);
+	g_clear_pointer(&o->tmp, g_free);
+	o->committed = TRUE;
+	/* the rename itself lasts once the directory is on disk */
+	g_autofree char *dir = g_path_get_dirname(o->path);
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	return TRUE;
+}
+
+void ftl_output_free(FtlOutput *o)
+{
+	if (!o)
+		return;
+	if (o->f && !o->is_stdout)
+		fclose(o->f);
+	if (o->tmp) {
+		output_remove_tmp(o);
+	}
+	output_track(o, FALSE);
+	g_free(o->path);
+	g_free(o);
+}
+
+gboolean ftl_output_write_all(const char *path, const char *const *inputs, const void *data,
+			      gsize len, GError **error)
+{
+	g_autoptr(FtlOutput) o = ftl_output_open(path, inputs, error);
+	if (!o)
+		return FALSE;
+	if (len && fwrite(data, 1, len, o->f) != len)
+		return output_error(error, path, "write failed", errno);
+	return ftl_output_commit(o, error);
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The one output writer: every file ftlens writes appears whole or not at
+ * all.
+ *
+ * Data goes to a temp file beside the target (same directory, so the
+ * rename cannot cross file systems); ftl_output_commit() flushes, fsyncs
+ * and renames it over the target, which an existing file is replaced by
+ * atomically. Any failure, and freeing an output that was not committed,
+ * removes the temp file; so does SIGINT, SIGTERM or SIGHUP arriving while
+ * the program keeps the default action for it (the capture commands
+ * install their own handlers and commit or free in normal flow). A write
+ * error is sticky: it is reported by close/commit, with the path. "-" is
+ * standard output, written in place. */
+#pragma once
+
+#include <glib.h>
+#include <stdio.h>
+
+typedef struct _FtlOutput FtlOutput;
+
+/* Opens path for writing (created with mode 0666 under the umask, or the
+ * mode of the file it replaces). inputs (NULL-terminated, may be NULL)
+ * are the files the command reads: a path naming one of them (the same
+ * file, whatever the name) is refused. Free with ftl_output_free(). */
+FtlOutput *ftl_output_open(const char *path, const char *const *inputs, GError **error);
+
+/* The stream to write to; borrowed, valid until close or free. */
+FILE *ftl_output_stream(FtlOutput *o);
+
+/* The target path as given. */
+const char *ftl_output_path(const FtlOutput *o);
+
+/* Flushes, fsyncs and closes the temp file; FALSE with error when any write
+ * failed. Several outputs can be closed first and committed after, so that
+ * a failure leaves every target as it was. */
+gboolean ftl_output_close(FtlOutput *o, GError **error);
+
+/* Closes (when not yet closed) and renames the temp file over the target.
+ * FALSE with error on failure; the temp file is gone then. */
+gboolean ftl_output_commit(FtlOutput *o, GError **error);
+
+/* Removes the temp file unless committed, and frees o. NULL is fine. */
+void ftl_output_free(FtlOutput *o);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlOutput, ftl_output_free)
+
+/* Writes data[0..len) to path in one go, as open + write + commit. */
+gboolean ftl_output_write_all(const char *path, const char *const *inputs, const void *data,
+			      gsize len, GError **error);
+
+/* TRUE when a and b name the same existing file. */
+gboolean ftl_output_same_file(const char *a, const char *b);
