@@ -20,6 +20,7 @@
 #include "capture/signals.h"
 #include "capture/tracefs.h"
 #include "util/error.h"
+#include "util/output.h"
 
 #define STACK_POLL_MS 20
 #define STACK_ENABLED "/proc/sys/kernel/stack_tracer_enabled"
@@ -135,21 +136,10 @@ gboolean ftl_stack_run(const FtlStackOptions *o, FtlStackResult *r, GError **err
 					  "sees no calls (ftlens never changes that switch)\n");
 	struct utsname u;
 	const char *release = uname(&u) == 0 ? u.release : "unknown";
-	g_autofree char *tmp = g_strdup_printf("%s.XXXXXX", o->output);
-	int fd = g_mkstemp_full(tmp, O_RDWR | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		int e = errno;
-		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': cannot create: %s", o->output,
-			    g_strerror(e));
+	g_autoptr(FtlOutput) out = ftl_output_open(o->output, NULL, error);
+	if (!out)
 		return FALSE;
-	}
-	StackSeries s = { fdopen(fd, "w"), tracefs, 0, r };
-	if (!s.f) {
-		close(fd);
-		g_unlink(tmp);
-		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': fdopen failed", tmp);
-		return FALSE;
-	}
+	StackSeries s = { ftl_output_stream(out), tracefs, 0, r };
 	fprintf(s.f, "# ftlens-stack-series v1 kernel=%s clock=monotonic\n", release);
 	g_autoptr(FtlTracefsSave) save = ftl_tracefs_save_new();
 	ftl_signals_install();
@@ -166,18 +156,5 @@ gboolean ftl_stack_run(const FtlStackOptions *o, FtlStackResult *r, GError **err
 			    "interrupted twice: stopped without writing '%s'", o->output);
 		ok = FALSE;
 	}
-	if (fflush(s.f) != 0 || ferror(s.f)) {
-		if (ok)
-			g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': write error", tmp);
-		ok = FALSE;
-	}
-	fclose(s.f);
-	if (ok && g_rename(tmp, o->output) != 0) {
-		int e = errno;
-		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': %s", o->output, g_strerror(e));
-		ok = FALSE;
-	}
-	if (!ok)
-		g_unlink(tmp);
-	return ok;
+	return ok && ftl_output_commit(out, error);
 }

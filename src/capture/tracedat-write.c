@@ -20,6 +20,7 @@
 #include "capture/cpubuf.h"
 #include "capture/tracefs.h"
 #include "util/error.h"
+#include "util/output.h"
 
 /* trace-cmd's option ids (trace-cmd-private.h). */
 enum {
@@ -32,7 +33,7 @@ enum {
 
 typedef struct {
 	FILE *f;
-	const char *path; /* the temporary file, for errors */
+	const char *path; /* the target, for errors */
 	GError **error;
 	gboolean failed;
 } TdWriter;
@@ -440,38 +441,11 @@ static gboolean td_write(TdWriter *w, const char *dir, const FtlTracedatWriteOpt
 gboolean ftl_tracedat_write(const char *raw_dir, const char *out_path,
 			    const FtlTracedatWriteOptions *opt, GError **error)
 {
-	g_autofree char *tmp = g_strdup_printf("%s.XXXXXX", out_path);
-	int fd = g_mkstemp_full(tmp, O_RDWR | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		int e = errno;
-		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': cannot create: %s", out_path,
-			    g_strerror(e));
+	g_autoptr(FtlOutput) out = ftl_output_open(out_path, NULL, error);
+	if (!out)
 		return FALSE;
-	}
-	TdWriter w = { fdopen(fd, "w+b"), tmp, error, FALSE };
-	if (!w.f) {
-		int e = errno;
-		close(fd);
-		unlink(tmp);
-		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': %s", tmp, g_strerror(e));
+	TdWriter w = { ftl_output_stream(out), out_path, error, FALSE };
+	if (!td_write(&w, raw_dir, opt))
 		return FALSE;
-	}
-	gboolean ok = td_write(&w, raw_dir, opt);
-	if (ok && (fflush(w.f) != 0 || fsync(fileno(w.f)) != 0)) {
-		td_fail_errno(&w, "write");
-		ok = FALSE;
-	}
-	if (fclose(w.f) != 0 && ok) {
-		td_fail_errno(&w, "close");
-		ok = FALSE;
-	}
-	if (ok && rename(tmp, out_path) != 0) {
-		int e = errno;
-		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': rename to '%s': %s", tmp,
-			    out_path, g_strerror(e));
-		ok = FALSE;
-	}
-	if (!ok)
-		unlink(tmp);
-	return ok;
+	return ftl_output_commit(out, error);
 }

@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "parse/console.h"
 #include "util/error.h"
+#include "util/output.h"
 #include "views/oops.h"
 #include "views/table.h"
 
@@ -108,12 +109,9 @@ static gboolean oops_extract(const FtlConsole *con, gint which, const char *out_
 	}
 	gsize len;
 	g_autofree char *text = ftl_console_dump_text(con, d, &len);
-	g_autoptr(GError) local = NULL;
-	if (!g_file_set_contents_full(out_path, text, (gssize)len, G_FILE_SET_CONTENTS_CONSISTENT,
-				      0644, &local)) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': %s", out_path, local->message);
+	const char *inputs[] = { con->path, NULL };
+	if (!ftl_output_write_all(out_path, inputs, text, len, error))
 		return FALSE;
-	}
 	printf("%s: ftrace dump %u of '%s' (lines %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT
 	       "), %u trace lines%s\n",
 	       out_path, d + 1, con->path, at, ftl_console_line(con, dump->end)->lineno,

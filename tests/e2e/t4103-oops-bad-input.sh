@@ -9,7 +9,7 @@
 prereq PYTHON
 make_tmpdir
 
-plan 13
+plan 14
 
 printf '[    0.000000] Linux version 6.1.0\n[    1.000000] all is well\n' >"$T/boot.log"
 "$FTLENS" oops "$T/boot.log" >"$T/out" 2>"$T/err"
@@ -64,6 +64,12 @@ check "--extract-trace of an empty dump: exit 1, no file (got $rc)" \
 rc=$?
 check "--extract-trace to a bad path: exit 1, the input unchanged (got $rc)" \
 	'[ "$rc" -eq 1 ] && cmp -s "$T/cut.log" "$T/cut.orig" && [ -z "$(ls "$T" | grep -v -e "\.log$" -e "\.orig$" -e "\.json$" -e "\.bin$" -e "^err$" -e "^out$")" ]'
+ln "$T/cut.log" "$T/cut-alias.log"
+"$FTLENS" oops --extract-trace "$T/cut-alias.log" "$T/cut.log" >/dev/null 2>"$T/err"
+rc=$?
+check "--extract-trace onto its own log (another name): exit 2, the log unchanged (got $rc)" \
+	'[ "$rc" -eq 2 ] && cmp -s "$T/cut.log" "$T/cut.orig" && grep -q "never overwrites its input" "$T/err"'
+rm -f "$T/cut-alias.log"
 # other commands point a console log to `ftlens oops`
 "$FTLENS" info "$T/boot.log" >/dev/null 2>"$T/err"
 check "ftlens info on a console log says to try 'ftlens oops'" 'grep -q "try '\''ftlens oops'\''" "$T/err"'
