@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The per-CPU exporter of `split --per-cpu`: one file per CPU holding the
+ * input's own lines (or, for binary inputs, trace-cmd report's lines), so
+ * that each reads like the kernel's per_cpu/cpuN/trace. */
+#include "config.h"
+
+#include "views/split.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "model/source.h"
+#include "util/error.h"
+#include "util/input.h"
+#include "util/output.h"
+
+/* What the kernel prints around a function_graph task switch
+ * (print_graph_prologue's verif_pid in trace_functions_graph.c). */
+#define SPLIT_DASHES " ------------------------------------------"
+
+typedef struct {
+	gint32 cpu;
+	char *dir;	   /* DIR/cpuN */
+	char *path;	   /* DIR/cpuN/trace */
+	FtlOutput *out;	   /* the file being written */
+	FILE *f;	   /* its stream */
+	gboolean made_dir; /* we created DIR/cpuN: remove it again on failure */
+	guint64 event_lines;
+} SplitOut;
+
+struct _FtlSplit {
+	char *out_dir;
+	GPtrArray *made_dirs; /* DIR and parents we created, deepest first */
+	gboolean force;
+	GStrv inputs;	 /* to refuse overwriting one of them */
+	GString *header; /* the first source's '#' lines */
+	GPtrArray *outs; /* SplitOut*, index cpu (NULL where no events yet) */
+	gboolean binary; /* trace.dat or raw pages: lines are written, not copied */
+	gboolean done;	 /* every file renamed into place */
+	GString *line;	 /* scratch for binary inputs */
+};
+
+static void split_out_free(gpointer p)
+{
+	SplitOut *o = p;
+	if (!o)
+		return;
+	ftl_output_free(o->out);
+	g_free(o->dir);
+	g_free(o->path);
+	g_free(o);
+}
+
+static gboolean split_io_error(GError **error, const char *path, const char *what, int err)
+{
+	g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': %s: %s", path, what, g_strerror(err));
+	return FALSE;
+}
+
+/* On failure: temp files go, directories we made go, DIR is as it was. */
+static void split_abort(FtlSplit *s)
+{
+	for (guint i = 0; i < s->outs->len; i++) {
+		SplitOut *o = g_ptr_array_index(s->outs, i);
+		if (!o)
+			continue;
+		g_clear_pointer(&o->out, ftl_output_free);
+		o->f = NULL;
+		if (o->made_dir)
+			g_rmdir(o->dir);
+	}
+	for (guint i = 0; i < s->made_dirs->len; i++)
+		g_rmdir(g_ptr_array_index(s->made_dirs, i));
+}
+
+/* mkdir -p that remembers what it made, so a failure can take it back. */
+static gboolean split_make_out_dir(FtlSplit *s, GError **error)
+{
+	g_autofree char *d = g_strdup(s->out_dir);
+	while (!g_file_test(d, G_FILE_TEST_EXISTS)) {
+		g_ptr_array_add(s->made_dirs, g_strdup(d));
+		char *parent = g_path_get_dirname(d);
+		gboolean top = strcmp(parent, d) == 0;
+		g_free(d);
+		d = parent;
+		if (top)
+			break;
+	}
+	if (s->made_dirs->len && g_mkdir_with_parents(s->out_dir, 0777) != 0) {
+		int err = errno;
+		split_io_error(error, s->out_dir, "cannot create directory", err);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/* The '#' lines at the start of path, as they are. The trace's own copy of
+ * the input is private to the parser, so read the start again. */
+static gboolean split_read_header(const char *path, GString *out, GError **error)
+{
+	g_autoptr(FtlInput) in = ftl_input_open(path, error);
+	if (!in)
+		return FALSE;
+	const char *p = in->data, *end = in->data + in->size;
+	while (p && p < end) {
+		const char *nl = memchr(p, '\n', (gsize)(end - p));
+		const char *le = nl ? nl : end;
+		const char *q = p;
+		while (q < le && (*q == ' ' || *q == '\t' || *q == '\r'))
+			q++;
+		if (q < le) {
+			/* "##### CPU N buffer started ####" is an event of its CPU */
+			if (*q != '#' || g_str_has_prefix(q, "##### CPU "))
+				break;
+			const char *e = le;
+			if (e > p && e[-1] == '\r')
+				e--;
+			g_string_append_len(out, p, e - p);
+			g_string_append_c(out, '\n');
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return TRUE;
+}
+
+static SplitOut *split_open_cpu(FtlSplit *s, gint32 cpu, GError **error)
+{
+	if ((guint)cpu < s->outs->len && g_ptr_array_index(s->outs, cpu))
+		return g_ptr_array_index(s->outs, cpu);
+	SplitOut *o = g_new0(SplitOut, 1);
+	if ((guint)cpu >= s->outs->len)
+		g_ptr_array_set_size(s->outs, (gint)cpu + 1);
+	g_ptr_array_index(s->outs, cpu) = o;
+	o->cpu = cpu;
+	char name[32];
+	g_snprintf(name, sizeof name, "cpu%d", cpu);
+	o->dir = g_build_filename(s->out_dir, name, NULL);
+	o->path = g_build_filename(o->dir, "trace", NULL);
+	if (g_file_test(o->path, G_FILE_TEST_EXISTS)) {
+		for (guint i = 0; s->inputs[i]; i++)
+			if (ftl_output_same_file(o->path, s->inputs[i])) {
+				g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+					    "'%s' is an input; refusing to overwrite it", o->path);
+				return NULL;
+			}
+		if (!s->force) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_IO,
+				    "'%s' exists; use --force to overwrite it", o->path);
+			return NULL;
+		}
+	}
+	if (!g_file_test(o->dir, G_FILE_TEST_IS_DIR)) {
+		if (g_mkdir(o->dir, 0777) != 0) {
+			split_io_error(error, o->dir, "cannot create directory", errno);
+			return NULL;
+		}
+		o->made_dir = TRUE;
+	}
+	o->out = ftl_output_open(o->path, (const char *const *)s->inputs, error);
+	if (!o->out)
+		return NULL;
+	o->f = ftl_output_stream(o->out);
+	if (s->header->len)
+		fwrite(s->header->str, 1, s->header->len, o->f);
+	return o;
+}
+
+/* Binary inputs have no lines of their own: each event is written as
+ * `trace-cmd report` lays it out, which ftlens reads back. Call entries and
+ * exits keep names and durations as fields (the report's raw form). */
+static void split_write_report_line(FILE *f, const FtlEvent *ev, GString *buf)
+{
+	if (ev->kind == FTL_EVENT_LOST) {
+		if (ev->u.lost.count)
+			fprintf(f, "CPU:%d [%" G_GUINT64_FORMAT " EVENTS DROPPED]\n", ev->cpu,
+				ev->u.lost.count);
+		else
+			fprintf(f, "CPU:%d [EVENTS DROPPED]\n", ev->cpu);
+		return;
+	}
+	g_string_truncate(buf, 0);
+	if (ev->kind == FTL_EVENT_FUNC_ENTRY || ev->kind == FTL_EVENT_FUNC_EXIT) {
+		g_string_append_printf(buf, "func=%s", ev->u.graph.func ? ev->u.graph.func : "0x0");
+		if (ev->kind == FTL_EVENT_FUNC_EXIT && ev->u.graph.duration != FTL_TS_NONE)
+			g_string_append_printf(buf,
+					       " calltime=%" G_GINT64_FORMAT
+					       " rettime=%" G_GINT64_FORMAT " overrun=0",
+					       ev->ts - ev->u.graph.duration, ev->ts);
+		g_string_append_printf(buf, " depth=%d", ev->u.graph.depth);
+	} else {
+		ftl_source_payload(ev->src, ev, buf);
+	}
+	g_autofree char *name = g_strconcat(ev->name ? ev->name : "?", ":", NULL);
+	gint64 ts = ev->ts == FTL_TS_NONE ? 0 : ev->ts;
+	fprintf(f, "%16s-%-5d [%03d] %" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT ": %-21s %s\n",
+		ev->comm ? ev->comm : "<...>", ev->pid, ev->cpu, ts / 1000000000, ts % 1000000000,
+		name, buf->str);
+}
+
+static gboolean split_write_event(FtlSplit *s, const FtlEvent *ev, GError **error)
+{
+	const char *file = ev->src && ev->src->path ? ev->src->path : "?";
+	if (s->binary) {
+		if (ev->cpu < 0) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
+				    "'%s': cannot split: an event without a CPU", file);
+			return FALSE;
+		}
+		SplitOut *o = split_open_cpu(s, ev->cpu, error);
+		if (!o)
+			return FALSE;
+		split_write_report_line(o->f, ev, s->line);
+		if (ev->kind != FTL_EVENT_LOST)
+			o->event_lines++;
+		return TRUE;
+	}
+	if (ev->raw.len == 0 || !ev->raw.p) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_UNSUPPORTED,
+			    "'%s': cannot split: not a text trace (split copies input lines)",
+			    file);
+		return FALSE;
+	}
+	if (ev->cpu < 0) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
+			    "'%s': cannot split: line %" G_GUINT64_FORMAT " has no CPU", file,
+			    ev->line);
+		return FALSE;
+	}
+	SplitOut *o = split_open_cpu(s, ev->cpu, error);
+	if (!o)
+		return FALSE;
+	FILE *f = o->f;
+	if (ev->kind == FTL_EVENT_TASK_SWITCH)
+		fputs(SPLIT_DASHES "\n", f);
+	fwrite(ev->raw.p, 1, ev->raw.len, f);
+	fputc('\n', f);
+	if (ev->kind == FTL_EVENT_TASK_SWITCH)
+		fputs(SPLIT_DASHES "\n\n", f);
+	if (ev->kind != FTL_EVENT_LOST && ev->kind != FTL_EVENT_BUFFER_START)
+		o->event_lines++;
+	return TRUE;
+}
+
+/* Every file is complete (write errors are sticky, told here) before the
+ * first rename, so a failure up to then leaves DIR as it was. */
+static gboolean split_commit(FtlSplit *s, GError **error)
+{
+	for (guint i = 0; i < s->outs->len; i++) {
+		SplitOut *o = g_ptr_array_index(s->outs, i);
+		if (o && !ftl_output_close(o->out, error))
+			return FALSE;
+	}
+	for (guint i = 0; i < s->outs->len; i++) {
+		SplitOut *o = g_ptr_array_index(s->outs, i);
+		if (!o)
+			continue;
+		if (!ftl_output_commit(o->out, error))
+			return FALSE;
+		o->made_dir = FALSE;
+	}
+	s->done = TRUE;
+	return TRUE;
+}
+
+void ftl_split_print_summary(const FtlSplit *s, FtlFormat format, FILE *out)
+{
+	g_autoptr(FtlTable) t = ftl_table_new("files");
+	ftl_table_add_column(t, "cpu", "CPU", FTL_COL_INT);
+	ftl_table_add_column(t, "file", "file", FTL_COL_STR);
+	ftl_table_add_column(t, "event_lines", "event lines", FTL_COL_INT);
+	for (guint i = 0; i < s->outs->len; i++) {
+		SplitOut *o = g_ptr_array_index(s->outs, i);
+		if (!o)
+			continue;
+		ftl_table_begin_row(t);
+		ftl_table_set_int(t, 0, o->cpu);
+		ftl_table_set_str(t, 1, o->path);
+		ftl_table_set_int(t, 2, (gint64)o->event_lines);
+	}
+	if (format == FTL_FORMAT_CSV) {
+		ftl_table_print_csv(t, out);
+	} else if (format == FTL_FORMAT_JSON) {
+		g_autoptr(JsonBuilder) b = json_builder_new();
+		json_builder_begin_object(b);
+		ftl_table_add_json(t, b);
+		json_builder_end_object(b);
+		g_autoptr(JsonNode) root = json_builder_get_root(b);
+		ftl_json_print(root, out);
+	} else {
+		ftl_table_print_text(t, out, 0, 100);
+	}
+}
+
+FtlSplit *ftl_split_new(const char *out_dir, gboolean force, const char *const *inputs)
+{
+	FtlSplit *s = g_new0(FtlSplit, 1);
+	s->out_dir = g_strdup(out_dir);
+	s->force = force;
+	s->inputs = g_strdupv((char **)inputs);
+	s->header = g_string_new(NULL);
+	s->outs = g_ptr_array_new_with_free_func(split_out_free);
+	s->made_dirs = g_ptr_array_new_with_free_func(g_free);
+	s->line = g_string_new(NULL);
+	return s;
+}
+
+void ftl_split_free(FtlSplit *s)
+{
+	if (!s)
+		return;
+	if (!s->done)
+		split_abort(s);
+	g_string_free(s->header, TRUE);
+	g_string_free(s->line, TRUE);
+	g_ptr_array_unref(s->outs);
+	g_ptr_array_unref(s->made_dirs);
+	g_strfreev(s->inputs);
+	g_free(s->out_dir);
+	g_free(s);
+}
+
+gboolean ftl_split_run(FtlSplit *s, FtlTrace *trace, const FtlFilter *filter, GError **error)
+{
+	guint n_text = 0, n = ftl_trace_n_sources(trace);
+	for (guint i = 0; i < n; i++)
+		if (g_strcmp0(ftl_trace_source(trace, i)->ops->name, "text") == 0)
+			n_text++;
+	if (n_text && n_text < n) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_UNSUPPORTED,
+			    "cannot split text and binary inputs together; split them one by one");
+		return FALSE;
+	}
+	s->binary = n && n_text == 0;
+	if (s->binary) {
+		gint cpus = 0;
+		for (guint i = 0; i < n; i++)
+			cpus = MAX(cpus, ftl_trace_source(trace, i)->header_cpus);
+		g_string_printf(s->header, "cpus=%d\n", cpus);
+	} else if (n && !split_read_header(ftl_trace_source(trace, 0)->path, s->header, error)) {
+		return FALSE;
+	}
+	if (!split_make_out_dir(s, error))
+		return FALSE;
+	g_autoptr(FtlIter) it = ftl_iter_new(trace, filter);
+	const FtlEvent *ev;
+	FtlStatus st;
+	while ((st = ftl_iter_next(it, &ev, error)) == FTL_STATUS_OK) {
+		/* A leaf line is an entry plus a synthesized exit with the same
+		 * text: write the line once. */
+		if (ev->flags & FTL_EVENT_F_SYNTH)
+			continue;
+		if (!split_write_event(s, ev, error))
+			return FALSE;
+	}
+	if (st == FTL_STATUS_ERROR)
+		return FALSE;
+	return split_commit(s, error);
+}
