@@ -21,6 +21,11 @@ typedef struct {
 } CallFrame;
 
 typedef struct {
+	FtlCallFunc func;
+	gpointer data;
+} CallListener;
+
+typedef struct {
 	GArray *frames;	 /* CallFrame */
 	GArray *pending; /* gint64 per depth: child time owed to a future orphan exit */
 	FtlCallNode *group;
@@ -32,8 +37,8 @@ typedef struct {
 struct _FtlCallTree {
 	FtlCallTreeGroup group;
 	FtlDiags *diags;
-	FtlCallFunc on_call;
-	gpointer on_call_data;
+	GArray *on_call; /* CallListener */
+	gboolean no_tree;
 	const char *focus;
 	GHashTable *ctxs;  /* gint64 key -> CallCtx* */
 	GHashTable *nodes; /* FtlCallNode* (parent, func) -> itself */
@@ -81,6 +86,7 @@ FtlCallTree *ftl_calltree_new(FtlCallTreeGroup group, FtlDiags *diags)
 	t->root.func = "(root)";
 	t->root.min_ns = t->root.max_ns = FTL_TS_NONE;
 	t->last_key = G_MININT64;
+	t->on_call = g_array_new(FALSE, FALSE, sizeof(CallListener));
 	return t;
 }
 
@@ -91,13 +97,19 @@ void ftl_calltree_free(FtlCallTree *t)
 	g_hash_table_destroy(t->ctxs);
 	g_hash_table_destroy(t->nodes);
 	g_string_chunk_free(t->names);
+	g_array_unref(t->on_call);
 	g_free(t);
 }
 
-void ftl_calltree_set_on_call(FtlCallTree *t, FtlCallFunc func, gpointer user_data)
+void ftl_calltree_add_on_call(FtlCallTree *t, FtlCallFunc func, gpointer user_data)
 {
-	t->on_call = func;
-	t->on_call_data = user_data;
+	CallListener l = { func, user_data };
+	g_array_append_val(t->on_call, l);
+}
+
+void ftl_calltree_set_no_tree(FtlCallTree *t)
+{
+	t->no_tree = TRUE;
 }
 
 void ftl_calltree_set_focus(FtlCallTree *t, const char *function)
@@ -107,6 +119,8 @@ void ftl_calltree_set_focus(FtlCallTree *t, const char *function)
 
 static FtlCallNode *calltree_child(FtlCallTree *t, FtlCallNode *parent, const char *func)
 {
+	if (t->no_tree)
+		return NULL; /* calls without nodes: every user copes with NULL */
 	FtlCallNode probe = { .func = func, .parent = parent };
 	FtlCallNode *n = g_hash_table_lookup(t->nodes, &probe);
 	if (n)
@@ -211,8 +225,10 @@ static void calltree_account(FtlCallTree *t, FtlCallNode *node, const FtlCall *c
 				node->max_ns = call->duration;
 		}
 	}
-	if (t->on_call)
-		t->on_call(call, t->on_call_data);
+	for (guint i = 0; i < t->on_call->len; i++) {
+		const CallListener *l = &g_array_index(t->on_call, CallListener, i);
+		l->func(call, l->data);
+	}
 }
 
 /* Pops the top frame. duration FTL_TS_NONE leaves the call untimed. */
@@ -470,3 +486,5 @@ guint64 ftl_calltree_n_repaired(const FtlCallTree *t)
 {
 	return t->n_repaired;
 }
+
+FTL_CONSUMER_DEFINE(calltree, FtlCallTree);

@@ -4,6 +4,7 @@
  * and every repair is counted; time is never invented. */
 #pragma once
 
+#include "analysis/pass.h"
 #include <glib.h>
 
 #include "model/diag.h"
@@ -60,14 +61,20 @@ typedef struct _FtlCallTree FtlCallTree;
  * open_at_end, depth_jump. */
 FtlCallTree *ftl_calltree_new(FtlCallTreeGroup group, FtlDiags *diags);
 void ftl_calltree_free(FtlCallTree *t);
-/* Called for every finished call, in completion order. */
-void ftl_calltree_set_on_call(FtlCallTree *t, FtlCallFunc func, gpointer user_data);
+/* func is called for every finished call, in completion order; listeners
+ * (function statistics, longest calls, ...) are called in the order added. */
+void ftl_calltree_add_on_call(FtlCallTree *t, FtlCallFunc func, gpointer user_data);
+/* Rebuild calls for the listeners only, without the merged path tree: its
+ * memory grows with the number of distinct call paths. */
+void ftl_calltree_set_no_tree(FtlCallTree *t);
 /* Merge only calls below the outermost call of function (an interned name);
  * the tree's top level then holds that function. NULL: everything. */
 void ftl_calltree_set_focus(FtlCallTree *t, const char *function);
 void ftl_calltree_feed(FtlCallTree *t, const FtlEvent *ev);
 /* Closes what is still open (flagged, no time invented). */
 void ftl_calltree_finish(FtlCallTree *t);
+/* The calltree analysis as a pass consumer (analysis/pass.h). */
+extern const FtlConsumerClass ftl_calltree_consumer;
 
 /* The root (func "(root)"); nodes live as long as t. Children are sorted by
  * total time (descending) then name after finish. */

@@ -187,3 +187,5 @@ const char *ftl_comm_label(const FtlTasks *tasks, gint32 pid, char *buf, gsize s
 		g_strlcpy(buf, t->comm, size);
 	return buf;
 }
+
+FTL_CONSUMER_DEFINE(comm, FtlCommRecovery);

@@ -4,6 +4,7 @@
  * funcgraph-proc columns and task-switch separators. */
 #pragma once
 
+#include "analysis/pass.h"
 #include "model/event.h"
 #include "model/task.h"
 #include "util/strpool.h"
@@ -16,6 +17,8 @@ FtlCommRecovery *ftl_comm_new(FtlTasks *tasks, FtlStrPool *pool);
 void ftl_comm_free(FtlCommRecovery *c);
 void ftl_comm_feed(FtlCommRecovery *c, const FtlEvent *ev);
 void ftl_comm_finish(FtlCommRecovery *c);
+/* The comm analysis as a pass consumer (analysis/pass.h). */
+extern const FtlConsumerClass ftl_comm_consumer;
 /* How many pids got a name they lacked. */
 guint ftl_comm_recovered(const FtlCommRecovery *c);
 /* "comm" for pid: the name (with a trailing '*' when recovered), "<...>" when

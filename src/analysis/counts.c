@@ -214,3 +214,5 @@ const char *ftl_counts_tracer(const FtlCounts *c, const FtlTrace *trace)
 		return "function (inferred)";
 	return "unknown";
 }
+
+FTL_CONSUMER_DEFINE(counts, FtlCounts);

@@ -2,6 +2,7 @@
 /* Counts: per-CPU and per-event-name tallies and time spans, what `info` shows. */
 #pragma once
 
+#include "analysis/pass.h"
 #include <glib.h>
 
 #include "model/event.h"
@@ -37,6 +38,8 @@ FtlCounts *ftl_counts_new(void);
 void ftl_counts_free(FtlCounts *c);
 void ftl_counts_feed(FtlCounts *c, const FtlEvent *ev);
 void ftl_counts_finish(FtlCounts *c);
+/* The counts analysis as a pass consumer (analysis/pass.h). */
+extern const FtlConsumerClass ftl_counts_consumer;
 
 /* Results, valid after finish and as long as c. */
 guint ftl_counts_n_cpus(const FtlCounts *c);

@@ -257,13 +257,22 @@ const FtlFuncStat *ftl_funcstats_lookup(const FtlFuncStats *s, const char *func)
 	return r ? &r->st : NULL;
 }
 
+static const char *const funcstats_sort_names[] = { "self", "total", "calls",
+						     "avg",  "max",   "name" };
+
+const char *ftl_funcstats_sort_name(FtlFuncStatsSort sort)
+{
+	return (guint)sort < G_N_ELEMENTS(funcstats_sort_names) ? funcstats_sort_names[sort] : "?";
+}
+
 gboolean ftl_funcstats_parse_sort(const char *text, FtlFuncStatsSort *out)
 {
-	static const char *const names[] = { "self", "total", "calls", "avg", "max", "name" };
-	for (guint i = 0; i < G_N_ELEMENTS(names); i++)
-		if (!g_strcmp0(text, names[i])) {
+	for (guint i = 0; i < G_N_ELEMENTS(funcstats_sort_names); i++)
+		if (!g_strcmp0(text, funcstats_sort_names[i])) {
 			*out = (FtlFuncStatsSort)i;
 			return TRUE;
 		}
 	return FALSE;
 }
+
+FTL_CONSUMER_DEFINE(funcstats, FtlFuncStats);

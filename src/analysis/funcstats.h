@@ -4,6 +4,7 @@
  * distinct functions, not with the trace. */
 #pragma once
 
+#include "analysis/pass.h"
 #include <glib.h>
 
 #include "analysis/calltree.h"
@@ -47,11 +48,13 @@ typedef struct _FtlFuncStats FtlFuncStats;
 
 FtlFuncStats *ftl_funcstats_new(FtlFuncStatsKey key);
 void ftl_funcstats_free(FtlFuncStats *s);
-/* Matches FtlCallFunc: pass it to ftl_calltree_set_on_call() with s. */
+/* Matches FtlCallFunc: pass it to ftl_calltree_add_on_call() with s. */
 void ftl_funcstats_add_call(const FtlCall *call, gpointer s);
 /* Counts a function-tracer hit (FTL_EVENT_FUNC): a call without a duration. */
 void ftl_funcstats_feed(FtlFuncStats *s, const FtlEvent *ev);
 void ftl_funcstats_finish(FtlFuncStats *s);
+/* The funcstats analysis as a pass consumer (analysis/pass.h). */
+extern const FtlConsumerClass ftl_funcstats_consumer;
 /* Rows sorted as asked (descending, name ascending for NAME); borrowed,
  * valid until the next sort or free. */
 GPtrArray *ftl_funcstats_sorted(FtlFuncStats *s, FtlFuncStatsSort sort);
@@ -59,5 +62,7 @@ guint ftl_funcstats_n_rows(const FtlFuncStats *s);
 /* Row of func (BY_FUNC), NULL if absent. */
 const FtlFuncStat *ftl_funcstats_lookup(const FtlFuncStats *s, const char *func);
 gboolean ftl_funcstats_parse_sort(const char *text, FtlFuncStatsSort *out);
+/* The option word of a sort key ("self", "total", ...). */
+const char *ftl_funcstats_sort_name(FtlFuncStatsSort sort);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlFuncStats, ftl_funcstats_free)

@@ -556,3 +556,7 @@ guint ftl_spans_unmatched_ends(const FtlSpans *s)
 {
 	return s->unmatched_ends;
 }
+
+FTL_CONSUMER_DEFINE(markers, FtlMarkers);
+
+FTL_CONSUMER_DEFINE(spans, FtlSpans);

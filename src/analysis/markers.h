@@ -3,6 +3,7 @@
  * comments, in time order, and spans between start/end patterns. */
 #pragma once
 
+#include "analysis/pass.h"
 #include <glib.h>
 
 #include "model/event.h"
@@ -24,6 +25,8 @@ FtlMarkers *ftl_markers_new(void);
 void ftl_markers_free(FtlMarkers *m);
 void ftl_markers_feed(FtlMarkers *m, const FtlEvent *ev);
 void ftl_markers_finish(FtlMarkers *m);
+/* The markers analysis as a pass consumer (analysis/pass.h). */
+extern const FtlConsumerClass ftl_markers_consumer;
 /* After finish; borrowed, valid as long as m. */
 guint ftl_markers_count(const FtlMarkers *m);
 const FtlMarker *ftl_markers_get(const FtlMarkers *m, guint i);
@@ -86,6 +89,8 @@ void ftl_spans_free(FtlSpans *s);
  * start whose end pattern it matches; only if it closes none can it open one. */
 void ftl_spans_feed(FtlSpans *s, const FtlEvent *ev);
 void ftl_spans_finish(FtlSpans *s);
+/* The spans analysis as a pass consumer (analysis/pass.h). */
+extern const FtlConsumerClass ftl_spans_consumer;
 /* After finish, in the order of their start; borrowed, valid as long as s.
  * comm and func pointers are borrowed from the trace and live as long as it. */
 guint ftl_spans_count(const FtlSpans *s);

@@ -46,7 +46,7 @@ FtlOopsTrail *ftl_oops_trail_new(guint n, gint crash_cpu)
 	t->crash_cpu = crash_cpu;
 	t->cpus = g_array_new(FALSE, TRUE, sizeof(TrailCpu));
 	t->tree = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, NULL);
-	ftl_calltree_set_on_call(t->tree, trail_on_call, t);
+	ftl_calltree_add_on_call(t->tree, trail_on_call, t);
 	t->markers = ftl_markers_new();
 	t->open_all = g_array_new(FALSE, FALSE, sizeof(TrailOpen));
 	t->path = g_array_new(FALSE, FALSE, sizeof(FtlOopsOpenCall));
@@ -194,3 +194,5 @@ const FtlMarkers *ftl_oops_trail_markers(const FtlOopsTrail *t)
 {
 	return t->markers;
 }
+
+FTL_CONSUMER_DEFINE(oops_trail, FtlOopsTrail);

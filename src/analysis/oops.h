@@ -5,6 +5,7 @@
  * marker; and what the ftrace dump printed with it says led up to it. */
 #pragma once
 
+#include "analysis/pass.h"
 #include <glib.h>
 
 #include "analysis/markers.h"
@@ -137,6 +138,8 @@ FtlOopsTrail *ftl_oops_trail_new(guint n, gint crash_cpu);
 void ftl_oops_trail_free(FtlOopsTrail *t);
 void ftl_oops_trail_feed(FtlOopsTrail *t, const FtlEvent *ev);
 void ftl_oops_trail_finish(FtlOopsTrail *t);
+/* The oops trail analysis as a pass consumer (analysis/pass.h). */
+extern const FtlConsumerClass ftl_oops_trail_consumer;
 /* After finish; borrowed, as long as t (func names as long as the trace). */
 guint ftl_oops_trail_n_cpus(const FtlOopsTrail *t);
 const FtlOopsCpu *ftl_oops_trail_cpu(const FtlOopsTrail *t, guint i);

@@ -339,3 +339,5 @@ GPtrArray *ftl_quality_caveats(const FtlQuality *q)
 {
 	return q->caveats;
 }
+
+FTL_CONSUMER_DEFINE(quality, FtlQuality);

@@ -2,6 +2,7 @@
 /* Data quality: how much of a trace can be trusted, per CPU and as a whole. */
 #pragma once
 
+#include "analysis/pass.h"
 #include <glib.h>
 
 #include "model/trace.h"
@@ -25,6 +26,8 @@ FtlQuality *ftl_quality_new(FtlTrace *trace);
 void ftl_quality_free(FtlQuality *q);
 void ftl_quality_feed(FtlQuality *q, const FtlEvent *ev);
 void ftl_quality_finish(FtlQuality *q);
+/* The quality analysis as a pass consumer (analysis/pass.h). */
+extern const FtlConsumerClass ftl_quality_consumer;
 
 /* After finish; borrowed, valid as long as q. Sorted by cpu. */
 guint ftl_quality_n_cpus(const FtlQuality *q);

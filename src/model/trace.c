@@ -110,6 +110,18 @@ FtlDiags *ftl_trace_diags(FtlTrace *t)
 	return t->diags;
 }
 
+const char *ftl_trace_dialect(FtlTrace *trace)
+{
+	guint n = ftl_trace_n_sources(trace);
+	if (n == 0)
+		return "none";
+	const char *d = ftl_source_dialect(ftl_trace_source(trace, 0));
+	for (guint i = 1; i < n; i++)
+		if (g_strcmp0(d, ftl_source_dialect(ftl_trace_source(trace, i))) != 0)
+			return "mixed";
+	return d;
+}
+
 guint ftl_trace_n_sources(const FtlTrace *t)
 {
 	return t->sources->len;

@@ -26,6 +26,9 @@ FtlOpenFlags ftl_trace_flags(const FtlTrace *trace);
 FtlStrPool *ftl_trace_pool(FtlTrace *trace);
 FtlTasks *ftl_trace_tasks(FtlTrace *trace);
 FtlDiags *ftl_trace_diags(FtlTrace *trace);
+/* The sources' dialect, "mixed" when they differ, "none" without sources;
+ * a static string. */
+const char *ftl_trace_dialect(FtlTrace *trace);
 guint ftl_trace_n_sources(const FtlTrace *trace);
 FtlSource *ftl_trace_source(const FtlTrace *trace, guint i);
 /* The tracer named by the first source that names one, else NULL. */

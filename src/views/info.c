@@ -5,18 +5,6 @@
 #include "util/escape.h"
 #include "util/timefmt.h"
 
-static const char *info_dialect(FtlTrace *trace)
-{
-	guint n = ftl_trace_n_sources(trace);
-	if (n == 0)
-		return "none";
-	const char *d = ftl_source_dialect(ftl_trace_source(trace, 0));
-	for (guint i = 1; i < n; i++)
-		if (g_strcmp0(d, ftl_source_dialect(ftl_trace_source(trace, i))) != 0)
-			return "mixed";
-	return d;
-}
-
 /* The header's entries-in-buffer/entries-written, summed over sources. */
 static void info_entries(FtlTrace *trace, gint64 *in_buf, gint64 *written, gint *hcpus)
 {
@@ -110,7 +98,7 @@ void ftl_info_print_text(FILE *out, FtlTrace *trace, const FtlCounts *c)
 				fprintf(out, " (buffer %s)", src->buffer);
 			fputc('\n', out);
 		}
-	fprintf(out, "Dialect:  %s\n", info_dialect(trace));
+	fprintf(out, "Dialect:  %s\n", ftl_trace_dialect(trace));
 	fprintf(out, "Tracer:   %s\n", ftl_counts_tracer(c, trace));
 	if (ftl_trace_clock(trace))
 		fprintf(out, "Clock:    %s\n", ftl_trace_clock(trace));
@@ -253,7 +241,7 @@ JsonNode *ftl_info_to_json(FtlTrace *trace, const FtlCounts *c)
 		ftl_json_add_text(b, ftl_trace_source(trace, i)->path);
 	json_builder_end_array(b);
 	json_builder_set_member_name(b, "dialect");
-	ftl_json_add_text(b, info_dialect(trace));
+	ftl_json_add_text(b, ftl_trace_dialect(trace));
 	json_builder_set_member_name(b, "tracer");
 	ftl_json_add_text(b, ftl_counts_tracer(c, trace));
 	json_builder_set_member_name(b, "clock");

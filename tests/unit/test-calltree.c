@@ -40,7 +40,7 @@ static void test_basic_tree(void)
 	g_autoptr(FtlDiags) d = ftl_diags_new();
 	g_autoptr(FtlCallTree) t = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, d);
 	Seen seen = { g_ptr_array_new_with_free_func(g_free) };
-	ftl_calltree_set_on_call(t, seen_call, &seen);
+	ftl_calltree_add_on_call(t, seen_call, &seen);
 	feed(t, evb_entry(100, 0, 10, "A", 0));
 	feed(t, evb_entry(110, 0, 10, "B", 1));
 	feed_leaf(t, 120, 0, 10, "C", 2, 5);
@@ -122,7 +122,7 @@ static void test_open_at_end_no_time_invented(void)
 	g_autoptr(FtlDiags) d = ftl_diags_new();
 	g_autoptr(FtlCallTree) t = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, d);
 	Seen seen = { g_ptr_array_new_with_free_func(g_free) };
-	ftl_calltree_set_on_call(t, seen_call, &seen);
+	ftl_calltree_add_on_call(t, seen_call, &seen);
 	feed(t, evb_entry(1000, 0, 10, "A", 0));
 	feed(t, evb_entry(1010, 0, 10, "B", 1));
 	feed_leaf(t, 1020, 0, 10, "C", 2, 5);

@@ -16,7 +16,7 @@ static FtlFuncStats *stats_of(FtlFuncStatsKey key, void (*script)(FtlCallTree *)
 {
 	FtlFuncStats *s = ftl_funcstats_new(key);
 	g_autoptr(FtlCallTree) t = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, NULL);
-	ftl_calltree_set_on_call(t, ftl_funcstats_add_call, s);
+	ftl_calltree_add_on_call(t, ftl_funcstats_add_call, s);
 	script(t);
 	ftl_calltree_finish(t);
 	ftl_funcstats_finish(s);
