@@ -5,7 +5,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/pass.h"
+#include "analysis/calltree.h"
+#include "analysis/pass.h"
 #include "util/error.h"
 #include "views/graph.h"
 
@@ -55,15 +56,21 @@ gboolean ftl_cmd_graph(int argc, char **argv, GError **error)
 			    "graph: --threshold: expected microseconds");
 		return FALSE;
 	}
-	g_autoptr(FtlPass) pass =
-		ftl_pass_run(&g, argc, argv, FTL_FUNCSTATS_BY_FUNC, group, function, error);
-	if (!pass)
+	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, argc, argv, error);
+	if (!trace)
 		return FALSE;
-	const FtlCallNode *root = ftl_calltree_root(pass->tree);
+	g_autoptr(FtlCallTree) tree = ftl_calltree_new(group, ftl_trace_diags(trace));
+	if (function)
+		ftl_calltree_set_focus(tree, ftl_strpool_intern(ftl_trace_pool(trace), function));
+	g_autoptr(FtlPass) pass = ftl_pass_new();
+	ftl_pass_add(pass, &ftl_calltree_consumer, tree);
+	if (!ftl_pass_run(pass, trace, &g.filter, error))
+		return FALSE;
+	const FtlCallNode *root = ftl_calltree_root(tree);
 	if (function && !root->child) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
 			    "graph: '%s': no call of this function in %s", function,
-			    ftl_trace_label(pass->trace));
+			    ftl_trace_label(trace));
 		return FALSE;
 	}
 	FtlGraphOptions opt = { .max_depth = depth, .threshold = (gint64)(threshold_us * 1000) };

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `ftlens report`: one streaming pass feeding every analysis the report shows. */
+/* `ftlens report`: one streaming pass feeding the analyses the report shows
+ * (never the merged call-path tree: it grows with the distinct paths). */
 #include "config.h"
 
 #include <string.h>
 
 #include "analysis/comm.h"
+#include "analysis/pass.h"
 #include "cli/cli.h"
-#include "cli/pass.h"
 #include "util/error.h"
 #include "views/report.h"
+
+#define REPORT_LONGEST 50
 
 gboolean ftl_cmd_report(int argc, char **argv, GError **error)
 {
@@ -24,7 +27,7 @@ gboolean ftl_cmd_report(int argc, char **argv, GError **error)
 		{ "per", 0, 0, G_OPTION_ARG_STRING, &per, "Function statistics per cpu or task",
 		  "cpu|task" },
 		{ "sort", 's', 0, G_OPTION_ARG_STRING, &sort_s,
-		  "Order of the function table in csv/json: self, total, calls, avg, max, name",
+		  "Order of the function table: self, total, calls, avg, max, name",
 		  "KEY" },
 		{ NULL },
 	};
@@ -59,27 +62,42 @@ gboolean ftl_cmd_report(int argc, char **argv, GError **error)
 	}
 	if (!ftl_cli_time_origin(&g, argc, argv, error))
 		return FALSE;
-	g_autoptr(FtlPass) pass =
-		ftl_pass_run(&g, argc, argv, key, FTL_CALLTREE_GROUP_NONE, NULL, error);
-	if (!pass)
+	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, argc, argv, error);
+	if (!trace)
+		return FALSE;
+	g_autoptr(FtlCounts) counts = ftl_counts_new();
+	g_autoptr(FtlQuality) quality = ftl_quality_new(trace);
+	g_autoptr(FtlCommRecovery) comm = ftl_comm_new(ftl_trace_tasks(trace), ftl_trace_pool(trace));
+	g_autoptr(FtlMarkers) markers = ftl_markers_new();
+	g_autoptr(FtlCallTree) calls = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, ftl_trace_diags(trace));
+	g_autoptr(FtlFuncStats) funcs = ftl_funcstats_new(key);
+	g_autoptr(FtlLongest) longest = ftl_longest_new(REPORT_LONGEST);
+	ftl_calltree_set_no_tree(calls);
+	ftl_calltree_add_on_call(calls, ftl_funcstats_add_call, funcs);
+	ftl_calltree_add_on_call(calls, ftl_longest_add_call, longest);
+	g_autoptr(FtlPass) pass = ftl_pass_new();
+	ftl_pass_add(pass, &ftl_counts_consumer, counts);
+	ftl_pass_add(pass, &ftl_quality_consumer, quality);
+	ftl_pass_add(pass, &ftl_comm_consumer, comm);
+	ftl_pass_add(pass, &ftl_markers_consumer, markers);
+	ftl_pass_add(pass, &ftl_calltree_consumer, calls);
+	ftl_pass_add(pass, &ftl_funcstats_consumer, funcs);
+	if (!ftl_pass_run(pass, trace, &g.filter, error))
 		return FALSE;
 	FtlReportData r = {
-		.trace = pass->trace,
-		.dialect = pass->dialect,
-		.counts = pass->counts,
-		.quality = pass->quality,
-		.funcs = pass->funcs,
-		.tree = pass->tree,
-		.longest = pass->longest,
-		.markers = pass->markers,
+		.trace = trace,
+		.counts = counts,
+		.quality = quality,
+		.funcs = funcs,
+		.calls = calls,
+		.longest = longest,
+		.markers = markers,
 		.top = (guint)top,
 		.threshold = (gint64)(threshold_us * 1000),
 		.origin = g.origin_ns,
+		.sort = sort,
+		.sort_given = sort_s != NULL,
 	};
-	if (format != FTL_FORMAT_TEXT && sort != FTL_FUNCSTATS_SORT_SELF) {
-		/* csv/json list functions in the order asked */
-		ftl_funcstats_sorted(pass->funcs, sort);
-	}
 	ftl_report_print(&r, format, stdout);
 	return TRUE;
 }

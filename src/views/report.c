@@ -181,7 +181,7 @@ static void report_header_text(const FtlReportData *r, FILE *out)
 	fprintf(out,
 		"Tracer: %s   Dialect: %s   CPUs: %u   Events: %" G_GUINT64_FORMAT
 		" from %" G_GUINT64_FORMAT " lines\n",
-		tracer, r->dialect, ftl_counts_n_cpus(c), ftl_counts_events(c),
+		tracer, ftl_trace_dialect(r->trace), ftl_counts_n_cpus(c), ftl_counts_events(c),
 		ftl_counts_event_lines(c));
 	gint64 t0 = ftl_counts_first_ts(c), t1 = ftl_counts_last_ts(c);
 	if (t0 != FTL_TS_NONE)
@@ -194,7 +194,7 @@ static void report_header_text(const FtlReportData *r, FILE *out)
 	fprintf(out,
 		"Calls: %" G_GUINT64_FORMAT " rebuilt, %" G_GUINT64_FORMAT
 		" repaired (orphan exits, calls open at the end or cut by lost events)\n",
-		ftl_calltree_n_calls(r->tree), ftl_calltree_n_repaired(r->tree));
+		ftl_calltree_n_calls(r->calls), ftl_calltree_n_repaired(r->calls));
 	fputc('\n', out);
 	ftl_quality_print_text(r->quality, out);
 }
@@ -211,7 +211,7 @@ static void report_section(FILE *out, const char *title, const FtlTable *t, guin
 
 void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out)
 {
-	g_autoptr(FtlTable) by_self = ftl_report_func_table(r, FTL_FUNCSTATS_SORT_SELF);
+	g_autoptr(FtlTable) by_self = ftl_report_func_table(r, r->sort);
 	g_autoptr(FtlTable) cpus = report_cpu_table(r);
 	g_autoptr(FtlTable) markers = report_marker_table(r);
 	g_autoptr(FtlTable) longest = report_longest_table(r);
@@ -223,7 +223,7 @@ void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out)
 		json_builder_set_member_name(b, "tracer");
 		ftl_json_add_text(b, ftl_trace_tracer(r->trace));
 		json_builder_set_member_name(b, "dialect");
-		ftl_json_add_text(b, r->dialect);
+		ftl_json_add_text(b, ftl_trace_dialect(r->trace));
 		json_builder_set_member_name(b, "events");
 		json_builder_add_int_value(b, (gint64)ftl_counts_events(r->counts));
 		json_builder_set_member_name(b, "event_lines");
@@ -241,9 +241,9 @@ void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out)
 		else
 			json_builder_add_int_value(b, report_ts(r, ftl_counts_last_ts(r->counts)));
 		json_builder_set_member_name(b, "calls");
-		json_builder_add_int_value(b, (gint64)ftl_calltree_n_calls(r->tree));
+		json_builder_add_int_value(b, (gint64)ftl_calltree_n_calls(r->calls));
 		json_builder_set_member_name(b, "repaired_calls");
-		json_builder_add_int_value(b, (gint64)ftl_calltree_n_repaired(r->tree));
+		json_builder_add_int_value(b, (gint64)ftl_calltree_n_repaired(r->calls));
 		ftl_quality_add_json(r->quality, b);
 		ftl_table_add_json(by_self, b);
 		ftl_table_add_json(cpus, b);
@@ -270,7 +270,11 @@ void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out)
 	GPtrArray *rows = ftl_funcstats_sorted(r->funcs, FTL_FUNCSTATS_SORT_SELF);
 	for (guint i = 0; i < rows->len && !timed; i++)
 		timed = ((const FtlFuncStat *)rows->pdata[i])->timed > 0;
-	if (timed) {
+	if (r->sort_given) {
+		char head[64];
+		g_snprintf(head, sizeof head, "Functions by %s", ftl_funcstats_sort_name(r->sort));
+		report_section(out, head, by_self, r->top);
+	} else if (timed) {
 		report_section(
 			out,
 			"Top functions by self time (! = some calls outside the complete window)",

@@ -17,16 +17,17 @@
 /* Everything borrowed; finished analyses of one pass over trace. */
 typedef struct {
 	FtlTrace *trace;
-	const char *dialect;
 	const FtlCounts *counts;
 	FtlQuality *quality;
 	FtlFuncStats *funcs;
-	const FtlCallTree *tree;
+	const FtlCallTree *calls; /* call counts (built without the merged tree) */
 	const FtlLongest *longest;
 	const FtlMarkers *markers;
 	guint top;	  /* rows per text section */
 	gint64 threshold; /* hide functions whose total is below (ns) */
 	gint64 origin;	  /* --relative-to origin or FTL_TS_NONE */
+	FtlFuncStatsSort sort; /* order of the function table in every format */
+	gboolean sort_given;   /* text: one table in that order, not self and total */
 } FtlReportData;
 
 void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out);

@@ -8,7 +8,7 @@ make_tmpdir
 D=$FTL_TESTDATA/vm/fgraph-options
 [ -f "$D/tail.txt" ] || skip_all "rig captures absent"
 ORACLE="$top_srcdir/tests/e2e/fgraph_oracle.py"
-plan 16
+plan 19
 
 # compare FILE: every function the oracle sees has the same timed calls and total
 compare() {
@@ -98,6 +98,24 @@ check "orphan exits are counted as repairs" '[ "$(json_get "$T/cut.json" "j['\''
 check "open calls at the end are counted" '[ "$(json_get "$T/cut.json" "j['\''diagnostics'\'']['\''open_at_end'\'']['\''amount'\'']")" = 1 ]'
 check "middle's self time excludes inner (20 - 10 us)" '[ "$(json_get "$T/cut.json" "[r for r in j['\''functions'\''] if r['\''function'\''] == '\''middle'\''][0]['\''self_ns'\'']")" = 10000 ]'
 check "no time is invented for the open call" '[ "$(json_get "$T/cut.json" "[r for r in j['\''functions'\''] if r['\''function'\''] == '\''outer'\''][0]['\''total_ns'\'']")" = None ]'
+
+# --sort orders the function table in every format
+for fmt in csv json; do
+	"$FTLENS" report --sort calls --format "$fmt" "$FTL_TESTDATA/vm/fgraph-basic/trace.txt" >"$T/sort.$fmt"
+done
+python3 - "$T/sort.csv" "$T/sort.json" >"$T/sort.out" <<'PY'
+import csv, io, json, sys
+text = open(sys.argv[1]).read().split("\n\n")[0]
+rows = list(csv.DictReader(io.StringIO(text.split("\n", 1)[1])))
+calls = [int(r["calls"]) for r in rows]
+jcalls = [r["calls"] for r in json.load(open(sys.argv[2]))["functions"]]
+print("csv" if calls == sorted(calls, reverse=True) and len(set(calls)) > 1 else "csv-unsorted")
+print("json" if jcalls == sorted(jcalls, reverse=True) and jcalls == calls else "json-unsorted")
+PY
+check "--sort calls: csv rows by calls, descending" 'grep -qx csv "$T/sort.out"'
+check "--sort calls: json rows in the same order" 'grep -qx json "$T/sort.out"'
+"$FTLENS" report --sort calls "$FTL_TESTDATA/vm/fgraph-basic/trace.txt" >"$T/sort.txt"
+check "--sort calls: text shows one table by calls" 'grep -q "^Functions by calls" "$T/sort.txt" && ! grep -q "by self time" "$T/sort.txt"'
 
 # a golden text report of a public sample
 G="$top_srcdir/tests/e2e/expected/report_do_fault.txt"
