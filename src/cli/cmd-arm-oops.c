@@ -41,20 +41,23 @@ static char *arm_value(const char *name, const char *v)
 static void arm_print(GPtrArray *changes, FtlFormat format, const char *action,
 		      const char *state_path, const char *note)
 {
-	g_autoptr(FtlTable) t = ftl_table_new("settings");
-	ftl_table_add_column(t, "setting", "setting", FTL_COL_STR);
-	ftl_table_add_column(t, "before", "before", FTL_COL_STR);
-	ftl_table_add_column(t, "after", "after", FTL_COL_STR);
-	ftl_table_add_column(t, "changed", "changed", FTL_COL_STR);
+	enum { C_SETTING, C_BEFORE, C_AFTER, C_CHANGED };
+	static const FtlColumn t_cols[] = {
+		[C_SETTING] = { "setting", "setting", FTL_COL_STR },
+		[C_BEFORE] = { "before", "before", FTL_COL_STR },
+		[C_AFTER] = { "after", "after", FTL_COL_STR },
+		[C_CHANGED] = { "changed", "changed", FTL_COL_STR },
+	};
+	g_autoptr(FtlTable) t = ftl_table_new("settings", t_cols, G_N_ELEMENTS(t_cols));
 	for (guint i = 0; i < changes->len; i++) {
 		const FtlOopsArmChange *c = changes->pdata[i];
 		g_autofree char *before = arm_value(c->name, c->before);
 		g_autofree char *after = arm_value(c->name, c->after);
 		ftl_table_begin_row(t);
-		ftl_table_set_str(t, 0, c->name);
-		ftl_table_set_str(t, 1, before);
-		ftl_table_set_str(t, 2, after);
-		ftl_table_set_str(t, 3, strcmp(c->before, c->after) ? "yes" : "no");
+		ftl_table_set_str(t, C_SETTING, c->name);
+		ftl_table_set_str(t, C_BEFORE, before);
+		ftl_table_set_str(t, C_AFTER, after);
+		ftl_table_set_str(t, C_CHANGED, strcmp(c->before, c->after) ? "yes" : "no");
 	}
 	if (format == FTL_FORMAT_JSON) {
 		g_autoptr(JsonBuilder) jb = json_builder_new();

@@ -141,20 +141,24 @@ static void record_report(const FtlRecordOptions *o, const FtlRecordResult *r)
 		r->seconds, r->buffer, r->n_cpus, r->page_size ? total / r->page_size : 0,
 		(double)total / 1024, o->raw_dir ? o->raw_dir : o->output,
 		r->interrupted ? " (stopped by a signal)" : "");
-	g_autoptr(FtlTable) t = ftl_table_new("cpus");
-	ftl_table_add_column(t, "cpu", "CPU", FTL_COL_INT);
-	ftl_table_add_column(t, "pages", "pages", FTL_COL_INT);
-	ftl_table_add_column(t, "events", "events", FTL_COL_INT);
-	ftl_table_add_column(t, "overrun", "overrun", FTL_COL_INT);
-	ftl_table_add_column(t, "dropped", "dropped", FTL_COL_INT);
+	enum { C_CPU, C_PAGES, C_EVENTS, C_OVERRUN, C_DROPPED };
+	static const FtlColumn t_cols[] = {
+		[C_CPU] = { "cpu", "CPU", FTL_COL_INT },
+		[C_PAGES] = { "pages", "pages", FTL_COL_INT },
+		[C_EVENTS] = { "events", "events", FTL_COL_INT },
+		[C_OVERRUN] = { "overrun", "overrun", FTL_COL_INT },
+		[C_DROPPED] = { "dropped", "dropped", FTL_COL_INT },
+	};
+	g_autoptr(FtlTable) t = ftl_table_new("cpus", t_cols, G_N_ELEMENTS(t_cols));
 	for (guint i = 0; i < r->n_cpus; i++) {
 		const FtlCpuStats *st = &r->stats[i];
 		ftl_table_begin_row(t);
-		ftl_table_set_int(t, 0, i);
-		ftl_table_set_int(t, 1, (gint64)(r->page_size ? r->bytes[i] / r->page_size : 0));
-		ftl_table_set_int(t, 2, (gint64)st->read);
-		ftl_table_set_int(t, 3, (gint64)st->overrun);
-		ftl_table_set_int(t, 4, (gint64)st->dropped);
+		ftl_table_set_int(t, C_CPU, i);
+		ftl_table_set_int(t, C_PAGES,
+				  (gint64)(r->page_size ? r->bytes[i] / r->page_size : 0));
+		ftl_table_set_int(t, C_EVENTS, (gint64)st->read);
+		ftl_table_set_int(t, C_OVERRUN, (gint64)st->overrun);
+		ftl_table_set_int(t, C_DROPPED, (gint64)st->dropped);
 		lost += st->overrun + st->dropped;
 	}
 	ftl_table_print_text(t, stderr, 0, 100);

@@ -16,36 +16,49 @@ void ftl_diff_print(const FtlDiff *d, const char *label_a, const char *label_b, 
 		    guint top, FILE *out)
 {
 	FtlDiffKey key = ftl_diff_key(d);
-	g_autoptr(FtlTable) t = ftl_table_new("functions");
-	ftl_table_add_column(t, "function", "function", FTL_COL_STR);
-	ftl_table_add_column(t, "calls_a", "calls A", FTL_COL_INT);
-	ftl_table_add_column(t, "calls_b", "calls B", FTL_COL_INT);
-	ftl_table_add_column(t, "total_a_ns", "total A", FTL_COL_NS);
-	ftl_table_add_column(t, "total_b_ns", "total B", FTL_COL_NS);
-	ftl_table_add_column(t, "total_change_ns", "change", FTL_COL_NS);
-	ftl_table_add_column(t, "total_change_pct", "%", FTL_COL_PCT);
-	ftl_table_add_column(t, "self_a_ns", "self A", FTL_COL_NS);
-	ftl_table_hide_in_text(t);
-	ftl_table_add_column(t, "self_b_ns", "self B", FTL_COL_NS);
-	ftl_table_hide_in_text(t);
-	ftl_table_add_column(t, "self_change_ns", "self change", FTL_COL_NS);
-	ftl_table_add_column(t, "self_change_pct", "%", FTL_COL_PCT);
+	enum {
+		C_FUNCTION,
+		C_CALLS_A,
+		C_CALLS_B,
+		C_TOTAL_A,
+		C_TOTAL_B,
+		C_TOTAL_CHANGE,
+		C_TOTAL_CHANGE_PCT,
+		C_SELF_A,
+		C_SELF_B,
+		C_SELF_CHANGE,
+		C_SELF_CHANGE_PCT
+	};
+	static const FtlColumn t_cols[] = {
+		[C_FUNCTION] = { "function", "function", FTL_COL_STR },
+		[C_CALLS_A] = { "calls_a", "calls A", FTL_COL_INT },
+		[C_CALLS_B] = { "calls_b", "calls B", FTL_COL_INT },
+		[C_TOTAL_A] = { "total_a_ns", "total A", FTL_COL_NS },
+		[C_TOTAL_B] = { "total_b_ns", "total B", FTL_COL_NS },
+		[C_TOTAL_CHANGE] = { "total_change_ns", "change", FTL_COL_NS },
+		[C_TOTAL_CHANGE_PCT] = { "total_change_pct", "%", FTL_COL_PCT },
+		[C_SELF_A] = { "self_a_ns", "self A", FTL_COL_NS, FTL_COL_HIDE_TEXT },
+		[C_SELF_B] = { "self_b_ns", "self B", FTL_COL_NS, FTL_COL_HIDE_TEXT },
+		[C_SELF_CHANGE] = { "self_change_ns", "self change", FTL_COL_NS },
+		[C_SELF_CHANGE_PCT] = { "self_change_pct", "%", FTL_COL_PCT },
+	};
+	g_autoptr(FtlTable) t = ftl_table_new("functions", t_cols, G_N_ELEMENTS(t_cols));
 	for (guint i = 0; i < ftl_diff_n_rows(d); i++) {
 		const FtlDiffRow *r = ftl_diff_row(d, i);
 		ftl_table_begin_row(t);
-		ftl_table_set_str(t, 0, r->func);
-		ftl_table_set_int(t, 1, r->a ? (gint64)r->a->calls : 0);
-		ftl_table_set_int(t, 2, r->b ? (gint64)r->b->calls : 0);
+		ftl_table_set_str(t, C_FUNCTION, r->func);
+		ftl_table_set_int(t, C_CALLS_A, r->a ? (gint64)r->a->calls : 0);
+		ftl_table_set_int(t, C_CALLS_B, r->b ? (gint64)r->b->calls : 0);
 		gint64 ta = ftl_diff_metric(r->a, FALSE), tb = ftl_diff_metric(r->b, FALSE);
 		gint64 sa = ftl_diff_metric(r->a, TRUE), sb = ftl_diff_metric(r->b, TRUE);
-		ftl_table_set_int(t, 3, ta);
-		ftl_table_set_int(t, 4, tb);
-		ftl_table_set_int(t, 5, tb - ta);
-		diff_pct(t, 6, ta, tb);
-		ftl_table_set_int(t, 7, sa);
-		ftl_table_set_int(t, 8, sb);
-		ftl_table_set_int(t, 9, sb - sa);
-		diff_pct(t, 10, sa, sb);
+		ftl_table_set_int(t, C_TOTAL_A, ta);
+		ftl_table_set_int(t, C_TOTAL_B, tb);
+		ftl_table_set_int(t, C_TOTAL_CHANGE, tb - ta);
+		diff_pct(t, C_TOTAL_CHANGE_PCT, ta, tb);
+		ftl_table_set_int(t, C_SELF_A, sa);
+		ftl_table_set_int(t, C_SELF_B, sb);
+		ftl_table_set_int(t, C_SELF_CHANGE, sb - sa);
+		diff_pct(t, C_SELF_CHANGE_PCT, sa, sb);
 	}
 	if (format == FTL_FORMAT_JSON) {
 		g_autoptr(JsonBuilder) jb = json_builder_new();
@@ -63,9 +76,9 @@ void ftl_diff_print(const FtlDiff *d, const char *label_a, const char *label_b, 
 	} else {
 		g_autofree char *va = ftl_escape(label_a, -1), *vb = ftl_escape(label_b, -1);
 		fprintf(out, "A: %s\nB: %s\nsorted by the absolute change of %s\n\n", va, vb,
-		       key == FTL_DIFF_BY_SELF ? "self time"
-		       : key == FTL_DIFF_BY_CALLS ? "calls"
-				  : "total time");
+			key == FTL_DIFF_BY_SELF	   ? "self time"
+			: key == FTL_DIFF_BY_CALLS ? "calls"
+						   : "total time");
 		ftl_table_print_text(t, out, MAX(top, 1), 100);
 	}
 }

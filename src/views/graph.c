@@ -35,6 +35,19 @@ static void graph_text(const FtlCallNode *n, const FtlGraphOptions *opt, gint le
 	}
 }
 
+enum { C_PATH, C_DEPTH, C_FUNCTION, C_CALLS, C_TOTAL, C_SELF, C_MIN, C_MAX, C_REPAIRED };
+static const FtlColumn graph_cols[] = {
+	[C_PATH] = { "path", "path", FTL_COL_STR },
+	[C_DEPTH] = { "depth", "depth", FTL_COL_INT },
+	[C_FUNCTION] = { "function", "function", FTL_COL_STR },
+	[C_CALLS] = { "calls", "calls", FTL_COL_INT },
+	[C_TOTAL] = { "total_ns", "total", FTL_COL_NS },
+	[C_SELF] = { "self_ns", "self", FTL_COL_NS },
+	[C_MIN] = { "min_ns", "min", FTL_COL_NS },
+	[C_MAX] = { "max_ns", "max", FTL_COL_NS },
+	[C_REPAIRED] = { "repaired", "repaired", FTL_COL_INT },
+};
+
 static void graph_rows(const FtlCallNode *n, const FtlGraphOptions *opt, gint level, GString *path,
 		       FtlTable *t)
 {
@@ -46,19 +59,19 @@ static void graph_rows(const FtlCallNode *n, const FtlGraphOptions *opt, gint le
 			g_string_append_c(path, ';');
 		g_string_append(path, c->func);
 		ftl_table_begin_row(t);
-		ftl_table_set_str(t, 0, path->str);
-		ftl_table_set_int(t, 1, level);
-		ftl_table_set_str(t, 2, c->func);
-		ftl_table_set_int(t, 3, (gint64)c->calls);
+		ftl_table_set_str(t, C_PATH, path->str);
+		ftl_table_set_int(t, C_DEPTH, level);
+		ftl_table_set_str(t, C_FUNCTION, c->func);
+		ftl_table_set_int(t, C_CALLS, (gint64)c->calls);
 		if (c->timed) {
-			ftl_table_set_int(t, 4, c->total_ns);
-			ftl_table_set_int(t, 5, c->self_ns);
+			ftl_table_set_int(t, C_TOTAL, c->total_ns);
+			ftl_table_set_int(t, C_SELF, c->self_ns);
 			if (c->min_ns != FTL_TS_NONE) {
-				ftl_table_set_int(t, 6, c->min_ns);
-				ftl_table_set_int(t, 7, c->max_ns);
+				ftl_table_set_int(t, C_MIN, c->min_ns);
+				ftl_table_set_int(t, C_MAX, c->max_ns);
 			}
 		}
-		ftl_table_set_int(t, 8, (gint64)c->flagged);
+		ftl_table_set_int(t, C_REPAIRED, (gint64)c->flagged);
 		graph_rows(c, opt, level + 1, path, t);
 		g_string_truncate(path, len);
 	}
@@ -113,16 +126,8 @@ void ftl_graph_print(const FtlCallNode *root, const FtlGraphOptions *opt, FtlFor
 		return;
 	}
 	if (format == FTL_FORMAT_CSV) {
-		g_autoptr(FtlTable) t = ftl_table_new("graph");
-		ftl_table_add_column(t, "path", "path", FTL_COL_STR);
-		ftl_table_add_column(t, "depth", "depth", FTL_COL_INT);
-		ftl_table_add_column(t, "function", "function", FTL_COL_STR);
-		ftl_table_add_column(t, "calls", "calls", FTL_COL_INT);
-		ftl_table_add_column(t, "total_ns", "total", FTL_COL_NS);
-		ftl_table_add_column(t, "self_ns", "self", FTL_COL_NS);
-		ftl_table_add_column(t, "min_ns", "min", FTL_COL_NS);
-		ftl_table_add_column(t, "max_ns", "max", FTL_COL_NS);
-		ftl_table_add_column(t, "repaired", "repaired", FTL_COL_INT);
+		g_autoptr(FtlTable) t =
+			ftl_table_new("graph", graph_cols, G_N_ELEMENTS(graph_cols));
 		g_autoptr(GString) path = g_string_new(NULL);
 		graph_rows(root, opt, 0, path, t);
 		ftl_table_print_csv(t, out);

@@ -190,34 +190,41 @@ void ftl_info_print_text(FILE *out, FtlTrace *trace, const FtlCounts *c)
 
 void ftl_info_print_csv(FILE *out, FtlTrace *trace, const FtlCounts *c)
 {
-	g_autoptr(FtlTable) cpus = ftl_table_new("cpus");
-	ftl_table_add_column(cpus, "cpu", "cpu", FTL_COL_INT);
-	ftl_table_add_column(cpus, "event_lines", "event lines", FTL_COL_INT);
-	ftl_table_add_column(cpus, "events", "events", FTL_COL_INT);
-	ftl_table_add_column(cpus, "first_ts_ns", "first", FTL_COL_TS);
-	ftl_table_add_column(cpus, "last_ts_ns", "last", FTL_COL_TS);
-	ftl_table_add_column(cpus, "lost_events", "lost", FTL_COL_INT);
+	enum { CPU_CPU, CPU_EVENT_LINES, CPU_EVENTS, CPU_FIRST_TS, CPU_LAST_TS, CPU_LOST_EVENTS };
+	static const FtlColumn cpus_cols[] = {
+		[CPU_CPU] = { "cpu", "cpu", FTL_COL_INT },
+		[CPU_EVENT_LINES] = { "event_lines", "event lines", FTL_COL_INT },
+		[CPU_EVENTS] = { "events", "events", FTL_COL_INT },
+		[CPU_FIRST_TS] = { "first_ts_ns", "first", FTL_COL_TS },
+		[CPU_LAST_TS] = { "last_ts_ns", "last", FTL_COL_TS },
+		[CPU_LOST_EVENTS] = { "lost_events", "lost", FTL_COL_INT },
+	};
+	g_autoptr(FtlTable) cpus = ftl_table_new("cpus", cpus_cols, G_N_ELEMENTS(cpus_cols));
 	for (guint i = 0; i < ftl_counts_n_cpus(c); i++) {
 		const FtlCpuCounts *cc = ftl_counts_cpu(c, i);
 		ftl_table_begin_row(cpus);
-		ftl_table_set_int(cpus, 0, cc->cpu);
-		ftl_table_set_int(cpus, 1, (gint64)cc->event_lines);
-		ftl_table_set_int(cpus, 2, (gint64)cc->events);
+		ftl_table_set_int(cpus, CPU_CPU, cc->cpu);
+		ftl_table_set_int(cpus, CPU_EVENT_LINES, (gint64)cc->event_lines);
+		ftl_table_set_int(cpus, CPU_EVENTS, (gint64)cc->events);
 		if (cc->first_ts != FTL_TS_NONE) {
-			ftl_table_set_int(cpus, 3, cc->first_ts);
-			ftl_table_set_int(cpus, 4, cc->last_ts);
+			ftl_table_set_int(cpus, CPU_FIRST_TS, cc->first_ts);
+			ftl_table_set_int(cpus, CPU_LAST_TS, cc->last_ts);
 		}
-		ftl_table_set_int(cpus, 5, (gint64)cc->lost_events);
+		ftl_table_set_int(cpus, CPU_LOST_EVENTS, (gint64)cc->lost_events);
 	}
-	g_autoptr(FtlTable) names = ftl_table_new("event_names");
-	ftl_table_add_column(names, "event", "event", FTL_COL_STR);
-	ftl_table_add_column(names, "lines", "lines", FTL_COL_INT);
+	enum { NAM_EVENT, NAM_LINES };
+	static const FtlColumn names_cols[] = {
+		[NAM_EVENT] = { "event", "event", FTL_COL_STR },
+		[NAM_LINES] = { "lines", "lines", FTL_COL_INT },
+	};
+	g_autoptr(FtlTable) names =
+		ftl_table_new("event_names", names_cols, G_N_ELEMENTS(names_cols));
 	GPtrArray *nl = ftl_counts_names(c);
 	for (guint i = 0; i < nl->len; i++) {
 		const FtlNameCount *nc = g_ptr_array_index(nl, i);
 		ftl_table_begin_row(names);
-		ftl_table_set_str(names, 0, nc->name);
-		ftl_table_set_int(names, 1, (gint64)nc->count);
+		ftl_table_set_str(names, NAM_EVENT, nc->name);
+		ftl_table_set_int(names, NAM_LINES, (gint64)nc->count);
 	}
 	fprintf(out, "# cpus\n");
 	ftl_table_print_csv(cpus, out);

@@ -230,18 +230,21 @@ static void oops_text_dump(FILE *out, const FtlOopsView *v, guint d)
 	if (dv->stats.unparsed_lines)
 		fprintf(out, "  %" G_GUINT64_FORMAT " lines not understood as trace lines\n",
 			dv->stats.unparsed_lines);
-	g_autoptr(FtlTable) cpus = ftl_table_new("cpus");
-	ftl_table_add_column(cpus, "cpu", "cpu", FTL_COL_INT);
-	ftl_table_add_column(cpus, "events", "events", FTL_COL_INT);
-	ftl_table_add_column(cpus, "event_lines", "lines", FTL_COL_INT);
-	ftl_table_add_column(cpus, "lost", "lost", FTL_COL_INT);
+	enum { CPU_CPU, CPU_EVENTS, CPU_EVENT_LINES, CPU_LOST };
+	static const FtlColumn cpus_cols[] = {
+		[CPU_CPU] = { "cpu", "cpu", FTL_COL_INT },
+		[CPU_EVENTS] = { "events", "events", FTL_COL_INT },
+		[CPU_EVENT_LINES] = { "event_lines", "lines", FTL_COL_INT },
+		[CPU_LOST] = { "lost", "lost", FTL_COL_INT },
+	};
+	g_autoptr(FtlTable) cpus = ftl_table_new("cpus", cpus_cols, G_N_ELEMENTS(cpus_cols));
 	for (guint i = 0; i < ftl_oops_trail_n_cpus(t); i++) {
 		const FtlOopsCpu *c = ftl_oops_trail_cpu(t, i);
 		ftl_table_begin_row(cpus);
-		ftl_table_set_int(cpus, 0, c->cpu);
-		ftl_table_set_int(cpus, 1, (gint64)c->events);
-		ftl_table_set_int(cpus, 2, (gint64)c->event_lines);
-		ftl_table_set_int(cpus, 3, (gint64)c->lost);
+		ftl_table_set_int(cpus, CPU_CPU, c->cpu);
+		ftl_table_set_int(cpus, CPU_EVENTS, (gint64)c->events);
+		ftl_table_set_int(cpus, CPU_EVENT_LINES, (gint64)c->event_lines);
+		ftl_table_set_int(cpus, CPU_LOST, (gint64)c->lost);
 	}
 	ftl_table_print_text(cpus, out, 0, OOPS_WIDTH);
 	guint n_open;

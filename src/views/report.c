@@ -31,10 +31,47 @@ static gboolean report_crosses(const FtlReportData *r, const FtlFuncStat *st)
 	return !ftl_quality_covers(r->quality, st->first_ts, st->last_ts);
 }
 
+enum {
+	FC_FUNCTION,
+	FC_CPU,
+	FC_PID,
+	FC_COMM,
+	FC_CALLS,
+	FC_TIMED,
+	FC_TOTAL,
+	FC_SELF,
+	FC_AVG,
+	FC_MIN,
+	FC_MAX,
+	FC_P50,
+	FC_P95,
+	FC_P99,
+	FC_REPAIRED,
+	FC_INCOMPLETE,
+};
+
+static const FtlColumn report_func_cols[] = {
+	[FC_FUNCTION] = { "function", "function", FTL_COL_STR },
+	[FC_CPU] = { "cpu", "cpu", FTL_COL_INT },
+	[FC_PID] = { "pid", "pid", FTL_COL_INT },
+	[FC_COMM] = { "comm", "comm", FTL_COL_STR },
+	[FC_CALLS] = { "calls", "calls", FTL_COL_INT },
+	[FC_TIMED] = { "timed_calls", "timed", FTL_COL_INT, FTL_COL_HIDE_TEXT },
+	[FC_TOTAL] = { "total_ns", "total", FTL_COL_NS },
+	[FC_SELF] = { "self_ns", "self", FTL_COL_NS },
+	[FC_AVG] = { "avg_ns", "avg", FTL_COL_NS },
+	[FC_MIN] = { "min_ns", "min", FTL_COL_NS, FTL_COL_HIDE_TEXT },
+	[FC_MAX] = { "max_ns", "max", FTL_COL_NS },
+	[FC_P50] = { "p50_ns", "p50", FTL_COL_NS, FTL_COL_HIDE_TEXT },
+	[FC_P95] = { "p95_ns", "p95", FTL_COL_NS },
+	[FC_P99] = { "p99_ns", "p99", FTL_COL_NS },
+	[FC_REPAIRED] = { "repaired", "rep", FTL_COL_INT },
+	[FC_INCOMPLETE] = { "incomplete_data", "!", FTL_COL_STR },
+};
+
 FtlTable *ftl_report_func_table(const FtlReportData *r, FtlFuncStatsSort sort)
 {
-	FtlTable *t = ftl_table_new("functions");
-	ftl_table_add_column(t, "function", "function", FTL_COL_STR);
+	FtlTable *t = ftl_table_new("functions", report_func_cols, G_N_ELEMENTS(report_func_cols));
 	gboolean by_cpu = FALSE, by_task = FALSE;
 	GPtrArray *rows = ftl_funcstats_sorted(r->funcs, sort);
 	for (guint i = 0; i < rows->len; i++) {
@@ -42,132 +79,124 @@ FtlTable *ftl_report_func_table(const FtlReportData *r, FtlFuncStatsSort sort)
 		by_cpu |= st->cpu >= 0;
 		by_task |= st->pid >= 0;
 	}
-	if (by_cpu)
-		ftl_table_add_column(t, "cpu", "cpu", FTL_COL_INT);
-	if (by_task) {
-		ftl_table_add_column(t, "pid", "pid", FTL_COL_INT);
-		ftl_table_add_column(t, "comm", "comm", FTL_COL_STR);
+	if (!by_cpu)
+		ftl_table_omit(t, FC_CPU);
+	if (!by_task) {
+		ftl_table_omit(t, FC_PID);
+		ftl_table_omit(t, FC_COMM);
 	}
-	guint c0 = 1 + (by_cpu ? 1 : 0) + (by_task ? 2 : 0);
-	ftl_table_add_column(t, "calls", "calls", FTL_COL_INT);
-	ftl_table_add_column(t, "timed_calls", "timed", FTL_COL_INT);
-	ftl_table_hide_in_text(t);
-	ftl_table_add_column(t, "total_ns", "total", FTL_COL_NS);
-	ftl_table_add_column(t, "self_ns", "self", FTL_COL_NS);
-	ftl_table_add_column(t, "avg_ns", "avg", FTL_COL_NS);
-	ftl_table_add_column(t, "min_ns", "min", FTL_COL_NS);
-	ftl_table_hide_in_text(t);
-	ftl_table_add_column(t, "max_ns", "max", FTL_COL_NS);
-	ftl_table_add_column(t, "p50_ns", "p50", FTL_COL_NS);
-	ftl_table_hide_in_text(t);
-	ftl_table_add_column(t, "p95_ns", "p95", FTL_COL_NS);
-	ftl_table_add_column(t, "p99_ns", "p99", FTL_COL_NS);
-	ftl_table_add_column(t, "repaired", "rep", FTL_COL_INT);
-	ftl_table_add_column(t, "incomplete_data", "!", FTL_COL_STR);
 	for (guint i = 0; i < rows->len; i++) {
 		const FtlFuncStat *st = rows->pdata[i];
 		if (r->threshold > 0 && st->total_ns < r->threshold)
 			continue;
 		ftl_table_begin_row(t);
-		ftl_table_set_str(t, 0, st->func);
-		guint c = 1;
+		ftl_table_set_str(t, FC_FUNCTION, st->func);
 		if (by_cpu)
-			ftl_table_set_int(t, c++, st->cpu);
+			ftl_table_set_int(t, FC_CPU, st->cpu);
 		if (by_task) {
 			char buf[64];
-			ftl_table_set_int(t, c++, st->pid);
-			ftl_table_set_str(t, c++, report_comm(r, st->pid, buf, sizeof buf));
+			ftl_table_set_int(t, FC_PID, st->pid);
+			ftl_table_set_str(t, FC_COMM, report_comm(r, st->pid, buf, sizeof buf));
 		}
-		ftl_table_set_int(t, c0, (gint64)st->calls);
-		ftl_table_set_int(t, c0 + 1, (gint64)st->timed);
+		ftl_table_set_int(t, FC_CALLS, (gint64)st->calls);
+		ftl_table_set_int(t, FC_TIMED, (gint64)st->timed);
 		if (st->timed) {
-			ftl_table_set_int(t, c0 + 2, st->total_ns);
-			ftl_table_set_int(t, c0 + 3, st->self_ns);
-			ftl_table_set_int(t, c0 + 4, st->avg_ns);
-			ftl_table_set_int(t, c0 + 5, st->min_ns);
-			ftl_table_set_int(t, c0 + 6, st->max_ns);
-			ftl_table_set_int(t, c0 + 7, st->p50_ns);
-			ftl_table_set_int(t, c0 + 8, st->p95_ns);
-			ftl_table_set_int(t, c0 + 9, st->p99_ns);
+			ftl_table_set_int(t, FC_TOTAL, st->total_ns);
+			ftl_table_set_int(t, FC_SELF, st->self_ns);
+			ftl_table_set_int(t, FC_AVG, st->avg_ns);
+			ftl_table_set_int(t, FC_MIN, st->min_ns);
+			ftl_table_set_int(t, FC_MAX, st->max_ns);
+			ftl_table_set_int(t, FC_P50, st->p50_ns);
+			ftl_table_set_int(t, FC_P95, st->p95_ns);
+			ftl_table_set_int(t, FC_P99, st->p99_ns);
 		}
-		ftl_table_set_int(t, c0 + 10, (gint64)st->flagged);
-		ftl_table_set_str(t, c0 + 11, report_crosses(r, st) ? "*" : "");
+		ftl_table_set_int(t, FC_REPAIRED, (gint64)st->flagged);
+		ftl_table_set_str(t, FC_INCOMPLETE, report_crosses(r, st) ? "*" : "");
 	}
 	return t;
 }
 
 static FtlTable *report_cpu_table(const FtlReportData *r)
 {
-	FtlTable *t = ftl_table_new("cpus");
-	ftl_table_add_column(t, "cpu", "cpu", FTL_COL_INT);
-	ftl_table_add_column(t, "event_lines", "event lines", FTL_COL_INT);
-	ftl_table_add_column(t, "events", "events", FTL_COL_INT);
-	ftl_table_add_column(t, "first_ts_ns", "first", FTL_COL_TS);
-	ftl_table_add_column(t, "last_ts_ns", "last", FTL_COL_TS);
-	ftl_table_add_column(t, "span_ns", "span", FTL_COL_NS);
-	ftl_table_add_column(t, "lost_events", "lost", FTL_COL_INT);
+	enum { C_CPU, C_LINES, C_EVENTS, C_FIRST, C_LAST, C_SPAN, C_LOST };
+	static const FtlColumn cols[] = {
+		[C_CPU] = { "cpu", "cpu", FTL_COL_INT },
+		[C_LINES] = { "event_lines", "event lines", FTL_COL_INT },
+		[C_EVENTS] = { "events", "events", FTL_COL_INT },
+		[C_FIRST] = { "first_ts_ns", "first", FTL_COL_TS },
+		[C_LAST] = { "last_ts_ns", "last", FTL_COL_TS },
+		[C_SPAN] = { "span_ns", "span", FTL_COL_NS },
+		[C_LOST] = { "lost_events", "lost", FTL_COL_INT },
+	};
+	FtlTable *t = ftl_table_new("cpus", cols, G_N_ELEMENTS(cols));
 	for (guint i = 0; i < ftl_counts_n_cpus(r->counts); i++) {
 		const FtlCpuCounts *cc = ftl_counts_cpu(r->counts, i);
 		ftl_table_begin_row(t);
 		if (cc->cpu >= 0)
-			ftl_table_set_int(t, 0, cc->cpu);
-		ftl_table_set_int(t, 1, (gint64)cc->event_lines);
-		ftl_table_set_int(t, 2, (gint64)cc->events);
+			ftl_table_set_int(t, C_CPU, cc->cpu);
+		ftl_table_set_int(t, C_LINES, (gint64)cc->event_lines);
+		ftl_table_set_int(t, C_EVENTS, (gint64)cc->events);
 		if (cc->first_ts != FTL_TS_NONE) {
-			ftl_table_set_int(t, 3, report_ts(r, cc->first_ts));
-			ftl_table_set_int(t, 4, report_ts(r, cc->last_ts));
-			ftl_table_set_int(t, 5, cc->last_ts - cc->first_ts);
+			ftl_table_set_int(t, C_FIRST, report_ts(r, cc->first_ts));
+			ftl_table_set_int(t, C_LAST, report_ts(r, cc->last_ts));
+			ftl_table_set_int(t, C_SPAN, cc->last_ts - cc->first_ts);
 		}
-		ftl_table_set_int(t, 6, (gint64)cc->lost_events);
+		ftl_table_set_int(t, C_LOST, (gint64)cc->lost_events);
 	}
 	return t;
 }
 
 static FtlTable *report_marker_table(const FtlReportData *r)
 {
-	FtlTable *t = ftl_table_new("markers");
-	ftl_table_add_column(t, "ts_ns", "time", FTL_COL_TS);
-	ftl_table_add_column(t, "cpu", "cpu", FTL_COL_INT);
-	ftl_table_add_column(t, "pid", "pid", FTL_COL_INT);
-	ftl_table_add_column(t, "line", "line", FTL_COL_INT);
-	ftl_table_add_column(t, "text", "text", FTL_COL_STR);
+	enum { C_TS, C_CPU, C_PID, C_LINE, C_TEXT };
+	static const FtlColumn cols[] = {
+		[C_TS] = { "ts_ns", "time", FTL_COL_TS },
+		[C_CPU] = { "cpu", "cpu", FTL_COL_INT },
+		[C_PID] = { "pid", "pid", FTL_COL_INT },
+		[C_LINE] = { "line", "line", FTL_COL_INT },
+		[C_TEXT] = { "text", "text", FTL_COL_STR },
+	};
+	FtlTable *t = ftl_table_new("markers", cols, G_N_ELEMENTS(cols));
 	for (guint i = 0; i < ftl_markers_count(r->markers); i++) {
 		const FtlMarker *m = ftl_markers_get(r->markers, i);
 		ftl_table_begin_row(t);
 		if (m->ts != FTL_TS_NONE)
-			ftl_table_set_int(t, 0, report_ts(r, m->ts));
-		ftl_table_set_int(t, 1, m->cpu);
+			ftl_table_set_int(t, C_TS, report_ts(r, m->ts));
+		ftl_table_set_int(t, C_CPU, m->cpu);
 		if (m->pid >= 0)
-			ftl_table_set_int(t, 2, m->pid);
-		ftl_table_set_int(t, 3, (gint64)m->line);
-		ftl_table_set_str(t, 4, m->text);
+			ftl_table_set_int(t, C_PID, m->pid);
+		ftl_table_set_int(t, C_LINE, (gint64)m->line);
+		ftl_table_set_str(t, C_TEXT, m->text);
 	}
 	return t;
 }
 
 static FtlTable *report_longest_table(const FtlReportData *r)
 {
-	FtlTable *t = ftl_table_new("longest_calls");
-	ftl_table_add_column(t, "duration_ns", "duration", FTL_COL_NS);
-	ftl_table_add_column(t, "function", "function", FTL_COL_STR);
-	ftl_table_add_column(t, "cpu", "cpu", FTL_COL_INT);
-	ftl_table_add_column(t, "pid", "pid", FTL_COL_INT);
-	ftl_table_add_column(t, "comm", "comm", FTL_COL_STR);
-	ftl_table_add_column(t, "entry_ts_ns", "entered", FTL_COL_TS);
-	ftl_table_add_column(t, "line", "line", FTL_COL_INT);
+	enum { C_DURATION, C_FUNCTION, C_CPU, C_PID, C_COMM, C_ENTRY, C_LINE };
+	static const FtlColumn cols[] = {
+		[C_DURATION] = { "duration_ns", "duration", FTL_COL_NS },
+		[C_FUNCTION] = { "function", "function", FTL_COL_STR },
+		[C_CPU] = { "cpu", "cpu", FTL_COL_INT },
+		[C_PID] = { "pid", "pid", FTL_COL_INT },
+		[C_COMM] = { "comm", "comm", FTL_COL_STR },
+		[C_ENTRY] = { "entry_ts_ns", "entered", FTL_COL_TS },
+		[C_LINE] = { "line", "line", FTL_COL_INT },
+	};
+	FtlTable *t = ftl_table_new("longest_calls", cols, G_N_ELEMENTS(cols));
 	for (guint i = 0; i < ftl_longest_count(r->longest); i++) {
 		const FtlCall *c = ftl_longest_get(r->longest, i);
 		char buf[64];
 		ftl_table_begin_row(t);
-		ftl_table_set_int(t, 0, c->duration);
-		ftl_table_set_str(t, 1, c->func);
-		ftl_table_set_int(t, 2, c->cpu);
+		ftl_table_set_int(t, C_DURATION, c->duration);
+		ftl_table_set_str(t, C_FUNCTION, c->func);
+		ftl_table_set_int(t, C_CPU, c->cpu);
 		if (c->pid >= 0)
-			ftl_table_set_int(t, 3, c->pid);
-		ftl_table_set_str(t, 4, report_comm(r, c->pid, buf, sizeof buf));
+			ftl_table_set_int(t, C_PID, c->pid);
+		ftl_table_set_str(t, C_COMM, report_comm(r, c->pid, buf, sizeof buf));
 		if (c->entry_ts != FTL_TS_NONE)
-			ftl_table_set_int(t, 5, report_ts(r, c->entry_ts));
-		ftl_table_set_int(t, 6, (gint64)c->line);
+			ftl_table_set_int(t, C_ENTRY, report_ts(r, c->entry_ts));
+		ftl_table_set_int(t, C_LINE, (gint64)c->line);
 	}
 	return t;
 }

@@ -265,31 +265,23 @@ static gboolean split_commit(FtlSplit *s, GError **error)
 
 void ftl_split_print_summary(const FtlSplit *s, FtlFormat format, FILE *out)
 {
-	g_autoptr(FtlTable) t = ftl_table_new("files");
-	ftl_table_add_column(t, "cpu", "CPU", FTL_COL_INT);
-	ftl_table_add_column(t, "file", "file", FTL_COL_STR);
-	ftl_table_add_column(t, "event_lines", "event lines", FTL_COL_INT);
+	enum { C_CPU, C_FILE, C_EVENT_LINES };
+	static const FtlColumn t_cols[] = {
+		[C_CPU] = { "cpu", "CPU", FTL_COL_INT },
+		[C_FILE] = { "file", "file", FTL_COL_STR },
+		[C_EVENT_LINES] = { "event_lines", "event lines", FTL_COL_INT },
+	};
+	g_autoptr(FtlTable) t = ftl_table_new("files", t_cols, G_N_ELEMENTS(t_cols));
 	for (guint i = 0; i < s->outs->len; i++) {
 		SplitOut *o = g_ptr_array_index(s->outs, i);
 		if (!o)
 			continue;
 		ftl_table_begin_row(t);
-		ftl_table_set_int(t, 0, o->cpu);
-		ftl_table_set_str(t, 1, o->path);
-		ftl_table_set_int(t, 2, (gint64)o->event_lines);
+		ftl_table_set_int(t, C_CPU, o->cpu);
+		ftl_table_set_str(t, C_FILE, o->path);
+		ftl_table_set_int(t, C_EVENT_LINES, (gint64)o->event_lines);
 	}
-	if (format == FTL_FORMAT_CSV) {
-		ftl_table_print_csv(t, out);
-	} else if (format == FTL_FORMAT_JSON) {
-		g_autoptr(JsonBuilder) b = json_builder_new();
-		json_builder_begin_object(b);
-		ftl_table_add_json(t, b);
-		json_builder_end_object(b);
-		g_autoptr(JsonNode) root = json_builder_get_root(b);
-		ftl_json_print(root, out);
-	} else {
-		ftl_table_print_text(t, out, 0, 100);
-	}
+	ftl_table_print(t, format, out, 0, 100);
 }
 
 FtlSplit *ftl_split_new(const char *out_dir, gboolean force, const char *const *inputs)

@@ -37,28 +37,22 @@ static double stack_pct(gint64 part, gint64 whole)
 /* The frames of t, top first; the bar only in text. */
 static FtlTable *stack_frames_table(const FtlStackTable *t, gboolean text)
 {
-	FtlTable *tb = ftl_table_new("max_stack");
-	guint c = 0;
-	const guint c_frame = c++, c_depth = c++, c_size = c++, c_share = c++;
-	ftl_table_add_column(tb, "frame", "#", FTL_COL_INT);
-	ftl_table_add_column(tb, "depth", "depth", FTL_COL_INT);
-	ftl_table_add_column(tb, "size", "size", FTL_COL_INT);
-	ftl_table_add_column(tb, "share_pct", "share", FTL_COL_PCT);
-	guint c_bar = G_MAXUINT;
-	if (text) {
-		c_bar = c++;
-		ftl_table_add_column(tb, "bar", "bar", FTL_COL_VSTR);
-	}
-	const guint c_loc = c++, c_func = c++, c_mod = c++, c_raw = c++, c_line = c++;
-	ftl_table_add_column(tb, "location", "location", FTL_COL_STR);
-	ftl_table_add_column(tb, "function", "function", FTL_COL_STR);
-	ftl_table_hide_in_text(tb);
-	ftl_table_add_column(tb, "module", "module", FTL_COL_STR);
-	ftl_table_hide_in_text(tb);
-	ftl_table_add_column(tb, "raw", "raw", FTL_COL_INT);
-	ftl_table_hide_in_text(tb);
-	ftl_table_add_column(tb, "line", "line", FTL_COL_INT);
-	ftl_table_hide_in_text(tb);
+	enum { c_frame, c_depth, c_size, c_share, c_bar, c_loc, c_func, c_mod, c_raw, c_line };
+	static const FtlColumn cols[] = {
+		[c_frame] = { "frame", "#", FTL_COL_INT },
+		[c_depth] = { "depth", "depth", FTL_COL_INT },
+		[c_size] = { "size", "size", FTL_COL_INT },
+		[c_share] = { "share_pct", "share", FTL_COL_PCT },
+		[c_bar] = { "bar", "bar", FTL_COL_STR, FTL_COL_NO_CUT },
+		[c_loc] = { "location", "location", FTL_COL_STR },
+		[c_func] = { "function", "function", FTL_COL_STR, FTL_COL_HIDE_TEXT },
+		[c_mod] = { "module", "module", FTL_COL_STR, FTL_COL_HIDE_TEXT },
+		[c_raw] = { "raw", "raw", FTL_COL_INT, FTL_COL_HIDE_TEXT },
+		[c_line] = { "line", "line", FTL_COL_INT, FTL_COL_HIDE_TEXT },
+	};
+	FtlTable *tb = ftl_table_new("max_stack", cols, G_N_ELEMENTS(cols));
+	if (!text)
+		ftl_table_omit(tb, c_bar);
 	gint64 depth = ftl_stack_table_depth(t), biggest = 0;
 	for (guint i = 0; i < ftl_stack_table_n_frames(t); i++)
 		biggest = MAX(biggest, ftl_stack_table_frame(t, i)->size);
@@ -86,40 +80,50 @@ static FtlTable *stack_frames_table(const FtlStackTable *t, gboolean text)
  * (the aggregate over many tables) leaves out what the hogs show. */
 static FtlTable *stack_funcs_table(const FtlStackHogs *h)
 {
-	FtlTable *tb = ftl_table_new("functions");
-	ftl_table_add_column(tb, "rank", "rank", FTL_COL_INT);
-	ftl_table_hide_in_text(tb);
-	ftl_table_add_column(tb, "function", "function", FTL_COL_STR);
-	ftl_table_add_column(tb, "raw", "raw", FTL_COL_INT);
-	ftl_table_hide_in_text(tb);
-	ftl_table_add_column(tb, "max_size", "max", FTL_COL_INT);
-	ftl_table_add_column(tb, "mean_size", "mean", FTL_COL_FLOAT);
-	ftl_table_add_column(tb, "frames", "frames", FTL_COL_INT);
-	ftl_table_hide_in_text(tb);
-	ftl_table_add_column(tb, "tables", "tables", FTL_COL_INT);
-	ftl_table_add_column(tb, "table_share_pct", "of tables", FTL_COL_PCT);
-	ftl_table_add_column(tb, "deepest_bytes", "in deepest", FTL_COL_INT);
-	ftl_table_add_column(tb, "deepest_share_pct", "of deepest", FTL_COL_PCT);
-	ftl_table_add_column(tb, "max_file", "max file", FTL_COL_STR);
-	ftl_table_hide_in_text(tb);
-	ftl_table_add_column(tb, "max_line", "max line", FTL_COL_INT);
-	ftl_table_hide_in_text(tb);
+	enum {
+		C_RANK,
+		C_FUNC,
+		C_RAW,
+		C_MAX,
+		C_MEAN,
+		C_FRAMES,
+		C_TABLES,
+		C_TSHARE,
+		C_DBYTES,
+		C_DSHARE,
+		C_MFILE,
+		C_MLINE
+	};
+	static const FtlColumn cols[] = {
+		[C_RANK] = { "rank", "rank", FTL_COL_INT, FTL_COL_HIDE_TEXT },
+		[C_FUNC] = { "function", "function", FTL_COL_STR },
+		[C_RAW] = { "raw", "raw", FTL_COL_INT, FTL_COL_HIDE_TEXT },
+		[C_MAX] = { "max_size", "max", FTL_COL_INT },
+		[C_MEAN] = { "mean_size", "mean", FTL_COL_FLOAT },
+		[C_FRAMES] = { "frames", "frames", FTL_COL_INT, FTL_COL_HIDE_TEXT },
+		[C_TABLES] = { "tables", "tables", FTL_COL_INT },
+		[C_TSHARE] = { "table_share_pct", "of tables", FTL_COL_PCT },
+		[C_DBYTES] = { "deepest_bytes", "in deepest", FTL_COL_INT },
+		[C_DSHARE] = { "deepest_share_pct", "of deepest", FTL_COL_PCT },
+		[C_MFILE] = { "max_file", "max file", FTL_COL_STR, FTL_COL_HIDE_TEXT },
+		[C_MLINE] = { "max_line", "max line", FTL_COL_INT, FTL_COL_HIDE_TEXT },
+	};
+	FtlTable *tb = ftl_table_new("functions", cols, G_N_ELEMENTS(cols));
 	for (guint i = 0; i < ftl_stackhog_n_funcs(h); i++) {
 		const FtlStackFunc *f = ftl_stackhog_func(h, i);
-		guint c = 0;
 		ftl_table_begin_row(tb);
-		ftl_table_set_int(tb, c++, i + 1);
-		ftl_table_set_str(tb, c++, f->func);
-		ftl_table_set_int(tb, c++, f->raw);
-		ftl_table_set_int(tb, c++, f->max_size);
-		ftl_table_set_double(tb, c++, f->mean_size);
-		ftl_table_set_int(tb, c++, f->frames);
-		ftl_table_set_int(tb, c++, f->tables);
-		ftl_table_set_double(tb, c++, 100.0 * f->table_share);
-		ftl_table_set_int(tb, c++, f->deepest_bytes);
-		ftl_table_set_double(tb, c++, 100.0 * f->deepest_share);
-		ftl_table_set_str(tb, c++, f->max_table->file);
-		ftl_table_set_int(tb, c++, (gint64)f->max_frame->line);
+		ftl_table_set_int(tb, C_RANK, i + 1);
+		ftl_table_set_str(tb, C_FUNC, f->func);
+		ftl_table_set_int(tb, C_RAW, f->raw);
+		ftl_table_set_int(tb, C_MAX, f->max_size);
+		ftl_table_set_double(tb, C_MEAN, f->mean_size);
+		ftl_table_set_int(tb, C_FRAMES, f->frames);
+		ftl_table_set_int(tb, C_TABLES, f->tables);
+		ftl_table_set_double(tb, C_TSHARE, 100.0 * f->table_share);
+		ftl_table_set_int(tb, C_DBYTES, f->deepest_bytes);
+		ftl_table_set_double(tb, C_DSHARE, 100.0 * f->deepest_share);
+		ftl_table_set_str(tb, C_MFILE, f->max_table->file);
+		ftl_table_set_int(tb, C_MLINE, (gint64)f->max_frame->line);
 	}
 	return tb;
 }
@@ -149,53 +153,59 @@ static char *stack_frame_where(const FtlStackTable *t, const FtlStackFrame *f, g
 static FtlTable *stack_hogs_text(const FtlStackSet *set, const FtlStackHogs *h)
 {
 	gboolean one_file = stack_one_file(set);
-	FtlTable *tb = ftl_table_new("hogs");
-	ftl_table_add_column(tb, "rank", "rank", FTL_COL_INT);
-	ftl_table_add_column(tb, "size", "size", FTL_COL_INT);
-	ftl_table_add_column(tb, "deepest_share_pct", "of deepest", FTL_COL_PCT);
-	ftl_table_add_column(tb, "function", "function", FTL_COL_STR);
-	ftl_table_add_column(tb, "where", "largest frame at", FTL_COL_STR);
+	enum { TB_RANK, TB_SIZE, TB_DEEPEST_SHARE_PCT, TB_FUNCTION, TB_WHERE };
+	static const FtlColumn tb_cols[] = {
+		[TB_RANK] = { "rank", "rank", FTL_COL_INT },
+		[TB_SIZE] = { "size", "size", FTL_COL_INT },
+		[TB_DEEPEST_SHARE_PCT] = { "deepest_share_pct", "of deepest", FTL_COL_PCT },
+		[TB_FUNCTION] = { "function", "function", FTL_COL_STR },
+		[TB_WHERE] = { "where", "largest frame at", FTL_COL_STR },
+	};
+	FtlTable *tb = ftl_table_new("hogs", tb_cols, G_N_ELEMENTS(tb_cols));
 	for (guint i = 0; i < ftl_stackhog_n_funcs(h); i++) {
 		const FtlStackFunc *f = ftl_stackhog_func(h, i);
 		g_autofree char *where = stack_frame_where(f->max_table, f->max_frame, one_file);
 		ftl_table_begin_row(tb);
-		ftl_table_set_int(tb, 0, i + 1);
-		ftl_table_set_int(tb, 1, f->max_size);
-		ftl_table_set_double(tb, 2, 100.0 * f->deepest_share);
-		ftl_table_set_str(tb, 3, f->func);
-		ftl_table_set_str(tb, 4, where);
+		ftl_table_set_int(tb, TB_RANK, i + 1);
+		ftl_table_set_int(tb, TB_SIZE, f->max_size);
+		ftl_table_set_double(tb, TB_DEEPEST_SHARE_PCT, 100.0 * f->deepest_share);
+		ftl_table_set_str(tb, TB_FUNCTION, f->func);
+		ftl_table_set_str(tb, TB_WHERE, where);
 	}
 	return tb;
 }
 
 static FtlTable *stack_tables_table(const FtlStackSet *set, gboolean text)
 {
-	FtlTable *tb = ftl_table_new("tables");
-	guint c = 0;
-	const guint c_file = c++, c_line = c++, c_snap = c++, c_time = c++;
-	ftl_table_add_column(tb, "file", "file", FTL_COL_STR);
-	ftl_table_add_column(tb, "line", "line", FTL_COL_INT);
-	ftl_table_add_column(tb, "snapshot", "snapshot", FTL_COL_INT);
-	ftl_table_add_column(tb, "time_ns", "time", FTL_COL_TS);
-	guint c_kernel = G_MAXUINT;
-	if (!text) {
-		c_kernel = c++;
-		ftl_table_add_column(tb, "kernel", "kernel", FTL_COL_STR);
-	}
-	const guint c_entries = c++, c_frames = c++, c_depth = c++, c_max = c++;
-	ftl_table_add_column(tb, "entries", "entries", FTL_COL_INT);
-	ftl_table_add_column(tb, "frames", "frames", FTL_COL_INT);
-	ftl_table_add_column(tb, "depth", "depth", FTL_COL_INT);
-	ftl_table_add_column(tb, "max_size", "max_size", FTL_COL_INT);
-	guint c_mfile = G_MAXUINT, c_mline = G_MAXUINT, c_dis = G_MAXUINT;
-	if (!text) {
-		c_mfile = c++;
-		ftl_table_add_column(tb, "max_size_file", "max_size file", FTL_COL_STR);
-		c_mline = c++;
-		ftl_table_add_column(tb, "max_size_line", "max_size line", FTL_COL_INT);
-		c_dis = c++;
-		ftl_table_add_column(tb, "disabled", "disabled", FTL_COL_INT);
-	}
+	enum {
+		c_file,
+		c_line,
+		c_snap,
+		c_time,
+		c_kernel,
+		c_entries,
+		c_frames,
+		c_depth,
+		c_max,
+		c_mfile,
+		c_mline,
+		c_dis
+	};
+	static const FtlColumn cols[] = {
+		[c_file] = { "file", "file", FTL_COL_STR },
+		[c_line] = { "line", "line", FTL_COL_INT },
+		[c_snap] = { "snapshot", "snapshot", FTL_COL_INT },
+		[c_time] = { "time_ns", "time", FTL_COL_TS },
+		[c_kernel] = { "kernel", "kernel", FTL_COL_STR, FTL_COL_HIDE_TEXT },
+		[c_entries] = { "entries", "entries", FTL_COL_INT },
+		[c_frames] = { "frames", "frames", FTL_COL_INT },
+		[c_depth] = { "depth", "depth", FTL_COL_INT },
+		[c_max] = { "max_size", "max_size", FTL_COL_INT },
+		[c_mfile] = { "max_size_file", "max_size file", FTL_COL_STR, FTL_COL_HIDE_TEXT },
+		[c_mline] = { "max_size_line", "max_size line", FTL_COL_INT, FTL_COL_HIDE_TEXT },
+		[c_dis] = { "disabled", "disabled", FTL_COL_INT, FTL_COL_HIDE_TEXT },
+	};
+	FtlTable *tb = ftl_table_new("tables", cols, G_N_ELEMENTS(cols));
 	for (guint i = 0; i < ftl_stack_set_n_tables(set); i++) {
 		const FtlStackTable *t = ftl_stack_set_table(set, i);
 		ftl_table_begin_row(tb);
@@ -225,21 +235,24 @@ static FtlTable *stack_tables_table(const FtlStackSet *set, gboolean text)
 
 static FtlTable *stack_max_sizes_table(const FtlStackSet *set)
 {
-	FtlTable *tb = ftl_table_new("max_sizes");
-	ftl_table_add_column(tb, "file", "file", FTL_COL_STR);
-	ftl_table_add_column(tb, "line", "line", FTL_COL_INT);
-	ftl_table_add_column(tb, "value", "value", FTL_COL_INT);
-	ftl_table_add_column(tb, "table_file", "table file", FTL_COL_STR);
-	ftl_table_add_column(tb, "table_line", "table line", FTL_COL_INT);
+	enum { TB_FILE, TB_LINE, TB_VALUE, TB_TABLE_FILE, TB_TABLE_LINE };
+	static const FtlColumn tb_cols[] = {
+		[TB_FILE] = { "file", "file", FTL_COL_STR },
+		[TB_LINE] = { "line", "line", FTL_COL_INT },
+		[TB_VALUE] = { "value", "value", FTL_COL_INT },
+		[TB_TABLE_FILE] = { "table_file", "table file", FTL_COL_STR },
+		[TB_TABLE_LINE] = { "table_line", "table line", FTL_COL_INT },
+	};
+	FtlTable *tb = ftl_table_new("max_sizes", tb_cols, G_N_ELEMENTS(tb_cols));
 	for (guint i = 0; i < ftl_stack_set_n_max_sizes(set); i++) {
 		const FtlStackMaxSize *m = ftl_stack_set_max_size(set, i);
 		ftl_table_begin_row(tb);
-		ftl_table_set_str(tb, 0, m->file);
-		ftl_table_set_int(tb, 1, (gint64)m->line);
-		ftl_table_set_int(tb, 2, m->value);
+		ftl_table_set_str(tb, TB_FILE, m->file);
+		ftl_table_set_int(tb, TB_LINE, (gint64)m->line);
+		ftl_table_set_int(tb, TB_VALUE, m->value);
 		if (m->table) {
-			ftl_table_set_str(tb, 3, m->table->file);
-			ftl_table_set_int(tb, 4, (gint64)m->table->line);
+			ftl_table_set_str(tb, TB_TABLE_FILE, m->table->file);
+			ftl_table_set_int(tb, TB_TABLE_LINE, (gint64)m->table->line);
 		}
 	}
 	return tb;
@@ -247,18 +260,21 @@ static FtlTable *stack_max_sizes_table(const FtlStackSet *set)
 
 static FtlTable *stack_diags_table(const FtlStackSet *set)
 {
-	FtlTable *tb = ftl_table_new("diagnostics");
-	ftl_table_add_column(tb, "file", "file", FTL_COL_STR);
-	ftl_table_add_column(tb, "line", "line", FTL_COL_INT);
-	ftl_table_add_column(tb, "kind", "kind", FTL_COL_STR);
-	ftl_table_add_column(tb, "message", "message", FTL_COL_STR);
+	enum { TB_FILE, TB_LINE, TB_KIND, TB_MESSAGE };
+	static const FtlColumn tb_cols[] = {
+		[TB_FILE] = { "file", "file", FTL_COL_STR },
+		[TB_LINE] = { "line", "line", FTL_COL_INT },
+		[TB_KIND] = { "kind", "kind", FTL_COL_STR },
+		[TB_MESSAGE] = { "message", "message", FTL_COL_STR },
+	};
+	FtlTable *tb = ftl_table_new("diagnostics", tb_cols, G_N_ELEMENTS(tb_cols));
 	for (guint i = 0; i < ftl_stack_set_n_diags(set); i++) {
 		const FtlStackDiag *d = ftl_stack_set_diag(set, i);
 		ftl_table_begin_row(tb);
-		ftl_table_set_str(tb, 0, d->file);
-		ftl_table_set_int(tb, 1, (gint64)d->line);
-		ftl_table_set_str(tb, 2, ftl_stack_diag_kind_name(d->kind));
-		ftl_table_set_str(tb, 3, d->message);
+		ftl_table_set_str(tb, TB_FILE, d->file);
+		ftl_table_set_int(tb, TB_LINE, (gint64)d->line);
+		ftl_table_set_str(tb, TB_KIND, ftl_stack_diag_kind_name(d->kind));
+		ftl_table_set_str(tb, TB_MESSAGE, d->message);
 	}
 	return tb;
 }
@@ -433,35 +449,48 @@ void ftl_stack_view_print(const FtlStackSet *set, const FtlStackHogs *h, FtlForm
 
 static FtlTable *stack_diff_table(const FtlStackDiff *d, gboolean text)
 {
-	FtlTable *tb = ftl_table_new("functions");
-	ftl_table_add_column(tb, "function", "function", FTL_COL_STR);
-	ftl_table_add_column(tb, "raw", "raw", FTL_COL_INT);
+	enum {
+		C_FUNC,
+		C_RAW,
+		C_SIZE_A,
+		C_SIZE_B,
+		C_SIZE_CHANGE,
+		C_DEPTH_A,
+		C_DEPTH_B,
+		C_DEPTH_CHANGE,
+		C_SIDE
+	};
+	static const FtlColumn cols[] = {
+		[C_FUNC] = { "function", "function", FTL_COL_STR },
+		[C_RAW] = { "raw", "raw", FTL_COL_INT },
+		[C_SIZE_A] = { "size_a", "size A", FTL_COL_INT },
+		[C_SIZE_B] = { "size_b", "size B", FTL_COL_INT },
+		[C_SIZE_CHANGE] = { "size_change", "change", FTL_COL_INT },
+		[C_DEPTH_A] = { "depth_a", "depth A", FTL_COL_INT },
+		[C_DEPTH_B] = { "depth_b", "depth B", FTL_COL_INT },
+		[C_DEPTH_CHANGE] = { "depth_change", "change", FTL_COL_INT },
+		[C_SIDE] = { "side", "in", FTL_COL_STR },
+	};
+	FtlTable *tb = ftl_table_new("functions", cols, G_N_ELEMENTS(cols));
 	if (text)
-		ftl_table_hide_in_text(tb);
-	ftl_table_add_column(tb, "size_a", "size A", FTL_COL_INT);
-	ftl_table_add_column(tb, "size_b", "size B", FTL_COL_INT);
-	ftl_table_add_column(tb, "size_change", "change", FTL_COL_INT);
-	ftl_table_add_column(tb, "depth_a", "depth A", FTL_COL_INT);
-	ftl_table_add_column(tb, "depth_b", "depth B", FTL_COL_INT);
-	ftl_table_add_column(tb, "depth_change", "change", FTL_COL_INT);
-	ftl_table_add_column(tb, "side", "in", FTL_COL_STR);
+		ftl_table_omit(tb, C_RAW);
 	for (guint i = 0; i < ftl_stackdiff_n_rows(d); i++) {
 		const FtlStackDiffRow *r = ftl_stackdiff_row(d, i);
 		ftl_table_begin_row(tb);
-		ftl_table_set_str(tb, 0, r->func);
-		ftl_table_set_int(tb, 1, r->raw);
+		ftl_table_set_str(tb, C_FUNC, r->func);
+		ftl_table_set_int(tb, C_RAW, r->raw);
 		if (r->size_a >= 0)
-			ftl_table_set_int(tb, 2, r->size_a);
+			ftl_table_set_int(tb, C_SIZE_A, r->size_a);
 		if (r->size_b >= 0)
-			ftl_table_set_int(tb, 3, r->size_b);
-		ftl_table_set_int(tb, 4, MAX(r->size_b, 0) - MAX(r->size_a, 0));
+			ftl_table_set_int(tb, C_SIZE_B, r->size_b);
+		ftl_table_set_int(tb, C_SIZE_CHANGE, MAX(r->size_b, 0) - MAX(r->size_a, 0));
 		if (r->depth_a >= 0)
-			ftl_table_set_int(tb, 5, r->depth_a);
+			ftl_table_set_int(tb, C_DEPTH_A, r->depth_a);
 		if (r->depth_b >= 0)
-			ftl_table_set_int(tb, 6, r->depth_b);
+			ftl_table_set_int(tb, C_DEPTH_B, r->depth_b);
 		if (r->depth_a >= 0 && r->depth_b >= 0)
-			ftl_table_set_int(tb, 7, r->depth_b - r->depth_a);
-		ftl_table_set_str(tb, 8,
+			ftl_table_set_int(tb, C_DEPTH_CHANGE, r->depth_b - r->depth_a);
+		ftl_table_set_str(tb, C_SIDE,
 				  r->size_b < 0	  ? "A only"
 				  : r->size_a < 0 ? "B only"
 						  : "both");

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Result tables rendered as aligned text, CSV or JSON. */
+/* Result tables rendered as aligned text, CSV or JSON from one declaration
+ * of their columns. */
 #include "views/table.h"
 
 #include <string.h>
@@ -8,11 +9,15 @@
 #include "util/escape.h"
 #include "util/timefmt.h"
 
+/* A long string column is never cut below this many columns. */
+#define TABLE_MIN_CUT 12
+
 typedef struct {
 	char *key;
 	char *title;
 	FtlColType type;
-	gboolean hidden; /* not in the text view */
+	guint flags; /* FtlColFlags */
+	gboolean omitted;
 } TableCol;
 
 typedef struct {
@@ -24,7 +29,7 @@ typedef struct {
 
 struct _FtlTable {
 	char *name;
-	GArray *cols;	 /* TableCol */
+	GArray *cols;	 /* TableCol, by the caller's column id */
 	GPtrArray *rows; /* TableCell[ncols] */
 };
 
@@ -44,12 +49,17 @@ gboolean ftl_format_parse(const char *text, FtlFormat *out, GError **error)
 	return TRUE;
 }
 
-FtlTable *ftl_table_new(const char *name)
+FtlTable *ftl_table_new(const char *name, const FtlColumn *cols, guint n_cols)
 {
 	FtlTable *t = g_new0(FtlTable, 1);
 	t->name = g_strdup(name);
-	t->cols = g_array_new(FALSE, FALSE, sizeof(TableCol));
+	t->cols = g_array_sized_new(FALSE, FALSE, sizeof(TableCol), n_cols);
 	t->rows = g_ptr_array_new();
+	for (guint i = 0; i < n_cols; i++) {
+		TableCol c = { g_strdup(cols[i].key), g_strdup(cols[i].title), cols[i].type,
+			       cols[i].flags, FALSE };
+		g_array_append_val(t->cols, c);
+	}
 	return t;
 }
 
@@ -73,17 +83,26 @@ void ftl_table_free(FtlTable *t)
 	g_free(t);
 }
 
-void ftl_table_add_column(FtlTable *t, const char *key, const char *title, FtlColType type)
+static TableCol *table_col(const FtlTable *t, guint col)
 {
-	g_return_if_fail(t->rows->len == 0);
-	TableCol col = { g_strdup(key), g_strdup(title), type, FALSE };
-	g_array_append_val(t->cols, col);
+	g_return_val_if_fail(col < t->cols->len, NULL);
+	return &g_array_index(t->cols, TableCol, col);
 }
 
-void ftl_table_hide_in_text(FtlTable *t)
+void ftl_table_omit(FtlTable *t, guint col)
 {
-	g_return_if_fail(t->cols->len > 0);
-	g_array_index(t->cols, TableCol, t->cols->len - 1).hidden = TRUE;
+	TableCol *c = table_col(t, col);
+	if (c)
+		c->omitted = TRUE;
+}
+
+void ftl_table_set_title(FtlTable *t, guint col, const char *title)
+{
+	TableCol *c = table_col(t, col);
+	if (!c)
+		return;
+	g_free(c->title);
+	c->title = g_strdup(title);
 }
 
 void ftl_table_begin_row(FtlTable *t)
@@ -140,8 +159,6 @@ static char *table_cell_text(const TableCol *col, const TableCell *cell)
 	if (!cell->set)
 		return g_strdup("-");
 	switch (col->type) {
-	case FTL_COL_VSTR:
-		return g_utf8_make_valid(cell->s, -1);
 	case FTL_COL_STR:
 		return ftl_escape(cell->s, -1);
 	case FTL_COL_INT:
@@ -158,70 +175,103 @@ static char *table_cell_text(const TableCol *col, const TableCell *cell)
 	return g_strdup("?");
 }
 
+static gboolean table_in_text(const TableCol *col)
+{
+	return !col->omitted && !(col->flags & FTL_COL_HIDE_TEXT);
+}
+
+static gboolean table_cuttable(const TableCol *col)
+{
+	return col->type == FTL_COL_STR && !(col->flags & FTL_COL_NO_CUT);
+}
+
+/* Shrinks the widest cuttable column until a line fits width. */
+static void table_fit(const FtlTable *t, guint *w, guint width)
+{
+	guint ncols = t->cols->len;
+	for (;;) {
+		guint total = 0, widest = G_MAXUINT;
+		for (guint c = 0; c < ncols; c++) {
+			const TableCol *col = &g_array_index(t->cols, TableCol, c);
+			if (!table_in_text(col))
+				continue;
+			total += w[c] + (total ? 2 : 0);
+			if (table_cuttable(col) && (widest == G_MAXUINT || w[c] > w[widest]))
+				widest = c;
+		}
+		if (total <= width || widest == G_MAXUINT || w[widest] <= TABLE_MIN_CUT)
+			break;
+		w[widest] -= MIN(w[widest] - TABLE_MIN_CUT, total - width);
+	}
+}
+
+/* Appends s (visible text of cols columns) in a field of w columns. */
+static void table_put_field(GString *line, const TableCol *col, const char *s, guint cols, guint w,
+			    gboolean last)
+{
+	gboolean left = col->type == FTL_COL_STR;
+	if (cols > w) {
+		if (col->flags & FTL_COL_KEEP_START) {
+			g_string_append_len(line, s, (gssize)ftl_escape_fit(s, w - 1));
+			g_string_append_c(line, '~');
+			return;
+		}
+		/* keep the end of a long name: it is the distinctive part */
+		const char *tail = s;
+		while (ftl_escape_width(tail) > w - 1)
+			tail = g_utf8_next_char(tail);
+		g_string_append_c(line, '~');
+		g_string_append(line, tail);
+		return;
+	}
+	if (!left)
+		for (guint k = cols; k < w; k++)
+			g_string_append_c(line, ' ');
+	g_string_append(line, s);
+	if (left && !last)
+		for (guint k = cols; k < w; k++)
+			g_string_append_c(line, ' ');
+}
+
 void ftl_table_print_text(const FtlTable *t, FILE *out, guint max_rows, guint width)
 {
 	guint ncols = t->cols->len;
 	guint nrows = max_rows && max_rows < t->rows->len ? max_rows : t->rows->len;
 	g_autofree guint *w = g_new0(guint, ncols);
 	g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func(g_free);
-	for (guint c = 0; c < ncols; c++)
-		w[c] = g_array_index(t->cols, TableCol, c).hidden
-			       ? 0
-			       : (guint)strlen(g_array_index(t->cols, TableCol, c).title);
+	guint last = 0;
+	for (guint c = 0; c < ncols; c++) {
+		const TableCol *col = &g_array_index(t->cols, TableCol, c);
+		if (table_in_text(col)) {
+			w[c] = (guint)ftl_escape_width(col->title);
+			last = c;
+		}
+	}
 	for (guint r = 0; r < nrows; r++) {
 		TableCell *row = g_ptr_array_index(t->rows, r);
 		for (guint c = 0; c < ncols; c++) {
 			const TableCol *col = &g_array_index(t->cols, TableCol, c);
-			char *s = col->hidden ? g_strdup("") : table_cell_text(col, &row[c]);
-			w[c] = col->hidden ? 0 : MAX(w[c], (guint)g_utf8_strlen(s, -1));
+			char *s = table_in_text(col) ? table_cell_text(col, &row[c]) : g_strdup("");
+			if (table_in_text(col))
+				w[c] = MAX(w[c], (guint)ftl_escape_width(s));
 			g_ptr_array_add(texts, s);
 		}
 	}
-	/* Shrink the widest string column until a line fits. */
-	for (;;) {
-		guint total = 0, widest = G_MAXUINT;
-		for (guint c = 0; c < ncols; c++) {
-			if (g_array_index(t->cols, TableCol, c).hidden)
-				continue;
-			total += w[c] + (total ? 2 : 0);
-			if ((g_array_index(t->cols, TableCol, c).type == FTL_COL_STR ||
-			     g_array_index(t->cols, TableCol, c).type == FTL_COL_VSTR) &&
-			    (widest == G_MAXUINT || w[c] > w[widest]))
-				widest = c;
-		}
-		if (total <= width || widest == G_MAXUINT || w[widest] <= 12)
-			break;
-		w[widest] -= MIN(w[widest] - 12, total - width);
-	}
+	table_fit(t, w, width);
 	GString *line = g_string_new(NULL);
 	for (guint r = 0; r <= nrows; r++) {
 		g_string_truncate(line, 0);
 		gboolean first = TRUE;
 		for (guint c = 0; c < ncols; c++) {
 			const TableCol *col = &g_array_index(t->cols, TableCol, c);
-			if (col->hidden)
+			if (!table_in_text(col))
 				continue;
 			const char *s =
 				r == 0 ? col->title : g_ptr_array_index(texts, (r - 1) * ncols + c);
-			guint len = (guint)g_utf8_strlen(s, -1);
-			gboolean left = col->type == FTL_COL_STR || col->type == FTL_COL_VSTR;
 			if (!first)
 				g_string_append(line, "  ");
 			first = FALSE;
-			if (len > w[c]) {
-				/* keep the end of a long name: it is the distinctive part */
-				const char *tail = g_utf8_offset_to_pointer(s, len - w[c] + 1);
-				g_string_append_c(line, '~');
-				g_string_append(line, tail);
-				continue;
-			}
-			if (!left)
-				for (guint k = len; k < w[c]; k++)
-					g_string_append_c(line, ' ');
-			g_string_append(line, s);
-			if (left && c + 1 < ncols)
-				for (guint k = len; k < w[c]; k++)
-					g_string_append_c(line, ' ');
+			table_put_field(line, col, s, (guint)ftl_escape_width(s), w[c], c == last);
 		}
 		while (line->len && line->str[line->len - 1] == ' ')
 			g_string_truncate(line, line->len - 1);
@@ -257,21 +307,30 @@ static void table_csv_field(FILE *out, const char *s)
 
 void ftl_table_print_csv(const FtlTable *t, FILE *out)
 {
+	gboolean first = TRUE;
 	for (guint c = 0; c < t->cols->len; c++) {
-		if (c)
+		const TableCol *col = &g_array_index(t->cols, TableCol, c);
+		if (col->omitted)
+			continue;
+		if (!first)
 			fputc(',', out);
-		table_csv_field(out, g_array_index(t->cols, TableCol, c).key);
+		first = FALSE;
+		table_csv_field(out, col->key);
 	}
 	fputc('\n', out);
 	for (guint r = 0; r < t->rows->len; r++) {
 		TableCell *row = g_ptr_array_index(t->rows, r);
+		first = TRUE;
 		for (guint c = 0; c < t->cols->len; c++) {
 			const TableCol *col = &g_array_index(t->cols, TableCol, c);
-			if (c)
+			if (col->omitted)
+				continue;
+			if (!first)
 				fputc(',', out);
+			first = FALSE;
 			if (!row[c].set)
 				continue;
-			if (col->type == FTL_COL_STR || col->type == FTL_COL_VSTR)
+			if (col->type == FTL_COL_STR)
 				table_csv_field(out, row[c].s);
 			else if (col->type == FTL_COL_PCT || col->type == FTL_COL_FLOAT)
 				fprintf(out, "%.6g", row[c].d);
@@ -304,10 +363,12 @@ void ftl_table_add_json(const FtlTable *t, JsonBuilder *b)
 		json_builder_begin_object(b);
 		for (guint c = 0; c < t->cols->len; c++) {
 			const TableCol *col = &g_array_index(t->cols, TableCol, c);
+			if (col->omitted)
+				continue;
 			json_builder_set_member_name(b, col->key);
 			if (!row[c].set)
 				json_builder_add_null_value(b);
-			else if (col->type == FTL_COL_STR || col->type == FTL_COL_VSTR)
+			else if (col->type == FTL_COL_STR)
 				ftl_json_add_text(b, row[c].s);
 			else if (col->type == FTL_COL_PCT || col->type == FTL_COL_FLOAT)
 				json_builder_add_double_value(b, row[c].d);
@@ -317,6 +378,22 @@ void ftl_table_add_json(const FtlTable *t, JsonBuilder *b)
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);
+}
+
+void ftl_table_print(const FtlTable *t, FtlFormat format, FILE *out, guint max_rows, guint width)
+{
+	if (format == FTL_FORMAT_CSV) {
+		ftl_table_print_csv(t, out);
+	} else if (format == FTL_FORMAT_JSON) {
+		g_autoptr(JsonBuilder) b = json_builder_new();
+		json_builder_begin_object(b);
+		ftl_table_add_json(t, b);
+		json_builder_end_object(b);
+		g_autoptr(JsonNode) root = json_builder_get_root(b);
+		ftl_json_print(root, out);
+	} else {
+		ftl_table_print_text(t, out, max_rows, width);
+	}
 }
 
 void ftl_json_add_text(JsonBuilder *b, const char *s)

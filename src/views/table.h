@@ -17,9 +17,8 @@ typedef enum {
 gboolean ftl_format_parse(const char *text, FtlFormat *out, GError **error);
 
 typedef enum {
-	FTL_COL_STR,  /* text; control characters are shown as \xNN in text and CSV */
-	FTL_COL_VSTR, /* text the caller already made visible for the text view (shown
-		       * as is there); CSV and JSON treat it as FTL_COL_STR */
+	FTL_COL_STR, /* text from anywhere: made visible (util/escape.h) in text and CSV,
+		      * valid UTF-8 in JSON */
 	FTL_COL_INT,
 	FTL_COL_NS,  /* a duration in ns: text shows "12.345 us", CSV/JSON the integer */
 	FTL_COL_TS,  /* a timestamp in ns: text shows "123.456789", CSV/JSON the integer */
@@ -27,18 +26,37 @@ typedef enum {
 	FTL_COL_FLOAT,
 } FtlColType;
 
+typedef enum {
+	FTL_COL_HIDE_TEXT = 1u << 0,  /* CSV and JSON only */
+	FTL_COL_KEEP_START = 1u << 1, /* text cuts a long value at its end ("head~"); by
+				       * default the start goes ("~tail") */
+	FTL_COL_NO_CUT = 1u << 2,     /* text never cuts it */
+} FtlColFlags;
+
+/* One column, declared once: text, CSV and JSON render from it. Strings
+ * are left-aligned and may be cut to fit the width (never below 12
+ * columns), everything else is right-aligned and never cut. */
+typedef struct {
+	const char *key;   /* CSV header and JSON member; times end in _ns */
+	const char *title; /* text header */
+	FtlColType type;
+	guint flags; /* FtlColFlags */
+} FtlColumn;
+
 typedef struct _FtlTable FtlTable;
 
-/* name is the JSON member the rows go under. */
-FtlTable *ftl_table_new(const char *name);
+/* name is the JSON member the rows go under; cols (copied) declares the
+ * columns, and a column's index in it is its id for every call below
+ * (declare them with an enum of ids). */
+FtlTable *ftl_table_new(const char *name, const FtlColumn *cols, guint n_cols);
 void ftl_table_free(FtlTable *t);
-/* key names the column in CSV and JSON (use a _ns suffix for times); title is
- * the text header. Columns are added before rows. */
-void ftl_table_add_column(FtlTable *t, const char *key, const char *title, FtlColType type);
-/* The last added column is left out of the text view (CSV and JSON keep it). */
-void ftl_table_hide_in_text(FtlTable *t);
+/* Leaves column col out of every format (a column this table has no data
+ * for, e.g. cpu when statistics are not per CPU). */
+void ftl_table_omit(FtlTable *t, guint col);
+/* Replaces a column's text header (e.g. "time (rel)"). */
+void ftl_table_set_title(FtlTable *t, guint col, const char *title);
 void ftl_table_begin_row(FtlTable *t);
-/* Set cells of the current row by column index; unset cells are null/empty. */
+/* Set cells of the current row by column id; unset cells are null/empty. */
 void ftl_table_set_str(FtlTable *t, guint col, const char *s);
 void ftl_table_set_int(FtlTable *t, guint col, gint64 v);
 void ftl_table_set_double(FtlTable *t, guint col, double v);
@@ -50,6 +68,9 @@ void ftl_table_print_text(const FtlTable *t, FILE *out, guint max_rows, guint wi
 void ftl_table_print_csv(const FtlTable *t, FILE *out);
 /* Adds "name": [ {key: value, ...}, ... ] with every row to an open object. */
 void ftl_table_add_json(const FtlTable *t, JsonBuilder *b);
+/* The table alone as a document of format (JSON: an object with the one
+ * member); text shows max_rows (0: all) within width. */
+void ftl_table_print(const FtlTable *t, FtlFormat format, FILE *out, guint max_rows, guint width);
 /* Several tables as CSV: one document per table, separated by an empty
  * line; NULL tables are left out. */
 void ftl_table_print_csv_all(FILE *out, const FtlTable *const *tables, guint n);

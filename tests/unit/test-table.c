@@ -13,38 +13,33 @@ static char *render(const FtlTable *t, FtlFormat f, guint max_rows, guint width)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
-	if (f == FTL_FORMAT_TEXT)
-		ftl_table_print_text(t, out, max_rows, width);
-	else if (f == FTL_FORMAT_CSV)
-		ftl_table_print_csv(t, out);
-	else {
-		g_autoptr(JsonBuilder) b = json_builder_new();
-		json_builder_begin_object(b);
-		ftl_table_add_json(t, b);
-		json_builder_end_object(b);
-		g_autoptr(JsonNode) root = json_builder_get_root(b);
-		ftl_json_print(root, out);
-	}
+	ftl_table_print(t, f, out, max_rows, width);
 	fclose(out);
 	return buf;
 }
 
+enum { S_FUNC, S_CALLS, S_TOTAL, S_SECRET, S_GONE };
+static const FtlColumn sample_cols[] = {
+	[S_FUNC] = { "function", "function", FTL_COL_STR },
+	[S_CALLS] = { "calls", "calls", FTL_COL_INT },
+	[S_TOTAL] = { "total_ns", "total", FTL_COL_NS },
+	[S_SECRET] = { "secret", "secret", FTL_COL_INT, FTL_COL_HIDE_TEXT },
+	[S_GONE] = { "gone", "gone", FTL_COL_INT },
+};
+
 static FtlTable *sample(void)
 {
-	FtlTable *t = ftl_table_new("rows");
-	ftl_table_add_column(t, "function", "function", FTL_COL_STR);
-	ftl_table_add_column(t, "calls", "calls", FTL_COL_INT);
-	ftl_table_add_column(t, "total_ns", "total", FTL_COL_NS);
-	ftl_table_add_column(t, "secret", "secret", FTL_COL_INT);
-	ftl_table_hide_in_text(t);
+	FtlTable *t = ftl_table_new("rows", sample_cols, G_N_ELEMENTS(sample_cols));
+	ftl_table_omit(t, S_GONE); /* in no format, though cells are set */
 	ftl_table_begin_row(t);
-	ftl_table_set_str(t, 0, "do_sys_open");
-	ftl_table_set_int(t, 1, 12);
-	ftl_table_set_int(t, 2, 1500);
-	ftl_table_set_int(t, 3, 7);
+	ftl_table_set_str(t, S_FUNC, "do_sys_open");
+	ftl_table_set_int(t, S_CALLS, 12);
+	ftl_table_set_int(t, S_TOTAL, 1500);
+	ftl_table_set_int(t, S_SECRET, 7);
+	ftl_table_set_int(t, S_GONE, 99);
 	ftl_table_begin_row(t);
-	ftl_table_set_str(t, 0, "evil,\"name\"\x1b[31m");
-	ftl_table_set_int(t, 1, 3);
+	ftl_table_set_str(t, S_FUNC, "evil,\"name\"\x1b[31m");
+	ftl_table_set_int(t, S_CALLS, 3);
 	return t;
 }
 
@@ -54,6 +49,7 @@ static void test_text(void)
 	g_autofree char *s = render(t, FTL_FORMAT_TEXT, 0, 100);
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "function"));
 	CU_ASSERT_PTR_NULL(strstr(s, "secret"));
+	CU_ASSERT_PTR_NULL(strstr(s, "gone"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "1.500 us"));
 	/* an escape sequence from the trace never reaches the terminal raw */
 	CU_ASSERT_PTR_NULL(strchr(s, 0x1b));
@@ -68,9 +64,9 @@ static void test_text(void)
 
 static void test_width(void)
 {
-	g_autoptr(FtlTable) t = ftl_table_new("rows");
-	ftl_table_add_column(t, "name", "name", FTL_COL_STR);
-	ftl_table_add_column(t, "n", "n", FTL_COL_INT);
+	static const FtlColumn cols[] = { { "name", "name", FTL_COL_STR },
+					  { "n", "n", FTL_COL_INT } };
+	g_autoptr(FtlTable) t = ftl_table_new("rows", cols, 2);
 	ftl_table_begin_row(t);
 	char longname[200];
 	memset(longname, 'a', sizeof longname - 2);
@@ -109,10 +105,72 @@ static void test_json(void)
 	JsonObject *r0 = json_array_get_object_element(rows, 0);
 	CU_ASSERT_EQUAL(json_object_get_int_member(r0, "total_ns"), 1500);
 	CU_ASSERT_EQUAL(json_object_get_int_member(r0, "secret"), 7);
+	CU_ASSERT_FALSE(json_object_has_member(r0, "gone"));
 	JsonObject *r1 = json_array_get_object_element(rows, 1);
 	CU_ASSERT(json_object_get_null_member(r1, "total_ns"));
 	CU_ASSERT_STRING_EQUAL(json_object_get_string_member(r1, "function"),
 			       "evil,\"name\"\x1b[31m");
+}
+
+/* The text column is cut at its end, the comm never, the name at its start. */
+static void test_cut_policies(void)
+{
+	enum { C_NAME, C_COMM, C_TEXT };
+	static const FtlColumn cols[] = {
+		[C_NAME] = { "name", "name", FTL_COL_STR },
+		[C_COMM] = { "comm", "comm", FTL_COL_STR, FTL_COL_NO_CUT },
+		[C_TEXT] = { "text", "text", FTL_COL_STR, FTL_COL_KEEP_START },
+	};
+	g_autoptr(FtlTable) t = ftl_table_new("rows", cols, G_N_ELEMENTS(cols));
+	ftl_table_set_title(t, C_TEXT, "marker text");
+	ftl_table_begin_row(t);
+	ftl_table_set_str(t, C_NAME, "short");
+	ftl_table_set_str(t, C_COMM, "a-very-long-task-name-kept-whole");
+	ftl_table_set_str(t, C_TEXT, "START of a long marker text that goes on and on and on END");
+	g_autofree char *s = render(t, FTL_FORMAT_TEXT, 0, 70);
+	g_auto(GStrv) lines = g_strsplit(s, "\n", -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(lines[0], "marker text"));
+	CU_ASSERT(strlen(lines[1]) <= 70);
+	CU_ASSERT_PTR_NOT_NULL(strstr(lines[1], "a-very-long-task-name-kept-whole"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(lines[1], "START of"));
+	CU_ASSERT_PTR_NULL(strstr(lines[1], "END"));
+	CU_ASSERT_EQUAL(lines[1][strlen(lines[1]) - 1], '~');
+}
+
+/* Wide characters take two columns: rows stay aligned. */
+static void test_wide_chars(void)
+{
+	static const FtlColumn cols[] = { { "name", "name", FTL_COL_STR },
+					  { "n", "n", FTL_COL_INT } };
+	g_autoptr(FtlTable) t = ftl_table_new("rows", cols, 2);
+	ftl_table_begin_row(t);
+	ftl_table_set_str(t, 0, "\xe6\x97\xa5\xe6\x9c\xac"); /* two wide characters */
+	ftl_table_set_int(t, 1, 1);
+	ftl_table_begin_row(t);
+	ftl_table_set_str(t, 0, "abcd");
+	ftl_table_set_int(t, 1, 2);
+	g_autofree char *s = render(t, FTL_FORMAT_TEXT, 0, 100);
+	g_auto(GStrv) lines = g_strsplit(s, "\n", -1);
+	/* "日本  1" and "abcd  2": the numbers in one column */
+	CU_ASSERT_EQUAL(strlen(lines[1]) - 2, strlen(lines[2]));
+}
+
+/* A cell that starts like a formula is shown as text by spreadsheets. */
+static void test_csv_formula(void)
+{
+	static const FtlColumn cols[] = { { "text", "text", FTL_COL_STR } };
+	g_autoptr(FtlTable) t = ftl_table_new("rows", cols, 1);
+	const char *in[] = { "=HYPERLINK(\"x\")", "+1", "-2", "@SUM(A1)", "plain", "a=b" };
+	const char *want[] = { "\"'=HYPERLINK(\"\"x\"\")\"", "\"'+1\"", "\"'-2\"",
+			       "\"'@SUM(A1)\"", "plain", "a=b" };
+	for (guint i = 0; i < G_N_ELEMENTS(in); i++) {
+		ftl_table_begin_row(t);
+		ftl_table_set_str(t, 0, in[i]);
+	}
+	g_autofree char *s = render(t, FTL_FORMAT_CSV, 0, 0);
+	g_auto(GStrv) lines = g_strsplit(s, "\n", -1);
+	for (guint i = 0; i < G_N_ELEMENTS(in); i++)
+		CU_ASSERT_STRING_EQUAL(lines[i + 1], want[i]);
 }
 
 static void test_format_parse(void)
@@ -130,6 +188,9 @@ static const UnitTest tests[] = {
 	{ "width", test_width },
 	{ "csv", test_csv },
 	{ "json", test_json },
+	{ "cut policies by column", test_cut_policies },
+	{ "wide characters", test_wide_chars },
+	{ "csv formula cells", test_csv_formula },
 	{ "format_parse", test_format_parse },
 	{ NULL, NULL },
 };
