@@ -21,6 +21,7 @@
 #include "capture/tracefs.h"
 #include "util/error.h"
 #include "util/output.h"
+#include "util/scan.h"
 
 #define STACK_POLL_MS 20
 #define STACK_ENABLED "/proc/sys/kernel/stack_tracer_enabled"
@@ -35,7 +36,8 @@ void ftl_stack_result_clear(FtlStackResult *r)
 static guint64 stack_read_max(const char *path)
 {
 	g_autofree char *v = ftl_tracefs_read(path, NULL);
-	return v ? g_ascii_strtoull(v, NULL, 10) : 0;
+	guint64 n;
+	return v && ftl_scan_u64_str(v, 10, &n) ? n : 0;
 }
 
 typedef struct {

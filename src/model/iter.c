@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "util/error.h"
+#include "util/scan.h"
 
 typedef struct {
 	FtlSource *src;
@@ -75,24 +76,20 @@ gboolean ftl_filter_parse_list(const char *text, GArray **out, GError **error)
 	g_autoptr(GArray) arr = g_array_new(FALSE, FALSE, sizeof(gint32));
 	g_auto(GStrv) parts = g_strsplit(text, ",", -1);
 	for (guint i = 0; parts[i]; i++) {
-		const char *p = g_strstrip(parts[i]);
-		char *end;
-		if (!g_ascii_isdigit(*p))
+		const char *p = g_strstrip(parts[i]), *e = p + strlen(p);
+		guint64 a, b;
+		const char *end = ftl_scan_u64(p, e, &a);
+		if (!end || a > G_MAXINT32)
 			return filter_list_bad(text, error);
-		gint64 a = g_ascii_strtoll(p, &end, 10), b = a;
-		if (a > G_MAXINT32)
-			return filter_list_bad(text, error);
-		if (*end == '-') {
-			const char *q = end + 1;
-			if (!g_ascii_isdigit(*q))
-				return filter_list_bad(text, error);
-			b = g_ascii_strtoll(q, &end, 10);
-			if (b < a || b > G_MAXINT32 || b - a > 1000000)
+		b = a;
+		if (end < e && *end == '-') {
+			end = ftl_scan_u64(end + 1, e, &b);
+			if (!end || b < a || b > G_MAXINT32 || b - a > 1000000)
 				return filter_list_bad(text, error);
 		}
-		if (*end)
+		if (end != e)
 			return filter_list_bad(text, error);
-		for (gint64 v = a; v <= b; v++) {
+		for (guint64 v = a; v <= b; v++) {
 			gint32 x = (gint32)v;
 			g_array_append_val(arr, x);
 		}
@@ -103,17 +100,12 @@ gboolean ftl_filter_parse_list(const char *text, GArray **out, GError **error)
 
 static gboolean filter_parse_seconds(const char *s, gint64 *ns)
 {
-	char *end;
 	s = g_strstrip((char *)s);
 	if (!*s) {
 		*ns = FTL_TS_NONE;
 		return TRUE;
 	}
-	double v = g_ascii_strtod(s, &end);
-	if (end == s || *end || !(v >= 0 && v <= 9.2e9)) /* also refuses NaN */
-		return FALSE;
-	*ns = (gint64)(v * 1e9 + 0.5);
-	return TRUE;
+	return ftl_scan_seconds_str(s, ns); /* exact: no rounding through a double */
 }
 
 gboolean ftl_filter_parse_time(const char *text, gint64 *start, gint64 *end, GError **error)

@@ -23,7 +23,7 @@ static const char *event_comm_pid(const char *p, const char *e, const char **com
 			return NULL;
 		const char *q = d + 1;
 		guint64 v;
-		const char *r = ftl_text_parse_u64(q, e, &v);
+		const char *r = ftl_scan_u64(q, e, &v);
 		if (!r || r >= e || (*r != ' ' && *r != '\t' && *r != '(') || v > G_MAXINT32)
 			continue;
 		*comm_end = d;
@@ -38,7 +38,7 @@ static const char *event_timestamp(TextSource *ts, const char *p, const char *e)
 {
 	FtlEvent *ev = &ts->ev;
 	gint64 ns;
-	const char *q = ftl_text_parse_sec(p, e, &ns);
+	const char *q = ftl_scan_sec(p, e, &ns);
 	if (q) {
 		if (q < e && *q == ':') {
 			ev->ts = ns;
@@ -47,7 +47,7 @@ static const char *event_timestamp(TextSource *ts, const char *p, const char *e)
 		return NULL;
 	}
 	guint64 v;
-	q = ftl_text_parse_u64(p, e, &v);
+	q = ftl_scan_u64(p, e, &v);
 	if (!q || q >= e)
 		return NULL;
 	if (text_has_prefix(q, e, "us")) {
@@ -93,13 +93,13 @@ TextLineResult ftl_text_parse_event_line(TextSource *ts, const char *p, const ch
 			return TEXT_LINE_NONE;
 		const char *t = text_skip_ws(q + 1, c);
 		guint64 tg;
-		if (ftl_text_parse_u64(t, c, &tg))
+		if (ftl_scan_u64(t, c, &tg))
 			ev->tgid = (gint32)MIN(tg, G_MAXINT32);
 		q = text_skip_ws(c + 1, e);
 	}
 	guint64 cpu;
 	if (q < e && *q == '[') {
-		const char *c = ftl_text_parse_u64(q + 1, e, &cpu);
+		const char *c = ftl_scan_u64(q + 1, e, &cpu);
 		if (!c || c >= e || *c != ']' || cpu > 100000)
 			return TEXT_LINE_NONE;
 		q = text_skip_ws(c + 1, e);
@@ -108,7 +108,7 @@ TextLineResult ftl_text_parse_event_line(TextSource *ts, const char *p, const ch
 		while (f < e && *f != ' ' && *f != '\t')
 			f++;
 		gint64 probe;
-		const char *t = ftl_text_parse_sec(q, e, &probe);
+		const char *t = ftl_scan_sec(q, e, &probe);
 		gboolean is_ts = t && t < e && *t == ':';
 		if (!is_ts && f < e && f - q <= 7) {
 			gboolean flags = TRUE;
@@ -121,7 +121,7 @@ TextLineResult ftl_text_parse_event_line(TextSource *ts, const char *p, const ch
 		}
 	} else {
 		/* latency layout: cpu digits run straight into the flags ("0d..1") */
-		const char *c = ftl_text_parse_u64(q, e, &cpu);
+		const char *c = ftl_scan_u64(q, e, &cpu);
 		if (!c || cpu > 100000)
 			return TEXT_LINE_NONE;
 		const char *f = c;
@@ -184,9 +184,9 @@ static const char *payload_comm_pid_prio(TextSource *ts, const char *p, const ch
 			break;
 		}
 	guint64 v, pr;
-	if (!colon || ftl_text_parse_u64(colon + 1, br, &v) != br)
+	if (!colon || ftl_scan_u64(colon + 1, br, &v) != br)
 		return NULL;
-	const char *r = ftl_text_parse_u64(br + 2, e, &pr);
+	const char *r = ftl_scan_u64(br + 2, e, &pr);
 	if (!r || r >= e || *r != ']')
 		return NULL;
 	*comm = ftl_strpool_intern_len(ts->pool, p, (gsize)(colon - p));
@@ -254,7 +254,7 @@ static void payload_sched_wakeup(TextSource *ts)
 		if (ftl_event_field(ev, "target_cpu", &v)) {
 			/* "target_cpu=001": decimal with leading zeros */
 			guint64 c;
-			if (ftl_text_parse_u64(v.p, v.p + v.len, &c))
+			if (ftl_scan_u64(v.p, v.p + v.len, &c))
 				ev->u.wake.target_cpu = (gint32)MIN(c, G_MAXINT32);
 		}
 		return;
@@ -266,7 +266,7 @@ static void payload_sched_wakeup(TextSource *ts)
 		return;
 	const char *c = g_strstr_len(q, e - q, "CPU:");
 	guint64 cpu;
-	if (c && ftl_text_parse_u64(c + 4, e, &cpu))
+	if (c && ftl_scan_u64(c + 4, e, &cpu))
 		ev->u.wake.target_cpu = (gint32)MIN(cpu, G_MAXINT32);
 }
 
@@ -329,12 +329,12 @@ static gboolean payload_function(TextSource *ts, const char *p, const char *e)
 	const char *r = arrow ? g_strstr_len(pe, e - pe, "(repeats: ") : NULL;
 	if (r) {
 		guint64 n;
-		const char *q = ftl_text_parse_u64(r + 10, e, &n);
+		const char *q = ftl_scan_u64(r + 10, e, &n);
 		if (q) {
 			ev->u.fn.repeats = (guint32)MIN(n, G_MAXUINT32);
 			q = g_strstr_len(q, e - q, "last_ts:");
 			gint64 lt;
-			if (q && ftl_text_parse_sec(text_skip_ws(q + 8, e), e, &lt))
+			if (q && ftl_scan_sec(text_skip_ws(q + 8, e), e, &lt))
 				ev->u.fn.last_ts = lt;
 		}
 	}
@@ -348,11 +348,11 @@ static gboolean payload_legacy_sched(TextSource *ts, const char *p, const char *
 {
 	FtlEvent *ev = &ts->ev;
 	guint64 pid, prio;
-	const char *q = ftl_text_parse_u64(p, e, &pid);
+	const char *q = ftl_scan_u64(p, e, &pid);
 	if (!q || q >= e || *q != ':')
 		return FALSE;
 	q = text_skip_ws(q + 1, e);
-	q = ftl_text_parse_u64(q, e, &prio);
+	q = ftl_scan_u64(q, e, &prio);
 	if (!q || q + 1 >= e || q[0] != ':')
 		return FALSE;
 	const char *st = q + 1;
@@ -368,17 +368,17 @@ static gboolean payload_legacy_sched(TextSource *ts, const char *p, const char *
 	gint32 target = -1;
 	if (q < e && *q == '[') {
 		guint64 c;
-		const char *r = ftl_text_parse_u64(q + 1, e, &c);
+		const char *r = ftl_scan_u64(q + 1, e, &c);
 		if (!r || *r != ']')
 			return FALSE;
 		target = (gint32)c;
 		q = text_skip_ws(r + 1, e);
 	}
 	guint64 npid, nprio;
-	q = ftl_text_parse_u64(q, e, &npid);
+	q = ftl_scan_u64(q, e, &npid);
 	if (!q || q >= e || *q != ':')
 		return FALSE;
-	q = ftl_text_parse_u64(text_skip_ws(q + 1, e), e, &nprio);
+	q = ftl_scan_u64(text_skip_ws(q + 1, e), e, &nprio);
 	if (!q)
 		return FALSE;
 	const char *comm = NULL;
@@ -453,7 +453,7 @@ static TextLineResult payload_funcgraph(TextSource *ts, gboolean entry, const ch
 			q = text_skip_ws(q + 1, bar);
 		}
 		if (q < bar) {
-			const char *r = ftl_text_parse_usecs(q, bar, &dur);
+			const char *r = ftl_scan_usecs(q, bar, &dur);
 			if (!r || !text_has_prefix(text_skip_ws(r, bar), bar, "us"))
 				return TEXT_LINE_NONE;
 		}
@@ -501,7 +501,7 @@ TextLineResult ftl_text_parse_hwbranch_line(TextSource *ts, const char *p, const
 {
 	FtlEvent *ev = &ts->ev;
 	guint64 cpu;
-	const char *q = ftl_text_parse_u64(p, e, &cpu);
+	const char *q = ftl_scan_u64(p, e, &cpu);
 	if (!q || q >= e || (*q != ' ' && *q != '\t') || cpu > 100000)
 		return TEXT_LINE_NONE;
 	const char *to = text_skip_ws(q, e);

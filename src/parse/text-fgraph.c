@@ -23,7 +23,7 @@ static gboolean fgraph_comm_pid(TextSource *ts, const char *p, const char *e, co
 	if (d == e || d - p < 2 || d[-1] != '-' || e - d > 10)
 		return FALSE;
 	guint64 v;
-	ftl_text_parse_u64(d, e, &v);
+	ftl_scan_u64(d, e, &v);
 	*pid = (gint32)MIN(v, G_MAXINT32);
 	const char *ce = d - 1;
 	*comm = (ce - p == 5 && memcmp(p, "<...>", 5) == 0)
@@ -81,7 +81,7 @@ static gboolean fgraph_duration(const char *p, const char *e, gint64 *ns, char *
 		*mark = *p;
 		p = text_skip_ws(p + 1, e);
 	}
-	const char *q = ftl_text_parse_usecs(p, e, ns);
+	const char *q = ftl_scan_usecs(p, e, ns);
 	if (!q)
 		return FALSE;
 	q = text_skip_ws(q, e);
@@ -253,7 +253,7 @@ static int fgraph_time_column(TextSource *ts, const char **q, const char *e)
 	if (!g_ascii_isdigit(**q))
 		return 0;
 	gint64 ns;
-	if ((r = ftl_text_parse_sec(*q, e, &ns))) {
+	if ((r = ftl_scan_sec(*q, e, &ns))) {
 		r = text_skip_ws(r, e);
 		if (r < e && *r == '|') {
 			ev->ts = ns;
@@ -264,7 +264,7 @@ static int fgraph_time_column(TextSource *ts, const char **q, const char *e)
 		 * ("4.518 us |" without the CPU column) */
 		return text_has_prefix(r, e, "us") ? 0 : -1;
 	}
-	if ((r = ftl_text_parse_u64(*q, e, &v))) {
+	if ((r = ftl_scan_u64(*q, e, &v))) {
 		const char *r2 = text_skip_ws(r, e);
 		if (text_has_prefix(r2, e, "us")) {
 			r2 = text_skip_ws(r2 + 2, e);
@@ -360,7 +360,7 @@ TextLineResult ftl_text_parse_fgraph_line(TextSource *ts, const char *p, const c
 	/* CPU column: "0)" */
 	gboolean have_cpu = FALSE;
 	q = text_skip_ws(q, e);
-	if ((r = ftl_text_parse_u64(q, e, &v)) && r < e && *r == ')' && v < 100000) {
+	if ((r = ftl_scan_u64(q, e, &v)) && r < e && *r == ')' && v < 100000) {
 		ev->cpu = (gint32)v;
 		q = r + 1;
 		after_cpu = q;

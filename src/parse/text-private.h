@@ -8,6 +8,7 @@
 #include "model/source.h"
 #include "model/trace.h"
 #include "util/input.h"
+#include "util/scan.h"
 
 /* Longest line accepted; a longer one is an error, not a diagnostic, because no
  * ftrace output comes close (the kernel's trace_seq is one page). */
@@ -71,12 +72,6 @@ static inline gboolean text_has_prefix(const char *p, const char *e, const char 
 	return TRUE;
 }
 
-/* Parses unsigned decimal digits at p; returns the end or NULL if none. */
-const char *ftl_text_parse_u64(const char *p, const char *e, guint64 *out);
-/* "SSS.FFFFFF" (1..9 fraction digits) to ns; returns the end or NULL. */
-const char *ftl_text_parse_sec(const char *p, const char *e, gint64 *ns);
-/* "12.345" microseconds (any fraction length) to ns; returns the end or NULL. */
-const char *ftl_text_parse_usecs(const char *p, const char *e, gint64 *ns);
 const char *ftl_text_intern(TextSource *ts, const char *p, const char *e);
 
 /* Line parsers: [p, e) is the line without its newline and leading blanks. */

@@ -12,66 +12,6 @@
 #include "util/error.h"
 #include "util/slots.h"
 
-const char *ftl_text_parse_u64(const char *p, const char *e, guint64 *out)
-{
-	const char *s = p;
-	guint64 v = 0;
-	while (p < e && g_ascii_isdigit(*p) && p - s < 20)
-		v = v * 10 + (guint64)(*p++ - '0');
-	if (p == s)
-		return NULL;
-	*out = v;
-	return p;
-}
-
-const char *ftl_text_parse_sec(const char *p, const char *e, gint64 *ns)
-{
-	guint64 sec;
-	const char *q = ftl_text_parse_u64(p, e, &sec);
-	if (!q || q >= e || *q != '.' || sec > 9000000000ull)
-		return NULL;
-	q++;
-	guint64 frac = 0;
-	int nd = 0;
-	while (q < e && g_ascii_isdigit(*q)) {
-		if (nd < 9) {
-			frac = frac * 10 + (guint64)(*q - '0');
-			nd++;
-		}
-		q++;
-	}
-	if (nd == 0)
-		return NULL;
-	for (int i = nd; i < 9; i++)
-		frac *= 10;
-	*ns = (gint64)(sec * 1000000000ull + frac);
-	return q;
-}
-
-const char *ftl_text_parse_usecs(const char *p, const char *e, gint64 *ns)
-{
-	guint64 us;
-	const char *q = ftl_text_parse_u64(p, e, &us);
-	if (!q || us > 9000000000000ull)
-		return NULL;
-	guint64 frac = 0;
-	int nd = 0;
-	if (q < e && *q == '.') {
-		q++;
-		while (q < e && g_ascii_isdigit(*q)) {
-			if (nd < 3) {
-				frac = frac * 10 + (guint64)(*q - '0');
-				nd++;
-			}
-			q++;
-		}
-	}
-	for (int i = nd; i < 3; i++)
-		frac *= 10;
-	*ns = (gint64)(us * 1000 + frac);
-	return q;
-}
-
 const char *ftl_text_intern(TextSource *ts, const char *p, const char *e)
 {
 	return ftl_strpool_intern_len(ts->pool, p, (gsize)(e - p));
@@ -97,8 +37,8 @@ static void text_header_line(TextSource *ts, const char *p, const char *e)
 	if (text_has_prefix(p, e, "entries-in-buffer/entries-written:")) {
 		guint64 a, b;
 		p = text_skip_ws(p + 34, e);
-		if ((q = ftl_text_parse_u64(p, e, &a)) && q < e && *q == '/' &&
-		    ftl_text_parse_u64(q + 1, e, &b)) {
+		if ((q = ftl_scan_u64(p, e, &a)) && q < e && *q == '/' &&
+		    ftl_scan_u64(q + 1, e, &b)) {
 			src->entries_in_buffer = (gint64)a;
 			src->entries_written = (gint64)b;
 		}
@@ -107,7 +47,7 @@ static void text_header_line(TextSource *ts, const char *p, const char *e)
 	const char *hp = g_strstr_len(p, e - p, "#P:");
 	if (hp) {
 		guint64 n;
-		if (ftl_text_parse_u64(hp + 3, e, &n) && n < 100000)
+		if (ftl_scan_u64(hp + 3, e, &n) && n < 100000)
 			src->header_cpus = (gint)n;
 	}
 	if (g_strstr_len(p, e - p, "latency trace v"))
@@ -152,13 +92,13 @@ static TextLineResult text_special_line(TextSource *ts, const char *p, const cha
 	guint64 cpu, n;
 	const char *q;
 	*special = FALSE;
-	if (text_has_prefix(p, e, "CPU:") && (q = ftl_text_parse_u64(p + 4, e, &cpu))) {
+	if (text_has_prefix(p, e, "CPU:") && (q = ftl_scan_u64(p + 4, e, &cpu))) {
 		q = text_skip_ws(q, e);
 		if (text_has_prefix(q, e, "[LOST ")) {
-			q = ftl_text_parse_u64(q + 6, e, &n);
+			q = ftl_scan_u64(q + 6, e, &n);
 			if (!q)
 				return TEXT_LINE_NONE;
-		} else if (q < e && *q == '[' && (q = ftl_text_parse_u64(q + 1, e, &n)) &&
+		} else if (q < e && *q == '[' && (q = ftl_scan_u64(q + 1, e, &n)) &&
 			   text_has_prefix(q, e, " EVENTS DROPPED]")) {
 		} else {
 			return TEXT_LINE_NONE;
@@ -171,7 +111,7 @@ static TextLineResult text_special_line(TextSource *ts, const char *p, const cha
 		ts->ev.payload = (FtlSlice){ p, (guint32)(e - p) };
 		return TEXT_LINE_EVENT;
 	}
-	if (text_has_prefix(p, e, "cpus=") && ftl_text_parse_u64(p + 5, e, &n)) {
+	if (text_has_prefix(p, e, "cpus=") && ftl_scan_u64(p + 5, e, &n)) {
 		ts->base.header_cpus = (gint)MIN(n, 100000);
 		ts->report = TRUE;
 		*special = TRUE;
@@ -183,11 +123,11 @@ static TextLineResult text_special_line(TextSource *ts, const char *p, const cha
 		return TEXT_LINE_NONE;
 	}
 	/* funcgraph-overrun: " (Overruns: N)" after a return */
-	if (text_has_prefix(p, e, "(Overruns: ") && ftl_text_parse_u64(p + 11, e, &n)) {
+	if (text_has_prefix(p, e, "(Overruns: ") && ftl_scan_u64(p + 11, e, &n)) {
 		*special = TRUE;
 		return TEXT_LINE_NONE;
 	}
-	if (text_has_prefix(p, e, "CPU ") && (q = ftl_text_parse_u64(p + 4, e, &cpu)) &&
+	if (text_has_prefix(p, e, "CPU ") && (q = ftl_scan_u64(p + 4, e, &cpu)) &&
 	    text_has_prefix(q, e, " is empty")) {
 		*special = TRUE;
 		return TEXT_LINE_NONE;
@@ -210,7 +150,7 @@ static gboolean text_buffer_started(TextSource *ts, const char *p, const char *e
 {
 	guint64 cpu;
 	const char *q;
-	if (!text_has_prefix(p, e, "##### CPU ") || !(q = ftl_text_parse_u64(p + 10, e, &cpu)) ||
+	if (!text_has_prefix(p, e, "##### CPU ") || !(q = ftl_scan_u64(p + 10, e, &cpu)) ||
 	    !text_has_prefix(q, e, " buffer started"))
 		return FALSE;
 	text_event_reset(ts);
