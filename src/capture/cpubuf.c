@@ -16,6 +16,8 @@
 
 #include "capture/tracefs.h"
 #include "util/error.h"
+#include "util/tracefs-text.h"
+#include "util/scan.h"
 
 typedef struct {
 	char *in_path;
@@ -32,27 +34,6 @@ struct _FtlCpuBuf {
 	guint page_size;
 };
 
-gboolean ftl_header_page_parse(const char *text, guint *page_size, guint *long_size)
-{
-	gboolean have_page = FALSE, have_long = FALSE;
-	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-	for (char **l = lines; *l; l++) {
-		const char *off = strstr(*l, "offset:");
-		const char *size = strstr(*l, "size:");
-		if (!off || !size)
-			continue;
-		guint64 o = g_ascii_strtoull(off + 7, NULL, 10);
-		guint64 s = g_ascii_strtoull(size + 5, NULL, 10);
-		if (strstr(*l, " data;") && o + s > 0 && o + s <= (1u << 30)) {
-			*page_size = (guint)(o + s);
-			have_page = TRUE;
-		} else if (strstr(*l, " commit;") && (s == 4 || s == 8)) {
-			*long_size = (guint)s;
-			have_long = TRUE;
-		}
-	}
-	return have_page && have_long;
-}
 
 guint ftl_cpubuf_page_size(const char *tracefs_dir, GError **error)
 {
@@ -60,14 +41,14 @@ guint ftl_cpubuf_page_size(const char *tracefs_dir, GError **error)
 	g_autofree char *text = ftl_tracefs_read(path, error);
 	if (!text)
 		return 0;
-	guint page = 0, lsize = 0;
-	if (!ftl_header_page_parse(text, &page, &lsize)) {
+	FtlHeaderPage hp;
+	if (!ftl_header_page_parse(text, &hp)) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
 			    "'%s': no 'data' and 'commit' fields: not a ring-buffer page header",
 			    path);
 		return 0;
 	}
-	return page;
+	return ftl_header_page_size(&hp);
 }
 
 guint ftl_cpubuf_count_cpus(const char *buffer_dir, GError **error)
@@ -81,11 +62,11 @@ guint ftl_cpubuf_count_cpus(const char *buffer_dir, GError **error)
 	}
 	guint n = 0;
 	for (const char *name; (name = g_dir_read_name(d));) {
-		char *end;
-		if (strncmp(name, "cpu", 3) != 0)
+		guint64 cpu;
+		if (strncmp(name, "cpu", 3) != 0 || !g_ascii_isdigit(name[3]) ||
+		    !ftl_scan_u64_str(name + 3, 10, &cpu))
 			continue;
-		guint64 cpu = g_ascii_strtoull(name + 3, &end, 10);
-		if (end != name + 3 && !*end && cpu < 65536 && cpu + 1 > n)
+		if (cpu < 65536 && cpu + 1 > n)
 			n = (guint)cpu + 1;
 	}
 	if (!n)

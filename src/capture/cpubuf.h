@@ -34,8 +34,5 @@ guint64 ftl_cpubuf_bytes(const FtlCpuBuf *b, guint cpu);
 /* The sub-buffer ("page") size of the ring buffer, from events/header_page
  * under tracefs_dir: what one read of trace_pipe_raw returns. */
 guint ftl_cpubuf_page_size(const char *tracefs_dir, GError **error);
-/* Reads the page size and the kernel's long size (the size of the commit
- * field) from the text of events/header_page. FALSE if they are not there. */
-gboolean ftl_header_page_parse(const char *text, guint *page_size, guint *long_size);
 /* The number of CPUs a buffer has: one more than the highest per_cpu/cpuN. */
 guint ftl_cpubuf_count_cpus(const char *buffer_dir, GError **error);

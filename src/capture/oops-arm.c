@@ -11,6 +11,7 @@
 
 #include "capture/tracefs.h"
 #include "util/error.h"
+#include "util/tracefs-text.h"
 
 #define OOPS_SYSCTL "/proc/sys/kernel/ftrace_dump_on_oops"
 #define OOPS_GROUP  "arm-oops"
@@ -91,11 +92,8 @@ static char *oops_read_buffer(const char *tracing_dir, GError **error)
 	g_autofree char *text = oops_read(path, error);
 	if (!text)
 		return NULL;
-	const char *exp = strstr(text, "(expanded: ");
-	if (exp) {
-		guint64 kb = g_ascii_strtoull(exp + strlen("(expanded: "), NULL, 10);
-		return g_strdup_printf("%" G_GUINT64_FORMAT, kb);
-	}
+	if (strstr(text, "(expanded:"))
+		return g_strdup_printf("%" G_GUINT64_FORMAT, ftl_buffer_size_kb_parse(text));
 	if (text[0] != 'X')
 		return g_steal_pointer(&text);
 	g_autofree char *per_cpu = g_build_filename(tracing_dir, "per_cpu", NULL);

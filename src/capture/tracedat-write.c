@@ -21,6 +21,7 @@
 #include "capture/tracefs.h"
 #include "util/error.h"
 #include "util/output.h"
+#include "util/tracefs-text.h"
 
 /* trace-cmd's option ids (trace-cmd-private.h). */
 enum {
@@ -268,13 +269,16 @@ static gboolean td_input_read(TdInput *in, const char *dir, GError **error)
 	gsize len;
 	if (!td_read(dir, "events/header_page", FALSE, &in->header_page, &len, error))
 		return FALSE;
-	if (!ftl_header_page_parse(in->header_page, &in->page, &in->long_size) || in->page < 64) {
+	FtlHeaderPage hp;
+	if (!ftl_header_page_parse(in->header_page, &hp) || ftl_header_page_size(&hp) < 64) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
 			    "'%s/events/header_page': no 'data' and 'commit' fields: not a "
 			    "ring-buffer page header",
 			    dir);
 		return FALSE;
 	}
+	in->page = ftl_header_page_size(&hp);
+	in->long_size = (guint)hp.commit_size;
 	in->n_cpus = ftl_cpubuf_count_cpus(dir, error);
 	if (!in->n_cpus)
 		return FALSE;
@@ -298,7 +302,7 @@ static gboolean td_input_read(TdInput *in, const char *dir, GError **error)
 	g_autofree char *clock_file = NULL;
 	if (!td_read(dir, "trace_clock", TRUE, &clock_file, &len, error))
 		return FALSE;
-	in->clock = ftl_tracefs_bracketed(clock_file);
+	in->clock = ftl_trace_clock_selected(clock_file);
 	if (!in->clock)
 		in->clock = g_strdup("local");
 	return TRUE;

@@ -15,6 +15,7 @@
 #include <tracefs.h>
 
 #include "util/error.h"
+#include "util/tracefs-text.h"
 
 const char *ftl_tracefs_dir(GError **error)
 {
@@ -150,12 +151,6 @@ gboolean ftl_tracefs_copy(const char *src, const char *dst, GError **error)
 	return ok;
 }
 
-char *ftl_tracefs_bracketed(const char *text)
-{
-	const char *a = strchr(text, '[');
-	const char *b = a ? strchr(a, ']') : NULL;
-	return b ? g_strndup(a + 1, (gsize)(b - a - 1)) : NULL;
-}
 
 /* ---- settings to put back ---------------------------------------------- */
 
@@ -230,14 +225,13 @@ static int save_entry_restore(const SaveEntry *e)
 		return ftl_tracefs_write_errno(e->path, v, FALSE);
 	}
 	case FTL_SAVE_CLOCK: {
-		g_autofree char *clock = ftl_tracefs_bracketed(e->text);
+		g_autofree char *clock = ftl_trace_clock_selected(e->text);
 		return clock ? ftl_tracefs_write_errno(e->path, clock, FALSE) : 0;
 	}
 	case FTL_SAVE_SIZE: {
 		/* An unexpanded buffer reads "7 (expanded: 1408)": 1408 is what it
 		 * becomes on first use, and writing 7 would make it 7 KB. */
-		const char *ex = strstr(e->text, "expanded:");
-		guint64 kb = g_ascii_strtoull(ex ? ex + 9 : e->text, NULL, 10);
+		guint64 kb = ftl_buffer_size_kb_parse(e->text);
 		if (!kb)
 			return 0; /* "X": per-CPU sizes differ; nothing sane to write */
 		g_autofree char *v = g_strdup_printf("%" G_GUINT64_FORMAT, kb);
@@ -284,30 +278,3 @@ gboolean ftl_tracefs_save_restore(FtlTracefsSave *s, GError **error)
 
 /* ---- statistics ---------------------------------------------------------- */
 
-void ftl_cpustats_parse(const char *text, FtlCpuStats *st)
-{
-	static const struct {
-		const char *key;
-		gsize off;
-	} keys[] = {
-		{ "entries:", G_STRUCT_OFFSET(FtlCpuStats, entries) },
-		{ "overrun:", G_STRUCT_OFFSET(FtlCpuStats, overrun) },
-		{ "commit overrun:", G_STRUCT_OFFSET(FtlCpuStats, commit_overrun) },
-		{ "bytes:", G_STRUCT_OFFSET(FtlCpuStats, bytes) },
-		{ "dropped events:", G_STRUCT_OFFSET(FtlCpuStats, dropped) },
-		{ "read events:", G_STRUCT_OFFSET(FtlCpuStats, read) },
-	};
-	memset(st, 0, sizeof *st);
-	for (const char *line = text; line && *line;) {
-		for (guint i = 0; i < G_N_ELEMENTS(keys); i++) {
-			gsize n = strlen(keys[i].key);
-			if (strncmp(line, keys[i].key, n) == 0) {
-				guint64 *dst = G_STRUCT_MEMBER_P(st, keys[i].off);
-				*dst = g_ascii_strtoull(line + n, NULL, 10);
-				break;
-			}
-		}
-		const char *nl = strchr(line, '\n');
-		line = nl ? nl + 1 : NULL;
-	}
-}

@@ -6,6 +6,8 @@
 
 #include <glib.h>
 
+#include "util/tracefs-text.h"
+
 /* The tracefs directory. libtracefs looks in the mount table, mounts tracefs
  * at /sys/kernel/tracing when it is absent and falls back to debugfs/tracing
  * as older kernels need; this checks that the result is a tracing directory.
@@ -24,8 +26,6 @@ gboolean ftl_tracefs_write(const char *path, const char *value, gboolean append,
 /* Copies src (a tracefs or /proc file: its size is unknown until read) to the
  * new regular file dst. */
 gboolean ftl_tracefs_copy(const char *src, const char *dst, GError **error);
-/* The current choice in a "[a] b c" list file (trace_clock); NULL if none. */
-char *ftl_tracefs_bracketed(const char *text);
 
 /* How a saved file is written back. */
 typedef enum {
@@ -53,14 +53,3 @@ void ftl_tracefs_save_undo(FtlTracefsSave *s, const char *path, const char *undo
  * tried; the error names the first that failed. */
 gboolean ftl_tracefs_save_restore(FtlTracefsSave *s, GError **error);
 
-/* One CPU's ring-buffer statistics (per_cpu/cpuN/stats). */
-typedef struct {
-	guint64 entries;	/* events still in the buffer */
-	guint64 overrun;	/* events overwritten before they were read */
-	guint64 commit_overrun; /* events lost inside a nested write */
-	guint64 bytes;		/* bytes still in the buffer */
-	guint64 dropped;	/* events refused because the buffer was full */
-	guint64 read;		/* events read out */
-} FtlCpuStats;
-/* Parses a stats file; fields that are absent stay 0. */
-void ftl_cpustats_parse(const char *text, FtlCpuStats *st);

@@ -16,6 +16,7 @@
 #include "parse/tep.h"
 #include "util/error.h"
 #include "util/input.h"
+#include "util/tracefs-text.h"
 
 /* kbuffer's mask for the data size in a page's commit word; the bits above
  * carry the missed-events flags. */
@@ -28,7 +29,7 @@
 #define RAW_DEBUGFS_MAGIC 0x64626720ul
 
 typedef struct {
-	gint ts_size, commit_off, commit_size, data_off, data_size;
+	FtlHeaderPage hp;
 	gboolean big_endian;
 } RawGeometry;
 
@@ -58,56 +59,11 @@ typedef struct {
 
 /* ---- header_page ----------------------------------------------------- */
 
-/* "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;" -> name, offset, size */
-static gboolean raw_header_field(const char *line, char *name, gsize name_len, gint *off,
-				 gint *size)
-{
-	const char *f = strstr(line, "field:");
-	const char *semi = f ? strchr(f, ';') : NULL;
-	const char *o = semi ? strstr(semi, "offset:") : NULL;
-	const char *s = o ? strstr(o, "size:") : NULL;
-	if (!s)
-		return FALSE;
-	const char *e = semi;
-	while (e > f && (e[-1] == ' ' || e[-1] == ']' || g_ascii_isdigit(e[-1]) || e[-1] == '['))
-		e--; /* "char data[]" style array suffixes */
-	const char *b = e;
-	while (b > f && (g_ascii_isalnum(b[-1]) || b[-1] == '_'))
-		b--;
-	if (b == e || (gsize)(e - b) >= name_len)
-		return FALSE;
-	memcpy(name, b, (gsize)(e - b));
-	name[e - b] = 0;
-	*off = (gint)g_ascii_strtoll(o + 7, NULL, 10);
-	*size = (gint)g_ascii_strtoll(s + 5, NULL, 10);
-	return TRUE;
-}
-
 static gboolean raw_parse_header_page(const char *path, const char *text, RawGeometry *geo,
 				      GError **error)
 {
 	memset(geo, 0, sizeof *geo);
-	geo->commit_size = -1;
-	geo->data_size = -1;
-	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-	for (guint i = 0; lines[i]; i++) {
-		char name[64];
-		gint off, size;
-		if (!raw_header_field(lines[i], name, sizeof name, &off, &size))
-			continue;
-		if (strcmp(name, "timestamp") == 0) {
-			geo->ts_size = size;
-		} else if (strcmp(name, "commit") == 0) {
-			geo->commit_off = off;
-			geo->commit_size = size;
-		} else if (strcmp(name, "data") == 0) {
-			geo->data_off = off;
-			geo->data_size = size;
-		}
-	}
-	if (geo->ts_size != 8 || (geo->commit_size != 4 && geo->commit_size != 8) ||
-	    geo->commit_off != 8 || geo->data_off < 12 || geo->data_size <= 0 ||
-	    geo->data_off + geo->data_size > (1 << 24)) {
+	if (!ftl_header_page_parse(text, &geo->hp)) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
 			    "'%s': not a ring-buffer header_page (needs the timestamp, commit and "
 			    "data fields with sane offsets and sizes)",
@@ -119,15 +75,15 @@ static gboolean raw_parse_header_page(const char *path, const char *text, RawGeo
 
 static gint raw_page_size(const RawGeometry *geo)
 {
-	return geo->data_off + geo->data_size;
+	return (gint)ftl_header_page_size(&geo->hp);
 }
 
 static guint64 raw_read_commit(const RawGeometry *geo, const guchar *page, gboolean big)
 {
 	guint64 v = 0;
-	for (gint i = 0; i < geo->commit_size; i++) {
-		gint k = big ? i : geo->commit_size - 1 - i;
-		v = (v << 8) | page[geo->commit_off + k];
+	for (gint i = 0; i < geo->hp.commit_size; i++) {
+		gint k = big ? i : geo->hp.commit_size - 1 - i;
+		v = (v << 8) | page[geo->hp.commit_off + k];
 	}
 	return v;
 }
@@ -149,7 +105,7 @@ static gboolean raw_guess_endian(RawGeometry *geo, const FtlInput *const *ins, g
 				guint64 c =
 					raw_read_commit(geo, (const guchar *)in->data + off, big) &
 					RAW_COMMIT_MASK;
-				if (c > 0 && c <= (guint64)geo->data_size) {
+				if (c > 0 && c <= (guint64)geo->hp.data_size) {
 					geo->big_endian = big;
 					return TRUE;
 				}
@@ -194,11 +150,11 @@ static gboolean raw_load_page(RawCpu *rc)
 		guint64 size = commit & RAW_COMMIT_MASK;
 		if (size == 0)
 			continue; /* an empty page: the reader's padding */
-		if (size > (guint64)rc->geo.data_size) {
+		if (size > (guint64)rc->geo.hp.data_size) {
 			raw_bad_page(rc,
 				     "corrupt header: commit %" G_GUINT64_FORMAT
 				     " is larger than the page's %d data bytes",
-				     size, rc->geo.data_size);
+				     size, rc->geo.hp.data_size);
 			continue;
 		}
 		if (kbuffer_load_subbuffer(rc->kb, rc->page) < 0) {
@@ -307,7 +263,7 @@ static FtlStatus raw_next(FtlSource *src, const FtlEvent **out, GError **error)
 		rc->rec.size = esize;
 		rc->rec.data = data;
 		rc->rec.offset =
-			(unsigned long long)(rc->page_off + (gsize)rc->geo.data_off + (gsize)off);
+			(unsigned long long)(rc->page_off + (gsize)rc->geo.hp.data_off + (gsize)off);
 		gint id;
 		gboolean known = ftl_tep_decode(rc->dec, &rc->rec, &rc->ev, &id);
 		rc->ev.src = src;
@@ -538,12 +494,9 @@ static char *raw_read_optional(const char *dir, const char *name)
 static void raw_read_clock(FtlTrace *trace, const char *dir)
 {
 	g_autofree char *text = raw_read_optional(dir, "trace_clock");
-	const char *b = text ? strchr(text, '[') : NULL;
-	const char *e = b ? strchr(b, ']') : NULL;
-	if (e && e > b + 1) {
-		g_autofree char *clock = g_strndup(b + 1, (gsize)(e - b - 1));
+	g_autofree char *clock = ftl_trace_clock_selected(text);
+	if (clock)
 		ftl_trace_set_clock(trace, clock);
-	}
 }
 
 static guint64 raw_read_stats(const char *path)
@@ -551,15 +504,9 @@ static guint64 raw_read_stats(const char *path)
 	g_autofree char *text = NULL;
 	if (!path || !g_file_get_contents(path, &text, NULL, NULL))
 		return 0;
-	guint64 lost = 0;
-	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-	for (guint i = 0; lines[i]; i++) {
-		const char *keys[] = { "overrun: ", "commit overrun: ", "dropped events: " };
-		for (guint k = 0; k < G_N_ELEMENTS(keys); k++)
-			if (g_str_has_prefix(lines[i], keys[k]))
-				lost += g_ascii_strtoull(lines[i] + strlen(keys[k]), NULL, 10);
-	}
-	return lost;
+	FtlCpuStats st;
+	ftl_cpustats_parse(text, &st);
+	return ftl_cpustats_lost(&st);
 }
 
 gboolean ftl_rawdir_is_live_tracefs(const char *path)
@@ -585,13 +532,13 @@ static struct tep_handle *raw_tep_new(FtlTrace *trace, const char *dir, const ch
 	}
 	g_autoptr(GString) msgs = g_string_new(NULL);
 	ftl_tep_capture_messages(msgs);
-	tep_set_long_size(tep, geo->commit_size);
+	tep_set_long_size(tep, geo->hp.commit_size);
 	tep_set_page_size(tep, raw_page_size(geo));
 	tep_set_file_bigendian(tep, geo->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_local_bigendian(tep,
 				G_BYTE_ORDER == G_BIG_ENDIAN ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_cpus(tep, max_cpu);
-	if (tep_parse_header_page(tep, hp, hp_len, geo->commit_size) < 0) {
+	if (tep_parse_header_page(tep, hp, hp_len, geo->hp.commit_size) < 0) {
 		ftl_tep_capture_messages(NULL);
 		tep_free(tep);
 		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
@@ -658,7 +605,7 @@ static gboolean raw_add_sources(FtlTrace *trace, GPtrArray *files, GPtrArray *in
 		rc->tep = tep;
 		rc->dec = ftl_tep_decoder_new(tep, trace);
 		rc->kb =
-			kbuffer_alloc(geo->commit_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+			kbuffer_alloc(geo->hp.commit_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
 				      geo->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
 		rc->page = g_malloc0(psize + RAW_SLACK);
 		rc->last_ts = FTL_TS_NONE;

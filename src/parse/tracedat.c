@@ -15,6 +15,7 @@
 #include "parse/tep.h"
 #include "parse/tracecmd-guard.h"
 #include "util/error.h"
+#include "util/tracefs-text.h"
 
 /* Exported by libtracecmd 1.3 but declared only in trace-cmd's private
  * header: the saved per-CPU ring-buffer statistics (the one place a
@@ -136,33 +137,25 @@ static void tracedat_account(TracedatSource *ts)
 
 /* At the end: overruns the saved ring-buffer statistics report for CPUs
  * whose pages carried no missed-events mark. */
+static void tracedat_cpustats_one(gint cpu, const FtlCpuStats *st, gpointer data)
+{
+	TracedatSource *ts = data;
+	guint64 n = ftl_cpustats_lost(st);
+	if (n == 0 || (cpu < ts->n_cpus && ts->lost_seen[cpu]))
+		return;
+	g_autofree char *text = g_strdup_printf(
+		"CPU %d: trace-cmd's saved cpustats report %" G_GUINT64_FORMAT
+		" overrun or dropped events",
+		cpu, n);
+	ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_LOST_EVENTS, ts->base.path, 0, cpu,
+		      text, strlen(text), n);
+}
+
 static void tracedat_cpustats(TracedatSource *ts)
 {
 	const char *stats = tracecmd_get_cpustats(ts->handle);
-	if (!stats)
-		return;
-	g_auto(GStrv) lines = g_strsplit(stats, "\n", -1);
-	gint cpu = -1;
-	for (guint i = 0; lines[i]; i++) {
-		const char *l = lines[i];
-		guint64 n;
-		if (g_str_has_prefix(l, "CPU: ")) {
-			cpu = (gint)g_ascii_strtoll(l + 5, NULL, 10);
-			continue;
-		}
-		if (g_str_has_prefix(l, "overrun: "))
-			n = g_ascii_strtoull(l + 9, NULL, 10);
-		else if (g_str_has_prefix(l, "dropped events: "))
-			n = g_ascii_strtoull(l + 16, NULL, 10);
-		else
-			continue;
-		if (n == 0 || (cpu >= 0 && cpu < ts->n_cpus && ts->lost_seen[cpu]))
-			continue;
-		g_autofree char *text =
-			g_strdup_printf("CPU %d %s (trace-cmd's saved cpustats)", cpu, l);
-		ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_LOST_EVENTS, ts->base.path,
-			      0, cpu, text, strlen(text), n);
-	}
+	if (stats)
+		ftl_cpustats_parse_all(stats, tracedat_cpustats_one, ts);
 }
 
 static FtlStatus tracedat_next(FtlSource *src, const FtlEvent **out, GError **error)

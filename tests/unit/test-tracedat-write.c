@@ -434,9 +434,9 @@ static void test_cpustats_parse(void)
 
 static void test_bracketed(void)
 {
-	g_autofree char *a = ftl_tracefs_bracketed("local [global] counter\n");
+	g_autofree char *a = ftl_trace_clock_selected("local [global] counter\n");
 	CU_ASSERT_STRING_EQUAL(a, "global");
-	g_autofree char *b = ftl_tracefs_bracketed("local global\n");
+	g_autofree char *b = ftl_trace_clock_selected("local global\n");
 	CU_ASSERT_PTR_NULL(b);
 }
 
