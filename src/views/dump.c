@@ -33,7 +33,8 @@ void ftl_dump_event(GString *out, const FtlEvent *ev)
 	ftl_dump_event_at(out, ev, FTL_TS_NONE);
 }
 
-void ftl_dump_event_at(GString *out, const FtlEvent *ev, gint64 origin)
+/* time, CPU, pid, comm, kind and event name: the columns every line has */
+static void dump_prefix(GString *out, const FtlEvent *ev, gint64 origin)
 {
 	char tbuf[48];
 	gint64 ts = ev->ts == FTL_TS_NONE || origin == FTL_TS_NONE ? ev->ts : ev->ts - origin;
@@ -54,25 +55,40 @@ void ftl_dump_event_at(GString *out, const FtlEvent *ev, gint64 origin)
 		g_string_append(out, ev->pid >= 0 ? "<...>" : "-");
 	for (gsize w = out->len - at; w < 16; w++)
 		g_string_append_c(out, ' ');
-	g_string_append_printf(out, " %-11s %s:", ftl_event_kind_name(ev->kind),
-			       ev->name ? ev->name : "-");
+	g_string_append_printf(out, " %-11s ", ftl_event_kind_name(ev->kind));
+	/* event names come from the trace's formats (or its text) too */
+	if (ev->name)
+		ftl_escape_append(out, ev->name, -1);
+	else
+		g_string_append_c(out, '-');
+	g_string_append_c(out, ':');
+}
+
+static void dump_graph(GString *out, const FtlEvent *ev)
+{
+	dump_str(out, "func", ev->u.graph.func);
+	dump_int(out, "depth", ev->u.graph.depth);
+	if (ev->u.graph.duration != FTL_TS_NONE)
+		dump_int(out, "duration_ns", ev->u.graph.duration);
+	if (ev->u.graph.has_retval) {
+		/* errno values read best in decimal, pointers in hex */
+		if (ev->u.graph.retval < -4095)
+			g_string_append_printf(out, " retval=0x%" G_GINT64_MODIFIER "x",
+					       (guint64)ev->u.graph.retval);
+		else
+			dump_int(out, "retval", ev->u.graph.retval);
+	}
+	if (ev->flags & FTL_EVENT_F_SYNTH)
+		g_string_append(out, " synthesized=leaf");
+}
+
+/* The kind-specific fields. */
+static void dump_fields(GString *out, const FtlEvent *ev)
+{
 	switch (ev->kind) {
 	case FTL_EVENT_FUNC_ENTRY:
 	case FTL_EVENT_FUNC_EXIT:
-		dump_str(out, "func", ev->u.graph.func);
-		dump_int(out, "depth", ev->u.graph.depth);
-		if (ev->u.graph.duration != FTL_TS_NONE)
-			dump_int(out, "duration_ns", ev->u.graph.duration);
-		if (ev->u.graph.has_retval) {
-			/* errno values read best in decimal, pointers in hex */
-			if (ev->u.graph.retval < -4095)
-				g_string_append_printf(out, " retval=0x%" G_GINT64_MODIFIER "x",
-						       (guint64)ev->u.graph.retval);
-			else
-				dump_int(out, "retval", ev->u.graph.retval);
-		}
-		if (ev->flags & FTL_EVENT_F_SYNTH)
-			g_string_append(out, " synthesized=leaf");
+		dump_graph(out, ev);
 		break;
 	case FTL_EVENT_FUNC:
 		dump_str(out, "func", ev->u.fn.func);
@@ -144,5 +160,11 @@ void ftl_dump_event_at(GString *out, const FtlEvent *ev, gint64 origin)
 		}
 		break;
 	}
+}
+
+void ftl_dump_event_at(GString *out, const FtlEvent *ev, gint64 origin)
+{
+	dump_prefix(out, ev, origin);
+	dump_fields(out, ev);
 	g_string_append_c(out, '\n');
 }
