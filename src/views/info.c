@@ -82,32 +82,38 @@ void ftl_diags_add_json(JsonBuilder *b, const FtlDiags *diags)
 	json_builder_end_object(b);
 }
 
-void ftl_info_print_text(FILE *out, FtlTrace *trace, const FtlCounts *c)
+/* "Label:    value\n" with a value from the input made visible. */
+static void info_line(FILE *out, const char *label, const char *value)
 {
-	FtlSourceStats st = ftl_trace_stats(trace);
+	fprintf(out, "%-10s", label);
+	ftl_escape_fputs(value, out);
+	fputc('\n', out);
+}
+
+/* Input, dialect, tracer, clock, buffers, CPUs and span. */
+static void info_text_where(FILE *out, FtlTrace *trace, const FtlCounts *c, gint hcpus)
+{
 	char b1[64], b2[64], b3[64];
-	gint64 in_buf, written;
-	gint hcpus;
-	info_entries(trace, &in_buf, &written, &hcpus);
-	fprintf(out, "Input:    %s\n", ftl_trace_label(trace));
+	info_line(out, "Input:", ftl_trace_label(trace));
 	if (ftl_trace_n_sources(trace) > 1)
 		for (guint i = 0; i < ftl_trace_n_sources(trace); i++) {
 			const FtlSource *src = ftl_trace_source(trace, i);
-			fprintf(out, "          %s", src->path);
-			if (src->buffer)
-				fprintf(out, " (buffer %s)", src->buffer);
-			fputc('\n', out);
+			g_autofree char *one = src->buffer ? g_strdup_printf("%s (buffer %s)", src->path,
+									 src->buffer)
+							   : g_strdup(src->path);
+			info_line(out, "", one);
 		}
-	fprintf(out, "Dialect:  %s\n", ftl_trace_dialect(trace));
-	fprintf(out, "Tracer:   %s\n", ftl_counts_tracer(c, trace));
+	info_line(out, "Dialect:", ftl_trace_dialect(trace));
+	info_line(out, "Tracer:", ftl_counts_tracer(c, trace));
 	if (ftl_trace_clock(trace))
-		fprintf(out, "Clock:    %s\n", ftl_trace_clock(trace));
+		info_line(out, "Clock:", ftl_trace_clock(trace));
 	GPtrArray *bufs = ftl_trace_buffers(trace);
 	if (bufs->len) {
-		fprintf(out, "Buffers: ");
-		for (guint i = 0; i < bufs->len; i++)
-			fprintf(out, "%s %s", i ? "," : "",
-				(const char *)g_ptr_array_index(bufs, i));
+		g_ptr_array_add(bufs, NULL);
+		g_autofree char *list = g_strjoinv(", ", (char **)bufs->pdata);
+		g_ptr_array_set_size(bufs, bufs->len - 1);
+		fprintf(out, "Buffers:  ");
+		ftl_escape_fputs(list, out);
 		fputc('\n', out);
 	}
 	fprintf(out, "CPUs:     %u with events", ftl_counts_n_cpus(c));
@@ -121,6 +127,13 @@ void ftl_info_print_text(FILE *out, FtlTrace *trace, const FtlCounts *c)
 			ftl_duration_format(t1 - t0, b3, sizeof b3));
 	else
 		fprintf(out, "Span:     no timestamps in the input\n");
+}
+
+/* Lines, events, the header's counts, lost events, markers. */
+static void info_text_counts(FILE *out, FtlTrace *trace, const FtlCounts *c, gint64 in_buf,
+			     gint64 written)
+{
+	FtlSourceStats st = ftl_trace_stats(trace);
 	fprintf(out,
 		"Lines:    %" G_GUINT64_FORMAT " total: %" G_GUINT64_FORMAT
 		" event, %" G_GUINT64_FORMAT " header, %" G_GUINT64_FORMAT
@@ -138,7 +151,11 @@ void ftl_info_print_text(FILE *out, FtlTrace *trace, const FtlCounts *c)
 	fprintf(out, "Lost:     %" G_GUINT64_FORMAT " events in %" G_GUINT64_FORMAT " LOST lines\n",
 		ftl_counts_lost_events(c), ftl_counts_lost_lines(c));
 	fprintf(out, "Markers:  %" G_GUINT64_FORMAT "\n", ftl_counts_kind(c, FTL_EVENT_MARKER));
+}
 
+static void info_text_cpus(FILE *out, const FtlCounts *c)
+{
+	char b1[64], b2[64], b3[64];
 	fprintf(out, "\n%5s %12s %12s %-17s %-17s %s\n", "CPU", "event lines", "events", "first",
 		"last", "span");
 	for (guint i = 0; i < ftl_counts_n_cpus(c); i++) {
@@ -159,11 +176,19 @@ void ftl_info_print_text(FILE *out, FtlTrace *trace, const FtlCounts *c)
 			fprintf(out, "  lost %" G_GUINT64_FORMAT, cc->lost_events);
 		fputc('\n', out);
 	}
+}
+
+/* Event names, the first markers, the input's notes. */
+static void info_text_lists(FILE *out, FtlTrace *trace, const FtlCounts *c)
+{
+	char b1[64];
 	GPtrArray *names = ftl_counts_names(c);
 	fprintf(out, "\n%12s  %s\n", "lines", "event");
 	for (guint i = 0; i < names->len; i++) {
 		const FtlNameCount *nc = g_ptr_array_index(names, i);
-		fprintf(out, "%12" G_GUINT64_FORMAT "  %s\n", nc->count, nc->name);
+		fprintf(out, "%12" G_GUINT64_FORMAT "  ", nc->count);
+		ftl_escape_fputs(nc->name, out);
+		fputc('\n', out);
 	}
 	GPtrArray *ms = ftl_counts_marker_samples(c);
 	if (ms->len) {
@@ -178,9 +203,23 @@ void ftl_info_print_text(FILE *out, FtlTrace *trace, const FtlCounts *c)
 	GPtrArray *notes = ftl_trace_notes(trace);
 	if (notes->len) {
 		fprintf(out, "\nNotes:\n");
-		for (guint i = 0; i < notes->len; i++)
-			fprintf(out, "  %s\n", (const char *)g_ptr_array_index(notes, i));
+		for (guint i = 0; i < notes->len; i++) {
+			fputs("  ", out);
+			ftl_escape_fputs(g_ptr_array_index(notes, i), out);
+			fputc('\n', out);
+		}
 	}
+}
+
+void ftl_info_print_text(FILE *out, FtlTrace *trace, const FtlCounts *c)
+{
+	gint64 in_buf, written;
+	gint hcpus;
+	info_entries(trace, &in_buf, &written, &hcpus);
+	info_text_where(out, trace, c, hcpus);
+	info_text_counts(out, trace, c, in_buf, written);
+	info_text_cpus(out, c);
+	info_text_lists(out, trace, c);
 	const FtlDiags *d = ftl_trace_diags(trace);
 	if (ftl_diags_any(d)) {
 		fputc('\n', out);
@@ -232,40 +271,33 @@ void ftl_info_print_csv(FILE *out, FtlTrace *trace, const FtlCounts *c)
 	ftl_table_print_csv(names, out);
 }
 
-JsonNode *ftl_info_to_json(FtlTrace *trace, const FtlCounts *c)
+static void info_json_text_array(JsonBuilder *b, const char *name, GPtrArray *texts)
 {
-	g_autoptr(JsonBuilder) b = json_builder_new();
-	FtlSourceStats st = ftl_trace_stats(trace);
-	gint64 in_buf, written;
-	gint hcpus;
-	info_entries(trace, &in_buf, &written, &hcpus);
-	json_builder_begin_object(b);
-	json_builder_set_member_name(b, "input");
-	ftl_json_add_text(b, ftl_trace_label(trace));
+	json_builder_set_member_name(b, name);
+	json_builder_begin_array(b);
+	for (guint i = 0; i < texts->len; i++)
+		ftl_json_add_text(b, g_ptr_array_index(texts, i));
+	json_builder_end_array(b);
+}
+
+/* input, files, dialect, tracer, clock, buffers, notes */
+static void info_json_where(JsonBuilder *b, FtlTrace *trace, const FtlCounts *c)
+{
+	ftl_json_member_text(b, "input", ftl_trace_label(trace));
 	json_builder_set_member_name(b, "files");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < ftl_trace_n_sources(trace); i++)
 		ftl_json_add_text(b, ftl_trace_source(trace, i)->path);
 	json_builder_end_array(b);
-	json_builder_set_member_name(b, "dialect");
-	ftl_json_add_text(b, ftl_trace_dialect(trace));
-	json_builder_set_member_name(b, "tracer");
-	ftl_json_add_text(b, ftl_counts_tracer(c, trace));
-	json_builder_set_member_name(b, "clock");
-	if (ftl_trace_clock(trace))
-		ftl_json_add_text(b, ftl_trace_clock(trace));
-	else
-		json_builder_add_null_value(b);
-	json_builder_set_member_name(b, "buffers");
-	json_builder_begin_array(b);
-	for (guint i = 0; i < ftl_trace_buffers(trace)->len; i++)
-		ftl_json_add_text(b, g_ptr_array_index(ftl_trace_buffers(trace), i));
-	json_builder_end_array(b);
-	json_builder_set_member_name(b, "notes");
-	json_builder_begin_array(b);
-	for (guint i = 0; i < ftl_trace_notes(trace)->len; i++)
-		ftl_json_add_text(b, g_ptr_array_index(ftl_trace_notes(trace), i));
-	json_builder_end_array(b);
+	ftl_json_member_text(b, "dialect", ftl_trace_dialect(trace));
+	ftl_json_member_text(b, "tracer", ftl_counts_tracer(c, trace));
+	ftl_json_member_text(b, "clock", ftl_trace_clock(trace));
+	info_json_text_array(b, "buffers", ftl_trace_buffers(trace));
+	info_json_text_array(b, "notes", ftl_trace_notes(trace));
+}
+
+static void info_json_cpus(JsonBuilder *b, const FtlCounts *c)
+{
 	json_builder_set_member_name(b, "cpus");
 	json_builder_begin_object(b);
 	for (guint i = 0; i < ftl_counts_n_cpus(c); i++) {
@@ -291,6 +323,14 @@ JsonNode *ftl_info_to_json(FtlTrace *trace, const FtlCounts *c)
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);
+}
+
+static void info_json_counts(JsonBuilder *b, FtlTrace *trace, const FtlCounts *c)
+{
+	FtlSourceStats st = ftl_trace_stats(trace);
+	gint64 in_buf, written;
+	gint hcpus;
+	info_entries(trace, &in_buf, &written, &hcpus);
 	ftl_json_member_int(b, "header_cpus", hcpus);
 	ftl_json_member_int(b, "total_lines", (gint64)st.total_lines);
 	ftl_json_member_int(b, "event_lines", (gint64)st.event_lines);
@@ -306,6 +346,11 @@ JsonNode *ftl_info_to_json(FtlTrace *trace, const FtlCounts *c)
 	ftl_json_member_int(b, "entries_written", written);
 	ftl_json_member_opt(b, "first_ts_ns", ftl_counts_first_ts(c), FTL_TS_NONE);
 	ftl_json_member_opt(b, "last_ts_ns", ftl_counts_last_ts(c), FTL_TS_NONE);
+}
+
+/* event names, kinds, the first markers */
+static void info_json_lists(JsonBuilder *b, const FtlCounts *c)
+{
 	json_builder_set_member_name(b, "event_names");
 	json_builder_begin_object(b);
 	GPtrArray *names = ftl_counts_names(c);
@@ -331,11 +376,20 @@ JsonNode *ftl_info_to_json(FtlTrace *trace, const FtlCounts *c)
 		ftl_json_member_opt(b, "ts_ns", m->ts, FTL_TS_NONE);
 		ftl_json_member_int(b, "cpu", m->cpu);
 		ftl_json_member_int(b, "line", (gint64)m->line);
-		json_builder_set_member_name(b, "text");
-		ftl_json_add_text(b, m->text);
+		ftl_json_member_text(b, "text", m->text);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);
+}
+
+JsonNode *ftl_info_to_json(FtlTrace *trace, const FtlCounts *c)
+{
+	g_autoptr(JsonBuilder) b = json_builder_new();
+	json_builder_begin_object(b);
+	info_json_where(b, trace, c);
+	info_json_cpus(b, c);
+	info_json_counts(b, trace, c);
+	info_json_lists(b, c);
 	ftl_diags_add_json(b, ftl_trace_diags(trace));
 	json_builder_end_object(b);
 	return json_builder_get_root(b);
