@@ -13,6 +13,38 @@
 
 #define REPORT_LONGEST 50
 
+/* The options' values, or a usage error naming the one that is wrong. */
+static gboolean report_check(const char *format_s, const char *per, const char *sort_s, gint top,
+			     double threshold_us, FtlFormat *format, FtlFuncStatsKey *key,
+			     FtlFuncStatsSort *sort, GError **error)
+{
+	if (format_s && !ftl_format_parse(format_s, format, error))
+		return FALSE;
+	if (per && !strcmp(per, "cpu")) {
+		*key = FTL_FUNCSTATS_BY_CPU;
+	} else if (per && !strcmp(per, "task")) {
+		*key = FTL_FUNCSTATS_BY_TASK;
+	} else if (per) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "report: --per '%s': expected cpu or task", per);
+		return FALSE;
+	}
+	if (sort_s && !ftl_funcstats_parse_sort(sort_s, sort)) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "report: --sort '%s': expected self, total, calls, avg, max or name",
+			    sort_s);
+		return FALSE;
+	}
+	if (top < 1 || !(threshold_us >= 0 && threshold_us < 1e12)) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "report: --top must be at least 1 and --threshold a number of "
+			    "microseconds");
+		return FALSE;
+	}
+	return TRUE;
+}
+
+
 gboolean ftl_cmd_report(int argc, char **argv, GError **error)
 {
 	g_autofree char *format_s = NULL, *per = NULL, *sort_s = NULL;
@@ -35,31 +67,10 @@ gboolean ftl_cmd_report(int argc, char **argv, GError **error)
 	if (!ftl_cli_parse(ftl_cli_find("report"), entries, &g, &argc, &argv, error))
 		return FALSE;
 	FtlFormat format = FTL_FORMAT_TEXT;
-	if (format_s && !ftl_format_parse(format_s, &format, error))
-		return FALSE;
 	FtlFuncStatsKey key = FTL_FUNCSTATS_BY_FUNC;
-	if (per && !strcmp(per, "cpu"))
-		key = FTL_FUNCSTATS_BY_CPU;
-	else if (per && !strcmp(per, "task"))
-		key = FTL_FUNCSTATS_BY_TASK;
-	else if (per) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "report: --per '%s': expected cpu or task", per);
-		return FALSE;
-	}
 	FtlFuncStatsSort sort = FTL_FUNCSTATS_SORT_SELF;
-	if (sort_s && !ftl_funcstats_parse_sort(sort_s, &sort)) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "report: --sort '%s': expected self, total, calls, avg, max or name",
-			    sort_s);
+	if (!report_check(format_s, per, sort_s, top, threshold_us, &format, &key, &sort, error))
 		return FALSE;
-	}
-	if (top < 1 || !(threshold_us >= 0 && threshold_us < 1e12)) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "report: --top must be at least 1 and --threshold a number of "
-			    "microseconds");
-		return FALSE;
-	}
 	if (!ftl_cli_time_origin(&g, argc, argv, error))
 		return FALSE;
 	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, argc, argv, error);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/comm.h"
+#include "util/escape.h"
 #include "util/timefmt.h"
 #include "views/info.h"
 #include "views/quality.h"
@@ -206,7 +207,9 @@ static void report_header_text(const FtlReportData *r, FILE *out)
 	char b1[48], b2[48], b3[48];
 	const FtlCounts *c = r->counts;
 	const char *tracer = ftl_counts_tracer(c, r->trace);
-	fprintf(out, "ftlens report: %s\n", ftl_trace_label(r->trace));
+	fputs("ftlens report: ", out);
+	ftl_escape_fputs(ftl_trace_label(r->trace), out);
+	fputc('\n', out);
 	fprintf(out,
 		"Tracer: %s   Dialect: %s   CPUs: %u   Events: %" G_GUINT64_FORMAT
 		" from %" G_GUINT64_FORMAT " lines\n",
@@ -238,6 +241,46 @@ static void report_section(FILE *out, const char *title, const FtlTable *t, guin
 	ftl_table_print_text(t, out, top, REPORT_WIDTH);
 }
 
+static void report_print_json(const FtlReportData *r, const FtlTable *const *tables, guint n,
+			      FILE *out)
+{
+	g_autoptr(JsonBuilder) b = json_builder_new();
+	json_builder_begin_object(b);
+	json_builder_set_member_name(b, "input");
+	ftl_json_add_text(b, ftl_trace_label(r->trace));
+	json_builder_set_member_name(b, "tracer");
+	ftl_json_add_text(b, ftl_trace_tracer(r->trace));
+	json_builder_set_member_name(b, "dialect");
+	ftl_json_add_text(b, ftl_trace_dialect(r->trace));
+	json_builder_set_member_name(b, "events");
+	json_builder_add_int_value(b, (gint64)ftl_counts_events(r->counts));
+	json_builder_set_member_name(b, "event_lines");
+	json_builder_add_int_value(b, (gint64)ftl_counts_event_lines(r->counts));
+	json_builder_set_member_name(b, "lost_events");
+	json_builder_add_int_value(b, (gint64)ftl_counts_lost_events(r->counts));
+	json_builder_set_member_name(b, "first_ts_ns");
+	if (ftl_counts_first_ts(r->counts) == FTL_TS_NONE)
+		json_builder_add_null_value(b);
+	else
+		json_builder_add_int_value(b, report_ts(r, ftl_counts_first_ts(r->counts)));
+	json_builder_set_member_name(b, "last_ts_ns");
+	if (ftl_counts_last_ts(r->counts) == FTL_TS_NONE)
+		json_builder_add_null_value(b);
+	else
+		json_builder_add_int_value(b, report_ts(r, ftl_counts_last_ts(r->counts)));
+	json_builder_set_member_name(b, "calls");
+	json_builder_add_int_value(b, (gint64)ftl_calltree_n_calls(r->calls));
+	json_builder_set_member_name(b, "repaired_calls");
+	json_builder_add_int_value(b, (gint64)ftl_calltree_n_repaired(r->calls));
+	ftl_quality_add_json(r->quality, b);
+	for (guint i = 0; i < n; i++)
+		ftl_table_add_json(tables[i], b);
+	ftl_diags_add_json(b, ftl_trace_diags(r->trace));
+	json_builder_end_object(b);
+	g_autoptr(JsonNode) root = json_builder_get_root(b);
+	ftl_json_print(root, out);
+}
+
 void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out)
 {
 	g_autoptr(FtlTable) by_self = ftl_report_func_table(r, r->sort);
@@ -245,43 +288,8 @@ void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out)
 	g_autoptr(FtlTable) markers = report_marker_table(r);
 	g_autoptr(FtlTable) longest = report_longest_table(r);
 	if (format == FTL_FORMAT_JSON) {
-		g_autoptr(JsonBuilder) b = json_builder_new();
-		json_builder_begin_object(b);
-		json_builder_set_member_name(b, "input");
-		ftl_json_add_text(b, ftl_trace_label(r->trace));
-		json_builder_set_member_name(b, "tracer");
-		ftl_json_add_text(b, ftl_trace_tracer(r->trace));
-		json_builder_set_member_name(b, "dialect");
-		ftl_json_add_text(b, ftl_trace_dialect(r->trace));
-		json_builder_set_member_name(b, "events");
-		json_builder_add_int_value(b, (gint64)ftl_counts_events(r->counts));
-		json_builder_set_member_name(b, "event_lines");
-		json_builder_add_int_value(b, (gint64)ftl_counts_event_lines(r->counts));
-		json_builder_set_member_name(b, "lost_events");
-		json_builder_add_int_value(b, (gint64)ftl_counts_lost_events(r->counts));
-		json_builder_set_member_name(b, "first_ts_ns");
-		if (ftl_counts_first_ts(r->counts) == FTL_TS_NONE)
-			json_builder_add_null_value(b);
-		else
-			json_builder_add_int_value(b, report_ts(r, ftl_counts_first_ts(r->counts)));
-		json_builder_set_member_name(b, "last_ts_ns");
-		if (ftl_counts_last_ts(r->counts) == FTL_TS_NONE)
-			json_builder_add_null_value(b);
-		else
-			json_builder_add_int_value(b, report_ts(r, ftl_counts_last_ts(r->counts)));
-		json_builder_set_member_name(b, "calls");
-		json_builder_add_int_value(b, (gint64)ftl_calltree_n_calls(r->calls));
-		json_builder_set_member_name(b, "repaired_calls");
-		json_builder_add_int_value(b, (gint64)ftl_calltree_n_repaired(r->calls));
-		ftl_quality_add_json(r->quality, b);
-		ftl_table_add_json(by_self, b);
-		ftl_table_add_json(cpus, b);
-		ftl_table_add_json(markers, b);
-		ftl_table_add_json(longest, b);
-		ftl_diags_add_json(b, ftl_trace_diags(r->trace));
-		json_builder_end_object(b);
-		g_autoptr(JsonNode) root = json_builder_get_root(b);
-		ftl_json_print(root, out);
+		const FtlTable *tables[] = { by_self, cpus, markers, longest };
+		report_print_json(r, tables, G_N_ELEMENTS(tables), out);
 		return;
 	}
 	if (format == FTL_FORMAT_CSV) {
