@@ -1,25 +1,19 @@
 #!/bin/sh
-# The layers depend one way (ARCHITECTURE.md): util <- model <- parse;
-# model <- analysis <- views <- cli <- main. Checked from #include lines.
+# The layers depend one way (doc/HACKING.md holds the table this reads):
+# util <- model <- parse; model <- analysis <- views <- cli <- main.
 . "$(dirname "$0")/lib.sh"
 cd "$top_srcdir/src" || exit 1
 
-# allowed[layer] = project directories its files may include
+# The rule is doc/HACKING.md's layer table: allowed[layer] = the layers its
+# files may include, read from there.
+table=$(sed -n '/<!-- layers:/,/<!-- \/layers -->/p' "$top_srcdir/doc/HACKING.md" |
+	awk -F'|' 'NF > 3 && $2 !~ /layer|---/ { gsub(/^ +| +$/, "", $2); gsub(/^ +| +$/, "", $3); print $2 ":" $3 }')
 allowed() {
-	case $1 in
-	util) echo "util" ;;
-	model) echo "util model" ;;
-	parse) echo "util model parse" ;;
-	analysis) echo "util model analysis" ;;
-	views) echo "util model analysis views" ;;
-	cli) echo "util model parse analysis views cli capture" ;;
-	capture) echo "util capture" ;;
-	marker) echo "marker" ;;
-	esac
+	printf '%s\n' "$table" | sed -n "s/^$1://p"
 }
+layers=$(printf '%s\n' "$table" | cut -d: -f1 | tr '\n' ' ')
 
-layers="util model parse analysis views cli capture marker"
-plan 11
+plan 12
 for layer in $layers; do
 	[ -d "$layer" ] || { ok "$layer: absent # SKIP no such layer yet"; continue; }
 	bad=""
@@ -31,6 +25,13 @@ for layer in $layers; do
 	done
 	if [ -z "$bad" ]; then ok "$layer includes only: $(allowed "$layer")"; else not_ok "$layer includes$bad"; fi
 done
+# every layer on disk is in the table (a new one is documented first)
+undocumented=""
+for d in */; do
+	d=${d%/}
+	case " $layers " in *" $d "*) ;; *) undocumented="$undocumented $d" ;; esac
+done
+check "every directory under src/ is a layer of doc/HACKING.md ($layers)" '[ -z "$undocumented" ] && [ -n "$table" ]'
 # Analyses never call libtraceevent; only the parse wrappers include it.
 n=$(grep -l 'event-parse.h\|tracefs.h\|trace-cmd.h' $(find analysis views cli -name '*.[ch]' 2>/dev/null) 2>/dev/null | wc -l)
 check "no libtraceevent/libtracefs/libtracecmd outside parse/ and capture/" '[ "$n" -eq 0 ]'
