@@ -111,6 +111,17 @@ const char *ftl_oops_kind_name(FtlOopsKind kind)
 	return (guint)kind < G_N_ELEMENTS(names) ? names[kind] : "other";
 }
 
+gint ftl_oops_dump_cpu(const FtlOops *o, guint d)
+{
+	for (guint i = 0; i < ftl_oops_count(o); i++) {
+		const FtlOopsReport *r = ftl_oops_get(o, i);
+		for (guint k = 0; k < r->dumps->len; k++)
+			if (g_array_index(r->dumps, guint, k) == d)
+				return r->cpu;
+	}
+	return -1;
+}
+
 const FtlOopsStack *ftl_oops_report_trace(const FtlOopsReport *r)
 {
 	for (guint i = 0; i < r->stacks->len; i++) {

@@ -99,6 +99,9 @@ const FtlOopsReport *ftl_oops_get(const FtlOops *o, guint i);
 /* The stack that shows where the report was made ("Call Trace:"...), NULL if
  * the report has none. */
 const FtlOopsStack *ftl_oops_report_trace(const FtlOopsReport *r);
+/* The CPU of the report that ftrace dump d (an index into the console's
+ * dumps) was printed with, -1 when no report says. */
+gint ftl_oops_dump_cpu(const FtlOops *o, guint d);
 /* Static names: "oops", "bug", "kernel-bug", "warning"... */
 const char *ftl_oops_kind_name(FtlOopsKind kind);
 

@@ -3,12 +3,10 @@
  * dumps printed with them read back as traces. */
 #include "config.h"
 
-#include <errno.h>
-#include <glib/gstdio.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "analysis/oops.h"
+#include "analysis/pass.h"
 #include "cli/cli.h"
 #include "parse/console.h"
 #include "util/error.h"
@@ -18,105 +16,104 @@
 
 #define OOPS_LAST_DEFAULT 10
 
-typedef struct {
-	FtlTrace *trace;
-	FtlOopsTrail *trail;
-} OopsDump;
-
-/* The CPU of the report a dump was printed with, -1 when none says. */
-static gint oops_dump_cpu(const FtlOops *o, guint d)
-{
-	for (guint i = 0; i < ftl_oops_count(o); i++) {
-		const FtlOopsReport *r = ftl_oops_get(o, i);
-		for (guint k = 0; k < r->dumps->len; k++)
-			if (g_array_index(r->dumps, guint, k) == d)
-				return r->cpu;
-	}
-	return -1;
-}
-
-/* Reads dump d back as a trace. A dump the text parser cannot read is
- * reported and skipped: the reports are worth showing without it. */
+/* Reads dump d back as a trace and runs the trail of its last events over
+ * it; *trace and the view's trail are the caller's to free. A dump the text
+ * parser cannot read is reported and skipped: the reports are worth showing
+ * without it. */
 static void oops_read_dump(const FtlCliGlobals *g, const FtlConsole *con, const FtlOops *o, guint d,
-			   guint last_n, OopsDump *out, FtlOopsDumpView *view)
+			   guint last_n, FtlTrace **trace, FtlOopsDumpView *view)
 {
 	const FtlConsoleDump *dump = g_ptr_array_index(con->dumps, d);
 	if (dump->empty || !dump->content->len)
 		return;
 	g_autoptr(GError) error = NULL;
-	FtlTrace *trace =
-		ftl_console_dump_open(con, d, g->strict ? FTL_OPEN_STRICT : FTL_OPEN_NONE, &error);
-	if (!trace) {
-		g_printerr("ftlens: warning: %s\n", error->message);
-		return;
-	}
-	FtlOopsTrail *trail = ftl_oops_trail_new(last_n, oops_dump_cpu(o, d));
-	g_autoptr(FtlIter) it = ftl_iter_new(trace, &g->filter);
-	const FtlEvent *ev;
-	FtlStatus st;
-	while ((st = ftl_iter_next(it, &ev, &error)) == FTL_STATUS_OK)
-		ftl_oops_trail_feed(trail, ev);
-	if (st == FTL_STATUS_ERROR) {
+	FtlTrace *t = ftl_console_dump_open(con, d, g->strict ? FTL_OPEN_STRICT : FTL_OPEN_NONE, &error);
+	FtlOopsTrail *trail = t ? ftl_oops_trail_new(last_n, ftl_oops_dump_cpu(o, d)) : NULL;
+	g_autoptr(FtlPass) pass = ftl_pass_new();
+	ftl_pass_add(pass, &ftl_oops_trail_consumer, trail);
+	if (!t || !ftl_pass_run(pass, t, &g->filter, &error)) {
 		g_printerr("ftlens: warning: %s\n", error->message);
 		ftl_oops_trail_free(trail);
-		ftl_trace_free(trace);
+		ftl_trace_free(t);
 		return;
 	}
-	ftl_oops_trail_finish(trail);
-	out->trace = trace;
-	out->trail = trail;
+	*trace = t;
 	view->trail = trail;
-	view->label = ftl_trace_label(trace);
-	view->stats = ftl_trace_stats(trace);
-	view->diags = ftl_trace_diags(trace);
-	view->dialect =
-		ftl_trace_n_sources(trace) ? ftl_source_dialect(ftl_trace_source(trace, 0)) : NULL;
+	view->label = ftl_trace_label(t);
+	view->stats = ftl_trace_stats(t);
+	view->diags = ftl_trace_diags(t);
+	view->dialect = ftl_trace_n_sources(t) ? ftl_source_dialect(ftl_trace_source(t, 0)) : NULL;
 }
 
 /* --extract-trace: the dump's recovered lines, written whole or not at all. */
-static gboolean oops_extract(const FtlConsole *con, gint which, const char *out_path,
-			     GError **error)
+static gboolean oops_extract(const char *path, gint which, const char *out_path, GError **error)
 {
-	guint d = 0;
-	if (!con->dumps->len) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
-			    "'%s': no ftrace dump (\"Dumping ftrace buffer:\") in this log",
-			    con->path);
+	g_autoptr(FtlConsole) con = ftl_console_read(path, error);
+	if (!con)
+		return FALSE;
+	if (which > 0 && (guint)which > con->dumps->len && con->dumps->len) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "oops: --dump %d: '%s' has %u ftrace dump%s",
+			    which, con->path, con->dumps->len, con->dumps->len == 1 ? "" : "s");
 		return FALSE;
 	}
-	if (which > 0) {
-		if ((guint)which > con->dumps->len) {
-			g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-				    "oops: --dump %d: '%s' has %u ftrace dump%s", which, con->path,
-				    con->dumps->len, con->dumps->len == 1 ? "" : "s");
-			return FALSE;
-		}
-		d = (guint)which - 1;
-	} else {
-		/* the first one with something in it */
-		while (d + 1 < con->dumps->len &&
-		       !((const FtlConsoleDump *)g_ptr_array_index(con->dumps, d))->content->len)
-			d++;
-	}
-	const FtlConsoleDump *dump = g_ptr_array_index(con->dumps, d);
-	guint64 at = ftl_console_line(con, dump->header)->lineno;
-	if (!dump->content->len) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY,
-			    "'%s': line %" G_GUINT64_FORMAT ": ftrace dump %u is empty%s",
-			    con->path, at, d + 1,
-			    dump->empty ? " (\"(ftrace buffer empty)\")" : "");
+	guint d;
+	if (!ftl_console_pick_dump(con, which, &d, error))
 		return FALSE;
-	}
 	gsize len;
 	g_autofree char *text = ftl_console_dump_text(con, d, &len);
 	const char *inputs[] = { con->path, NULL };
 	if (!ftl_output_write_all(out_path, inputs, text, len, error))
 		return FALSE;
-	printf("%s: ftrace dump %u of '%s' (lines %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT
-	       "), %u trace lines%s\n",
-	       out_path, d + 1, con->path, at, ftl_console_line(con, dump->end)->lineno,
-	       dump->content->len, dump->closed ? "" : ", cut short");
+	ftl_oops_print_extracted(stdout, con, d, out_path);
 	return TRUE;
+}
+
+/* Every log's reports, as text one after the other or as one JSON document. */
+static gboolean oops_show(const FtlCliGlobals *g, int argc, char **argv, FtlFormat format,
+			  guint last_n, GError **error)
+{
+	g_autoptr(FtlOopsPrinter) pr = ftl_oops_printer_new(stdout, format);
+	for (int a = 1; a < argc; a++) {
+		g_autoptr(FtlConsole) con = ftl_console_read(argv[a], error);
+		if (!con)
+			return FALSE;
+		g_autoptr(FtlOops) o = ftl_oops_find(con);
+		guint nd = con->dumps->len;
+		g_autofree FtlTrace **traces = g_new0(FtlTrace *, MAX(nd, 1));
+		g_autofree FtlOopsDumpView *views = g_new0(FtlOopsDumpView, MAX(nd, 1));
+		for (guint d = 0; d < nd; d++)
+			oops_read_dump(g, con, o, d, last_n, &traces[d], &views[d]);
+		FtlOopsView v = { con, o, views, last_n };
+		ftl_oops_printer_add(pr, &v);
+		for (guint d = 0; d < nd; d++) {
+			ftl_oops_trail_free(views[d].trail);
+			ftl_trace_free(traces[d]);
+		}
+	}
+	ftl_oops_printer_finish(pr);
+	return TRUE;
+}
+
+static gboolean oops_check(const FtlCliGlobals *g, FtlFormat format, gint last_n, gint which,
+			   int argc, const char *extract, GError **error)
+{
+	g_autofree char *why = NULL;
+	if (format == FTL_FORMAT_CSV)
+		why = g_strdup("--format csv: a report is not a table; use text or json");
+	else if (last_n < 0 || last_n > 100000)
+		why = g_strdup_printf("--last %d: expected 0-100000", last_n);
+	else if (which < 0)
+		why = g_strdup_printf("--dump %d: expected 1 or more", which);
+	else if (g->relative_to || g->wallclock)
+		why = g_strdup("--relative-to and --wallclock apply to traces: use them on the "
+			       "dump --extract-trace writes");
+	else if (argc < 2)
+		why = g_strdup("no console log given (try 'ftlens help oops')");
+	else if (extract && argc != 2)
+		why = g_strdup("--extract-trace takes one console log");
+	if (why)
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "oops: %s", why);
+	return !why;
 }
 
 gboolean ftl_cmd_oops(int argc, char **argv, GError **error)
@@ -141,73 +138,9 @@ gboolean ftl_cmd_oops(int argc, char **argv, GError **error)
 	FtlFormat format = FTL_FORMAT_TEXT;
 	if (format_s && !ftl_format_parse(format_s, &format, error))
 		return FALSE;
-	if (format == FTL_FORMAT_CSV) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "oops: --format csv: a report is not a table; use text or json");
+	if (!oops_check(&g, format, last_n, which, argc, extract, error))
 		return FALSE;
-	}
-	if (last_n < 0 || last_n > 100000) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "oops: --last %d: expected 0-100000",
-			    last_n);
-		return FALSE;
-	}
-	if (which < 0) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "oops: --dump %d: expected 1 or more", which);
-		return FALSE;
-	}
-	if (g.relative_to || g.wallclock) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "oops: --relative-to and --wallclock apply to traces: use them on the "
-			    "dump --extract-trace writes");
-		return FALSE;
-	}
-	if (argc < 2) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "oops: no console log given (try 'ftlens help oops')");
-		return FALSE;
-	}
-	if (extract) {
-		if (argc != 2) {
-			g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-				    "oops: --extract-trace takes one console log");
-			return FALSE;
-		}
-		g_autoptr(FtlConsole) con = ftl_console_read(argv[1], error);
-		return con && oops_extract(con, which, extract, error);
-	}
-	g_autoptr(JsonBuilder) b = json_builder_new();
-	json_builder_begin_object(b);
-	json_builder_set_member_name(b, "logs");
-	json_builder_begin_array(b);
-	for (int a = 1; a < argc; a++) {
-		g_autoptr(FtlConsole) con = ftl_console_read(argv[a], error);
-		if (!con)
-			return FALSE;
-		g_autoptr(FtlOops) o = ftl_oops_find(con);
-		guint nd = con->dumps->len;
-		g_autofree OopsDump *dumps = g_new0(OopsDump, MAX(nd, 1));
-		g_autofree FtlOopsDumpView *views = g_new0(FtlOopsDumpView, MAX(nd, 1));
-		for (guint d = 0; d < nd; d++)
-			oops_read_dump(&g, con, o, d, (guint)last_n, &dumps[d], &views[d]);
-		FtlOopsView v = { con, o, views, (guint)last_n };
-		if (format == FTL_FORMAT_JSON) {
-			ftl_oops_add_json(b, &v);
-		} else {
-			if (a > 1)
-				fputc('\n', stdout);
-			ftl_oops_print_text(stdout, &v);
-		}
-		for (guint d = 0; d < nd; d++) {
-			ftl_oops_trail_free(dumps[d].trail);
-			ftl_trace_free(dumps[d].trace);
-		}
-	}
-	json_builder_end_array(b);
-	json_builder_end_object(b);
-	if (format == FTL_FORMAT_JSON) {
-		g_autoptr(JsonNode) root = json_builder_get_root(b);
-		ftl_json_print(root, stdout);
-	}
-	return TRUE;
+	if (extract)
+		return oops_extract(argv[1], which, extract, error);
+	return oops_show(&g, argc, argv, format, (guint)last_n, error);
 }

@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "util/error.h"
+
 FtlConsole *ftl_console_new(const char *path)
 {
 	FtlConsole *c = g_new0(FtlConsole, 1);
@@ -72,4 +74,30 @@ guint64 ftl_console_dump_input_line(const FtlConsole *c, guint i, guint64 line)
 	if (line < 2 || line - 2 >= d->content->len)
 		return 0;
 	return ftl_console_line(c, g_array_index(d->content, guint, line - 2))->lineno;
+}
+
+gboolean ftl_console_pick_dump(const FtlConsole *c, gint which, guint *dump, GError **error)
+{
+	guint d = 0;
+	if (!c->dumps->len) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
+			    "'%s': no ftrace dump (\"Dumping ftrace buffer:\") in this log", c->path);
+		return FALSE;
+	}
+	if (which > 0)
+		d = MIN((guint)which, c->dumps->len) - 1;
+	else
+		while (d + 1 < c->dumps->len &&
+		       !((const FtlConsoleDump *)g_ptr_array_index(c->dumps, d))->content->len)
+			d++;
+	const FtlConsoleDump *cd = g_ptr_array_index(c->dumps, d);
+	if (!cd->content->len) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY,
+			    "'%s': line %" G_GUINT64_FORMAT ": ftrace dump %u is empty%s", c->path,
+			    ftl_console_line(c, cd->header)->lineno, d + 1,
+			    cd->empty ? " (\"(ftrace buffer empty)\")" : "");
+		return FALSE;
+	}
+	*dump = d;
+	return TRUE;
 }

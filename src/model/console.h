@@ -66,6 +66,10 @@ gboolean ftl_console_same_context(const FtlConsoleLine *a, const FtlConsoleLine 
 /* The input line (1-based) that line `line` of dump i's recovered trace
  * text (parse/console.h) came from; 0 for its comment line or out of range. */
 guint64 ftl_console_dump_input_line(const FtlConsole *c, guint i, guint64 line);
+/* The dump `oops --dump N` names (1 = the first; the caller checks N against
+ * the count), or with which 0 the first one with lines in it; FALSE with an
+ * error naming the log when there is none or it is empty. */
+gboolean ftl_console_pick_dump(const FtlConsole *c, gint which, guint *dump, GError **error);
 FtlConsoleDump *ftl_console_dump_new(void);
 void ftl_console_dump_free(FtlConsoleDump *d);
 

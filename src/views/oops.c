@@ -200,13 +200,74 @@ static void oops_text_report(FILE *out, const FtlOopsView *v, guint i)
 	}
 }
 
+static void oops_text_dump_cpus(FILE *out, const FtlOopsTrail *t)
+{
+	enum { CPU_CPU, CPU_EVENTS, CPU_EVENT_LINES, CPU_LOST };
+	static const FtlColumn cpus_cols[] = {
+		[CPU_CPU] = { "cpu", "cpu", FTL_COL_INT },
+		[CPU_EVENTS] = { "events", "events", FTL_COL_INT },
+		[CPU_EVENT_LINES] = { "event_lines", "lines", FTL_COL_INT },
+		[CPU_LOST] = { "lost", "lost", FTL_COL_INT },
+	};
+	g_autoptr(FtlTable) cpus = ftl_table_new("cpus", cpus_cols, G_N_ELEMENTS(cpus_cols));
+	for (guint i = 0; i < ftl_oops_trail_n_cpus(t); i++) {
+		const FtlOopsCpu *c = ftl_oops_trail_cpu(t, i);
+		ftl_table_begin_row(cpus);
+		ftl_table_set_int(cpus, CPU_CPU, c->cpu);
+		ftl_table_set_int(cpus, CPU_EVENTS, (gint64)c->events);
+		ftl_table_set_int(cpus, CPU_EVENT_LINES, (gint64)c->event_lines);
+		ftl_table_set_int(cpus, CPU_LOST, (gint64)c->lost);
+	}
+	ftl_table_print_text(cpus, out, 0, OOPS_WIDTH);
+}
+
+/* The calls still open when the dump ended, the markers in it and the last
+ * events of every CPU, each with the console line it came from. */
+static void oops_text_trail(FILE *out, const FtlOopsView *v, guint d, const FtlOopsTrail *t)
+{
+	guint n_open;
+	gint open_cpu;
+	const FtlOopsOpenCall *path = ftl_oops_trail_open(t, &n_open, &open_cpu);
+	if (n_open)
+		fprintf(out, "  Calls still open on CPU %d at the end of the dump:\n", open_cpu);
+	for (guint i = 0; i < n_open; i++) {
+		g_autofree char *vis = oops_fit(path[i].func, OOPS_WIDTH - 18 - 2 * MIN(i, 20));
+		fprintf(out, "    line %-7" G_GUINT64_FORMAT " %*s%s\n",
+			ftl_console_dump_input_line(v->con, d, path[i].line), 2 * (gint)i, "", vis);
+	}
+	const FtlMarkers *m = ftl_oops_trail_markers(t);
+	if (ftl_markers_count(m))
+		fprintf(out, "  Markers:\n");
+	for (guint i = 0; i < ftl_markers_count(m); i++) {
+		const FtlMarker *mk = ftl_markers_get(m, i);
+		char tb[64];
+		g_autofree char *vis = oops_fit(mk->text, OOPS_WIDTH - 40);
+		fprintf(out, "    line %-7" G_GUINT64_FORMAT " cpu %-3d ",
+			ftl_console_dump_input_line(v->con, d, mk->line), mk->cpu);
+		if (mk->ts != FTL_TS_NONE)
+			fprintf(out, "%-16s ", ftl_time_format_us(mk->ts, tb, sizeof tb));
+		fprintf(out, "%s\n", vis);
+	}
+	for (guint i = 0; i < ftl_oops_trail_n_cpus(t); i++) {
+		const FtlOopsCpu *c = ftl_oops_trail_cpu(t, i);
+		if (c->n_last)
+			fprintf(out, "  Last %u events on CPU %d:\n", c->n_last, c->cpu);
+		for (guint k = 0; k < c->n_last; k++) {
+			g_autofree char *vis = oops_fit(c->last[k].text, OOPS_WIDTH - 18);
+			fprintf(out, "    line %-7" G_GUINT64_FORMAT " %s\n",
+				ftl_console_dump_input_line(v->con, d, c->last[k].line), vis);
+		}
+	}
+}
+
 static void oops_text_dump(FILE *out, const FtlOopsView *v, guint d)
 {
 	const FtlConsoleDump *dump = g_ptr_array_index(v->con->dumps, d);
 	const FtlOopsDumpView *dv = &v->dumps[d];
 	guint rep = oops_report_of_dump(v, d);
+	g_autofree char *instance = dump->instance ? oops_fit(dump->instance, 40) : NULL;
 	fprintf(out, "ftrace dump %u%s%s (lines %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT, d + 1,
-		dump->instance ? " of instance " : "", dump->instance ? dump->instance : "",
+		instance ? " of instance " : "", instance ? instance : "",
 		oops_lineno(v, dump->header), oops_lineno(v, dump->end));
 	if (rep)
 		fprintf(out, ", printed with report %u", rep);
@@ -226,63 +287,11 @@ static void oops_text_dump(FILE *out, const FtlOopsView *v, guint d)
 		ftl_diags_print_text(out, dv->diags);
 	if (!dv->trail)
 		return;
-	const FtlOopsTrail *t = dv->trail;
 	if (dv->stats.unparsed_lines)
 		fprintf(out, "  %" G_GUINT64_FORMAT " lines not understood as trace lines\n",
 			dv->stats.unparsed_lines);
-	enum { CPU_CPU, CPU_EVENTS, CPU_EVENT_LINES, CPU_LOST };
-	static const FtlColumn cpus_cols[] = {
-		[CPU_CPU] = { "cpu", "cpu", FTL_COL_INT },
-		[CPU_EVENTS] = { "events", "events", FTL_COL_INT },
-		[CPU_EVENT_LINES] = { "event_lines", "lines", FTL_COL_INT },
-		[CPU_LOST] = { "lost", "lost", FTL_COL_INT },
-	};
-	g_autoptr(FtlTable) cpus = ftl_table_new("cpus", cpus_cols, G_N_ELEMENTS(cpus_cols));
-	for (guint i = 0; i < ftl_oops_trail_n_cpus(t); i++) {
-		const FtlOopsCpu *c = ftl_oops_trail_cpu(t, i);
-		ftl_table_begin_row(cpus);
-		ftl_table_set_int(cpus, CPU_CPU, c->cpu);
-		ftl_table_set_int(cpus, CPU_EVENTS, (gint64)c->events);
-		ftl_table_set_int(cpus, CPU_EVENT_LINES, (gint64)c->event_lines);
-		ftl_table_set_int(cpus, CPU_LOST, (gint64)c->lost);
-	}
-	ftl_table_print_text(cpus, out, 0, OOPS_WIDTH);
-	guint n_open;
-	gint open_cpu;
-	const FtlOopsOpenCall *path = ftl_oops_trail_open(t, &n_open, &open_cpu);
-	if (n_open) {
-		fprintf(out, "  Calls still open on CPU %d at the end of the dump:\n", open_cpu);
-		for (guint i = 0; i < n_open; i++) {
-			guint64 ll = ftl_console_dump_input_line(v->con, d, path[i].line);
-			fprintf(out, "    line %-7" G_GUINT64_FORMAT " %*s%s\n", ll, 2 * (gint)i,
-				"", path[i].func);
-		}
-	}
-	const FtlMarkers *m = ftl_oops_trail_markers(t);
-	if (ftl_markers_count(m)) {
-		fprintf(out, "  Markers:\n");
-		for (guint i = 0; i < ftl_markers_count(m); i++) {
-			const FtlMarker *mk = ftl_markers_get(m, i);
-			char tb[64];
-			g_autofree char *vis = oops_fit(mk->text, OOPS_WIDTH - 40);
-			fprintf(out, "    line %-7" G_GUINT64_FORMAT " cpu %-3d ",
-				ftl_console_dump_input_line(v->con, d, mk->line), mk->cpu);
-			if (mk->ts != FTL_TS_NONE)
-				fprintf(out, "%-16s ", ftl_time_format_us(mk->ts, tb, sizeof tb));
-			fprintf(out, "%s\n", vis);
-		}
-	}
-	for (guint i = 0; i < ftl_oops_trail_n_cpus(t); i++) {
-		const FtlOopsCpu *c = ftl_oops_trail_cpu(t, i);
-		if (!c->n_last)
-			continue;
-		fprintf(out, "  Last %u events on CPU %d:\n", c->n_last, c->cpu);
-		for (guint k = 0; k < c->n_last; k++) {
-			g_autofree char *vis = oops_fit(c->last[k].text, OOPS_WIDTH - 18);
-			fprintf(out, "    line %-7" G_GUINT64_FORMAT " %s\n",
-				ftl_console_dump_input_line(v->con, d, c->last[k].line), vis);
-		}
-	}
+	oops_text_dump_cpus(out, dv->trail);
+	oops_text_trail(out, v, d, dv->trail);
 }
 
 void ftl_oops_print_text(FILE *out, const FtlOopsView *v)
@@ -306,6 +315,19 @@ void ftl_oops_print_text(FILE *out, const FtlOopsView *v)
 	if (ftl_diags_any(v->con->diags))
 		fputc('\n', out);
 	ftl_diags_print_text(out, v->con->diags);
+}
+
+void ftl_oops_print_extracted(FILE *out, const FtlConsole *con, guint d, const char *out_path)
+{
+	const FtlConsoleDump *dump = g_ptr_array_index(con->dumps, d);
+	g_autofree char *vis_out = ftl_escape(out_path, -1);
+	g_autofree char *vis_in = ftl_escape(con->path, -1);
+	fprintf(out,
+		"%s: ftrace dump %u of '%s' (lines %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT
+		"), %u trace lines%s\n",
+		vis_out, d + 1, vis_in, ftl_console_line(con, dump->header)->lineno,
+		ftl_console_line(con, dump->end)->lineno, dump->content->len,
+		dump->closed ? "" : ", cut short");
 }
 
 /* ---- JSON --------------------------------------------------------------------- */
@@ -525,4 +547,55 @@ void ftl_oops_add_json(JsonBuilder *b, const FtlOopsView *v)
 	json_builder_end_array(b);
 	ftl_diags_add_json(b, v->con->diags);
 	json_builder_end_object(b);
+}
+
+struct _FtlOopsPrinter {
+	FILE *out;
+	FtlFormat format;
+	guint n;
+	JsonBuilder *b;
+};
+
+FtlOopsPrinter *ftl_oops_printer_new(FILE *out, FtlFormat format)
+{
+	FtlOopsPrinter *p = g_new0(FtlOopsPrinter, 1);
+	p->out = out;
+	p->format = format;
+	if (format == FTL_FORMAT_JSON) {
+		p->b = json_builder_new();
+		json_builder_begin_object(p->b);
+		json_builder_set_member_name(p->b, "logs");
+		json_builder_begin_array(p->b);
+	}
+	return p;
+}
+
+void ftl_oops_printer_add(FtlOopsPrinter *p, const FtlOopsView *v)
+{
+	if (p->b) {
+		ftl_oops_add_json(p->b, v);
+	} else {
+		if (p->n)
+			fputc('\n', p->out);
+		ftl_oops_print_text(p->out, v);
+	}
+	p->n++;
+}
+
+void ftl_oops_printer_finish(FtlOopsPrinter *p)
+{
+	if (!p->b)
+		return;
+	json_builder_end_array(p->b);
+	json_builder_end_object(p->b);
+	g_autoptr(JsonNode) root = json_builder_get_root(p->b);
+	ftl_json_print(root, p->out);
+}
+
+void ftl_oops_printer_free(FtlOopsPrinter *p)
+{
+	if (!p)
+		return;
+	g_clear_object(&p->b);
+	g_free(p);
 }

@@ -9,6 +9,7 @@
 #include "analysis/oops.h"
 #include "model/console.h"
 #include "model/source.h"
+#include "views/table.h"
 
 /* What was read of one ftrace dump. */
 typedef struct {
@@ -27,5 +28,15 @@ typedef struct {
 } FtlOopsView;
 
 void ftl_oops_print_text(FILE *out, const FtlOopsView *v);
+/* Prints logs one after the other: text as each is added, JSON as one
+ * document {"logs": [...]} at finish. */
+typedef struct _FtlOopsPrinter FtlOopsPrinter;
+FtlOopsPrinter *ftl_oops_printer_new(FILE *out, FtlFormat format);
+void ftl_oops_printer_add(FtlOopsPrinter *p, const FtlOopsView *v);
+void ftl_oops_printer_finish(FtlOopsPrinter *p);
+void ftl_oops_printer_free(FtlOopsPrinter *p);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlOopsPrinter, ftl_oops_printer_free)
+/* The line `oops --extract-trace` prints once dump d of con is in out_path. */
+void ftl_oops_print_extracted(FILE *out, const FtlConsole *con, guint d, const char *out_path);
 /* Adds one object for the log to an open JSON array or member. */
 void ftl_oops_add_json(JsonBuilder *b, const FtlOopsView *v);
