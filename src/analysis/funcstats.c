@@ -195,13 +195,11 @@ void ftl_funcstats_finish(FtlFuncStats *s)
 	}
 }
 
-static FtlFuncStatsSort funcstats_sort_key;
-
-static gint funcstats_cmp(gconstpointer a, gconstpointer b)
+static gint funcstats_cmp(gconstpointer a, gconstpointer b, gpointer data)
 {
 	const FtlFuncStat *x = *(const FtlFuncStat *const *)a, *y = *(const FtlFuncStat *const *)b;
 	gint64 vx = 0, vy = 0;
-	switch (funcstats_sort_key) {
+	switch (*(const FtlFuncStatsSort *)data) {
 	case FTL_FUNCSTATS_SORT_SELF:
 		vx = x->self_ns, vy = y->self_ns;
 		break;
@@ -240,8 +238,7 @@ GPtrArray *ftl_funcstats_sorted(FtlFuncStats *s, FtlFuncStatsSort sort)
 		while (g_hash_table_iter_next(&it, &v, NULL))
 			g_ptr_array_add(s->sorted, &((StatRow *)v)->st);
 	}
-	funcstats_sort_key = sort;
-	g_ptr_array_sort(s->sorted, funcstats_cmp);
+	g_ptr_array_sort_with_data(s->sorted, funcstats_cmp, &sort);
 	return s->sorted;
 }
 

@@ -6,8 +6,10 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "capture/oops-arm.h"
+#include "capture/record.h"
 
 /* set_event holds one event a line: a few are listed, more are counted
  * per system ("24 events: sched 24"), so that a row stays readable. */
@@ -75,4 +77,65 @@ void ftl_capture_view_arm(GPtrArray *changes, FtlFormat format, const char *acti
 			ftl_table_print_text(t, stdout, 0, 100);
 		printf("%s\n", note);
 	}
+}
+
+void ftl_capture_view_notes(const GString *notes)
+{
+	if (!notes)
+		return;
+	g_auto(GStrv) lines = g_strsplit(notes->str, "\n", -1);
+	for (char **l = lines; *l; l++)
+		if (**l)
+			fprintf(stderr, "ftlens: note: %s\n", *l);
+}
+
+void ftl_capture_view_child(int status)
+{
+	if (status == -1)
+		return;
+	if (WIFEXITED(status) && WEXITSTATUS(status))
+		fprintf(stderr, "ftlens: the command exited with status %d\n", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		fprintf(stderr, "ftlens: the command was killed by signal %d (%s)\n",
+			WTERMSIG(status), strsignal(WTERMSIG(status)));
+}
+
+/* What was recorded, per CPU, with the losses the ring buffer counted. */
+void ftl_capture_view_record(const FtlRecordOptions *o, const FtlRecordResult *r)
+{
+	guint64 total = 0, lost = 0;
+	for (guint i = 0; i < r->n_cpus; i++)
+		total += r->bytes[i];
+	fprintf(stderr,
+		"ftlens: recorded %.3f s in the %s: %u CPUs, %" G_GUINT64_FORMAT
+		" pages (%.1f KiB) -> %s%s\n",
+		r->seconds, r->buffer, r->n_cpus, r->page_size ? total / r->page_size : 0,
+		(double)total / 1024, o->raw_dir ? o->raw_dir : o->output,
+		r->interrupted ? " (stopped by a signal)" : "");
+	enum { C_CPU, C_PAGES, C_EVENTS, C_OVERRUN, C_DROPPED };
+	static const FtlColumn t_cols[] = {
+		[C_CPU] = { "cpu", "CPU", FTL_COL_INT },
+		[C_PAGES] = { "pages", "pages", FTL_COL_INT },
+		[C_EVENTS] = { "events", "events", FTL_COL_INT },
+		[C_OVERRUN] = { "overrun", "overrun", FTL_COL_INT },
+		[C_DROPPED] = { "dropped", "dropped", FTL_COL_INT },
+	};
+	g_autoptr(FtlTable) t = ftl_table_new("cpus", t_cols, G_N_ELEMENTS(t_cols));
+	for (guint i = 0; i < r->n_cpus; i++) {
+		const FtlCpuStats *st = &r->stats[i];
+		ftl_table_begin_row(t);
+		ftl_table_set_int(t, C_CPU, i);
+		ftl_table_set_int(t, C_PAGES,
+				  (gint64)(r->page_size ? r->bytes[i] / r->page_size : 0));
+		ftl_table_set_int(t, C_EVENTS, (gint64)st->read);
+		ftl_table_set_int(t, C_OVERRUN, (gint64)st->overrun);
+		ftl_table_set_int(t, C_DROPPED, (gint64)st->dropped);
+		lost += st->overrun + st->dropped;
+	}
+	ftl_table_print_text(t, stderr, 0, 100);
+	if (lost)
+		fprintf(stderr,
+			"ftlens: %" G_GUINT64_FORMAT " events were lost (overrun: overwritten "
+			"before they were read; dropped: the buffer was full): a larger -b helps\n",
+			lost);
 }

@@ -94,7 +94,7 @@ void ftl_cli_print_usage(FILE *out)
 		"'ftlens help COMMAND' shows a command's options.\n");
 }
 
-static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *entries,
+static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *entries, gpointer data,
 				   FtlCliGlobals *g)
 {
 	const GOptionEntry global_entries[] = {
@@ -121,8 +121,12 @@ static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *en
 	g_autofree char *param = g_strdup_printf("%s %s", cmd->name, cmd->args);
 	GOptionContext *ctx = g_option_context_new(param);
 	g_option_context_set_summary(ctx, cmd->description);
-	if (entries)
-		g_option_context_add_main_entries(ctx, entries, NULL);
+	if (entries) {
+		/* a group of our own so that callbacks get the command's data */
+		GOptionGroup *own = g_option_group_new(NULL, NULL, NULL, data, NULL);
+		g_option_group_add_entries(own, entries);
+		g_option_context_set_main_group(ctx, own);
+	}
 	GOptionGroup *grp = g_option_group_new(
 		"global", "Options of every command:", "Show the global options", NULL, NULL);
 	g_option_group_add_entries(grp, global_entries);
@@ -140,11 +144,17 @@ gboolean ftl_cli_print_command_help(const FtlCommand *cmd, GError **error)
 gboolean ftl_cli_parse(const FtlCommand *cmd, const GOptionEntry *entries, FtlCliGlobals *g,
 		       int *argc, char ***argv, GError **error)
 {
+	return ftl_cli_parse_data(cmd, entries, NULL, g, argc, argv, error);
+}
+
+gboolean ftl_cli_parse_data(const FtlCommand *cmd, const GOptionEntry *entries, gpointer data,
+			    FtlCliGlobals *g, int *argc, char ***argv, GError **error)
+{
 	memset(g, 0, sizeof *g);
 	ftl_filter_init(&g->filter);
 	g->origin_ns = FTL_TS_NONE;
 	g->wall_offset_ns = FTL_TS_NONE;
-	g_autoptr(GOptionContext) ctx = cli_context(cmd, entries, g);
+	g_autoptr(GOptionContext) ctx = cli_context(cmd, entries, data, g);
 	g_option_context_set_help_enabled(ctx, TRUE);
 	g_autoptr(GError) local = NULL;
 	if (!g_option_context_parse(ctx, argc, argv, &local)) {

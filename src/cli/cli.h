@@ -45,6 +45,9 @@ gboolean ftl_cli_print_command_help(const FtlCommand *cmd, GError **error);
  * On return argv holds the command name and the operands. */
 gboolean ftl_cli_parse(const FtlCommand *cmd, const GOptionEntry *entries, FtlCliGlobals *g,
 		       int *argc, char ***argv, GError **error);
+/* The same, with data passed to the entries' G_OPTION_ARG_CALLBACKs. */
+gboolean ftl_cli_parse_data(const FtlCommand *cmd, const GOptionEntry *entries, gpointer data,
+			    FtlCliGlobals *g, int *argc, char ***argv, GError **error);
 void ftl_cli_globals_clear(FtlCliGlobals *g);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(FtlCliGlobals, ftl_cli_globals_clear)
 /* Opens operands argv[1..argc) as one trace; a usage error when there are none. */

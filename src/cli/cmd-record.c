@@ -4,14 +4,13 @@
  * snapshots (--stack). The work is in capture/; this parses and reports. */
 #include "config.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "capture/flight.h"
 #include "capture/record.h"
 #include "capture/stack.h"
+#include "cli/capture-view.h"
 #include "cli/cli.h"
 #include "util/error.h"
 #include "views/table.h"
@@ -20,22 +19,20 @@
 #define RECORD_DEFAULT_STACK_OUTPUT "stack-series.txt"
 
 /* -f applies to the -e before it: GOption calls these in command-line
- * order, and has no user data for the main group, hence a file static. */
-static GPtrArray *record_events;
-
+ * order, with data the FtlEventSpec array being built. */
 static gboolean record_opt_event(const char *name, const char *value, gpointer data, GError **error)
 {
 	FtlEventSpec *e = g_new0(FtlEventSpec, 1);
 	e->pattern = g_strdup(value);
-	g_ptr_array_add(record_events, e);
+	g_ptr_array_add(data, e);
 	return TRUE;
 }
 
 static gboolean record_opt_filter(const char *name, const char *value, gpointer data,
 				  GError **error)
 {
-	FtlEventSpec *last =
-		record_events->len ? record_events->pdata[record_events->len - 1] : NULL;
+	GPtrArray *events = data;
+	FtlEventSpec *last = events->len ? events->pdata[events->len - 1] : NULL;
 	if (!last || last->filter) {
 		g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
 			    "-f '%s': a filter applies to the -e EVENT just before it", value);
@@ -46,6 +43,7 @@ static gboolean record_opt_filter(const char *name, const char *value, gpointer 
 }
 
 typedef struct {
+	GPtrArray *events; /* FtlEventSpec*, in command-line order */
 	char *tracer, *clock, *output, *instance, *raw_dir, *stop_on;
 	char **ftrace_filter, **notrace, **graph, **options;
 	gint buffer_kb, max_depth, hits;
@@ -76,7 +74,7 @@ static gboolean record_usage(GError **error, const char *msg)
 /* The combinations that make no sense, refused before anything is touched. */
 static gboolean record_check(const RecordArgs *a, char **cmd, GError **error)
 {
-	gboolean tracing = a->tracer || record_events->len || a->buffer_kb || a->clock ||
+	gboolean tracing = a->tracer || a->events->len || a->buffer_kb || a->clock ||
 			   a->ftrace_filter || a->notrace || a->graph || a->options ||
 			   a->max_depth >= 0;
 	if (a->flight && a->stack)
@@ -108,67 +106,6 @@ static gboolean record_check(const RecordArgs *a, char **cmd, GError **error)
 	return TRUE;
 }
 
-static void record_print_notes(const GString *notes)
-{
-	if (!notes)
-		return;
-	g_auto(GStrv) lines = g_strsplit(notes->str, "\n", -1);
-	for (char **l = lines; *l; l++)
-		if (**l)
-			fprintf(stderr, "ftlens: note: %s\n", *l);
-}
-
-static void record_print_child(int status)
-{
-	if (status == -1)
-		return;
-	if (WIFEXITED(status) && WEXITSTATUS(status))
-		fprintf(stderr, "ftlens: the command exited with status %d\n", WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		fprintf(stderr, "ftlens: the command was killed by signal %d (%s)\n",
-			WTERMSIG(status), strsignal(WTERMSIG(status)));
-}
-
-/* What was recorded, per CPU, with the losses the ring buffer counted. */
-static void record_report(const FtlRecordOptions *o, const FtlRecordResult *r)
-{
-	guint64 total = 0, lost = 0;
-	for (guint i = 0; i < r->n_cpus; i++)
-		total += r->bytes[i];
-	fprintf(stderr,
-		"ftlens: recorded %.3f s in the %s: %u CPUs, %" G_GUINT64_FORMAT
-		" pages (%.1f KiB) -> %s%s\n",
-		r->seconds, r->buffer, r->n_cpus, r->page_size ? total / r->page_size : 0,
-		(double)total / 1024, o->raw_dir ? o->raw_dir : o->output,
-		r->interrupted ? " (stopped by a signal)" : "");
-	enum { C_CPU, C_PAGES, C_EVENTS, C_OVERRUN, C_DROPPED };
-	static const FtlColumn t_cols[] = {
-		[C_CPU] = { "cpu", "CPU", FTL_COL_INT },
-		[C_PAGES] = { "pages", "pages", FTL_COL_INT },
-		[C_EVENTS] = { "events", "events", FTL_COL_INT },
-		[C_OVERRUN] = { "overrun", "overrun", FTL_COL_INT },
-		[C_DROPPED] = { "dropped", "dropped", FTL_COL_INT },
-	};
-	g_autoptr(FtlTable) t = ftl_table_new("cpus", t_cols, G_N_ELEMENTS(t_cols));
-	for (guint i = 0; i < r->n_cpus; i++) {
-		const FtlCpuStats *st = &r->stats[i];
-		ftl_table_begin_row(t);
-		ftl_table_set_int(t, C_CPU, i);
-		ftl_table_set_int(t, C_PAGES,
-				  (gint64)(r->page_size ? r->bytes[i] / r->page_size : 0));
-		ftl_table_set_int(t, C_EVENTS, (gint64)st->read);
-		ftl_table_set_int(t, C_OVERRUN, (gint64)st->overrun);
-		ftl_table_set_int(t, C_DROPPED, (gint64)st->dropped);
-		lost += st->overrun + st->dropped;
-	}
-	ftl_table_print_text(t, stderr, 0, 100);
-	if (lost)
-		fprintf(stderr,
-			"ftlens: %" G_GUINT64_FORMAT " events were lost (overrun: overwritten "
-			"before they were read; dropped: the buffer was full): a larger -b helps\n",
-			lost);
-}
-
 static gboolean record_flight(const RecordArgs *a, const FtlBufferConfig *cfg, char **cmd,
 			      GError **error)
 {
@@ -180,13 +117,13 @@ static gboolean record_flight(const RecordArgs *a, const FtlBufferConfig *cfg, c
 				"tracing_on drops to 0 (Ctrl-C to stop)\n");
 	FtlFlightResult r;
 	gboolean ok = ftl_flight_run(&fo, &r, error);
-	record_print_notes(r.notes);
+	ftl_capture_view_notes(r.notes);
 	for (guint i = 0; i < r.files->len; i++)
 		fprintf(stderr, "ftlens: hit %u saved to %s\n", i + 1, (char *)r.files->pdata[i]);
 	if (ok && r.files->len < fo.hits)
 		fprintf(stderr, "ftlens: %u of %u hits saved (%s)\n", r.files->len, fo.hits,
 			r.interrupted ? "stopped by a signal" : "ended before tracing stopped");
-	record_print_child(r.child_status);
+	ftl_capture_view_child(r.child_status);
 	ftl_flight_result_clear(&r);
 	return ok;
 }
@@ -199,14 +136,50 @@ static gboolean record_stack(const RecordArgs *a, char **cmd, GError **error)
 		fprintf(stderr, "ftlens: stack tracer on; Ctrl-C to stop\n");
 	FtlStackResult r;
 	gboolean ok = ftl_stack_run(&so, &r, error);
-	record_print_notes(r.notes);
+	ftl_capture_view_notes(r.notes);
 	if (ok)
 		fprintf(stderr,
 			"ftlens: %u stack snapshots, deepest %" G_GUINT64_FORMAT " bytes -> %s\n",
 			r.snapshots, r.max_size, so.output);
-	record_print_child(r.child_status);
+	ftl_capture_view_child(r.child_status);
 	ftl_stack_result_clear(&r);
 	return ok;
+}
+
+static gboolean record_trace(const RecordArgs *a, const FtlBufferConfig *cfg, char **cmd,
+			     GError **error)
+{
+	FtlRecordOptions ro = { *cfg,
+				a->instance,
+				a->top,
+				a->duration,
+				cmd,
+				a->pid_filter,
+				a->output ? a->output : RECORD_DEFAULT_OUTPUT,
+				a->raw_dir };
+	if (!cmd && !a->duration)
+		fprintf(stderr, "ftlens: recording; Ctrl-C to stop\n");
+	FtlRecordResult r;
+	gboolean ok = ftl_record_run(&ro, &r, error);
+	ftl_capture_view_notes(r.notes);
+	if (ok)
+		ftl_capture_view_record(&ro, &r);
+	ftl_capture_view_child(r.child_status);
+	ftl_record_result_clear(&r);
+	return ok;
+}
+
+/* Everything after "--" is the command to trace, never options of ours:
+ * *argc is cut to the options, and the command returned (NULL if none). */
+static char **record_split_command(int *argc, char **argv)
+{
+	for (int i = 1; i < *argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			*argc = i;
+			return argv + i + 1;
+		}
+	}
+	return NULL;
 }
 
 gboolean ftl_cmd_record(int argc, char **argv, GError **error)
@@ -215,7 +188,7 @@ gboolean ftl_cmd_record(int argc, char **argv, GError **error)
 	a.max_depth = -1;
 	g_autoptr(GPtrArray) events =
 		g_ptr_array_new_with_free_func((GDestroyNotify)ftl_event_spec_free);
-	record_events = events;
+	a.events = events;
 	const GOptionEntry entries[] = {
 		{ "tracer", 'p', 0, G_OPTION_ARG_STRING, &a.tracer,
 		  "Tracer (function, function_graph, ...)", "TRACER" },
@@ -261,23 +234,14 @@ gboolean ftl_cmd_record(int argc, char **argv, GError **error)
 		  NULL },
 		{ NULL },
 	};
-	/* Everything after "--" is the command, never options of ours. */
-	int n_opts = argc;
-	char **cmd = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			n_opts = i;
-			cmd = argv + i + 1;
-			break;
-		}
-	}
-	g_autofree char **opts = g_new0(char *, n_opts + 1);
-	memcpy(opts, argv, sizeof(char *) * (gsize)n_opts);
+	char **cmd = record_split_command(&argc, argv);
+	g_autofree char **opts = g_new0(char *, argc + 1);
+	memcpy(opts, argv, sizeof(char *) * (gsize)argc);
 	char **parse = opts;
 	g_auto(FtlCliGlobals) g;
-	const FtlCommand *self = ftl_cli_find("record");
-	gboolean ok = ftl_cli_parse(self, entries, &g, &n_opts, &parse, error);
-	if (ok && n_opts > 1)
+	gboolean ok = ftl_cli_parse_data(ftl_cli_find("record"), entries, events, &g, &argc,
+					 &parse, error);
+	if (ok && argc > 1)
 		ok = record_usage(error, "no FILE operands: put the command to trace after --");
 	if (ok)
 		ok = record_check(&a, cmd, error);
@@ -286,31 +250,13 @@ gboolean ftl_cmd_record(int argc, char **argv, GError **error)
 					a.clock,  a.ftrace_filter, a.notrace,
 					a.graph,  a.max_depth,	   a.options,
 					-1 };
-		if (a.flight) {
+		if (a.flight)
 			ok = record_flight(&a, &cfg, cmd, error);
-		} else if (a.stack) {
+		else if (a.stack)
 			ok = record_stack(&a, cmd, error);
-		} else {
-			FtlRecordOptions ro = { cfg,
-						a.instance,
-						a.top,
-						a.duration,
-						cmd,
-						a.pid_filter,
-						a.output ? a.output : RECORD_DEFAULT_OUTPUT,
-						a.raw_dir };
-			if (!cmd && !a.duration)
-				fprintf(stderr, "ftlens: recording; Ctrl-C to stop\n");
-			FtlRecordResult r;
-			ok = ftl_record_run(&ro, &r, error);
-			record_print_notes(r.notes);
-			if (ok)
-				record_report(&ro, &r);
-			record_print_child(r.child_status);
-			ftl_record_result_clear(&r);
-		}
+		else
+			ok = record_trace(&a, &cfg, cmd, error);
 	}
-	record_events = NULL;
 	record_args_clear(&a);
 	return ok;
 }

@@ -28,7 +28,7 @@ h='\033[2J\033]52;c;aGk=\007\233X\302\233Y\342\200\256Z\377'
 	printf " 0)   5.000 us    |  }\n"
 	printf " 0)               |  /* ${h} */\n"
 } >"$fg"
-plan 4
+plan 5
 # raw ESC, BEL, 0x9b byte (alone or as U+009B's second byte after 0xc2),
 # U+202E's bytes, 0xff
 scan() {
@@ -61,6 +61,26 @@ if grep -q 'text=start \\x1b\[2J\\x1b\]52;c;aGk=\\x07\\x9bX\\u009bY\\u202eZ\\xff
 else
 	not_ok "dump shows each class as util/escape.h says"; sed 's/^/# /' "$T/dump" | LC_ALL=C cat -v
 fi
+# a console log whose ftrace dump ends inside calls with hostile names: the
+# oops view lists the calls still open and the last events of the CPU (the
+# console reader drops ESC sequences as console colour codes; the rest shows)
+oops=$T/console.log
+{
+	printf '[    9.5] Oops: general protection fault: 0000 [#1] SMP\n'
+	printf '[    9.5] CPU: 1 PID: 96 Comm: ev%sil Not tainted 6.1.0 #1\n' "$h"
+	printf '[    9.5] RIP: 0010:do_sys_open+0x10/0x20\n'
+	printf '[    9.5] Dumping ftrace buffer:\n'
+	printf '[    9.5] ---------------------------------\n'
+	printf "[    9.5]  1)               |  do${h}_sys() {\n"
+	printf "[    9.5]  1)               |    in${h}ner() {\n"
+	printf "[    9.5]  1)   1.000 us    |      leaf${h}();\n"
+	printf '[    9.5] ---------------------------------\n'
+} >"$oops"
+"$FTLENS" oops "$oops" >"$T/out" 2>"$T/err"
+rc=$?
+check "oops: open calls and last events shown, nothing raw ($rc)" \
+	'[ $rc -eq 0 ] && grep -A2 "Calls still open" "$T/out" | grep -q "in52;c;aGk=.\\\\x9bX\\\\u009bY" &&
+	 [ "$(cat "$T/out" "$T/err" | scan /dev/stdin)" -eq 0 ]'
 # an error message quoting a hostile line is made visible too
 { printf "ev${h}il\n"; i=0; while [ $i -lt 40 ]; do echo "not a trace but a long line of plain prose"; i=$((i + 1)); done; } >"$T/notrace.txt"
 "$FTLENS" info "$T/notrace.txt" >/dev/null 2>"$T/err"
