@@ -560,8 +560,9 @@ FtlTuiReaction ftl_tui_app_tick(FtlTuiApp *app)
 		if (ftl_tui_events_finding(app->events, NULL))
 			r |= FTL_TUI_REACT_STATUS;
 	}
+	/* a panel the inputs have nothing for has no model part to wait on */
 	for (guint i = 0; i < FTL_TUI_N_PANELS; i++)
-		if (app->panels[i]->klass->tick)
+		if (app->panels[i]->klass->tick && app_panel_classes[i]->available(app))
 			r |= app->panels[i]->klass->tick(app->panels[i], app);
 	if (app->error)
 		r |= FTL_TUI_REACT_QUIT;

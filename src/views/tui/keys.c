@@ -19,9 +19,11 @@
 #define ST  FTL_TUI_IN(STACK)
 #define OO  FTL_TUI_IN(OOPS)
 #define ALL FTL_TUI_ALL
+/* where the arrows have no meaning of their own */
+#define SCROLL (ALL & ~(GR | TL | FL))
 
-/* Panel-specific rows come before a key's row for all panels: the first
- * row that matches wins. */
+/* A key has at most one row per panel (test-tui checks it), so that the
+ * help says what the key does wherever it is pressed. */
 static const FtlTuiBinding keys_table[] = {
 	{ 'q', ALL, FTL_TUI_CMD_QUIT, "quit" },
 	{ 'h', ALL, FTL_TUI_CMD_HELP, "this help (any key closes it)" },
@@ -54,8 +56,8 @@ static const FtlTuiBinding keys_table[] = {
 	{ FTL_TUI_KEY_RIGHT, TL, FTL_TUI_CMD_RIGHT, "cursor on in time (pans at the edge)" },
 	{ FTL_TUI_KEY_LEFT, FL, FTL_TUI_CMD_LEFT, "frame to the left" },
 	{ FTL_TUI_KEY_RIGHT, FL, FTL_TUI_CMD_RIGHT, "frame to the right" },
-	{ FTL_TUI_KEY_LEFT, ALL, FTL_TUI_CMD_LEFT, "scroll left" },
-	{ FTL_TUI_KEY_RIGHT, ALL, FTL_TUI_CMD_RIGHT, "scroll right" },
+	{ FTL_TUI_KEY_LEFT, SCROLL, FTL_TUI_CMD_LEFT, "scroll left" },
+	{ FTL_TUI_KEY_RIGHT, SCROLL, FTL_TUI_CMD_RIGHT, "scroll right" },
 	{ '/', ALL, FTL_TUI_CMD_SEARCH, "search forward (regex; Esc stops a long one)" },
 	{ '?', ALL, FTL_TUI_CMD_SEARCH_BACK, "search backward" },
 	{ 'n', ALL, FTL_TUI_CMD_NEXT_MATCH, "next match" },

@@ -68,11 +68,6 @@ static void funcs_free(FtlTuiPanel *p)
 	g_free(f);
 }
 
-static gboolean funcs_available(FtlTuiApp *app)
-{
-	return app->events && (!app->model || app->model->has_graph);
-}
-
 static gint64 funcs_key(const FtlFuncStat *s, FuncsCol col)
 {
 	switch (col) {
@@ -377,7 +372,7 @@ const FtlTuiPanelClass ftl_tui_funcs_panel = {
 	.name = "Functions",
 	.new = funcs_new,
 	.free = funcs_free,
-	.available = funcs_available,
+	.available = ftl_tui_app_has_graph,
 	.draw = funcs_draw,
 	.command = funcs_command,
 	.search = funcs_search,

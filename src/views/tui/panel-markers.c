@@ -8,8 +8,9 @@
 
 static gboolean markers_available(FtlTuiApp *app)
 {
-	return app->model && (ftl_markers_count(app->model->markers) ||
-			      (app->model->spans && ftl_spans_count(app->model->spans)));
+	return app->model && app->model->markers &&
+	       (ftl_markers_count(app->model->markers) ||
+		(app->model->spans && ftl_spans_count(app->model->spans)));
 }
 
 static void markers_row(FtlTuiLines *l, FtlTuiApp *app, const FtlMarker *m, GString *buf)
