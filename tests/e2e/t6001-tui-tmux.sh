@@ -52,8 +52,14 @@ keys() { tm send-keys -t tui "$@"; }
 # the row under the cursor: reverse video without colour (NO_COLOR)
 cursor_row() { tm capture-pane -p -e -t tui | grep "$(printf '\033')\[7m" | sed 's/\x1b\[[0-9;]*m//g'; }
 
-plan 16
+plan 17
 [ -r "$trace" ] || skip_all "$trace missing"
+
+# The man page's key table is the program's (ftlens tui --keys).
+sed -n '/^\.ft CW$/,/^\.ft$/p' "$top_srcdir/doc/ftlens-tui.1" | sed -e '1d' -e '$d' \
+	-e 's/\\-/-/g' -e 's/\\(aq/'"'"'/' -e 's/^\\&//' -e 's/\\e/\\/g' >"$T/man-keys"
+"$FTLENS" tui --keys >"$T/keys"
+check "ftlens-tui.1 lists the key table the program has" 'cmp -s "$T/keys" "$T/man-keys"'
 
 # shellcheck disable=SC2016
 start "cd '$T' && NO_COLOR=1 '$FTLENS' tui '$trace' 2>err; echo rc=\$? >rc; stty -a >stty"
