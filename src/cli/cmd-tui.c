@@ -63,16 +63,12 @@ static gboolean tui_console(FtlTuiOptions *opt, TuiOpen *o, FtlConsole *con, Ftl
 {
 	opt->console = con;
 	opt->oops = oops;
-	for (guint d = 0; d < con->dumps->len; d++) {
-		const FtlConsoleDump *dump = g_ptr_array_index(con->dumps, d);
-		if (dump->content->len) {
-			o->console = con;
-			o->dump = d;
-			opt->oops_cpu = ftl_oops_dump_cpu(oops, d);
-			return TRUE;
-		}
-	}
-	return FALSE;
+	/* a log without a dump is still worth its reports: no error then */
+	if (!ftl_console_pick_dump(con, 0, &o->dump, NULL))
+		return FALSE;
+	o->console = con;
+	opt->oops_cpu = ftl_oops_dump_cpu(oops, o->dump);
+	return TRUE;
 }
 
 static gboolean tui_inputs(int argc, char **argv, FtlTuiOptions *opt, TuiOpen *o,

@@ -75,14 +75,9 @@ static void tui_open_console(Tui *t, const char *path, int rows, int cols)
 	t->opt.console = t->console;
 	t->opt.oops = t->oops;
 	t->opt.oops_cpu = -1;
-	for (guint d = 0; d < t->console->dumps->len; d++) {
-		const FtlConsoleDump *dump = g_ptr_array_index(t->console->dumps, d);
-		if (dump->content->len) {
-			t->dump = d;
-			t->opt.oops_cpu = ftl_oops_dump_cpu(t->oops, d);
-			t->opt.open = tui_reopen;
-			break;
-		}
+	if (ftl_console_pick_dump(t->console, 0, &t->dump, NULL)) {
+		t->opt.oops_cpu = ftl_oops_dump_cpu(t->oops, t->dump);
+		t->opt.open = tui_reopen;
 	}
 	tui_start(t, rows, cols);
 }
