@@ -34,19 +34,29 @@ void ftl_pass_add(FtlPass *p, const FtlConsumerClass *klass, gpointer self)
 	g_array_append_val(p->consumers, c);
 }
 
+void ftl_pass_feed(FtlPass *p, const FtlEvent *ev)
+{
+	const PassConsumer *cs = (const PassConsumer *)p->consumers->data;
+	for (guint i = 0, n = p->consumers->len; i < n; i++)
+		cs[i].klass->feed(cs[i].self, ev);
+}
+
+void ftl_pass_finish(FtlPass *p)
+{
+	const PassConsumer *cs = (const PassConsumer *)p->consumers->data;
+	for (guint i = 0, n = p->consumers->len; i < n; i++)
+		cs[i].klass->finish(cs[i].self);
+}
+
 gboolean ftl_pass_run(FtlPass *p, FtlTrace *trace, const FtlFilter *filter, GError **error)
 {
 	g_autoptr(FtlIter) it = ftl_iter_new(trace, filter);
-	const PassConsumer *cs = (const PassConsumer *)p->consumers->data;
-	guint n = p->consumers->len;
 	const FtlEvent *ev;
 	FtlStatus st;
 	while ((st = ftl_iter_next(it, &ev, error)) == FTL_STATUS_OK)
-		for (guint i = 0; i < n; i++)
-			cs[i].klass->feed(cs[i].self, ev);
+		ftl_pass_feed(p, ev);
 	if (st == FTL_STATUS_ERROR)
 		return FALSE;
-	for (guint i = 0; i < n; i++)
-		cs[i].klass->finish(cs[i].self);
+	ftl_pass_finish(p);
 	return TRUE;
 }

@@ -44,5 +44,10 @@ void ftl_pass_add(FtlPass *p, const FtlConsumerClass *klass, gpointer self);
  * to every consumer, then finishes them in order. FALSE with error when
  * the trace cannot be read; the consumers are not finished then. */
 gboolean ftl_pass_run(FtlPass *p, FtlTrace *trace, const FtlFilter *filter, GError **error);
+/* The two halves of ftl_pass_run(), for a caller that owns the loop (the
+ * TUI reads in a thread of its own, reports progress and filters with more
+ * than FtlFilter): every event to every consumer, then finish them all. */
+void ftl_pass_feed(FtlPass *p, const FtlEvent *ev);
+void ftl_pass_finish(FtlPass *p);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlPass, ftl_pass_free)

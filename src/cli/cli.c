@@ -70,6 +70,12 @@ const FtlCommand ftl_commands[] = {
 	  "prints each setting before and after and saves the old values in\n"
 	  "$FTLENS_STATE_DIR/arm-oops.state (default /run/ftlens); --disarm restores them.",
 	  ftl_cmd_arm_oops },
+	{ "tui", "FILE...", "browse a trace interactively in the terminal",
+	  "Events, the call graph, functions, a timeline per CPU, markers, a flame graph,\n"
+	  "data quality, stack tables and kernel reports, in a curses screen that comes up\n"
+	  "at once and fills in as the input is read. h shows the keys; ftlens tui --keys\n"
+	  "prints them.",
+	  ftl_cmd_tui },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 

@@ -72,3 +72,4 @@ gboolean ftl_cmd_stack(int argc, char **argv, GError **error);
 gboolean ftl_cmd_record(int argc, char **argv, GError **error);
 gboolean ftl_cmd_oops(int argc, char **argv, GError **error);
 gboolean ftl_cmd_arm_oops(int argc, char **argv, GError **error);
+gboolean ftl_cmd_tui(int argc, char **argv, GError **error);

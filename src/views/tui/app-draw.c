@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Drawing the TUI's frame: the tab row, the status line (progress, marks,
+ * filters), the message or prompt line and the help screen; the panel
+ * shown draws the rest. Everything here reads state, nothing changes it. */
+#include "config.h"
+
+#include "views/tui/app.h"
+
+#include <string.h>
+
+#include "util/escape.h"
+
+#define APP_MIN_ROWS 6
+#define APP_MIN_COLS 30
+
+static void app_draw_tabs(FtlTuiApp *app, FtlTuiCanvas *c)
+{
+	ftl_tui_fill(c, 0, 0, -1, FTL_TUI_STYLE_TAB);
+	int x = 0;
+	for (guint i = 0; i < FTL_TUI_N_PANELS; i++) {
+		FtlTuiPanel *p = app->panels[i];
+		if (!p->klass->available(app))
+			continue;
+		g_autofree char *tab = g_strdup_printf(" %u %s ", i + 1, p->klass->name);
+		x += ftl_tui_put(c, 0, x, -1, tab,
+				 i == app->current ? FTL_TUI_STYLE_TAB_ACTIVE : FTL_TUI_STYLE_TAB);
+	}
+	/* the input's name, from the command line: made visible all the same */
+	g_autofree char *label = ftl_escape(app->opt->label ? app->opt->label : "", -1);
+	int w = (int)ftl_escape_width(label);
+	if (x + 2 + w <= c->cols)
+		ftl_tui_put(c, 0, c->cols - w - 1, w, label, FTL_TUI_STYLE_TAB);
+}
+
+static void app_status_marks(FtlTuiApp *app, GString *s)
+{
+	char a[32], b[32], d[32];
+	if (app->mark[0] != FTL_TS_NONE)
+		g_string_append_printf(s, " A %s", ftl_time_format_us(app->mark[0], a, sizeof a));
+	if (app->mark[1] != FTL_TS_NONE)
+		g_string_append_printf(s, " B %s", ftl_time_format_us(app->mark[1], b, sizeof b));
+	if (app->mark[0] != FTL_TS_NONE && app->mark[1] != FTL_TS_NONE) {
+		gint64 delta = app->mark[1] - app->mark[0];
+		g_string_append_printf(s, " B-A %s%s", delta < 0 ? "-" : "",
+				       ftl_tui_duration(delta < 0 ? -delta : delta, d, sizeof d));
+	}
+}
+
+static void app_status_progress(FtlTuiApp *app, GString *s)
+{
+	guint64 done;
+	if (app->loader) {
+		char t[32];
+		gint64 at = ftl_tui_loader_time(app->loader);
+		g_string_append_printf(s, " reading: %" G_GUINT64_FORMAT " events",
+				       ftl_tui_loader_events(app->loader));
+		if (at != FTL_TS_NONE)
+			g_string_append_printf(s, ", at %s", ftl_time_format_us(at, t, sizeof t));
+		g_string_append(s, " |");
+	}
+	if (app->events && ftl_tui_events_finding(app->events, &done))
+		g_string_append_printf(s, " searching: %" G_GUINT64_FORMAT " rows (Esc stops) |",
+				       done);
+}
+
+static void app_draw_status(FtlTuiApp *app, FtlTuiCanvas *c, int y)
+{
+	ftl_tui_fill(c, y, 0, -1, FTL_TUI_STYLE_STATUS);
+	g_autoptr(GString) left = g_string_new(NULL);
+	app_status_progress(app, left);
+	for (guint i = 0; i < ftl_tui_filter_depth(app->filter); i++) {
+		/* the user's own words, but shown like any text from outside */
+		g_autofree char *f = ftl_escape(
+			ftl_tui_filter_item_text(g_ptr_array_index(app->filter->items, i)), -1);
+		g_string_append_printf(left, " [%s]", f);
+	}
+	g_autoptr(GString) right = g_string_new(NULL);
+	app_status_marks(app, right);
+	int w = (int)ftl_escape_width(right->str);
+	ftl_tui_put(c, y, 0, MAX(c->cols - w - 1, 0), left->str, FTL_TUI_STYLE_STATUS);
+	if (w < c->cols)
+		ftl_tui_put(c, y, c->cols - w - 1, w, right->str, FTL_TUI_STYLE_STATUS);
+}
+
+static void app_draw_bottom(FtlTuiApp *app, FtlTuiCanvas *c, int y)
+{
+	static const char *const prompts[] = { "", "/", "?", "filter: ", "time: " };
+	if (app->prompt) {
+		g_autofree char *text = ftl_escape(app->prompt_text->str, -1);
+		g_autofree char *line = g_strdup_printf("%s%s", prompts[app->prompt], text);
+		int w = (int)ftl_escape_width(line);
+		/* keep the end of a long entry in view */
+		const char *show = line;
+		while (w >= c->cols && *show) {
+			const char *next = g_utf8_next_char(show);
+			char ch[8] = { 0 };
+			memcpy(ch, show, MIN((gsize)(next - show), sizeof ch - 1));
+			w -= (int)ftl_escape_width(ch);
+			show = next;
+		}
+		ftl_tui_put(c, y, 0, -1, show, FTL_TUI_STYLE_NORMAL);
+		ftl_tui_put(c, y, MIN(w, c->cols - 1), 1, "_", FTL_TUI_STYLE_CURSOR);
+	} else if (app->pending) {
+		ftl_tui_put(c, y, 0, -1,
+			    app->pending == 'm' ? "bookmark: a letter" : "go to bookmark: a letter",
+			    FTL_TUI_STYLE_NORMAL);
+	} else if (app->message) {
+		ftl_tui_put(c, y, 0, -1, app->message,
+			    app->message_error ? FTL_TUI_STYLE_ERROR : FTL_TUI_STYLE_NORMAL);
+	} else if (!app->help) {
+		ftl_tui_put(c, y, 0, -1, "h: help  q: quit  Tab: next panel  /: search  f: filter",
+			    FTL_TUI_STYLE_DIM);
+	}
+}
+
+void ftl_tui_app_draw_help(FtlTuiApp *app, FtlTuiCanvas *c, int y, int h)
+{
+	g_autoptr(GPtrArray) rows = ftl_tui_keys_sorted();
+	ftl_tui_put(c, y, 0, -1, " Key        Where                   What", FTL_TUI_STYLE_HEADER);
+	int n = (int)rows->len, top = MIN(app->help_top, MAX(n - (h - 1), 0));
+	for (int i = 0; i + 1 < h && top + i < n; i++) {
+		const FtlTuiBinding *b = g_ptr_array_index(rows, top + i);
+		char buf[8];
+		g_autofree char *where = ftl_tui_keys_panels(b->panels);
+		ftl_tui_put(c, y + 1 + i, 1, 10, ftl_tui_key_name(b->key, buf), FTL_TUI_STYLE_MARK);
+		ftl_tui_put(c, y + 1 + i, 12, 23, where, FTL_TUI_STYLE_DIM);
+		ftl_tui_put(c, y + 1 + i, 36, -1, b->help, FTL_TUI_STYLE_NORMAL);
+	}
+}
+
+void ftl_tui_app_draw(FtlTuiApp *app, FtlTuiCanvas *c)
+{
+	app->rows = c->rows;
+	app->cols = c->cols;
+	ftl_tui_canvas_erase(c);
+	if (c->rows < APP_MIN_ROWS || c->cols < APP_MIN_COLS) {
+		ftl_tui_put(c, 0, 0, -1, "ftlens: terminal too small", FTL_TUI_STYLE_ERROR);
+		return;
+	}
+	app_draw_tabs(app, c);
+	int h = c->rows - 3;
+	if (app->help) {
+		ftl_tui_app_draw_help(app, c, 1, h);
+	} else {
+		FtlTuiPanel *p = app->panels[app->current];
+		p->klass->draw(p, app, c, 1, h);
+	}
+	app_draw_status(app, c, c->rows - 2);
+	app_draw_bottom(app, c, c->rows - 1);
+}
+
+void ftl_tui_app_draw_status(FtlTuiApp *app, FtlTuiCanvas *c)
+{
+	if (c->rows < APP_MIN_ROWS || c->cols < APP_MIN_COLS)
+		return;
+	app_draw_status(app, c, c->rows - 2);
+	ftl_tui_fill(c, c->rows - 1, 0, -1, FTL_TUI_STYLE_NORMAL);
+	app_draw_bottom(app, c, c->rows - 1);
+}

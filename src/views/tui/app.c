@@ -1,0 +1,587 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The TUI's state and what keys do to it: the one key table (keys.c) maps a
+ * key to a command, the app does the global ones and hands the others to
+ * the panel shown; each returns a reaction for the loop. */
+#include "config.h"
+
+#include "views/tui/app.h"
+
+#include <string.h>
+
+#include "util/error.h"
+#include "util/scan.h"
+
+static const FtlTuiPanelClass *const app_panel_classes[FTL_TUI_N_PANELS] = {
+	&ftl_tui_events_panel,	 &ftl_tui_graph_panel,	 &ftl_tui_funcs_panel,
+	&ftl_tui_timeline_panel, &ftl_tui_markers_panel, &ftl_tui_flame_panel,
+	&ftl_tui_quality_panel,	 &ftl_tui_stack_panel,	 &ftl_tui_oops_panel,
+};
+
+FtlTuiPanel *ftl_tui_app_panel(FtlTuiApp *app, FtlTuiPanelId id)
+{
+	return app->panels[id];
+}
+
+static FtlTuiPanel *app_shown(FtlTuiApp *app)
+{
+	return app->panels[app->current];
+}
+
+void ftl_tui_app_say(FtlTuiApp *app, gboolean error, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	g_free(app->message);
+	app->message = g_strdup_vprintf(fmt, ap);
+	app->message_error = error;
+	va_end(ap);
+}
+
+/* The Events list under the filter stack as it is now. */
+static void app_events_start(FtlTuiApp *app)
+{
+	g_clear_pointer(&app->events, ftl_tui_events_free);
+	if (!app->opt->open && !app->first)
+		return;
+	FtlTuiSeeker seeker =
+		ftl_tui_seeker_from_start(app->opt, &app->io, g_steal_pointer(&app->first));
+	app->events = ftl_tui_events_new(seeker, &app->io, ftl_tui_filter_push(app->filter, NULL));
+}
+
+static void app_loader_stop(FtlTuiApp *app)
+{
+	if (!app->loader)
+		return;
+	ftl_tui_loader_cancel(app->loader);
+	ftl_tui_model_free(ftl_tui_loader_finish(g_steal_pointer(&app->loader), NULL));
+}
+
+static void app_rebuild(FtlTuiApp *app)
+{
+	/* the new list starts where the old one was */
+	FtlTuiPanel *ev = app->panels[FTL_TUI_PANEL_EVENTS];
+	gint64 ts = app->events ? ev->klass->cursor_time(ev, app) : FTL_TS_NONE;
+	if (ts != FTL_TS_NONE)
+		app->follow_ts = ts;
+	app_loader_stop(app);
+	app->loader = ftl_tui_loader_start(app->opt, &app->io,
+					   ftl_tui_filter_push(app->filter, NULL), NULL);
+	app_events_start(app);
+}
+
+FtlTuiApp *ftl_tui_app_new(const FtlTuiOptions *opt)
+{
+	FtlTuiApp *app = g_new0(FtlTuiApp, 1);
+	app->opt = opt;
+	g_rw_lock_init(&app->io.lock);
+	app->filter = ftl_tui_filter_new(opt->filter);
+	app->first = opt->first;
+	app->mark[0] = app->mark[1] = FTL_TS_NONE;
+	app->follow_ts = FTL_TS_NONE;
+	app->prompt_text = g_string_new(NULL);
+	for (guint i = 0; i < G_N_ELEMENTS(app->bookmarks); i++)
+		app->bookmarks[i] = (FtlTuiBookmark){ FTL_TS_NONE, -1 };
+	for (guint i = 0; i < FTL_TUI_N_PANELS; i++) {
+		app->panels[i] = app_panel_classes[i]->new ();
+		app->panels[i]->klass = app_panel_classes[i];
+	}
+	/* the list first, from the trace already open: the first screen at once */
+	app_events_start(app);
+	app->loader =
+		ftl_tui_loader_start(opt, &app->io, ftl_tui_filter_push(app->filter, NULL), NULL);
+	app->current = FTL_TUI_PANEL_EVENTS;
+	if (!app_panel_classes[FTL_TUI_PANEL_EVENTS]->available(app))
+		for (guint i = 0; i < FTL_TUI_N_PANELS; i++)
+			if (app_panel_classes[i]->available(app)) {
+				app->current = i;
+				break;
+			}
+	return app;
+}
+
+void ftl_tui_app_free(FtlTuiApp *app)
+{
+	if (!app)
+		return;
+	app_loader_stop(app);
+	g_clear_pointer(&app->events, ftl_tui_events_free);
+	for (guint i = 0; i < FTL_TUI_N_PANELS; i++)
+		app->panels[i]->klass->free(app->panels[i]);
+	ftl_tui_model_free(app->model);
+	ftl_tui_filter_free(app->filter);
+	ftl_trace_free(app->first);
+	if (app->search)
+		g_regex_unref(app->search);
+	g_string_free(app->prompt_text, TRUE);
+	g_free(app->message);
+	g_clear_error(&app->error);
+	g_rw_lock_clear(&app->io.lock);
+	g_free(app);
+}
+
+GError *ftl_tui_app_take_error(FtlTuiApp *app)
+{
+	return g_steal_pointer(&app->error);
+}
+
+const FtlCallNode *ftl_tui_app_tree_root(FtlTuiApp *app, FtlCallTreeGroup group)
+{
+	return app->model && app->model->trees[group] ? ftl_calltree_root(app->model->trees[group])
+						      : NULL;
+}
+
+gboolean ftl_tui_app_has_graph(FtlTuiApp *app)
+{
+	/* shown while the model is built: the input may well have calls */
+	return app->events && (!app->model || app->model->has_graph);
+}
+
+char *ftl_tui_app_time(FtlTuiApp *app, gint64 ts, char *buf, gsize size)
+{
+	if (ts != FTL_TS_NONE && app->time_mode == FTL_TUI_TIME_MARK &&
+	    app->mark[0] != FTL_TS_NONE) {
+		gint64 d = ts - app->mark[0];
+		char t[32];
+		ftl_time_format_us(d < 0 ? -d : d, t, sizeof t);
+		g_snprintf(buf, size, "%c%s", d < 0 ? '-' : '+', t);
+		return buf;
+	}
+	return ftl_time_format_us(ts, buf, size);
+}
+
+/* ---- panels ---------------------------------------------------------------- */
+
+FtlTuiReaction ftl_tui_app_show(FtlTuiApp *app, FtlTuiPanelId id)
+{
+	if (!app_panel_classes[id]->available(app)) {
+		ftl_tui_app_say(app, TRUE, "%s: nothing in this input for it",
+				app_panel_classes[id]->name);
+		return FTL_TUI_REACT_STATUS;
+	}
+	app->current = id;
+	FtlTuiPanel *p = app_shown(app);
+	if (id == FTL_TUI_PANEL_EVENTS && app->follow_ts != FTL_TS_NONE && p->klass->goto_time) {
+		p->klass->goto_time(p, app, app->follow_ts);
+		app->follow_ts = FTL_TS_NONE;
+	}
+	return FTL_TUI_REACT_SWITCH | FTL_TUI_REACT_REDRAW;
+}
+
+static FtlTuiReaction app_cycle(FtlTuiApp *app, int dir)
+{
+	guint id = app->current;
+	for (guint n = 0; n < FTL_TUI_N_PANELS; n++) {
+		id = (id + FTL_TUI_N_PANELS + (guint)dir) % FTL_TUI_N_PANELS;
+		if (app_panel_classes[id]->available(app))
+			return ftl_tui_app_show(app, id);
+	}
+	return FTL_TUI_REACT_NONE;
+}
+
+FtlTuiReaction ftl_tui_app_push_filter(FtlTuiApp *app, FtlTuiFilterItem *item)
+{
+	FtlTuiFilter *f = ftl_tui_filter_push(app->filter, item);
+	ftl_tui_filter_item_unref(item);
+	ftl_tui_filter_free(app->filter);
+	app->filter = f;
+	app_rebuild(app);
+	return FTL_TUI_REACT_REBUILD | FTL_TUI_REACT_REDRAW;
+}
+
+static FtlTuiReaction app_pop_filter(FtlTuiApp *app)
+{
+	if (!ftl_tui_filter_depth(app->filter))
+		return FTL_TUI_REACT_NONE;
+	FtlTuiFilter *f = ftl_tui_filter_pop(app->filter);
+	ftl_tui_filter_free(app->filter);
+	app->filter = f;
+	app_rebuild(app);
+	return FTL_TUI_REACT_REBUILD | FTL_TUI_REACT_REDRAW;
+}
+
+FtlTuiReaction ftl_tui_app_events_at_time(FtlTuiApp *app, gint64 ts)
+{
+	if (!app->events || ts == FTL_TS_NONE)
+		return FTL_TUI_REACT_NONE;
+	FtlTuiFind f = { .kind = FTL_TUI_FIND_TIME, .ts = ts };
+	ftl_tui_events_panel_find(app->panels[FTL_TUI_PANEL_EVENTS], app, &f);
+	return ftl_tui_app_show(app, FTL_TUI_PANEL_EVENTS);
+}
+
+FtlTuiReaction ftl_tui_app_events_at_line(FtlTuiApp *app, guint64 line)
+{
+	if (!app->events || !line)
+		return FTL_TUI_REACT_NONE;
+	FtlTuiFind f = { .kind = FTL_TUI_FIND_LINE, .line = line, .cpu = -1 };
+	ftl_tui_events_panel_find(app->panels[FTL_TUI_PANEL_EVENTS], app, &f);
+	return ftl_tui_app_show(app, FTL_TUI_PANEL_EVENTS);
+}
+
+static gint64 app_cursor_time(FtlTuiApp *app)
+{
+	FtlTuiPanel *p = app_shown(app);
+	return p->klass->cursor_time ? p->klass->cursor_time(p, app) : FTL_TS_NONE;
+}
+
+/* ---- the prompt ---------------------------------------------------------- */
+
+static const char *app_time_unit(const char *s, gint64 *div)
+{
+	static const struct {
+		const char *unit;
+		gint64 div;
+	} units[] = { { "ns", 1000000000 }, { "us", 1000000 }, { "ms", 1000 }, { "s", 1 } };
+	gsize n = strlen(s);
+	for (guint i = 0; i < G_N_ELEMENTS(units); i++) {
+		gsize u = strlen(units[i].unit);
+		if (n > u && !strcmp(s + n - u, units[i].unit)) {
+			*div = units[i].div;
+			return s + n - u;
+		}
+	}
+	*div = 1;
+	return s + n;
+}
+
+gboolean ftl_tui_parse_time(const char *text, gint64 cursor, gint64 start, gint64 *out,
+			    GError **error)
+{
+	g_autofree char *s = g_strstrip(g_strdup(text));
+	gint64 base = 0, sign = 1, div, ns;
+	char *p = s;
+	if (*p == '^' || *p == '+' || *p == '-') {
+		base = *p == '^' ? start : cursor;
+		sign = *p == '-' ? -1 : 1;
+		p++;
+		if (base == FTL_TS_NONE) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "time: '%s': %s has no time",
+				    text, *s == '^' ? "the trace" : "the cursor");
+			return FALSE;
+		}
+	}
+	char *unit = (char *)app_time_unit(p, &div);
+	*unit = 0;
+	if (!*p || !ftl_scan_seconds_str(p, &ns)) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "time: '%s': expected seconds (12.5), ^1.5ms, +1.5ms or -20us", text);
+		return FALSE;
+	}
+	*out = base + sign * (ns / div);
+	return TRUE;
+}
+
+static FtlTuiReaction app_search(FtlTuiApp *app, int dir)
+{
+	FtlTuiPanel *p = app_shown(app);
+	if (!app->search) {
+		ftl_tui_app_say(app, TRUE, "no search yet: / or ? starts one");
+		return FTL_TUI_REACT_STATUS;
+	}
+	if (!p->klass->search) {
+		ftl_tui_app_say(app, TRUE, "%s: no search here", p->klass->name);
+		return FTL_TUI_REACT_STATUS;
+	}
+	return p->klass->search(p, app, app->search, dir);
+}
+
+static FtlTuiReaction app_prompt_commit(FtlTuiApp *app, FtlTuiPromptKind kind, const char *text)
+{
+	g_autoptr(GError) error = NULL;
+	switch (kind) {
+	case FTL_TUI_PROMPT_SEARCH:
+	case FTL_TUI_PROMPT_SEARCH_BACK: {
+		/* smart case, as less -i: lower case matches either case */
+		gboolean upper = FALSE;
+		for (const char *c = text; *c; c = g_utf8_next_char(c))
+			upper |= g_unichar_isupper(g_utf8_get_char(c));
+		GRegex *re = g_regex_new(text, upper ? 0 : G_REGEX_CASELESS, 0, &error);
+		if (!re)
+			break;
+		if (app->search)
+			g_regex_unref(app->search);
+		app->search = re;
+		app->search_dir = kind == FTL_TUI_PROMPT_SEARCH ? 1 : -1;
+		return app_search(app, app->search_dir);
+	}
+	case FTL_TUI_PROMPT_FILTER: {
+		FtlTuiFilterItem *it = ftl_tui_filter_item_parse(text, &error);
+		if (!it)
+			break;
+		return ftl_tui_app_push_filter(app, it);
+	}
+	case FTL_TUI_PROMPT_TIME: {
+		gint64 ts;
+		gint64 start = app->model ? app->model->first_ts : FTL_TS_NONE;
+		if (!ftl_tui_parse_time(text, app_cursor_time(app), start, &ts, &error))
+			break;
+		FtlTuiPanel *p = app_shown(app);
+		if (p->klass->goto_time)
+			return p->klass->goto_time(p, app, ts);
+		return ftl_tui_app_events_at_time(app, ts);
+	}
+	case FTL_TUI_PROMPT_NONE:
+		break;
+	}
+	if (error)
+		ftl_tui_app_say(app, TRUE, "%s", error->message);
+	return FTL_TUI_REACT_STATUS;
+}
+
+static FtlTuiReaction app_prompt_key(FtlTuiApp *app, gint key)
+{
+	GString *t = app->prompt_text;
+	if (key == FTL_TUI_KEY_ESC) {
+		app->prompt = FTL_TUI_PROMPT_NONE;
+	} else if (key == FTL_TUI_KEY_ENTER) {
+		FtlTuiPromptKind kind = app->prompt;
+		g_autofree char *text = g_strdup(t->str);
+		app->prompt = FTL_TUI_PROMPT_NONE;
+		if (*text)
+			return app_prompt_commit(app, kind, text) | FTL_TUI_REACT_STATUS;
+	} else if (key == FTL_TUI_KEY_BACKSPACE) {
+		if (!t->len)
+			app->prompt = FTL_TUI_PROMPT_NONE;
+		else
+			g_string_truncate(
+				t,
+				(gsize)(g_utf8_find_prev_char(t->str, t->str + t->len) - t->str));
+	} else if (key == 0x15) { /* C-u: clear */
+		g_string_truncate(t, 0);
+	} else if (key < FTL_TUI_KEY_BASE && g_unichar_isprint((gunichar)key) && t->len < 256) {
+		g_string_append_unichar(t, (gunichar)key);
+	}
+	return FTL_TUI_REACT_STATUS;
+}
+
+static FtlTuiReaction app_prompt(FtlTuiApp *app, FtlTuiPromptKind kind)
+{
+	app->prompt = kind;
+	g_string_truncate(app->prompt_text, 0);
+	return FTL_TUI_REACT_STATUS;
+}
+
+/* ---- marks and bookmarks ------------------------------------------------- */
+
+static FtlTuiReaction app_mark(FtlTuiApp *app, int which)
+{
+	gint64 ts = app_cursor_time(app);
+	if (ts == FTL_TS_NONE) {
+		ftl_tui_app_say(app, TRUE, "mark %c: no time at the cursor", 'A' + which);
+		return FTL_TUI_REACT_STATUS;
+	}
+	app->mark[which] = ts;
+	return FTL_TUI_REACT_REDRAW;
+}
+
+static FtlTuiReaction app_bookmark_key(FtlTuiApp *app, gint key)
+{
+	gint what = app->pending;
+	app->pending = 0;
+	if (key < 'a' || key > 'z') {
+		ftl_tui_app_say(app, TRUE, "bookmarks are letters a-z");
+		return FTL_TUI_REACT_STATUS;
+	}
+	FtlTuiBookmark *bm = &app->bookmarks[key - 'a'];
+	if (what == 'm') {
+		bm->ts = app_cursor_time(app);
+		bm->row = app->current == FTL_TUI_PANEL_EVENTS
+				  ? ftl_tui_events_panel_row(app->panels[FTL_TUI_PANEL_EVENTS])
+				  : -1;
+		ftl_tui_app_say(app, FALSE, "bookmark %c set", (char)key);
+		return FTL_TUI_REACT_STATUS;
+	}
+	if (bm->row >= 0 && app->events) {
+		ftl_tui_events_panel_goto_row(app->panels[FTL_TUI_PANEL_EVENTS], bm->row);
+		return ftl_tui_app_show(app, FTL_TUI_PANEL_EVENTS);
+	}
+	if (bm->ts != FTL_TS_NONE)
+		return ftl_tui_app_events_at_time(app, bm->ts);
+	ftl_tui_app_say(app, TRUE, "bookmark %c: not set (m%c sets it)", (char)key, (char)key);
+	return FTL_TUI_REACT_STATUS;
+}
+
+/* ---- keys ------------------------------------------------------------------ */
+
+static FtlTuiReaction app_back(FtlTuiApp *app, const FtlTuiInput *in)
+{
+	if (app->events && ftl_tui_events_finding(app->events, NULL)) {
+		ftl_tui_events_cancel(app->events);
+		ftl_tui_app_say(app, FALSE, "stopped");
+		return FTL_TUI_REACT_STATUS;
+	}
+	FtlTuiPanel *p = app_shown(app);
+	FtlTuiReaction r = p->klass->command(p, app, FTL_TUI_CMD_BACK, in);
+	return r ? r : app_pop_filter(app);
+}
+
+static FtlTuiReaction app_command(FtlTuiApp *app, FtlTuiCmd cmd, const FtlTuiInput *in)
+{
+	switch (cmd) {
+	case FTL_TUI_CMD_QUIT:
+		return FTL_TUI_REACT_QUIT;
+	case FTL_TUI_CMD_HELP:
+		app->help = TRUE;
+		app->help_top = 0;
+		return FTL_TUI_REACT_REDRAW;
+	case FTL_TUI_CMD_NEXT_PANEL:
+		return app_cycle(app, 1);
+	case FTL_TUI_CMD_PREV_PANEL:
+		return app_cycle(app, -1);
+	case FTL_TUI_CMD_SEARCH:
+		return app_prompt(app, FTL_TUI_PROMPT_SEARCH);
+	case FTL_TUI_CMD_SEARCH_BACK:
+		return app_prompt(app, FTL_TUI_PROMPT_SEARCH_BACK);
+	case FTL_TUI_CMD_NEXT_MATCH:
+		return app_search(app, app->search_dir);
+	case FTL_TUI_CMD_PREV_MATCH:
+		return app_search(app, -app->search_dir);
+	case FTL_TUI_CMD_FILTER:
+		return app_prompt(app, FTL_TUI_PROMPT_FILTER);
+	case FTL_TUI_CMD_GOTO_TIME:
+		return app_prompt(app, FTL_TUI_PROMPT_TIME);
+	case FTL_TUI_CMD_BACK:
+		return app_back(app, in);
+	case FTL_TUI_CMD_MARK_A:
+	case FTL_TUI_CMD_MARK_B:
+		return app_mark(app, cmd == FTL_TUI_CMD_MARK_B);
+	case FTL_TUI_CMD_BOOKMARK:
+		app->pending = 'm';
+		return FTL_TUI_REACT_STATUS;
+	case FTL_TUI_CMD_JUMP_BOOKMARK:
+		app->pending = '\'';
+		return FTL_TUI_REACT_STATUS;
+	case FTL_TUI_CMD_REDRAW:
+		return FTL_TUI_REACT_CLEAR | FTL_TUI_REACT_REDRAW;
+	case FTL_TUI_CMD_RESIZE:
+		return FTL_TUI_REACT_REDRAW;
+	case FTL_TUI_CMD_TIME_MODE:
+		app->time_mode = (app->time_mode + 1) % FTL_TUI_N_TIME_MODES;
+		ftl_tui_app_say(app, FALSE, "time: %s",
+				app->time_mode == FTL_TUI_TIME_ABS    ? "absolute"
+				: app->time_mode == FTL_TUI_TIME_PREV ? "since the row before"
+								      : "since mark A");
+		return FTL_TUI_REACT_REDRAW;
+	default:
+		break;
+	}
+	if (cmd >= FTL_TUI_CMD_PANEL_1 && cmd <= FTL_TUI_CMD_PANEL_9)
+		return ftl_tui_app_show(app, (FtlTuiPanelId)(cmd - FTL_TUI_CMD_PANEL_1));
+	FtlTuiPanel *p = app_shown(app);
+	return p->klass->command(p, app, cmd, in);
+}
+
+static FtlTuiReaction app_help_key(FtlTuiApp *app, gint key)
+{
+	const FtlTuiBinding *b = ftl_tui_keys_lookup(key, app->current);
+	FtlTuiCmd cmd = b ? b->cmd : FTL_TUI_N_CMDS;
+	gint64 top = app->help_top;
+	if (cmd == FTL_TUI_CMD_RESIZE)
+		return FTL_TUI_REACT_REDRAW;
+	if (ftl_tui_move(&top, G_MAXINT32, app->rows - 4, cmd)) {
+		app->help_top = (int)MIN(top, G_MAXINT32);
+		return FTL_TUI_REACT_REDRAW;
+	}
+	app->help = FALSE;
+	return cmd == FTL_TUI_CMD_QUIT ? FTL_TUI_REACT_QUIT : FTL_TUI_REACT_REDRAW;
+}
+
+FtlTuiReaction ftl_tui_app_key(FtlTuiApp *app, const FtlTuiInput *in)
+{
+	FtlTuiReaction r;
+	if (in->key == FTL_TUI_KEY_TICK)
+		return ftl_tui_app_tick(app);
+	if (in->key != FTL_TUI_KEY_RESIZE)
+		g_clear_pointer(&app->message, g_free);
+	if (app->prompt && in->key != FTL_TUI_KEY_RESIZE)
+		r = app_prompt_key(app, in->key);
+	else if (app->pending)
+		r = app_bookmark_key(app, in->key);
+	else if (app->help)
+		r = app_help_key(app, in->key);
+	else {
+		const FtlTuiBinding *b = ftl_tui_keys_lookup(in->key, app->current);
+		if (b) {
+			r = app_command(app, b->cmd, in);
+		} else {
+			char buf[8];
+			ftl_tui_app_say(app, TRUE, "%s: no such key here (h: help)",
+					ftl_tui_key_name(in->key, buf));
+			r = FTL_TUI_REACT_STATUS;
+		}
+	}
+	if (r & (FTL_TUI_REACT_REBUILD | FTL_TUI_REACT_SWITCH))
+		r |= ftl_tui_app_tick(app);
+	return r;
+}
+
+/* ---- background results ------------------------------------------------ */
+
+static FtlTuiReaction app_model_ready(FtlTuiApp *app)
+{
+	g_autoptr(GError) error = NULL;
+	FtlTuiModel *m = ftl_tui_loader_finish(g_steal_pointer(&app->loader), &error);
+	if (!m) {
+		if (error && !app->error)
+			app->error = g_steal_pointer(&error);
+		return FTL_TUI_REACT_QUIT;
+	}
+	FtlTuiModel *old = app->model;
+	app->model = m;
+	if (app->events)
+		ftl_tui_events_set_model(app->events, m);
+	for (guint i = 0; i < FTL_TUI_N_PANELS; i++)
+		if (app->panels[i]->klass->model_changed)
+			app->panels[i]->klass->model_changed(app->panels[i], app, old);
+	ftl_tui_model_free(old);
+	if (!app_panel_classes[app->current]->available(app))
+		app_cycle(app, 1);
+	return FTL_TUI_REACT_REDRAW;
+}
+
+FtlTuiReaction ftl_tui_app_tick(FtlTuiApp *app)
+{
+	FtlTuiReaction r = FTL_TUI_REACT_NONE;
+	if (app->loader) {
+		r |= FTL_TUI_REACT_STATUS; /* progress */
+		if (ftl_tui_loader_done(app->loader))
+			r |= app_model_ready(app);
+	}
+	if (app->events) {
+		GError *error = NULL;
+		if (ftl_tui_events_failed(app->events, &error)) {
+			if (!app->error)
+				app->error = error;
+			else
+				g_error_free(error);
+			return FTL_TUI_REACT_QUIT;
+		}
+		if (ftl_tui_events_changed(app->events))
+			r |= FTL_TUI_REACT_REDRAW;
+		if (ftl_tui_events_finding(app->events, NULL))
+			r |= FTL_TUI_REACT_STATUS;
+	}
+	/* a panel the inputs have nothing for has no model part to wait on */
+	for (guint i = 0; i < FTL_TUI_N_PANELS; i++)
+		if (app->panels[i]->klass->tick && app_panel_classes[i]->available(app))
+			r |= app->panels[i]->klass->tick(app->panels[i], app);
+	if (app->error)
+		r |= FTL_TUI_REACT_QUIT;
+	return r;
+}
+
+void ftl_tui_app_settle(FtlTuiApp *app)
+{
+	/* a tick can ask for more (a panel's find, the rows of a jump) */
+	for (int round = 0; round < 100; round++) {
+		if (app->loader)
+			while (!ftl_tui_loader_done(app->loader))
+				g_usleep(1000);
+		if (app->events)
+			ftl_tui_events_wait(app->events);
+		ftl_tui_app_tick(app);
+		gboolean busy =
+			app->loader || (app->events && ftl_tui_events_finding(app->events, NULL));
+		if (!busy && (!app->events || !ftl_tui_events_changed(app->events)))
+			break;
+	}
+}

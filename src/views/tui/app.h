@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The TUI without a terminal: its state (the model, the panels' view
+ * states, marks, filters, the prompt), what a key does to it, and drawing
+ * it onto a canvas. The curses loop (tui.c) and the tests drive the same
+ * code: keys in, reactions out, screens drawn from state alone. */
+#pragma once
+
+#include <glib.h>
+
+#include "views/tui/canvas.h"
+#include "views/tui/evsource.h"
+#include "views/tui/filter.h"
+#include "views/tui/input.h"
+#include "views/tui/model.h"
+
+typedef enum {
+	FTL_TUI_PANEL_EVENTS,
+	FTL_TUI_PANEL_GRAPH,
+	FTL_TUI_PANEL_FUNCS,
+	FTL_TUI_PANEL_TIMELINE,
+	FTL_TUI_PANEL_MARKERS,
+	FTL_TUI_PANEL_FLAME,
+	FTL_TUI_PANEL_QUALITY,
+	FTL_TUI_PANEL_STACK,
+	FTL_TUI_PANEL_OOPS,
+	FTL_TUI_N_PANELS
+} FtlTuiPanelId;
+
+#define FTL_TUI_IN(panel) (1u << FTL_TUI_PANEL_##panel)
+#define FTL_TUI_ALL	  ((1u << FTL_TUI_N_PANELS) - 1)
+
+/* What an action asks of the loop, as htop's reactions. */
+typedef enum {
+	FTL_TUI_REACT_NONE = 0,
+	FTL_TUI_REACT_STATUS = 1u << 0,	 /* redraw the status lines */
+	FTL_TUI_REACT_REDRAW = 1u << 1,	 /* redraw the screen */
+	FTL_TUI_REACT_REBUILD = 1u << 2, /* the filters changed: build the model again */
+	FTL_TUI_REACT_SWITCH = 1u << 3,	 /* another panel is shown */
+	FTL_TUI_REACT_QUIT = 1u << 4,
+	FTL_TUI_REACT_CLEAR = 1u << 5, /* repaint the terminal from scratch (Ctrl-L) */
+} FtlTuiReaction;
+
+/* What keys are bound to (keys.c maps keys to them, one table). The global
+ * ones are done by the app, the others by the panel shown. */
+typedef enum {
+	FTL_TUI_CMD_QUIT,
+	FTL_TUI_CMD_HELP,
+	FTL_TUI_CMD_NEXT_PANEL,
+	FTL_TUI_CMD_PREV_PANEL,
+	FTL_TUI_CMD_PANEL_1, /* ... the panel of that number */
+	FTL_TUI_CMD_PANEL_9 = FTL_TUI_CMD_PANEL_1 + 8,
+	FTL_TUI_CMD_UP,
+	FTL_TUI_CMD_DOWN,
+	FTL_TUI_CMD_PAGE_UP,
+	FTL_TUI_CMD_PAGE_DOWN,
+	FTL_TUI_CMD_TOP,
+	FTL_TUI_CMD_BOTTOM,
+	FTL_TUI_CMD_LEFT,
+	FTL_TUI_CMD_RIGHT,
+	FTL_TUI_CMD_WHEEL_UP,
+	FTL_TUI_CMD_WHEEL_DOWN,
+	FTL_TUI_CMD_CLICK,
+	FTL_TUI_CMD_SEARCH,
+	FTL_TUI_CMD_SEARCH_BACK,
+	FTL_TUI_CMD_NEXT_MATCH,
+	FTL_TUI_CMD_PREV_MATCH,
+	FTL_TUI_CMD_FILTER,
+	FTL_TUI_CMD_BACK, /* Esc: leave what the panel zoomed into, else pop a filter */
+	FTL_TUI_CMD_GOTO_TIME,
+	FTL_TUI_CMD_MARK_A,
+	FTL_TUI_CMD_MARK_B,
+	FTL_TUI_CMD_BOOKMARK,
+	FTL_TUI_CMD_JUMP_BOOKMARK,
+	FTL_TUI_CMD_REDRAW,
+	FTL_TUI_CMD_RESIZE,
+	FTL_TUI_CMD_ACTIVATE, /* Enter: the panel's own */
+	FTL_TUI_CMD_TIME_MODE,
+	FTL_TUI_CMD_EXPAND,
+	FTL_TUI_CMD_COLLAPSE,
+	FTL_TUI_CMD_EXPAND_SUBTREE,
+	FTL_TUI_CMD_EXPAND_ALL,
+	FTL_TUI_CMD_COLLAPSE_SUBTREE,
+	FTL_TUI_CMD_COLLAPSE_ALL,
+	FTL_TUI_CMD_LONGEST,
+	FTL_TUI_CMD_GROUP, /* p: all / per CPU / per task */
+	FTL_TUI_CMD_LIST_CALLS,
+	FTL_TUI_CMD_FLAME_OF,
+	FTL_TUI_CMD_SORT,
+	FTL_TUI_CMD_SORT_REVERSE,
+	FTL_TUI_CMD_ZOOM_IN,
+	FTL_TUI_CMD_ZOOM_OUT,
+	FTL_TUI_N_CMDS
+} FtlTuiCmd;
+
+typedef struct _FtlTuiApp FtlTuiApp;
+typedef struct _FtlTuiPanel FtlTuiPanel;
+
+typedef struct {
+	FtlTuiPanelId id;
+	const char *name;
+	FtlTuiPanel *(*new)(void);
+	void (*free)(FtlTuiPanel *p);
+	/* Whether the inputs have something for it (panels without are skipped). */
+	gboolean (*available)(FtlTuiApp *app);
+	/* Draws rows [y, y + h) from the app and its own view state only. */
+	void (*draw)(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCanvas *c, int y, int h);
+	/* A command the app does not do itself; NONE when it has no meaning here. */
+	FtlTuiReaction (*command)(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cmd,
+				  const FtlTuiInput *in);
+	/* A search for re (dir +1 / -1) from the cursor; may be NULL. */
+	FtlTuiReaction (*search)(FtlTuiPanel *p, FtlTuiApp *app, GRegex *re, int dir);
+	/* The time at the cursor, FTL_TS_NONE when it has none; may be NULL. */
+	gint64 (*cursor_time)(FtlTuiPanel *p, FtlTuiApp *app);
+	/* Go to the first thing at or after ts; may be NULL. */
+	FtlTuiReaction (*goto_time)(FtlTuiPanel *p, FtlTuiApp *app, gint64 ts);
+	/* A new model (after a filter change): view state that names things
+	 * in the old one is mapped or reset. May be NULL. */
+	void (*model_changed)(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiModel *old);
+	/* Called on every tick: background results it waits for; may be NULL. */
+	FtlTuiReaction (*tick)(FtlTuiPanel *p, FtlTuiApp *app);
+} FtlTuiPanelClass;
+
+struct _FtlTuiPanel {
+	const FtlTuiPanelClass *klass;
+	int page; /* rows of content drawn last, for paging */
+};
+
+extern const FtlTuiPanelClass ftl_tui_events_panel, ftl_tui_graph_panel, ftl_tui_funcs_panel,
+	ftl_tui_timeline_panel, ftl_tui_markers_panel, ftl_tui_flame_panel, ftl_tui_quality_panel,
+	ftl_tui_stack_panel, ftl_tui_oops_panel;
+
+typedef enum {
+	FTL_TUI_TIME_ABS,  /* as in the trace */
+	FTL_TUI_TIME_PREV, /* since the row before */
+	FTL_TUI_TIME_MARK, /* since mark A */
+	FTL_TUI_N_TIME_MODES
+} FtlTuiTimeMode;
+
+typedef enum {
+	FTL_TUI_PROMPT_NONE,
+	FTL_TUI_PROMPT_SEARCH,
+	FTL_TUI_PROMPT_SEARCH_BACK,
+	FTL_TUI_PROMPT_FILTER,
+	FTL_TUI_PROMPT_TIME,
+} FtlTuiPromptKind;
+
+typedef struct {
+	gint64 ts;
+	gint64 row; /* Events row, -1 when set elsewhere */
+} FtlTuiBookmark;
+
+struct _FtlTuiApp {
+	const FtlTuiOptions *opt;
+	FtlTuiIo io;
+	FtlTuiModel *model;   /* shown; NULL until the first is built */
+	FtlTuiLoader *loader; /* building one, or NULL */
+	FtlTuiFilter *filter; /* the stack as set */
+	FtlTuiEvents *events; /* the Events list under `filter`; NULL without events */
+	FtlTrace *first;      /* the opened trace, until the Events list takes it */
+	FtlTuiPanel *panels[FTL_TUI_N_PANELS];
+	FtlTuiPanelId current;
+	gboolean help;
+	int help_top;
+	gint64 mark[2]; /* A, B; FTL_TS_NONE unset */
+	FtlTuiBookmark bookmarks[26];
+	gint pending; /* 'm' or '\'' waiting for its letter, else 0 */
+	FtlTuiPromptKind prompt;
+	GString *prompt_text;
+	GRegex *search;
+	int search_dir;
+	FtlTuiTimeMode time_mode;
+	char *message;
+	gboolean message_error;
+	GError *error; /* a background failure: the loop ends with it */
+	int rows, cols;
+	gint64 follow_ts; /* the Timeline's cursor, for the Events list; FTL_TS_NONE */
+};
+
+/* Starts reading (model thread, Events reader) and sets the first panel.
+ * opt (and everything it points to) must outlive the app. Free with
+ * ftl_tui_app_free(). */
+FtlTuiApp *ftl_tui_app_new(const FtlTuiOptions *opt);
+void ftl_tui_app_free(FtlTuiApp *app);
+/* One key. */
+FtlTuiReaction ftl_tui_app_key(FtlTuiApp *app, const FtlTuiInput *in);
+/* Background results: a model built, rows read, a find ended. */
+FtlTuiReaction ftl_tui_app_tick(FtlTuiApp *app);
+/* Draws the whole screen (rows and cols from the canvas). */
+void ftl_tui_app_draw(FtlTuiApp *app, FtlTuiCanvas *c);
+/* Draws the status and message lines only (the "redraw line" reaction). */
+void ftl_tui_app_draw_status(FtlTuiApp *app, FtlTuiCanvas *c);
+/* Waits until the model is built and the readers are idle, then ticks
+ * (tests: screens that do not depend on timing). */
+void ftl_tui_app_settle(FtlTuiApp *app);
+/* The error that ended it, if any (taken). */
+GError *ftl_tui_app_take_error(FtlTuiApp *app);
+
+/* For panels. */
+FtlTuiPanel *ftl_tui_app_panel(FtlTuiApp *app, FtlTuiPanelId id);
+/* Shows panel id (when available). */
+FtlTuiReaction ftl_tui_app_show(FtlTuiApp *app, FtlTuiPanelId id);
+/* A message on the bottom line until the next key. */
+void ftl_tui_app_say(FtlTuiApp *app, gboolean error, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
+/* Pushes a filter item (taken) and rebuilds. */
+FtlTuiReaction ftl_tui_app_push_filter(FtlTuiApp *app, FtlTuiFilterItem *item);
+/* Shows the Events list at the first event at or after ts / of input line
+ * `line` (jumps from other panels). */
+FtlTuiReaction ftl_tui_app_events_at_time(FtlTuiApp *app, gint64 ts);
+FtlTuiReaction ftl_tui_app_events_at_line(FtlTuiApp *app, guint64 line);
+/* The root of the call tree panels show, grouped by `group`; NULL before
+ * the model. */
+const FtlCallNode *ftl_tui_app_tree_root(FtlTuiApp *app, FtlCallTreeGroup group);
+/* Whether the tree panels (Graph, Flame) have something to show. */
+gboolean ftl_tui_app_has_graph(FtlTuiApp *app);
+/* Formats ts for the time columns: absolute, or since mark A with T. */
+char *ftl_tui_app_time(FtlTuiApp *app, gint64 ts, char *buf, gsize size);
+
+/* keys.c: the one key table. */
+typedef struct {
+	gint key;
+	guint panels; /* FTL_TUI_IN() mask */
+	FtlTuiCmd cmd;
+	const char *help;
+} FtlTuiBinding;
+
+/* The binding of key in panel, or NULL. */
+const FtlTuiBinding *ftl_tui_keys_lookup(gint key, FtlTuiPanelId panel);
+/* Every binding, sorted by key name (the help screen and the man page). */
+GPtrArray *ftl_tui_keys_sorted(void);
+/* "Events, Graph" or "all panels": where a binding applies. g_free(). */
+char *ftl_tui_keys_panels(guint panels);
+/* The key table as text, one binding a line (ftlens tui --keys). */
+char *ftl_tui_keys_table(void);
+
+/* Formatting shared by panels (draw.c). */
+/* "12.345 us"-style durations into buf; "-" for FTL_TS_NONE. */
+const char *ftl_tui_duration(gint64 ns, char *buf, gsize size);
+/* A stable style for a name (tasks, frames). */
+FtlTuiStyle ftl_tui_name_style(const char *name, gint32 id);
+/* Scrolls *top so that cursor shows in h rows. */
+void ftl_tui_scroll(gint64 *top, gint64 cursor, int h);
+/* Moves *cursor by cmd (up, down, pages, top, bottom, wheel) within
+ * [0, n); page is the rows shown. TRUE when it understood cmd. */
+gboolean ftl_tui_move(gint64 *cursor, gint64 n, int page, FtlTuiCmd cmd);
+
+/* The Events panel, for jumps from elsewhere (panel-events.c). */
+void ftl_tui_events_panel_find(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiFind *find);
+void ftl_tui_events_panel_goto_row(FtlTuiPanel *p, gint64 row);
+gint64 ftl_tui_events_panel_row(FtlTuiPanel *p);
+
+/* The Flame panel zoomed on n of the tree grouped by group (panel-flame.c). */
+void ftl_tui_flame_panel_focus(FtlTuiPanel *p, FtlCallTreeGroup group, const FtlCallNode *n);
+
+/* A list of lines made once from the model (lines.c): Markers, Quality,
+ * Stack and Oops are such lists. Text is made safe when a line is added
+ * (trace text through the escaper); a line may say where Enter goes. */
+typedef struct {
+	char *text; /* safe */
+	FtlTuiStyle style;
+	gint64 ts;    /* Enter: the Events list at this time, FTL_TS_NONE */
+	guint64 line; /* or at this input line (0: none) */
+	gint32 cpu;   /* of that line, -1 any */
+} FtlTuiLine;
+
+typedef struct {
+	GArray *lines; /* FtlTuiLine */
+	gint64 cursor, top;
+	int page;
+	gconstpointer built_for; /* what the lines were made from */
+	guint64 built_key;
+} FtlTuiLines;
+
+void ftl_tui_lines_init(FtlTuiLines *l);
+void ftl_tui_lines_clear(FtlTuiLines *l);
+/* Drops the lines (a new model); the cursor stays where it can. */
+void ftl_tui_lines_reset(FtlTuiLines *l);
+/* Adds a line of safe text: the program's own words, or trace text that
+ * went through ftl_tui_lines_raw(). */
+FtlTuiLine *ftl_tui_lines_add(FtlTuiLines *l, FtlTuiStyle style, const char *fmt, ...)
+	G_GNUC_PRINTF(3, 4);
+/* Trace text made visible, for a line's arguments; borrowed until the
+ * next call with the same buf. */
+const char *ftl_tui_lines_raw(GString *buf, const char *raw, gssize len);
+/* Appends safe text cut or padded to exactly cols terminal columns. */
+void ftl_tui_cell(GString *out, const char *safe, int cols, gboolean right);
+void ftl_tui_lines_draw(FtlTuiLines *l, FtlTuiCanvas *c, int y, int h, const char *header);
+FtlTuiReaction ftl_tui_lines_command(FtlTuiLines *l, FtlTuiApp *app, FtlTuiCmd cmd,
+				     const FtlTuiInput *in);
+FtlTuiReaction ftl_tui_lines_search(FtlTuiLines *l, FtlTuiApp *app, GRegex *re, int dir);
+gint64 ftl_tui_lines_time(FtlTuiLines *l);
+
+/* A panel that is such a list: build() fills lines (and the header) from
+ * the app whenever the model, the time mode or mark A changed. */
+typedef void (*FtlTuiLinesBuild)(FtlTuiLines *l, FtlTuiApp *app, GString *header);
+FtlTuiPanel *ftl_tui_lines_panel_new(FtlTuiLinesBuild build);
+void ftl_tui_lines_panel_free(FtlTuiPanel *p);
+void ftl_tui_lines_panel_draw(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCanvas *c, int y, int h);
+FtlTuiReaction ftl_tui_lines_panel_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cmd,
+					   const FtlTuiInput *in);
+FtlTuiReaction ftl_tui_lines_panel_search(FtlTuiPanel *p, FtlTuiApp *app, GRegex *re, int dir);
+gint64 ftl_tui_lines_panel_time(FtlTuiPanel *p, FtlTuiApp *app);
+FtlTuiReaction ftl_tui_lines_panel_tick(FtlTuiPanel *p, FtlTuiApp *app);
+#define FTL_TUI_LINES_PANEL_METHODS                                                                \
+	.free = ftl_tui_lines_panel_free, .draw = ftl_tui_lines_panel_draw,                        \
+	.command = ftl_tui_lines_panel_command, .search = ftl_tui_lines_panel_search,              \
+	.cursor_time = ftl_tui_lines_panel_time, .tick = ftl_tui_lines_panel_tick
+
+/* Reads the time prompt: "12.5" (seconds, as the trace prints them),
+ * "^1.5ms" (from the start), "+1.5ms" / "-20us" (from the cursor); units
+ * s, ms, us, ns, seconds without one. */
+gboolean ftl_tui_parse_time(const char *text, gint64 cursor, gint64 start, gint64 *out,
+			    GError **error);
+/* app-draw.c */
+void ftl_tui_app_draw_chrome(FtlTuiApp *app, FtlTuiCanvas *c);
+void ftl_tui_app_draw_help(FtlTuiApp *app, FtlTuiCanvas *c, int y, int h);

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Where the Events panel's rows come from: a window onto the event list,
+ * read in a thread of its own so that the screen never waits for it.
+ *
+ * The panel asks for rows by number; rows not read yet come back NULL and
+ * are read in the background (the panel shows them when they arrive).
+ * Searches and jumps (the exit of a call, a time, an input line) run there
+ * too, with progress, and can be cancelled.
+ *
+ * Random access rests on one seam, FtlTuiSeeker: "a stream of the input's
+ * events that starts at or before event N". The one here can only start
+ * at the beginning (it opens the input again and reads from its start);
+ * the sparse index of the ingest work (issue 14) is the second
+ * implementation: it starts at the index point at or before N, so a jump
+ * anywhere costs at most one index interval. The checkpoints the model
+ * leaves (model.h) say which unfiltered event number each list position
+ * has, so list positions turn into the stream numbers a seeker takes. */
+#pragma once
+
+#include <glib.h>
+
+#include "model/iter.h"
+#include "views/tui/filter.h"
+#include "views/tui/model.h"
+
+typedef struct {
+	gint64 ts;
+	guint64 line;
+	gint32 cpu, pid;
+	FtlEventKind kind;
+	guint32 flags;
+	char lat[8];
+	const char *comm; /* copies the row owns; NULL when unknown */
+	const char *name;
+	const char *func; /* the function a function event is about */
+	gint32 depth;
+	gint64 duration;  /* function_graph: as printed; FTL_TS_NONE */
+	gboolean leaf;	  /* a function_graph "f();" line: entry and exit at once */
+	const char *info; /* the rest of the event as text, raw (escaped when drawn) */
+} FtlTuiRow;
+
+/* A stream of the input's events, unfiltered, from event number at on. */
+typedef struct {
+	FtlTrace *trace;
+	FtlIter *iter;
+	guint64 at;
+	FtlTuiCallNames names; /* calls open at `at`, for naming bare exits */
+} FtlTuiStream;
+
+void ftl_tui_stream_clear(FtlTuiStream *s);
+
+typedef struct {
+	/* Opens a stream at an event number <= want. Called in the reader
+	 * thread. */
+	gboolean (*open)(gpointer self, guint64 want, FtlTuiStream *out, GError **error);
+	void (*free)(gpointer self);
+	/* TRUE when open() starts near want (an index), FALSE when it starts
+	 * at the beginning: a backward search then reads forward once. */
+	gboolean random_access;
+} FtlTuiSeekerOps;
+
+typedef struct {
+	const FtlTuiSeekerOps *ops;
+	gpointer self;
+} FtlTuiSeeker;
+
+/* The seeker that reads from the start: opens the input again with
+ * opt->open (first, taken, is used for the first stream). */
+FtlTuiSeeker ftl_tui_seeker_from_start(const FtlTuiOptions *opt, FtlTuiIo *io, FtlTrace *first);
+
+typedef enum {
+	FTL_TUI_FIND_REGEX, /* the next row from `from` in direction dir whose text matches */
+	FTL_TUI_FIND_EXIT,  /* the exit of the call entered at row `from` */
+	FTL_TUI_FIND_ENTRY, /* the entry of the call that exits at row `from` */
+	FTL_TUI_FIND_TIME,  /* the first row at or after ts */
+	FTL_TUI_FIND_LINE,  /* the first row read from input line `line` */
+} FtlTuiFindKind;
+
+typedef struct {
+	FtlTuiFindKind kind;
+	guint64 from;
+	int dir; /* +1 forward, -1 backward */
+	GRegex *re;
+	gint64 ts;
+	guint64 line;
+	gint32 cpu, depth; /* of the row at `from` */
+} FtlTuiFind;
+
+typedef struct _FtlTuiEvents FtlTuiEvents;
+
+/* Starts the reader thread over seeker (taken) with the list filter
+ * (taken). Free with ftl_tui_events_free(). */
+FtlTuiEvents *ftl_tui_events_new(FtlTuiSeeker seeker, FtlTuiIo *io, FtlTuiFilter *filter);
+void ftl_tui_events_free(FtlTuiEvents *ev);
+/* The model built with the same filter: its count and checkpoints. */
+void ftl_tui_events_set_model(FtlTuiEvents *ev, const FtlTuiModel *m);
+/* Rows known to exist; *exact when that is all of them. */
+guint64 ftl_tui_events_count(FtlTuiEvents *ev, gboolean *exact);
+/* Row i, borrowed until the next call on the UI thread; NULL when it is not
+ * read yet (it is asked for) or does not exist. */
+const FtlTuiRow *ftl_tui_events_row(FtlTuiEvents *ev, guint64 i);
+/* Starts a search or jump, cancelling the one before. */
+void ftl_tui_events_find(FtlTuiEvents *ev, const FtlTuiFind *find);
+/* TRUE once the last find ended: *index is the row, or -1 when there is
+ * none (or it was cancelled). */
+gboolean ftl_tui_events_found(FtlTuiEvents *ev, gint64 *index);
+/* TRUE while a find runs; *done gets the rows it went through. */
+gboolean ftl_tui_events_finding(FtlTuiEvents *ev, guint64 *done);
+void ftl_tui_events_cancel(FtlTuiEvents *ev);
+/* TRUE once when rows arrived or a find ended since the last call. */
+gboolean ftl_tui_events_changed(FtlTuiEvents *ev);
+/* The reader's error, once (reading the input failed). */
+gboolean ftl_tui_events_failed(FtlTuiEvents *ev, GError **error);
+/* Waits until nothing is asked of the reader (tests). */
+void ftl_tui_events_wait(FtlTuiEvents *ev);
+/* The text a search looks at: task, event, function and info. g_free(). */
+char *ftl_tui_row_text(const FtlTuiRow *row);

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The TUI's filter stack (`f` pushes, Esc pops, as perf report's zoom):
+ * CPU lists and pid lists narrow every panel (the model is rebuilt), event
+ * names and a function regex narrow the lists (Events, Functions, Graph,
+ * Flame). The command line's --cpu/--pid/--time sit under the stack. */
+#pragma once
+
+#include <glib.h>
+
+#include "model/iter.h"
+
+typedef enum {
+	FTL_TUI_FILTER_CPU,   /* "cpu 0,2-3" */
+	FTL_TUI_FILTER_PID,   /* "pid 1234" */
+	FTL_TUI_FILTER_EVENT, /* "event sched_switch,irq_*" (globs) */
+	FTL_TUI_FILTER_FUNC,  /* "func ^vfs_" (a regex) */
+} FtlTuiFilterKind;
+
+typedef struct _FtlTuiFilterItem FtlTuiFilterItem;
+
+/* Reads one filter as the prompt takes it: a kind word (cpu, pid, event,
+ * func; c, p, e, f for short) then its argument. A usage error otherwise.
+ * Items are reference counted and immutable. */
+FtlTuiFilterItem *ftl_tui_filter_item_parse(const char *text, GError **error);
+/* The filter that lists only calls of function (a name, matched exactly). */
+FtlTuiFilterItem *ftl_tui_filter_item_func_exact(const char *function);
+FtlTuiFilterItem *ftl_tui_filter_item_ref(FtlTuiFilterItem *it);
+void ftl_tui_filter_item_unref(FtlTuiFilterItem *it);
+FtlTuiFilterKind ftl_tui_filter_item_kind(const FtlTuiFilterItem *it);
+/* "cpu 1,3" as typed (normalized blanks); borrowed. */
+const char *ftl_tui_filter_item_text(const FtlTuiFilterItem *it);
+
+/* A snapshot of the stack, shared by the threads that read with it. */
+typedef struct {
+	const FtlFilter *global; /* the command line's; borrowed, may be NULL */
+	GPtrArray *items;	 /* FtlTuiFilterItem*, bottom first */
+} FtlTuiFilter;
+
+/* A copy of f with item pushed (item NULL: a plain copy). Free with
+ * ftl_tui_filter_free(). */
+FtlTuiFilter *ftl_tui_filter_push(const FtlTuiFilter *f, FtlTuiFilterItem *item);
+/* A copy without the top item. */
+FtlTuiFilter *ftl_tui_filter_pop(const FtlTuiFilter *f);
+FtlTuiFilter *ftl_tui_filter_new(const FtlFilter *global);
+void ftl_tui_filter_free(FtlTuiFilter *f);
+guint ftl_tui_filter_depth(const FtlTuiFilter *f);
+/* What the analyses see: the command line's filter and the CPU and pid items. */
+gboolean ftl_tui_filter_pass_model(const FtlTuiFilter *f, const FtlEvent *ev);
+/* What the lists show: that, and the event and function items; func is
+ * the function the event is about (FtlTuiCallNames), NULL if none. */
+gboolean ftl_tui_filter_pass_list(const FtlTuiFilter *f, const FtlEvent *ev, const char *func);
+/* Whether a function name passes the function items (NULL passes none
+ * when there is one). */
+gboolean ftl_tui_filter_pass_func(const FtlTuiFilter *f, const char *func);
+/* Whether an event name passes the event items. */
+gboolean ftl_tui_filter_pass_event(const FtlTuiFilter *f, const char *name);
+/* Whether there is an item of that kind. */
+gboolean ftl_tui_filter_has(const FtlTuiFilter *f, FtlTuiFilterKind kind);
+
+/* The function each event is about, a bare function_graph "}" named after
+ * its entry (per CPU, by depth), for readers that go through events in
+ * order from the start (or from a point that knows the open calls). */
+typedef struct {
+	GPtrArray *cpus; /* per CPU: GPtrArray of const char* by depth */
+} FtlTuiCallNames;
+
+void ftl_tui_call_names_init(FtlTuiCallNames *n);
+void ftl_tui_call_names_clear(FtlTuiCallNames *n);
+/* The function ev is about (interned, from ev's trace), or NULL. */
+const char *ftl_tui_call_names_feed(FtlTuiCallNames *n, const FtlEvent *ev);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlTuiFilter, ftl_tui_filter_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlTuiFilterItem, ftl_tui_filter_item_unref)

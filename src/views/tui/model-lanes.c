@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What each CPU ran, for the Timeline: running intervals from sched_switch
+ * events and from the task each event names, interrupt context, and the
+ * stretches where events were lost. The scheduling analysis (issue 16)
+ * computes the same intervals with more care (wakeups, inferred switches);
+ * when it lands, its interval listener replaces ftl_tui_lanes_feed(). */
+#include "config.h"
+
+#include "views/tui/model.h"
+
+#define LANES_MAX_CPU 4096
+
+void ftl_tui_lane_free(FtlTuiLane *lane)
+{
+	if (!lane)
+		return;
+	g_array_unref(lane->runs);
+	g_array_unref(lane->irqs);
+	g_array_unref(lane->lost);
+	g_free(lane);
+}
+
+FtlTuiLane *ftl_tui_lanes_get(GPtrArray *lanes, gint32 cpu)
+{
+	if (cpu < 0 || cpu >= LANES_MAX_CPU)
+		return NULL;
+	if ((guint)cpu >= lanes->len)
+		g_ptr_array_set_size(lanes, cpu + 1);
+	FtlTuiLane *lane = lanes->pdata[cpu];
+	if (!lane) {
+		lane = g_new0(FtlTuiLane, 1);
+		lane->cpu = cpu;
+		lane->runs = g_array_new(FALSE, FALSE, sizeof(FtlTuiRun));
+		lane->irqs = g_array_new(FALSE, FALSE, sizeof(FtlTuiSpan));
+		lane->lost = g_array_new(FALSE, FALSE, sizeof(FtlTuiSpan));
+		lane->pid = -1;
+		lane->since = lane->last_ts = FTL_TS_NONE;
+		lanes->pdata[cpu] = lane;
+	}
+	return lane;
+}
+
+/* The task that ran since lane->since ends at t. */
+static void lane_close(FtlTuiLane *lane, gint64 t)
+{
+	if (lane->pid > 0 && lane->since != FTL_TS_NONE && t >= lane->since) {
+		FtlTuiRun *last =
+			lane->runs->len ? &g_array_index(lane->runs, FtlTuiRun, lane->runs->len - 1)
+					: NULL;
+		if (last && last->pid == lane->pid && last->t1 == lane->since) {
+			last->t1 = t; /* the same task again: one interval */
+		} else {
+			FtlTuiRun r = { lane->since, t, lane->pid, lane->comm };
+			g_array_append_val(lane->runs, r);
+		}
+	}
+	lane->since = FTL_TS_NONE;
+}
+
+static void lane_open(FtlTuiLane *lane, gint64 t, gint32 pid, const char *comm)
+{
+	lane_close(lane, t);
+	lane->pid = pid;
+	lane->comm = comm;
+	lane->since = t;
+}
+
+static void lane_irq(FtlTuiLane *lane, const FtlEvent *ev)
+{
+	if (ev->kind == FTL_EVENT_IRQ_ENTRY) {
+		if (lane->irq_depth++ == 0)
+			lane->irq_t0 = ev->ts;
+	} else if (lane->irq_depth > 0 && --lane->irq_depth == 0) {
+		FtlTuiSpan s = { lane->irq_t0, ev->ts };
+		g_array_append_val(lane->irqs, s);
+	}
+}
+
+void ftl_tui_lanes_feed(GPtrArray *lanes, const FtlEvent *ev)
+{
+	if (ev->ts == FTL_TS_NONE)
+		return;
+	FtlTuiLane *lane = ftl_tui_lanes_get(lanes, ev->cpu);
+	if (!lane)
+		return;
+	switch (ev->kind) {
+	case FTL_EVENT_LOST: {
+		/* who ran between the last event and the next one is unknown */
+		FtlTuiSpan s = { lane->last_ts != FTL_TS_NONE ? lane->last_ts : ev->ts, ev->ts };
+		g_array_append_val(lane->lost, s);
+		lane_close(lane, s.t0);
+		lane->pid = -1;
+		lane->irq_depth = 0;
+		break;
+	}
+	case FTL_EVENT_SCHED_SWITCH:
+	case FTL_EVENT_TASK_SWITCH:
+		lane_open(lane, ev->ts, ev->u.sw.next_pid, ev->u.sw.next_comm);
+		break;
+	case FTL_EVENT_IRQ_ENTRY:
+	case FTL_EVENT_IRQ_EXIT:
+		/* the event also names the task it interrupted */
+		lane_irq(lane, ev);
+		/* fall through */
+	default:
+		if (ev->pid >= 0 && ev->pid != lane->pid)
+			lane_open(lane, ev->ts, ev->pid, ev->comm);
+		else if (ev->pid == lane->pid && !lane->comm)
+			lane->comm = ev->comm;
+		break;
+	}
+	lane->last_ts = ev->ts;
+}
+
+void ftl_tui_lanes_finish(GPtrArray *lanes, gint64 end)
+{
+	for (guint i = 0; i < lanes->len; i++) {
+		FtlTuiLane *lane = lanes->pdata[i];
+		if (!lane)
+			continue;
+		lane_close(lane, end);
+		if (lane->irq_depth > 0) {
+			FtlTuiSpan s = { lane->irq_t0, end };
+			g_array_append_val(lane->irqs, s);
+			lane->irq_depth = 0;
+		}
+	}
+}

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Building the TUI's model in a thread of its own: one pass over the input
+ * feeds the analyses every panel reads, counts the Events list and leaves
+ * checkpoints in it, and reports how far it got. */
+#include "config.h"
+
+#include "views/tui/model.h"
+
+#include "analysis/pass.h"
+
+#define LOADER_BATCH 4096
+#define LOADER_TRAIL 10
+
+struct _FtlTuiLoader {
+	GThread *thread;
+	const FtlTuiOptions *opt;
+	FtlTuiIo *io;
+	FtlTuiFilter *filter;
+	FtlTrace *first;
+	gint cancel; /* atomic */
+	gint done;   /* atomic */
+	GMutex lock; /* guards the progress below */
+	guint64 events;
+	gint64 at;
+	FtlTuiModel *model;
+	GError *error;
+};
+
+void ftl_tui_model_free(FtlTuiModel *m)
+{
+	if (!m)
+		return;
+	for (guint i = 0; i < G_N_ELEMENTS(m->trees); i++)
+		ftl_calltree_free(m->trees[i]);
+	ftl_funcstats_free(m->funcs);
+	ftl_markers_free(m->markers);
+	ftl_spans_free(m->spans);
+	ftl_quality_free(m->quality);
+	ftl_oops_trail_free(m->trail);
+	if (m->lanes)
+		g_ptr_array_unref(m->lanes);
+	if (m->lost)
+		g_array_unref(m->lost);
+	if (m->checkpoints)
+		g_array_unref(m->checkpoints);
+	ftl_tui_filter_free(m->filter);
+	ftl_trace_free(m->trace);
+	g_free(m);
+}
+
+/* Binary search for the last checkpoint whose key is <= want. */
+static const FtlTuiCheckpoint *model_checkpoint(const FtlTuiModel *m, gint64 want, gboolean by_time)
+{
+	if (!m->checkpoints || !m->checkpoints->len)
+		return NULL;
+	const FtlTuiCheckpoint *cp = (const FtlTuiCheckpoint *)m->checkpoints->data;
+	guint lo = 0, hi = m->checkpoints->len;
+	while (lo < hi) {
+		guint mid = lo + (hi - lo) / 2;
+		gint64 key = by_time ? cp[mid].ts : (gint64)cp[mid].index;
+		if (key <= want)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &cp[lo - 1] : NULL;
+}
+
+const FtlTuiCheckpoint *ftl_tui_model_checkpoint_index(const FtlTuiModel *m, guint64 index)
+{
+	return model_checkpoint(m, (gint64)MIN(index, (guint64)G_MAXINT64), FALSE);
+}
+
+const FtlTuiCheckpoint *ftl_tui_model_checkpoint_time(const FtlTuiModel *m, gint64 ts)
+{
+	return model_checkpoint(m, ts, TRUE);
+}
+
+/* The analyses every panel reads, wired into pass. */
+static void loader_analyses(FtlTuiLoader *l, FtlTuiModel *m, FtlPass *pass)
+{
+	FtlDiags *diags = ftl_trace_diags(m->trace);
+	for (guint g = 0; g < G_N_ELEMENTS(m->trees); g++) {
+		/* repairs are counted once, by the tree of all calls */
+		m->trees[g] = ftl_calltree_new((FtlCallTreeGroup)g, g ? NULL : diags);
+		ftl_pass_add(pass, &ftl_calltree_consumer, m->trees[g]);
+	}
+	m->funcs = ftl_funcstats_new(FTL_FUNCSTATS_BY_FUNC);
+	ftl_calltree_add_on_call(m->trees[0], ftl_funcstats_add_call, m->funcs);
+	ftl_pass_add(pass, &ftl_funcstats_consumer, m->funcs);
+	m->markers = ftl_markers_new();
+	ftl_pass_add(pass, &ftl_markers_consumer, m->markers);
+	m->quality = ftl_quality_new(m->trace);
+	ftl_pass_add(pass, &ftl_quality_consumer, m->quality);
+	if (l->opt->span_start) {
+		/* the command checked the patterns before the screen came up */
+		m->spans = ftl_spans_new(l->opt->span_start, l->opt->span_end, NULL);
+		if (m->spans)
+			ftl_pass_add(pass, &ftl_spans_consumer, m->spans);
+	}
+	if (l->opt->console) {
+		m->trail = ftl_oops_trail_new(LOADER_TRAIL, l->opt->oops_cpu);
+		ftl_pass_add(pass, &ftl_oops_trail_consumer, m->trail);
+	}
+}
+
+typedef struct {
+	FtlTuiModel *m;
+	FtlPass *pass;
+	FtlTuiCallNames names;
+	guint64 raw;
+} LoaderRun;
+
+static void loader_event(LoaderRun *r, const FtlEvent *ev)
+{
+	FtlTuiModel *m = r->m;
+	const char *func = ftl_tui_call_names_feed(&r->names, ev);
+	guint64 raw = r->raw++;
+	if (!ftl_tui_filter_pass_model(m->filter, ev))
+		return;
+	ftl_pass_feed(r->pass, ev);
+	ftl_tui_lanes_feed(m->lanes, ev);
+	m->n_events++;
+	if (ev->kind == FTL_EVENT_FUNC_ENTRY || ev->kind == FTL_EVENT_FUNC)
+		m->has_graph = TRUE;
+	if (ev->ts != FTL_TS_NONE) {
+		if (m->first_ts == FTL_TS_NONE || ev->ts < m->first_ts)
+			m->first_ts = ev->ts;
+		if (m->last_ts == FTL_TS_NONE || ev->ts > m->last_ts)
+			m->last_ts = ev->ts;
+	}
+	if (ev->kind == FTL_EVENT_LOST) {
+		FtlTuiLost lost = { ev->ts, ev->cpu, ev->u.lost.count, ev->line };
+		g_array_append_val(m->lost, lost);
+	}
+	/* the list hides synthesized exits: a leaf shows as one line */
+	if ((ev->flags & FTL_EVENT_F_SYNTH) && ev->kind == FTL_EVENT_FUNC_EXIT)
+		return;
+	if (!ftl_tui_filter_pass_list(m->filter, ev, func))
+		return;
+	if (m->n_list % FTL_TUI_CHECKPOINT == 0) {
+		FtlTuiCheckpoint cp = { m->n_list, raw, ev->ts };
+		g_array_append_val(m->checkpoints, cp);
+	}
+	m->n_list++;
+}
+
+/* Reads batches under the shared lock; FALSE on error or cancel. */
+static gboolean loader_read(FtlTuiLoader *l, LoaderRun *r, GError **error)
+{
+	g_autoptr(FtlIter) it = ftl_iter_new(r->m->trace, NULL);
+	FtlStatus st = FTL_STATUS_OK;
+	while (st == FTL_STATUS_OK) {
+		const FtlEvent *ev = NULL;
+		g_rw_lock_reader_lock(&l->io->lock);
+		for (guint n = 0; n < LOADER_BATCH; n++) {
+			st = ftl_iter_next(it, &ev, error);
+			if (st != FTL_STATUS_OK)
+				break;
+			loader_event(r, ev);
+		}
+		g_rw_lock_reader_unlock(&l->io->lock);
+		g_mutex_lock(&l->lock);
+		l->events = r->raw;
+		l->at = r->m->last_ts;
+		g_mutex_unlock(&l->lock);
+		if (g_atomic_int_get(&l->cancel))
+			return FALSE;
+	}
+	return st == FTL_STATUS_EOF;
+}
+
+static gpointer loader_thread(gpointer data)
+{
+	FtlTuiLoader *l = data;
+	g_autoptr(FtlTuiModel) m = g_new0(FtlTuiModel, 1);
+	m->opt = l->opt;
+	m->filter = g_steal_pointer(&l->filter);
+	m->first_ts = m->last_ts = FTL_TS_NONE;
+	m->lanes = g_ptr_array_new_with_free_func((GDestroyNotify)ftl_tui_lane_free);
+	m->lost = g_array_new(FALSE, FALSE, sizeof(FtlTuiLost));
+	m->checkpoints = g_array_new(FALSE, FALSE, sizeof(FtlTuiCheckpoint));
+	m->trace = g_steal_pointer(&l->first);
+	if (!m->trace && l->opt->open) {
+		g_rw_lock_writer_lock(&l->io->lock);
+		m->trace = l->opt->open(l->opt->open_data, &l->error);
+		g_rw_lock_writer_unlock(&l->io->lock);
+		if (!m->trace)
+			goto out;
+	}
+	if (m->trace) {
+		g_autoptr(FtlPass) pass = ftl_pass_new();
+		loader_analyses(l, m, pass);
+		LoaderRun r = { m, pass, { 0 }, 0 };
+		ftl_tui_call_names_init(&r.names);
+		gboolean ok = loader_read(l, &r, &l->error);
+		ftl_tui_call_names_clear(&r.names);
+		if (!ok)
+			goto out;
+		ftl_pass_finish(pass);
+		ftl_tui_lanes_finish(m->lanes, m->last_ts);
+	}
+	l->model = g_steal_pointer(&m);
+out:
+	g_atomic_int_set(&l->done, 1);
+	return NULL;
+}
+
+FtlTuiLoader *ftl_tui_loader_start(const FtlTuiOptions *opt, FtlTuiIo *io, FtlTuiFilter *filter,
+				   FtlTrace *first)
+{
+	FtlTuiLoader *l = g_new0(FtlTuiLoader, 1);
+	l->opt = opt;
+	l->io = io;
+	l->filter = filter;
+	l->first = first;
+	l->at = FTL_TS_NONE;
+	g_mutex_init(&l->lock);
+	l->thread = g_thread_new("ftlens-model", loader_thread, l);
+	return l;
+}
+
+guint64 ftl_tui_loader_events(FtlTuiLoader *l)
+{
+	g_mutex_lock(&l->lock);
+	guint64 n = l->events;
+	g_mutex_unlock(&l->lock);
+	return n;
+}
+
+gint64 ftl_tui_loader_time(FtlTuiLoader *l)
+{
+	g_mutex_lock(&l->lock);
+	gint64 t = l->at;
+	g_mutex_unlock(&l->lock);
+	return t;
+}
+
+gboolean ftl_tui_loader_done(FtlTuiLoader *l)
+{
+	return g_atomic_int_get(&l->done) != 0;
+}
+
+void ftl_tui_loader_cancel(FtlTuiLoader *l)
+{
+	g_atomic_int_set(&l->cancel, 1);
+}
+
+FtlTuiModel *ftl_tui_loader_finish(FtlTuiLoader *l, GError **error)
+{
+	g_thread_join(l->thread);
+	FtlTuiModel *m = g_steal_pointer(&l->model);
+	if (!m && l->error && !g_atomic_int_get(&l->cancel))
+		g_propagate_error(error, g_steal_pointer(&l->error));
+	g_clear_error(&l->error);
+	ftl_tui_filter_free(l->filter);
+	ftl_trace_free(l->first);
+	g_mutex_clear(&l->lock);
+	g_free(l);
+	return m;
+}

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The TUI's model: analysis results built in a background thread while the
+ * screen is already up, then handed to the panels, read-only. A filter
+ * change builds a new one the same way. */
+#pragma once
+
+#include <glib.h>
+
+#include "analysis/calltree.h"
+#include "analysis/funcstats.h"
+#include "analysis/markers.h"
+#include "analysis/oops.h"
+#include "analysis/quality.h"
+#include "model/console.h"
+#include "model/stack.h"
+#include "model/trace.h"
+#include "views/tui/filter.h"
+
+/* Opens the event input again: a trace can be read once, and the TUI reads
+ * it several times (the model, the Events list, a rebuild). */
+typedef FtlTrace *(*FtlTuiOpenFunc)(gpointer data, GError **error);
+
+/* What `ftlens tui` was given; everything borrowed for the TUI's life. */
+typedef struct {
+	const char *label;   /* the input named in the title */
+	FtlTuiOpenFunc open; /* NULL when no input holds events */
+	gpointer open_data;
+	FtlTrace *first;	 /* the trace already opened, taken by the TUI; may be NULL */
+	const FtlFilter *filter; /* --cpu/--pid/--time, may be NULL */
+	const char *span_start;	 /* --span START END, or NULL */
+	const char *span_end;
+	FtlStackSet *stacks;	   /* stack tables, or NULL */
+	const FtlConsole *console; /* a console log, or NULL */
+	const FtlOops *oops;	   /* its reports */
+	gint oops_cpu;		   /* the CPU of the report the dump goes with, -1 */
+	gboolean utf8, color, mouse;
+} FtlTuiOptions;
+
+/* Threads that open and read inputs share this: opening takes it
+ * exclusively (libtracecmd's guard forks and lends stdout while it opens),
+ * reading shares it. */
+typedef struct {
+	GRWLock lock;
+} FtlTuiIo;
+
+typedef struct {
+	gint64 t0, t1;
+	gint32 pid;
+	const char *comm; /* interned in the model's trace, NULL when unknown */
+} FtlTuiRun;
+
+typedef struct {
+	gint64 t0, t1;
+} FtlTuiSpan;
+
+/* What one CPU did: until the scheduling analysis (issue 16) lands, read
+ * from sched_switch events and the task each event names. */
+typedef struct {
+	gint32 cpu;
+	GArray *runs; /* FtlTuiRun by time; idle (pid 0) and unknown left out */
+	GArray *irqs; /* FtlTuiSpan: interrupt context */
+	GArray *lost; /* FtlTuiSpan: from the CPU's last event before a LOST line to it */
+	/* while reading */
+	gint32 pid;
+	const char *comm;
+	gint64 since, last_ts, irq_t0;
+	gint irq_depth;
+} FtlTuiLane;
+
+typedef struct {
+	gint64 ts;
+	gint32 cpu;
+	guint64 count; /* 0 when the input does not say */
+	guint64 line;
+} FtlTuiLost;
+
+/* Every FTL_TUI_CHECKPOINT-th event of the Events list: where it is in the
+ * unfiltered stream and when. Seeks by time start from here. */
+#define FTL_TUI_CHECKPOINT 1024
+typedef struct {
+	guint64 index; /* in the list */
+	guint64 raw;   /* in the unfiltered stream */
+	gint64 ts;
+} FtlTuiCheckpoint;
+
+typedef struct {
+	FtlTrace *trace; /* owns what the analyses borrow; NULL without events */
+	FtlTuiFilter *filter;
+	FtlCallTree *trees[3]; /* by FtlCallTreeGroup: all, per CPU, per task */
+	FtlFuncStats *funcs;
+	FtlMarkers *markers;
+	FtlSpans *spans; /* NULL without --span */
+	FtlQuality *quality;
+	FtlOopsTrail *trail; /* a console log's dump, else NULL */
+	GPtrArray *lanes;    /* FtlTuiLane*, sorted by CPU */
+	GArray *lost;	     /* FtlTuiLost */
+	guint64 n_events;    /* events the analyses saw */
+	guint64 n_list;	     /* events the Events list shows */
+	GArray *checkpoints; /* FtlTuiCheckpoint */
+	gint64 first_ts, last_ts;
+	gboolean has_graph; /* function_graph or function events */
+	const FtlTuiOptions *opt;
+} FtlTuiModel;
+
+void ftl_tui_model_free(FtlTuiModel *m);
+/* The last checkpoint at or before index / at or before time ts; NULL when
+ * none. */
+const FtlTuiCheckpoint *ftl_tui_model_checkpoint_index(const FtlTuiModel *m, guint64 index);
+const FtlTuiCheckpoint *ftl_tui_model_checkpoint_time(const FtlTuiModel *m, gint64 ts);
+
+/* The thread that builds a model. */
+typedef struct _FtlTuiLoader FtlTuiLoader;
+/* Starts building with filter (taken). first (taken, may be NULL) is read
+ * instead of opening the input again. */
+FtlTuiLoader *ftl_tui_loader_start(const FtlTuiOptions *opt, FtlTuiIo *io, FtlTuiFilter *filter,
+				   FtlTrace *first);
+/* Progress, from any thread: events read so far and the time of the last. */
+guint64 ftl_tui_loader_events(FtlTuiLoader *l);
+gint64 ftl_tui_loader_time(FtlTuiLoader *l);
+gboolean ftl_tui_loader_done(FtlTuiLoader *l);
+/* Waits for the thread; the model, or NULL with error (reading failed, or
+ * cancelled: FTL_ERROR_CANCELLED is not used, error stays NULL then). Frees l. */
+FtlTuiModel *ftl_tui_loader_finish(FtlTuiLoader *l, GError **error);
+/* Asks the thread to stop at its next check (a few thousand events). */
+void ftl_tui_loader_cancel(FtlTuiLoader *l);
+
+/* Lanes (model-lanes.c): fed every event the analyses see. */
+void ftl_tui_lanes_feed(GPtrArray *lanes, const FtlEvent *ev);
+void ftl_tui_lanes_finish(GPtrArray *lanes, gint64 end);
+FtlTuiLane *ftl_tui_lanes_get(GPtrArray *lanes, gint32 cpu);
+void ftl_tui_lane_free(FtlTuiLane *lane);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlTuiModel, ftl_tui_model_free)

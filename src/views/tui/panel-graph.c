@@ -1,0 +1,491 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The Graph panel: the merged call tree with calls, total, self and a bar,
+ * folded and unfolded in place (tmux's mode-tree, uftrace's tui graph).
+ * Rows are walked from the first one shown, never flattened, so a tree of
+ * a million nodes folds and unfolds at the cost of a screenful. */
+#include "config.h"
+
+#include <string.h>
+
+#include "views/tui/app.h"
+#include "views/tui/tree.h"
+
+typedef struct {
+	FtlTuiPanel base;
+	FtlCallTreeGroup group;
+	const FtlCallNode *cursor, *top; /* NULL: the first row */
+	/* Unfolded nodes: all_open XOR in `toggled` (E and C are then O(1)). */
+	gboolean all_open;
+	GHashTable *toggled;
+	GHashTable *keep; /* the function filter's nodes, NULL: all */
+	const FtlTuiFilter *keep_for;
+	const FtlCallNode *keep_root;
+} GraphPanel;
+
+static FtlTuiPanel *graph_new(void)
+{
+	GraphPanel *g = g_new0(GraphPanel, 1);
+	g->toggled = g_hash_table_new(g_direct_hash, g_direct_equal);
+	return &g->base;
+}
+
+static void graph_free(FtlTuiPanel *p)
+{
+	GraphPanel *g = (GraphPanel *)p;
+	g_hash_table_unref(g->toggled);
+	if (g->keep)
+		g_hash_table_unref(g->keep);
+	g_free(g);
+}
+
+static const FtlCallNode *graph_root(GraphPanel *g, FtlTuiApp *app)
+{
+	return ftl_tui_app_tree_root(app, g->group);
+}
+
+static gboolean graph_open(GraphPanel *g, const FtlCallNode *n)
+{
+	return g->all_open != g_hash_table_contains(g->toggled, n);
+}
+
+static void graph_set_open(GraphPanel *g, const FtlCallNode *n, gboolean open)
+{
+	if (open == g->all_open)
+		g_hash_table_remove(g->toggled, n);
+	else
+		g_hash_table_add(g->toggled, (gpointer)n);
+}
+
+/* ---- walking the rows shown ------------------------------------------------ */
+
+static const FtlCallNode *graph_first(GraphPanel *g, const FtlCallNode *root)
+{
+	return root ? ftl_tui_tree_child(g->keep, root) : NULL;
+}
+
+static const FtlCallNode *graph_next(GraphPanel *g, const FtlCallNode *root, const FtlCallNode *n)
+{
+	const FtlCallNode *c = graph_open(g, n) ? ftl_tui_tree_child(g->keep, n) : NULL;
+	if (c)
+		return c;
+	for (; n && n != root; n = n->parent) {
+		const FtlCallNode *s = ftl_tui_tree_sibling(g->keep, n);
+		if (s)
+			return s;
+	}
+	return NULL;
+}
+
+static const FtlCallNode *graph_last_shown(GraphPanel *g, const FtlCallNode *n)
+{
+	for (;;) {
+		const FtlCallNode *c = graph_open(g, n) ? ftl_tui_tree_child(g->keep, n) : NULL;
+		if (!c)
+			return n;
+		while (ftl_tui_tree_sibling(g->keep, c))
+			c = ftl_tui_tree_sibling(g->keep, c);
+		n = c;
+	}
+}
+
+static const FtlCallNode *graph_prev(GraphPanel *g, const FtlCallNode *root, const FtlCallNode *n)
+{
+	const FtlCallNode *parent = n->parent, *prev = NULL;
+	for (const FtlCallNode *s = ftl_tui_tree_child(g->keep, parent); s && s != n;
+	     s = ftl_tui_tree_sibling(g->keep, s))
+		prev = s;
+	if (prev)
+		return graph_last_shown(g, prev);
+	return parent == root ? NULL : parent;
+}
+
+static const FtlCallNode *graph_step(GraphPanel *g, const FtlCallNode *root, const FtlCallNode *n,
+				     gint64 steps)
+{
+	for (; steps > 0; steps--) {
+		const FtlCallNode *m = graph_next(g, root, n);
+		if (!m)
+			break;
+		n = m;
+	}
+	for (; steps < 0; steps++) {
+		const FtlCallNode *m = graph_prev(g, root, n);
+		if (!m)
+			break;
+		n = m;
+	}
+	return n;
+}
+
+/* Keeps the cursor on screen: top moves as little as it can. */
+static void graph_scroll(GraphPanel *g, const FtlCallNode *root)
+{
+	int h = MAX(g->base.page, 1);
+	if (!g->top || !g->cursor) {
+		g->top = g->cursor ? g->cursor : graph_first(g, root);
+		if (!g->cursor)
+			return;
+	}
+	const FtlCallNode *n = g->top;
+	for (int i = 0; i < h && n; i++, n = graph_next(g, root, n))
+		if (n == g->cursor)
+			return;
+	/* above the top? walk up from the top a screenful */
+	n = g->top;
+	for (int i = 0; i < h && n; i++, n = graph_prev(g, root, n))
+		if (n == g->cursor) {
+			g->top = g->cursor;
+			return;
+		}
+	g->top = graph_step(g, root, g->cursor, -(h - 1));
+}
+
+/* ---- drawing ---------------------------------------------------------------- */
+
+/* The guides in front of n: "│ " for an ancestor with siblings below it,
+ * then "├─" or "└─", then the fold sign. */
+static void graph_guides(GraphPanel *g, const FtlCallNode *root, const FtlCallNode *n,
+			 gboolean utf8, GString *out)
+{
+	g_autoptr(GPtrArray) up = g_ptr_array_new();
+	for (const FtlCallNode *a = n->parent; a && a != root; a = a->parent)
+		g_ptr_array_add(up, (gpointer)a);
+	for (guint i = up->len; i-- > 0;)
+		g_string_append(out, ftl_tui_tree_sibling(g->keep, up->pdata[i])
+					     ? (utf8 ? "\u2502 " : "| ")
+					     : "  ");
+	gboolean more = ftl_tui_tree_sibling(g->keep, n) != NULL;
+	g_string_append(out,
+			more ? (utf8 ? "\u251c\u2500" : "|-") : (utf8 ? "\u2514\u2500" : "`-"));
+	if (!ftl_tui_tree_child(g->keep, n))
+		g_string_append(out, utf8 ? "\u2500 " : "- ");
+	else if (graph_open(g, n))
+		g_string_append(out, utf8 ? "\u25be " : "- ");
+	else
+		g_string_append(out, utf8 ? "\u25b8 " : "+ ");
+}
+
+static void graph_draw_row(GraphPanel *g, const FtlCallNode *root, gint64 total, FtlTuiCanvas *c,
+			   int y, const FtlCallNode *n)
+{
+	gboolean cur = n == g->cursor;
+	FtlTuiStyle st = cur ? FTL_TUI_STYLE_CURSOR : FTL_TUI_STYLE_NORMAL;
+	if (cur)
+		ftl_tui_fill(c, y, 0, -1, st);
+	char buf[32];
+	g_snprintf(buf, sizeof buf, "%" G_GUINT64_FORMAT, n->calls);
+	ftl_tui_put_right(c, y, 0, 9, buf, st);
+	ftl_tui_put_right(c, y, 10, 11,
+			  ftl_tui_duration(n->timed ? n->total_ns : FTL_TS_NONE, buf, sizeof buf),
+			  st);
+	ftl_tui_put_right(c, y, 22, 11,
+			  ftl_tui_duration(n->timed ? n->self_ns : FTL_TS_NONE, buf, sizeof buf),
+			  st);
+	ftl_tui_bar(c, y, 34, 10, total > 0 ? (double)n->total_ns / (double)total : 0,
+		    cur ? st : FTL_TUI_STYLE_BAR);
+	g_autoptr(GString) guides = g_string_new(NULL);
+	graph_guides(g, root, n, c->utf8, guides);
+	int x = 45 + ftl_tui_put(c, y, 45, -1, guides->str, cur ? st : FTL_TUI_STYLE_DIM);
+	ftl_tui_put_raw(c, y, x, -1, n->func, -1, n->flagged && !cur ? FTL_TUI_STYLE_WARN : st);
+}
+
+static void graph_draw(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCanvas *c, int y, int h)
+{
+	GraphPanel *g = (GraphPanel *)p;
+	static const char *const groups[] = { "all tasks", "per CPU", "per task" };
+	ftl_tui_fill(c, y, 0, -1, FTL_TUI_STYLE_HEADER);
+	ftl_tui_put_right(c, y, 0, 9, "CALLS", FTL_TUI_STYLE_HEADER);
+	ftl_tui_put_right(c, y, 10, 11, "TOTAL", FTL_TUI_STYLE_HEADER);
+	ftl_tui_put_right(c, y, 22, 11, "SELF", FTL_TUI_STYLE_HEADER);
+	g_autofree char *title = g_strdup_printf("FUNCTION (%s; p: change)", groups[g->group]);
+	ftl_tui_put(c, y, 45, -1, title, FTL_TUI_STYLE_HEADER);
+	p->page = h - 1;
+	const FtlCallNode *root = graph_root(g, app);
+	if (!root) {
+		ftl_tui_put(c, y + 2, 2, -1, "building the call tree...", FTL_TUI_STYLE_DIM);
+		return;
+	}
+	const FtlCallNode *n = g->top ? g->top : graph_first(g, root);
+	if (!n) {
+		ftl_tui_put(c, y + 2, 2, -1,
+			    "no function calls (function_graph or function tracer)",
+			    FTL_TUI_STYLE_DIM);
+		return;
+	}
+	gint64 total = ftl_tui_tree_total(root);
+	for (int row = 0; row < h - 1 && n; row++, n = graph_next(g, root, n))
+		graph_draw_row(g, root, total, c, y + 1 + row, n);
+}
+
+/* ---- commands ------------------------------------------------------------- */
+
+/* Unfolds n, and a chain of single children below it (perf's habit). */
+static void graph_expand(GraphPanel *g, const FtlCallNode *n)
+{
+	while (n) {
+		graph_set_open(g, n, TRUE);
+		const FtlCallNode *c = ftl_tui_tree_child(g->keep, n);
+		n = c && !ftl_tui_tree_sibling(g->keep, c) ? c : NULL;
+	}
+}
+
+static void graph_set_subtree(GraphPanel *g, const FtlCallNode *n, gboolean open)
+{
+	graph_set_open(g, n, open);
+	for (const FtlCallNode *d = n->child; d; d = ftl_tui_tree_preorder(n, d))
+		graph_set_open(g, d, open);
+}
+
+static FtlTuiReaction graph_move(GraphPanel *g, const FtlCallNode *root, FtlTuiCmd cmd)
+{
+	gint64 page = MAX(g->base.page - 1, 1);
+	switch (cmd) {
+	case FTL_TUI_CMD_UP:
+		g->cursor = graph_step(g, root, g->cursor, -1);
+		break;
+	case FTL_TUI_CMD_DOWN:
+		g->cursor = graph_step(g, root, g->cursor, 1);
+		break;
+	case FTL_TUI_CMD_WHEEL_UP:
+	case FTL_TUI_CMD_WHEEL_DOWN:
+		g->cursor = graph_step(g, root, g->cursor, cmd == FTL_TUI_CMD_WHEEL_UP ? -3 : 3);
+		break;
+	case FTL_TUI_CMD_PAGE_UP:
+		g->cursor = graph_step(g, root, g->cursor, -page);
+		break;
+	case FTL_TUI_CMD_PAGE_DOWN:
+		g->cursor = graph_step(g, root, g->cursor, page);
+		break;
+	case FTL_TUI_CMD_TOP:
+		g->cursor = graph_first(g, root);
+		break;
+	case FTL_TUI_CMD_BOTTOM: {
+		const FtlCallNode *last = graph_first(g, root);
+		while (last && ftl_tui_tree_sibling(g->keep, last))
+			last = ftl_tui_tree_sibling(g->keep, last);
+		g->cursor = last ? graph_last_shown(g, last) : NULL;
+		break;
+	}
+	default:
+		return FTL_TUI_REACT_NONE;
+	}
+	graph_scroll(g, root);
+	return FTL_TUI_REACT_REDRAW;
+}
+
+static const FtlCallNode *graph_longest_child(GraphPanel *g, const FtlCallNode *n)
+{
+	const FtlCallNode *best = NULL;
+	for (const FtlCallNode *c = ftl_tui_tree_child(g->keep, n); c;
+	     c = ftl_tui_tree_sibling(g->keep, c))
+		if (!best || c->total_ns > best->total_ns)
+			best = c;
+	return best;
+}
+
+static FtlTuiReaction graph_list_calls(GraphPanel *g, FtlTuiApp *app)
+{
+	if (!g->cursor || (g->cursor->depth == 1 && g->group != FTL_CALLTREE_GROUP_NONE)) {
+		ftl_tui_app_say(app, TRUE, "not a function");
+		return FTL_TUI_REACT_STATUS;
+	}
+	ftl_tui_app_push_filter(app, ftl_tui_filter_item_func_exact(g->cursor->func));
+	ftl_tui_app_show(app, FTL_TUI_PANEL_EVENTS);
+	return FTL_TUI_REACT_REBUILD | FTL_TUI_REACT_SWITCH | FTL_TUI_REACT_REDRAW;
+}
+
+static FtlTuiReaction graph_fold(GraphPanel *g, FtlTuiApp *app, FtlTuiCmd cmd)
+{
+	const FtlCallNode *n = g->cursor, *root = graph_root(g, app);
+	gboolean kids = ftl_tui_tree_child(g->keep, n) != NULL;
+	switch (cmd) {
+	case FTL_TUI_CMD_ACTIVATE:
+		if (!kids)
+			return graph_list_calls(g, app);
+		if (graph_open(g, n))
+			graph_set_open(g, n, FALSE);
+		else
+			graph_expand(g, n);
+		break;
+	case FTL_TUI_CMD_EXPAND:
+		graph_expand(g, n);
+		break;
+	case FTL_TUI_CMD_RIGHT:
+		if (kids && graph_open(g, n))
+			g->cursor = ftl_tui_tree_child(g->keep, n);
+		else
+			graph_expand(g, n);
+		break;
+	case FTL_TUI_CMD_COLLAPSE:
+	case FTL_TUI_CMD_LEFT:
+		if (kids && graph_open(g, n))
+			graph_set_open(g, n, FALSE);
+		else if (n->parent != root)
+			g->cursor = n->parent;
+		break;
+	case FTL_TUI_CMD_EXPAND_SUBTREE:
+	case FTL_TUI_CMD_COLLAPSE_SUBTREE:
+		graph_set_subtree(g, n, cmd == FTL_TUI_CMD_EXPAND_SUBTREE);
+		break;
+	case FTL_TUI_CMD_LONGEST:
+		if (kids) {
+			graph_set_open(g, n, TRUE);
+			g->cursor = graph_longest_child(g, n);
+		}
+		break;
+	default:
+		return FTL_TUI_REACT_NONE;
+	}
+	graph_scroll(g, root);
+	return FTL_TUI_REACT_REDRAW;
+}
+
+static FtlTuiReaction graph_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cmd,
+				    const FtlTuiInput *in)
+{
+	GraphPanel *g = (GraphPanel *)p;
+	const FtlCallNode *root = graph_root(g, app);
+	if (!root)
+		return FTL_TUI_REACT_NONE;
+	if (!g->cursor)
+		g->cursor = graph_first(g, root);
+	if (!g->cursor)
+		return FTL_TUI_REACT_NONE;
+	switch (cmd) {
+	case FTL_TUI_CMD_EXPAND_ALL:
+	case FTL_TUI_CMD_COLLAPSE_ALL:
+		g->all_open = cmd == FTL_TUI_CMD_EXPAND_ALL;
+		g_hash_table_remove_all(g->toggled);
+		if (!g->all_open)
+			while (g->cursor->parent != root)
+				g->cursor = g->cursor->parent;
+		graph_scroll(g, root);
+		return FTL_TUI_REACT_REDRAW;
+	case FTL_TUI_CMD_GROUP:
+		g->group = (g->group + 1) % 3;
+		g->cursor = g->top = NULL;
+		g_hash_table_remove_all(g->toggled);
+		g->keep_for = NULL;
+		return FTL_TUI_REACT_REDRAW;
+	case FTL_TUI_CMD_LIST_CALLS:
+		return graph_list_calls(g, app);
+	case FTL_TUI_CMD_FLAME_OF:
+		ftl_tui_flame_panel_focus(ftl_tui_app_panel(app, FTL_TUI_PANEL_FLAME), g->group,
+					  g->cursor);
+		return ftl_tui_app_show(app, FTL_TUI_PANEL_FLAME);
+	case FTL_TUI_CMD_CLICK:
+		if (in->y >= 2 && in->y - 2 < p->page && g->top) {
+			g->cursor = graph_step(g, root, g->top, in->y - 2);
+			return FTL_TUI_REACT_REDRAW;
+		}
+		return FTL_TUI_REACT_NONE;
+	default:
+		break;
+	}
+	FtlTuiReaction r = graph_move(g, root, cmd);
+	return r ? r : graph_fold(g, app, cmd);
+}
+
+/* Every node in pre-order from the cursor, folded ones too; the match is
+ * unfolded into view. */
+static FtlTuiReaction graph_search(FtlTuiPanel *p, FtlTuiApp *app, GRegex *re, int dir)
+{
+	GraphPanel *g = (GraphPanel *)p;
+	const FtlCallNode *root = graph_root(g, app), *found = NULL;
+	if (!root)
+		return FTL_TUI_REACT_NONE;
+	gboolean past = g->cursor == NULL;
+	for (const FtlCallNode *n = root->child; n; n = ftl_tui_tree_preorder(root, n)) {
+		if (n == g->cursor) {
+			if (dir > 0) {
+				past = TRUE;
+				continue;
+			}
+			break;
+		}
+		if (!ftl_tui_tree_shown(g->keep, n) || (dir > 0 && !past) ||
+		    !g_regex_match(re, n->func, 0, NULL))
+			continue;
+		found = n;
+		if (dir > 0)
+			break;
+	}
+	if (!found) {
+		ftl_tui_app_say(app, TRUE, "no match");
+		return FTL_TUI_REACT_STATUS;
+	}
+	for (const FtlCallNode *a = found->parent; a && a != root; a = a->parent)
+		graph_set_open(g, a, TRUE);
+	g->cursor = found;
+	graph_scroll(g, root);
+	return FTL_TUI_REACT_REDRAW;
+}
+
+static gint64 graph_cursor_time(FtlTuiPanel *p, FtlTuiApp *app)
+{
+	(void)p;
+	(void)app;
+	return FTL_TS_NONE; /* merged calls have no single time */
+}
+
+/* A new model: the cursor and the unfolded nodes are found again by path. */
+static void graph_model_changed(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiModel *old)
+{
+	GraphPanel *g = (GraphPanel *)p;
+	const FtlCallNode *root = graph_root(g, app);
+	g_autoptr(GPtrArray) cursor = g->cursor && old ? ftl_tui_tree_path(g->cursor) : NULL;
+	GHashTable *toggled = g_hash_table_new(g_direct_hash, g_direct_equal);
+	GHashTableIter it;
+	gpointer k;
+	g_hash_table_iter_init(&it, g->toggled);
+	while (old && root && g_hash_table_iter_next(&it, &k, NULL)) {
+		g_autoptr(GPtrArray) path = ftl_tui_tree_path(k);
+		const FtlCallNode *n = ftl_tui_tree_find(root, path);
+		if (n && n != root && n->depth == (gint)path->len)
+			g_hash_table_add(toggled, (gpointer)n);
+	}
+	g_hash_table_unref(g->toggled);
+	g->toggled = toggled;
+	g->cursor = cursor && root ? ftl_tui_tree_find(root, cursor) : NULL;
+	if (g->cursor == root)
+		g->cursor = NULL;
+	g->top = NULL;
+	g->keep_for = NULL;
+	if (g->keep)
+		g_clear_pointer(&g->keep, g_hash_table_unref);
+}
+
+/* The function filter's nodes, computed once per model and grouping. */
+static FtlTuiReaction graph_tick(FtlTuiPanel *p, FtlTuiApp *app)
+{
+	GraphPanel *g = (GraphPanel *)p;
+	const FtlCallNode *root = graph_root(g, app);
+	if (!root || (g->keep_for == app->model->filter && g->keep_root == root))
+		return FTL_TUI_REACT_NONE;
+	if (g->keep)
+		g_hash_table_unref(g->keep);
+	g->keep = ftl_tui_tree_keep(root, app->model->filter);
+	g->keep_for = app->model->filter;
+	g->keep_root = root;
+	if (g->cursor && !ftl_tui_tree_shown(g->keep, g->cursor))
+		g->cursor = NULL;
+	g->top = NULL;
+	if (!g->cursor)
+		g->cursor = graph_first(g, root);
+	graph_scroll(g, root);
+	return FTL_TUI_REACT_REDRAW;
+}
+
+const FtlTuiPanelClass ftl_tui_graph_panel = {
+	.id = FTL_TUI_PANEL_GRAPH,
+	.name = "Graph",
+	.new = graph_new,
+	.free = graph_free,
+	.available = ftl_tui_app_has_graph,
+	.draw = graph_draw,
+	.command = graph_command,
+	.search = graph_search,
+	.cursor_time = graph_cursor_time,
+	.model_changed = graph_model_changed,
+	.tick = graph_tick,
+};

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The TUI's loop: keys from the terminal into the app, reactions into
+ * drawing, background results on a timer; and the terminal given back on
+ * every way out, signals and reading errors included. */
+#include "config.h"
+
+#include "views/tui/tui.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "views/tui/app.h"
+#include "views/tui/terminal.h"
+
+#define TUI_TICK_MS 100
+
+static volatile sig_atomic_t tui_signal;
+
+static void tui_on_signal(int sig)
+{
+	tui_signal = sig;
+}
+
+typedef struct {
+	int sigs[3];
+	struct sigaction old[3];
+} TuiSignals;
+
+/* Installed before curses starts, so that curses leaves them to us: the
+ * loop sees the flag within a tick and restores the terminal. */
+static void tui_signals_set(TuiSignals *s)
+{
+	struct sigaction sa = { 0 };
+	sa.sa_handler = tui_on_signal;
+	sigemptyset(&sa.sa_mask);
+	s->sigs[0] = SIGTERM;
+	s->sigs[1] = SIGINT;
+	s->sigs[2] = SIGHUP;
+	for (int i = 0; i < 3; i++)
+		sigaction(s->sigs[i], &sa, &s->old[i]);
+}
+
+static void tui_signals_restore(TuiSignals *s)
+{
+	for (int i = 0; i < 3; i++)
+		sigaction(s->sigs[i], &s->old[i], NULL);
+}
+
+/* Whatever a library prints on stderr while the screen is up (libtracecmd
+ * warns there) would tear the screen: it goes to a file and is shown
+ * after. */
+static int tui_stderr_hold(FILE **held)
+{
+	fflush(stderr);
+	*held = tmpfile();
+	int saved = *held ? dup(STDERR_FILENO) : -1;
+	if (saved >= 0)
+		dup2(fileno(*held), STDERR_FILENO);
+	return saved;
+}
+
+static void tui_stderr_release(int saved, FILE *held)
+{
+	if (saved < 0)
+		return;
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	char buf[4096];
+	size_t n;
+	rewind(held);
+	while ((n = fread(buf, 1, sizeof buf, held)) > 0)
+		fwrite(buf, 1, n, stderr);
+	fclose(held);
+}
+
+static void tui_draw(FtlTuiApp *app, FtlTuiCanvas *c, FtlTuiReaction r)
+{
+	if (r & FTL_TUI_REACT_CLEAR)
+		ftl_tui_canvas_curses_clear(c);
+	if (r & (FTL_TUI_REACT_REDRAW | FTL_TUI_REACT_SWITCH | FTL_TUI_REACT_REBUILD |
+		 FTL_TUI_REACT_CLEAR))
+		ftl_tui_app_draw(app, c);
+	else if (r & FTL_TUI_REACT_STATUS)
+		ftl_tui_app_draw_status(app, c);
+	else
+		return;
+	ftl_tui_canvas_flush(c);
+}
+
+static void tui_loop(FtlTuiApp *app, FtlTuiCanvas *c, FtlTuiInputReader *in)
+{
+	tui_draw(app, c, FTL_TUI_REACT_REDRAW);
+	while (!tui_signal) {
+		FtlTuiInput key = ftl_tui_input_read(in, TUI_TICK_MS);
+		if (tui_signal)
+			break;
+		if (key.key == FTL_TUI_KEY_RESIZE)
+			ftl_tui_canvas_curses_resize(c);
+		FtlTuiReaction r = ftl_tui_app_key(app, &key);
+		if (key.key != FTL_TUI_KEY_TICK)
+			r |= ftl_tui_app_tick(app);
+		if (r & FTL_TUI_REACT_QUIT)
+			break;
+		tui_draw(app, c, r);
+	}
+}
+
+gboolean ftl_tui_run(const FtlTuiOptions *opt, GError **error)
+{
+	TuiSignals sigs;
+	tui_signal = 0;
+	tui_signals_set(&sigs);
+	FILE *held = NULL;
+	int saved = tui_stderr_hold(&held);
+	FtlTuiApp *app = ftl_tui_app_new(opt);
+	FtlTuiCanvas *c = ftl_tui_canvas_curses_new(opt->color, opt->utf8, error);
+	if (c) {
+		FtlTuiInputReader *in = ftl_tui_input_new(opt->mouse);
+		tui_loop(app, c, in);
+		ftl_tui_input_free(in);
+		ftl_tui_canvas_free(c); /* the terminal is back */
+	}
+	tui_stderr_release(saved, held);
+	GError *failed = ftl_tui_app_take_error(app);
+	ftl_tui_app_free(app);
+	tui_signals_restore(&sigs);
+	if (tui_signal) {
+		g_clear_error(&failed);
+		raise(tui_signal);
+	}
+	if (failed) {
+		g_propagate_error(error, failed);
+		return FALSE;
+	}
+	return c != NULL;
+}
+
+char *ftl_tui_keys_text(void)
+{
+	return ftl_tui_keys_table();
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `ftlens tui`: the interactive terminal view over every input ftlens reads. */
+#pragma once
+
+#include <glib.h>
+
+#include "views/tui/model.h"
+
+/* Runs the TUI until the user quits. The terminal is given back on every
+ * way out: quitting, an error while reading (returned here, after the
+ * screen is restored), SIGTERM, SIGINT or SIGHUP (the signal is raised
+ * again once the terminal is restored). */
+gboolean ftl_tui_run(const FtlTuiOptions *opt, GError **error);
+/* The key table as text (`ftlens tui --keys`); g_free(). */
+char *ftl_tui_keys_text(void);

@@ -1,0 +1,150 @@
+#!/bin/sh
+# `ftlens tui` in a real terminal: tmux runs it in a pane of known size,
+# send-keys types, capture-pane reads the screen back. It opens a
+# function_graph trace with two CPUs, shows the help, searches, folds the
+# graph, sets marks A/B, filters a CPU, follows a resize, quits, and the
+# terminal is given back (no alternate screen, cooked mode, cursor shown) on
+# quit, on SIGTERM and on bad input. Hostile marker and comm text must not
+# drive the terminal: no clipboard write (OSC 52), no clear screen.
+. "$(dirname "$0")/lib.sh"
+probe_TMUX() {
+	command -v tmux >/dev/null 2>&1 || { prereq_why="tmux is not installed"; return 1; }
+}
+prereq TMUX
+make_tmpdir
+trace=$FTL_TESTDATA/vm/fgraph-options/combined.txt
+sock=ftl-e2e-$$
+# set before any pane runs: a clipboard write would be taken (a buffer), and
+# a pane stays after its program ends, to read how it ended
+printf 'set -g set-clipboard on\nset -g remain-on-exit on\n' >"$T/tmux.conf"
+tm() { tmux -L "$sock" -f "$T/tmux.conf" "$@"; }
+trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
+
+# wait_for PATTERN [SECONDS]: until the pane shows PATTERN (a grep -E).
+wait_for() {
+	_n=$((${2:-20} * 10))
+	while [ $_n -gt 0 ]; do
+		tm capture-pane -p -t tui >"$T/screen" 2>/dev/null
+		grep -Eq -- "$1" "$T/screen" && return 0
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	diag "waited for '$1'; the screen was:"
+	diag "$(cat "$T/screen")"
+	return 1
+}
+# wait_dead: until the program in the pane ended (remain-on-exit keeps it).
+wait_dead() {
+	_n=200
+	while [ $_n -gt 0 ]; do
+		[ "$(tm display -p -t tui '#{pane_dead}')" = 1 ] && return 0
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	return 1
+}
+# start COMMAND: a fresh session of 100x30 running COMMAND under sh.
+start() {
+	tm kill-session -t tui 2>/dev/null
+	tm new-session -d -s tui -x 100 -y 30 "$1"
+}
+keys() { tm send-keys -t tui "$@"; }
+# the row under the cursor: reverse video without colour (NO_COLOR)
+cursor_row() { tm capture-pane -p -e -t tui | grep "$(printf '\033')\[7m" | sed 's/\x1b\[[0-9;]*m//g'; }
+
+plan 17
+[ -r "$trace" ] || skip_all "$trace missing"
+
+# The man page's key table is the program's (ftlens tui --keys).
+sed -n '/^\.ft CW$/,/^\.ft$/p' "$top_srcdir/doc/ftlens-tui.1" | sed -e '1d' -e '$d' \
+	-e 's/\\-/-/g' -e 's/\\(aq/'"'"'/' -e 's/^\\&//' -e 's/\\e/\\/g' >"$T/man-keys"
+"$FTLENS" tui --keys >"$T/keys"
+check "ftlens-tui.1 lists the key table the program has" 'cmp -s "$T/keys" "$T/man-keys"'
+
+# shellcheck disable=SC2016
+start "cd '$T' && NO_COLOR=1 '$FTLENS' tui '$trace' 2>err; echo rc=\$? >rc; stty -a >stty"
+check "the first screen shows the Events list" 'wait_for "TIME +CPU +TASK-PID" && wait_for "\[00[01]\]"'
+
+keys h
+check "h shows the key table, sorted by key" \
+	'wait_for "Key +Where +What" && grep -n "^ *[a-zA-Z] " "$T/screen" | head -3 | grep -q " a "'
+keys x
+check "any key closes the help" 'wait_for "TIME +CPU" && ! grep -q "Key +Where" "$T/screen"'
+
+keys / getname Enter
+check "/ searches forward: the cursor is on the match" \
+	'wait_for "getname" && sleep 0.3 && cursor_row | grep -q getname'
+keys n
+check "n goes to the next match" 'sleep 0.5 && cursor_row | grep -q getname'
+
+keys a j j j j j b
+check "a and b set marks; the status line shows B-A" 'wait_for "B-A [0-9.]+ [mun]?s"'
+
+keys 2 C
+check "Graph: C folds everything (only + signs)" \
+	'wait_for "CALLS +TOTAL" && grep -q "[-\`]+ " "$T/screen"'
+keys E
+check "Graph: E unfolds everything (no + sign left)" \
+	'sleep 0.5 && tm capture-pane -p -t tui >"$T/screen" && ! grep -q "[-\`]+ " "$T/screen" && grep -q "| |" "$T/screen"'
+
+keys 1 f "cpu 1" Enter
+check "f cpu 1 filters the Events list to CPU 1" \
+	'wait_for "\[cpu 1\]" && wait_for "\[001\]" && ! grep -q "\[000\]" "$T/screen"'
+keys Escape
+check "Esc pops the filter: CPU 0 is back (the trace ends on it)" \
+	'sleep 0.3 && keys G && wait_for "\[000\]" && ! grep -q "\[cpu 1\]" "$T/screen"'
+
+tm resize-window -t tui -x 80 -y 24
+check "a resize to 80x24 redraws: the status line on the last row" \
+	'sleep 0.5 && tm capture-pane -p -t tui >"$T/screen" && [ "$(wc -l <"$T/screen")" -eq 24 ] &&
+	 tail -n 1 "$T/screen" | grep -q "h: help" && ! grep -q "^.\{81\}" "$T/screen"'
+
+keys q
+check "q quits cleanly: exit 0, terminal in cooked mode, main screen" \
+	'wait_dead && grep -qx "rc=0" "$T/rc" && grep -q " icanon" "$T/stty" && grep -q " echo " "$T/stty" &&
+	 [ "$(tm display -p -t tui "#{alternate_on}")" = 0 ] && [ ! -s "$T/err" ]'
+
+# SIGTERM: the terminal is restored before the signal ends the program.
+# (The shell waits for it and says how it ended: tmux is slow to reap.
+# An asynchronous command's stdin is /dev/null unless redirected.)
+# shellcheck disable=SC2016
+start "exec 3<&0; '$FTLENS' tui '$trace' <&3 & echo \$! >'$T/pid'; wait \$!; echo rc=\$? >'$T/rc4'; stty -a >'$T/stty4'"
+wait_for "TIME +CPU" >/dev/null
+kill -TERM "$(cat "$T/pid")"
+check "SIGTERM: the program ends by the signal, the terminal restored" \
+	'wait_dead && grep -qx "rc=143" "$T/rc4" && grep -q " icanon" "$T/stty4" &&
+	 [ "$(tm display -p -t tui "#{alternate_on}")" = 0 ]'
+
+# Bad input: one message naming the file before the screen comes up.
+# shellcheck disable=SC2016
+start "'$FTLENS' tui '$T/absent.txt' 2>'$T/err2'; echo rc=\$? >'$T/rc2'"
+check "bad input: one error naming the file, exit 1, the terminal untouched" \
+	'wait_dead && grep -qx "rc=1" "$T/rc2" && [ "$(wc -l <"$T/err2")" -eq 1 ] &&
+	 grep -q "absent.txt" "$T/err2" && [ "$(tm display -p -t tui "#{alternate_on}")" = 0 ]'
+"$FTLENS" tui "$trace" </dev/null >"$T/out3" 2>"$T/err3"
+rc=$?
+check "without a terminal: a usage error, nothing on stdout" \
+	'[ $rc -eq 2 ] && grep -q "needs a terminal" "$T/err3" && [ ! -s "$T/out3" ]'
+
+# Hostile text: ESC [2J, OSC 52 (clipboard) ... BEL, C1 CSI (0x9b and U+009B),
+# U+202E, a stray 0xff, in a comm and in marker text.
+h='\033[2J\033]52;c;aGk=\007\233X\302\233Y\342\200\256Z\377'
+{
+	printf '# tracer: nop\n#\n'
+	printf '#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n'
+	printf '#              | |         |   |||||     |         |\n'
+	printf "        ev${h}il-96      [000] .....   100.000000: tracing_mark_write: start ${h}\n"
+	printf "          <idle>-0       [001] d....   100.000200: tracing_mark_write: end ${h}\n"
+} >"$T/hostile.txt"
+start "'$FTLENS' tui '$T/hostile.txt'"
+wait_for "tracing_mark_write" >/dev/null
+keys 5
+sleep 0.5
+tm capture-pane -p -t tui >"$T/hostile-screen"
+check "hostile text is shown made visible and never drives the terminal" \
+	'grep -q "\\\\x1b\[2J" "$T/hostile-screen" && grep -q "\\\\x9b" "$T/hostile-screen" &&
+	 grep -q "SINCE PREV" "$T/hostile-screen" && [ -z "$(tm list-buffers)" ]'
+keys q
+wait_dead
+
+finish

@@ -1,0 +1,516 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The TUI without a terminal: key scripts drive the app, panels draw on the
+ * plain-text canvas, and the screens are compared with golden ones
+ * (tests/unit/expected/tui/NAME.screen; FTL_TUI_UPDATE=1 writes them).
+ * Inputs: the project's fixtures ($FTL_TESTDATA) and, when present, the
+ * public traces ($FTL_REAL_DATA; a test without them says so and passes). */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "analysis/oops.h"
+#include "parse/console.h"
+#include "parse/open.h"
+#include "parse/stacktrace.h"
+#include "unit.h"
+#include "views/tui/app.h"
+
+static const char *testdata, *realdata, *expected_dir;
+
+/* ---- driving the app ------------------------------------------------------ */
+
+typedef struct {
+	FtlTuiOptions opt;
+	char *path; /* relative to dir, so that screens do not name the build's place */
+	char *cwd;
+	FtlStackSet *stacks;
+	FtlConsole *console;
+	FtlOops *oops;
+	guint dump;
+	FtlTuiApp *app;
+	FtlTuiCanvas *canvas;
+} Tui;
+
+static FtlTrace *tui_reopen(gpointer data, GError **error)
+{
+	Tui *t = data;
+	if (t->console)
+		return ftl_console_dump_open(t->console, t->dump, FTL_OPEN_NONE, error);
+	return ftl_trace_open(t->path, FTL_OPEN_NONE, error);
+}
+
+static void tui_start(Tui *t, int rows, int cols)
+{
+	t->opt.label = t->path ? t->path : "console";
+	t->opt.open_data = t;
+	t->opt.oops_cpu = t->oops ? t->opt.oops_cpu : -1;
+	t->opt.utf8 = TRUE;
+	if (t->opt.open) {
+		g_autoptr(GError) error = NULL;
+		t->opt.first = tui_reopen(t, &error);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(t->opt.first);
+	}
+	t->app = ftl_tui_app_new(&t->opt);
+	t->canvas = ftl_tui_canvas_text_new(rows, cols, TRUE);
+	ftl_tui_app_settle(t->app);
+}
+
+/* An event input (a trace file or a directory of them). */
+static void tui_open_trace(Tui *t, const char *path, int rows, int cols)
+{
+	t->path = g_strdup(path);
+	t->opt.open = tui_reopen;
+	tui_start(t, rows, cols);
+}
+
+/* A console log: its reports, and its first ftrace dump as the events. */
+static void tui_open_console(Tui *t, const char *path, int rows, int cols)
+{
+	g_autoptr(GError) error = NULL;
+	t->path = g_strdup(path); /* the title; the events come from the dump */
+	t->console = ftl_console_read(path, &error);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t->console);
+	t->oops = ftl_oops_find(t->console);
+	t->opt.console = t->console;
+	t->opt.oops = t->oops;
+	t->opt.oops_cpu = -1;
+	if (ftl_console_pick_dump(t->console, 0, &t->dump, NULL)) {
+		t->opt.oops_cpu = ftl_oops_dump_cpu(t->oops, t->dump);
+		t->opt.open = tui_reopen;
+	}
+	tui_start(t, rows, cols);
+}
+
+static void tui_open_stacks(Tui *t, const char *path, int rows, int cols)
+{
+	g_autoptr(GError) error = NULL;
+	t->stacks = ftl_stack_set_new();
+	CU_ASSERT_TRUE_FATAL(ftl_stacktrace_read(t->stacks, path, &error));
+	ftl_stacktrace_finish(t->stacks);
+	t->opt.stacks = t->stacks;
+	tui_start(t, rows, cols);
+}
+
+static void tui_close(Tui *t)
+{
+	ftl_tui_app_free(t->app);
+	ftl_tui_canvas_free(t->canvas);
+	if (t->stacks)
+		ftl_stack_set_free(t->stacks);
+	if (t->oops)
+		ftl_oops_free(t->oops);
+	if (t->console)
+		ftl_console_free(t->console);
+	g_free(t->path);
+	if (t->cwd)
+		CU_ASSERT_EQUAL(g_chdir(t->cwd), 0);
+	g_free(t->cwd);
+}
+
+/* Works in dir until tui_close(): inputs are named relative to it. */
+static void tui_in(Tui *t, const char *dir)
+{
+	t->cwd = g_get_current_dir();
+	CU_ASSERT_EQUAL_FATAL(g_chdir(dir), 0);
+}
+
+/* Draws until the screen stops changing: a draw asks for the rows it
+ * lacks, and settling reads them. */
+static char *tui_screen(Tui *t)
+{
+	char *last = NULL;
+	for (int i = 0; i < 20; i++) {
+		ftl_tui_app_draw(t->app, t->canvas);
+		char *now = ftl_tui_canvas_text_dump(t->canvas);
+		if (last && !strcmp(last, now)) {
+			g_free(last);
+			return now;
+		}
+		g_free(last);
+		last = now;
+		ftl_tui_app_settle(t->app);
+	}
+	return last;
+}
+
+/* Types script (input.h's key names), drawing before each key as the loop
+ * does (paging needs the page drawn); the reaction of the last key. */
+static FtlTuiReaction tui_keys(Tui *t, const char *script)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GArray) keys = ftl_tui_keys_parse(script, &error);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(keys);
+	FtlTuiReaction r = FTL_TUI_REACT_NONE;
+	for (guint i = 0; i < keys->len; i++) {
+		g_free(tui_screen(t));
+		FtlTuiInput in = { g_array_index(keys, gint, i), 0, 0 };
+		if (in.key == FTL_TUI_KEY_RESIZE)
+			continue;
+		r = ftl_tui_app_key(t->app, &in);
+		ftl_tui_app_settle(t->app);
+	}
+	return r;
+}
+
+/* Compares the screen with the golden one of that name. */
+static void tui_expect(Tui *t, const char *name)
+{
+	g_autofree char *screen = tui_screen(t);
+	g_autofree char *file = g_strdup_printf("%s.screen", name);
+	g_autofree char *path = g_build_filename(expected_dir, file, NULL);
+	if (g_getenv("FTL_TUI_UPDATE")) {
+		CU_ASSERT_TRUE(g_file_set_contents(path, screen, -1, NULL));
+		return;
+	}
+	g_autofree char *want = NULL;
+	if (!g_file_get_contents(path, &want, NULL, NULL)) {
+		fprintf(stderr, "\n%s: no golden screen; this one is:\n%s", path, screen);
+		CU_FAIL("golden screen missing");
+		return;
+	}
+	if (strcmp(want, screen)) {
+		fprintf(stderr, "\n%s differs; the screen is:\n%s", path, screen);
+		CU_FAIL("screen differs from the golden one");
+	}
+}
+
+static char *real_path(Tui *t, const char *rel)
+{
+	g_autofree char *p = realdata ? g_build_filename(realdata, rel, NULL) : NULL;
+	if (!p || !g_file_test(p, G_FILE_TEST_EXISTS))
+		return NULL;
+	tui_in(t, realdata);
+	return g_strdup(rel);
+}
+
+static gboolean real_skip(const char *rel)
+{
+	fprintf(stderr, "skip: needs $FTL_REAL_DATA/%s ", rel);
+	return TRUE;
+}
+
+/* ---- the key table ---------------------------------------------------------- */
+
+static void test_keys_sorted_unique(void)
+{
+	g_autoptr(GPtrArray) all = ftl_tui_keys_sorted();
+	CU_ASSERT_TRUE(all->len > 40);
+	for (guint i = 0; i < all->len; i++) {
+		const FtlTuiBinding *b = g_ptr_array_index(all, i);
+		CU_ASSERT_PTR_NOT_NULL(b->help);
+		/* one binding a key per panel: the table is the only truth */
+		for (guint k = i + 1; k < all->len; k++) {
+			const FtlTuiBinding *o = g_ptr_array_index(all, k);
+			CU_ASSERT_FALSE(o->key == b->key && (o->panels & b->panels));
+		}
+	}
+	/* letters first, in order (a before A), as htop's and less's help */
+	for (guint i = 1; i < all->len; i++) {
+		const FtlTuiBinding *a = g_ptr_array_index(all, i - 1),
+				    *b = g_ptr_array_index(all, i);
+		if (g_ascii_isalpha(b->key))
+			CU_ASSERT_TRUE(g_ascii_isalpha(a->key) &&
+				       g_ascii_tolower(a->key) <= g_ascii_tolower(b->key));
+	}
+	/* the keys are there */
+	static const gint want[] = { 'h',
+				     FTL_TUI_KEY_F1,
+				     '\t',
+				     FTL_TUI_KEY_BACKTAB,
+				     '1',
+				     '9',
+				     'q',
+				     '/',
+				     '?',
+				     'n',
+				     'N',
+				     'f',
+				     't',
+				     'a',
+				     'b',
+				     'm',
+				     '\'',
+				     'T',
+				     'g',
+				     'G',
+				     FTL_TUI_KEY_CTRL_L };
+	for (guint i = 0; i < G_N_ELEMENTS(want); i++)
+		CU_ASSERT_PTR_NOT_NULL(ftl_tui_keys_lookup(want[i], FTL_TUI_PANEL_EVENTS));
+	CU_ASSERT_PTR_NOT_NULL(ftl_tui_keys_lookup('l', FTL_TUI_PANEL_GRAPH));
+	CU_ASSERT_PTR_NOT_NULL(ftl_tui_keys_lookup('s', FTL_TUI_PANEL_FUNCS));
+}
+
+static void test_keys_script(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GArray) k = ftl_tui_keys_parse("j<Enter><S-Tab><<<C-l>", &error);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+	CU_ASSERT_EQUAL(k->len, 5);
+	CU_ASSERT_EQUAL(g_array_index(k, gint, 0), 'j');
+	CU_ASSERT_EQUAL(g_array_index(k, gint, 1), FTL_TUI_KEY_ENTER);
+	CU_ASSERT_EQUAL(g_array_index(k, gint, 2), FTL_TUI_KEY_BACKTAB);
+	CU_ASSERT_EQUAL(g_array_index(k, gint, 3), '<');
+	CU_ASSERT_EQUAL(g_array_index(k, gint, 4), FTL_TUI_KEY_CTRL_L);
+	GArray *bad = ftl_tui_keys_parse("<NoSuchKey>", &error);
+	CU_ASSERT_PTR_NULL(bad);
+	CU_ASSERT_PTR_NOT_NULL(error);
+}
+
+/* ---- the canvas --------------------------------------------------------------- */
+
+/* ESC [2J, OSC 52 (clipboard) ... BEL, the one-byte CSI 0x9b, U+009B,
+ * U+202E (right-to-left override), a stray 0xff */
+#define HOSTILE "\033[2J\033]52;c;aGk=\007\233X\302\233Y\342\200\256Z\377"
+
+static gboolean has_raw_control(const char *s)
+{
+	for (const guchar *p = (const guchar *)s; *p; p++)
+		if ((*p < 0x20 && *p != '\n') || *p == 0x7f || *p == 0x9b || *p == 0xff)
+			return TRUE;
+	return strstr(s, "\342\200\256") != NULL;
+}
+
+static void test_canvas_hostile(void)
+{
+	g_autoptr(FtlTuiCanvas) c = ftl_tui_canvas_text_new(3, 200, TRUE);
+	ftl_tui_put_raw(c, 1, 0, -1, HOSTILE, -1, FTL_TUI_STYLE_NORMAL);
+	g_autofree char *s = ftl_tui_canvas_text_dump(c);
+	CU_ASSERT_FALSE(has_raw_control(s));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\\x1b[2J"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\\x07"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\\x9b"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\\u202e"));
+}
+
+static void test_canvas_cut(void)
+{
+	g_autoptr(FtlTuiCanvas) c = ftl_tui_canvas_text_new(2, 10, TRUE);
+	/* wide characters are not split at the edge; text is cut, not wrapped */
+	ftl_tui_put(c, 0, 0, -1, "abcdefgh\xe6\xbc\xa2\xe5\xad\x97", FTL_TUI_STYLE_NORMAL);
+	ftl_tui_put(c, 1, 3, 4, "0123456789", FTL_TUI_STYLE_CURSOR);
+	g_autofree char *s = ftl_tui_canvas_text_dump(c);
+	CU_ASSERT_STRING_EQUAL(s, " abcdefgh\xe6\xbc\xa2\n>   0123\n");
+	ftl_tui_canvas_text_resize(c, 1, 4);
+	ftl_tui_bar(c, 0, 0, 4, 0.5, FTL_TUI_STYLE_BAR);
+	g_autofree char *b = ftl_tui_canvas_text_dump(c);
+	CU_ASSERT_STRING_EQUAL(b, " \u2588\u2588\n");
+}
+
+/* ---- screens of the project's own fixtures ------------------------------------- */
+
+static char *fixture(Tui *t, const char *rel)
+{
+	tui_in(t, testdata);
+	return g_build_filename("vm", rel, NULL);
+}
+
+static void test_fixture_fgraph_panels(void)
+{
+	Tui t = { 0 };
+	g_autofree char *path = fixture(&t, "fgraph-events/trace.txt");
+	tui_open_trace(&t, path, 24, 100);
+	tui_expect(&t, "fixture-events");
+	tui_keys(&t, "2");
+	tui_expect(&t, "fixture-graph");
+	tui_keys(&t, "3");
+	tui_expect(&t, "fixture-functions");
+	tui_keys(&t, "6"); /* no Timeline: the trace has no timestamps */
+	tui_expect(&t, "fixture-flame");
+	tui_keys(&t, "7");
+	tui_expect(&t, "fixture-quality");
+	tui_close(&t);
+}
+
+static void test_fixture_markers(void)
+{
+	Tui t = { 0 };
+	g_autofree char *path = fixture(&t, "events/default.txt");
+	tui_open_trace(&t, path, 24, 100);
+	tui_keys(&t, "5");
+	tui_expect(&t, "fixture-markers");
+	tui_close(&t);
+}
+
+static void test_fixture_stack(void)
+{
+	Tui t = { 0 };
+	g_autofree char *path = fixture(&t, "stack/stack_trace");
+	tui_open_stacks(&t, path, 24, 100);
+	tui_expect(&t, "fixture-stack");
+	tui_close(&t);
+}
+
+/* Tab and Shift-Tab and the number keys switch; each panel keeps its
+ * cursor and scroll; help is sorted by key and closes on any key. */
+static void test_fixture_view_state(void)
+{
+	Tui t = { 0 };
+	g_autofree char *path = fixture(&t, "fgraph-events/trace.txt");
+	tui_open_trace(&t, path, 24, 100);
+	tui_keys(&t, "jjjj<PgDn>j");
+	g_autofree char *events = tui_screen(&t);
+	tui_keys(&t, "<Tab>jj<Enter>"); /* unfold ksys_read */
+	g_autofree char *graph = tui_screen(&t);
+	CU_ASSERT_STRING_NOT_EQUAL(events, graph);
+	tui_keys(&t, "<S-Tab>");
+	g_autofree char *back = tui_screen(&t);
+	CU_ASSERT_STRING_EQUAL(events, back);
+	tui_keys(&t, "2");
+	g_autofree char *graph2 = tui_screen(&t);
+	CU_ASSERT_STRING_EQUAL(graph, graph2);
+	tui_keys(&t, "h");
+	tui_expect(&t, "fixture-help");
+	tui_keys(&t, "x");
+	g_autofree char *closed = tui_screen(&t);
+	CU_ASSERT_STRING_EQUAL(graph, closed);
+	CU_ASSERT_TRUE(tui_keys(&t, "q") & FTL_TUI_REACT_QUIT);
+	tui_close(&t);
+}
+
+/* Search, marks A/B with the delta in the status line, a CPU filter and
+ * Esc popping it, at 80x24. */
+static void test_fixture_search_marks_filter(void)
+{
+	Tui t = { 0 };
+	g_autofree char *path = fixture(&t, "events/default.txt");
+	tui_open_trace(&t, path, 24, 80);
+	tui_keys(&t, "/sched_wakeup<Enter>a");
+	tui_keys(&t, "nb");
+	tui_expect(&t, "fixture-search-marks");
+	g_autofree char *marks = tui_screen(&t);
+	CU_ASSERT_PTR_NOT_NULL(strstr(marks, "B-A"));
+	tui_keys(&t, "fcpu 1<Enter>");
+	tui_expect(&t, "fixture-filter-cpu1");
+	g_autofree char *cpu1 = tui_screen(&t);
+	CU_ASSERT_PTR_NULL(strstr(cpu1, "[000]"));
+	tui_keys(&t, "<Esc>g");
+	g_autofree char *popped = tui_screen(&t);
+	CU_ASSERT_PTR_NOT_NULL(strstr(popped, "[000]"));
+	tui_close(&t);
+}
+
+/* Hostile comms and marker text reach the screen made visible, in every
+ * panel that shows them. */
+static void test_hostile_screens(void)
+{
+	g_autofree char *dir = g_dir_make_tmp("ftl-tui-XXXXXX", NULL);
+	g_autofree char *path = g_build_filename(dir, "hostile.txt", NULL);
+	g_autofree char *text = g_strdup_printf(
+		"# tracer: nop\n#\n"
+		"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+		"#              | |         |   |||||     |         |\n"
+		"        ev" HOSTILE "il-96      [000] .....   100.000000: tracing_mark_write: "
+		"start " HOSTILE "\n"
+		"        ev" HOSTILE "il-96      [000] .....   100.000100: sched_switch: "
+		"prev_comm=ev" HOSTILE "il prev_pid=96 prev_prio=120 prev_state=S ==> "
+		"next_comm=swapper/0 next_pid=0 next_prio=120\n"
+		"          <idle>-0       [001] d....   100.000200: tracing_mark_write: "
+		"end " HOSTILE "\n");
+	CU_ASSERT_TRUE_FATAL(g_file_set_contents(path, text, -1, NULL));
+	Tui t = { 0 };
+	tui_in(&t, dir);
+	tui_open_trace(&t, "hostile.txt", 20, 160);
+	static const char *const panels[] = { "1", "4", "5", "7" };
+	for (guint i = 0; i < G_N_ELEMENTS(panels); i++) {
+		tui_keys(&t, panels[i]);
+		g_autofree char *s = tui_screen(&t);
+		CU_ASSERT_FALSE(has_raw_control(s));
+		/* Quality shows counts, no trace text */
+		if (strcmp(panels[i], "7"))
+			CU_ASSERT_PTR_NOT_NULL(strstr(s, "\\x1b"));
+	}
+	tui_keys(&t, "5");
+	tui_expect(&t, "hostile-markers");
+	tui_keys(&t, "1");
+	tui_expect(&t, "hostile-events");
+	tui_close(&t);
+	g_unlink(path);
+	g_rmdir(dir);
+}
+
+/* ---- screens of public traces --------------------------------------------------- */
+
+#define REAL_FGRAPH "fgraph/perftools_funcgraph_abstime_oncpu_vfs_read.txt"
+#define REAL_OOPS   "oops/kdoc2.6.35_oops_null_deref_with_ftrace_dump_hw_branch.txt"
+#define REAL_MARKER "events/catapult_atrace_tgid_trace_marker.txt"
+
+static void test_real_fgraph(void)
+{
+	Tui t = { 0 };
+	g_autofree char *path = real_path(&t, REAL_FGRAPH);
+	if (!path && real_skip(REAL_FGRAPH))
+		return;
+	tui_open_trace(&t, path, 24, 100);
+	tui_expect(&t, "real-fgraph-events");
+	tui_keys(&t, "2");
+	tui_expect(&t, "real-fgraph-graph");
+	tui_keys(&t, "El");
+	tui_expect(&t, "real-fgraph-graph-longest");
+	tui_keys(&t, "3sS");
+	tui_expect(&t, "real-fgraph-functions");
+	tui_keys(&t, "6");
+	tui_expect(&t, "real-fgraph-flame");
+	tui_close(&t);
+}
+
+static void test_real_oops(void)
+{
+	Tui t = { 0 };
+	g_autofree char *path = real_path(&t, REAL_OOPS);
+	if (!path && real_skip(REAL_OOPS))
+		return;
+	tui_open_console(&t, path, 24, 100);
+	tui_keys(&t, "9");
+	tui_expect(&t, "real-oops");
+	tui_keys(&t, "1");
+	tui_expect(&t, "real-oops-events");
+	tui_close(&t);
+}
+
+static void test_real_markers(void)
+{
+	Tui t = { 0 };
+	g_autofree char *path = real_path(&t, REAL_MARKER);
+	if (!path && real_skip(REAL_MARKER))
+		return;
+	tui_open_trace(&t, path, 24, 100);
+	tui_keys(&t, "5");
+	tui_expect(&t, "real-markers");
+	tui_keys(&t, "4");
+	tui_expect(&t, "real-timeline");
+	tui_close(&t);
+}
+
+int main(void)
+{
+	testdata = g_getenv("FTL_TESTDATA") ? g_getenv("FTL_TESTDATA") : "tests/data";
+	realdata = g_getenv("FTL_REAL_DATA");
+	const char *top = g_getenv("top_srcdir") ? g_getenv("top_srcdir") : ".";
+	/* absolute: tests work in the inputs' directories */
+	g_autofree char *exp = g_canonicalize_filename("tests/unit/expected/tui", top);
+	expected_dir = exp;
+	g_autofree char *probe =
+		g_build_filename(testdata, "vm", "fgraph-events", "trace.txt", NULL);
+	if (!g_file_test(probe, G_FILE_TEST_EXISTS)) {
+		fprintf(stderr, "skip: %s missing\n", probe);
+		return 77;
+	}
+	static const UnitTest tests[] = {
+		{ "keys: one table, sorted by key, one binding a key", test_keys_sorted_unique },
+		{ "keys: key scripts", test_keys_script },
+		{ "canvas: hostile text made visible", test_canvas_hostile },
+		{ "canvas: cut at the edge, wide characters, bars", test_canvas_cut },
+		{ "fixture: every panel of a function_graph trace", test_fixture_fgraph_panels },
+		{ "fixture: markers", test_fixture_markers },
+		{ "fixture: stack table", test_fixture_stack },
+		{ "fixture: panels keep their view state; help", test_fixture_view_state },
+		{ "fixture: search, marks, CPU filter at 80x24", test_fixture_search_marks_filter },
+		{ "hostile comms and markers in every panel", test_hostile_screens },
+		{ "real: function_graph panels", test_real_fgraph },
+		{ "real: console log with an ftrace dump", test_real_oops },
+		{ "real: trace_marker text", test_real_markers },
+		{ NULL, NULL },
+	};
+	return unit_run("tui", tests);
+}
