@@ -77,6 +77,11 @@ const FtlCommand ftl_commands[] = {
 	  "samples, or folded stacks: --chart puts calls in time, --inverted draws an icicle,\n"
 	  "--diff A B colours the change, --stack draws the stack tracer's deepest stacks.",
 	  ftl_cmd_flame },
+	{ "export", "--to FORMAT -o OUT FILE...", "folded stacks, speedscope or Chrome/Perfetto JSON",
+	  "Writes the calls of a trace for other tools: folded stacks (flamegraph.pl,\n"
+	  "speedscope), speedscope's own format (a timeline per task) or Chrome's\n"
+	  "trace-event JSON (Perfetto UI, chrome://tracing) with scheduler lines.",
+	  ftl_cmd_export },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 
