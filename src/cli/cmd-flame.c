@@ -251,8 +251,8 @@ static gboolean flame_draw(const FlameArgs *a, FtlCliGlobals *g, int argc, char 
 		return FALSE;
 	}
 	o.highlight = hl;
-	double frac = mw->pct > 0 ? mw->pct / 100 : (mw->px > 0 ? mw->px : 0.1) /
-							 ((a->width ? a->width : 1200) - 20);
+	double frac = mw->pct > 0 ? mw->pct / 100 : (mw->px >= 0 ? mw->px : 0.1) /
+							  ((a->width ? a->width : 1200) - 20);
 	g_auto(FlameInput) in = { 0 };
 	g_auto(FlameInput) in_b = { 0 };
 	g_autoptr(FtlFlame) diff = NULL;
@@ -366,7 +366,7 @@ gboolean ftl_cmd_flame(int argc, char **argv, GError **error)
 	g_free(span_help);
 	if (!parsed)
 		return FALSE;
-	FtlSvgMinWidth mw = { 0 };
+	FtlSvgMinWidth mw = { -1, 0 };
 	if (!flame_check_args(&a, &g, argc, &mw, error))
 		return FALSE;
 	if (argc < 2) {

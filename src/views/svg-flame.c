@@ -644,10 +644,12 @@ gboolean ftl_flame_svg_write(FtlFlame *f, const FtlFlameSvgOptions *opt, FILE *o
 	/* a chart's width is its time span; a flame graph's the root's weight */
 	gint64 span = ftl_flame_span(f, &L.t0);
 	L.total = MAX(L.chart ? span : root->value, 1);
-	double minpx = opt->minwidth_px > 0 ? opt->minwidth_px : 0.1;
+	double minpx = opt->minwidth_px >= 0 ? opt->minwidth_px : 0.1;
 	double avail = width - 2 * SVG_XPAD;
 	gint64 thr = opt->minwidth_pct > 0 ? (gint64)ceil((double)L.total * opt->minwidth_pct / 100)
 					   : (gint64)ceil((double)L.total * minpx / avail);
+	if (!L.chart)
+		thr = MAX(thr, 1); /* a frame of no weight is never drawn */
 	svg_layout(&L, thr);
 	L.scale = avail / (double)L.total;
 	L.st.minwidth_px = (double)L.thr * L.scale;
@@ -679,7 +681,7 @@ gboolean ftl_flame_svg_write(FtlFlame *f, const FtlFlameSvgOptions *opt, FILE *o
 	W_FMT(w, "total", "%" G_GINT64_FORMAT, all);
 	W_FMT(w, "span", "%" G_GINT64_FORMAT, L.total);
 	W_FMT(w, "xpad", "%.0f", SVG_XPAD);
-	W_FMT(w, "minpx", "%.2f", MAX(minpx, 0.1));
+	W_FMT(w, "minpx", "%.2f", minpx);
 	W_STR(w, "unit", ftl_flame_unit(f) == FTL_FLAME_UNIT_NS ? "ns" : "samples");
 	W_STR(w, "mode", L.chart ? "chart" : opt->diff ? "diff" : opt->inverted ? "icicle" : "flame");
 	g_autoptr(GString) scratch = g_string_new(NULL);

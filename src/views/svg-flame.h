@@ -41,7 +41,7 @@ typedef struct {
 
 typedef struct {
 	guint width;	     /* image width in px (0: 1200) */
-	double minwidth_px;  /* frames narrower than this merge (0: 0.1) */
+	double minwidth_px;  /* frames narrower than this merge (< 0: 0.1; 0: none merge) */
 	double minwidth_pct; /* > 0: the minimum is this share of the total, in % */
 	const char *title;   /* NULL: a default */
 	const char *subtitle; /* may be NULL */

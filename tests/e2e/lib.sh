@@ -253,3 +253,22 @@ tracefs_top_lock() {
 	exec 9>"${TMPDIR:-/tmp}/ftlens-tracefs.lock"
 	flock -w 600 9 || skip_all "tracefs lock held for 10 minutes"
 }
+
+# ---- flame views: reference tools and a browser --------------------------
+: "${FTL_TOOLS:=$top_srcdir/../shared/tools}"
+probe_FLAMEGRAPH() {
+	command -v perl >/dev/null 2>&1 || { prereq_why="perl is not installed"; return 1; }
+	[ -r "$FTL_TOOLS/flamegraph/flamegraph.pl" ] ||
+		{ prereq_why="no flamegraph.pl in $FTL_TOOLS/flamegraph"; return 1; }
+}
+probe_CHROMIUM() {
+	FTL_CHROMIUM=${FTL_CHROMIUM:-/usr/bin/chromium}
+	[ -x "$FTL_CHROMIUM" ] || { prereq_why="no $FTL_CHROMIUM (apt-get install chromium)"; return 1; }
+	command -v node >/dev/null 2>&1 || { prereq_why="node is not installed"; return 1; }
+}
+probe_NODE_MODULES() {
+	for m in playwright-core speedscope ajv; do
+		[ -d "$top_srcdir/tests/node_modules/$m" ] ||
+			{ prereq_why="no tests/node_modules/$m (cd tests && npm ci)"; return 1; }
+	done
+}
