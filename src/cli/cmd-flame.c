@@ -10,6 +10,7 @@
 #include "analysis/pass.h"
 #include "analysis/stackhog.h"
 #include "cli/cli.h"
+#include "parse/console.h"
 #include "parse/folded.h"
 #include "parse/stacktrace.h"
 #include "util/error.h"
@@ -119,9 +120,22 @@ static FtlCallTreeGroup flame_group(const FlameArgs *a)
 static gboolean flame_load_trace(FlameInput *in, const FlameArgs *a, const FtlCliGlobals *g,
 				 char **argv, int argc, double min_fraction, GError **error)
 {
-	in->trace = ftl_cli_open_trace(g, argc, argv, error);
-	if (!in->trace)
+	g_autoptr(GError) local = NULL;
+	in->trace = ftl_cli_open_trace(g, argc, argv, &local);
+	if (!in->trace && argc == 2 && g_error_matches(local, FTL_ERROR, FTL_ERROR_FORMAT)) {
+		/* a console log: the ftrace dump an oops printed */
+		g_autoptr(FtlConsole) con = ftl_console_read(argv[1], NULL);
+		if (con && con->dumps->len)
+			in->trace = ftl_console_dump_open(con, 0, FTL_OPEN_NONE, error);
+		else
+			g_propagate_error(error, g_steal_pointer(&local));
+		if (!in->trace)
+			return FALSE;
+		g_string_append(in->note, "the first ftrace dump in a console log; ");
+	} else if (!in->trace) {
+		g_propagate_error(error, g_steal_pointer(&local));
 		return FALSE;
+	}
 	if (a->span_start && !(in->spans = ftl_spans_new(a->span_start, a->span_end, error)))
 		return FALSE;
 	const char *function =
