@@ -13,7 +13,7 @@ oracle=$top_srcdir/tests/e2e/flame_oracle.py
 vm=$FTL_TESTDATA/vm
 real=$FTL_REAL_DATA
 hostile=$FTL_TESTDATA/flame
-plan 34
+plan 33
 
 # svgq FILE PYTHON-EXPR: the expression over frames=[(level, path, n, element)]
 # and root=the document's root element must be true
