@@ -264,11 +264,22 @@ probe_FLAMEGRAPH() {
 probe_CHROMIUM() {
 	FTL_CHROMIUM=${FTL_CHROMIUM:-/usr/bin/chromium}
 	[ -x "$FTL_CHROMIUM" ] || { prereq_why="no $FTL_CHROMIUM (apt-get install chromium)"; return 1; }
-	command -v node >/dev/null 2>&1 || { prereq_why="node is not installed"; return 1; }
+	command -v node >/dev/null 2>&1 || { prereq_why="node is not installed (apt-get install nodejs)"; return 1; }
 }
+# NODE_MODULES: tests/package.json's pinned modules (playwright-core drives
+# Debian's chromium, speedscope's page, ajv) installed by `npm ci` into a
+# cache in the build tree, reinstalled when the package files change; sets
+# FTL_NODE_MODULES to the directory that holds node_modules/.
 probe_NODE_MODULES() {
-	for m in playwright-core speedscope ajv; do
-		[ -d "$top_srcdir/tests/node_modules/$m" ] ||
-			{ prereq_why="no tests/node_modules/$m (cd tests && npm ci)"; return 1; }
-	done
+	command -v npm >/dev/null 2>&1 || { prereq_why="npm is not installed (apt-get install npm)"; return 1; }
+	FTL_NODE_MODULES=$PWD/tests/npm-cache
+	mkdir -p "$FTL_NODE_MODULES" || { prereq_why="cannot create $FTL_NODE_MODULES"; return 1; }
+	if ! cmp -s "$top_srcdir/tests/package-lock.json" "$FTL_NODE_MODULES/package-lock.json" ||
+		! [ -d "$FTL_NODE_MODULES/node_modules/speedscope" ]; then
+		cp "$top_srcdir/tests/package.json" "$top_srcdir/tests/package-lock.json" "$FTL_NODE_MODULES/" &&
+			(cd "$FTL_NODE_MODULES" && npm ci --no-audit --no-fund --ignore-scripts) \
+				>"$FTL_NODE_MODULES/npm.log" 2>&1 ||
+			{ rm -f "$FTL_NODE_MODULES/package-lock.json"
+			  prereq_why="npm ci failed: see $FTL_NODE_MODULES/npm.log"; return 1; }
+	fi
 }
