@@ -84,9 +84,8 @@ function subtree(fs, k) {
 // The matched share of a view, counted independently of flame.js: outermost
 // matches inside the view, 100% when the zoomed frame or an ancestor matches.
 function expectedShare(fs, re, zoomed) {
-	let first = 0, last = fs.length - 1, whole = +fs[0].n;
-	const roots = fs.filter((f) => f.l === 0);
-	whole = roots.reduce((s, f) => s + f.n, 0);
+	let first = 0, last = fs.length - 1;
+	let whole = fs.filter((f) => f.l === 0).reduce((s, f) => s + f.n, 0);
 	if (zoomed >= 0) {
 		[first, last] = subtree(fs, zoomed);
 		whole = fs[zoomed].n;
