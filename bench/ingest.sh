@@ -23,13 +23,7 @@
 #        CC=cc                   the compiler for the helpers
 set -eu
 
-caller_dir=$(pwd)
 here=$(cd "$(dirname "$0")" && pwd)
-ftlens=${FTLENS:-$here/../ftlens}
-case $ftlens in
-/*) ;;
-*) ftlens=$caller_dir/$ftlens ;;
-esac
 dir=${BENCH_DIR:-/tmp/ftlens-bench}
 runs=${RUNS:-1}
 seed=${SEED:-1}
@@ -37,20 +31,12 @@ threads=${THREADS:-}
 tools=${TOOLS:-info report graph dump}
 [ $# -gt 0 ] || set -- 64M 512M 1G
 
-[ -x "$ftlens" ] || {
-	echo "ingest.sh: '$ftlens' is not executable (build ftlens, or set FTLENS)" >&2
-	exit 2
-}
-for s in "$@"; do
-	echo "$s" | grep -Eq '^[0-9]+[KMG]?$' || {
-		echo "ingest.sh: '$s': a size is a number with an optional K, M or G" >&2
-		exit 2
-	}
-done
-mkdir -p "$dir"
 bench_dir=$dir bench_src=$here
 # shellcheck source=bench/lib.sh
 . "$here/lib.sh"
+bench_ftlens ingest.sh "$(pwd)"
+bench_sizes ingest.sh "$@"
+mkdir -p "$dir"
 bench_build gen-fgraph
 bench_build measure
 genid=$(cksum <"$here/gen-fgraph.c" | cut -d' ' -f1)

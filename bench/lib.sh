@@ -40,3 +40,31 @@ bench_host() {
 	echo "host: $(uname -r), $(nproc) CPUs online, load $(cut -d' ' -f1-3 /proc/loadavg)," \
 		"$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)"
 }
+
+# bench_ftlens SCRIPT CALLER_DIR: sets ftlens to $FTLENS (a relative path
+# taken from CALLER_DIR) or this tree's ./ftlens; exits 2 naming SCRIPT
+# when that is not executable.
+bench_ftlens() {
+	ftlens=${FTLENS:-$bench_src/../ftlens}
+	case $ftlens in
+	/*) ;;
+	*) ftlens=$2/$ftlens ;;
+	esac
+	[ -x "$ftlens" ] || {
+		echo "$1: '$ftlens' is not executable (build ftlens, or set FTLENS)" >&2
+		exit 2
+	}
+}
+
+# bench_sizes SCRIPT SIZE...: exits 2 naming SCRIPT on a SIZE that is not
+# a number with an optional K, M or G.
+bench_sizes() {
+	_script=$1
+	shift
+	for _s in "$@"; do
+		echo "$_s" | grep -Eq '^[0-9]+[KMG]?$' || {
+			echo "$_script: '$_s': a size is a number with an optional K, M or G" >&2
+			exit 2
+		}
+	done
+}

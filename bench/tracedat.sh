@@ -13,26 +13,17 @@
 # env:   FTLENS, BENCH_DIR (default /tmp/ftlens-bench), RUNS (default 1),
 #        TOOLS (default "info report dump"), MIN_EVENTS (default 2500000), CC
 set -eu
-caller_dir=$(pwd)
 here=$(cd "$(dirname "$0")" && pwd)
-ftlens=${FTLENS:-$here/../ftlens}
-case $ftlens in
-/*) ;;
-*) ftlens=$caller_dir/$ftlens ;;
-esac
 dir=${BENCH_DIR:-/tmp/ftlens-bench}
 runs=${RUNS:-1}
 tools=${TOOLS:-info report dump}
 real=${FTL_REAL_DATA:-$here/../../shared/data/real}
 command -v trace-cmd >/dev/null || { echo "tracedat.sh: trace-cmd is not installed" >&2; exit 2; }
-[ -x "$ftlens" ] || {
-	echo "tracedat.sh: '$ftlens' is not executable (build ftlens, or set FTLENS)" >&2
-	exit 2
-}
-mkdir -p "$dir"
 bench_dir=$dir bench_src=$here
 # shellcheck source=bench/lib.sh
 . "$here/lib.sh"
+bench_ftlens tracedat.sh "$(pwd)"
+mkdir -p "$dir"
 bench_build measure
 
 if [ $# -eq 0 ]; then

@@ -9,6 +9,7 @@
 #include "model/source.h"
 
 #define CALLTREE_UNKNOWN "(unknown)"
+#define CALLTREE_IRQ	 "[irq]"
 
 typedef struct {
 	const char *func;
@@ -16,8 +17,10 @@ typedef struct {
 	gint depth;
 	gint64 entry_ts;
 	gint64 child_ns; /* known durations of finished children */
+	gint64 span_ns;	 /* spans of finished children (FtlCall.span) */
 	guint64 line;
 	gboolean recursive;
+	gboolean irq; /* an "[irq]" frame: exits never match it */
 } CallFrame;
 
 typedef struct {
@@ -28,6 +31,7 @@ typedef struct {
 typedef struct {
 	GArray *frames;	 /* CallFrame */
 	GArray *pending; /* gint64 per depth: child time owed to a future orphan exit */
+	GArray *pending_span; /* the same for spans: time already drawn at the top */
 	FtlCallNode *group;
 	gint focus_level; /* frame index of the focus call, -1 outside */
 	gint32 cpu;	  /* CPU of the last event */
@@ -37,8 +41,10 @@ typedef struct {
 struct _FtlCallTree {
 	FtlCallTreeGroup group;
 	FtlDiags *diags;
-	GArray *on_call; /* CallListener */
+	GArray *on_call;  /* CallListener */
+	GArray *on_enter; /* CallListener */
 	gboolean no_tree;
+	gboolean irq_frames;
 	const char *focus;
 	GHashTable *ctxs;  /* gint64 key -> CallCtx* */
 	GHashTable *nodes; /* FtlCallNode* (parent, func) -> itself */
@@ -72,6 +78,7 @@ static void calltree_ctx_free(gpointer p)
 	CallCtx *c = p;
 	g_array_unref(c->frames);
 	g_array_unref(c->pending);
+	g_array_unref(c->pending_span);
 	g_free(c);
 }
 
@@ -87,6 +94,7 @@ FtlCallTree *ftl_calltree_new(FtlCallTreeGroup group, FtlDiags *diags)
 	t->root.min_ns = t->root.max_ns = FTL_TS_NONE;
 	t->last_key = G_MININT64;
 	t->on_call = g_array_new(FALSE, FALSE, sizeof(CallListener));
+	t->on_enter = g_array_new(FALSE, FALSE, sizeof(CallListener));
 	return t;
 }
 
@@ -98,6 +106,7 @@ void ftl_calltree_free(FtlCallTree *t)
 	g_hash_table_destroy(t->nodes);
 	g_string_chunk_free(t->names);
 	g_array_unref(t->on_call);
+	g_array_unref(t->on_enter);
 	g_free(t);
 }
 
@@ -105,6 +114,17 @@ void ftl_calltree_add_on_call(FtlCallTree *t, FtlCallFunc func, gpointer user_da
 {
 	CallListener l = { func, user_data };
 	g_array_append_val(t->on_call, l);
+}
+
+void ftl_calltree_add_on_enter(FtlCallTree *t, FtlCallFunc func, gpointer user_data)
+{
+	CallListener l = { func, user_data };
+	g_array_append_val(t->on_enter, l);
+}
+
+void ftl_calltree_set_irq_frames(FtlCallTree *t)
+{
+	t->irq_frames = TRUE;
 }
 
 void ftl_calltree_set_no_tree(FtlCallTree *t)
@@ -155,6 +175,7 @@ static CallCtx *calltree_ctx(FtlCallTree *t, const FtlEvent *ev)
 			c = g_new0(CallCtx, 1);
 			c->frames = g_array_new(FALSE, FALSE, sizeof(CallFrame));
 			c->pending = g_array_new(FALSE, TRUE, sizeof(gint64));
+			c->pending_span = g_array_new(FALSE, TRUE, sizeof(gint64));
 			c->focus_level = -1;
 			c->pid = ev->pid;
 			gint64 *k = g_new(gint64, 1);
@@ -196,13 +217,36 @@ static void calltree_diag(FtlCallTree *t, FtlDiagKind kind, const FtlEvent *ev, 
 			      ev ? ev->cpu : -1, what, what ? strlen(what) : 0, 0);
 }
 
-static gint64 *calltree_pending(CallCtx *c, gint depth)
+static gint64 *calltree_owed(GArray *a, gint depth)
 {
 	if (depth < 0)
 		return NULL;
-	if ((guint)depth >= c->pending->len)
-		g_array_set_size(c->pending, (guint)depth + 1);
-	return &g_array_index(c->pending, gint64, depth);
+	if ((guint)depth >= a->len)
+		g_array_set_size(a, (guint)depth + 1);
+	return &g_array_index(a, gint64, depth);
+}
+
+static gint64 *calltree_pending(CallCtx *c, gint depth)
+{
+	return calltree_owed(c->pending, depth);
+}
+
+/* Hands a finished call's span to its caller, or, at the top of a stack, to
+ * the exit without entry that may come for the caller. */
+static void calltree_give_span(CallCtx *c, gint depth, gint64 span)
+{
+	if (c->frames->len)
+		g_array_index(c->frames, CallFrame, c->frames->len - 1).span_ns += span;
+	else if (depth > 0)
+		*calltree_owed(c->pending_span, depth - 1) += span;
+}
+
+static void calltree_notify(GArray *listeners, const FtlCall *call)
+{
+	for (guint i = 0; i < listeners->len; i++) {
+		const CallListener *l = &g_array_index(listeners, CallListener, i);
+		l->func(call, l->data);
+	}
 }
 
 /* Accounts a finished call in its node and hands it to the callback. */
@@ -213,6 +257,9 @@ static void calltree_account(FtlCallTree *t, FtlCallNode *node, const FtlCall *c
 		t->n_repaired++;
 	if (node) {
 		node->calls++;
+		node->span_ns += call->span;
+		node->n_open += (call->flags & FTL_CALL_F_OPEN) != 0;
+		node->n_orphan += (call->flags & FTL_CALL_F_ORPHAN) != 0;
 		if (call->flags & (FTL_CALL_F_ORPHAN | FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED))
 			node->flagged++;
 		if (call->duration != FTL_TS_NONE) {
@@ -225,10 +272,7 @@ static void calltree_account(FtlCallTree *t, FtlCallNode *node, const FtlCall *c
 				node->max_ns = call->duration;
 		}
 	}
-	for (guint i = 0; i < t->on_call->len; i++) {
-		const CallListener *l = &g_array_index(t->on_call, CallListener, i);
-		l->func(call, l->data);
-	}
+	calltree_notify(t->on_call, call);
 }
 
 /* Pops the top frame. duration FTL_TS_NONE leaves the call untimed. */
@@ -245,10 +289,15 @@ static void calltree_pop(FtlCallTree *t, CallCtx *c, gint64 duration, guint32 fl
 		.entry_ts = f.entry_ts,
 		.duration = duration,
 		.self = duration == FTL_TS_NONE ? FTL_TS_NONE : MAX(duration - f.child_ns, 0),
-		.flags = flags | (f.recursive ? FTL_CALL_F_RECURSIVE : 0),
+		.flags = flags | (f.recursive ? FTL_CALL_F_RECURSIVE : 0) |
+			 (f.irq ? FTL_CALL_F_IRQ : 0),
 		.line = ev && !(flags & FTL_CALL_F_OPEN) ? ev->line : f.line,
+		.node = f.node,
+		.level = (gint)c->frames->len,
+		.span = duration != FTL_TS_NONE ? duration : f.span_ns,
 	};
 	calltree_account(t, f.node, &call);
+	calltree_give_span(c, f.depth, call.span);
 	if (duration != FTL_TS_NONE) {
 		if (c->frames->len)
 			g_array_index(c->frames, CallFrame, c->frames->len - 1).child_ns +=
@@ -269,10 +318,33 @@ static void calltree_unwind(FtlCallTree *t, CallCtx *c, gint depth, guint32 flag
 		calltree_pop(t, c, FTL_TS_NONE, flags, ev);
 }
 
+static void calltree_push(FtlCallTree *t, CallCtx *c, const CallFrame *f, const FtlEvent *ev)
+{
+	g_array_append_val(c->frames, *f);
+	if (!t->on_enter->len)
+		return;
+	FtlCall call = {
+		.func = f->func,
+		.cpu = ev->cpu,
+		.pid = c->pid,
+		.depth = f->depth,
+		.entry_ts = f->entry_ts,
+		.duration = FTL_TS_NONE,
+		.self = FTL_TS_NONE,
+		.flags = (f->recursive ? FTL_CALL_F_RECURSIVE : 0) | (f->irq ? FTL_CALL_F_IRQ : 0),
+		.line = f->line,
+		.node = f->node,
+		.level = (gint)c->frames->len - 1,
+		.span = FTL_TS_NONE,
+	};
+	calltree_notify(t->on_enter, &call);
+}
+
 static void calltree_entry(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 {
 	gint depth = ev->u.graph.depth;
-	if (c->frames->len) {
+	/* an interrupt's calls may be numbered from 0 again: no jump across "[irq]" */
+	if (c->frames->len && !g_array_index(c->frames, CallFrame, c->frames->len - 1).irq) {
 		const CallFrame *top = &g_array_index(c->frames, CallFrame, c->frames->len - 1);
 		if (depth <= top->depth) {
 			/* exits missing: the calls at or below this depth never returned */
@@ -309,9 +381,47 @@ static void calltree_entry(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 	}
 	/* a fresh top-level call: whatever an orphan exit was owed is stale */
 	gint64 *p = calltree_pending(c, depth);
-	if (p && c->frames->len == 0)
+	if (p && c->frames->len == 0) {
 		*p = 0;
-	g_array_append_val(c->frames, f);
+		*calltree_owed(c->pending_span, depth) = 0;
+	}
+	calltree_push(t, c, &f, ev);
+}
+
+/* An interrupt: an "[irq]" frame on top of what it interrupted. */
+static void calltree_irq_enter(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
+{
+	const CallFrame *top =
+		c->frames->len ? &g_array_index(c->frames, CallFrame, c->frames->len - 1) : NULL;
+	CallFrame f = {
+		.func = CALLTREE_IRQ,
+		.depth = top ? top->depth : -1,
+		.entry_ts = ev->ts,
+		.line = ev->line,
+		.irq = TRUE,
+	};
+	FtlCallNode *parent = top ? top->node : c->group;
+	if (parent && (!t->focus || c->focus_level >= 0))
+		f.node = calltree_child(t, parent, CALLTREE_IRQ);
+	calltree_push(t, c, &f, ev);
+}
+
+/* The interrupt returns: what it left open never returned. */
+static void calltree_irq_exit(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
+{
+	gint i = (gint)c->frames->len - 1;
+	while (i >= 0 && !g_array_index(c->frames, CallFrame, i).irq)
+		i--;
+	if (i < 0)
+		return; /* the interrupt began before the trace */
+	while ((gint)c->frames->len - 1 > i)
+		calltree_pop(t, c, FTL_TS_NONE, FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED, ev);
+	const CallFrame *f = &g_array_index(c->frames, CallFrame, i);
+	gint64 dur = FTL_TS_NONE;
+	if (f->entry_ts != FTL_TS_NONE && ev->ts != FTL_TS_NONE && ev->ts >= f->entry_ts &&
+	    !(ev->flags & FTL_EVENT_F_TS_COUNTER))
+		dur = ev->ts - f->entry_ts;
+	calltree_pop(t, c, dur, 0, ev);
 }
 
 static void calltree_exit(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
@@ -322,6 +432,8 @@ static void calltree_exit(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 	gint match = -1;
 	for (gint i = (gint)c->frames->len - 1; i >= 0; i--) {
 		const CallFrame *f = &g_array_index(c->frames, CallFrame, i);
+		if (f->irq)
+			continue;
 		if (f->depth == depth && (!name || f->func == name)) {
 			match = i;
 			break;
@@ -351,6 +463,10 @@ static void calltree_exit(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 	gint64 child = owed ? *owed : 0;
 	if (owed)
 		*owed = 0;
+	gint64 *owed_span = calltree_owed(c->pending_span, depth);
+	gint64 drawn = owed_span ? *owed_span : 0;
+	if (owed_span)
+		*owed_span = 0;
 	FtlCallNode *parent = c->frames->len
 				      ? g_array_index(c->frames, CallFrame, c->frames->len - 1).node
 				      : c->group;
@@ -370,8 +486,16 @@ static void calltree_exit(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 		.self = dur == FTL_TS_NONE ? FTL_TS_NONE : MAX(dur - child, 0),
 		.flags = FTL_CALL_F_ORPHAN,
 		.line = ev->line,
+		.node = node,
+		.level = (gint)c->frames->len,
+		/* its children are drawn at the top already: only the rest is its own */
+		.span = dur == FTL_TS_NONE ? 0 : MAX(dur - drawn, 0),
 	};
 	calltree_account(t, node, &call);
+	if (c->frames->len)
+		calltree_give_span(c, depth, call.span);
+	else
+		calltree_give_span(c, depth, dur == FTL_TS_NONE ? drawn : MAX(dur, drawn));
 	if (dur != FTL_TS_NONE) {
 		if (c->frames->len)
 			g_array_index(c->frames, CallFrame, c->frames->len - 1).child_ns += dur;
@@ -389,6 +513,14 @@ void ftl_calltree_feed(FtlCallTree *t, const FtlEvent *ev)
 	case FTL_EVENT_FUNC_EXIT:
 		calltree_exit(t, calltree_ctx(t, ev), ev);
 		break;
+	case FTL_EVENT_IRQ_ENTRY:
+		if (t->irq_frames)
+			calltree_irq_enter(t, calltree_ctx(t, ev), ev);
+		break;
+	case FTL_EVENT_IRQ_EXIT:
+		if (t->irq_frames)
+			calltree_irq_exit(t, calltree_ctx(t, ev), ev);
+		break;
 	case FTL_EVENT_LOST: {
 		/* The stacks of whatever ran on that CPU can no longer be trusted. */
 		GHashTableIter it;
@@ -402,8 +534,10 @@ void ftl_calltree_feed(FtlCallTree *t, const FtlEvent *ev)
 				calltree_diag(t, FTL_DIAG_DEPTH_JUMP, ev,
 					      "stack reset by lost events");
 			}
-			if (c->cpu == ev->cpu)
+			if (c->cpu == ev->cpu) {
 				g_array_set_size(c->pending, 0);
+				g_array_set_size(c->pending_span, 0);
+			}
 		}
 		break;
 	}
@@ -446,6 +580,7 @@ static void calltree_sum_groups(FtlCallNode *n)
 		if (c->calls == 0 && c->child)
 			calltree_sum_groups(c);
 		n->total_ns += c->total_ns;
+		n->span_ns += c->span_ns;
 		n->calls += c->calls;
 		n->timed += c->timed;
 	}

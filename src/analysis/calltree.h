@@ -15,7 +15,10 @@ typedef enum {
 	FTL_CALL_F_OPEN = 1u << 1,     /* entry without its exit (end of trace, LOST, depth jump) */
 	FTL_CALL_F_REPAIRED = 1u << 2, /* closed by a depth/name mismatch repair */
 	FTL_CALL_F_RECURSIVE = 1u << 3, /* the function was already on the stack */
+	FTL_CALL_F_IRQ = 1u << 4,	/* the "[irq]" frame of an interrupt (irq frames on) */
 } FtlCallFlags;
+
+typedef struct _FtlCallNode FtlCallNode;
 
 /* One finished (or abandoned) call, handed to the on_call callback. */
 typedef struct {
@@ -29,9 +32,13 @@ typedef struct {
 	gint64 self;   /* duration minus the known durations of its children; FTL_TS_NONE with it */
 	guint32 flags; /* FtlCallFlags */
 	guint64 line;  /* input line of the exit (of the entry for an open call) */
+	const FtlCallNode *node; /* its merged path; NULL without the tree or outside the focus */
+	gint level; /* frames below it on its task's stack (0: outermost known) */
+	gint64 span; /* time it covers in the tree: duration; for a call without one the
+		      * span of its children; for an exit without entry its duration less
+		      * its children already drawn at the top (FTL_TS_NONE on entry) */
 } FtlCall;
 
-typedef struct _FtlCallNode FtlCallNode;
 struct _FtlCallNode {
 	const char *func; /* interned; group nodes carry "CPU 1" / "bash-123" */
 	FtlCallNode *parent;
@@ -44,6 +51,11 @@ struct _FtlCallNode {
 	gint64 self_ns;	    /* sum of known self times */
 	gint64 min_ns;	    /* FTL_TS_NONE until a timed call */
 	gint64 max_ns;
+	/* What a flame graph draws: the sum of FtlCall.span, so that children
+	 * never exceed their parent and no time is counted twice. */
+	gint64 span_ns;
+	guint64 n_open;	  /* calls without an exit (no time of their own) */
+	guint64 n_orphan; /* exits without an entry */
 	gint depth; /* distance from the root */
 };
 
@@ -64,6 +76,13 @@ void ftl_calltree_free(FtlCallTree *t);
 /* func is called for every finished call, in completion order; listeners
  * (function statistics, longest calls, ...) are called in the order added. */
 void ftl_calltree_add_on_call(FtlCallTree *t, FtlCallFunc func, gpointer user_data);
+/* func is called for every call when it is entered (duration, self and span
+ * FTL_TS_NONE); an exit without entry is never entered. */
+void ftl_calltree_add_on_enter(FtlCallTree *t, FtlCallFunc func, gpointer user_data);
+/* Interrupts (function_graph's "==========>" and irq_handler_entry events)
+ * open an "[irq]" frame (FTL_CALL_F_IRQ) on the interrupted stack, closed
+ * by the matching exit arrow or irq_handler_exit; exits never match it. */
+void ftl_calltree_set_irq_frames(FtlCallTree *t);
 /* Rebuild calls for the listeners only, without the merged path tree: its
  * memory grows with the number of distinct call paths. */
 void ftl_calltree_set_no_tree(FtlCallTree *t);

@@ -552,6 +552,11 @@ guint ftl_spans_unmatched_starts(const FtlSpans *s)
 	return s->unmatched_starts;
 }
 
+guint ftl_spans_n_open(const FtlSpans *s)
+{
+	return s->open->len;
+}
+
 guint ftl_spans_unmatched_ends(const FtlSpans *s)
 {
 	return s->unmatched_ends;

@@ -100,6 +100,9 @@ guint ftl_spans_unmatched_starts(const FtlSpans *s);
 /* Markers that match the end pattern (with any text in place of \N) but close
  * no open start. */
 guint ftl_spans_unmatched_ends(const FtlSpans *s);
+/* While feeding: the spans open now (the start marker fed, its end not yet).
+ * Lets another consumer look only at what happens inside spans. */
+guint ftl_spans_n_open(const FtlSpans *s);
 /* Substitutes \1..\9 in pattern by the regex-escaped groups of info; other
  * escapes are kept as they are. Exposed for tests. Free with g_free(). */
 char *ftl_spans_substitute(const char *pattern, const GMatchInfo *info);

@@ -76,6 +76,18 @@ const FtlCommand ftl_commands[] = {
 	  "at once and fills in as the input is read. h shows the keys; ftlens tui --keys\n"
 	  "prints them.",
 	  ftl_cmd_tui },
+	{ "flame", "-o OUT.svg FILE... | --diff A B | --stack FILE...",
+	  "flame graph, icicle, flame chart, differential flame graph or stack chart (SVG)",
+	  "Draws an interactive SVG (hover, click to zoom, Ctrl-F to search) from\n"
+	  "function_graph calls (width = exact inclusive time), stack traces or function\n"
+	  "samples, or folded stacks: --chart puts calls in time, --inverted draws an icicle,\n"
+	  "--diff A B colours the change, --stack draws the stack tracer's deepest stacks.",
+	  ftl_cmd_flame },
+	{ "export", "--to FORMAT -o OUT FILE...", "folded stacks, speedscope or Chrome/Perfetto JSON",
+	  "Writes the calls of a trace for other tools: folded stacks (flamegraph.pl,\n"
+	  "speedscope), speedscope's own format (a timeline per task) or Chrome's\n"
+	  "trace-event JSON (Perfetto UI, chrome://tracing) with scheduler lines.",
+	  ftl_cmd_export },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 
@@ -226,4 +238,51 @@ int ftl_cli_exit_code(const GError *error)
 	    (g_error_matches(error, FTL_ERROR, FTL_ERROR_USAGE) || error->domain == G_OPTION_ERROR))
 		return 2;
 	return 1;
+}
+
+gboolean ftl_cli_take_pair(const char *cmd, const char *option, int *argc, char **argv, char **a,
+			   char **b, GError **error)
+{
+	gsize olen = strlen(option);
+	int out = 1;
+	gboolean operands = FALSE;
+	for (int i = 1; i < *argc; i++) {
+		const char *arg = argv[i];
+		int take = 0;
+		const char *x = NULL, *y = NULL;
+		if (operands || strcmp(arg, "--") == 0) {
+			operands = TRUE;
+		} else if (strcmp(arg, option) == 0) {
+			if (i + 2 >= *argc)
+				goto missing;
+			x = argv[i + 1];
+			y = argv[i + 2];
+			take = 3;
+		} else if (strncmp(arg, option, olen) == 0 && arg[olen] == '=') {
+			if (i + 1 >= *argc)
+				goto missing;
+			x = arg + olen + 1;
+			y = argv[i + 1];
+			take = 2;
+		}
+		if (!take) {
+			argv[out++] = argv[i];
+			continue;
+		}
+		if (*a) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "%s: %s given twice", cmd,
+				    option);
+			return FALSE;
+		}
+		*a = g_strdup(x);
+		*b = g_strdup(y);
+		i += take - 1;
+	}
+	*argc = out;
+	argv[out] = NULL;
+	return TRUE;
+missing:
+	g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "%s: %s needs two values: %s A B", cmd,
+		    option, option);
+	return FALSE;
 }

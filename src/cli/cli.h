@@ -52,6 +52,12 @@ void ftl_cli_globals_clear(FtlCliGlobals *g);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(FtlCliGlobals, ftl_cli_globals_clear)
 /* Opens operands argv[1..argc) as one trace; a usage error when there are none. */
 FtlTrace *ftl_cli_open_trace(const FtlCliGlobals *g, int argc, char **argv, GError **error);
+/* Takes "OPTION A B" (or "OPTION=A B") out of argv before the options are
+ * parsed, since GOption cannot take two values: *a and *b get copies (free
+ * with g_free), or stay NULL when the option is absent. cmd names the
+ * command in messages. */
+gboolean ftl_cli_take_pair(const char *cmd, const char *option, int *argc, char **argv, char **a,
+			   char **b, GError **error);
 /* Maps an error to the exit code: 2 for usage errors, 1 otherwise. */
 int ftl_cli_exit_code(const GError *error);
 
@@ -73,3 +79,5 @@ gboolean ftl_cmd_record(int argc, char **argv, GError **error);
 gboolean ftl_cmd_oops(int argc, char **argv, GError **error);
 gboolean ftl_cmd_arm_oops(int argc, char **argv, GError **error);
 gboolean ftl_cmd_tui(int argc, char **argv, GError **error);
+gboolean ftl_cmd_flame(int argc, char **argv, GError **error);
+gboolean ftl_cmd_export(int argc, char **argv, GError **error);

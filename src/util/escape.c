@@ -145,3 +145,11 @@ gsize ftl_escape_fit(const char *s, gsize cols)
 	}
 	return (gsize)(p - s);
 }
+
+char *ftl_escape_markup(const char *s, gssize len)
+{
+	if (!s)
+		return g_strdup("");
+	g_autofree char *valid = g_utf8_make_valid(s, len);
+	return ftl_escape(valid, -1);
+}

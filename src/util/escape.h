@@ -28,6 +28,11 @@ void ftl_escape_append(GString *out, const char *s, gssize len);
 /* The visible form of s (len as above) as a new string; free with g_free(). */
 char *ftl_escape(const char *s, gssize len);
 
+/* The visible form for documents whose own writer escapes markup (SVG
+ * through libxml2): as ftl_escape(), except that bytes that are not valid
+ * UTF-8 become U+FFFD. Free with g_free(). */
+char *ftl_escape_markup(const char *s, gssize len);
+
 /* Writes the visible form of the NUL-terminated s to out. */
 void ftl_escape_fputs(const char *s, FILE *out);
 

@@ -478,3 +478,11 @@ void ftl_json_print(JsonNode *root, FILE *out)
 	fputs(shown, out);
 	fputc('\n', out);
 }
+
+char *ftl_json_quote(const char *s, gssize len)
+{
+	g_autofree char *valid = g_utf8_make_valid(s ? s : "", s ? len : 0);
+	g_autoptr(JsonNode) n = json_node_init_string(json_node_alloc(), valid);
+	g_autofree char *text = json_to_string(n, FALSE);
+	return table_json_hide(text);
+}

@@ -91,5 +91,10 @@ void ftl_json_set_member_text(JsonBuilder *b, const char *name);
 /* Adds "name": v, or null when v == none (FTL_TS_NONE, -1 for unknown counts). */
 void ftl_json_member_opt(JsonBuilder *b, const char *name, gint64 v, gint64 none);
 
+/* s[0..len) (len < 0: NUL-terminated) as one quoted JSON string, for
+ * documents written piece by piece: valid UTF-8 (U+FFFD for bad bytes),
+ * controls, C1 and bidi escaped as ftl_json_print() does. g_free() it. */
+char *ftl_json_quote(const char *s, gssize len);
+
 /* Prints a JSON document (pretty) and a newline. */
 void ftl_json_print(JsonNode *root, FILE *out);

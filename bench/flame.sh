@@ -1,0 +1,128 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Flame graph speed (issue 15 item 9), on generated function_graph traces
+# (bench/gen-fgraph.c: thousands of kernel-like functions, depth ~20, 8
+# CPUs, task switches, irqs, markers):
+#   1. the same stacks: `ftlens export --to folded` once, then FlameGraph's
+#      flamegraph.pl and `ftlens flame` each draw an SVG from that folded
+#      file (both at their default 0.1 px minimum width), and `ftlens flame`
+#      straight from the trace;
+#   2. a big trace: `ftlens flame` (text -> SVG) next to `ftlens report` on
+#      the same file, in MB/s.
+# Per command: wall time, MB/s of the trace (10^6 bytes), CPU time, peak
+# RSS, from wait4() (bench/measure.c). Prints figures only: nothing here
+# passes or fails on speed.
+#
+# usage: bench/flame.sh [SMALL [BIG]]   (default 64M 1G; K, M, G = 2^10..)
+# env:   FTLENS=path/to/ftlens   (default ./ftlens of this tree; benchmark an
+#                                 optimized build: configure CFLAGS='-O2 -g')
+#        FLAMEGRAPH=flamegraph.pl (default ../shared/tools/flamegraph/)
+#        BENCH_DIR=dir           traces and helpers are cached here
+#                                (default /tmp/ftlens-bench), made once per
+#                                size, seed and generator source
+#        RUNS=N                  runs per command, the fastest is shown (default 1)
+#        SEED=N                  generator seed (default 1)
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+flamegraph=${FLAMEGRAPH:-$here/../../shared/tools/flamegraph/flamegraph.pl}
+dir=${BENCH_DIR:-/tmp/ftlens-bench}
+runs=${RUNS:-1}
+seed=${SEED:-1}
+small=${1:-64M}
+big=${2:-1G}
+
+bench_dir=$dir bench_src=$here
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
+bench_ftlens flame.sh "$(pwd)"
+bench_sizes flame.sh "$small" "$big"
+[ -r "$flamegraph" ] || {
+	echo "flame.sh: no flamegraph.pl at '$flamegraph' (set FLAMEGRAPH)" >&2
+	exit 2
+}
+mkdir -p "$dir"
+bench_build gen-fgraph
+bench_build measure
+genid=$(cksum <"$here/gen-fgraph.c" | cut -d' ' -f1)
+work=$(mktemp -d "${TMPDIR:-/tmp}/ftl-flame-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# trace SIZE: the cached generated trace of SIZE (made when missing)
+trace() {
+	_t=$dir/fgraph-$1-s$seed-g$genid.txt
+	if [ ! -f "$_t" ]; then
+		echo "(generating $_t)" >&2
+		"$dir/gen-fgraph" -s "$seed" -t "${_t%.txt}.truth" "$1" "$_t"
+	fi
+	cat "$_t" >/dev/null # warm the page cache: every command reads from memory
+	echo "$_t"
+}
+
+# run LABEL CMD...: the fastest of $runs runs as one row; sets r_wall.
+failed=0
+run() {
+	label=$1
+	shift
+	bench_measure "$runs" "$@"
+	if [ "$m_code" != 0 ]; then
+		printf '%-32s FAILED (exit %s)\n' "$label" "$m_code"
+		failed=1
+		r_wall=0 r_cpu=0
+		return 0
+	fi
+	r_wall=$m_wall
+	r_cpu=$(awk -v u="$m_user" -v s="$m_sys" 'BEGIN { print u + s }')
+	awk -v l="$label" -v w="$m_wall" -v u="$m_user" -v s="$m_sys" -v r="$m_rss" -v b="$bytes" 'BEGIN {
+		printf "%-32s %9.3f %8.1f %8.3f %9.1f\n", l, w, (w > 0 ? b / 1e6 / w : 0), u + s, r / 1024
+	}'
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }'; }
+header() {
+	echo
+	echo "$1"
+	printf '%-32s %9s %8s %8s %9s\n' command "wall s" "MB/s" "CPU s" "RSS MiB"
+}
+# drawn SVG: what ftlens -v says about it
+drawn() { "$ftlens" flame -v "$@" 2>&1 >/dev/null | grep -E 'frames|bytes' | sed 's/^/  ftlens -v: /'; }
+
+echo "ftlens: $ftlens ($("$ftlens" --version 2>/dev/null | head -n 1))"
+echo "flamegraph.pl: $flamegraph"
+bench_host
+echo "traces: $dir (seed $seed), runs per command: $runs (fastest shown)"
+
+# 1. the same stacks
+t=$(trace "$small")
+bytes=$(wc -c <"$t")
+header "1. the same stacks: fgraph $(awk -v b="$bytes" 'BEGIN { printf "%.0f MiB", b / 1048576 }') (MB/s of the trace)"
+run "ftlens export --to folded" "$ftlens" export --to folded -o "$work/f.folded" "$t"
+"$ftlens" export --to folded -o "$work/f.folded" "$t"
+echo "  folded: $(wc -l <"$work/f.folded") distinct stacks, $(wc -c <"$work/f.folded") bytes"
+run "flamegraph.pl FOLDED" perl "$flamegraph" --countname ns "$work/f.folded"
+pl=$r_wall pl_cpu=$r_cpu
+run "ftlens flame FOLDED" "$ftlens" flame -o "$work/f.svg" "$work/f.folded"
+fl=$r_wall fl_cpu=$r_cpu
+run "ftlens flame TRACE" "$ftlens" flame -o "$work/t.svg" "$t"
+perl "$flamegraph" --countname ns "$work/f.folded" >"$work/pl.svg"
+echo "  SVG bytes: flamegraph.pl $(wc -c <"$work/pl.svg"), ftlens $(wc -c <"$work/f.svg");" \
+	"frames drawn by flamegraph.pl: $(grep -c '^<g >' "$work/pl.svg" || true)"
+drawn -o "$work/f.svg" "$work/f.folded"
+echo "  ftlens flame is $(ratio "$pl" "$fl")x faster than flamegraph.pl on the same folded stacks" \
+	"in wall time, $(ratio "$pl_cpu" "$fl_cpu")x in CPU time ($(ratio "$pl" "$r_wall")x and" \
+	"$(ratio "$pl_cpu" "$r_cpu")x counting its own parse of the trace)"
+
+# 2. a big trace: flame next to report
+t=$(trace "$big")
+bytes=$(wc -c <"$t")
+header "2. text -> SVG: fgraph $(awk -v b="$bytes" 'BEGIN { printf "%.0f MiB", b / 1048576 }')"
+run "ftlens report" "$ftlens" report "$t"
+rp=$r_wall rp_cpu=$r_cpu
+run "ftlens flame" "$ftlens" flame -o "$work/b.svg" "$t"
+fl=$r_wall fl_cpu=$r_cpu
+drawn -o "$work/b.svg" "$t"
+echo "  ftlens flame takes $(ratio "$fl" "$rp")x ftlens report's wall time and" \
+	"$(ratio "$fl_cpu" "$rp_cpu")x its CPU time on the same trace"
+echo
+echo "MB/s is 10^6 bytes of the trace per wall second (for FOLDED rows, of the trace it came from)."
+echo "On a loaded machine compare CPU times: wall time includes waiting for a CPU."
+exit $failed

@@ -1,0 +1,503 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Flame trees: merged weighted paths from calls, stack samples, function
+ * samples or folded stacks, and the difference of two of them. */
+#include "analysis/flame.h"
+
+#include <string.h>
+
+#include "model/event.h"
+
+#define FLAME_BLOCK 4096
+
+struct _FtlFlame {
+	FtlFlameUnit unit;
+	FtlFlameNode root;
+	GPtrArray *blocks;  /* FtlFlameNode[FLAME_BLOCK] */
+	guint block_used;   /* nodes used in the last block */
+	GHashTable *kids;   /* FtlFlameNode* keyed by (parent, name) */
+	GStringChunk *names;
+	guint64 n_nodes;
+	gboolean chart;
+	gint64 t0, span;
+};
+
+static guint flame_node_hash(gconstpointer p)
+{
+	const FtlFlameNode *n = p;
+	return g_direct_hash(n->parent) * 31u + g_direct_hash(n->name);
+}
+
+static gboolean flame_node_equal(gconstpointer a, gconstpointer b)
+{
+	const FtlFlameNode *x = a, *y = b;
+	return x->parent == y->parent && x->name == y->name;
+}
+
+FtlFlame *ftl_flame_new(FtlFlameUnit unit)
+{
+	FtlFlame *f = g_new0(FtlFlame, 1);
+	f->unit = unit;
+	f->blocks = g_ptr_array_new_with_free_func(g_free);
+	f->block_used = FLAME_BLOCK;
+	f->kids = g_hash_table_new(flame_node_hash, flame_node_equal);
+	f->names = g_string_chunk_new(8192);
+	f->root.name = "all";
+	f->root.kind = FTL_FLAME_ROOT;
+	f->root.in_a = f->root.in_b = TRUE;
+	return f;
+}
+
+void ftl_flame_free(FtlFlame *f)
+{
+	if (!f)
+		return;
+	g_ptr_array_unref(f->blocks);
+	g_hash_table_destroy(f->kids);
+	g_string_chunk_free(f->names);
+	g_free(f);
+}
+
+FtlFlameUnit ftl_flame_unit(const FtlFlame *f)
+{
+	return f->unit;
+}
+
+FtlFlameNode *ftl_flame_root(FtlFlame *f)
+{
+	return &f->root;
+}
+
+guint64 ftl_flame_n_nodes(const FtlFlame *f)
+{
+	return f->n_nodes;
+}
+
+static FtlFlameNode *flame_node_alloc(FtlFlame *f)
+{
+	if (f->block_used == FLAME_BLOCK) {
+		g_ptr_array_add(f->blocks, g_new0(FtlFlameNode, FLAME_BLOCK));
+		f->block_used = 0;
+	}
+	FtlFlameNode *blk = g_ptr_array_index(f->blocks, f->blocks->len - 1);
+	f->n_nodes++;
+	return &blk[f->block_used++];
+}
+
+/* Names are interned in the tree, so that a pointer compares a name. */
+static const char *flame_intern(FtlFlame *f, const char *name, gssize len)
+{
+	if (len < 0)
+		return g_string_chunk_insert_const(f->names, name);
+	char small[256];
+	if ((gsize)len < sizeof small) {
+		memcpy(small, name, (gsize)len);
+		small[len] = 0;
+		return g_string_chunk_insert_const(f->names, small);
+	}
+	g_autofree char *big = g_strndup(name, (gsize)len);
+	return g_string_chunk_insert_const(f->names, big);
+}
+
+FtlFlameNode *ftl_flame_child(FtlFlame *f, FtlFlameNode *parent, const char *name, gssize len,
+			      FtlFlameKind kind)
+{
+	FtlFlameNode probe = { .parent = parent, .name = flame_intern(f, name, len) };
+	FtlFlameNode *n = g_hash_table_lookup(f->kids, &probe);
+	if (n)
+		return n;
+	n = flame_node_alloc(f);
+	n->name = probe.name;
+	n->parent = parent;
+	n->depth = parent->depth + 1;
+	n->kind = (guint8)kind;
+	n->next = parent->child;
+	parent->child = n;
+	g_hash_table_add(f->kids, n);
+	return n;
+}
+
+FtlFlameNode *ftl_flame_node_new(FtlFlame *f, const char *name, gssize len, FtlFlameKind kind)
+{
+	FtlFlameNode *n = flame_node_alloc(f);
+	n->name = flame_intern(f, name, len);
+	n->kind = (guint8)kind;
+	return n;
+}
+
+void ftl_flame_node_set_children(FtlFlameNode *parent, FtlFlameNode *const *v, guint n)
+{
+	parent->child = n ? v[0] : NULL;
+	for (guint i = 0; i < n; i++) {
+		v[i]->parent = parent;
+		v[i]->next = i + 1 < n ? v[i + 1] : NULL;
+	}
+}
+
+void ftl_flame_set_chart(FtlFlame *f)
+{
+	f->chart = TRUE;
+}
+
+gboolean ftl_flame_is_chart(const FtlFlame *f)
+{
+	return f->chart;
+}
+
+void ftl_flame_set_span(FtlFlame *f, gint64 t0, gint64 span)
+{
+	f->t0 = t0;
+	f->span = span;
+}
+
+gint64 ftl_flame_span(const FtlFlame *f, gint64 *t0)
+{
+	if (t0)
+		*t0 = f->t0;
+	return f->span;
+}
+
+void ftl_flame_add(FtlFlame *f, FtlFlameNode *node, gint64 weight, guint64 calls)
+{
+	(void)f;
+	node->self += weight;
+	node->calls += calls;
+}
+
+static void flame_copy_calls(FtlFlame *f, FtlFlameNode *to, const FtlCallNode *from,
+			     gboolean groups)
+{
+	gint64 kids = 0;
+	for (const FtlCallNode *c = from->child; c; c = c->next) {
+		FtlFlameKind kind = groups			    ? FTL_FLAME_GROUP
+				    : strcmp(c->func, "[irq]") == 0 ? FTL_FLAME_IRQ
+								    : FTL_FLAME_FRAME;
+		FtlFlameNode *n = ftl_flame_child(f, to, c->func, -1, kind);
+		n->calls += c->calls;
+		n->n_open += c->n_open;
+		n->n_orphan += c->n_orphan;
+		flame_copy_calls(f, n, c, FALSE);
+		kids += c->span_ns;
+	}
+	if (to->kind != FTL_FLAME_ROOT && to->kind != FTL_FLAME_GROUP)
+		to->self += MAX(from->span_ns - kids, 0);
+}
+
+void ftl_flame_add_calltree(FtlFlame *f, const FtlCallNode *root, gboolean groups)
+{
+	flame_copy_calls(f, &f->root, root, groups);
+}
+
+/* Orders names as sorted folded lines order them: a name ends in ';'. */
+static int flame_name_cmp(gconstpointer pa, gconstpointer pb, gpointer unused)
+{
+	(void)unused;
+	const char *a = (*(FtlFlameNode *const *)pa)->name;
+	const char *b = (*(FtlFlameNode *const *)pb)->name;
+	for (;; a++, b++) {
+		unsigned char x = *a ? (unsigned char)*a : ';';
+		unsigned char y = *b ? (unsigned char)*b : ';';
+		if (x != y)
+			return x < y ? -1 : 1;
+		if (!*a || !*b)
+			return *a ? 1 : *b ? -1 : 0;
+	}
+}
+
+static FtlFlameNode *flame_sort(FtlFlameNode *list, GPtrArray *scratch)
+{
+	g_ptr_array_set_size(scratch, 0);
+	for (FtlFlameNode *c = list; c; c = c->next)
+		g_ptr_array_add(scratch, c);
+	if (scratch->len < 2)
+		return list;
+	g_qsort_with_data(scratch->pdata, (gint)scratch->len, sizeof(gpointer), flame_name_cmp,
+			  NULL);
+	for (guint i = 0; i + 1 < scratch->len; i++)
+		((FtlFlameNode *)scratch->pdata[i])->next = scratch->pdata[i + 1];
+	((FtlFlameNode *)scratch->pdata[scratch->len - 1])->next = NULL;
+	return scratch->pdata[0];
+}
+
+/* Post-order without recursion: call paths can be as deep as a damaged
+ * trace makes them. */
+void ftl_flame_finish(FtlFlame *f)
+{
+	g_autoptr(GPtrArray) scratch = g_ptr_array_new();
+	g_autoptr(GPtrArray) stack = g_ptr_array_new();
+	g_ptr_array_add(stack, &f->root);
+	g_autoptr(GPtrArray) order = g_ptr_array_new();
+	while (stack->len) {
+		FtlFlameNode *n = g_ptr_array_steal_index(stack, stack->len - 1);
+		if (n->parent)
+			n->depth = n->parent->depth + 1;
+		if (!f->chart)
+			n->child = flame_sort(n->child, scratch);
+		g_ptr_array_add(order, n);
+		for (FtlFlameNode *c = n->child; c; c = c->next)
+			g_ptr_array_add(stack, c);
+	}
+	for (guint i = order->len; i-- > 0;) {
+		FtlFlameNode *n = order->pdata[i];
+		gint64 kids = 0;
+		for (FtlFlameNode *c = n->child; c; c = c->next)
+			kids += c->value;
+		if (f->chart)
+			n->self = MAX(n->value - kids, 0);
+		n->value = n->self + kids;
+		if (n->kind == FTL_FLAME_ROOT || n->kind == FTL_FLAME_GROUP)
+			n->calls = 0;
+	}
+	for (guint i = order->len; i-- > 0;) {
+		FtlFlameNode *n = order->pdata[i];
+		if (n->parent && (n->parent->kind == FTL_FLAME_ROOT ||
+				  n->parent->kind == FTL_FLAME_GROUP))
+			n->parent->calls += n->calls;
+	}
+}
+
+/* ---- differential ---------------------------------------------------------- */
+
+static void flame_diff_copy(FtlFlame *d, FtlFlameNode *to, const FtlFlameNode *from,
+			    gboolean is_a, double scale)
+{
+	for (const FtlFlameNode *c = from->child; c; c = c->next) {
+		FtlFlameNode *n = ftl_flame_child(d, to, c->name, -1, (FtlFlameKind)c->kind);
+		if (is_a) {
+			n->other += (gint64)((double)c->value * scale + 0.5);
+			n->in_a = TRUE;
+		} else {
+			n->calls += c->calls;
+			n->self += c->self;
+			n->n_open += c->n_open;
+			n->n_orphan += c->n_orphan;
+			n->in_b = TRUE;
+		}
+		flame_diff_copy(d, n, c, is_a, scale);
+	}
+}
+
+FtlFlame *ftl_flame_diff(const FtlFlame *a, const FtlFlame *b, gboolean normalize)
+{
+	FtlFlame *d = ftl_flame_new(b->unit);
+	double scale = 1.0;
+	if (normalize && a->root.value > 0)
+		scale = (double)b->root.value / (double)a->root.value;
+	flame_diff_copy(d, &d->root, &b->root, FALSE, scale);
+	flame_diff_copy(d, &d->root, &a->root, TRUE, scale);
+	d->root.other = (gint64)((double)a->root.value * scale + 0.5);
+	ftl_flame_finish(d);
+	return d;
+}
+
+/* ---- building from a trace ------------------------------------------------- */
+
+static const char *const flame_from_names[] = { "auto", "calls", "stacks", "functions" };
+
+gboolean ftl_flame_from_parse(const char *s, FtlFlameFrom *out)
+{
+	for (guint i = 0; i < G_N_ELEMENTS(flame_from_names); i++)
+		if (strcmp(s, flame_from_names[i]) == 0) {
+			*out = (FtlFlameFrom)i;
+			return TRUE;
+		}
+	return FALSE;
+}
+
+const char *ftl_flame_from_name(FtlFlameFrom from)
+{
+	return (guint)from < G_N_ELEMENTS(flame_from_names) ? flame_from_names[from] : "?";
+}
+
+struct _FtlFlameBuild {
+	FtlFlameBuildOptions opt;
+	FtlCallTree *calls;
+	FtlFlame *stacks;
+	FtlFlame *functions;
+	FtlFlame *from_calls; /* made at finish */
+	FtlFlame *result;     /* borrowed: one of the three */
+	FtlFlameFrom used;
+	guint64 n_stacks, n_functions;
+	guint64 lost, lost_lines;
+	GString *scratch;
+};
+
+FtlFlameBuild *ftl_flame_build_new(const FtlFlameBuildOptions *opt)
+{
+	FtlFlameBuild *b = g_new0(FtlFlameBuild, 1);
+	b->opt = *opt;
+	if (opt->from == FTL_FLAME_FROM_AUTO || opt->from == FTL_FLAME_FROM_CALLS) {
+		b->calls = ftl_calltree_new(opt->group, opt->diags);
+		ftl_calltree_set_irq_frames(b->calls);
+		if (opt->function)
+			ftl_calltree_set_focus(b->calls, opt->function);
+	}
+	b->stacks = ftl_flame_new(FTL_FLAME_UNIT_SAMPLES);
+	b->functions = ftl_flame_new(FTL_FLAME_UNIT_SAMPLES);
+	b->scratch = g_string_new(NULL);
+	return b;
+}
+
+void ftl_flame_build_free(FtlFlameBuild *b)
+{
+	if (!b)
+		return;
+	ftl_calltree_free(b->calls);
+	ftl_flame_free(b->stacks);
+	ftl_flame_free(b->functions);
+	ftl_flame_free(b->from_calls);
+	g_string_free(b->scratch, TRUE);
+	g_free(b);
+}
+
+/* The tower an event belongs to: its task or CPU (or the root). */
+static FtlFlameNode *flame_group(FtlFlameBuild *b, FtlFlame *f, const FtlEvent *ev)
+{
+	FtlFlameNode *root = ftl_flame_root(f);
+	if (b->opt.group == FTL_CALLTREE_GROUP_NONE)
+		return root;
+	g_string_truncate(b->scratch, 0);
+	if (b->opt.group == FTL_CALLTREE_GROUP_CPU)
+		g_string_printf(b->scratch, "CPU %d", ev->cpu);
+	else
+		g_string_printf(b->scratch, "%s-%d", ev->comm ? ev->comm : "<...>", ev->pid);
+	return ftl_flame_child(f, root, b->scratch->str, (gssize)b->scratch->len,
+			       FTL_FLAME_GROUP);
+}
+
+/* A stack frame without "+0x1a/0x40": the same function merges. */
+static guint32 flame_frame_len(FtlSlice s)
+{
+	for (guint32 i = 0; i + 2 < s.len; i++)
+		if (s.p[i] == '+' && s.p[i + 1] == '0' && s.p[i + 2] == 'x')
+			return i;
+	return s.len;
+}
+
+static gboolean flame_is_focus(const FtlFlameBuild *b, const char *p, guint32 len)
+{
+	return strlen(b->opt.function) == len && memcmp(p, b->opt.function, len) == 0;
+}
+
+static void flame_add_stack(FtlFlameBuild *b, const FtlEvent *ev)
+{
+	guint n = ev->u.stack.n_frames;
+	if (!n)
+		return;
+	/* frames come innermost first; a flame grows from the outermost */
+	guint first = n;
+	if (b->opt.function) {
+		for (guint i = n; i-- > 0;)
+			if (flame_is_focus(b, ev->u.stack.frames[i].p,
+					   flame_frame_len(ev->u.stack.frames[i]))) {
+				first = i + 1;
+				break;
+			}
+		if (first == n)
+			return;
+	}
+	FtlFlameNode *node = flame_group(b, b->stacks, ev);
+	for (guint i = first; i-- > 0;) {
+		FtlSlice s = ev->u.stack.frames[i];
+		node = ftl_flame_child(b->stacks, node, s.p, flame_frame_len(s), FTL_FLAME_FRAME);
+	}
+	ftl_flame_add(b->stacks, node, 1, 1);
+	b->n_stacks++;
+}
+
+static void flame_add_function(FtlFlameBuild *b, const FtlEvent *ev)
+{
+	const char *func = ev->u.fn.func, *parent = ev->u.fn.parent;
+	if (!func)
+		return;
+	if (b->opt.function && func != b->opt.function && parent != b->opt.function)
+		return;
+	FtlFlameNode *node = flame_group(b, b->functions, ev);
+	if (parent && !(b->opt.function && func == b->opt.function))
+		node = ftl_flame_child(b->functions, node, parent, -1, FTL_FLAME_FRAME);
+	node = ftl_flame_child(b->functions, node, func, -1, FTL_FLAME_FRAME);
+	ftl_flame_add(b->functions, node, 1 + (gint64)ev->u.fn.repeats, 1 + ev->u.fn.repeats);
+	b->n_functions++;
+}
+
+void ftl_flame_build_feed(FtlFlameBuild *b, const FtlEvent *ev)
+{
+	if (ev->kind == FTL_EVENT_LOST) {
+		/* lost events are counted wherever they fall: they damage any window */
+		b->lost += ev->u.lost.count;
+		b->lost_lines++;
+	}
+	if (b->opt.spans) {
+		ftl_spans_feed(b->opt.spans, ev);
+		if (!ftl_spans_n_open(b->opt.spans))
+			return;
+	}
+	switch (ev->kind) {
+	case FTL_EVENT_STACK:
+		if (b->opt.from == FTL_FLAME_FROM_AUTO || b->opt.from == FTL_FLAME_FROM_STACKS)
+			flame_add_stack(b, ev);
+		break;
+	case FTL_EVENT_FUNC:
+		if (b->opt.from == FTL_FLAME_FROM_AUTO || b->opt.from == FTL_FLAME_FROM_FUNCTIONS)
+			flame_add_function(b, ev);
+		break;
+	default:
+		if (b->calls)
+			ftl_calltree_feed(b->calls, ev);
+		break;
+	}
+}
+
+void ftl_flame_build_finish(FtlFlameBuild *b)
+{
+	if (b->opt.spans)
+		ftl_spans_finish(b->opt.spans);
+	ftl_flame_finish(b->stacks);
+	ftl_flame_finish(b->functions);
+	FtlFlameFrom from = b->opt.from;
+	if (b->calls) {
+		ftl_calltree_finish(b->calls);
+		if (from == FTL_FLAME_FROM_AUTO && ftl_calltree_n_calls(b->calls))
+			from = FTL_FLAME_FROM_CALLS;
+	}
+	if (from == FTL_FLAME_FROM_AUTO)
+		from = b->n_stacks	  ? FTL_FLAME_FROM_STACKS
+		       : b->n_functions ? FTL_FLAME_FROM_FUNCTIONS
+					: FTL_FLAME_FROM_CALLS;
+	b->used = from;
+	if (from == FTL_FLAME_FROM_STACKS) {
+		b->result = b->stacks;
+	} else if (from == FTL_FLAME_FROM_FUNCTIONS) {
+		b->result = b->functions;
+	} else {
+		b->from_calls = ftl_flame_new(FTL_FLAME_UNIT_NS);
+		if (b->calls)
+			ftl_flame_add_calltree(b->from_calls, ftl_calltree_root(b->calls),
+					       b->opt.group != FTL_CALLTREE_GROUP_NONE);
+		ftl_flame_finish(b->from_calls);
+		b->result = b->from_calls;
+	}
+}
+
+FtlFlame *ftl_flame_build_tree(FtlFlameBuild *b)
+{
+	return b->result;
+}
+
+FtlFlameFrom ftl_flame_build_from(const FtlFlameBuild *b)
+{
+	return b->used;
+}
+
+guint64 ftl_flame_build_lost(const FtlFlameBuild *b, guint64 *lines)
+{
+	if (lines)
+		*lines = b->lost_lines;
+	return b->lost;
+}
+
+guint64 ftl_flame_build_repaired(const FtlFlameBuild *b)
+{
+	return b->calls ? ftl_calltree_n_repaired(b->calls) : 0;
+}
+
+FTL_CONSUMER_DEFINE(flame_build, FtlFlameBuild);

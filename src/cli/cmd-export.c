@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `ftlens export --to folded|speedscope|chrome`: files that FlameGraph,
+ * speedscope and Perfetto UI open. */
+#include "config.h"
+
+#include <string.h>
+
+#include "analysis/flame.h"
+#include "analysis/pass.h"
+#include "cli/cli.h"
+#include "util/error.h"
+#include "util/output.h"
+#include "views/export-chrome.h"
+#include "views/export-folded.h"
+#include "views/export-speedscope.h"
+
+static gboolean export_folded(FtlTrace *trace, const FtlCliGlobals *g, const char *per,
+			      const char *from_s, FILE *out, GError **error)
+{
+	FtlFlameBuildOptions o = { .diags = ftl_trace_diags(trace) };
+	if (from_s && !ftl_flame_from_parse(from_s, &o.from)) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "export: --from: expected calls, stacks, functions or auto");
+		return FALSE;
+	}
+	o.group = per && !strcmp(per, "task")	? FTL_CALLTREE_GROUP_TASK
+		  : per && !strcmp(per, "cpu") ? FTL_CALLTREE_GROUP_CPU
+					       : FTL_CALLTREE_GROUP_NONE;
+	g_autoptr(FtlFlameBuild) b = ftl_flame_build_new(&o);
+	g_autoptr(FtlPass) pass = ftl_pass_new();
+	ftl_pass_add(pass, &ftl_flame_build_consumer, b);
+	if (!ftl_pass_run(pass, trace, &g->filter, error))
+		return FALSE;
+	guint64 lines = ftl_export_folded(ftl_flame_build_tree(b), out);
+	if (g->verbose)
+		g_printerr("export: %" G_GUINT64_FORMAT " folded paths from %s\n", lines,
+			   ftl_flame_from_name(ftl_flame_build_from(b)));
+	return TRUE;
+}
+
+static gboolean export_speedscope(FtlTrace *trace, const FtlCliGlobals *g, FILE *out,
+				  GError **error)
+{
+	g_autoptr(FtlSpeedscopeExport) s =
+		ftl_speedscope_export_new(out, ftl_trace_label(trace), ftl_trace_diags(trace), error);
+	if (!s)
+		return FALSE;
+	g_autoptr(FtlPass) pass = ftl_pass_new();
+	ftl_pass_add(pass, &ftl_call_export_consumer, ftl_speedscope_export_calls(s));
+	if (!ftl_pass_run(pass, trace, &g->filter, error) ||
+	    !ftl_speedscope_export_write(s, error))
+		return FALSE;
+	guint64 profiles, events, open, orphans, dropped;
+	ftl_speedscope_export_stats(s, &profiles, &events, &open, &orphans, &dropped);
+	if (g->verbose || dropped)
+		g_printerr("export: %" G_GUINT64_FORMAT " profiles, %" G_GUINT64_FORMAT
+			   " events; repaired: %" G_GUINT64_FORMAT " calls without exit closed "
+			   "at their task's last event, %" G_GUINT64_FORMAT
+			   " exits without entry opened at exit - duration, %" G_GUINT64_FORMAT
+			   " of them left out (they enclose calls already written)\n",
+			   profiles, events, open, orphans + dropped, dropped);
+	return TRUE;
+}
+
+static gboolean export_chrome(FtlTrace *trace, const FtlCliGlobals *g, FILE *out, GError **error)
+{
+	g_autoptr(FtlChromeExport) c =
+		ftl_chrome_export_new(out, ftl_trace_label(trace), ftl_trace_diags(trace), error);
+	if (!c)
+		return FALSE;
+	g_autoptr(FtlPass) pass = ftl_pass_new();
+	ftl_pass_add(pass, &ftl_call_export_consumer, ftl_chrome_export_calls(c));
+	if (!ftl_pass_run(pass, trace, &g->filter, error) || !ftl_chrome_export_write(c, error))
+		return FALSE;
+	guint64 events, sched;
+	ftl_chrome_export_stats(c, &events, &sched);
+	if (g->verbose)
+		g_printerr("export: %" G_GUINT64_FORMAT " trace events, %" G_GUINT64_FORMAT
+			   " scheduler lines\n",
+			   events, sched);
+	return TRUE;
+}
+
+gboolean ftl_cmd_export(int argc, char **argv, GError **error)
+{
+	g_autofree char *to = NULL, *output = NULL, *per = NULL, *from = NULL;
+	const GOptionEntry entries[] = {
+		{ "to", 't', 0, G_OPTION_ARG_STRING, &to, "folded, speedscope or chrome", "FORMAT" },
+		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write to FILE (- for stdout)",
+		  "FILE" },
+		{ "per", 0, 0, G_OPTION_ARG_STRING, &per,
+		  "folded: put the task (or CPU) as the first frame of every path", "task|cpu" },
+		{ "from", 0, 0, G_OPTION_ARG_STRING, &from,
+		  "folded: function_graph calls, stack traces or function samples",
+		  "calls|stacks|functions" },
+		{ NULL },
+	};
+	g_auto(FtlCliGlobals) g = { 0 };
+	if (!ftl_cli_parse(ftl_cli_find("export"), entries, &g, &argc, &argv, error))
+		return FALSE;
+	const char *bad = NULL;
+	if (!to || (strcmp(to, "folded") && strcmp(to, "speedscope") && strcmp(to, "chrome")))
+		bad = "--to: expected folded, speedscope or chrome";
+	else if (!output)
+		bad = "-o FILE is required (- for standard output)";
+	else if (per && strcmp(per, "task") && strcmp(per, "cpu") && strcmp(per, "none"))
+		bad = "--per: expected task, cpu or none";
+	else if ((per || from) && strcmp(to, "folded"))
+		bad = "--per and --from shape folded stacks; speedscope and chrome keep every task";
+	if (bad) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "export: %s", bad);
+		return FALSE;
+	}
+	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, argc, argv, error);
+	if (!trace)
+		return FALSE;
+	g_autoptr(FtlOutput) out = ftl_output_open(output, (const char *const *)argv + 1, error);
+	if (!out)
+		return FALSE;
+	FILE *f = ftl_output_stream(out);
+	gboolean ok = !strcmp(to, "folded")	 ? export_folded(trace, &g, per, from, f, error)
+		      : !strcmp(to, "speedscope") ? export_speedscope(trace, &g, f, error)
+						  : export_chrome(trace, &g, f, error);
+	return ok && ftl_output_commit(out, error);
+}

@@ -1,0 +1,396 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `ftlens flame`: flame graphs, icicles, flame charts, differential flame
+ * graphs and stack charts as interactive SVG. */
+#include "config.h"
+
+#include <string.h>
+
+#include "analysis/flame.h"
+#include "analysis/flamechart.h"
+#include "analysis/pass.h"
+#include "analysis/stackhog.h"
+#include "cli/cli.h"
+#include "parse/console.h"
+#include "parse/folded.h"
+#include "parse/stacktrace.h"
+#include "util/error.h"
+#include "util/input.h"
+#include "util/output.h"
+#include "views/svg-flame.h"
+#include "views/svg-stack.h"
+
+typedef struct {
+	char *output, *per, *function, *minwidth, *title, *subtitle, *colors, *highlight, *from;
+	char *span_start, *span_end;
+	gint width, max_frames;
+	gboolean chart, inverted, diff, normalize, stack;
+	gint64 limit;
+} FlameArgs;
+
+static void flame_args_clear(FlameArgs *a)
+{
+	g_free(a->output);
+	g_free(a->per);
+	g_free(a->function);
+	g_free(a->minwidth);
+	g_free(a->title);
+	g_free(a->subtitle);
+	g_free(a->colors);
+	g_free(a->highlight);
+	g_free(a->from);
+	g_free(a->span_start);
+	g_free(a->span_end);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(FlameArgs, flame_args_clear)
+
+/* What one input (or one side of --diff) gave. */
+typedef struct {
+	FtlTrace *trace;
+	FtlFlameBuild *build;
+	FtlFlameChart *chart;
+	FtlSpans *spans;
+	FtlFlame *folded;
+	FtlFlame *tree; /* borrowed from one of the above */
+	GString *note;	/* for the subtitle */
+} FlameInput;
+
+static void flame_input_clear(FlameInput *in)
+{
+	ftl_flame_build_free(in->build);
+	ftl_flamechart_free(in->chart);
+	ftl_spans_free(in->spans);
+	ftl_flame_free(in->folded);
+	if (in->trace)
+		ftl_trace_free(in->trace);
+	if (in->note)
+		g_string_free(in->note, TRUE);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(FlameInput, flame_input_clear)
+
+static void flame_add_folded(const FtlSlice *frames, guint n, gint64 weight, gpointer data)
+{
+	FtlFlame *f = data;
+	FtlFlameNode *node = ftl_flame_root(f);
+	for (guint i = 0; i < n; i++)
+		node = ftl_flame_child(f, node, frames[i].p, frames[i].len, FTL_FLAME_FRAME);
+	ftl_flame_add(f, node, weight, 1);
+}
+
+/* Folded stacks are read as they are: their weights are taken as ns. */
+static gboolean flame_is_folded(char **paths, int n)
+{
+	for (int i = 0; i < n; i++) {
+		g_autoptr(FtlInput) in = ftl_input_open(paths[i], NULL);
+		if (!in || !ftl_folded_sniff(in->data, in->size))
+			return FALSE;
+	}
+	return n > 0;
+}
+
+static gboolean flame_load_folded(FlameInput *in, char **paths, int n, GError **error)
+{
+	in->folded = ftl_flame_new(FTL_FLAME_UNIT_NS);
+	for (int i = 0; i < n; i++)
+		if (!ftl_folded_read(paths[i], flame_add_folded, in->folded, error))
+			return FALSE;
+	ftl_flame_finish(in->folded);
+	in->tree = in->folded;
+	g_string_append(in->note, "folded stacks");
+	return TRUE;
+}
+
+static void flame_note_lost(FlameInput *in, guint64 lost, guint64 lines)
+{
+	if (lines)
+		g_string_append_printf(in->note, "; LOST %" G_GUINT64_FORMAT " events (%" G_GUINT64_FORMAT
+				       " place%s): calls there are cut",
+				       lost, lines, lines == 1 ? "" : "s");
+}
+
+static FtlCallTreeGroup flame_group(const FlameArgs *a)
+{
+	if (a->per && !strcmp(a->per, "cpu"))
+		return FTL_CALLTREE_GROUP_CPU;
+	if (a->per && !strcmp(a->per, "task"))
+		return FTL_CALLTREE_GROUP_TASK;
+	return FTL_CALLTREE_GROUP_NONE;
+}
+
+/* Runs one pass over the trace in paths with the flame or chart builder. */
+static gboolean flame_load_trace(FlameInput *in, const FlameArgs *a, const FtlCliGlobals *g,
+				 char **argv, int argc, double min_fraction, GError **error)
+{
+	g_autoptr(GError) local = NULL;
+	in->trace = ftl_cli_open_trace(g, argc, argv, &local);
+	if (!in->trace && argc == 2 && g_error_matches(local, FTL_ERROR, FTL_ERROR_FORMAT)) {
+		/* a console log: the ftrace dump an oops printed */
+		g_autoptr(FtlConsole) con = ftl_console_read(argv[1], NULL);
+		if (con && con->dumps->len)
+			in->trace = ftl_console_dump_open(con, 0, FTL_OPEN_NONE, error);
+		else
+			g_propagate_error(error, g_steal_pointer(&local));
+		if (!in->trace)
+			return FALSE;
+		g_string_append(in->note, "the first ftrace dump in a console log; ");
+	} else if (!in->trace) {
+		g_propagate_error(error, g_steal_pointer(&local));
+		return FALSE;
+	}
+	if (a->span_start && !(in->spans = ftl_spans_new(a->span_start, a->span_end, error)))
+		return FALSE;
+	const char *function =
+		a->function ? ftl_strpool_intern(ftl_trace_pool(in->trace), a->function) : NULL;
+	g_autoptr(FtlPass) pass = ftl_pass_new();
+	FtlFlameFrom from = FTL_FLAME_FROM_AUTO;
+	if (a->from)
+		ftl_flame_from_parse(a->from, &from);
+	if (a->chart) {
+		FtlFlameChartOptions o = { flame_group(a), function, in->spans,
+					   ftl_trace_diags(in->trace), min_fraction, 0 };
+		in->chart = ftl_flamechart_new(&o);
+		ftl_pass_add(pass, &ftl_flamechart_consumer, in->chart);
+	} else {
+		FtlFlameBuildOptions o = { from, flame_group(a), function, in->spans,
+					   ftl_trace_diags(in->trace) };
+		in->build = ftl_flame_build_new(&o);
+		ftl_pass_add(pass, &ftl_flame_build_consumer, in->build);
+	}
+	if (!ftl_pass_run(pass, in->trace, &g->filter, error))
+		return FALSE;
+	guint64 lines, lost;
+	if (in->chart) {
+		in->tree = ftl_flamechart_tree(in->chart);
+		g_string_append_printf(in->note, "%" G_GUINT64_FORMAT " calls%s",
+				       ftl_flamechart_n_calls(in->chart),
+				       ftl_flamechart_timed(in->chart)
+					       ? ""
+					       : " (no timestamps: laid end to end)");
+		lost = ftl_flamechart_lost(in->chart, &lines);
+	} else {
+		in->tree = ftl_flame_build_tree(in->build);
+		FtlFlameFrom used = ftl_flame_build_from(in->build);
+		g_string_append_printf(in->note, "%s", used == FTL_FLAME_FROM_CALLS ? "function_graph calls"
+					   : used == FTL_FLAME_FROM_STACKS ? "stack trace samples"
+									   : "function samples");
+		if (ftl_flame_build_repaired(in->build))
+			g_string_append_printf(in->note, "; %" G_GUINT64_FORMAT " calls repaired",
+					       ftl_flame_build_repaired(in->build));
+		lost = ftl_flame_build_lost(in->build, &lines);
+	}
+	flame_note_lost(in, lost, lines);
+	if (a->span_start)
+		g_string_append_printf(in->note, "; inside %u span%s", ftl_spans_count(in->spans),
+				       ftl_spans_count(in->spans) == 1 ? "" : "s");
+	return TRUE;
+}
+
+static gboolean flame_load(FlameInput *in, const FlameArgs *a, const FtlCliGlobals *g,
+			   char **argv, int argc, double min_fraction, GError **error)
+{
+	in->note = g_string_new(NULL);
+	if (!a->chart && flame_is_folded(argv + 1, argc - 1))
+		return flame_load_folded(in, argv + 1, argc - 1, error);
+	return flame_load_trace(in, a, g, argv, argc, min_fraction, error);
+}
+
+static gboolean flame_check_args(FlameArgs *a, FtlCliGlobals *g, int argc, FtlSvgMinWidth *mw,
+				 GError **error)
+{
+	FtlFlameFrom from;
+	FtlFlameColors colors;
+	const char *bad = NULL;
+	if (!a->output)
+		bad = "-o FILE is required (- for standard output)";
+	else if (a->per && strcmp(a->per, "task") && strcmp(a->per, "cpu") && strcmp(a->per, "none"))
+		bad = "--per: expected task, cpu or none";
+	else if (a->from && !ftl_flame_from_parse(a->from, &from))
+		bad = "--from: expected calls, stacks, functions or auto";
+	else if (a->colors && !ftl_flame_colors_parse(a->colors, &colors))
+		bad = "--colors: expected hot, kernel, mono, mem, io, aqua, purple or yellow";
+	else if (a->minwidth && !ftl_svg_minwidth_parse(a->minwidth, mw))
+		bad = "--minwidth: expected pixels (0.5) or a percentage (0.1%)";
+	else if (a->width < 0 || (a->width && (a->width < 200 || a->width > 100000)))
+		bad = "--width: expected 200 to 100000 pixels";
+	else if (a->diff && argc != 3)
+		bad = "--diff expects two inputs, A and B";
+	else if (a->diff && (a->chart || a->stack))
+		bad = "--diff draws flame graphs: not with --chart or --stack";
+	else if (a->chart && a->stack)
+		bad = "--chart and --stack are different pictures: choose one";
+	else if (a->stack && (g->cpu_list || g->pid_list || g->time_range || a->span_start))
+		bad = "--stack: stack tables have no events to select";
+	if (bad) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "flame: %s", bad);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static gboolean flame_write(const FlameArgs *a, const FtlCliGlobals *g, FtlFlame *tree,
+			    FtlFlameSvgOptions *o, char **inputs, GError **error)
+{
+	g_autoptr(FtlOutput) out = ftl_output_open(a->output, (const char *const *)inputs, error);
+	if (!out)
+		return FALSE;
+	FtlFlameSvgStats st;
+	if (!ftl_flame_svg_write(tree, o, ftl_output_stream(out), &st, error) ||
+	    !ftl_output_commit(out, error))
+		return FALSE;
+	if (g->verbose)
+		g_printerr("flame: %" G_GUINT64_FORMAT " frames drawn, %" G_GUINT64_FORMAT
+			   " boxes of %" G_GUINT64_FORMAT " smaller frames merged (minimum width "
+			   "%.2f px), %" G_GUINT64_FORMAT " vanished paths; %s: %" G_GUINT64_FORMAT
+			   " bytes\n",
+			   st.frames, st.merged, st.merged_nodes, st.minwidth_px, st.vanished,
+			   a->output, st.bytes);
+	return TRUE;
+}
+
+static gboolean flame_draw(const FlameArgs *a, FtlCliGlobals *g, int argc, char **argv,
+			   const FtlSvgMinWidth *mw, GError **error)
+{
+	FtlFlameSvgOptions o = { .width = (guint)a->width,
+				 .minwidth_px = mw->px,
+				 .minwidth_pct = mw->pct,
+				 .title = a->title,
+				 .inverted = a->inverted,
+				 .diff = a->diff,
+				 .max_frames = (guint)MAX(a->max_frames, 0),
+				 .origin = g->origin_ns };
+	if (a->colors)
+		ftl_flame_colors_parse(a->colors, &o.colors);
+	g_autoptr(GRegex) hl = NULL;
+	if (a->highlight && !(hl = g_regex_new(a->highlight, G_REGEX_RAW, 0, error))) {
+		g_prefix_error(error, "flame: --highlight: ");
+		return FALSE;
+	}
+	o.highlight = hl;
+	double frac = mw->pct > 0 ? mw->pct / 100 : (mw->px >= 0 ? mw->px : 0.1) /
+							  ((a->width ? a->width : 1200) - 20);
+	g_auto(FlameInput) in = { 0 };
+	g_auto(FlameInput) in_b = { 0 };
+	g_autoptr(FtlFlame) diff = NULL;
+	FtlFlame *tree;
+	g_autoptr(GString) sub = g_string_new(a->subtitle);
+	if (a->diff) {
+		char *one[2] = { argv[0], argv[1] }, *two[2] = { argv[0], argv[2] };
+		if (!flame_load(&in, a, g, one, 2, frac, error) ||
+		    !flame_load(&in_b, a, g, two, 2, frac, error))
+			return FALSE;
+		if (ftl_flame_unit(in.tree) != ftl_flame_unit(in_b.tree)) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+				    "flame --diff: A and B weigh differently (time and samples)");
+			return FALSE;
+		}
+		tree = diff = ftl_flame_diff(in.tree, in_b.tree, a->normalize);
+		g_string_append_printf(sub, "%sA: %s (%s); B: %s (%s)%s", sub->len ? "; " : "",
+				       argv[1], in.note->str, argv[2], in_b.note->str,
+				       a->normalize ? "; A scaled to B's total" : "");
+	} else {
+		if (!flame_load(&in, a, g, argv, argc, frac, error))
+			return FALSE;
+		tree = in.tree;
+		g_string_append_printf(sub, "%s%s", sub->len ? "; " : "", in.note->str);
+	}
+	o.subtitle = sub->str;
+	o.input_label = in.trace ? ftl_trace_label(in.trace) : argv[1];
+	g_autofree FtlFlameMark *marks = NULL;
+	if (in.chart) {
+		o.n_marks = ftl_flamechart_n_marks(in.chart);
+		marks = g_new0(FtlFlameMark, o.n_marks + 1);
+		for (guint i = 0; i < o.n_marks; i++) {
+			const FtlFlameChartMark *m = ftl_flamechart_mark(in.chart, i);
+			marks[i] = (FtlFlameMark){ m->ts, m->text, m->lost };
+		}
+		o.marks = marks;
+	}
+	return flame_write(a, g, tree, &o, argv + 1, error);
+}
+
+static gboolean flame_stack(const FlameArgs *a, const FtlCliGlobals *g, int argc, char **argv,
+			    GError **error)
+{
+	g_autoptr(FtlStackSet) set = ftl_stack_set_new();
+	for (int i = 1; i < argc; i++)
+		if (!ftl_stacktrace_read(set, argv[i], error))
+			return FALSE;
+	ftl_stacktrace_finish(set);
+	FtlStackSvgOptions o = { .width = (guint)a->width, .title = a->title,
+				 .subtitle = a->subtitle, .limit = a->limit };
+	g_autoptr(FtlOutput) out = ftl_output_open(a->output, (const char *const *)argv + 1, error);
+	if (!out)
+		return FALSE;
+	guint64 bytes = 0;
+	if (!ftl_stack_svg_write(set, &o, ftl_output_stream(out), &bytes, error) ||
+	    !ftl_output_commit(out, error))
+		return FALSE;
+	if (g->verbose)
+		g_printerr("flame --stack: %u tables; %s: %" G_GUINT64_FORMAT " bytes\n",
+			   ftl_stack_set_n_tables(set), a->output, bytes);
+	return TRUE;
+}
+
+gboolean ftl_cmd_flame(int argc, char **argv, GError **error)
+{
+	g_auto(FlameArgs) a = { 0 };
+	char *span_help = NULL; /* never set: --span is taken out of argv first */
+	const GOptionEntry entries[] = {
+		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &a.output, "Write the SVG to FILE", "FILE" },
+		{ "per", 0, 0, G_OPTION_ARG_STRING, &a.per,
+		  "One tower (or chart lane) per task or CPU under the root", "task|cpu|none" },
+		{ "chart", 0, 0, G_OPTION_ARG_NONE, &a.chart,
+		  "Flame chart: x is time, calls never merged, a lane per task (or CPU)", NULL },
+		{ "inverted", 0, 0, G_OPTION_ARG_NONE, &a.inverted, "Icicle: the root on top", NULL },
+		{ "function", 'f', 0, G_OPTION_ARG_STRING, &a.function,
+		  "Only the subtrees of FUNCTION", "FUNCTION" },
+		{ "from", 0, 0, G_OPTION_ARG_STRING, &a.from,
+		  "What to draw: function_graph calls, stack traces or function samples "
+		  "(default: the first the trace has)",
+		  "calls|stacks|functions" },
+		{ "minwidth", 0, 0, G_OPTION_ARG_STRING, &a.minwidth,
+		  "Merge frames narrower than PX pixels (default 0.1) or N% of the total", "PX|N%" },
+		{ "width", 0, 0, G_OPTION_ARG_INT, &a.width, "Image width in pixels (1200)", "PX" },
+		{ "title", 0, 0, G_OPTION_ARG_STRING, &a.title, "Title", "TEXT" },
+		{ "subtitle", 0, 0, G_OPTION_ARG_STRING, &a.subtitle, "Subtitle", "TEXT" },
+		{ "colors", 0, 0, G_OPTION_ARG_STRING, &a.colors,
+		  "Palette, a stable colour per name: hot, kernel, mono, mem, io, aqua, purple, "
+		  "yellow",
+		  "NAME" },
+		{ "highlight", 0, 0, G_OPTION_ARG_STRING, &a.highlight,
+		  "Colour the frames whose name matches REGEX", "REGEX" },
+		{ "span", 0, 0, G_OPTION_ARG_STRING, &span_help,
+		  "Only what happens between markers matching START and END (regexes)",
+		  "START END" },
+		{ "diff", 0, 0, G_OPTION_ARG_NONE, &a.diff,
+		  "Differential flame graph of A and B: widths from B, red grew, blue shrank", NULL },
+		{ "normalize", 0, 0, G_OPTION_ARG_NONE, &a.normalize,
+		  "--diff: scale A to B's total first", NULL },
+		{ "stack", 0, 0, G_OPTION_ARG_NONE, &a.stack,
+		  "Stack chart of stack tracer tables: frames to scale in bytes", NULL },
+		{ "limit", 0, 0, G_OPTION_ARG_INT64, &a.limit,
+		  "--stack: draw the stack limit (e.g. 16384) as a line", "BYTES" },
+		{ "max-frames", 0, 0, G_OPTION_ARG_INT, &a.max_frames,
+		  "Draw at most N frames; the minimum width grows to fit (12000)", "N" },
+		{ NULL },
+	};
+	if (!ftl_cli_take_pair("flame", "--span", &argc, argv, &a.span_start, &a.span_end, error))
+		return FALSE;
+	g_auto(FtlCliGlobals) g = { 0 };
+	gboolean parsed = ftl_cli_parse(ftl_cli_find("flame"), entries, &g, &argc, &argv, error);
+	g_free(span_help);
+	if (!parsed)
+		return FALSE;
+	FtlSvgMinWidth mw = { -1, 0 };
+	if (!flame_check_args(&a, &g, argc, &mw, error))
+		return FALSE;
+	if (argc < 2) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "flame: no input file given (try 'ftlens help flame')");
+		return FALSE;
+	}
+	if (a.stack)
+		return flame_stack(&a, &g, argc, argv, error);
+	if (!ftl_cli_time_origin(&g, argc, argv, error))
+		return FALSE;
+	return flame_draw(&a, &g, argc, argv, &mw, error);
+}

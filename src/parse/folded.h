@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Folded stacks, FlameGraph's exchange format: one "frame;frame;frame N"
+ * line per path, N an integer weight. ftlens writes them (export --to
+ * folded) and reads them back for flame graphs and their differences. */
+#pragma once
+
+#include <glib.h>
+
+#include "model/event.h"
+
+/* TRUE when the first lines of data[0..size) read as folded stacks (and
+ * not as a trace whose lines happen to end in a number). */
+gboolean ftl_folded_sniff(const char *data, gsize size);
+
+/* Called per line with the frames, outermost first (borrowed until it
+ * returns), and the weight. */
+typedef void (*FtlFoldedFunc)(const FtlSlice *frames, guint n, gint64 weight, gpointer data);
+
+/* Reads path ("-": standard input; gzip and zstd too). A line that is not
+ * "frames N" is an error naming the file and line. */
+gboolean ftl_folded_read(const char *path, FtlFoldedFunc func, gpointer data, GError **error);

@@ -1,0 +1,700 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The SVG flame views: a layout of boxes (frames wide enough to see, the
+ * rest summed per parent), then one document streamed by xmlTextWriter. */
+#include "config.h"
+
+#include "views/svg-flame.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/escape.h"
+#include "views/svg-writer.h"
+
+#define SVG_XPAD     10.0
+#define SVG_FH	     16.0 /* frame height */
+#define SVG_FONT     12.0
+#define SVG_FONTW    0.59 /* average glyph width / font size (Verdana) */
+#define SVG_TOP	     (SVG_FONT * 5)
+#define SVG_BOTTOM   (SVG_FONT * 2 + 10)
+#define SVG_MAX_LVL  2000 /* deeper frames are not drawn (damaged input) */
+#define SVG_DEFAULTW 1200
+
+static const char *const flame_color_names[] = { "hot",	 "kernel", "mono",   "mem",
+						 "io",	 "aqua",   "purple", "yellow" };
+
+gboolean ftl_flame_colors_parse(const char *s, FtlFlameColors *out)
+{
+	for (guint i = 0; i < G_N_ELEMENTS(flame_color_names); i++)
+		if (strcmp(s, flame_color_names[i]) == 0) {
+			*out = (FtlFlameColors)i;
+			return TRUE;
+		}
+	return FALSE;
+}
+
+gboolean ftl_svg_minwidth_parse(const char *s, FtlSvgMinWidth *out)
+{
+	char *end = NULL;
+	double v = g_ascii_strtod(s, &end);
+	if (end == s || !(v >= 0 && v <= 1e6))
+		return FALSE;
+	out->px = out->pct = 0;
+	if (strcmp(end, "%") == 0 && v <= 100)
+		out->pct = v;
+	else if (*end == 0 || strcmp(end, "px") == 0)
+		out->px = v;
+	else
+		return FALSE;
+	return TRUE;
+}
+
+typedef enum {
+	BOX_VANISHED = 1u << 0, /* diff: a path only in A */
+	BOX_HAS_W = 1u << 1,	/* layout width differs from the value */
+} BoxFlags;
+
+/* One frame to draw. */
+typedef struct {
+	const FtlFlameNode *node; /* NULL for a merged box */
+	const FtlFlameNode *parent;
+	gint64 o, n, w, a; /* offset, value, layout width (ns or samples), A's value */
+	guint64 calls, count;
+	guint level, lane;
+	guint8 kind;
+	guint8 flags;
+} SvgBox;
+
+typedef struct {
+	const FtlFlameSvgOptions *opt;
+	FtlFlame *f;
+	gboolean chart;
+	gint64 thr;   /* narrower than this: merged */
+	gint64 total; /* the root's width in layout units */
+	gint64 t0;    /* charts: the chart's start on the trace clock */
+	GArray *boxes;
+	guint max_frames;
+	guint max_level;
+	GArray *lane_levels; /* charts: deepest level per lane */
+	FtlFlameSvgStats st;
+	double scale; /* px per unit */
+	double height;
+	GRegex *hl;
+} SvgLayout;
+
+static gboolean svg_box(SvgLayout *L, const FtlFlameNode *node, const FtlFlameNode *parent,
+			gint64 o, gint64 n, gint64 w, guint level, guint lane, FtlFlameKind kind)
+{
+	if (L->boxes->len >= L->max_frames)
+		return FALSE;
+	SvgBox b = { .node = node,
+		     .parent = parent,
+		     .o = o,
+		     .n = n,
+		     .w = w,
+		     .a = node ? node->other : 0,
+		     .calls = node ? node->calls : 0,
+		     .level = level,
+		     .lane = lane,
+		     .kind = (guint8)kind };
+	if (w != n)
+		b.flags |= BOX_HAS_W;
+	g_array_append_val(L->boxes, b);
+	L->max_level = MAX(L->max_level, level);
+	if (L->chart) {
+		if (lane >= L->lane_levels->len)
+			g_array_set_size(L->lane_levels, lane + 1);
+		guint *lv = &g_array_index(L->lane_levels, guint, lane);
+		*lv = MAX(*lv, level);
+	}
+	return TRUE;
+}
+
+static SvgBox *svg_last(SvgLayout *L)
+{
+	return &g_array_index(L->boxes, SvgBox, L->boxes->len - 1);
+}
+
+/* A box for what was too narrow: its width is the exact sum. */
+static gboolean svg_merged(SvgLayout *L, const FtlFlameNode *parent, gint64 o, gint64 sum,
+			   gint64 a, guint64 calls, guint64 count, guint level, guint lane)
+{
+	if (!svg_box(L, NULL, parent, o, sum, sum, level, lane, FTL_FLAME_MERGED))
+		return FALSE;
+	SvgBox *b = svg_last(L);
+	b->a = a;
+	b->calls = calls;
+	b->count = count;
+	L->st.merged++;
+	L->st.merged_nodes += count;
+	return TRUE;
+}
+
+/* Vanished paths of a diff take what is left of their parent's width, at
+ * least the minimum, so that they show without changing B's widths. */
+static gboolean svg_vanished(SvgLayout *L, const FtlFlameNode *node, gint64 x, gint64 end,
+			     guint level)
+{
+	guint nv = 0;
+	for (const FtlFlameNode *c = node->child; c; c = c->next)
+		nv += !c->in_b;
+	if (!nv)
+		return TRUE;
+	gint64 room = MAX(end - x, 0) / nv;
+	for (const FtlFlameNode *c = node->child; c; c = c->next) {
+		if (c->in_b)
+			continue;
+		gint64 w = MAX(MIN(c->other, room), L->thr);
+		if (!svg_box(L, c, node, x, 0, w, level, 0, (FtlFlameKind)c->kind))
+			return FALSE;
+		svg_last(L)->flags |= BOX_VANISHED | BOX_HAS_W;
+		L->st.vanished++;
+		x += w;
+	}
+	return TRUE;
+}
+
+/* Lays out node at offset o and its children after it, left to right. */
+static gboolean svg_layout_flame(SvgLayout *L, const FtlFlameNode *node, gint64 o, guint level)
+{
+	if (!svg_box(L, node, node->parent, o, node->value, node->value, level, 0,
+		     (FtlFlameKind)node->kind))
+		return FALSE;
+	if (level >= SVG_MAX_LVL)
+		return TRUE;
+	gint64 x = o, small = 0, small_a = 0;
+	guint64 small_calls = 0, small_n = 0;
+	for (const FtlFlameNode *c = node->child; c; c = c->next) {
+		if (L->opt->diff && !c->in_b)
+			continue;
+		if (c->value >= L->thr && c->value > 0) {
+			if (!svg_layout_flame(L, c, x, level + 1))
+				return FALSE;
+			x += c->value;
+		} else {
+			small += c->value;
+			small_a += c->other;
+			small_calls += c->calls;
+			small_n++;
+		}
+	}
+	if (small_n && small > 0) {
+		if (!svg_merged(L, node, x, small, small_a, small_calls, small_n, level + 1, 0))
+			return FALSE;
+		x += small;
+	}
+	if (L->opt->diff && !svg_vanished(L, node, x, o + node->value, level + 1))
+		return FALSE;
+	return TRUE;
+}
+
+/* Charts: children keep their place in time; runs of narrow neighbours
+ * become one box at the run's start, as wide as their summed time. */
+static gboolean svg_layout_chart(SvgLayout *L, const FtlFlameNode *node, guint level, guint lane)
+{
+	gint64 o = node->start - L->t0;
+	if (!svg_box(L, node, node->parent, o, node->value, node->value, level, lane,
+		     (FtlFlameKind)node->kind))
+		return FALSE;
+	if (level >= SVG_MAX_LVL)
+		return TRUE;
+	gint64 run_o = 0, run = 0;
+	guint64 run_calls = 0, run_n = 0;
+	for (const FtlFlameNode *c = node->child;; c = c->next) {
+		gboolean small = c && (c->value < L->thr || c->kind == FTL_FLAME_MERGED);
+		if (c && small) {
+			if (!run_n)
+				run_o = c->start - L->t0;
+			run += c->value;
+			run_calls += c->kind == FTL_FLAME_MERGED ? c->calls : 1;
+			run_n += c->kind == FTL_FLAME_MERGED ? c->calls : 1;
+			continue;
+		}
+		if (run_n &&
+		    !svg_merged(L, node, run_o, run, 0, run_calls, run_n, level + 1, lane))
+			return FALSE;
+		run = 0;
+		run_n = run_calls = 0;
+		if (!c)
+			break;
+		if (!svg_layout_chart(L, c, level + 1, lane))
+			return FALSE;
+	}
+	return TRUE;
+}
+
+/* Lanes (tasks or CPUs) span the whole chart; their value is their busy time. */
+static gboolean svg_layout_lanes(SvgLayout *L, const FtlFlameNode *root)
+{
+	guint lane = 0;
+	for (const FtlFlameNode *g = root->child; g; g = g->next, lane++) {
+		if (!svg_box(L, g, root, 0, g->value, L->total, 0, lane, FTL_FLAME_GROUP))
+			return FALSE;
+		svg_last(L)->flags |= BOX_HAS_W;
+		gint64 run_o = 0, run = 0;
+		guint64 run_n = 0;
+		for (const FtlFlameNode *c = g->child;; c = c->next) {
+			if (c && (c->value < L->thr || c->kind == FTL_FLAME_MERGED)) {
+				if (!run_n)
+					run_o = c->start - L->t0;
+				run += c->value;
+				run_n += c->kind == FTL_FLAME_MERGED ? c->calls : 1;
+				continue;
+			}
+			if (run_n && !svg_merged(L, g, run_o, run, 0, run_n, run_n, 1, lane))
+				return FALSE;
+			run = 0;
+			run_n = 0;
+			if (!c)
+				break;
+			if (!svg_layout_chart(L, c, 1, lane))
+				return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+/* Lays out with the smallest minimum width (at least the asked one) that
+ * keeps the frame count within the budget. */
+static void svg_layout(SvgLayout *L, gint64 thr)
+{
+	FtlFlameNode *root = ftl_flame_root(L->f);
+	L->thr = MAX(thr, 1);
+	for (;;) {
+		g_array_set_size(L->boxes, 0);
+		if (L->lane_levels)
+			g_array_set_size(L->lane_levels, 0);
+		L->max_level = 0;
+		L->st.merged = L->st.merged_nodes = L->st.vanished = 0;
+		gboolean fits = L->chart ? svg_layout_lanes(L, root) : svg_layout_flame(L, root, 0, 0);
+		if (fits || L->thr >= L->total)
+			break;
+		L->thr = L->thr > G_MAXINT64 / 2 ? G_MAXINT64 : L->thr * 2;
+	}
+}
+
+/* ---- colours ---------------------------------------------------------------- */
+
+static void svg_name_hash(const char *name, double v[3])
+{
+	guint32 h = 2166136261u;
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	v[0] = (double)(h & 0x3ff) / 1023.0;
+	v[1] = (double)((h >> 10) & 0x3ff) / 1023.0;
+	v[2] = (double)((h >> 20) & 0x3ff) / 1023.0;
+}
+
+static void svg_palette(FtlFlameColors c, const char *name, char *buf, gsize size)
+{
+	double v[3];
+	svg_name_hash(name, v);
+	int r, g, b;
+	switch (c) {
+	case FTL_FLAME_COLORS_KERNEL:
+		r = 230 + (int)(25 * v[2]), g = 120 + (int)(80 * v[0]), b = (int)(50 * v[1]);
+		break;
+	case FTL_FLAME_COLORS_MONO:
+		r = g = b = 150 + (int)(80 * v[0]);
+		break;
+	case FTL_FLAME_COLORS_MEM:
+		r = 0, g = 190 + (int)(50 * v[1]), b = (int)(210 * v[0]);
+		break;
+	case FTL_FLAME_COLORS_IO:
+		r = 80 + (int)(60 * v[0]), g = r, b = 190 + (int)(55 * v[1]);
+		break;
+	case FTL_FLAME_COLORS_AQUA:
+		r = 50 + (int)(60 * v[0]), g = 165 + (int)(55 * v[0]), b = 165 + (int)(55 * v[0]);
+		break;
+	case FTL_FLAME_COLORS_PURPLE:
+		r = 190 + (int)(65 * v[0]), g = 80 + (int)(60 * v[0]), b = 190 + (int)(65 * v[0]);
+		break;
+	case FTL_FLAME_COLORS_YELLOW:
+		r = 175 + (int)(55 * v[0]), g = r, b = 50 + (int)(20 * v[0]);
+		break;
+	case FTL_FLAME_COLORS_HOT:
+	default:
+		r = 205 + (int)(50 * v[2]), g = (int)(230 * v[0]), b = (int)(55 * v[1]);
+		break;
+	}
+	g_snprintf(buf, size, "rgb(%d,%d,%d)", r, g, b);
+}
+
+/* --diff: red for growth, blue for shrinkage, by the change on the path. */
+static void svg_diff_color(gint64 delta, gint64 max_abs, char *buf, gsize size)
+{
+	double r = max_abs > 0 ? (double)(delta < 0 ? -delta : delta) / (double)max_abs : 0;
+	int c = 255 - (int)(210 * r);
+	if (delta > 0)
+		g_snprintf(buf, size, "rgb(255,%d,%d)", c, c);
+	else if (delta < 0)
+		g_snprintf(buf, size, "rgb(%d,%d,255)", c, c);
+	else
+		g_snprintf(buf, size, "rgb(250,250,250)");
+}
+
+static void svg_fill(SvgLayout *L, const SvgBox *b, const char *name, gint64 max_abs, char *buf,
+		     gsize size)
+{
+	if (b->flags & BOX_VANISHED)
+		g_strlcpy(buf, "url(#ftl-hatch)", size);
+	else if (b->kind == FTL_FLAME_MERGED)
+		g_strlcpy(buf, "rgb(190,190,190)", size);
+	else if (b->kind == FTL_FLAME_ROOT || b->kind == FTL_FLAME_GROUP)
+		g_strlcpy(buf, "rgb(215,215,215)", size);
+	else if (L->opt->diff)
+		svg_diff_color(b->n - b->a, max_abs, buf, size);
+	else if (L->hl && g_regex_match(L->hl, name, 0, NULL))
+		g_strlcpy(buf, "rgb(60,150,255)", size);
+	else if (b->kind == FTL_FLAME_IRQ)
+		g_strlcpy(buf, "rgb(235,80,80)", size);
+	else
+		svg_palette(L->opt->colors, name, buf, size);
+}
+
+/* ---- the document -------------------------------------------------------------- */
+
+#define W_STR FTL_SVG_STR
+#define W_FMT FTL_SVG_FMT
+#define W_START FTL_SVG_START
+#define W_END FTL_SVG_END
+#define svg_text ftl_svg_text
+
+static void svg_amount(const SvgLayout *L, gint64 v, char *buf, gsize size)
+{
+	if (ftl_flame_unit(L->f) == FTL_FLAME_UNIT_SAMPLES)
+		g_snprintf(buf, size, "%" G_GINT64_FORMAT " sample%s", v, v == 1 ? "" : "s");
+	else
+		ftl_duration_format(v, buf, size);
+}
+
+static double svg_pct(gint64 part, gint64 whole)
+{
+	return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* The hover text after the name: time, shares, calls, repairs. */
+static void svg_details(const SvgLayout *L, const SvgBox *b, gint64 all, GString *s)
+{
+	char v[64], a[64], d[64];
+	gint64 parent = b->parent ? b->parent->value : b->n;
+	if (b->flags & BOX_VANISHED) {
+		svg_amount(L, b->a, a, sizeof a);
+		g_string_append_printf(s, "only in A: %s; gone in B", a);
+		return;
+	}
+	svg_amount(L, b->n, v, sizeof v);
+	g_string_append_printf(s, "%s, %.2f%% of all, %.2f%% of parent", v, svg_pct(b->n, all),
+			       svg_pct(b->n, parent));
+	if (b->kind == FTL_FLAME_MERGED)
+		g_string_append_printf(s, "; %" G_GUINT64_FORMAT " frames too narrow to draw",
+				       b->count);
+	else if (b->calls && ftl_flame_unit(L->f) == FTL_FLAME_UNIT_NS)
+		g_string_append_printf(s, ", %" G_GUINT64_FORMAT " call%s", b->calls,
+				       b->calls == 1 ? "" : "s");
+	if (L->chart && b->node && b->kind != FTL_FLAME_GROUP) {
+		gint64 origin = L->opt->origin != FTL_TS_NONE ? L->opt->origin : L->t0;
+		gint64 at = b->node->start - origin;
+		ftl_duration_format(at < 0 ? -at : at, d, sizeof d);
+		g_string_append_printf(s, ", at %s%s", at < 0 ? "-" : "+", d);
+	}
+	if (L->opt->diff && b->kind != FTL_FLAME_ROOT) {
+		svg_amount(L, b->a, a, sizeof a);
+		gint64 delta = b->n - b->a;
+		svg_amount(L, delta < 0 ? -delta : delta, d, sizeof d);
+		g_string_append_printf(s, "; A %s, B %s, change %s%s", a, v,
+				       delta < 0 ? "-" : "+", d);
+		if (b->a > 0)
+			g_string_append_printf(s, " (%+.2f%%)", svg_pct(delta, b->a));
+		else if (b->node && !b->node->in_a)
+			g_string_append(s, " (new in B)");
+	}
+	if (b->node && b->node->n_open)
+		g_string_append_printf(s, "; %" G_GUINT64_FORMAT
+				       " open at the end: no exit, only its children's time",
+				       b->node->n_open);
+	if (b->node && b->node->n_orphan)
+		g_string_append_printf(s, "; %" G_GUINT64_FORMAT
+				       " exit without entry: its time less its children drawn apart",
+				       b->node->n_orphan);
+}
+
+static double svg_lane_y(const SvgLayout *L, guint lane)
+{
+	double y = SVG_TOP + SVG_FH * 1.5; /* the time axis */
+	for (guint i = 0; i < lane && i < L->lane_levels->len; i++)
+		y += (g_array_index(L->lane_levels, guint, i) + 1) * SVG_FH + SVG_FH / 2;
+	return y;
+}
+
+static double svg_box_y(const SvgLayout *L, const SvgBox *b)
+{
+	if (L->chart)
+		return svg_lane_y(L, b->lane) + b->level * SVG_FH;
+	if (L->opt->inverted)
+		return SVG_TOP + b->level * SVG_FH;
+	return L->height - SVG_BOTTOM - (b->level + 1) * SVG_FH;
+}
+
+static void svg_frame(xmlTextWriterPtr w, SvgLayout *L, const SvgBox *b, gint64 all,
+		      gint64 max_abs, GString *scratch)
+{
+	char label[64], fill[48];
+	const char *name = b->node ? b->node->name : label;
+	if (!b->node)
+		g_snprintf(label, sizeof label, "[%" G_GUINT64_FORMAT " smaller %s]", b->count,
+			   ftl_flame_unit(L->f) == FTL_FLAME_UNIT_NS ? "calls" : "frames");
+	W_START(w, "g");
+	const char *cls = "f";
+	if (b->node && b->node->n_open && b->node->n_open == b->node->calls)
+		cls = "f open";
+	else if (b->node && b->node->n_orphan && b->node->n_orphan == b->node->calls)
+		cls = "f orphan";
+	else if (b->flags & BOX_VANISHED)
+		cls = "f gone";
+	W_STR(w, "class", cls);
+	W_FMT(w, "o", "%" G_GINT64_FORMAT, b->o);
+	W_FMT(w, "n", "%" G_GINT64_FORMAT, b->n);
+	if (b->flags & BOX_HAS_W)
+		W_FMT(w, "w", "%" G_GINT64_FORMAT, b->w);
+	if (L->opt->diff)
+		W_FMT(w, "a", "%" G_GINT64_FORMAT, b->a);
+	W_FMT(w, "c", "%" G_GUINT64_FORMAT, b->calls);
+	W_FMT(w, "l", "%u", b->level);
+	W_START(w, "title");
+	g_autofree char *vis = ftl_escape_markup(name, -1);
+	g_string_assign(scratch, vis);
+	g_string_append_c(scratch, '\n');
+	svg_details(L, b, all, scratch);
+	xmlTextWriterWriteString(w, BAD_CAST scratch->str);
+	W_END(w);
+	double x = SVG_XPAD + (double)b->o * L->scale;
+	double wd = (double)b->w * L->scale;
+	double y = svg_box_y(L, b);
+	svg_fill(L, b, name, max_abs, fill, sizeof fill);
+	W_START(w, "rect");
+	W_FMT(w, "x", "%.1f", x);
+	W_FMT(w, "y", "%.1f", y);
+	W_FMT(w, "width", "%.1f", wd);
+	W_FMT(w, "height", "%.1f", SVG_FH - 1);
+	W_STR(w, "fill", fill);
+	W_END(w);
+	W_START(w, "text");
+	W_FMT(w, "x", "%.1f", x + 3);
+	W_FMT(w, "y", "%.1f", y + SVG_FH - 5);
+	/* as much of the name as fits, as the script does after a zoom */
+	glong chars = (glong)(wd / (SVG_FONT * SVG_FONTW));
+	if (chars >= 3) {
+		glong len = g_utf8_strlen(vis, -1);
+		if (len > chars) {
+			g_autofree char *cut = g_utf8_substring(vis, 0, chars - 2);
+			g_autofree char *dots = g_strconcat(cut, "..", NULL);
+			xmlTextWriterWriteString(w, BAD_CAST dots);
+		} else {
+			xmlTextWriterWriteString(w, BAD_CAST vis);
+		}
+	}
+	W_END(w);
+	W_END(w);
+}
+
+/* Round steps (1, 2, 5 x 10^k ns) for the chart's time axis. */
+static gint64 svg_tick_step(gint64 span)
+{
+	gint64 step = 1;
+	while (step < G_MAXINT64 / 10 && span / step > 10) {
+		if (span / (step * 2) <= 10)
+			return step * 2;
+		if (span / (step * 5) <= 10)
+			return step * 5;
+		step *= 10;
+	}
+	return step;
+}
+
+static void svg_axis(xmlTextWriterPtr w, SvgLayout *L)
+{
+	gint64 origin = L->opt->origin != FTL_TS_NONE ? L->opt->origin : L->t0;
+	gint64 step = svg_tick_step(L->total);
+	double y = SVG_TOP + SVG_FH;
+	W_START(w, "g");
+	W_STR(w, "id", "axis");
+	/* ticks at round times of the axis's own clock (relative to origin) */
+	gint64 first = L->t0 - origin;
+	gint64 t = first >= 0 ? ((first + step - 1) / step) * step : -((-first) / step) * step;
+	for (; t + origin - L->t0 <= L->total; t += step) {
+		double x = SVG_XPAD + (double)(t + origin - L->t0) * L->scale;
+		char d[64];
+		ftl_duration_format(t < 0 ? -t : t, d, sizeof d);
+		ftl_svg_line(w, x, y - 4, x, L->height - SVG_BOTTOM);
+		g_autofree char *label = g_strdup_printf("%s%s", t < 0 ? "-" : t > 0 ? "+" : "", d);
+		ftl_svg_label(w, NULL, NULL, x + 2, y - 6, label);
+	}
+	W_END(w);
+}
+
+static void svg_marks(xmlTextWriterPtr w, SvgLayout *L)
+{
+	W_START(w, "g");
+	W_STR(w, "id", "marks");
+	for (guint i = 0; i < L->opt->n_marks; i++) {
+		const FtlFlameMark *m = &L->opt->marks[i];
+		if (m->ts == FTL_TS_NONE || m->ts < L->t0 || m->ts - L->t0 > L->total)
+			continue;
+		double x = SVG_XPAD + (double)(m->ts - L->t0) * L->scale;
+		W_START(w, "g");
+		W_STR(w, "class", m->lost ? "mk lost" : "mk");
+		W_FMT(w, "o", "%" G_GINT64_FORMAT, m->ts - L->t0);
+		W_START(w, "title");
+		svg_text(w, m->text);
+		W_END(w);
+		ftl_svg_line(w, x, SVG_TOP + SVG_FH, x, L->height - SVG_BOTTOM);
+		W_END(w);
+	}
+	W_END(w);
+}
+
+static void svg_defs(xmlTextWriterPtr w)
+{
+	W_START(w, "defs");
+	W_START(w, "linearGradient");
+	W_STR(w, "id", "ftl-bg");
+	W_STR(w, "y1", "0");
+	W_STR(w, "y2", "1");
+	W_STR(w, "x1", "0");
+	W_STR(w, "x2", "0");
+	W_START(w, "stop");
+	W_STR(w, "stop-color", "#eeeeee");
+	W_STR(w, "offset", "5%");
+	W_END(w);
+	W_START(w, "stop");
+	W_STR(w, "stop-color", "#eeeeb0");
+	W_STR(w, "offset", "95%");
+	W_END(w);
+	W_END(w);
+	W_START(w, "pattern");
+	W_STR(w, "id", "ftl-hatch");
+	W_STR(w, "patternUnits", "userSpaceOnUse");
+	W_STR(w, "width", "4");
+	W_STR(w, "height", "4");
+	W_STR(w, "patternTransform", "rotate(45)");
+	W_START(w, "rect");
+	W_STR(w, "width", "4");
+	W_STR(w, "height", "4");
+	W_STR(w, "fill", "rgb(245,245,245)");
+	W_END(w);
+	W_START(w, "path");
+	W_STR(w, "d", "M0,0 V4");
+	W_STR(w, "stroke", "rgb(110,110,110)");
+	W_STR(w, "stroke-width", "2");
+	W_END(w);
+	W_END(w);
+	W_END(w);
+}
+
+static gboolean svg_head(xmlTextWriterPtr w, SvgLayout *L, double width, GError **error)
+{
+	const FtlFlameSvgOptions *opt = L->opt;
+	W_START(w, "svg");
+	W_STR(w, "version", "1.1");
+	W_STR(w, "xmlns", "http://www.w3.org/2000/svg");
+	W_FMT(w, "width", "%.0f", width);
+	W_FMT(w, "height", "%.0f", L->height);
+	W_FMT(w, "viewBox", "0 0 %.0f %.0f", width, L->height);
+	W_STR(w, "onload", "ftlInit(evt)");
+	svg_defs(w);
+	if (!ftl_svg_write_assets(w, TRUE, error))
+		return FALSE;
+	W_START(w, "rect");
+	W_STR(w, "x", "0");
+	W_STR(w, "y", "0");
+	W_STR(w, "width", "100%");
+	W_STR(w, "height", "100%");
+	W_STR(w, "fill", "url(#ftl-bg)");
+	W_END(w);
+	ftl_svg_label(w, "title", NULL, width / 2, 24,
+		  opt->title ? opt->title
+		  : opt->diff ? "Differential Flame Graph"
+		  : L->chart ? "Flame Chart"
+		  : opt->inverted ? "Icicle Graph"
+				  : "Flame Graph");
+	ftl_svg_label(w, "subtitle", NULL, width / 2, 24 + SVG_FONT + 6, opt->subtitle);
+	ftl_svg_label(w, "details", NULL, SVG_XPAD, L->height - 17, " ");
+	ftl_svg_label(w, "unzoom", "hide", SVG_XPAD, 24, "Reset Zoom");
+	ftl_svg_label(w, "search", NULL, width - SVG_XPAD - 100, 24, "Search");
+	ftl_svg_label(w, "ignorecase", NULL, width - SVG_XPAD - 16, 24, "ic");
+	ftl_svg_label(w, "matched", NULL, width - SVG_XPAD - 140, L->height - 17, " ");
+	if (opt->input_label)
+		ftl_svg_label(w, "input", NULL, width - SVG_XPAD, L->height - 3, opt->input_label);
+	return TRUE;
+}
+
+/* long: one document, head to tail, in the order the format wants it */
+gboolean ftl_flame_svg_write(FtlFlame *f, const FtlFlameSvgOptions *opt, FILE *out,
+			     FtlFlameSvgStats *stats, GError **error)
+{
+	FtlFlameNode *root = ftl_flame_root(f);
+	double width = opt->width ? opt->width : SVG_DEFAULTW;
+	SvgLayout L = { .opt = opt, .f = f, .chart = ftl_flame_is_chart(f) };
+	L.hl = opt->highlight;
+	L.boxes = g_array_new(FALSE, FALSE, sizeof(SvgBox));
+	L.lane_levels = g_array_new(FALSE, TRUE, sizeof(guint));
+	L.max_frames = opt->max_frames ? opt->max_frames : 12000;
+	/* a chart's width is its time span; a flame graph's the root's weight */
+	gint64 span = ftl_flame_span(f, &L.t0);
+	L.total = MAX(L.chart ? span : root->value, 1);
+	double minpx = opt->minwidth_px >= 0 ? opt->minwidth_px : 0.1;
+	double avail = width - 2 * SVG_XPAD;
+	gint64 thr = opt->minwidth_pct > 0 ? (gint64)ceil((double)L.total * opt->minwidth_pct / 100)
+					   : (gint64)ceil((double)L.total * minpx / avail);
+	if (!L.chart)
+		thr = MAX(thr, 1); /* a frame of no weight is never drawn */
+	svg_layout(&L, thr);
+	L.scale = avail / (double)L.total;
+	L.st.minwidth_px = (double)L.thr * L.scale;
+	if (L.chart) {
+		L.height = svg_lane_y(&L, L.lane_levels->len) + SVG_BOTTOM;
+	} else {
+		L.height = (L.max_level + 1) * SVG_FH + SVG_TOP + SVG_BOTTOM;
+	}
+	gint64 all = root->value;
+	gint64 max_abs = 0;
+	for (guint i = 0; opt->diff && i < L.boxes->len; i++) {
+		const SvgBox *b = &g_array_index(L.boxes, SvgBox, i);
+		if (b->kind != FTL_FLAME_ROOT && !(b->flags & BOX_VANISHED))
+			max_abs = MAX(max_abs, ABS(b->n - b->a));
+	}
+	g_autoptr(FtlSvgWriter) sw = ftl_svg_writer_new(out, error);
+	if (!sw || !svg_head(sw->w, &L, width, error)) {
+		g_array_unref(L.boxes);
+		g_array_unref(L.lane_levels);
+		return FALSE;
+	}
+	xmlTextWriterPtr w = sw->w;
+	if (L.chart) {
+		svg_axis(w, &L);
+		svg_marks(w, &L);
+	}
+	W_START(w, "g");
+	W_STR(w, "id", "frames");
+	W_FMT(w, "total", "%" G_GINT64_FORMAT, all);
+	W_FMT(w, "span", "%" G_GINT64_FORMAT, L.total);
+	W_FMT(w, "xpad", "%.0f", SVG_XPAD);
+	W_FMT(w, "minpx", "%.2f", minpx);
+	W_STR(w, "unit", ftl_flame_unit(f) == FTL_FLAME_UNIT_NS ? "ns" : "samples");
+	W_STR(w, "mode", L.chart ? "chart" : opt->diff ? "diff" : opt->inverted ? "icicle" : "flame");
+	g_autoptr(GString) scratch = g_string_new(NULL);
+	for (guint i = 0; i < L.boxes->len; i++)
+		svg_frame(w, &L, &g_array_index(L.boxes, SvgBox, i), all, max_abs, scratch);
+	W_END(w);
+	W_END(w);
+	gboolean ok = ftl_svg_writer_end(sw, error);
+	L.st.frames = L.boxes->len;
+	L.st.bytes = sw->bytes;
+	if (stats)
+		*stats = L.st;
+	g_array_unref(L.boxes);
+	g_array_unref(L.lane_levels);
+	return ok;
+}
