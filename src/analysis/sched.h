@@ -17,7 +17,7 @@
  *   where idle is pid 0 and unknown the time after lost events before the
  *   next event tells who runs.
  * - A task switched out in state R or R+ (or a numeric state 0, or a lone bit
- *   >= 2048, the TASK_STATE_MAX that old kernels print for a preemption) was
+ *   >= 1024, the TASK_STATE_MAX that old kernels print for a preemption) was
  *   preempted and waits (runnable) until it runs again; any other state is a
  *   voluntary switch and the task sleeps until its wakeup; X and Z end it.
  * - Wakeup latency: from the wakeup of a sleeping (or not yet seen) task to
