@@ -211,3 +211,50 @@ int ftl_cli_exit_code(const GError *error)
 		return 2;
 	return 1;
 }
+
+gboolean ftl_cli_take_pair(int *argc, char **argv, const char *option, char **first, char **second,
+			   GError **error)
+{
+	gsize olen = strlen(option);
+	int out = 1;
+	gboolean operands = FALSE;
+	for (int i = 1; i < *argc; i++) {
+		const char *a = argv[i];
+		int take = 0;
+		const char *s = NULL, *e = NULL;
+		if (operands || strcmp(a, "--") == 0) {
+			operands = TRUE;
+		} else if (strcmp(a, option) == 0) {
+			if (i + 2 >= *argc)
+				goto missing;
+			s = argv[i + 1];
+			e = argv[i + 2];
+			take = 3;
+		} else if (strncmp(a, option, olen) == 0 && a[olen] == '=') {
+			if (i + 1 >= *argc)
+				goto missing;
+			s = a + olen + 1;
+			e = argv[i + 1];
+			take = 2;
+		}
+		if (!take) {
+			argv[out++] = argv[i];
+			continue;
+		}
+		if (*first) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "%s: %s given twice",
+				    argv[0], option);
+			return FALSE;
+		}
+		*first = g_strdup(s);
+		*second = g_strdup(e);
+		i += take - 1;
+	}
+	*argc = out;
+	argv[out] = NULL;
+	return TRUE;
+missing:
+	g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "%s: %s needs two patterns: %s START END",
+		    argv[0], option, option);
+	return FALSE;
+}

@@ -58,6 +58,12 @@ int ftl_cli_exit_code(const GError *error);
  * (cli/time-origin.c) */
 gboolean ftl_cli_time_origin(FtlCliGlobals *g, int argc, char **argv, GError **error);
 
+/* Takes "OPTION A B" (or "OPTION=A B") out of argv before GOption, which
+ * cannot parse an option with two values; argv[0] names the command in
+ * errors. *first and *second (g_free) stay NULL when it is absent. */
+gboolean ftl_cli_take_pair(int *argc, char **argv, const char *option, char **first, char **second,
+			   GError **error);
+
 gboolean ftl_cmd_info(int argc, char **argv, GError **error);
 gboolean ftl_cmd_dump(int argc, char **argv, GError **error);
 gboolean ftl_cmd_report(int argc, char **argv, GError **error);

@@ -12,53 +12,6 @@
 #include "views/info.h"
 #include "views/markers.h"
 
-/* --span takes two values, which GOption cannot: take "--span START END" (or
- * "--span=START END") out of argv before the options are parsed. */
-static gboolean markers_take_span(int *argc, char **argv, char **start, char **end, GError **error)
-{
-	int out = 1;
-	gboolean operands = FALSE;
-	for (int i = 1; i < *argc; i++) {
-		const char *a = argv[i];
-		int take = 0;
-		const char *s = NULL, *e = NULL;
-		if (operands || strcmp(a, "--") == 0) {
-			operands = TRUE;
-		} else if (strcmp(a, "--span") == 0) {
-			if (i + 2 >= *argc)
-				goto missing;
-			s = argv[i + 1];
-			e = argv[i + 2];
-			take = 3;
-		} else if (g_str_has_prefix(a, "--span=")) {
-			if (i + 1 >= *argc)
-				goto missing;
-			s = a + strlen("--span=");
-			e = argv[i + 1];
-			take = 2;
-		}
-		if (!take) {
-			argv[out++] = argv[i];
-			continue;
-		}
-		if (*start) {
-			g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-				    "markers: --span given twice");
-			return FALSE;
-		}
-		*start = g_strdup(s);
-		*end = g_strdup(e);
-		i += take - 1;
-	}
-	*argc = out;
-	argv[out] = NULL;
-	return TRUE;
-missing:
-	g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-		    "markers: --span needs two patterns: --span START END");
-	return FALSE;
-}
-
 gboolean ftl_cmd_markers(int argc, char **argv, GError **error)
 {
 	g_autofree char *format = NULL;
@@ -77,7 +30,8 @@ gboolean ftl_cmd_markers(int argc, char **argv, GError **error)
 		  "Output format: text, csv or json", "FMT" },
 		{ NULL },
 	};
-	if (!markers_take_span(&argc, argv, &span_start, &span_end, error))
+	/* --span takes two values, which GOption cannot */
+	if (!ftl_cli_take_pair(&argc, argv, "--span", &span_start, &span_end, error))
 		return FALSE;
 	g_auto(FtlCliGlobals) g = { 0 };
 	gboolean parsed = ftl_cli_parse(ftl_cli_find("markers"), entries, &g, &argc, &argv, error);
