@@ -446,7 +446,7 @@ static void sched_wakeup(FtlSched *s, const FtlEvent *ev, gint32 pid, gint32 pri
 	t->cpu = -1;
 	t->wake_ts = ev->ts;
 	t->waker_pid = ev->pid;
-	t->waker_comm = ev->comm;
+	t->waker_comm = ev->comm ? ev->comm : sched_comm(s, ev->pid);
 	t->waker_cpu = ev->cpu;
 }
 

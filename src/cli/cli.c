@@ -70,6 +70,15 @@ const FtlCommand ftl_commands[] = {
 	  "prints each setting before and after and saves the old values in\n"
 	  "$FTLENS_STATE_DIR/arm-oops.state (default /run/ftlens); --disarm restores them.",
 	  ftl_cmd_arm_oops },
+	{ "sched", "[--per-span START END] FILE...",
+	  "who ran where and how late: CPUs, tasks, wakeup latency, interrupts",
+	  "From sched_switch, sched_waking/sched_wakeup, irq_handler_* and softirq_* events\n"
+	  "(or, without sched_switch, the task each event names): per CPU busy, idle and\n"
+	  "interrupt time; per task run, wait and sleep time, switches (voluntary and\n"
+	  "preempted) and migrations; wakeup latency percentiles, RT and normal apart, and\n"
+	  "the worst wakeups with their waker; interrupt and softirq durations. Every\n"
+	  "figure says its window and what could not be paired.",
+	  ftl_cmd_sched },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 
