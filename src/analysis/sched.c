@@ -43,8 +43,7 @@ typedef struct {
 /* What the pass knows of a CPU now. */
 typedef struct {
 	gboolean seen;
-	gboolean switch_mode; /* a sched_switch was seen here: pids no longer switch it */
-	gboolean lost;	      /* events were lost; who runs is unknown until the next one */
+	gboolean lost; /* events were lost; who runs is unknown until the next one */
 	gint32 cur;
 	gint64 since;
 	gint64 first_ts, last_ts, lost_from;
@@ -84,7 +83,6 @@ struct _FtlSched {
 	GHashTable *names;   /* interrupt handler names, owned */
 	GArray *on_iv, *on_wake;
 	gint64 first_ts, last_ts;
-	gboolean inferred;
 };
 
 static const char *const softirq_names[] = { "HI",	 "TIMER",   "NET_TX", "NET_RX",	 "BLOCK",
@@ -116,7 +114,7 @@ static SwitchOut sched_out_state(FtlSlice state)
 		return OUT_UNKNOWN;
 	if (ftl_sched_state_runnable(state))
 		return OUT_PREEMPTED;
-	if (state.p[0] == 'X' || state.p[0] == 'Z')
+	if (state.p[0] == 'X' || state.p[0] == 'x' || state.p[0] == 'Z')
 		return OUT_DEAD;
 	return OUT_SLEEP;
 }
@@ -705,8 +703,6 @@ static int sched_generic_kind(FtlSched *s, const char *name)
 
 static void sched_feed_switch(FtlSched *s, const FtlEvent *ev)
 {
-	SchedCpu *c = sched_cpu(s, ev->cpu);
-	c->switch_mode = TRUE;
 	sched_task_note(s, ev->u.sw.prev_pid, ev->u.sw.prev_comm, ev->u.sw.prev_prio);
 	sched_task_note(s, ev->u.sw.next_pid, ev->u.sw.next_comm, ev->u.sw.next_prio);
 	acc_count(s, ev->ts, G_STRUCT_OFFSET(FtlSchedScope, n_switch_events));
@@ -780,12 +776,13 @@ void ftl_sched_feed(FtlSched *s, const FtlEvent *ev)
 	}
 	c = sched_cpu(s, ev->cpu);
 	c->last_ts = ev->ts;
-	/* Without sched_switch, the task an event names is the one running:
-	 * function_graph's separators and proc column, any event's pid. */
-	if (!c->switch_mode && ev->kind != FTL_EVENT_SCHED_SWITCH && ev->pid >= 0 &&
-	    ev->pid != c->cur) {
-		s->inferred = TRUE;
-		sched_switch(s, ev->cpu, ev->ts, c->cur, OUT_UNKNOWN, ev->pid, -1);
+	/* The task an event names is the one running (an event's pid is the
+	 * CPU's current task): without sched_switch, that is how a CPU switches
+	 * (function_graph's separators and proc column); with it, a change
+	 * means a switch that is not in the trace. */
+	if (now >= 0 && now != c->cur) {
+		acc_count(s, ev->ts, G_STRUCT_OFFSET(FtlSchedScope, switches_inferred));
+		sched_switch(s, ev->cpu, ev->ts, c->cur, OUT_UNKNOWN, now, -1);
 	}
 	sched_feed_kind(s, sched_cpu(s, ev->cpu), ev);
 }
@@ -873,7 +870,6 @@ static void sched_acc_finish(FtlSched *s, SchedAcc *a)
 	gboolean any = s->first_ts != FTL_TS_NONE && w0 <= w1;
 	a->pub.t0 = any ? w0 : FTL_TS_NONE;
 	a->pub.t1 = any ? w1 : FTL_TS_NONE;
-	a->pub.inferred = s->inferred;
 	if (any)
 		sched_acc_cpus(s, a, w0, w1);
 	g_autoptr(GPtrArray) pids = sched_sorted_pids(a->tasks);

@@ -4,9 +4,11 @@
  * handlers took. One streaming pass; memory grows with tasks x CPUs (and
  * x windows), never with the trace's length.
  *
- * Sources, in order of trust: sched_switch events; without them, the task
- * each event names (function_graph's task-switch separators and funcgraph-proc
- * columns, any event's common pid) switches a CPU when it changes. Wakeups:
+ * Sources: sched_switch events, and the task each event names (any event's
+ * common pid is the task current on its CPU): when it changes without a
+ * sched_switch (the trace has none, as function_graph with its task-switch
+ * separators and funcgraph-proc column; or one was lost), the CPU switches
+ * at that event, and the switch counts as inferred. Wakeups:
  * sched_waking (the earliest point, unless FTL_SCHED_WAKE_WAKEUP),
  * sched_wakeup, sched_wakeup_new. Interrupts: irq_handler_entry/exit,
  * softirq_entry/exit and function_graph's "==>" / "<==" irq lines.
@@ -19,7 +21,7 @@
  * - A task switched out in state R or R+ (or a numeric state 0, or a lone bit
  *   >= 1024, the TASK_STATE_MAX that old kernels print for a preemption) was
  *   preempted and waits (runnable) until it runs again; any other state is a
- *   voluntary switch and the task sleeps until its wakeup; X and Z end it.
+ *   voluntary switch and the task sleeps until its wakeup; X, x and Z end it.
  * - Wakeup latency: from the wakeup of a sleeping (or not yet seen) task to
  *   the switch that runs it; RT when that switch's next_prio is 0..99. A
  *   wakeup of a task that is running or already runnable is not a latency.
@@ -137,8 +139,8 @@ typedef struct {
 	guint64 n_switch_events;
 	guint64 n_wakeup_events;
 	guint64 n_irq_events;
-	gboolean inferred; /* some CPU was switched by the tasks events name, not by
-			    * sched_switch */
+	guint64 switches_inferred; /* a CPU's task changed without a sched_switch:
+				    * the trace has none there, or lost it */
 } FtlSchedScope;
 
 /* What the listeners see: each interval once it ends, in no particular

@@ -436,7 +436,7 @@ static const FtlColumn window_cols[] = {
 	[WN_SWITCH_EVENTS] = { "switch_events", "switch events", FTL_COL_INT },
 	[WN_WAKEUP_EVENTS] = { "wakeup_events", "wakeup events", FTL_COL_INT },
 	[WN_IRQ_EVENTS] = { "irq_events", "irq events", FTL_COL_INT },
-	[WN_INFERRED] = { "switches_inferred", "inferred", FTL_COL_INT },
+	[WN_INFERRED] = { "switches_inferred", "inferred switches", FTL_COL_INT },
 	[WN_UNSERVED] = { "wakeups_unserved", "unserved", FTL_COL_INT },
 	[WN_UNWOKEN] = { "switches_unwoken", "unwoken", FTL_COL_INT },
 	[WN_OF_RUNNABLE] = { "wakeups_of_runnable", "of runnable", FTL_COL_INT },
@@ -459,7 +459,7 @@ static FtlTable *window_table(const SchedView *v)
 		ftl_table_set_int(t, WN_SWITCH_EVENTS, (gint64)sc->n_switch_events);
 		ftl_table_set_int(t, WN_WAKEUP_EVENTS, (gint64)sc->n_wakeup_events);
 		ftl_table_set_int(t, WN_IRQ_EVENTS, (gint64)sc->n_irq_events);
-		ftl_table_set_int(t, WN_INFERRED, sc->inferred);
+		ftl_table_set_int(t, WN_INFERRED, (gint64)sc->switches_inferred);
 		ftl_table_set_int(t, WN_UNSERVED, (gint64)sc->wakeups_unserved);
 		ftl_table_set_int(t, WN_UNWOKEN, (gint64)sc->switches_unwoken);
 		ftl_table_set_int(t, WN_OF_RUNNABLE, (gint64)sc->wakeups_of_runnable);
@@ -485,10 +485,11 @@ static void sched_text_window(const SchedView *v, const FtlSchedScope *sc, FILE 
 		"Events:     %" G_GUINT64_FORMAT " sched_switch, %" G_GUINT64_FORMAT
 		" wakeup events, %" G_GUINT64_FORMAT " irq entries and exits\n",
 		sc->n_switch_events, sc->n_wakeup_events, sc->n_irq_events);
-	if (sc->inferred)
-		fputs("            switches inferred from the task each event names (no "
-		      "sched_switch on some CPU)\n",
-		      out);
+	if (sc->switches_inferred)
+		fprintf(out,
+			"Inferred:   %" G_GUINT64_FORMAT " switches from the task each event "
+			"names (no sched_switch said so)\n",
+			sc->switches_inferred);
 	const struct {
 		guint64 n;
 		const char *what;

@@ -100,7 +100,7 @@ static void test_basic(void)
 	CU_ASSERT_EQUAL(sc->irqs[0].id, 5);
 	CU_ASSERT_STRING_EQUAL(sc->irqs[0].name, "eth0");
 	CU_ASSERT_EQUAL(sc->irqs[0].max_ns, 100);
-	CU_ASSERT_FALSE(sc->inferred);
+	CU_ASSERT_EQUAL(sc->switches_inferred, 0);
 }
 
 static void test_window(void)
@@ -206,7 +206,7 @@ static void test_inferred(void)
 	feed(s, evb_exit(500, 0, 20, "g", 0, 100));
 	ftl_sched_finish(s);
 	const FtlSchedScope *sc = ftl_sched_scope(s, 0);
-	CU_ASSERT_TRUE(sc->inferred);
+	CU_ASSERT_EQUAL(sc->switches_inferred, 2);
 	CU_ASSERT_EQUAL(task(sc, 10)->run_ns, 200);
 	CU_ASSERT_EQUAL(task(sc, 10)->switches, 1);
 	CU_ASSERT_EQUAL(task(sc, 10)->voluntary + task(sc, 10)->preempted, 0);
