@@ -93,9 +93,9 @@ static void cpu_rows(FtlTable *t, const FtlSchedScope *sc, guint span, gint64 or
 	}
 }
 
-static FtlTable *cpu_table(const SchedView *v, guint first, guint n)
+static FtlTable *cpu_table(const SchedView *v, const char *name, guint first, guint n)
 {
-	FtlTable *t = ftl_table_new("cpus", cpu_cols, G_N_ELEMENTS(cpu_cols));
+	FtlTable *t = ftl_table_new(name, cpu_cols, G_N_ELEMENTS(cpu_cols));
 	gboolean unknown = FALSE, lost = FALSE;
 	for (guint i = first; i < first + n; i++)
 		cpu_rows(t, ftl_sched_scope(v->s, i), i, v->opt->origin, &unknown, &lost);
@@ -209,9 +209,9 @@ static void task_rows(FtlTable *t, const FtlSchedScope *sc, guint span, FtlSched
 	}
 }
 
-static FtlTable *task_table(const SchedView *v, guint first, guint n)
+static FtlTable *task_table(const SchedView *v, const char *name, guint first, guint n)
 {
-	FtlTable *t = ftl_table_new("tasks", task_cols, G_N_ELEMENTS(task_cols));
+	FtlTable *t = ftl_table_new(name, task_cols, G_N_ELEMENTS(task_cols));
 	for (guint i = first; i < first + n; i++)
 		task_rows(t, ftl_sched_scope(v->s, i), i, v->opt->sort, v->opt->origin);
 	if (!v->spans || v->text)
@@ -508,10 +508,10 @@ static void sched_text_tables(const SchedView *v, guint i, FILE *out)
 	const FtlSchedScope *sc = ftl_sched_scope(v->s, i);
 	static const char *const by[] = { "run time",	 "wait time", "switches",
 					  "max latency", "pid",	      "comm" };
-	g_autoptr(FtlTable) cpus = cpu_table(v, i, 1);
+	g_autoptr(FtlTable) cpus = cpu_table(v, "cpus", i, 1);
 	fputs("\nCPUs\n", out);
 	ftl_table_print_text(cpus, out, 0, SCHED_WIDTH);
-	g_autoptr(FtlTable) tasks = task_table(v, i, 1);
+	g_autoptr(FtlTable) tasks = task_table(v, "tasks", i, 1);
 	guint n = ftl_table_n_rows(tasks), top = v->opt->top && v->opt->top < n ? v->opt->top : n;
 	fprintf(out, "\nTasks by %s (%u of %u)\n", by[v->opt->sort], top, n);
 	ftl_table_print_text(tasks, out, top, SCHED_WIDTH);
@@ -557,8 +557,10 @@ void ftl_sched_print(const FtlSched *s, const FtlSchedViewOptions *opt, FILE *ou
 		sched_print_text(&v, out);
 		return;
 	}
-	FtlTable *all[] = { window_table(&v),	 cpu_table(&v, 0, n),	task_table(&v, 0, n),
-			    lat_table(&v, 0, n), worst_table(&v, 0, n), irq_table(&v, 0, n) };
+	FtlTable *all[] = {
+		window_table(&v),    cpu_table(&v, "cpus", 0, n), task_table(&v, "tasks", 0, n),
+		lat_table(&v, 0, n), worst_table(&v, 0, n),	  irq_table(&v, 0, n)
+	};
 	if (opt->format == FTL_FORMAT_CSV) {
 		ftl_table_print_csv_all(out, (const FtlTable *const *)all, G_N_ELEMENTS(all));
 	} else {
@@ -598,19 +600,18 @@ void ftl_sched_print_summary_text(const FtlSched *s, guint top, FILE *out)
 	sched_text_tables(&v, 0, out);
 }
 
-FtlTable *ftl_sched_cpu_table(const FtlSched *s, gint64 origin)
+FtlTable *ftl_sched_cpu_table(const FtlSched *s, const char *name, gint64 origin)
 {
 	FtlSchedViewOptions opt = { .format = FTL_FORMAT_JSON, .origin = origin };
 	SchedView v = { s, &opt, FALSE, FALSE };
-	FtlTable *t = cpu_table(&v, 0, 1);
-	return t;
+	return cpu_table(&v, name, 0, 1);
 }
 
-FtlTable *ftl_sched_task_table(const FtlSched *s, FtlSchedSort sort)
+FtlTable *ftl_sched_task_table(const FtlSched *s, const char *name, FtlSchedSort sort)
 {
 	FtlSchedViewOptions opt = { .format = FTL_FORMAT_JSON,
 				    .sort = sort,
 				    .origin = FTL_TS_NONE };
 	SchedView v = { s, &opt, FALSE, FALSE };
-	return task_table(&v, 0, 1);
+	return task_table(&v, name, 0, 1);
 }

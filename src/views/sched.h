@@ -32,11 +32,12 @@ gboolean ftl_sched_parse_sort(const char *text, FtlSchedSort *out);
 /* Every window of a finished analysis. */
 void ftl_sched_print(const FtlSched *s, const FtlSchedViewOptions *opt, FILE *out);
 
-/* The CPU and task summary of the whole trace, as `report --sched` adds it:
- * text sections, or tables for the report's CSV and JSON. */
+/* The summary of the whole trace, as `report --sched` adds it: the text
+ * sections, or the CPU and task tables (named name, for the JSON member)
+ * for the report's CSV and JSON. */
 void ftl_sched_print_summary_text(const FtlSched *s, guint top, FILE *out);
-FtlTable *ftl_sched_cpu_table(const FtlSched *s, gint64 origin);
-FtlTable *ftl_sched_task_table(const FtlSched *s, FtlSchedSort sort);
+FtlTable *ftl_sched_cpu_table(const FtlSched *s, const char *name, gint64 origin);
+FtlTable *ftl_sched_task_table(const FtlSched *s, const char *name, FtlSchedSort sort);
 
 /* Every wakeup as it is served (`sched --wakeups`), with the columns of the
  * worst wakeups; filled during the pass by the listener

@@ -13,7 +13,7 @@ prereq PYTHON
 make_tmpdir
 E=$top_srcdir/tests/e2e/expected
 S=$FTL_TESTDATA/sched/small.txt
-plan 25
+plan 28
 
 golden() { # NAME FILE: compare FILE with expected/NAME
 	[ -n "${FTL_UPDATE_GOLDEN:-}" ] && cp "$2" "$E/$1"
@@ -161,6 +161,16 @@ printf '%s\n' \
 check "a hostile comm is shown escaped, never raw" '! grep -q "$(printf "\033")" "$T/h.out" && ! grep -q "$(printf "\302\233")" "$T/h.out" && grep -q "66" "$T/h.out"'
 "$FTLENS" sched --wakeups "$T/hostile.txt" >/dev/null 2>&1
 check "--wakeups on a trace without wakeups exits 0" '[ $? -eq 0 ]'
+"$FTLENS" report --sched -F json "$S" >"$T/rep.json" 2>/dev/null
+check "report --sched adds the CPU and task tables sched prints" 'python3 -c "
+import json, sys
+r, s = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert r[\"sched_cpus\"] == s[\"cpus\"] and r[\"sched_tasks\"] == s[\"tasks\"]
+" "$T/rep.json" "$T/s.json"'
+"$FTLENS" report -F json "$S" >"$T/rep0.json" 2>/dev/null
+check "report without --sched has none of them" '! grep -q sched_cpus "$T/rep0.json"'
+"$FTLENS" report --sched "$S" >"$T/rep.txt" 2>/dev/null
+check "report --sched in text ends with the scheduling sections" 'grep -q "^Scheduling$" "$T/rep.txt" && grep -q "^Worst wakeups$" "$T/rep.txt"'
 "$FTLENS" sched /nonexistent >/dev/null 2>"$T/ne.err"
 check "a missing input: exit 1, its name in the message" '[ $? -eq 1 ] && grep -q nonexistent "$T/ne.err"'
 "$FTLENS" sched "$top_srcdir/data/sample-fgraph.txt" >"$T/nots.txt" 2>&1
