@@ -54,17 +54,20 @@ typedef struct {
 	gboolean soft_on;
 	gint64 soft_start;
 	gint32 soft_vec;
+	const char *comm; /* the last event's task name and pid, noted already */
+	gint32 comm_pid;
 } SchedCpu;
 
 /* One window's figures as they accumulate. */
 typedef struct {
 	FtlSchedScope pub;
 	char *label;
-	gint64 w0, w1;	   /* as asked: G_MININT64 / G_MAXINT64 for the whole trace */
-	GHashTable *tasks; /* pid -> FtlSchedTask* */
-	GArray *cpus;	   /* FtlSchedCpu by cpu */
-	GHashTable *irqs;  /* FtlSchedIrq* (key: kind, id, name) */
-	GArray *worst;	   /* FtlSchedWakeup, largest first */
+	gint64 w0, w1;	    /* as asked: G_MININT64 / G_MAXINT64 for the whole trace */
+	GHashTable *tasks;  /* pid -> FtlSchedTask* */
+	GArray *cpus;	    /* FtlSchedCpu by cpu */
+	GHashTable *irqs;   /* FtlSchedIrq* (key: kind, id, name) */
+	GArray *worst;	    /* FtlSchedWakeup, largest first */
+	FtlSchedTask *last; /* the task asked for last */
 } SchedAcc;
 
 typedef struct {
@@ -83,6 +86,7 @@ struct _FtlSched {
 	GHashTable *names;   /* interrupt handler names, owned */
 	GArray *on_iv, *on_wake;
 	gint64 first_ts, last_ts;
+	SchedTask *last; /* the task asked for last */
 };
 
 static const char *const softirq_names[] = { "HI",	 "TIMER",   "NET_TX", "NET_RX",	 "BLOCK",
@@ -182,6 +186,9 @@ static gboolean acc_clip(const SchedAcc *a, gint64 *t0, gint64 *t1)
 
 static FtlSchedTask *acc_task(SchedAcc *a, gint32 pid)
 {
+	/* a switch asks for the same task several times in a row */
+	if (a->last && a->last->pid == pid)
+		return a->last;
 	FtlSchedTask *t = g_hash_table_lookup(a->tasks, GINT_TO_POINTER(pid));
 	if (!t) {
 		t = g_new0(FtlSchedTask, 1);
@@ -190,7 +197,7 @@ static FtlSchedTask *acc_task(SchedAcc *a, gint32 pid)
 		t->lat_max = t->lat_max_ts = FTL_TS_NONE;
 		g_hash_table_insert(a->tasks, GINT_TO_POINTER(pid), t);
 	}
-	return t;
+	return a->last = t;
 }
 
 static void acc_cpu_init(gpointer slot, guint idx)
@@ -202,6 +209,8 @@ static void acc_cpu_init(gpointer slot, guint idx)
 
 static FtlSchedCpu *acc_cpu(SchedAcc *a, gint32 cpu)
 {
+	if ((guint)cpu < a->cpus->len)
+		return &g_array_index(a->cpus, FtlSchedCpu, cpu);
 	return ftl_slots_get(a->cpus, (guint)cpu, acc_cpu_init);
 }
 
@@ -222,17 +231,21 @@ static void sched_cpu_init(gpointer slot, guint idx)
 {
 	SchedCpu *c = slot;
 	(void)idx;
-	c->cur = -1;
+	c->cur = c->comm_pid = -1;
 	c->first_ts = c->last_ts = c->since = FTL_TS_NONE;
 }
 
 static SchedCpu *sched_cpu(FtlSched *s, gint32 cpu)
 {
+	if ((guint)cpu < s->cpus->len)
+		return &g_array_index(s->cpus, SchedCpu, cpu);
 	return ftl_slots_get(s->cpus, (guint)cpu, sched_cpu_init);
 }
 
 static SchedTask *sched_task(FtlSched *s, gint32 pid)
 {
+	if (s->last && s->last->pid == pid)
+		return s->last;
 	SchedTask *t = g_hash_table_lookup(s->tasks, GINT_TO_POINTER(pid));
 	if (!t) {
 		t = g_new0(SchedTask, 1);
@@ -242,7 +255,7 @@ static SchedTask *sched_task(FtlSched *s, gint32 pid)
 		t->since = t->wake_ts = FTL_TS_NONE;
 		g_hash_table_insert(s->tasks, GINT_TO_POINTER(pid), t);
 	}
-	return t;
+	return s->last = t;
 }
 
 static void sched_task_note(FtlSched *s, gint32 pid, const char *comm, gint32 prio)
@@ -278,8 +291,12 @@ static void emit_run(FtlSched *s, gint32 cpu, gint32 pid, gint64 t0, gint64 t1)
 {
 	if (t1 <= t0)
 		return;
-	FtlSchedInterval iv = { FTL_SCHED_IV_RUN, cpu, pid, sched_comm(s, pid), -1, t0, t1 };
-	sched_notify(s, &iv);
+	if (s->on_iv->len) {
+		FtlSchedInterval iv = {
+			FTL_SCHED_IV_RUN, cpu, pid, sched_comm(s, pid), -1, t0, t1
+		};
+		sched_notify(s, &iv);
+	}
 	for (guint i = 0; i < s->accs->len; i++) {
 		SchedAcc *a = ACC(s, i);
 		gint64 a0 = t0, a1 = t1;
@@ -710,17 +727,49 @@ static void sched_feed_switch(FtlSched *s, const FtlEvent *ev)
 		     ev->u.sw.next_pid, ev->u.sw.next_prio);
 }
 
+/* Old kernels trace failed wakeups too, with success=0. Most payloads have
+ * no success field at all: a substring search is cheaper than asking for the
+ * field, which walks every key. */
+static gboolean sched_wakeup_failed(const FtlEvent *ev)
+{
+	gint64 ok;
+	if (ev->payload.len)
+		return g_strstr_len(ev->payload.p, ev->payload.len, "success=0") != NULL &&
+		       ftl_event_field_int(ev, "success", &ok) && ok == 0;
+	return ftl_event_field_int(ev, "success", &ok) && ok == 0;
+}
+
+/* sched_waking's pid and prio, in one walk over a text payload. */
+static gboolean sched_waking_fields(const FtlEvent *ev, gint32 *pid, gint32 *prio)
+{
+	gint64 p = -1, q = -1;
+	if (ev->payload.len) {
+		guint32 pos = 0;
+		FtlSlice k, v;
+		while (ftl_payload_next_field(ev->payload, &pos, &k, &v) && (p < 0 || q < 0)) {
+			if (ftl_slice_eq(k, "pid") && !ftl_slice_to_i64(v, &p))
+				p = -1;
+			else if (ftl_slice_eq(k, "prio") && !ftl_slice_to_i64(v, &q))
+				q = -1;
+		}
+	} else if (!ftl_event_field_int(ev, "pid", &p) || !ftl_event_field_int(ev, "prio", &q)) {
+		q = -1;
+	}
+	*pid = p > 0 && p <= G_MAXINT32 ? (gint32)p : -1;
+	*prio = q >= 0 && q <= G_MAXINT32 ? (gint32)q : -1;
+	return *pid > 0;
+}
+
 static void sched_feed_kind(FtlSched *s, SchedCpu *c, const FtlEvent *ev)
 {
-	gint64 pid, prio, ok;
+	gint32 pid, prio;
 	switch (ev->kind) {
 	case FTL_EVENT_SCHED_SWITCH:
 		sched_feed_switch(s, ev);
 		break;
 	case FTL_EVENT_SCHED_WAKEUP:
 		sched_task_note(s, ev->u.wake.pid, ev->u.wake.comm, ev->u.wake.prio);
-		/* old kernels trace failed wakeups too, with success=0 */
-		if (!ftl_event_field_int(ev, "success", &ok) || ok != 0)
+		if (!sched_wakeup_failed(ev))
 			sched_wakeup(s, ev, ev->u.wake.pid, ev->u.wake.prio);
 		break;
 	case FTL_EVENT_IRQ_ENTRY:
@@ -732,12 +781,8 @@ static void sched_feed_kind(FtlSched *s, SchedCpu *c, const FtlEvent *ev)
 		switch (sched_generic_kind(s, ev->name)) {
 		case GEN_WAKING:
 			if (s->opt.wake_from == FTL_SCHED_WAKE_FIRST &&
-			    ftl_event_field_int(ev, "pid", &pid) && pid > 0 && pid <= G_MAXINT32)
-				sched_wakeup(s, ev, (gint32)pid,
-					     ftl_event_field_int(ev, "prio", &prio) && prio >= 0 &&
-							     prio <= G_MAXINT32
-						     ? (gint32)prio
-						     : -1);
+			    sched_waking_fields(ev, &pid, &prio))
+				sched_wakeup(s, ev, pid, prio);
 			break;
 		case GEN_SOFT_ENTRY:
 		case GEN_SOFT_EXIT:
@@ -763,9 +808,14 @@ void ftl_sched_feed(FtlSched *s, const FtlEvent *ev)
 	if (s->first_ts == FTL_TS_NONE)
 		s->first_ts = ev->ts;
 	s->last_ts = MAX(s->last_ts, ev->ts);
-	sched_task_note(s, ev->pid, ev->comm, -1);
 	gint32 now = ev->kind == FTL_EVENT_SCHED_SWITCH ? ev->u.sw.prev_pid : ev->pid;
 	SchedCpu *c = sched_cpu(s, ev->cpu);
+	/* most events name the task the last one on this CPU named */
+	if (ev->comm != c->comm || ev->pid != c->comm_pid) {
+		sched_task_note(s, ev->pid, ev->comm, -1);
+		c->comm = ev->comm;
+		c->comm_pid = ev->pid;
+	}
 	if (!c->seen) {
 		c->seen = TRUE;
 		c->first_ts = c->since = ev->ts;
