@@ -40,3 +40,17 @@ bench_host() {
 	echo "host: $(uname -r), $(nproc) CPUs online, load $(cut -d' ' -f1-3 /proc/loadavg)," \
 		"$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)"
 }
+
+# bench_ftlens: sets ftlens to $FTLENS (relative to the caller's directory)
+# or this tree's ./ftlens, and fails with a message when it cannot run.
+bench_ftlens() {
+	ftlens=${FTLENS:-$bench_src/../ftlens}
+	case $ftlens in
+	/*) ;;
+	*) ftlens=$(pwd)/$ftlens ;;
+	esac
+	[ -x "$ftlens" ] || {
+		echo "$0: '$ftlens' is not executable (build ftlens, or set FTLENS)" >&2
+		exit 2
+	}
+}
