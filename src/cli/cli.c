@@ -79,6 +79,15 @@ const FtlCommand ftl_commands[] = {
 	  "the worst wakeups with their waker; interrupt and softirq durations. Every\n"
 	  "figure says its window and what could not be paired.",
 	  ftl_cmd_sched },
+	{ "timeline", "-o OUT.svg [--tasks PID,...|top N] FILE...",
+	  "per-CPU lanes over time as an interactive SVG",
+	  "One lane per CPU: the running task coloured by task (a legend of the busiest),\n"
+	  "idle empty, interrupts hatched, lost events shaded red, time before a CPU's first\n"
+	  "event grey, markers as labelled vertical lines; --tasks adds a lane per task with\n"
+	  "runnable time hollow. Hover shows an interval's task, start and duration; the\n"
+	  "wheel zooms, dragging pans, a double click resets. Intervals thinner than a\n"
+	  "pixel merge into one summary per pixel, so the file stays under 5 MB.",
+	  ftl_cmd_timeline },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 

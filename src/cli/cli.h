@@ -76,3 +76,4 @@ gboolean ftl_cmd_record(int argc, char **argv, GError **error);
 gboolean ftl_cmd_oops(int argc, char **argv, GError **error);
 gboolean ftl_cmd_arm_oops(int argc, char **argv, GError **error);
 gboolean ftl_cmd_sched(int argc, char **argv, GError **error);
+gboolean ftl_cmd_timeline(int argc, char **argv, GError **error);

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Files ftlens ships in its data directory (the flame graph's script and
+ * style): found through $FTLENS_DATADIR, then data/ beside the program (a
+ * build tree), then the installed FTL_DATADIR. */
+#pragma once
+
+#include <glib.h>
+
+/* The contents of data file name, NUL-terminated; *len (may be NULL) gets
+ * its length. NULL with error naming the places looked at when it is
+ * nowhere. Free with g_free(). */
+char *ftl_datadir_read(const char *name, gsize *len, GError **error);
