@@ -253,3 +253,33 @@ tracefs_top_lock() {
 	exec 9>"${TMPDIR:-/tmp}/ftlens-tracefs.lock"
 	flock -w 600 9 || skip_all "tracefs lock held for 10 minutes"
 }
+
+# ---- flame views: reference tools and a browser --------------------------
+: "${FTL_TOOLS:=$top_srcdir/../shared/tools}"
+probe_FLAMEGRAPH() {
+	command -v perl >/dev/null 2>&1 || { prereq_why="perl is not installed"; return 1; }
+	[ -r "$FTL_TOOLS/flamegraph/flamegraph.pl" ] ||
+		{ prereq_why="no flamegraph.pl in $FTL_TOOLS/flamegraph"; return 1; }
+}
+probe_CHROMIUM() {
+	FTL_CHROMIUM=${FTL_CHROMIUM:-/usr/bin/chromium}
+	[ -x "$FTL_CHROMIUM" ] || { prereq_why="no $FTL_CHROMIUM (apt-get install chromium)"; return 1; }
+	command -v node >/dev/null 2>&1 || { prereq_why="node is not installed (apt-get install nodejs)"; return 1; }
+}
+# NODE_MODULES: tests/package.json's pinned modules (playwright-core drives
+# Debian's chromium, speedscope's page, ajv) installed by `npm ci` into a
+# cache in the build tree, reinstalled when the package files change; sets
+# FTL_NODE_MODULES to the directory that holds node_modules/.
+probe_NODE_MODULES() {
+	command -v npm >/dev/null 2>&1 || { prereq_why="npm is not installed (apt-get install npm)"; return 1; }
+	FTL_NODE_MODULES=$PWD/tests/npm-cache
+	mkdir -p "$FTL_NODE_MODULES" || { prereq_why="cannot create $FTL_NODE_MODULES"; return 1; }
+	if ! cmp -s "$top_srcdir/tests/package-lock.json" "$FTL_NODE_MODULES/package-lock.json" ||
+		! [ -d "$FTL_NODE_MODULES/node_modules/speedscope" ]; then
+		cp "$top_srcdir/tests/package.json" "$top_srcdir/tests/package-lock.json" "$FTL_NODE_MODULES/" &&
+			(cd "$FTL_NODE_MODULES" && npm ci --no-audit --no-fund --ignore-scripts) \
+				>"$FTL_NODE_MODULES/npm.log" 2>&1 ||
+			{ rm -f "$FTL_NODE_MODULES/package-lock.json"
+			  prereq_why="npm ci failed: see $FTL_NODE_MODULES/npm.log"; return 1; }
+	fi
+}
