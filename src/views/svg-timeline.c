@@ -29,7 +29,6 @@ typedef struct {
 struct _FtlTimeline {
 	FtlTimelineOptions opt;
 	GArray *ivs;	   /* TlIv, in the order they ended */
-	GHashTable *comms; /* pid -> interned comm */
 	GHashTable *keys;  /* pid -> colour key + 1 */
 };
 
@@ -42,7 +41,6 @@ FtlTimeline *ftl_timeline_new(const FtlTimelineOptions *opt)
 	if (!tl->opt.max_bytes)
 		tl->opt.max_bytes = 5000000;
 	tl->ivs = g_array_new(FALSE, FALSE, sizeof(TlIv));
-	tl->comms = g_hash_table_new(NULL, NULL);
 	tl->keys = g_hash_table_new(NULL, NULL);
 	return tl;
 }
@@ -52,7 +50,6 @@ void ftl_timeline_free(FtlTimeline *tl)
 	if (!tl)
 		return;
 	g_array_unref(tl->ivs);
-	g_hash_table_unref(tl->comms);
 	g_hash_table_unref(tl->keys);
 	g_free(tl);
 }
@@ -69,9 +66,6 @@ void ftl_timeline_add(const FtlSchedInterval *iv, gpointer data)
 			t.kind = TL_LOST; /* who ran after lost events is unknown */
 		} else {
 			t.pid = iv->pid;
-			if (iv->comm)
-				g_hash_table_insert(tl->comms, GINT_TO_POINTER(iv->pid),
-						    (gpointer)iv->comm);
 		}
 		break;
 	case FTL_SCHED_IV_WAIT:
