@@ -88,6 +88,13 @@ const FtlCommand ftl_commands[] = {
 	  "wheel zooms, dragging pans, a double click resets. Intervals thinner than a\n"
 	  "pixel merge into one summary per pixel, so the file stays under 5 MB.",
 	  ftl_cmd_timeline },
+	{ "plot", "KIND -o OUT.(png|svg|pdf) [--script-only] FILE...",
+	  "plots through gnuplot: latency, cpu",
+	  "KIND is latency (wakeup latency histogram, log x, and CDF, RT and normal\n"
+	  "priorities apart) or cpu (per-CPU busy % over time). OUT.dat and OUT.gp are\n"
+	  "written beside OUT from a template in ftlens's data directory, then gnuplot runs\n"
+	  "them (by argv, no shell); --script-only leaves them for you to edit and run.",
+	  ftl_cmd_plot },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 

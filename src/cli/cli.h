@@ -77,3 +77,4 @@ gboolean ftl_cmd_oops(int argc, char **argv, GError **error);
 gboolean ftl_cmd_arm_oops(int argc, char **argv, GError **error);
 gboolean ftl_cmd_sched(int argc, char **argv, GError **error);
 gboolean ftl_cmd_timeline(int argc, char **argv, GError **error);
+gboolean ftl_cmd_plot(int argc, char **argv, GError **error);
