@@ -588,9 +588,9 @@ gboolean ftl_timeline_write(FtlTimeline *tl, const FtlSched *s, const FtlMarkers
 	xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL);
 	xmlTextWriterStartElement(w, BAD_CAST "svg");
 	xmlTextWriterWriteAttribute(w, BAD_CAST "xmlns", BAD_CAST "http://www.w3.org/2000/svg");
-	xmlTextWriterWriteFormatAttribute(w, BAD_CAST "width", "%u", tl->opt.width + TL_LEFT + 20);
+	xmlTextWriterWriteFormatAttribute(w, BAD_CAST "width", "%u", tl->opt.width + TL_LEFT + 60);
 	xmlTextWriterWriteFormatAttribute(w, BAD_CAST "height", "%.0f", height);
-	xmlTextWriterWriteFormatAttribute(w, BAD_CAST "viewBox", "0 0 %u %.0f", tl->opt.width + TL_LEFT + 20,
+	xmlTextWriterWriteFormatAttribute(w, BAD_CAST "viewBox", "0 0 %u %.0f", tl->opt.width + TL_LEFT + 60,
 					  height);
 	xmlTextWriterWriteFormatAttribute(w, BAD_CAST "lane-height", "%d", TL_LANE);
 	tl_style(w, ranked, tl_css);
