@@ -88,6 +88,31 @@ const FtlCommand ftl_commands[] = {
 	  "speedscope), speedscope's own format (a timeline per task) or Chrome's\n"
 	  "trace-event JSON (Perfetto UI, chrome://tracing) with scheduler lines.",
 	  ftl_cmd_export },
+	{ "sched", "[--per-span START END] FILE...",
+	  "who ran where and how late: CPUs, tasks, wakeup latency, interrupts",
+	  "From sched_switch, sched_waking/sched_wakeup, irq_handler_* and softirq_* events\n"
+	  "(or, without sched_switch, the task each event names): per CPU busy, idle and\n"
+	  "interrupt time; per task run, wait and sleep time, switches (voluntary and\n"
+	  "preempted) and migrations; wakeup latency percentiles, RT and normal apart, and\n"
+	  "the worst wakeups with their waker; interrupt and softirq durations. Every\n"
+	  "figure says its window and what could not be paired.",
+	  ftl_cmd_sched },
+	{ "timeline", "-o OUT.svg [--tasks PID,...|top N] FILE...",
+	  "per-CPU lanes over time as an interactive SVG",
+	  "One lane per CPU: the running task coloured by task (a legend of the busiest),\n"
+	  "idle empty, interrupts hatched, lost events shaded red, time before a CPU's first\n"
+	  "event grey, markers as labelled vertical lines; --tasks adds a lane per task with\n"
+	  "runnable time hollow. Hover shows an interval's task, start and duration; the\n"
+	  "wheel zooms, dragging pans, a double click resets. Intervals thinner than a\n"
+	  "pixel merge into one summary per pixel, so the file stays under 5 MB.",
+	  ftl_cmd_timeline },
+	{ "plot", "KIND -o OUT.(png|svg|pdf) [--script-only] FILE...",
+	  "plots through gnuplot: latency, cpu",
+	  "KIND is latency (wakeup latency histogram, log x, and CDF, RT and normal\n"
+	  "priorities apart) or cpu (per-CPU busy % over time). OUT.dat and OUT.gp are\n"
+	  "written beside OUT from a template in ftlens's data directory, then gnuplot runs\n"
+	  "them (by argv, no shell); --script-only leaves them for you to edit and run.",
+	  ftl_cmd_plot },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 

@@ -81,3 +81,6 @@ gboolean ftl_cmd_arm_oops(int argc, char **argv, GError **error);
 gboolean ftl_cmd_tui(int argc, char **argv, GError **error);
 gboolean ftl_cmd_flame(int argc, char **argv, GError **error);
 gboolean ftl_cmd_export(int argc, char **argv, GError **error);
+gboolean ftl_cmd_sched(int argc, char **argv, GError **error);
+gboolean ftl_cmd_timeline(int argc, char **argv, GError **error);
+gboolean ftl_cmd_plot(int argc, char **argv, GError **error);

@@ -50,6 +50,7 @@ gboolean ftl_cmd_report(int argc, char **argv, GError **error)
 	g_autofree char *format_s = NULL, *per = NULL, *sort_s = NULL;
 	gint top = 15;
 	double threshold_us = 0;
+	gboolean sched_on = FALSE;
 	const GOptionEntry entries[] = {
 		{ "format", 'F', 0, G_OPTION_ARG_STRING, &format_s, "text, csv or json", "FMT" },
 		{ "top", 'n', 0, G_OPTION_ARG_INT, &top, "Rows per section in text (default 15)",
@@ -61,6 +62,8 @@ gboolean ftl_cmd_report(int argc, char **argv, GError **error)
 		{ "sort", 's', 0, G_OPTION_ARG_STRING, &sort_s,
 		  "Order of the function table: self, total, calls, avg, max, name",
 		  "KEY" },
+		{ "sched", 0, 0, G_OPTION_ARG_NONE, &sched_on,
+		  "Add the scheduling summary: CPUs busy/idle, tasks (see ftlens sched)", NULL },
 		{ NULL },
 	};
 	g_auto(FtlCliGlobals) g = { 0 };
@@ -93,6 +96,9 @@ gboolean ftl_cmd_report(int argc, char **argv, GError **error)
 	ftl_pass_add(pass, &ftl_markers_consumer, markers);
 	ftl_pass_add(pass, &ftl_calltree_consumer, calls);
 	ftl_pass_add(pass, &ftl_funcstats_consumer, funcs);
+	g_autoptr(FtlSched) sched = sched_on ? ftl_sched_new(NULL) : NULL;
+	if (sched)
+		ftl_pass_add(pass, &ftl_sched_consumer, sched);
 	if (!ftl_pass_run(pass, trace, &g.filter, error))
 		return FALSE;
 	FtlReportData r = {
@@ -108,6 +114,7 @@ gboolean ftl_cmd_report(int argc, char **argv, GError **error)
 		.origin = g.origin_ns,
 		.sort = sort,
 		.sort_given = sort_s != NULL,
+		.sched = sched,
 	};
 	ftl_report_print(&r, format, stdout);
 	return TRUE;

@@ -145,3 +145,15 @@ gboolean ftl_event_field(const FtlEvent *ev, const char *key, FtlSlice *value)
 	}
 	return FALSE;
 }
+
+gboolean ftl_event_field_int(const FtlEvent *ev, const char *key, gint64 *out)
+{
+	FtlSlice v;
+	if (!ftl_event_field(ev, key, &v))
+		return FALSE;
+	guint32 n = 0;
+	while (n < v.len && v.p[n] != ' ')
+		n++;
+	v.len = n;
+	return ftl_slice_to_i64(v, out);
+}

@@ -125,3 +125,6 @@ gboolean ftl_event_field(const FtlEvent *ev, const char *key, FtlSlice *value);
 gboolean ftl_payload_next_field(FtlSlice payload, guint32 *pos, FtlSlice *key, FtlSlice *value);
 gboolean ftl_slice_eq(FtlSlice s, const char *str);
 gboolean ftl_slice_to_i64(FtlSlice s, gint64 *out);
+/* The leading integer of field key ("vec=3 [action=NET_RX]" gives 3,
+ * "target_cpu=001" gives 1); FALSE when the field is absent or not a number. */
+gboolean ftl_event_field_int(const FtlEvent *ev, const char *key, gint64 *out);

@@ -10,6 +10,7 @@
 #include "util/timefmt.h"
 #include "views/info.h"
 #include "views/quality.h"
+#include "views/sched.h"
 
 #define REPORT_WIDTH 100
 
@@ -281,6 +282,18 @@ static void report_print_json(const FtlReportData *r, const FtlTable *const *tab
 	ftl_json_print(root, out);
 }
 
+/* report --sched: the scheduling CPU and task tables (views/sched.c). */
+static void report_sched_csv(const FtlReportData *r, FILE *out)
+{
+	g_autoptr(FtlTable) cpus = ftl_sched_cpu_table(r->sched, "sched_cpus", r->origin);
+	g_autoptr(FtlTable) tasks =
+		ftl_sched_task_table(r->sched, "sched_tasks", FTL_SCHED_SORT_RUN);
+	fputs("\n# sched_cpus\n", out);
+	ftl_table_print_csv(cpus, out);
+	fputs("\n# sched_tasks\n", out);
+	ftl_table_print_csv(tasks, out);
+}
+
 void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out)
 {
 	g_autoptr(FtlTable) by_self = ftl_report_func_table(r, r->sort);
@@ -288,8 +301,13 @@ void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out)
 	g_autoptr(FtlTable) markers = report_marker_table(r);
 	g_autoptr(FtlTable) longest = report_longest_table(r);
 	if (format == FTL_FORMAT_JSON) {
-		const FtlTable *tables[] = { by_self, cpus, markers, longest };
-		report_print_json(r, tables, G_N_ELEMENTS(tables), out);
+		g_autoptr(FtlTable) s_cpus =
+			r->sched ? ftl_sched_cpu_table(r->sched, "sched_cpus", r->origin) : NULL;
+		g_autoptr(FtlTable) s_tasks =
+			r->sched ? ftl_sched_task_table(r->sched, "sched_tasks", FTL_SCHED_SORT_RUN)
+				 : NULL;
+		const FtlTable *tables[] = { by_self, cpus, markers, longest, s_cpus, s_tasks };
+		report_print_json(r, tables, G_N_ELEMENTS(tables) - (r->sched ? 0 : 2), out);
 		return;
 	}
 	if (format == FTL_FORMAT_CSV) {
@@ -299,6 +317,8 @@ void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out)
 			fprintf(out, "%s# %s\n", i ? "\n" : "", names[i]);
 			ftl_table_print_csv(tables[i], out);
 		}
+		if (r->sched)
+			report_sched_csv(r, out);
 		return;
 	}
 	g_autoptr(FtlTable) by_total = ftl_report_func_table(r, FTL_FUNCSTATS_SORT_TOTAL);
@@ -327,6 +347,8 @@ void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out)
 	g_snprintf(title, sizeof title, "Markers (%u)", ftl_markers_count(r->markers));
 	report_section(out, title, markers, r->top);
 	report_section(out, "Longest calls", longest, r->top);
+	if (r->sched)
+		ftl_sched_print_summary_text(r->sched, r->top, out);
 	const FtlDiags *d = ftl_trace_diags(r->trace);
 	if (ftl_diags_any(d)) {
 		fputc('\n', out);

@@ -11,6 +11,7 @@
 #include "analysis/longest.h"
 #include "analysis/markers.h"
 #include "analysis/quality.h"
+#include "analysis/sched.h"
 #include "model/trace.h"
 #include "views/table.h"
 
@@ -28,6 +29,7 @@ typedef struct {
 	gint64 origin;	  /* --relative-to origin or FTL_TS_NONE */
 	FtlFuncStatsSort sort; /* order of the function table in every format */
 	gboolean sort_given;   /* text: one table in that order, not self and total */
+	const FtlSched *sched; /* --sched: the scheduling summary; NULL without */
 } FtlReportData;
 
 void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out);

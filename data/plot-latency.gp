@@ -1,0 +1,20 @@
+# ftlens plot latency: wakeup latency, histogram (log x) and CDF, RT and
+# normal priorities apart. ftlens wrote this from data/plot-latency.gp;
+# the data is @DAT@. Run again with: gnuplot @GP@
+set terminal @TERM@
+set output '@OUT@'
+set multiplot layout 1,2 title '@TITLE@' noenhanced
+set grid
+set logscale x
+set xlabel 'wakeup latency (us)' noenhanced
+set ylabel 'wakeups per bin (10 bins per decade)' noenhanced
+set title 'Histogram' noenhanced
+set style fill transparent solid 0.4
+set yrange [0:*]
+plot @HIST@
+set ylabel 'fraction of wakeups at or below' noenhanced
+set title 'CDF' noenhanced
+set yrange [0:1]
+set key bottom right
+plot @CDF@
+unset multiplot

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A log-linear histogram of non-negative durations (HdrHistogram's layout):
+ * percentiles of millions of values from a few kilobytes.
+ *
+ * Values below 256 ns have a bucket each, so their percentiles are exact.
+ * Above, every power of two is cut into 128 buckets, so a bucket is at most
+ * 1/128 of its lower bound wide; a percentile is reported as its bucket's
+ * midpoint (clamped to the exact min and max), within 1/256 = 0.4% of the
+ * true value. Count, sum, min and max are exact. Memory grows with the
+ * largest value seen: about 25 KiB for values up to a second. */
+#pragma once
+
+#include <glib.h>
+
+typedef struct _FtlHisto FtlHisto;
+
+FtlHisto *ftl_histo_new(void);
+void ftl_histo_free(FtlHisto *h);
+/* Negative values count as 0. */
+void ftl_histo_add(FtlHisto *h, gint64 v);
+/* Adds every value of src to h. */
+void ftl_histo_merge(FtlHisto *h, const FtlHisto *src);
+
+guint64 ftl_histo_count(const FtlHisto *h);
+/* Saturates at G_MAXINT64. */
+gint64 ftl_histo_sum(const FtlHisto *h);
+/* FTL_TS_NONE when empty. */
+gint64 ftl_histo_min(const FtlHisto *h);
+gint64 ftl_histo_max(const FtlHisto *h);
+/* The value at rank ceil(p/100 * count) (0 < p <= 100), as described
+ * above; FTL_TS_NONE when empty. */
+gint64 ftl_histo_percentile(const FtlHisto *h, double p);
+
+/* Walks the non-empty buckets in increasing order: start with *pos = 0.
+ * A bucket holds the values lo <= v < hi. */
+gboolean ftl_histo_next_bucket(const FtlHisto *h, guint *pos, gint64 *lo, gint64 *hi,
+			       guint64 *count);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlHisto, ftl_histo_free)

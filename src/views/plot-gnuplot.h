@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `ftlens plot`'s pictures through gnuplot: the data as OUT.dat, a script
+ * from a template in data/ as OUT.gp, then gnuplot run by argv (no shell)
+ * to make OUT.png, OUT.svg or OUT.pdf. */
+#pragma once
+
+#include <glib.h>
+
+#include "analysis/sched.h"
+
+typedef enum {
+	FTL_PLOT_LATENCY, /* wakeup latency histogram and CDF, RT and normal */
+	FTL_PLOT_CPU,	  /* per-CPU busy % over time */
+} FtlPlotKind;
+
+typedef struct {
+	FtlPlotKind kind;
+	const char *output;   /* OUT.png, OUT.svg or OUT.pdf */
+	const char *input;    /* the input's name, for the title */
+	guint width, height;  /* pixels (PDF: 100 px an inch) */
+	guint bins;	      /* cpu: time bins (default 200) */
+	gboolean script_only; /* leave OUT.dat and OUT.gp, run nothing */
+} FtlPlotOptions;
+
+typedef struct _FtlPlot FtlPlot;
+
+/* "latency" or "cpu"; FALSE for anything else. */
+gboolean ftl_plot_parse_kind(const char *s, FtlPlotKind *kind);
+/* FALSE with a usage error when output has no .png, .svg or .pdf. */
+FtlPlot *ftl_plot_new(const FtlPlotOptions *opt, GError **error);
+void ftl_plot_free(FtlPlot *p);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlPlot, ftl_plot_free)
+
+/* Listeners for the scheduling pass (ftl_sched_add_on_wakeup / _interval). */
+void ftl_plot_add_wakeup(const FtlSchedWakeup *w, gpointer p);
+void ftl_plot_add_interval(const FtlSchedInterval *iv, gpointer p);
+
+/* Writes OUT.dat and OUT.gp, then (unless script_only) runs gnuplot and
+ * writes OUT. inputs (NULL-terminated) are never overwritten. Without
+ * gnuplot, FALSE with an error that says the script was left. */
+gboolean ftl_plot_write(FtlPlot *p, const FtlSched *s, const char *const *inputs,
+			GError **error);

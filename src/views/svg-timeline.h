@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `ftlens timeline`'s picture: one lane per CPU over time (the running task
+ * coloured by task, interrupts hatched, lost and unknown time shaded,
+ * markers as vertical lines), optional lanes per task (running filled,
+ * runnable hollow), as an interactive SVG of bounded size. */
+#pragma once
+
+#include <glib.h>
+#include <stdio.h>
+
+#include "analysis/markers.h"
+#include "analysis/sched.h"
+
+typedef struct {
+	guint width;	   /* plot width in px (default 1200) */
+	GArray *pids;	   /* gint32 task lanes asked for by pid; may be NULL */
+	guint top;	   /* or the N tasks that ran longest (0: none) */
+	const char *input; /* the input's name, for the title */
+	guint64 max_bytes; /* size bound (default 5,000,000) */
+} FtlTimelineOptions;
+
+typedef struct _FtlTimeline FtlTimeline;
+
+FtlTimeline *ftl_timeline_new(const FtlTimelineOptions *opt);
+void ftl_timeline_free(FtlTimeline *tl);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlTimeline, ftl_timeline_free)
+
+/* An FtlSchedIntervalFunc: register with ftl_sched_add_on_interval(). */
+void ftl_timeline_add(const FtlSchedInterval *iv, gpointer tl);
+
+/* Writes the SVG for the finished analysis s (and markers m, may be NULL)
+ * to out. FALSE with error when the data file of the script is missing or
+ * a write failed. */
+gboolean ftl_timeline_write(FtlTimeline *tl, const FtlSched *s, const FtlMarkers *m, FILE *out,
+			    GError **error);

@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Scheduling analysis, its histogram and time bins, on events built by hand. */
+#include "analysis/histo.h"
+#include "analysis/sched.h"
+#include "analysis/timebins.h"
+#include "evbuild.h"
+#include "unit.h"
+
+static FtlEvent sw(gint64 ts, gint32 cpu, gint32 prev, const char *state, gint32 next)
+{
+	static const char *const names[] = { "swapper", "a", "b" };
+	FtlEvent ev = evb_switch(ts, cpu, prev ? "t" : names[0], prev, next ? "t" : names[0], next);
+	ev.u.sw.prev_state = (FtlSlice){ state, (guint32)strlen(state) };
+	ev.u.sw.prev_comm = evb_intern(prev == 100 ? "a" : prev == 200 ? "b" : "swapper");
+	ev.u.sw.next_comm = evb_intern(next == 100 ? "a" : next == 200 ? "b" : "swapper");
+	return ev;
+}
+
+static void feed(FtlSched *s, FtlEvent ev)
+{
+	ftl_sched_feed(s, &ev);
+}
+
+static const FtlSchedTask *task(const FtlSchedScope *sc, gint32 pid)
+{
+	for (guint i = 0; i < sc->n_tasks; i++)
+		if (sc->tasks[i].pid == pid)
+			return &sc->tasks[i];
+	return NULL;
+}
+
+static const FtlSchedCpu *cpu(const FtlSchedScope *sc, gint32 c)
+{
+	for (guint i = 0; i < sc->n_cpus; i++)
+		if (sc->cpus[i].cpu == c)
+			return &sc->cpus[i];
+	return NULL;
+}
+
+/* Two CPUs, one wakeup, a preemption, a migration, an interrupt. */
+static void feed_basic(FtlSched *s)
+{
+	feed(s, evb_wakeup(1000, 0, 0, "a", 100, 0));
+	feed(s, sw(1500, 0, 0, "R", 100));
+	feed(s, sw(2500, 0, 100, "S", 0));
+	feed(s, sw(3000, 1, 200, "R+", 100));
+	FtlEvent irq = evb_irq(3500, 1, 100, TRUE);
+	irq.u.irq.irq = 5;
+	irq.u.irq.name = (FtlSlice){ "eth0", 4 };
+	feed(s, irq);
+	irq = evb_irq(3600, 1, 100, FALSE);
+	irq.u.irq.irq = 5;
+	feed(s, irq);
+	feed(s, sw(4000, 1, 100, "R+", 200));
+	feed(s, evb_generic(5000, 0, 0, "swapper", "cpu_idle", "state=1"));
+}
+
+static void test_basic(void)
+{
+	g_autoptr(FtlSched) s = ftl_sched_new(NULL);
+	feed_basic(s);
+	ftl_sched_finish(s);
+	const FtlSchedScope *sc = ftl_sched_scope(s, 0);
+	CU_ASSERT_EQUAL(sc->t0, 1000);
+	CU_ASSERT_EQUAL(sc->t1, 5000);
+	const FtlSchedCpu *c0 = cpu(sc, 0), *c1 = cpu(sc, 1);
+	CU_ASSERT_FATAL(c0 && c1);
+	CU_ASSERT_EQUAL(c0->busy_ns, 1000);
+	CU_ASSERT_EQUAL(c0->idle_ns, 3000);
+	CU_ASSERT_EQUAL(c0->busy_ns + c0->idle_ns + c0->unknown_ns, c0->t1 - c0->t0);
+	CU_ASSERT_EQUAL(c1->t0, 3000);
+	CU_ASSERT_EQUAL(c1->busy_ns, 2000);
+	CU_ASSERT_EQUAL(c1->idle_ns, 0);
+	CU_ASSERT_EQUAL(c1->hardirq_ns, 100);
+	const FtlSchedTask *a = task(sc, 100), *b = task(sc, 200);
+	CU_ASSERT_FATAL(a && b);
+	CU_ASSERT_STRING_EQUAL(a->comm, "a");
+	CU_ASSERT_EQUAL(a->run_ns, 2000);
+	CU_ASSERT_EQUAL(a->wait_ns, 500 + 1000);
+	CU_ASSERT_EQUAL(a->switches, 2);
+	CU_ASSERT_EQUAL(a->voluntary, 1);
+	CU_ASSERT_EQUAL(a->preempted, 1);
+	CU_ASSERT_EQUAL(a->migrations, 1);
+	CU_ASSERT_EQUAL(a->wakeups, 1);
+	CU_ASSERT_EQUAL(a->lat_max, 500);
+	CU_ASSERT_EQUAL(a->lat_max_ts, 1500);
+	CU_ASSERT_EQUAL(b->run_ns, 1000);
+	CU_ASSERT_EQUAL(b->wait_ns, 1000);
+	CU_ASSERT_EQUAL(b->preempted, 1);
+	CU_ASSERT_EQUAL(task(sc, 0), NULL);
+	/* the second run of a followed a sleep without a wakeup in the trace */
+	CU_ASSERT_EQUAL(sc->switches_unwoken, 1);
+	CU_ASSERT_EQUAL(ftl_histo_count(sc->lat[FTL_SCHED_LAT_ALL].histo), 1);
+	CU_ASSERT_EQUAL(ftl_histo_count(sc->lat[FTL_SCHED_LAT_NORMAL].histo), 1);
+	CU_ASSERT_EQUAL(ftl_histo_count(sc->lat[FTL_SCHED_LAT_RT].histo), 0);
+	CU_ASSERT_EQUAL(sc->n_worst, 1);
+	CU_ASSERT_EQUAL(sc->worst[0].latency, 500);
+	CU_ASSERT_EQUAL(sc->worst[0].wake_ts, 1000);
+	CU_ASSERT_EQUAL(sc->n_irqs, 1);
+	CU_ASSERT_EQUAL(sc->irqs[0].id, 5);
+	CU_ASSERT_STRING_EQUAL(sc->irqs[0].name, "eth0");
+	CU_ASSERT_EQUAL(sc->irqs[0].max_ns, 100);
+	CU_ASSERT_EQUAL(sc->switches_inferred, 0);
+}
+
+static void test_window(void)
+{
+	g_autoptr(FtlSched) s = ftl_sched_new(NULL);
+	ftl_sched_add_window(s, "w", 1500, 3000);
+	feed_basic(s);
+	ftl_sched_finish(s);
+	CU_ASSERT_EQUAL_FATAL(ftl_sched_n_scopes(s), 2);
+	const FtlSchedScope *sc = ftl_sched_scope(s, 1);
+	CU_ASSERT_STRING_EQUAL(sc->label, "w");
+	CU_ASSERT_EQUAL(sc->t0, 1500);
+	CU_ASSERT_EQUAL(sc->t1, 3000);
+	const FtlSchedCpu *c0 = cpu(sc, 0);
+	CU_ASSERT_FATAL(c0 != NULL);
+	CU_ASSERT_EQUAL(c0->busy_ns, 1000);
+	CU_ASSERT_EQUAL(c0->idle_ns, 500);
+	CU_ASSERT_EQUAL(task(sc, 100)->run_ns, 1000);
+	CU_ASSERT_EQUAL(task(sc, 100)->sleep_ns, 0);
+	CU_ASSERT_EQUAL(ftl_histo_count(sc->lat[FTL_SCHED_LAT_ALL].histo), 1);
+	CU_ASSERT_EQUAL(sc->n_irqs, 0);
+}
+
+static FtlEvent waking(gint64 ts, gint32 cpu, const char *payload)
+{
+	return evb_generic(ts, cpu, 0, "swapper", "sched_waking", payload);
+}
+
+static void test_waking(void)
+{
+	for (int from = 0; from < 2; from++) {
+		FtlSchedOptions o = { .wake_from =
+					      from ? FTL_SCHED_WAKE_WAKEUP : FTL_SCHED_WAKE_FIRST,
+				      .worst = 3 };
+		g_autoptr(FtlSched) s = ftl_sched_new(&o);
+		feed(s, sw(100, 0, 100, "S", 0));
+		feed(s, waking(1000, 0, "comm=a pid=100 prio=10 target_cpu=000"));
+		FtlEvent w = evb_wakeup(1200, 0, 0, "a", 100, 0);
+		w.u.wake.prio = 10;
+		feed(s, w);
+		FtlEvent ev = sw(2000, 0, 0, "R", 100);
+		ev.u.sw.next_prio = 10;
+		feed(s, ev);
+		ftl_sched_finish(s);
+		const FtlSchedScope *sc = ftl_sched_scope(s, 0);
+		CU_ASSERT_EQUAL(sc->worst[0].latency, from ? 800 : 1000);
+		CU_ASSERT_EQUAL(ftl_histo_count(sc->lat[FTL_SCHED_LAT_RT].histo), 1);
+		CU_ASSERT_EQUAL(sc->wakeups_of_runnable, 0);
+		CU_ASSERT_EQUAL(task(sc, 100)->sleep_ns, from ? 1100 : 900);
+	}
+}
+
+static void test_unpaired(void)
+{
+	g_autoptr(FtlSched) s = ftl_sched_new(NULL);
+	feed(s, sw(100, 0, 100, "S", 0));
+	feed(s, evb_wakeup(200, 0, 0, "a", 100, 0)); /* never runs again */
+	feed(s, evb_wakeup(300, 0, 0, "b", 0, 0));   /* idle: not a task */
+	FtlEvent ev = evb_wakeup(400, 0, 0, "a", 100, 0);
+	ev.payload = (FtlSlice){ "success=0", 9 }; /* a failed wakeup of old kernels */
+	feed(s, ev);
+	feed(s, evb_irq(500, 0, 0, FALSE)); /* exit without entry */
+	feed(s, evb_irq(600, 0, 0, TRUE));  /* entry left open */
+	ftl_sched_finish(s);
+	const FtlSchedScope *sc = ftl_sched_scope(s, 0);
+	CU_ASSERT_EQUAL(sc->wakeups_unserved, 1);
+	CU_ASSERT_EQUAL(sc->wakeups_of_runnable, 0);
+	CU_ASSERT_EQUAL(sc->irq_unpaired, 2);
+	CU_ASSERT_EQUAL(task(sc, 100)->sleep_ns, 100);
+	CU_ASSERT_EQUAL(task(sc, 100)->wait_ns, 400);
+}
+
+static void test_lost(void)
+{
+	g_autoptr(FtlSched) s = ftl_sched_new(NULL);
+	feed(s, sw(1000, 0, 0, "R", 100));
+	feed(s, evb_generic(2000, 0, 100, "a", "x", ""));
+	feed(s, evb_lost(0, 42));
+	feed(s, evb_generic(5000, 0, 200, "b", "x", ""));
+	feed(s, sw(6000, 0, 200, "S", 0));
+	ftl_sched_finish(s);
+	const FtlSchedScope *sc = ftl_sched_scope(s, 0);
+	const FtlSchedCpu *c = cpu(sc, 0);
+	CU_ASSERT_EQUAL(c->unknown_ns, 3000);
+	CU_ASSERT_EQUAL(c->busy_ns, 2000);
+	CU_ASSERT_EQUAL(c->idle_ns, 0);
+	CU_ASSERT_EQUAL(c->lost_events, 42);
+	CU_ASSERT_EQUAL(c->lost_lines, 1);
+	CU_ASSERT_EQUAL(task(sc, 100)->run_ns, 1000);
+	CU_ASSERT_EQUAL(task(sc, 200)->run_ns, 1000);
+}
+
+static void test_inferred(void)
+{
+	g_autoptr(FtlSched) s = ftl_sched_new(NULL);
+	feed(s, evb_entry(100, 0, 10, "f", 0));
+	feed(s, evb_exit(200, 0, 10, "f", 0, 100));
+	feed(s, evb_task_switch(FTL_TS_NONE, 0, "p", 10, "swapper", 0));
+	feed(s, evb_entry(300, 0, 0, "idle", 0));
+	feed(s, evb_irq(320, 0, 0, TRUE));
+	feed(s, evb_irq(330, 0, 0, FALSE));
+	feed(s, evb_entry(400, 0, 20, "g", 0));
+	feed(s, evb_exit(500, 0, 20, "g", 0, 100));
+	ftl_sched_finish(s);
+	const FtlSchedScope *sc = ftl_sched_scope(s, 0);
+	CU_ASSERT_EQUAL(sc->switches_inferred, 2);
+	CU_ASSERT_EQUAL(task(sc, 10)->run_ns, 200);
+	CU_ASSERT_EQUAL(task(sc, 10)->switches, 1);
+	CU_ASSERT_EQUAL(task(sc, 10)->voluntary + task(sc, 10)->preempted, 0);
+	CU_ASSERT_EQUAL(task(sc, 20)->run_ns, 100);
+	CU_ASSERT_EQUAL(cpu(sc, 0)->idle_ns, 100);
+	CU_ASSERT_EQUAL(sc->n_irqs, 1);
+	CU_ASSERT_EQUAL(sc->irqs[0].id, -1);
+	CU_ASSERT_EQUAL(sc->irqs[0].total_ns, 10);
+}
+
+static void test_softirq(void)
+{
+	g_autoptr(FtlSched) s = ftl_sched_new(NULL);
+	feed(s, evb_generic(100, 1, 5, "t", "softirq_entry", "vec=1 [action=TIMER]"));
+	feed(s, evb_generic(130, 1, 5, "t", "softirq_exit", "vec=1 [action=TIMER]"));
+	feed(s, evb_generic(140, 1, 5, "t", "softirq_entry", "vec=9 [action=RCU]"));
+	feed(s, evb_generic(150, 1, 5, "t", "softirq_exit", "vec=9 [action=RCU]"));
+	feed(s, evb_generic(160, 1, 5, "t", "softirq_entry", "vec=1 [action=TIMER]"));
+	feed(s, evb_generic(170, 1, 5, "t", "softirq_exit", "vec=1 [action=TIMER]"));
+	ftl_sched_finish(s);
+	const FtlSchedScope *sc = ftl_sched_scope(s, 0);
+	CU_ASSERT_EQUAL_FATAL(sc->n_irqs, 2);
+	CU_ASSERT_EQUAL(sc->irqs[0].kind, FTL_SCHED_SOFTIRQ);
+	CU_ASSERT_STRING_EQUAL(sc->irqs[0].name, "TIMER");
+	CU_ASSERT_EQUAL(sc->irqs[0].count, 2);
+	CU_ASSERT_EQUAL(sc->irqs[0].min_ns, 10);
+	CU_ASSERT_EQUAL(sc->irqs[0].max_ns, 30);
+	CU_ASSERT_EQUAL(sc->irqs[0].max_ts, 130);
+	CU_ASSERT_STRING_EQUAL(sc->irqs[1].name, "RCU");
+	CU_ASSERT_EQUAL(cpu(sc, 1)->softirq_ns, 50);
+}
+
+static void test_states(void)
+{
+	static const struct {
+		const char *s;
+		gboolean runnable;
+	} cases[] = { { "R", TRUE },	{ "R+", TRUE }, { "0", TRUE },	{ "4096", TRUE },
+		      { "1024", TRUE }, { "S", FALSE }, { "D", FALSE }, { "64", FALSE },
+		      { "D|K", FALSE }, { "", FALSE },	{ "1", FALSE }, { "4097", FALSE },
+		      { "512", FALSE } };
+	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+		FtlSlice st = { cases[i].s, (guint32)strlen(cases[i].s) };
+		if (ftl_sched_state_runnable(st) != cases[i].runnable)
+			CU_FAIL(cases[i].s);
+	}
+}
+
+static void test_histo(void)
+{
+	g_autoptr(FtlHisto) h = ftl_histo_new();
+	CU_ASSERT_EQUAL(ftl_histo_percentile(h, 50), FTL_TS_NONE);
+	for (gint64 v = 1; v <= 200; v++)
+		ftl_histo_add(h, v);
+	CU_ASSERT_EQUAL(ftl_histo_percentile(h, 50), 100);
+	CU_ASSERT_EQUAL(ftl_histo_percentile(h, 99), 198);
+	CU_ASSERT_EQUAL(ftl_histo_percentile(h, 100), 200);
+	g_autoptr(FtlHisto) g = ftl_histo_new();
+	for (gint64 v = 1; v <= 1000000; v += 7)
+		ftl_histo_add(g, v * 1000);
+	guint64 n = ftl_histo_count(g);
+	for (double p = 1; p <= 100; p += 0.5) {
+		guint64 rank = (guint64)(p / 100.0 * (double)n + 0.999999999);
+		gint64 exact = (gint64)(1 + 7 * (rank - 1)) * 1000;
+		gint64 got = ftl_histo_percentile(g, p);
+		if (ABS(got - exact) > exact / 256 + 1)
+			CU_FAIL("percentile off by more than 1/256");
+	}
+	guint pos = 0;
+	gint64 lo, hi, prev_hi = 0;
+	guint64 c, total = 0;
+	while (ftl_histo_next_bucket(g, &pos, &lo, &hi, &c)) {
+		CU_ASSERT_TRUE(lo >= prev_hi && hi > lo);
+		CU_ASSERT_TRUE(hi - lo <= MAX(lo / 128, 1));
+		prev_hi = hi;
+		total += c;
+	}
+	CU_ASSERT_EQUAL(total, n);
+	ftl_histo_add(g, G_MAXINT64);
+	CU_ASSERT_EQUAL(ftl_histo_max(g), G_MAXINT64);
+	CU_ASSERT_EQUAL(ftl_histo_percentile(g, 100), G_MAXINT64);
+	ftl_histo_merge(h, g);
+	CU_ASSERT_EQUAL(ftl_histo_count(h), n + 201);
+	CU_ASSERT_EQUAL(ftl_histo_min(h), 1);
+}
+
+static void add_ns(gpointer bin, gint64 ns, gpointer data)
+{
+	(void)data;
+	*(gint64 *)bin += ns;
+}
+
+static void merge_ns(gpointer dst, gconstpointer src)
+{
+	*(gint64 *)dst += *(const gint64 *)src;
+}
+
+static void test_timebins(void)
+{
+	g_autoptr(FtlTimeBins) tb = ftl_timebins_new(100, sizeof(gint64), merge_ns);
+	ftl_timebins_set_origin(tb, 1000);
+	gint64 total = 0;
+	for (gint64 t = 1000; t < 1000000; t += 997) {
+		ftl_timebins_spread(tb, 2, t, t + 500, add_ns, NULL);
+		total += 500;
+	}
+	CU_ASSERT_FALSE(ftl_timebins_has_lane(tb, 0));
+	CU_ASSERT_TRUE(ftl_timebins_has_lane(tb, 2));
+	gint64 w = ftl_timebins_width(tb);
+	CU_ASSERT_EQUAL(w & (w - 1), 0);
+	guint used = ftl_timebins_n_used(tb);
+	CU_ASSERT_TRUE(used <= 100 && used > 50);
+	gint64 sum = 0;
+	for (guint i = 0; i < 100; i++) {
+		gint64 v = *(gint64 *)ftl_timebins_get(tb, 2, i);
+		CU_ASSERT_TRUE(v <= w);
+		sum += v;
+	}
+	CU_ASSERT_EQUAL(sum, total);
+	CU_ASSERT_EQUAL(ftl_timebins_index(tb, 1000 + w), 1);
+}
+
+int main(void)
+{
+	static const UnitTest tests[] = {
+		{ "basic: CPU and task times, latency, irq", test_basic },
+		{ "a window clips every figure", test_window },
+		{ "latency from sched_waking, or sched_wakeup", test_waking },
+		{ "what cannot be paired is counted", test_unpaired },
+		{ "lost events make time unknown", test_lost },
+		{ "without sched_switch the pids switch CPUs", test_inferred },
+		{ "softirq events by vector", test_softirq },
+		{ "prev_state: preempted or not", test_states },
+		{ "histogram: exact small, 1/256 large", test_histo },
+		{ "time bins conserve what is spread", test_timebins },
+		{ NULL, NULL },
+	};
+	return unit_run("sched", tests);
+}
