@@ -12,7 +12,9 @@
 prereq PYTHON
 make_tmpdir
 E=$top_srcdir/tests/e2e/expected
-S=$FTL_TESTDATA/sched/small.txt
+# relative to tests/data, so that the goldens do not name the checkout
+cd "$FTL_TESTDATA" || exit 1
+S=sched/small.txt
 plan 28
 
 golden() { # NAME FILE: compare FILE with expected/NAME
