@@ -14,6 +14,7 @@
 
 #include "parse/tep.h"
 #include "parse/tracecmd-guard.h"
+#include "parse/tracedat-layout.h"
 #include "util/error.h"
 #include "util/tracefs-text.h"
 
@@ -422,6 +423,11 @@ static gboolean tracedat_add_buffers(FtlTrace *trace, const char *path, const ch
 
 gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, const char *buffer, GError **error)
 {
+	/* The skeleton first: a damaged size must be refused before
+	 * libtracecmd allocates by it. */
+	g_autoptr(FtlDatLayout) layout = ftl_dat_layout_read(path, error);
+	if (!layout)
+		return FALSE;
 	g_autoptr(GString) msgs = g_string_new(NULL);
 	ftl_tep_capture_messages(msgs);
 	/* Warnings carry the reason a file is rejected ("File possibly
