@@ -6,9 +6,13 @@
 # errors, which the exit status shows). Fixed at the class of fault:
 # - trace.dat sizes are checked against the file before libtracecmd reads
 #   (and allocates by) them: slow-reject-*.dat, open-head-wild-write.dat.
+# - ftlens reads trace.dat pages itself, checking each page's commit and
+#   timestamp: 1 KiB of 0xff in the data (libtraceevent's kbuffer read past
+#   the page in libtracecmd's reader) and page timestamps beyond INT64_MAX
+#   are reported as damaged pages.
 . "$(dirname "$0")/lib.sh"
 make_tmpdir
-plan 6
+plan 11
 
 # one_error NAME FILE: exit 1 and one stderr line naming FILE as damaged
 # (the message in $T/NAME.err)
@@ -31,5 +35,39 @@ done
 f=$FTL_CRASHERS/open-head-wild-write.dat
 if have_input "$f"; then
 	check "open-head-wild-write.dat: one error naming the file" 'one_error wild "$f"'
+fi
+# survives NAME FILE: info, report and dump end in exit 0 or one error line,
+# and the sanitizers say nothing
+survives() {
+	for cmd in info report dump; do
+		"$FTLENS" $cmd "$2" >/dev/null 2>"$T/$1.$cmd.err"
+		rc=$?
+		[ $rc -eq 0 ] || { [ $rc -eq 1 ] && [ "$(wc -l <"$T/$1.$cmd.err")" -eq 1 ]; } || return 1
+		! grep -q -e 'runtime error' -e 'Sanitizer' "$T/$1.$cmd.err" || return 1
+	done
+}
+
+lisa=$FTL_REAL_DATA/raw/lisa_rtapp_6cpu_trace.dat
+if have_input "$lisa" 6; then
+	size=$(wc -c <"$lisa")
+	for back in 21000 41000; do
+		cp "$lisa" "$T/ff$back.dat"
+		chmod u+w "$T/ff$back.dat"
+		head -c 1024 /dev/zero | tr '\0' '\377' |
+			dd of="$T/ff$back.dat" bs=1 seek=$((size - back)) conv=notrunc 2>/dev/null
+		check "1 KiB of 0xff $back bytes before the end: info, report, dump survive" 'survives ff$back "$T/ff$back.dat"'
+	done
+	# A page timestamp with its top bit set (CPU 4) and one far in the future
+	# (CPU 3), found by fuzzing.
+	cp "$lisa" "$T/wild.dat"
+	chmod u+w "$T/wild.dat"
+	printf '\246' | dd of="$T/wild.dat" bs=1 seek=3936263 conv=notrunc 2>/dev/null
+	printf '\161' | dd of="$T/wild.dat" bs=1 seek=3923975 conv=notrunc 2>/dev/null
+	check "wild page timestamps: info, report, dump survive" 'survives wild "$T/wild.dat"'
+	"$FTLENS" info --format json "$T/wild.dat" >"$T/wild.json" 2>/dev/null
+	check "wild page timestamps: the page beyond INT64_MAX is reported as damaged" \
+		'grep -q "CPU 4: page at file offset 3936256: corrupt header: timestamp" "$T/wild.json"'
+	check "wild page timestamps: the other CPUs' events are all there" \
+		'[ "$(json_get "$T/wild.json" "j['\''events'\'']")" -gt 7800 ]'
 fi
 finish
