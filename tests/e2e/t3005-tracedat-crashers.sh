@@ -9,10 +9,10 @@
 # - ftlens reads trace.dat pages itself, checking each page's commit and
 #   timestamp: 1 KiB of 0xff in the data (libtraceevent's kbuffer read past
 #   the page in libtracecmd's reader) and page timestamps beyond INT64_MAX
-#   are reported as damaged pages.
+#   (info's span overflowed) are reported as damaged pages.
 . "$(dirname "$0")/lib.sh"
 make_tmpdir
-plan 11
+plan 12
 
 # one_error NAME FILE: exit 1 and one stderr line naming FILE as damaged
 # (the message in $T/NAME.err)
@@ -67,6 +67,9 @@ if have_input "$lisa" 6; then
 	"$FTLENS" info --format json "$T/wild.dat" >"$T/wild.json" 2>/dev/null
 	check "wild page timestamps: the page beyond INT64_MAX is reported as damaged" \
 		'grep -q "CPU 4: page at file offset 3936256: corrupt header: timestamp" "$T/wild.json"'
+	"$FTLENS" info "$T/wild.dat" >"$T/wild.txt" 2>/dev/null
+	check "wild page timestamps: info prints a span ($(grep Span: "$T/wild.txt"))" \
+		'grep -q "^Span:  .*[0-9] s)$" "$T/wild.txt"'
 	check "wild page timestamps: the other CPUs' events are all there" \
 		'[ "$(json_get "$T/wild.json" "j['\''events'\'']")" -gt 7800 ]'
 fi
