@@ -51,6 +51,7 @@ typedef struct {
 	const char *name; /* interned */
 	FtlMarkerOrigin origin;
 	gboolean is_print; /* ftrace:print: the text is the buf field */
+	gint fixed;	   /* bytes the format's fixed fields need in a record */
 	struct tep_format_field *f[8];
 } TepEventInfo;
 
@@ -94,6 +95,24 @@ static struct tep_format_field *tep_dec_field(struct tep_event *event, const cha
 	return event ? tep_find_field(event, name) : NULL;
 }
 
+/* Where the fixed fields of event's format end (common fields included):
+ * libtraceevent's printing trusts a record to hold them, and computes a
+ * 12-byte print record's text length as -4 (a 4 GiB memcpy). An array
+ * counts from its start only: the kernel sizes kernel_stack's caller[8]
+ * by the frames it holds, and print's buf[] has no size. */
+static gint tep_dec_fixed_size(struct tep_event *event)
+{
+	gint end = 0;
+	struct tep_format_field *lists[2] = { event->format.common_fields, event->format.fields };
+	for (guint i = 0; i < G_N_ELEMENTS(lists); i++)
+		for (struct tep_format_field *f = lists[i]; f; f = f->next) {
+			gint size = f->flags & TEP_FIELD_IS_ARRAY ? 0 : f->size;
+			if (f->offset >= 0 && size >= 0 && f->offset <= G_MAXINT - size)
+				end = MAX(end, f->offset + size);
+		}
+	return end;
+}
+
 static TepEventInfo *tep_dec_event_info(FtlTepDecoder *ts, struct tep_event *event, int id)
 {
 	TepEventInfo *info = g_hash_table_lookup(ts->events, GINT_TO_POINTER(id));
@@ -110,6 +129,7 @@ static TepEventInfo *tep_dec_event_info(FtlTepDecoder *ts, struct tep_event *eve
 	}
 	const char *n = event->name ? event->name : "?";
 	info->name = ftl_strpool_intern(ts->pool, n);
+	info->fixed = tep_dec_fixed_size(event);
 	gboolean ftrace = g_strcmp0(event->system, "ftrace") == 0;
 #define F(i, s) (info->f[i] = tep_dec_field(event, s))
 	if (ftrace && strcmp(n, "function") == 0) {
@@ -460,6 +480,8 @@ gboolean ftl_tep_decode(FtlTepDecoder *ts, struct tep_record *r, FtlEvent *ev, g
 	struct tep_event *event = tep_find_event(ts->tep, id);
 	TepEventInfo *info = tep_dec_event_info(ts, event, id);
 	ev->name = info->name;
+	if (r->size < info->fixed)
+		return event != NULL; /* a short record: its fields are not decoded */
 	ev->kind = info->kind;
 	switch (info->kind) {
 	case FTL_EVENT_FUNC:
@@ -520,10 +542,20 @@ gboolean ftl_tep_field(FtlTepDecoder *ts, struct tep_record *r, const char *key,
 	return TRUE;
 }
 
-void ftl_tep_payload(FtlTepDecoder *ts, struct tep_record *r, GString *out)
+gint ftl_tep_short(FtlTepDecoder *ts, struct tep_record *r)
 {
 	if (r->size < 8)
-		return; /* not even an event id: nothing to print */
+		return 8;
+	int id = tep_data_type(ts->tep, r);
+	struct tep_event *event = tep_find_event(ts->tep, id);
+	TepEventInfo *info = tep_dec_event_info(ts, event, id);
+	return r->size < info->fixed ? info->fixed : 0;
+}
+
+void ftl_tep_payload(FtlTepDecoder *ts, struct tep_record *r, GString *out)
+{
+	if (ftl_tep_short(ts, r))
+		return; /* too short for its fields: nothing to print */
 	const char *p = tep_dec_render(ts, r);
 	gsize len = strlen(p);
 	while (len && (p[len - 1] == '\n' || p[len - 1] == ' '))

@@ -145,6 +145,18 @@ static void tracedat_fill(TracedatSource *ts, struct tep_record *r)
 				    id, r->cpu, (unsigned long long)r->offset);
 		ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_UNKNOWN_EVENT,
 			      ts->base.path, 0, r->cpu, where, (gsize)n, 0);
+	} else if (r->size >= 8) {
+		gint need = ftl_tep_short(ts->dec, r);
+		if (need) {
+			char where[160];
+			gint n = g_snprintf(where, sizeof where,
+					    "CPU %d, file offset %llu: a %s record of %d bytes, its "
+					    "format's fields need %d",
+					    r->cpu, (unsigned long long)r->offset, ts->ev.name,
+					    r->size, need);
+			ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_BAD_PAGE,
+				      ts->base.path, 0, r->cpu, where, (gsize)n, 0);
+		}
 	}
 }
 

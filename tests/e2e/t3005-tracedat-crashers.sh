@@ -12,7 +12,7 @@
 #   (info's span overflowed) are reported as damaged pages.
 . "$(dirname "$0")/lib.sh"
 make_tmpdir
-plan 12
+plan 16
 
 # one_error NAME FILE: exit 1 and one stderr line naming FILE as damaged
 # (the message in $T/NAME.err)
@@ -73,4 +73,13 @@ if have_input "$lisa" 6; then
 	check "wild page timestamps: the other CPUs' events are all there" \
 		'[ "$(json_get "$T/wild.json" "j['\''events'\'']")" -gt 7800 ]'
 fi
+
+for f in "$FTL_CRASHERS/short-print.dat" "$FTL_CRASHERS/short-print-raw"; do
+	have_input "$f" 2 || continue
+	b=$(basename "$f")
+	check "$b: info, report, dump survive" 'survives $b "$f"'
+	"$FTLENS" info --format json "$f" >"$T/$b.json" 2>/dev/null
+	check "$b: the 12-byte print record is reported as damaged, with its CPU and offset" \
+		'grep -q "CPU 0, .*file offset [0-9]*: a print record of 12 bytes, its format.s fields need 16" "$T/$b.json"'
+done
 finish
