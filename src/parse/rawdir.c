@@ -11,8 +11,8 @@
 #include <sys/vfs.h>
 
 #include <event-parse.h>
-#include <kbuffer.h>
 
+#include "parse/pages.h"
 #include "parse/tep.h"
 #include "util/error.h"
 #include "util/input.h"
@@ -21,9 +21,6 @@
 /* kbuffer's mask for the data size in a page's commit word; the bits above
  * carry the missed-events flags. */
 #define RAW_COMMIT_MASK ((1u << 27) - 1)
-/* Zeroed bytes after the page copy: kbuffer may read an event header word
- * just past a damaged page's end before the bounds check sees it. */
-#define RAW_SLACK 64
 /* statfs f_type of tracefs and debugfs (linux/magic.h) */
 #define RAW_TRACEFS_MAGIC 0x74726163ul
 #define RAW_DEBUGFS_MAGIC 0x64626720ul
@@ -44,9 +41,8 @@ typedef struct {
 	gsize page_off;	 /* file offset of the loaded page */
 	guint64 page_no;
 	gboolean loaded;
-	struct kbuffer *kb;
-	guchar *page;	    /* a copy of the loaded page, RAW_SLACK bytes longer */
-	guint32 page_bytes; /* valid data bytes in the loaded page (its commit) */
+	FtlPages *pages;
+	guchar *page; /* a copy of the loaded page, FTL_PAGES_SLACK bytes longer */
 	struct tep_record rec;
 	gboolean lost_pending;
 	gboolean lost_seen;
@@ -146,30 +142,22 @@ static gboolean raw_load_page(RawCpu *rc)
 			return FALSE;
 		}
 		memcpy(rc->page, rc->in->data + rc->page_off, psize);
-		guint64 commit = raw_read_commit(&rc->geo, rc->page, rc->geo.big_endian);
-		guint64 size = commit & RAW_COMMIT_MASK;
-		if (size == 0)
+		char why[160];
+		FtlPageStatus st = ftl_pages_load(rc->pages, rc->page, why, sizeof why);
+		if (st == FTL_PAGE_EMPTY)
 			continue; /* an empty page: the reader's padding */
-		if (size > (guint64)rc->geo.hp.data_size) {
-			raw_bad_page(rc,
-				     "corrupt header: commit %" G_GUINT64_FORMAT
-				     " is larger than the page's %d data bytes",
-				     size, rc->geo.hp.data_size);
+		if (st == FTL_PAGE_BAD) {
+			raw_bad_page(rc, "%s", why);
 			continue;
 		}
-		if (kbuffer_load_subbuffer(rc->kb, rc->page) < 0) {
-			raw_bad_page(rc, "kbuffer cannot load it");
-			continue;
-		}
-		rc->page_bytes = (guint32)size;
 		rc->loaded = TRUE;
 		ftl_input_release(rc->in, rc->page_off);
-		int missed = kbuffer_missed_events(rc->kb);
+		gint64 missed = ftl_pages_missed(rc->pages);
 		if (missed != 0) {
 			FtlEvent *ev = &rc->ev;
 			memset(ev, 0, sizeof *ev);
 			ev->src = &rc->base;
-			ev->ts = (gint64)kbuffer_timestamp(rc->kb);
+			ev->ts = (gint64)ftl_pages_timestamp(rc->pages);
 			ev->cpu = rc->cpu;
 			ev->pid = ev->tgid = -1;
 			ev->kind = FTL_EVENT_LOST;
@@ -239,31 +227,20 @@ static FtlStatus raw_next(FtlSource *src, const FtlEvent **out, GError **error)
 				return FTL_STATUS_OK;
 			}
 		}
-		unsigned long long ts;
-		void *data = kbuffer_read_event(rc->kb, &ts);
-		if (!data) {
-			rc->loaded = FALSE;
-			continue;
-		}
-		gint off = kbuffer_curr_index(rc->kb); /* from the start of the data */
-		gint csize = kbuffer_curr_size(rc->kb);
-		gint esize = kbuffer_event_size(rc->kb);
-		if (off < 0 || csize <= 0 || esize < 0 ||
-		    (guint64)off + (guint64)csize > rc->page_bytes) {
-			raw_bad_page(rc,
-				     "event at data offset %d runs past the page's %u committed "
-				     "bytes; the rest of the page is skipped",
-				     off, rc->page_bytes);
+		FtlPageRecord pr;
+		char why[160];
+		if (!ftl_pages_next(rc->pages, &pr, why, sizeof why)) {
+			if (*why)
+				raw_bad_page(rc, "%s", why);
 			rc->loaded = FALSE;
 			continue;
 		}
 		memset(&rc->rec, 0, sizeof rc->rec);
-		rc->rec.ts = ts;
+		rc->rec.ts = pr.ts;
 		rc->rec.cpu = rc->cpu;
-		rc->rec.size = esize;
-		rc->rec.data = data;
-		rc->rec.offset =
-			(unsigned long long)(rc->page_off + (gsize)rc->geo.hp.data_off + (gsize)off);
+		rc->rec.size = (int)pr.size;
+		rc->rec.data = (void *)pr.data;
+		rc->rec.offset = (unsigned long long)(rc->page_off + pr.offset);
 		gint id;
 		gboolean known = ftl_tep_decode(rc->dec, &rc->rec, &rc->ev, &id);
 		rc->ev.src = src;
@@ -275,8 +252,17 @@ static FtlStatus raw_next(FtlSource *src, const FtlEvent **out, GError **error)
 					    id, rc->cpu, rc->page_no, rc->rec.offset);
 			ftl_diags_add(ftl_trace_diags(rc->base.trace), FTL_DIAG_UNKNOWN_EVENT,
 				      rc->base.path, 0, rc->cpu, where, (gsize)n, 0);
+		} else if (rc->rec.size >= 8 && ftl_tep_short(rc->dec, &rc->rec)) {
+			char where[160];
+			gint n = g_snprintf(where, sizeof where,
+					    "CPU %d, page %" G_GUINT64_FORMAT
+					    ", file offset %llu: a %s record of %d bytes, its "
+					    "format's fields need %d",
+					    rc->cpu, rc->page_no, rc->rec.offset, rc->ev.name,
+					    rc->rec.size, ftl_tep_short(rc->dec, &rc->rec));
+			ftl_diags_add(ftl_trace_diags(rc->base.trace), FTL_DIAG_BAD_PAGE,
+				      rc->base.path, 0, rc->cpu, where, (gsize)n, 0);
 		}
-		kbuffer_next_event(rc->kb, NULL);
 		raw_account(rc);
 		*out = &rc->ev;
 		return FTL_STATUS_OK;
@@ -303,8 +289,7 @@ static void raw_free(FtlSource *src)
 {
 	RawCpu *rc = (RawCpu *)src;
 	ftl_tep_decoder_free(rc->dec);
-	if (rc->kb)
-		kbuffer_free(rc->kb);
+	ftl_pages_free(rc->pages);
 	g_free(rc->page);
 	ftl_input_free(rc->in);
 	tep_free(rc->tep); /* drops our reference */
@@ -604,17 +589,16 @@ static gboolean raw_add_sources(FtlTrace *trace, GPtrArray *files, GPtrArray *in
 		tep_ref(tep);
 		rc->tep = tep;
 		rc->dec = ftl_tep_decoder_new(tep, trace);
-		rc->kb =
-			kbuffer_alloc(geo->hp.commit_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-				      geo->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
-		rc->page = g_malloc0(psize + RAW_SLACK);
+		rc->pages = ftl_pages_new((guint)geo->hp.commit_size, geo->big_endian,
+					  (guint32)psize, tep_is_old_format(tep));
+		rc->page = g_malloc0(psize + FTL_PAGES_SLACK);
 		rc->last_ts = FTL_TS_NONE;
 		rc->stats_lost = raw_read_stats(f->stats);
 		rc->n_lost = ftl_strpool_intern(ftl_trace_pool(trace), "lost");
 		rc->base.has_header = TRUE;
 		rc->base.header_cpus = max_cpu;
 		ftl_trace_add_source(trace, &rc->base);
-		if (!rc->kb) {
+		if (!rc->pages) {
 			g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': out of memory", f->path);
 			return FALSE;
 		}

@@ -51,6 +51,8 @@ typedef struct {
 	const char *name; /* interned */
 	FtlMarkerOrigin origin;
 	gboolean is_print; /* ftrace:print: the text is the buf field */
+	gint fixed;	   /* bytes the format's fixed fields need in a record */
+	struct tep_event *event; /* NULL: no format for the id */
 	struct tep_format_field *f[8];
 } TepEventInfo;
 
@@ -71,6 +73,8 @@ enum { F_IRQ = 0, F_IRQ_NAME = 1, F_IRQ_RET = 2 };
 enum { F_BUF = 0 };
 enum { F_STACK_SIZE = 0, F_STACK_CALLER = 1 };
 
+#define TEP_COMM_CACHE 1024
+
 typedef struct {
 	guint64 value;
 	const char *str;
@@ -87,11 +91,38 @@ struct _FtlTepDecoder {
 	GString *state_text; /* prev_state of the current sched_switch */
 	GArray *frames;	     /* FtlSlice: kernel_stack frames of the current event */
 	char number[32];     /* ftl_tep_field's text of a number */
+	/* Per-record lookups cached (millions of records, a few ids and
+	 * pids): the last event id's info, and a direct-mapped pid -> comm
+	 * (the cmdlines are fixed once the input is open). */
+	TepEventInfo *last_info;
+	gint last_id;
+	struct {
+		gint pid; /* -1: empty */
+		const char *comm;
+	} comms[TEP_COMM_CACHE];
 };
 
 static struct tep_format_field *tep_dec_field(struct tep_event *event, const char *name)
 {
 	return event ? tep_find_field(event, name) : NULL;
+}
+
+/* Where the fixed fields of event's format end (common fields included):
+ * libtraceevent's printing trusts a record to hold them, and computes a
+ * 12-byte print record's text length as -4 (a 4 GiB memcpy). An array
+ * counts from its start only: the kernel sizes kernel_stack's caller[8]
+ * by the frames it holds, and print's buf[] has no size. */
+static gint tep_dec_fixed_size(struct tep_event *event)
+{
+	gint end = 0;
+	struct tep_format_field *lists[2] = { event->format.common_fields, event->format.fields };
+	for (guint i = 0; i < G_N_ELEMENTS(lists); i++)
+		for (struct tep_format_field *f = lists[i]; f; f = f->next) {
+			gint size = f->flags & TEP_FIELD_IS_ARRAY ? 0 : f->size;
+			if (f->offset >= 0 && size >= 0 && f->offset <= G_MAXINT - size)
+				end = MAX(end, f->offset + size);
+		}
+	return end;
 }
 
 static TepEventInfo *tep_dec_event_info(FtlTepDecoder *ts, struct tep_event *event, int id)
@@ -102,6 +133,7 @@ static TepEventInfo *tep_dec_event_info(FtlTepDecoder *ts, struct tep_event *eve
 	info = g_new0(TepEventInfo, 1);
 	g_hash_table_insert(ts->events, GINT_TO_POINTER(id), info);
 	info->kind = FTL_EVENT_GENERIC;
+	info->event = event;
 	if (!event) {
 		char buf[32];
 		g_snprintf(buf, sizeof buf, "unknown_event_%d", id);
@@ -110,6 +142,7 @@ static TepEventInfo *tep_dec_event_info(FtlTepDecoder *ts, struct tep_event *eve
 	}
 	const char *n = event->name ? event->name : "?";
 	info->name = ftl_strpool_intern(ts->pool, n);
+	info->fixed = tep_dec_fixed_size(event);
 	gboolean ftrace = g_strcmp0(event->system, "ftrace") == 0;
 #define F(i, s) (info->f[i] = tep_dec_field(event, s))
 	if (ftrace && strcmp(n, "function") == 0) {
@@ -435,6 +468,28 @@ static void tep_dec_irq(struct tep_record *r, const TepEventInfo *info, FtlEvent
 	ev->u.irq.ret = tep_dec_i32(r, info->f[F_IRQ_RET], 0);
 }
 
+/* The interned name of pid from the file's cmdlines, NULL when unknown. */
+static const char *tep_dec_comm(FtlTepDecoder *ts, gint pid)
+{
+	guint slot = (guint)pid % TEP_COMM_CACHE;
+	if (ts->comms[slot].pid == pid)
+		return ts->comms[slot].comm;
+	const char *comm = tep_data_comm_from_pid(ts->tep, pid);
+	comm = comm && strcmp(comm, "<...>") != 0 ? ftl_strpool_intern(ts->pool, comm) : NULL;
+	ts->comms[slot].pid = pid;
+	ts->comms[slot].comm = comm;
+	return comm;
+}
+
+static TepEventInfo *tep_dec_info_of(FtlTepDecoder *ts, int id)
+{
+	if (ts->last_info && ts->last_id == id)
+		return ts->last_info;
+	ts->last_info = tep_dec_event_info(ts, tep_find_event(ts->tep, id), id);
+	ts->last_id = id;
+	return ts->last_info;
+}
+
 gboolean ftl_tep_decode(FtlTepDecoder *ts, struct tep_record *r, FtlEvent *ev, gint *idp)
 {
 	memset(ev, 0, sizeof *ev);
@@ -449,17 +504,16 @@ gboolean ftl_tep_decode(FtlTepDecoder *ts, struct tep_record *r, FtlEvent *ev, g
 		return FALSE;
 	}
 	ev->pid = tep_data_pid(ts->tep, r);
-	if (ev->pid >= 0) {
-		const char *comm = tep_data_comm_from_pid(ts->tep, ev->pid);
-		if (comm && strcmp(comm, "<...>") != 0)
-			ev->comm = ftl_strpool_intern(ts->pool, comm);
-	}
+	if (ev->pid >= 0)
+		ev->comm = tep_dec_comm(ts, ev->pid);
 	tep_dec_lat(ts, r, ev);
 	int id = tep_data_type(ts->tep, r);
 	*idp = id;
-	struct tep_event *event = tep_find_event(ts->tep, id);
-	TepEventInfo *info = tep_dec_event_info(ts, event, id);
+	TepEventInfo *info = tep_dec_info_of(ts, id);
+	struct tep_event *event = info->event;
 	ev->name = info->name;
+	if (r->size < info->fixed)
+		return event != NULL; /* a short record: its fields are not decoded */
 	ev->kind = info->kind;
 	switch (info->kind) {
 	case FTL_EVENT_FUNC:
@@ -520,10 +574,18 @@ gboolean ftl_tep_field(FtlTepDecoder *ts, struct tep_record *r, const char *key,
 	return TRUE;
 }
 
-void ftl_tep_payload(FtlTepDecoder *ts, struct tep_record *r, GString *out)
+gint ftl_tep_short(FtlTepDecoder *ts, struct tep_record *r)
 {
 	if (r->size < 8)
-		return; /* not even an event id: nothing to print */
+		return 8;
+	TepEventInfo *info = tep_dec_info_of(ts, tep_data_type(ts->tep, r));
+	return r->size < info->fixed ? info->fixed : 0;
+}
+
+void ftl_tep_payload(FtlTepDecoder *ts, struct tep_record *r, GString *out)
+{
+	if (ftl_tep_short(ts, r))
+		return; /* too short for its fields: nothing to print */
 	const char *p = tep_dec_render(ts, r);
 	gsize len = strlen(p);
 	while (len && (p[len - 1] == '\n' || p[len - 1] == ' '))
@@ -541,6 +603,8 @@ FtlTepDecoder *ftl_tep_decoder_new(struct tep_handle *tep, FtlTrace *trace)
 	d->state_text = g_string_new(NULL);
 	d->frames = g_array_new(FALSE, FALSE, sizeof(FtlSlice));
 	trace_seq_init(&d->text);
+	for (guint i = 0; i < TEP_COMM_CACHE; i++)
+		d->comms[i].pid = -1;
 	return d;
 }
 

@@ -30,6 +30,11 @@ gboolean ftl_tep_decode(FtlTepDecoder *d, struct tep_record *r, FtlEvent *ev, gi
 gboolean ftl_tep_field(FtlTepDecoder *d, struct tep_record *r, const char *key,
 		       FtlSlice *value);
 
+/* The bytes r's event format needs (its fixed fields) when r is shorter,
+ * else 0. A short record is decoded as a GENERIC event of its name only, and
+ * has no payload text: the caller reports it as damaged. */
+gint ftl_tep_short(FtlTepDecoder *d, struct tep_record *r);
+
 /* Appends r's text as `trace-cmd report` prints it after the event name
  * (libtraceevent's print format): only views ask for it. */
 void ftl_tep_payload(FtlTepDecoder *d, struct tep_record *r, GString *out);

@@ -14,6 +14,8 @@
 
 #include "parse/tep.h"
 #include "parse/tracecmd-guard.h"
+#include "parse/tracedat-layout.h"
+#include "parse/tracedat-stream.h"
 #include "util/error.h"
 #include "util/tracefs-text.h"
 
@@ -35,25 +37,60 @@ gboolean ftl_tracedat_sniff(const char *data, gsize size)
 
 /* ---- the source -------------------------------------------------------- */
 
+/* The file's libtracecmd handle (its tep: formats, kallsyms, cmdlines),
+ * shared by the sources of its buffers. */
+typedef struct {
+	gint refs;
+	struct tracecmd_input *handle;
+} TracedatFile;
+
+static TracedatFile *tracedat_file_ref(TracedatFile *f)
+{
+	f->refs++;
+	return f;
+}
+
+static void tracedat_file_unref(TracedatFile *f)
+{
+	if (f && --f->refs == 0) {
+		tracecmd_close(f->handle);
+		g_free(f);
+	}
+}
+
 typedef struct {
 	FtlSource base;
-	struct tracecmd_input *handle;
+	TracedatFile *file;
 	FtlTepDecoder *dec;
-	struct tep_handle *tep; /* the handle's, borrowed */
-	gint n_cpus;
-	struct tep_record **heads; /* the next record of each CPU, NULL when drained */
-	gboolean *drained;
+	struct tep_handle *tep; /* the file's, borrowed */
+	guint n_cpu_slots;	/* size of the per-CPU arrays: the highest CPU + 1 */
 	gboolean *lost_seen;	/* a CPU had a missed-events mark */
+	gint64 *last_ts;	/* per CPU, for the time_backwards diagnostic */
 	struct tep_record *cur; /* the record behind ev; alive until the next next() */
 	gboolean lost_pending;	/* ev is the LOST before cur; cur's own event comes next */
 	FtlEvent ev;
 	guint64 seq;
-	GArray *last_ts; /* gint64 per CPU, for the time_backwards diagnostic */
 	const char *n_lost;
-	gboolean top;	   /* the top buffer, not an instance: owns the saved cpustats */
-	int page_size;	   /* the file header's ring-buffer page size, 0 if unknown */
+	gboolean top; /* the top buffer, not an instance: owns the saved cpustats */
+	const char *cpustats; /* the file's saved cpustats, or NULL */
+	char *cpustats_copy;  /* ... when the source keeps them */
+
+	/* The pages read by ftlens (tracedat-stream.c) ... */
+	FtlDatStreams *streams;
+	guint *heap;	    /* stream indices that have a record, by (ts, index) */
+	guint64 *head_ts;   /* per stream: the timestamp of its next record */
+	guint heap_len;
+	gboolean started;   /* heap[0]'s record is the current one */
+	struct tep_record rec;
+
+	/* ... or the records of libtracecmd, for the files only it reads. */
+	struct tracecmd_input *handle; /* an instance's own handle, or the file's */
+	gboolean own_handle;
+	gint n_cpus;
+	struct tep_record **heads; /* the next record of each CPU, NULL when drained */
+	gboolean *drained;
+	int page_size;	   /* the file header's ring-buffer page size */
 	gint64 data_start; /* where a page's events start: after its header */
-	struct tracecmd_input *parent; /* the file's handle when the top buffer is not read */
 } TracedatSource;
 
 static void tracedat_record_free(struct tep_record *r)
@@ -62,38 +99,42 @@ static void tracedat_record_free(struct tep_record *r)
 		tracecmd_free_record(r);
 }
 
+/* libtracecmd bounds a record by the page's commit alone: a damaged event
+ * header can claim more bytes than its page holds (ftlens's own page
+ * reader checks this itself). Pages are page-aligned and r->offset is where
+ * the event's header starts: past the page header (16 bytes, 12 on 32-bit
+ * kernels) and before the page's end plus that header. The data follows
+ * the event header: 4 bytes, or 8 with a length word, which is what
+ * record_size counts beyond size. */
+static void tracedat_clamp_record(TracedatSource *ts, struct tep_record *r)
+{
+	int psize = ts->page_size;
+	if (psize <= 0)
+		return;
+	gint64 start = ts->data_start;
+	gint64 index = r->offset >= (unsigned long long)start
+			       ? (gint64)((r->offset - (unsigned long long)start) %
+					  (unsigned long long)psize) +
+					 start
+			       : (gint64)r->offset;
+	gint64 hdr = (gint64)r->record_size - r->size;
+	if (hdr < 4 || hdr > 8)
+		hdr = 8;
+	gint64 room = MAX(psize - index - hdr, 0);
+	if (r->size > room) {
+		char where[128];
+		gint n = g_snprintf(where, sizeof where,
+				    "CPU %d, file offset %llu: an event of %d bytes in a "
+				    "page with %" G_GINT64_FORMAT " left",
+				    r->cpu, (unsigned long long)r->offset, r->size, room);
+		ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_BAD_PAGE, ts->base.path, 0,
+			      r->cpu, where, (gsize)n, 0);
+		r->size = (int)room;
+	}
+}
+
 static void tracedat_fill(TracedatSource *ts, struct tep_record *r)
 {
-	/* A record lies inside its page, and only its page is in memory; a
-	 * damaged event header can claim more bytes than the page holds. Pages
-	 * are page-aligned and r->offset is where the event's header starts:
-	 * past the page header (16 bytes, 12 on 32-bit kernels) and before the
-	 * page's end plus that header, as kbuffer bounds the data by the commit
-	 * size alone. The data follows the event header: 4 bytes, or 8 with a
-	 * length word, which is what record_size counts beyond size. */
-	int psize = ts->page_size;
-	if (psize > 0) {
-		gint64 start = ts->data_start;
-		gint64 index = r->offset >= (unsigned long long)start
-				       ? (gint64)((r->offset - (unsigned long long)start) %
-						  (unsigned long long)psize) +
-						 start
-				       : (gint64)r->offset;
-		gint64 hdr = (gint64)r->record_size - r->size;
-		if (hdr < 4 || hdr > 8)
-			hdr = 8;
-		gint64 room = MAX(psize - index - hdr, 0);
-		if (r->size > room) {
-			char where[128];
-			gint n = g_snprintf(where, sizeof where,
-					    "CPU %d, file offset %llu: an event of %d bytes in a "
-					    "page with %" G_GINT64_FORMAT " left",
-					    r->cpu, (unsigned long long)r->offset, r->size, room);
-			ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_BAD_PAGE,
-				      ts->base.path, 0, r->cpu, where, (gsize)n, 0);
-			r->size = (int)room;
-		}
-	}
 	gint id;
 	gboolean known = ftl_tep_decode(ts->dec, r, &ts->ev, &id);
 	ts->ev.src = &ts->base;
@@ -104,6 +145,18 @@ static void tracedat_fill(TracedatSource *ts, struct tep_record *r)
 				    id, r->cpu, (unsigned long long)r->offset);
 		ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_UNKNOWN_EVENT,
 			      ts->base.path, 0, r->cpu, where, (gsize)n, 0);
+	} else if (r->size >= 8) {
+		gint need = ftl_tep_short(ts->dec, r);
+		if (need) {
+			char where[160];
+			gint n = g_snprintf(where, sizeof where,
+					    "CPU %d, file offset %llu: a %s record of %d bytes, its "
+					    "format's fields need %d",
+					    r->cpu, (unsigned long long)r->offset, ts->ev.name,
+					    r->size, need);
+			ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_BAD_PAGE,
+				      ts->base.path, 0, r->cpu, where, (gsize)n, 0);
+		}
 	}
 }
 
@@ -126,8 +179,8 @@ static void tracedat_account(TracedatSource *ts)
 	ts->base.stats.event_lines++;
 	if (ev->pid >= 0)
 		ftl_tasks_note(ftl_trace_tasks(trace), ev->pid, ev->tgid, ev->comm, FALSE);
-	if (ev->cpu >= 0 && (guint)ev->cpu < ts->last_ts->len) {
-		gint64 *last = &g_array_index(ts->last_ts, gint64, ev->cpu);
+	if (ev->cpu >= 0 && (guint)ev->cpu < ts->n_cpu_slots) {
+		gint64 *last = &ts->last_ts[ev->cpu];
 		if (*last != FTL_TS_NONE && ev->ts < *last)
 			ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_TIME_BACKWARDS,
 				      ts->base.path, 0, ev->cpu, NULL, 0, 0);
@@ -141,7 +194,7 @@ static void tracedat_cpustats_one(gint cpu, const FtlCpuStats *st, gpointer data
 {
 	TracedatSource *ts = data;
 	guint64 n = ftl_cpustats_lost(st);
-	if (n == 0 || (cpu < ts->n_cpus && ts->lost_seen[cpu]))
+	if (n == 0 || (cpu >= 0 && (guint)cpu < ts->n_cpu_slots && ts->lost_seen[cpu]))
 		return;
 	g_autofree char *text = g_strdup_printf(
 		"CPU %d: trace-cmd's saved cpustats report %" G_GUINT64_FORMAT
@@ -151,11 +204,143 @@ static void tracedat_cpustats_one(gint cpu, const FtlCpuStats *st, gpointer data
 		      text, strlen(text), n);
 }
 
-static void tracedat_cpustats(TracedatSource *ts)
+static FtlStatus tracedat_eof(TracedatSource *ts)
 {
-	const char *stats = tracecmd_get_cpustats(ts->handle);
-	if (stats)
-		ftl_cpustats_parse_all(stats, tracedat_cpustats_one, ts);
+	if (ts->top && ts->cpustats) {
+		ftl_cpustats_parse_all(ts->cpustats, tracedat_cpustats_one, ts);
+		ts->cpustats = NULL;
+	}
+	return FTL_STATUS_EOF;
+}
+
+/* The page r starts says events were lost before it: a LOST event first,
+ * r's own after it. */
+static void tracedat_lost(TracedatSource *ts, const struct tep_record *r)
+{
+	FtlEvent *ev = &ts->ev;
+	memset(ev, 0, sizeof *ev);
+	ev->src = &ts->base;
+	ev->ts = (gint64)r->ts;
+	ev->cpu = r->cpu;
+	ev->pid = ev->tgid = -1;
+	ev->seq = ++ts->seq;
+	ev->kind = FTL_EVENT_LOST;
+	ev->name = ts->n_lost;
+	ev->u.lost.count = r->missed_events > 0 ? (guint64)r->missed_events : 0;
+	if (ev->cpu >= 0 && (guint)ev->cpu < ts->n_cpu_slots)
+		ts->lost_seen[ev->cpu] = TRUE;
+	ts->lost_pending = TRUE;
+	tracedat_account(ts);
+}
+
+/* ---- the reader over ftlens's own page streams ---------------------------- */
+
+static gboolean tracedat_heap_less(const TracedatSource *ts, guint a, guint b)
+{
+	return ts->head_ts[a] < ts->head_ts[b] || (ts->head_ts[a] == ts->head_ts[b] && a < b);
+}
+
+static void tracedat_heap_down(TracedatSource *ts, guint i)
+{
+	guint *h = ts->heap;
+	for (;;) {
+		guint l = 2 * i + 1, r = l + 1, m = i;
+		if (l < ts->heap_len && tracedat_heap_less(ts, h[l], h[m]))
+			m = l;
+		if (r < ts->heap_len && tracedat_heap_less(ts, h[r], h[m]))
+			m = r;
+		if (m == i)
+			return;
+		guint t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+/* Stream heap[0] moved on: its new head takes its place, or it leaves. */
+static void tracedat_heap_update_top(TracedatSource *ts)
+{
+	guint i = ts->heap[0];
+	const FtlDatRecord *r = ftl_dat_streams_peek(ts->streams, i);
+	if (r)
+		ts->head_ts[i] = r->ts;
+	else
+		ts->heap[0] = ts->heap[--ts->heap_len];
+	if (ts->heap_len)
+		tracedat_heap_down(ts, 0);
+}
+
+static void tracedat_streams_start(TracedatSource *ts)
+{
+	guint n = ftl_dat_streams_count(ts->streams);
+	for (guint i = 0; i < n; i++) {
+		const FtlDatRecord *r = ftl_dat_streams_peek(ts->streams, i);
+		if (r) {
+			ts->head_ts[i] = r->ts;
+			ts->heap[ts->heap_len++] = i;
+		}
+	}
+	for (guint i = ts->heap_len / 2; i-- > 0;)
+		tracedat_heap_down(ts, i);
+	ts->started = TRUE;
+}
+
+/* The next record in (ts, CPU) order, the order trace-cmd report prints,
+ * into ts->rec; NULL at the end. */
+static struct tep_record *tracedat_streams_next(TracedatSource *ts)
+{
+	if (!ts->started)
+		tracedat_streams_start(ts);
+	else if (ts->heap_len) {
+		ftl_dat_streams_advance(ts->streams, ts->heap[0]);
+		tracedat_heap_update_top(ts);
+	}
+	if (!ts->heap_len)
+		return NULL;
+	guint i = ts->heap[0];
+	const FtlDatRecord *r = ftl_dat_streams_peek(ts->streams, i);
+	struct tep_record *rec = &ts->rec;
+	rec->ts = r->ts;
+	rec->cpu = (int)ftl_dat_streams_cpu(ts->streams, i);
+	rec->size = (int)r->size;
+	rec->data = (void *)r->data;
+	rec->offset = r->where;
+	rec->missed_events = r->missed;
+	return rec;
+}
+
+/* Damage the page reader skipped. */
+static void tracedat_bad_page(gpointer data, guint32 cpu, const char *what)
+{
+	TracedatSource *ts = data;
+	g_autofree char *text = g_strdup_printf("CPU %u: %s", cpu, what);
+	ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_BAD_PAGE, ts->base.path, 0,
+		      (gint)cpu, text, strlen(text), 0);
+}
+
+/* ---- the reader over libtracecmd's records ------------------------------- */
+
+static struct tep_record *tracedat_tracecmd_next(TracedatSource *ts)
+{
+	g_clear_pointer(&ts->cur, tracedat_record_free);
+	/* Merge the CPUs by (ts, cpu), the order trace-cmd report prints. */
+	gint best = -1;
+	for (gint c = 0; c < ts->n_cpus; c++) {
+		if (!ts->heads[c] && !ts->drained[c]) {
+			ts->heads[c] = tracecmd_read_data(ts->handle, c);
+			if (!ts->heads[c])
+				ts->drained[c] = TRUE;
+		}
+		if (ts->heads[c] && (best < 0 || ts->heads[c]->ts < ts->heads[best]->ts))
+			best = c;
+	}
+	if (best < 0)
+		return NULL;
+	struct tep_record *r = ts->heads[best];
+	ts->heads[best] = NULL;
+	tracedat_clamp_record(ts, r);
+	return r;
 }
 
 static FtlStatus tracedat_next(FtlSource *src, const FtlEvent **out, GError **error)
@@ -169,46 +354,15 @@ static FtlStatus tracedat_next(FtlSource *src, const FtlEvent **out, GError **er
 		*out = &ts->ev;
 		return FTL_STATUS_OK;
 	}
-	g_clear_pointer(&ts->cur, tracedat_record_free);
-	/* Merge the CPUs by (ts, cpu), the order trace-cmd report prints. */
-	gint best = -1;
-	for (gint c = 0; c < ts->n_cpus; c++) {
-		if (!ts->heads[c] && !ts->drained[c]) {
-			ts->heads[c] = tracecmd_read_data(ts->handle, c);
-			if (!ts->heads[c])
-				ts->drained[c] = TRUE;
-		}
-		if (ts->heads[c] && (best < 0 || ts->heads[c]->ts < ts->heads[best]->ts))
-			best = c;
-	}
-	if (best < 0) {
-		if (ts->top)
-			tracedat_cpustats(ts);
-		return FTL_STATUS_EOF;
-	}
-	ts->cur = ts->heads[best];
-	ts->heads[best] = NULL;
-	if (ts->cur->missed_events != 0) {
-		/* The page this record starts says events were lost before it. */
-		FtlEvent *ev = &ts->ev;
-		memset(ev, 0, sizeof *ev);
-		ev->src = src;
-		ev->ts = (gint64)ts->cur->ts;
-		ev->cpu = ts->cur->cpu;
-		ev->pid = ev->tgid = -1;
-		ev->seq = ++ts->seq;
-		ev->kind = FTL_EVENT_LOST;
-		ev->name = ts->n_lost;
-		ev->u.lost.count = ts->cur->missed_events > 0 ? (guint64)ts->cur->missed_events : 0;
-		if (ev->cpu >= 0 && ev->cpu < ts->n_cpus)
-			ts->lost_seen[ev->cpu] = TRUE;
-		ts->lost_pending = TRUE;
+	ts->cur = ts->streams ? tracedat_streams_next(ts) : tracedat_tracecmd_next(ts);
+	if (!ts->cur)
+		return tracedat_eof(ts);
+	if (ts->cur->missed_events != 0)
+		tracedat_lost(ts, ts->cur);
+	else {
+		tracedat_fill(ts, ts->cur);
 		tracedat_account(ts);
-		*out = ev;
-		return FTL_STATUS_OK;
 	}
-	tracedat_fill(ts, ts->cur);
-	tracedat_account(ts);
 	*out = &ts->ev;
 	return FTL_STATUS_OK;
 }
@@ -233,18 +387,22 @@ static gboolean tracedat_field(FtlSource *src, const FtlEvent *ev, const char *k
 static void tracedat_free(FtlSource *src)
 {
 	TracedatSource *ts = (TracedatSource *)src;
-	g_clear_pointer(&ts->cur, tracedat_record_free);
+	ftl_dat_streams_free(ts->streams);
+	g_free(ts->heap);
+	g_free(ts->head_ts);
+	if (!ts->streams)
+		g_clear_pointer(&ts->cur, tracedat_record_free);
 	for (gint c = 0; c < ts->n_cpus; c++)
 		g_clear_pointer(&ts->heads[c], tracedat_record_free);
 	g_free(ts->heads);
 	g_free(ts->drained);
-	g_free(ts->lost_seen);
-	if (ts->handle)
+	if (ts->own_handle)
 		tracecmd_close(ts->handle);
-	if (ts->parent)
-		tracecmd_close(ts->parent);
+	tracedat_file_unref(ts->file);
+	g_free(ts->lost_seen);
+	g_free(ts->last_ts);
+	g_free(ts->cpustats_copy);
 	ftl_tep_decoder_free(ts->dec);
-	g_array_unref(ts->last_ts);
 	ftl_source_clear(src);
 	g_free(ts);
 }
@@ -264,64 +422,50 @@ static const FtlSourceOps tracedat_ops = {
 	.field = tracedat_field,
 };
 
-/* The ring-buffer page size from the file's header, which libtracecmd reads
- * but does not give out (nor set on its tep handle): after the magic, the
- * version string and its NUL, the endianness and long-size bytes, a 4-byte
- * number in the file's byte order. 0 when it cannot be read or is not a
- * power of two of at least 1 KiB. */
-static int tracedat_page_size(const char *path)
-{
-	guchar buf[64];
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return 0;
-	gsize n = fread(buf, 1, sizeof buf, f);
-	fclose(f);
-	gsize i = sizeof tracedat_magic;
-	while (i < n && buf[i])
-		i++;
-	if (i + 7 > n)
-		return 0;
-	guint32 v;
-	memcpy(&v, buf + i + 3, sizeof v); /* past the NUL, endianness and long size */
-	v = buf[i + 1] ? GUINT32_FROM_BE(v) : GUINT32_FROM_LE(v);
-	return v >= 1024 && v <= (1u << 24) && (v & (v - 1)) == 0 ? (int)v : 0;
-}
-
-/* Takes ownership of handle. page_size: tracedat_page_size() of the file. */
-static TracedatSource *tracedat_source_add(FtlTrace *trace, const char *path,
-					   struct tracecmd_input *handle, int page_size,
-					   gboolean top, const char *buffer)
+/* A source for one buffer of file; its reader is set up by the caller.
+ * header_cpus: what the file says of the CPUs; slots: the highest CPU + 1. */
+static TracedatSource *tracedat_source_add(FtlTrace *trace, const char *path, TracedatFile *file,
+					   gboolean top, const char *buffer, gint header_cpus,
+					   guint slots)
 {
 	TracedatSource *ts = g_new0(TracedatSource, 1);
 	ftl_source_init(&ts->base, &tracedat_ops, path);
 	ts->top = top;
-	ts->page_size = page_size;
-	ts->handle = handle;
+	ts->file = tracedat_file_ref(file);
 	ts->base.buffer = buffer ? ftl_strpool_intern(ftl_trace_pool(trace), buffer) : NULL;
-	struct tep_handle *tep = tracecmd_get_tep(handle);
-	ts->tep = tep;
-	/* a timestamp, then the commit word of the kernel's long size */
-	ts->data_start = 8 + tep_get_header_page_size(tep);
-	ts->dec = ftl_tep_decoder_new(tep, trace);
-	ts->n_cpus = MAX(tep_get_cpus(tep), 0);
-	ts->heads = g_new0(struct tep_record *, MAX(ts->n_cpus, 1));
-	ts->drained = g_new0(gboolean, MAX(ts->n_cpus, 1));
-	ts->lost_seen = g_new0(gboolean, MAX(ts->n_cpus, 1));
-	ts->last_ts = g_array_new(FALSE, FALSE, sizeof(gint64));
-	g_array_set_size(ts->last_ts, (guint)ts->n_cpus);
-	for (gint c = 0; c < ts->n_cpus; c++)
-		g_array_index(ts->last_ts, gint64, c) = FTL_TS_NONE;
+	ts->tep = tracecmd_get_tep(file->handle);
+	ts->dec = ftl_tep_decoder_new(ts->tep, trace);
+	ts->n_cpu_slots = MAX(slots, 1);
+	ts->lost_seen = g_new0(gboolean, ts->n_cpu_slots);
+	ts->last_ts = g_new(gint64, ts->n_cpu_slots);
+	for (guint c = 0; c < ts->n_cpu_slots; c++)
+		ts->last_ts[c] = FTL_TS_NONE;
 	ts->n_lost = ftl_strpool_intern(ftl_trace_pool(trace), "lost");
-	ts->base.header_cpus = ts->n_cpus;
+	ts->base.header_cpus = header_cpus;
 	ts->base.has_header = TRUE;
 	ftl_trace_add_source(trace, &ts->base);
 	return ts;
 }
 
-/* Opens the file's headers and reads its CPU data's layout: the handle,
+/* The slow reader: libtracecmd's records through handle (taken when own). */
+static void tracedat_use_tracecmd(TracedatSource *ts, struct tracecmd_input *handle,
+				  gboolean own, int page_size)
+{
+	ts->handle = handle;
+	ts->own_handle = own;
+	ts->page_size = page_size;
+	/* a timestamp, then the commit word of the kernel's long size */
+	ts->data_start = 8 + tep_get_header_page_size(ts->tep);
+	ts->n_cpus = MAX(tep_get_cpus(ts->tep), 0);
+	ts->heads = g_new0(struct tep_record *, MAX(ts->n_cpus, 1));
+	ts->drained = g_new0(gboolean, MAX(ts->n_cpus, 1));
+}
+
+/* Opens the file's headers (formats, kallsyms, printk formats, cmdlines)
+ * with libtracecmd, and when init, its CPU data's layout too: the handle,
  * or NULL with error set. msgs collects the library's messages. */
-static struct tracecmd_input *tracedat_handle(const char *path, GString *msgs, GError **error)
+static struct tracecmd_input *tracedat_handle(const char *path, gboolean init, GString *msgs,
+					      GError **error)
 {
 	/* No plugins: what ftlens shows must not depend on the plugins of the
 	 * machine it runs on. */
@@ -346,6 +490,10 @@ static struct tracecmd_input *tracedat_handle(const char *path, GString *msgs, G
 	if (msgs->len)
 		g_debug("'%s': libtracecmd: %s", path, msgs->str);
 	g_string_truncate(msgs, 0);
+	if (!init) {
+		ftl_tep_capture_messages(NULL);
+		return handle;
+	}
 	/* Not tracecmd_open(): in libtracecmd 1.3 it closes the handle after a
 	 * failed tracecmd_init_data() and crashes doing so (a truncated file). */
 	res = ftl_tracecmd_init_data(handle, msgs);
@@ -365,39 +513,53 @@ static struct tracecmd_input *tracedat_handle(const char *path, GString *msgs, G
 	return handle;
 }
 
-/* The buffers of the file as sources of trace: the top one and every
- * instance, or only the one named buffer. Takes handle. */
-static gboolean tracedat_add_buffers(FtlTrace *trace, const char *path, const char *buffer,
-				     struct tracecmd_input *handle, GString *msgs, GError **error)
+/* The buffer named buffer ("top" or an instance) is in names; otherwise a
+ * usage error listing them. */
+static gboolean tracedat_check_buffer(const char *path, const char *buffer, GPtrArray *names,
+				      GError **error)
 {
-	int page_size = tracedat_page_size(path);
+	if (!buffer || strcmp(buffer, "top") == 0)
+		return TRUE;
+	for (guint i = 0; i < names->len; i++)
+		if (strcmp(g_ptr_array_index(names, i), buffer) == 0)
+			return TRUE;
+	g_autoptr(GString) list = g_string_new("top");
+	for (guint i = 0; i < names->len; i++)
+		g_string_append_printf(list, ", %s", (const char *)g_ptr_array_index(names, i));
+	g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+		    "'%s': no buffer '%s' in this trace.dat (it has: %s)", path, buffer, list->str);
+	return FALSE;
+}
+
+/* The buffers of the file through libtracecmd's reader: the top one and
+ * every instance, or only the one named buffer. */
+static gboolean tracedat_add_buffers_tracecmd(FtlTrace *trace, const char *path,
+					      const char *buffer, TracedatFile *file,
+					      guint32 page_size, GString *msgs, GError **error)
+{
+	struct tracecmd_input *handle = file->handle;
 	/* Buffer instances (trace-cmd record -B, extract -B) are more sources,
 	 * merged in time like trace-cmd report does. */
 	int n = tracecmd_buffer_instances(handle);
-	gboolean want_top = !buffer || strcmp(buffer, "top") == 0, found = want_top;
+	g_autoptr(GPtrArray) names = g_ptr_array_new();
 	ftl_trace_add_buffer(trace, "top");
 	for (int i = 0; i < n; i++) {
 		const char *name = tracecmd_buffer_instance_name(handle, i);
 		ftl_trace_add_buffer(trace, name ? name : "?");
-		if (buffer && g_strcmp0(name, buffer) == 0)
-			found = TRUE;
+		g_ptr_array_add(names, (gpointer)(name ? name : "?"));
 	}
-	if (!found) {
-		g_autoptr(GString) names = g_string_new("top");
-		for (int i = 0; i < n; i++)
-			g_string_append_printf(names, ", %s",
-					       tracecmd_buffer_instance_name(handle, i));
-		tracecmd_close(handle);
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "'%s': no buffer '%s' in this trace.dat (it has: %s)", path, buffer,
-			    names->str);
+	if (!tracedat_check_buffer(path, buffer, names, error))
 		return FALSE;
+	gint cpus = MAX(tep_get_cpus(tracecmd_get_tep(handle)), 0);
+	if (!buffer || strcmp(buffer, "top") == 0) {
+		TracedatSource *ts =
+			tracedat_source_add(trace, path, file, TRUE, NULL, cpus, (guint)cpus);
+		ts->cpustats = tracecmd_get_cpustats(handle);
+		tracedat_use_tracecmd(ts, handle, FALSE, (int)page_size);
 	}
-	if (want_top)
-		tracedat_source_add(trace, path, handle, page_size, TRUE, NULL);
 	for (int i = 0; i < n; i++) {
-		const char *name = tracecmd_buffer_instance_name(handle, i);
-		if (buffer && g_strcmp0(name, buffer) != 0)
+		const char *name = g_ptr_array_index(names, i);
+		if (buffer && strcmp(name, buffer) != 0)
 			continue;
 		g_string_truncate(msgs, 0);
 		ftl_tep_capture_messages(msgs);
@@ -406,33 +568,138 @@ static gboolean tracedat_add_buffers(FtlTrace *trace, const char *path, const ch
 		if (!h) {
 			g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
 				    "'%s': not a valid trace.dat: buffer instance '%s': %s", path,
-				    name ? name : "?",
+				    name,
 				    msgs->len ? msgs->str
 					      : "its data is damaged (libtracecmd cannot read it)");
-			if (!want_top)
-				tracecmd_close(handle);
 			return FALSE;
 		}
-		TracedatSource *ts = tracedat_source_add(trace, path, h, page_size, FALSE, name);
-		if (!want_top)
-			ts->parent = handle; /* only one instance is chosen then */
+		TracedatSource *ts =
+			tracedat_source_add(trace, path, file, FALSE, name, cpus, (guint)cpus);
+		tracedat_use_tracecmd(ts, h, TRUE, (int)page_size);
 	}
 	return TRUE;
 }
 
+/* How many worker threads read pages: one per online CPU. */
+static guint tracedat_threads(void)
+{
+	return (guint)MAX(g_get_num_processors(), 1);
+}
+
+/* One source reading buffer b's pages itself. */
+static gboolean tracedat_add_streams(FtlTrace *trace, const char *path, const FtlDatLayout *l,
+				     const FtlDatBuffer *b, TracedatFile *file, GError **error)
+{
+	struct tep_handle *tep = tracecmd_get_tep(file->handle);
+	guint slots = 0;
+	for (guint i = 0; i < b->cpus->len; i++)
+		slots = MAX(slots, g_array_index(b->cpus, FtlDatCpu, i).cpu + 1);
+	gint header_cpus = l->cpu_count ? (gint)l->cpu_count : (gint)slots;
+	gboolean top = !*b->name;
+	TracedatSource *ts = tracedat_source_add(trace, path, file, top, top ? NULL : b->name,
+						 header_cpus, MAX(slots, (guint)header_cpus));
+	if (top && l->cpustats->len)
+		ts->cpustats = ts->cpustats_copy = g_strdup(l->cpustats->str);
+	ts->streams = ftl_dat_streams_new(path, l, b, (guint)tep_get_header_page_size(tep),
+					  tep_is_old_format(tep), tracedat_threads(),
+					  tracedat_bad_page, ts, error);
+	if (!ts->streams)
+		return FALSE;
+	guint n = ftl_dat_streams_count(ts->streams);
+	ts->heap = g_new(guint, MAX(n, 1));
+	ts->head_ts = g_new0(guint64, MAX(n, 1));
+	return TRUE;
+}
+
+/* The buffers of the file, read by ftlens: the top one and every instance,
+ * or only the one named buffer. */
+static gboolean tracedat_add_buffers_pages(FtlTrace *trace, const char *path, const char *buffer,
+					   FtlDatLayout *l, TracedatFile *file, GError **error)
+{
+	g_autoptr(GPtrArray) names = g_ptr_array_new();
+	ftl_trace_add_buffer(trace, "top");
+	for (guint i = 0; i < l->buffers->len; i++) {
+		const FtlDatBuffer *b = g_ptr_array_index(l->buffers, i);
+		if (*b->name) {
+			ftl_trace_add_buffer(trace, b->name);
+			g_ptr_array_add(names, b->name);
+		}
+	}
+	if (!tracedat_check_buffer(path, buffer, names, error))
+		return FALSE;
+	for (guint i = 0; i < l->buffers->len; i++) {
+		const FtlDatBuffer *b = g_ptr_array_index(l->buffers, i);
+		const char *name = *b->name ? b->name : "top";
+		if (buffer && strcmp(name, buffer) != 0)
+			continue;
+		if (!tracedat_add_streams(trace, path, l, b, file, error))
+			return FALSE;
+	}
+	return TRUE;
+}
+
+/* ftlens reads the pages itself unless the file asks for what only
+ * libtracecmd's reader does: timestamps moved or scaled by options, latency
+ * text, a compression ftlens does not know; or the environment asks for
+ * libtracecmd's reader (FTLENS_TRACEDAT_READER=libtracecmd). */
+static gboolean tracedat_pages_readable(const FtlDatLayout *l)
+{
+	/* The old reader on request: tests compare the two readers' output. */
+	if (g_strcmp0(g_getenv("FTLENS_TRACEDAT_READER"), "libtracecmd") == 0)
+		return FALSE;
+	if ((l->version != 6 && l->version != 7) || l->ts_option ||
+	    l->compress == FTL_DAT_COMPRESS_OTHER)
+		return FALSE;
+	for (guint i = 0; i < l->buffers->len; i++)
+		if (((FtlDatBuffer *)g_ptr_array_index(l->buffers, i))->latency)
+			return FALSE;
+	return TRUE;
+}
+
+static void tracedat_set_clock(FtlTrace *trace, const FtlDatLayout *l)
+{
+	g_autofree char *clock = l->trace_clock ? ftl_trace_clock_selected(l->trace_clock) : NULL;
+	if (!clock && l->buffers->len) {
+		const FtlDatBuffer *b = g_ptr_array_index(l->buffers, 0);
+		clock = g_strdup(b->clock);
+	}
+	if (clock && *clock)
+		ftl_trace_set_clock(trace, clock);
+}
+
 gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, const char *buffer, GError **error)
 {
+	/* The skeleton first: a damaged size must be refused before
+	 * libtracecmd allocates by it. */
+	g_autoptr(FtlDatLayout) layout = ftl_dat_layout_read(path, error);
+	if (!layout)
+		return FALSE;
+	gboolean pages = tracedat_pages_readable(layout);
 	g_autoptr(GString) msgs = g_string_new(NULL);
 	ftl_tep_capture_messages(msgs);
 	/* Warnings carry the reason a file is rejected ("File possibly
 	 * truncated. Need at least N, ..."); they are captured, not printed. */
 	tep_set_loglevel(TEP_LOG_WARNING);
 	tracecmd_set_loglevel(TEP_LOG_WARNING);
-	struct tracecmd_input *handle = tracedat_handle(path, msgs, error);
+	struct tracecmd_input *handle = tracedat_handle(path, !pages, msgs, error);
 	if (!handle)
 		return FALSE;
-	const char *clock = tracecmd_get_trace_clock(handle);
-	if (clock && *clock)
-		ftl_trace_set_clock(trace, clock);
-	return tracedat_add_buffers(trace, path, buffer, handle, msgs, error);
+	TracedatFile *file = g_new0(TracedatFile, 1);
+	file->refs = 1;
+	file->handle = handle;
+	gboolean ok;
+	g_debug("'%s': trace.dat version %u, pages read by %s", path, layout->version,
+		pages ? "ftlens" : "libtracecmd");
+	if (pages) {
+		tracedat_set_clock(trace, layout);
+		ok = tracedat_add_buffers_pages(trace, path, buffer, layout, file, error);
+	} else {
+		const char *clock = tracecmd_get_trace_clock(handle);
+		if (clock && *clock)
+			ftl_trace_set_clock(trace, clock);
+		ok = tracedat_add_buffers_tracecmd(trace, path, buffer, file, layout->page_size,
+						   msgs, error);
+	}
+	tracedat_file_unref(file);
+	return ok;
 }

@@ -82,6 +82,17 @@ void ftl_diags_add_json(JsonBuilder *b, const FtlDiags *diags)
 	json_builder_end_object(b);
 }
 
+/* t1 - t0 as a duration; "?" when damaged input makes it overflow. */
+static const char *info_span(gint64 t0, gint64 t1, char *buf, gsize size)
+{
+	gint64 d;
+	if (__builtin_sub_overflow(t1, t0, &d)) {
+		g_strlcpy(buf, "?", size);
+		return buf;
+	}
+	return ftl_duration_format(d, buf, size);
+}
+
 /* "Label:    value\n" with a value from the input made visible. */
 static void info_line(FILE *out, const char *label, const char *value)
 {
@@ -124,7 +135,7 @@ static void info_text_where(FILE *out, FtlTrace *trace, const FtlCounts *c, gint
 	if (t0 != FTL_TS_NONE)
 		fprintf(out, "Span:     %s .. %s (%s)\n", ftl_time_format_us(t0, b1, sizeof b1),
 			ftl_time_format_us(t1, b2, sizeof b2),
-			ftl_duration_format(t1 - t0, b3, sizeof b3));
+			info_span(t0, t1, b3, sizeof b3));
 	else
 		fprintf(out, "Span:     no timestamps in the input\n");
 }
@@ -171,7 +182,7 @@ static void info_text_cpus(FILE *out, const FtlCounts *c)
 			ftl_time_format_us(cc->last_ts, b2, sizeof b2),
 			cc->first_ts == FTL_TS_NONE
 				? "-"
-				: ftl_duration_format(cc->last_ts - cc->first_ts, b3, sizeof b3));
+				: info_span(cc->first_ts, cc->last_ts, b3, sizeof b3));
 		if (cc->lost_events || cc->lost_lines)
 			fprintf(out, "  lost %" G_GUINT64_FORMAT, cc->lost_events);
 		fputc('\n', out);

@@ -1,0 +1,452 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A trace.dat's per-CPU pages read at memory speed: each CPU's data is cut
+ * into blocks (a run of pages, or one compressed chunk), which worker
+ * threads read, decompress and split into records a few blocks ahead of the
+ * reader; the reader takes them in order. Memory: BLOCKS_AHEAD blocks per
+ * CPU, whatever the size of the file. */
+#include "config.h"
+
+#include "parse/tracedat-stream.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "parse/pages.h"
+#include "util/error.h"
+
+#define BLOCK_PAGES  32u	 /* pages per block of uncompressed data */
+#define BLOCKS_AHEAD 4u		 /* blocks per CPU in flight */
+#define MAX_CHUNK    (64u << 20) /* a compressed chunk's claimed size, uncompressed */
+
+typedef struct {
+	guint64 offset; /* of its compressed bytes in the file */
+	guint32 csize;	/* compressed bytes */
+	guint32 usize;	/* bytes once decompressed */
+	guint64 ustart; /* where its bytes start in the CPU's decompressed data */
+} DatChunk;
+
+typedef struct _DatStream DatStream;
+
+typedef struct {
+	DatStream *st;
+	guint64 index; /* block number within the stream */
+	guchar *data;  /* whole pages, FTL_PAGES_SLACK zeroed bytes after them */
+	gsize cap;
+	guchar *packed; /* compressed bytes of a chunk */
+	gsize packed_cap;
+	FtlPages *pages;
+	GArray *recs;	/* FtlDatRecord, pointing into data */
+	GPtrArray *bad; /* char*: what was skipped */
+	gboolean ready; /* filled: under st's mutex */
+} DatBlock;
+
+struct _DatStream {
+	FtlDatStreams *all;
+	guint32 cpu;
+	guint64 offset, size; /* in the file */
+	GArray *chunks;	      /* DatChunk; NULL when stored uncompressed */
+	guint64 n_pages;      /* uncompressed: whole pages */
+	guint64 n_blocks;
+	DatBlock *ring[BLOCKS_AHEAD]; /* block k lives in ring[k % BLOCKS_AHEAD] */
+	guint64 next_fill;	      /* the next block number to hand to a worker */
+	DatBlock *cur;		      /* the block the reader is in, NULL before the first */
+	guint64 cur_index;
+	guint pos;	     /* the reader's record within cur */
+	GPtrArray *scan_bad; /* damage found while reading the chunk table */
+	GMutex lock;
+	GCond filled;
+};
+
+struct _FtlDatStreams {
+	int fd;
+	char *path;
+	guint64 file_size;
+	guint32 page_size;
+	guint commit_size;
+	gboolean big_endian, old_format;
+	FtlDatCompress compress;
+	GThreadPool *pool; /* NULL: blocks are filled by the reader */
+	DatStream **streams;
+	guint n;
+	FtlDatBadFunc bad;
+	gpointer bad_data;
+};
+
+/* ---- filling a block ------------------------------------------------------ */
+
+static gboolean dat_pread(int fd, guchar *buf, gsize n, guint64 off)
+{
+	gsize done = 0;
+	while (done < n) {
+		ssize_t r = pread(fd, buf + done, n - done, (off_t)(off + done));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return FALSE;
+		done += (gsize)r;
+	}
+	return TRUE;
+}
+
+static void block_note(DatBlock *b, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static void block_note(DatBlock *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	g_ptr_array_add(b->bad, g_strdup_vprintf(fmt, ap));
+	va_end(ap);
+}
+
+static gboolean block_reserve(guchar **p, gsize *cap, gsize n)
+{
+	if (n <= *cap)
+		return TRUE;
+	g_free(*p);
+	*p = g_try_malloc(n);
+	*cap = *p ? n : 0;
+	return *p != NULL;
+}
+
+/* The bytes of block b into b->data: *len bytes of whole pages, base the
+ * offset of data[0] (in the file, or in the decompressed data), *in_file
+ * whether base is a file offset. FALSE when nothing could be had (noted). */
+static gboolean block_load(DatBlock *b, gsize *len, guint64 *base, gboolean *in_file)
+{
+	DatStream *st = b->st;
+	FtlDatStreams *all = st->all;
+	guint32 psize = all->page_size;
+	if (!st->chunks) {
+		guint64 first = b->index * BLOCK_PAGES;
+		guint64 n = MIN((guint64)BLOCK_PAGES, st->n_pages - first);
+		*len = (gsize)(n * psize);
+		*base = st->offset + first * psize;
+		*in_file = TRUE;
+		if (!block_reserve(&b->data, &b->cap, *len + FTL_PAGES_SLACK) ||
+		    !dat_pread(all->fd, b->data, *len, *base)) {
+			block_note(b,
+				   "pages %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT
+				   " (file offset %" G_GUINT64_FORMAT ") cannot be read: %s",
+				   first, first + n - 1, *base, g_strerror(errno ? errno : EIO));
+			return FALSE;
+		}
+		return TRUE;
+	}
+	const DatChunk *c = &g_array_index(st->chunks, DatChunk, b->index);
+	*len = c->usize;
+	*base = c->ustart;
+	*in_file = FALSE;
+	if (!block_reserve(&b->packed, &b->packed_cap, c->csize) ||
+	    !block_reserve(&b->data, &b->cap, (gsize)c->usize + FTL_PAGES_SLACK) ||
+	    !dat_pread(all->fd, b->packed, c->csize, c->offset)) {
+		block_note(b,
+			   "chunk %" G_GUINT64_FORMAT " (file offset %" G_GUINT64_FORMAT
+			   ") cannot be read",
+			   b->index, c->offset);
+		return FALSE;
+	}
+	if (!ftl_dat_uncompress(all->compress, b->packed, c->csize, b->data, c->usize)) {
+		block_note(b,
+			   "chunk %" G_GUINT64_FORMAT " (file offset %" G_GUINT64_FORMAT
+			   ") does not decompress to its %u bytes; skipped",
+			   b->index, c->offset, c->usize);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/* Splits the pages of a loaded block into records. */
+static void block_split(DatBlock *b, gsize len, guint64 base, gboolean in_file)
+{
+	guint32 psize = b->st->all->page_size;
+	char why[200];
+	for (gsize off = 0; off + psize <= len; off += psize) {
+		guint64 at = base + off;
+		FtlPageStatus status = ftl_pages_load(b->pages, b->data + off, why, sizeof why);
+		if (status == FTL_PAGE_EMPTY)
+			continue;
+		if (status == FTL_PAGE_BAD) {
+			block_note(b, "page at %s offset %" G_GUINT64_FORMAT ": %s",
+				   in_file ? "file" : "decompressed", at, why);
+			continue;
+		}
+		gint64 missed = ftl_pages_missed(b->pages);
+		FtlPageRecord pr;
+		while (ftl_pages_next(b->pages, &pr, why, sizeof why)) {
+			FtlDatRecord r = { pr.ts, pr.data, pr.size, missed, at + pr.offset };
+			g_array_append_val(b->recs, r);
+			missed = 0;
+		}
+		if (*why)
+			block_note(b, "page at %s offset %" G_GUINT64_FORMAT ": %s",
+				   in_file ? "file" : "decompressed", at, why);
+	}
+	if (len % psize)
+		block_note(b, "%zu bytes at %s offset %" G_GUINT64_FORMAT " are less than a page",
+			   len % psize, in_file ? "file" : "decompressed",
+			   base + len - len % psize);
+}
+
+static void block_fill(DatBlock *b)
+{
+	g_array_set_size(b->recs, 0);
+	g_ptr_array_set_size(b->bad, 0);
+	gsize len = 0;
+	guint64 base = 0;
+	gboolean in_file = TRUE;
+	errno = 0;
+	if (block_load(b, &len, &base, &in_file)) {
+		memset(b->data + len, 0, FTL_PAGES_SLACK);
+		block_split(b, len, base, in_file);
+	}
+}
+
+static void block_job(gpointer data, gpointer user)
+{
+	(void)user;
+	DatBlock *b = data;
+	block_fill(b);
+	g_mutex_lock(&b->st->lock);
+	b->ready = TRUE;
+	g_cond_broadcast(&b->st->filled);
+	g_mutex_unlock(&b->st->lock);
+}
+
+/* Hands the stream's next block to a worker, in the ring slot it frees. */
+static void stream_schedule(DatStream *st)
+{
+	if (st->next_fill >= st->n_blocks)
+		return;
+	DatBlock *b = st->ring[st->next_fill % BLOCKS_AHEAD];
+	b->index = st->next_fill++;
+	b->ready = FALSE;
+	if (st->all->pool)
+		g_thread_pool_push(st->all->pool, b, NULL);
+	else
+		block_job(b, NULL);
+}
+
+/* ---- the chunk table ------------------------------------------------------ */
+
+static guint32 dat_u32(const FtlDatStreams *all, const guchar *p)
+{
+	return all->big_endian
+		       ? (guint32)p[0] << 24 | (guint32)p[1] << 16 | (guint32)p[2] << 8 | p[3]
+		       : (guint32)p[3] << 24 | (guint32)p[2] << 16 | (guint32)p[1] << 8 | p[0];
+}
+
+/* Reads the chunk headers of a compressed CPU: a count, then per chunk its
+ * compressed and uncompressed sizes before its bytes. What lies beyond the
+ * first damaged header is noted and skipped. */
+static void stream_scan_chunks(DatStream *st)
+{
+	FtlDatStreams *all = st->all;
+	st->chunks = g_array_new(FALSE, FALSE, sizeof(DatChunk));
+	guchar b[8];
+	/* the size the BUFFER option gives counts from after the count */
+	guint64 end = MIN(st->offset + 4 + st->size, all->file_size), at = st->offset;
+	if (st->size == 0)
+		return;
+	if (st->size < 4 || !dat_pread(all->fd, b, 4, at)) {
+		g_ptr_array_add(st->scan_bad,
+				g_strdup_printf("the chunk count at file offset %" G_GUINT64_FORMAT
+						" cannot be read",
+						at));
+		return;
+	}
+	guint32 count = dat_u32(all, b);
+	at += 4;
+	guint64 ustart = 0;
+	for (guint32 i = 0; i < count; i++) {
+		DatChunk c = { at + 8, 0, 0, ustart };
+		if (end - at < 8 || !dat_pread(all->fd, b, 8, at)) {
+			g_ptr_array_add(st->scan_bad,
+					g_strdup_printf("chunk %u of %u: its header at file offset "
+							"%" G_GUINT64_FORMAT
+							" lies past the CPU's data",
+							i, count, at));
+			return;
+		}
+		c.csize = dat_u32(all, b);
+		c.usize = dat_u32(all, b + 4);
+		if (c.csize > end - at - 8 || c.usize > MAX_CHUNK ||
+		    (guint64)c.usize > (guint64)c.csize * 1032 + 4096) {
+			g_ptr_array_add(
+				st->scan_bad,
+				g_strdup_printf("chunk %u of %u at file offset %" G_GUINT64_FORMAT
+						": damaged sizes (%u bytes claiming %u); the rest "
+						"of the CPU's data is skipped",
+						i, count, at, c.csize, c.usize));
+			return;
+		}
+		g_array_append_val(st->chunks, c);
+		at += 8 + c.csize;
+		ustart += c.usize;
+	}
+}
+
+/* ---- the streams ---------------------------------------------------------- */
+
+static DatStream *stream_new(FtlDatStreams *all, const FtlDatCpu *cpu)
+{
+	DatStream *st = g_new0(DatStream, 1);
+	st->all = all;
+	st->cpu = cpu->cpu;
+	st->offset = cpu->offset;
+	st->size = cpu->size;
+	st->scan_bad = g_ptr_array_new_with_free_func(g_free);
+	g_mutex_init(&st->lock);
+	g_cond_init(&st->filled);
+	if (all->compress != FTL_DAT_COMPRESS_NONE) {
+		stream_scan_chunks(st);
+		st->n_blocks = st->chunks->len;
+	} else {
+		st->n_pages = st->size / all->page_size;
+		st->n_blocks = (st->n_pages + BLOCK_PAGES - 1) / BLOCK_PAGES;
+		if (st->size % all->page_size)
+			g_ptr_array_add(st->scan_bad,
+					g_strdup_printf("its data ends in %" G_GUINT64_FORMAT
+							" bytes that are less than a page",
+							st->size % all->page_size));
+	}
+	for (guint i = 0; i < BLOCKS_AHEAD; i++) {
+		DatBlock *b = g_new0(DatBlock, 1);
+		b->st = st;
+		b->pages = ftl_pages_new(all->commit_size, all->big_endian, all->page_size,
+					 all->old_format);
+		b->recs = g_array_new(FALSE, FALSE, sizeof(FtlDatRecord));
+		b->bad = g_ptr_array_new_with_free_func(g_free);
+		st->ring[i] = b;
+	}
+	return st;
+}
+
+static void stream_free(DatStream *st)
+{
+	for (guint i = 0; i < BLOCKS_AHEAD; i++) {
+		DatBlock *b = st->ring[i];
+		g_free(b->data);
+		g_free(b->packed);
+		ftl_pages_free(b->pages);
+		g_array_unref(b->recs);
+		g_ptr_array_unref(b->bad);
+		g_free(b);
+	}
+	if (st->chunks)
+		g_array_unref(st->chunks);
+	g_ptr_array_unref(st->scan_bad);
+	g_mutex_clear(&st->lock);
+	g_cond_clear(&st->filled);
+	g_free(st);
+}
+
+static gint stream_cmp_cpu(gconstpointer a, gconstpointer b)
+{
+	const DatStream *x = *(DatStream *const *)a, *y = *(DatStream *const *)b;
+	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+FtlDatStreams *ftl_dat_streams_new(const char *path, const FtlDatLayout *l, const FtlDatBuffer *b,
+				   guint commit_size, gboolean old_format, guint threads,
+				   FtlDatBadFunc bad, gpointer bad_data, GError **error)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': %s", path, g_strerror(errno));
+		return NULL;
+	}
+	FtlDatStreams *s = g_new0(FtlDatStreams, 1);
+	s->fd = fd;
+	s->path = g_strdup(path);
+	s->page_size = b->page_size;
+	s->file_size = l->file_size;
+	s->commit_size = commit_size;
+	s->big_endian = l->big_endian;
+	s->old_format = old_format;
+	s->compress = l->compress;
+	s->bad = bad;
+	s->bad_data = bad_data;
+	s->n = b->cpus->len;
+	s->streams = g_new0(DatStream *, MAX(s->n, 1));
+	for (guint i = 0; i < s->n; i++)
+		s->streams[i] = stream_new(s, &g_array_index(b->cpus, FtlDatCpu, i));
+	qsort(s->streams, s->n, sizeof *s->streams, stream_cmp_cpu);
+	if (threads > 1 && s->n > 0)
+		s->pool = g_thread_pool_new(block_job, NULL, (gint)MIN(threads, s->n), FALSE, NULL);
+	for (guint i = 0; i < s->n; i++)
+		for (guint k = 0; k < BLOCKS_AHEAD; k++)
+			stream_schedule(s->streams[i]);
+	return s;
+}
+
+void ftl_dat_streams_free(FtlDatStreams *s)
+{
+	if (!s)
+		return;
+	if (s->pool)
+		g_thread_pool_free(s->pool, TRUE, TRUE); /* queued blocks are dropped */
+	for (guint i = 0; i < s->n; i++)
+		stream_free(s->streams[i]);
+	g_free(s->streams);
+	close(s->fd);
+	g_free(s->path);
+	g_free(s);
+}
+
+guint ftl_dat_streams_count(const FtlDatStreams *s)
+{
+	return s->n;
+}
+
+guint32 ftl_dat_streams_cpu(const FtlDatStreams *s, guint i)
+{
+	return s->streams[i]->cpu;
+}
+
+/* Makes cur the block the reader is in, waiting for its worker; passes
+ * what was skipped to the bad callback. */
+static DatBlock *stream_take(FtlDatStreams *s, DatStream *st)
+{
+	if (st->scan_bad->len) {
+		for (guint i = 0; i < st->scan_bad->len; i++)
+			s->bad(s->bad_data, st->cpu, g_ptr_array_index(st->scan_bad, i));
+		g_ptr_array_set_size(st->scan_bad, 0);
+	}
+	if (st->cur_index >= st->n_blocks)
+		return NULL;
+	DatBlock *b = st->ring[st->cur_index % BLOCKS_AHEAD];
+	g_mutex_lock(&st->lock);
+	while (!b->ready)
+		g_cond_wait(&st->filled, &st->lock);
+	g_mutex_unlock(&st->lock);
+	for (guint i = 0; i < b->bad->len; i++)
+		s->bad(s->bad_data, st->cpu, g_ptr_array_index(b->bad, i));
+	g_ptr_array_set_size(b->bad, 0);
+	st->cur = b;
+	st->pos = 0;
+	return b;
+}
+
+const FtlDatRecord *ftl_dat_streams_peek(FtlDatStreams *s, guint i)
+{
+	DatStream *st = s->streams[i];
+	for (;;) {
+		if (!st->cur && !stream_take(s, st))
+			return NULL;
+		if (st->pos < st->cur->recs->len)
+			return &g_array_index(st->cur->recs, FtlDatRecord, st->pos);
+		/* the block is done: its slot takes the block BLOCKS_AHEAD on */
+		st->cur = NULL;
+		st->cur_index++;
+		stream_schedule(st);
+	}
+}
+
+void ftl_dat_streams_advance(FtlDatStreams *s, guint i)
+{
+	DatStream *st = s->streams[i];
+	if (st->cur)
+		st->pos++;
+}

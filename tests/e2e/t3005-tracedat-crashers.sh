@@ -1,0 +1,85 @@
+#!/bin/sh
+# Damaged binary inputs that crashed, hung or exhausted libtracecmd and
+# libtraceevent (shared/data/crashers, README there) and damage found by
+# hand: each gives one clear error naming the file, or correct output with
+# the damage reported, never a signal (the sanitizer build aborts on memory
+# errors, which the exit status shows). Fixed at the class of fault:
+# - trace.dat sizes are checked against the file before libtracecmd reads
+#   (and allocates by) them: slow-reject-*.dat, open-head-wild-write.dat.
+# - ftlens reads trace.dat pages itself, checking each page's commit and
+#   timestamp: 1 KiB of 0xff in the data (libtraceevent's kbuffer read past
+#   the page in libtracecmd's reader) and page timestamps beyond INT64_MAX
+#   (info's span overflowed) are reported as damaged pages.
+. "$(dirname "$0")/lib.sh"
+make_tmpdir
+plan 16
+
+# one_error NAME FILE: exit 1 and one stderr line naming FILE as damaged
+# (the message in $T/NAME.err)
+one_error() {
+	"$FTLENS" info "$2" >/dev/null 2>"$T/$1.err"
+	rc=$?
+	[ $rc -eq 1 ] && [ "$(wc -l <"$T/$1.err")" -eq 1 ] &&
+		grep -q "'$2': not a valid trace.dat: " "$T/$1.err"
+}
+
+for i in 0 1 2 3 4; do
+	f=$FTL_CRASHERS/slow-reject-$i.dat
+	have_input "$f" || continue
+	one_error sr$i "$f"
+	one=$?
+	check "slow-reject-$i.dat: refused before libtracecmd allocates ($(cut -c 1-200 "$T/sr$i.err"))" \
+		'[ $one -eq 0 ] && grep -q "at offset [0-9]*: claims [0-9]* bytes" "$T/sr$i.err"'
+done
+
+f=$FTL_CRASHERS/open-head-wild-write.dat
+if have_input "$f"; then
+	check "open-head-wild-write.dat: one error naming the file" 'one_error wild "$f"'
+fi
+# survives NAME FILE: info, report and dump end in exit 0 or one error line,
+# and the sanitizers say nothing
+survives() {
+	for cmd in info report dump; do
+		"$FTLENS" $cmd "$2" >/dev/null 2>"$T/$1.$cmd.err"
+		rc=$?
+		[ $rc -eq 0 ] || { [ $rc -eq 1 ] && [ "$(wc -l <"$T/$1.$cmd.err")" -eq 1 ]; } || return 1
+		! grep -q -e 'runtime error' -e 'Sanitizer' "$T/$1.$cmd.err" || return 1
+	done
+}
+
+lisa=$FTL_REAL_DATA/raw/lisa_rtapp_6cpu_trace.dat
+if have_input "$lisa" 6; then
+	size=$(wc -c <"$lisa")
+	for back in 21000 41000; do
+		cp "$lisa" "$T/ff$back.dat"
+		chmod u+w "$T/ff$back.dat"
+		head -c 1024 /dev/zero | tr '\0' '\377' |
+			dd of="$T/ff$back.dat" bs=1 seek=$((size - back)) conv=notrunc 2>/dev/null
+		check "1 KiB of 0xff $back bytes before the end: info, report, dump survive" 'survives ff$back "$T/ff$back.dat"'
+	done
+	# A page timestamp with its top bit set (CPU 4) and one far in the future
+	# (CPU 3), found by fuzzing.
+	cp "$lisa" "$T/wild.dat"
+	chmod u+w "$T/wild.dat"
+	printf '\246' | dd of="$T/wild.dat" bs=1 seek=3936263 conv=notrunc 2>/dev/null
+	printf '\161' | dd of="$T/wild.dat" bs=1 seek=3923975 conv=notrunc 2>/dev/null
+	check "wild page timestamps: info, report, dump survive" 'survives wild "$T/wild.dat"'
+	"$FTLENS" info --format json "$T/wild.dat" >"$T/wild.json" 2>/dev/null
+	check "wild page timestamps: the page beyond INT64_MAX is reported as damaged" \
+		'grep -q "CPU 4: page at file offset 3936256: corrupt header: timestamp" "$T/wild.json"'
+	"$FTLENS" info "$T/wild.dat" >"$T/wild.txt" 2>/dev/null
+	check "wild page timestamps: info prints a span ($(grep Span: "$T/wild.txt"))" \
+		'grep -q "^Span:  .*[0-9] s)$" "$T/wild.txt"'
+	check "wild page timestamps: the other CPUs' events are all there" \
+		'[ "$(json_get "$T/wild.json" "j['\''events'\'']")" -gt 7800 ]'
+fi
+
+for f in "$FTL_CRASHERS/short-print.dat" "$FTL_CRASHERS/short-print-raw"; do
+	have_input "$f" 2 || continue
+	b=$(basename "$f")
+	check "$b: info, report, dump survive" 'survives $b "$f"'
+	"$FTLENS" info --format json "$f" >"$T/$b.json" 2>/dev/null
+	check "$b: the 12-byte print record is reported as damaged, with its CPU and offset" \
+		'grep -q "CPU 0, .*file offset [0-9]*: a print record of 12 bytes, its format.s fields need 16" "$T/$b.json"'
+done
+finish
