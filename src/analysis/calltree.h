@@ -31,6 +31,12 @@ typedef struct {
 	guint64 line;  /* input line of the exit (of the entry for an open call) */
 } FtlCall;
 
+/* The merged tree is at most this deep (the root is at 0): calls nested
+ * deeper (no kernel nests near that many; a damaged or hostile trace can) are
+ * merged into one node "(deeper)" below the last level and counted in the
+ * diagnostic deep_calls, so that every walk over the tree stays bounded. */
+#define FTL_CALLTREE_MAX_DEPTH 256
+
 typedef struct _FtlCallNode FtlCallNode;
 struct _FtlCallNode {
 	const char *func; /* interned; group nodes carry "CPU 1" / "bash-123" */
