@@ -148,8 +148,11 @@ void ftl_funcstats_feed(FtlFuncStats *s, const FtlEvent *ev)
 {
 	if (ev->kind != FTL_EVENT_FUNC)
 		return;
-	/* "(repeats: N)" stands for N more calls of the same function */
-	StatRow *r = funcstats_row(s, ev->u.fn.func, ev->cpu, ev->pid);
+	/* "(repeats: N)" stands for N more calls of the same function; a
+	 * function a damaged raw record names by no symbol counts as one
+	 * "(unknown)" (every view sorts and joins by the name) */
+	const char *func = ev->u.fn.func ? ev->u.fn.func : "(unknown)";
+	StatRow *r = funcstats_row(s, func, ev->cpu, ev->pid);
 	r->st.calls += 1 + ev->u.fn.repeats;
 }
 
