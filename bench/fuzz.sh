@@ -19,6 +19,9 @@
 #               (default: all)
 # Exit status: 1 when any target found something (or did not run), else 0.
 set -u
+# the fuzzer's log quotes mutated bytes: sed must take them as bytes
+LC_ALL=C
+export LC_ALL
 secs=60 execs=0 work=/tmp/ftlens-fuzz build=. quiet=
 while getopts t:n:w:b:q opt; do
 	case $opt in
