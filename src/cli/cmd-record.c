@@ -50,7 +50,7 @@ typedef struct {
 	char **ftrace_filter, **notrace, **graph, **options;
 	gint buffer_kb, max_depth, hits;
 	double duration;
-	gboolean top, pid_filter, flight, stack, reset;
+	gboolean top, pid_filter, flight, stack, reset, cleanup;
 } RecordArgs;
 
 static void record_args_clear(RecordArgs *a)
@@ -209,6 +209,25 @@ static gboolean record_stack(const RecordArgs *a, char **cmd, GError **error)
 	return ok;
 }
 
+/* --cleanup, and the start of every record: instances of killed ftlens
+ * records, and their staging directories beside output, removed, each said
+ * on stderr. Without error, quiet when tracefs is not there (record's own
+ * open says so). */
+static gboolean record_cleanup(const char *output, GError **error)
+{
+	g_autoptr(GError) local = NULL;
+	g_autoptr(GString) notes = g_string_new(NULL);
+	ftl_record_staging_sweep(output, notes);
+	const char *tracefs = ftl_tracefs_dir(error ? error : &local);
+	gboolean ok = tracefs && ftl_buffer_cleanup_stale(tracefs, notes, error ? error : &local);
+	record_print_notes(notes);
+	if (!ok)
+		return FALSE;
+	if (error && !notes->len)
+		fprintf(stderr, "ftlens: no instance of a killed ftlens record under %s\n", tracefs);
+	return TRUE;
+}
+
 gboolean ftl_cmd_record(int argc, char **argv, GError **error)
 {
 	RecordArgs a = { 0 };
@@ -257,6 +276,9 @@ gboolean ftl_cmd_record(int argc, char **argv, GError **error)
 		  "SYSTEM:EVENT[:FILTER]" },
 		{ "stack", 0, 0, G_OPTION_ARG_NONE, &a.stack,
 		  "Stack tracer: snapshot stack_trace each time the maximum grows", NULL },
+		{ "cleanup", 0, 0, G_OPTION_ARG_NONE, &a.cleanup,
+		  "Remove the instances of killed ftlens records (ftlens-PID, PID gone) and stop",
+		  NULL },
 		{ "reset", 0, 0, G_OPTION_ARG_NONE, &a.reset, "--stack: start from a zero maximum",
 		  NULL },
 		{ NULL },
@@ -279,8 +301,16 @@ gboolean ftl_cmd_record(int argc, char **argv, GError **error)
 	gboolean ok = ftl_cli_parse(self, entries, &g, &n_opts, &parse, error);
 	if (ok && n_opts > 1)
 		ok = record_usage(error, "no FILE operands: put the command to trace after --");
+	if (ok && a.cleanup) {
+		ok = record_cleanup(a.output ? a.output : RECORD_DEFAULT_OUTPUT, error);
+		record_events = NULL;
+		record_args_clear(&a);
+		return ok;
+	}
 	if (ok)
 		ok = record_check(&a, cmd, error);
+	if (ok)
+		record_cleanup(a.output ? a.output : RECORD_DEFAULT_OUTPUT, NULL); /* first */
 	if (ok) {
 		FtlBufferConfig cfg = { a.tracer, events,	   (guint)a.buffer_kb,
 					a.clock,  a.ftrace_filter, a.notrace,
