@@ -3,7 +3,7 @@
 # inert.py [--json] FILE...: checks that what ftlens printed cannot drive a
 # terminal: valid UTF-8, no C0 control but LF and TAB, no DEL, no C1 control,
 # no bidi or invisible format character (util/escape.h's policy); with --json
-# each non-empty file must also parse as JSON. Prints each violation as
+# (or for a FILE named *.json) a non-empty file must also parse as JSON. Prints each violation as
 # FILE: offset N: what, and exits 1 when there was one.
 import json
 import sys
@@ -44,7 +44,7 @@ def main(argv):
     for path in (a for a in argv if a != "--json"):
         with open(path, "rb") as f:
             data = f.read()
-        for at, what in problems(data, want_json):
+        for at, what in problems(data, want_json or path.endswith(".json")):
             print("%s: offset %d: %s" % (path, at, what))
             bad += 1
             if bad > 20:

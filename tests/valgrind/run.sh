@@ -9,6 +9,11 @@
 set -u
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 ftlens=$top_builddir/ftlens
+# what make check gives the unit tests
+FTL_TESTDATA=$top_srcdir/tests/data
+: "${FTL_REAL_DATA:=$top_srcdir/../shared/data/real}"
+LC_ALL=C TZ=UTC
+export FTL_TESTDATA FTL_REAL_DATA LC_ALL TZ
 data=$top_srcdir/tests/data/vm
 corpus=$top_srcdir/tests/fuzz/corpus
 vg="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite
