@@ -10,6 +10,13 @@
 
 #define CALLTREE_UNKNOWN "(unknown)"
 #define CALLTREE_IRQ	 "[irq]"
+/* Deeper than this a stack is searched through a count per function rather
+ * than scanned: real kernels nest a few dozen calls, a hostile trace can
+ * nest a hundred thousand (a scan per entry would be quadratic). */
+#define CALLTREE_SCAN_MAX 64
+
+/* The node every call deeper than FTL_CALLTREE_MAX_DEPTH is merged into. */
+static const char calltree_deeper[] = "(deeper)";
 
 typedef struct {
 	const char *func;
@@ -29,9 +36,14 @@ typedef struct {
 } CallListener;
 
 typedef struct {
-	GArray *frames;	 /* CallFrame */
-	GArray *pending; /* gint64 per depth: child time owed to a future orphan exit */
-	GArray *pending_span; /* the same for spans: time already drawn at the top */
+	GArray *frames; /* CallFrame */
+	/* depth -> gint64*: child time owed to a future orphan exit at that
+	 * depth. Keyed, not indexed: the depth is a number from the input. */
+	GHashTable *pending;
+	GHashTable *pending_span; /* the same for spans: time already drawn at the top */
+	/* func -> count of its frames, kept while the stack is deeper than
+	 * CALLTREE_SCAN_MAX (NULL otherwise) */
+	GHashTable *on_stack;
 	FtlCallNode *group;
 	gint focus_level; /* frame index of the focus call, -1 outside */
 	gint32 cpu;	  /* CPU of the last event */
@@ -77,8 +89,9 @@ static void calltree_ctx_free(gpointer p)
 {
 	CallCtx *c = p;
 	g_array_unref(c->frames);
-	g_array_unref(c->pending);
-	g_array_unref(c->pending_span);
+	g_hash_table_destroy(c->pending);
+	g_hash_table_destroy(c->pending_span);
+	g_clear_pointer(&c->on_stack, g_hash_table_destroy);
 	g_free(c);
 }
 
@@ -141,6 +154,15 @@ static FtlCallNode *calltree_child(FtlCallTree *t, FtlCallNode *parent, const ch
 {
 	if (t->no_tree)
 		return NULL; /* calls without nodes: every user copes with NULL */
+	if (parent->depth >= FTL_CALLTREE_MAX_DEPTH - 1) {
+		/* Every view walks the tree: its depth stays bounded whatever
+		 * the input nests. What is deeper is counted in one node. */
+		if (t->diags)
+			ftl_diags_add(t->diags, FTL_DIAG_DEEP_CALLS, "", 0, -1, NULL, 0, 0);
+		if (parent->func == calltree_deeper)
+			return parent;
+		func = calltree_deeper;
+	}
 	FtlCallNode probe = { .func = func, .parent = parent };
 	FtlCallNode *n = g_hash_table_lookup(t->nodes, &probe);
 	if (n)
@@ -174,8 +196,10 @@ static CallCtx *calltree_ctx(FtlCallTree *t, const FtlEvent *ev)
 		if (!c) {
 			c = g_new0(CallCtx, 1);
 			c->frames = g_array_new(FALSE, FALSE, sizeof(CallFrame));
-			c->pending = g_array_new(FALSE, TRUE, sizeof(gint64));
-			c->pending_span = g_array_new(FALSE, TRUE, sizeof(gint64));
+			c->pending = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+							   g_free);
+			c->pending_span = g_hash_table_new_full(g_direct_hash, g_direct_equal,
+								NULL, g_free);
 			c->focus_level = -1;
 			c->pid = ev->pid;
 			gint64 *k = g_new(gint64, 1);
@@ -217,18 +241,58 @@ static void calltree_diag(FtlCallTree *t, FtlDiagKind kind, const FtlEvent *ev, 
 			      ev ? ev->cpu : -1, what, what ? strlen(what) : 0, 0);
 }
 
-static gint64 *calltree_owed(GArray *a, gint depth)
+/* Adds ns to the time owed at depth in h (nothing for a negative depth). */
+static void calltree_owe(GHashTable *h, gint depth, gint64 ns)
 {
 	if (depth < 0)
-		return NULL;
-	if ((guint)depth >= a->len)
-		g_array_set_size(a, (guint)depth + 1);
-	return &g_array_index(a, gint64, depth);
+		return;
+	gint64 *owed = g_hash_table_lookup(h, GINT_TO_POINTER(depth));
+	if (!owed) {
+		owed = g_new0(gint64, 1);
+		g_hash_table_insert(h, GINT_TO_POINTER(depth), owed);
+	}
+	*owed += ns;
 }
 
-static gint64 *calltree_pending(CallCtx *c, gint depth)
+/* The time owed at depth in h, forgotten once taken. */
+static gint64 calltree_take_owed(GHashTable *h, gint depth)
 {
-	return calltree_owed(c->pending, depth);
+	gint64 *owed = g_hash_table_lookup(h, GINT_TO_POINTER(depth));
+	gint64 ns = owed ? *owed : 0;
+	if (owed)
+		g_hash_table_remove(h, GINT_TO_POINTER(depth));
+	return ns;
+}
+
+static void calltree_count_frame(CallCtx *c, const char *func, gint by)
+{
+	gint n = GPOINTER_TO_INT(g_hash_table_lookup(c->on_stack, func)) + by;
+	if (n > 0)
+		g_hash_table_insert(c->on_stack, (gpointer)func, GINT_TO_POINTER(n));
+	else
+		g_hash_table_remove(c->on_stack, func);
+}
+
+/* Whether func has a frame on c's stack. */
+static gboolean calltree_on_stack(CallCtx *c, const char *func)
+{
+	if (c->on_stack)
+		return g_hash_table_contains(c->on_stack, func);
+	for (guint i = 0; i < c->frames->len; i++)
+		if (g_array_index(c->frames, CallFrame, i).func == func)
+			return TRUE;
+	return FALSE;
+}
+
+static CallFrame calltree_pop_frame(CallCtx *c)
+{
+	CallFrame f = g_array_index(c->frames, CallFrame, c->frames->len - 1);
+	g_array_set_size(c->frames, c->frames->len - 1);
+	if (c->on_stack && c->frames->len < CALLTREE_SCAN_MAX / 2)
+		g_clear_pointer(&c->on_stack, g_hash_table_destroy);
+	else if (c->on_stack)
+		calltree_count_frame(c, f.func, -1);
+	return f;
 }
 
 /* Hands a finished call's span to its caller, or, at the top of a stack, to
@@ -237,8 +301,8 @@ static void calltree_give_span(CallCtx *c, gint depth, gint64 span)
 {
 	if (c->frames->len)
 		g_array_index(c->frames, CallFrame, c->frames->len - 1).span_ns += span;
-	else if (depth > 0)
-		*calltree_owed(c->pending_span, depth - 1) += span;
+	else
+		calltree_owe(c->pending_span, depth - 1, span);
 }
 
 static void calltree_notify(GArray *listeners, const FtlCall *call)
@@ -249,22 +313,28 @@ static void calltree_notify(GArray *listeners, const FtlCall *call)
 	}
 }
 
-/* Accounts a finished call in its node and hands it to the callback. */
-static void calltree_account(FtlCallTree *t, FtlCallNode *node, const FtlCall *call)
+/* Accounts a finished call in its node and hands it to the callback.
+ * caller is the node of the call it was made from: the same node only for
+ * calls merged into "(deeper)", whose time and span the outer merged call
+ * already holds (adding them again would count nested time once per level). */
+static void calltree_account(FtlCallTree *t, FtlCallNode *node, const FtlCallNode *caller,
+			     const FtlCall *call)
 {
 	t->n_calls++;
 	if (call->flags & (FTL_CALL_F_ORPHAN | FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED))
 		t->n_repaired++;
 	if (node) {
 		node->calls++;
-		node->span_ns += call->span;
+		if (node != caller)
+			node->span_ns += call->span;
 		node->n_open += (call->flags & FTL_CALL_F_OPEN) != 0;
 		node->n_orphan += (call->flags & FTL_CALL_F_ORPHAN) != 0;
 		if (call->flags & (FTL_CALL_F_ORPHAN | FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED))
 			node->flagged++;
 		if (call->duration != FTL_TS_NONE) {
 			node->timed++;
-			node->total_ns += call->duration;
+			if (node != caller)
+				node->total_ns += call->duration;
 			node->self_ns += call->self;
 			if (node->min_ns == FTL_TS_NONE || call->duration < node->min_ns)
 				node->min_ns = call->duration;
@@ -279,8 +349,7 @@ static void calltree_account(FtlCallTree *t, FtlCallNode *node, const FtlCall *c
 static void calltree_pop(FtlCallTree *t, CallCtx *c, gint64 duration, guint32 flags,
 			 const FtlEvent *ev)
 {
-	CallFrame f = g_array_index(c->frames, CallFrame, c->frames->len - 1);
-	g_array_set_size(c->frames, c->frames->len - 1);
+	CallFrame f = calltree_pop_frame(c);
 	FtlCall call = {
 		.func = f.func,
 		.cpu = ev ? ev->cpu : c->cpu,
@@ -296,14 +365,17 @@ static void calltree_pop(FtlCallTree *t, CallCtx *c, gint64 duration, guint32 fl
 		.level = (gint)c->frames->len,
 		.span = duration != FTL_TS_NONE ? duration : f.span_ns,
 	};
-	calltree_account(t, f.node, &call);
+	calltree_account(t, f.node,
+			 c->frames->len ? g_array_index(c->frames, CallFrame, c->frames->len - 1).node
+					: c->group,
+			 &call);
 	calltree_give_span(c, f.depth, call.span);
 	if (duration != FTL_TS_NONE) {
 		if (c->frames->len)
 			g_array_index(c->frames, CallFrame, c->frames->len - 1).child_ns +=
 				duration;
-		else if (f.depth > 0)
-			*calltree_pending(c, f.depth - 1) += duration;
+		else
+			calltree_owe(c->pending, f.depth - 1, duration);
 	}
 	if (c->focus_level >= 0 && (gint)c->frames->len <= c->focus_level)
 		c->focus_level = -1;
@@ -321,6 +393,13 @@ static void calltree_unwind(FtlCallTree *t, CallCtx *c, gint depth, guint32 flag
 static void calltree_push(FtlCallTree *t, CallCtx *c, const CallFrame *f, const FtlEvent *ev)
 {
 	g_array_append_val(c->frames, *f);
+	if (!c->on_stack && c->frames->len > CALLTREE_SCAN_MAX) {
+		c->on_stack = g_hash_table_new(g_direct_hash, g_direct_equal);
+		for (guint i = 0; i < c->frames->len; i++)
+			calltree_count_frame(c, g_array_index(c->frames, CallFrame, i).func, 1);
+	} else if (c->on_stack) {
+		calltree_count_frame(c, f->func, 1);
+	}
 	if (!t->on_enter->len)
 		return;
 	FtlCall call = {
@@ -363,11 +442,7 @@ static void calltree_entry(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 		.entry_ts = ev->ts,
 		.line = ev->line,
 	};
-	for (guint i = 0; i < c->frames->len; i++)
-		if (g_array_index(c->frames, CallFrame, i).func == func) {
-			f.recursive = TRUE;
-			break;
-		}
+	f.recursive = calltree_on_stack(c, func);
 	FtlCallNode *parent = c->frames->len
 				      ? g_array_index(c->frames, CallFrame, c->frames->len - 1).node
 				      : c->group;
@@ -380,10 +455,9 @@ static void calltree_entry(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 		f.node = calltree_child(t, c->group, func);
 	}
 	/* a fresh top-level call: whatever an orphan exit was owed is stale */
-	gint64 *p = calltree_pending(c, depth);
-	if (p && c->frames->len == 0) {
-		*p = 0;
-		*calltree_owed(c->pending_span, depth) = 0;
+	if (c->frames->len == 0) {
+		calltree_take_owed(c->pending, depth);
+		calltree_take_owed(c->pending_span, depth);
 	}
 	calltree_push(t, c, &f, ev);
 }
@@ -459,14 +533,8 @@ static void calltree_exit(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 	calltree_unwind(t, c, depth, FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED, ev);
 	const char *func = name ? name : CALLTREE_UNKNOWN;
 	gint64 dur = ev->u.graph.duration;
-	gint64 *owed = calltree_pending(c, depth);
-	gint64 child = owed ? *owed : 0;
-	if (owed)
-		*owed = 0;
-	gint64 *owed_span = calltree_owed(c->pending_span, depth);
-	gint64 drawn = owed_span ? *owed_span : 0;
-	if (owed_span)
-		*owed_span = 0;
+	gint64 child = calltree_take_owed(c->pending, depth);
+	gint64 drawn = calltree_take_owed(c->pending_span, depth);
 	FtlCallNode *parent = c->frames->len
 				      ? g_array_index(c->frames, CallFrame, c->frames->len - 1).node
 				      : c->group;
@@ -491,7 +559,7 @@ static void calltree_exit(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 		/* its children are drawn at the top already: only the rest is its own */
 		.span = dur == FTL_TS_NONE ? 0 : MAX(dur - drawn, 0),
 	};
-	calltree_account(t, node, &call);
+	calltree_account(t, node, parent, &call);
 	if (c->frames->len)
 		calltree_give_span(c, depth, call.span);
 	else
@@ -499,8 +567,8 @@ static void calltree_exit(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 	if (dur != FTL_TS_NONE) {
 		if (c->frames->len)
 			g_array_index(c->frames, CallFrame, c->frames->len - 1).child_ns += dur;
-		else if (depth > 0)
-			*calltree_pending(c, depth - 1) += dur;
+		else
+			calltree_owe(c->pending, depth - 1, dur);
 	}
 }
 
@@ -535,8 +603,8 @@ void ftl_calltree_feed(FtlCallTree *t, const FtlEvent *ev)
 					      "stack reset by lost events");
 			}
 			if (c->cpu == ev->cpu) {
-				g_array_set_size(c->pending, 0);
-				g_array_set_size(c->pending_span, 0);
+				g_hash_table_remove_all(c->pending);
+				g_hash_table_remove_all(c->pending_span);
 			}
 		}
 		break;

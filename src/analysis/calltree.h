@@ -39,6 +39,12 @@ typedef struct {
 		      * its children already drawn at the top (FTL_TS_NONE on entry) */
 } FtlCall;
 
+/* The merged tree is at most this deep (the root is at 0): calls nested
+ * deeper (no kernel nests near that many; a damaged or hostile trace can) are
+ * merged into one node "(deeper)" below the last level and counted in the
+ * diagnostic deep_calls, so that every walk over the tree stays bounded. */
+#define FTL_CALLTREE_MAX_DEPTH 256
+
 struct _FtlCallNode {
 	const char *func; /* interned; group nodes carry "CPU 1" / "bash-123" */
 	FtlCallNode *parent;

@@ -16,7 +16,9 @@
 
 typedef struct {
 	FtlFuncStat st;
-	guint32 *hist; /* HIST_BUCKETS, allocated on the first timed call */
+	/* HIST_BUCKETS, allocated when exact overflows: 7.5 KiB per function
+	 * would make a trace of many distinct functions cost gigabytes */
+	guint32 *hist;
 	GArray *exact; /* gint64 durations while timed <= EXACT_MAX, then NULL */
 } StatRow;
 
@@ -127,23 +129,30 @@ void ftl_funcstats_add_call(const FtlCall *call, gpointer data)
 		if (st->last_ts == FTL_TS_NONE || call->entry_ts + call->duration > st->last_ts)
 			st->last_ts = call->entry_ts + call->duration;
 	}
+	if (st->timed == 1)
+		r->exact = g_array_new(FALSE, FALSE, sizeof(gint64));
+	if (st->timed <= EXACT_MAX) {
+		g_array_append_val(r->exact, call->duration);
+		return;
+	}
 	if (!r->hist) {
 		r->hist = g_new0(guint32, HIST_BUCKETS);
-		r->exact = g_array_new(FALSE, FALSE, sizeof(gint64));
+		for (guint i = 0; i < r->exact->len; i++)
+			r->hist[funcstats_bucket(g_array_index(r->exact, gint64, i))]++;
+		g_clear_pointer(&r->exact, g_array_unref);
 	}
 	r->hist[funcstats_bucket(call->duration)]++;
-	if (r->exact && st->timed <= EXACT_MAX)
-		g_array_append_val(r->exact, call->duration);
-	else
-		g_clear_pointer(&r->exact, g_array_unref);
 }
 
 void ftl_funcstats_feed(FtlFuncStats *s, const FtlEvent *ev)
 {
 	if (ev->kind != FTL_EVENT_FUNC)
 		return;
-	/* "(repeats: N)" stands for N more calls of the same function */
-	StatRow *r = funcstats_row(s, ev->u.fn.func, ev->cpu, ev->pid);
+	/* "(repeats: N)" stands for N more calls of the same function; a
+	 * function a damaged raw record names by no symbol counts as one
+	 * "(unknown)" (every view sorts and joins by the name) */
+	const char *func = ev->u.fn.func ? ev->u.fn.func : "(unknown)";
+	StatRow *r = funcstats_row(s, func, ev->cpu, ev->pid);
 	r->st.calls += 1 + ev->u.fn.repeats;
 }
 

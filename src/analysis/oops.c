@@ -562,6 +562,11 @@ static void oops_attach_dumps(FtlOops *o, const FtlConsole *con)
 FtlOops *ftl_oops_find(const FtlConsole *con)
 {
 	g_autoptr(FtlOopsTitler) titler = ftl_oops_titler_new();
+	return ftl_oops_find_with(con, titler);
+}
+
+FtlOops *ftl_oops_find_with(const FtlConsole *con, const FtlOopsTitler *titler)
+{
 	g_autoptr(GPtrArray) builds =
 		g_ptr_array_new_with_free_func((GDestroyNotify)oops_build_free);
 	g_autoptr(GHashTable) open = g_hash_table_new(g_int64_hash, g_int64_equal);

@@ -9,6 +9,7 @@
 #include <glib.h>
 
 #include "analysis/markers.h"
+#include "analysis/oops-title.h"
 #include "model/console.h"
 #include "model/event.h"
 
@@ -92,6 +93,9 @@ typedef struct _FtlOops FtlOops;
 /* Finds every report in con (borrowed only during the call). Free with
  * ftl_oops_free(). Reports are in the order their first line appears. */
 FtlOops *ftl_oops_find(const FtlConsole *con);
+/* The same with rules compiled once by the caller (ftl_oops_titler_new()):
+ * compiling them costs more than reading a short log. */
+FtlOops *ftl_oops_find_with(const FtlConsole *con, const FtlOopsTitler *titler);
 void ftl_oops_free(FtlOops *o);
 guint ftl_oops_count(const FtlOops *o);
 /* Borrowed; lives as long as o. */

@@ -6,6 +6,7 @@
 #include "capture/buffer.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -89,6 +90,52 @@ FtlBuffer *ftl_buffer_new_instance(const char *tracefs, const char *name, GError
 	g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "no free instance name ftlens-%d-N under '%s'",
 		    (int)getpid(), tracefs);
 	return NULL;
+}
+
+/* The owner pid of an instance name ftlens gives (ftlens-PID or
+ * ftlens-PID-N), or 0 for any other name. */
+static pid_t buffer_owner(const char *name)
+{
+	if (!g_str_has_prefix(name, "ftlens-"))
+		return 0;
+	const char *p = name + strlen("ftlens-");
+	char *end;
+	guint64 pid = g_ascii_strtoull(p, &end, 10);
+	if (end == p || pid == 0 || pid > G_MAXINT32)
+		return 0;
+	if (*end == '-') {
+		const char *n = end + 1;
+		g_ascii_strtoull(n, &end, 10);
+		if (end == n)
+			return 0;
+	}
+	return *end ? 0 : (pid_t)pid;
+}
+
+gboolean ftl_buffer_cleanup_stale(const char *tracefs, GString *notes, GError **error)
+{
+	g_autofree char *dir = g_build_filename(tracefs, "instances", NULL);
+	g_autoptr(GDir) d = g_dir_open(dir, 0, error);
+	if (!d)
+		return FALSE;
+	const char *name;
+	while ((name = g_dir_read_name(d))) {
+		pid_t pid = buffer_owner(name);
+		/* a live pid keeps its instance even when it is not ftlens (the
+		 * pid was reused): only a certainly dead owner is cleaned up */
+		if (!pid || kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		g_autofree char *path = g_build_filename(dir, name, NULL);
+		g_autofree char *on = g_build_filename(path, "tracing_on", NULL);
+		g_file_set_contents(on, "0", 1, NULL);
+		if (rmdir(path) == 0)
+			g_string_append_printf(notes, "removed the instance %s left by pid %d\n",
+					       name, (int)pid);
+		else
+			g_string_append_printf(notes, "cannot remove the stale instance %s: %s\n",
+					       path, g_strerror(errno));
+	}
+	return TRUE;
 }
 
 void ftl_buffer_free(FtlBuffer *b)

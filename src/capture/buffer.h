@@ -36,6 +36,12 @@ typedef struct _FtlBuffer FtlBuffer;
  * if another ftlens, in another pid namespace, holds that name); a name the
  * user gave must not exist yet. */
 FtlBuffer *ftl_buffer_new_instance(const char *tracefs, const char *name, GError **error);
+/* Removes the instances ftlens named after its pid (ftlens-PID,
+ * ftlens-PID-N) whose process is gone: a record killed by SIGKILL leaves
+ * its instance tracing. Other names, and live owners, are never touched.
+ * Appends a line per instance removed, or not removable, to notes; FALSE
+ * only when tracefs' instances cannot be listed. */
+gboolean ftl_buffer_cleanup_stale(const char *tracefs, GString *notes, GError **error);
 /* The top-level buffer (the one a kernel tracing_off() stops and an oops
  * dump prints). */
 FtlBuffer *ftl_buffer_new_top(const char *tracefs);

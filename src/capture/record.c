@@ -47,11 +47,35 @@ char *ftl_record_uname(void)
 	return g_strdup_printf("%s %s %s %s", u.sysname, u.nodename, u.release, u.machine);
 }
 
+void ftl_record_staging_sweep(const char *path, GString *notes)
+{
+	g_autofree char *parent = g_path_get_dirname(path);
+	g_autofree char *base = g_path_get_basename(path);
+	g_autofree char *prefix = g_strdup_printf(".%s.ftlens-", base);
+	g_autoptr(GDir) d = g_dir_open(parent, 0, NULL);
+	for (const char *name; d && (name = g_dir_read_name(d));) {
+		if (!g_str_has_prefix(name, prefix))
+			continue;
+		/* .BASE.ftlens-PID-XXXXXX: only a certainly dead PID's */
+		const char *p = name + strlen(prefix);
+		char *end;
+		guint64 pid = g_ascii_strtoull(p, &end, 10);
+		if (end == p || *end != '-' || pid == 0 || pid > G_MAXINT32 ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		g_autofree char *dir = g_build_filename(parent, name, NULL);
+		ftl_record_staging_remove(dir);
+		g_string_append_printf(notes, "removed %s, left by pid %d\n", dir, (int)pid);
+	}
+}
+
 char *ftl_record_staging_new(const char *path, GError **error)
 {
 	g_autofree char *parent = g_path_get_dirname(path);
 	g_autofree char *base = g_path_get_basename(path);
-	g_autofree char *tmpl = g_strdup_printf("%s/.%s.ftlens-XXXXXX", parent, base);
+	/* the pid in the name: ftl_record_staging_sweep() knows whose it was */
+	g_autofree char *tmpl =
+		g_strdup_printf("%s/.%s.ftlens-%d-XXXXXX", parent, base, (int)getpid());
 	if (!g_mkdtemp(tmpl)) {
 		int e = errno;
 		g_set_error(error, FTL_ERROR, FTL_ERROR_IO,

@@ -48,7 +48,7 @@ typedef struct {
 	char **ftrace_filter, **notrace, **graph, **options;
 	gint buffer_kb, max_depth, hits;
 	double duration;
-	gboolean top, pid_filter, flight, stack, reset;
+	gboolean top, pid_filter, flight, stack, reset, cleanup;
 } RecordArgs;
 
 static void record_args_clear(RecordArgs *a)
@@ -182,6 +182,43 @@ static char **record_split_command(int *argc, char **argv)
 	return NULL;
 }
 
+/* --cleanup, and the start of every record: instances of killed ftlens
+ * records, and their staging directories beside output, removed, each said
+ * on stderr. Without error, quiet when tracefs is not there (record's own
+ * open says so). */
+static gboolean record_cleanup(const char *output, GError **error)
+{
+	g_autoptr(GError) local = NULL;
+	g_autoptr(GString) notes = g_string_new(NULL);
+	ftl_record_staging_sweep(output, notes);
+	const char *tracefs = ftl_tracefs_dir(error ? error : &local);
+	gboolean ok = tracefs && ftl_buffer_cleanup_stale(tracefs, notes, error ? error : &local);
+	ftl_capture_view_notes(notes);
+	if (!ok)
+		return FALSE;
+	if (error && !notes->len)
+		fprintf(stderr, "ftlens: no instance of a killed ftlens record under %s\n", tracefs);
+	return TRUE;
+}
+
+/* Checks the options, sweeps what killed records left, then records in the
+ * mode asked for. */
+static gboolean record_run(const RecordArgs *a, char **cmd, GError **error)
+{
+	if (!record_check(a, cmd, error))
+		return FALSE;
+	record_cleanup(a->output ? a->output : RECORD_DEFAULT_OUTPUT, NULL);
+	FtlBufferConfig cfg = { a->tracer, a->events,	   (guint)a->buffer_kb,
+				a->clock,  a->ftrace_filter, a->notrace,
+				a->graph,  a->max_depth,     a->options,
+				-1 };
+	if (a->flight)
+		return record_flight(a, &cfg, cmd, error);
+	if (a->stack)
+		return record_stack(a, cmd, error);
+	return record_trace(a, &cfg, cmd, error);
+}
+
 gboolean ftl_cmd_record(int argc, char **argv, GError **error)
 {
 	RecordArgs a = { 0 };
@@ -230,6 +267,9 @@ gboolean ftl_cmd_record(int argc, char **argv, GError **error)
 		  "SYSTEM:EVENT[:FILTER]" },
 		{ "stack", 0, 0, G_OPTION_ARG_NONE, &a.stack,
 		  "Stack tracer: snapshot stack_trace each time the maximum grows", NULL },
+		{ "cleanup", 0, 0, G_OPTION_ARG_NONE, &a.cleanup,
+		  "Remove the instances of killed ftlens records (ftlens-PID, PID gone) and stop",
+		  NULL },
 		{ "reset", 0, 0, G_OPTION_ARG_NONE, &a.reset, "--stack: start from a zero maximum",
 		  NULL },
 		{ NULL },
@@ -243,20 +283,10 @@ gboolean ftl_cmd_record(int argc, char **argv, GError **error)
 					 &parse, error);
 	if (ok && argc > 1)
 		ok = record_usage(error, "no FILE operands: put the command to trace after --");
-	if (ok)
-		ok = record_check(&a, cmd, error);
-	if (ok) {
-		FtlBufferConfig cfg = { a.tracer, events,	   (guint)a.buffer_kb,
-					a.clock,  a.ftrace_filter, a.notrace,
-					a.graph,  a.max_depth,	   a.options,
-					-1 };
-		if (a.flight)
-			ok = record_flight(&a, &cfg, cmd, error);
-		else if (a.stack)
-			ok = record_stack(&a, cmd, error);
-		else
-			ok = record_trace(&a, &cfg, cmd, error);
-	}
+	if (ok && a.cleanup)
+		ok = record_cleanup(a.output ? a.output : RECORD_DEFAULT_OUTPUT, error);
+	else if (ok)
+		ok = record_run(&a, cmd, error);
 	record_args_clear(&a);
 	return ok;
 }

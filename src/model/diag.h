@@ -21,6 +21,7 @@ typedef enum {
 	FTL_DIAG_DUMP_UNENDED,	   /* an ftrace dump without its closing delimiter */
 	FTL_DIAG_DUMP_INTERLEAVED, /* other messages printed inside an ftrace dump */
 	FTL_DIAG_REPORT_CUT,	   /* a kernel report the log ends inside */
+	FTL_DIAG_DEEP_CALLS, /* calls nested deeper than the call tree keeps (analysis) */
 	FTL_DIAG_N_KINDS
 } FtlDiagKind;
 

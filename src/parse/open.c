@@ -77,6 +77,9 @@ static gboolean open_is_live_pipe(const char *path)
 	return g_str_has_prefix(base, "trace_pipe") && ftl_rawdir_is_live_tracefs(path);
 }
 
+static gboolean open_add_input(FtlTrace *trace, FtlInput *input, const char *path, gint cpu_hint,
+			       const char *buffer, GError **error);
+
 static gboolean open_add_file(FtlTrace *trace, const char *path, gint cpu_hint, const char *buffer,
 			      GError **error)
 {
@@ -91,14 +94,28 @@ static gboolean open_add_file(FtlTrace *trace, const char *path, gint cpu_hint, 
 	g_autoptr(FtlInput) in = ftl_input_open(path, error);
 	if (!in)
 		return FALSE;
+	return open_add_input(trace, g_steal_pointer(&in), path, cpu_hint, buffer, error);
+}
+
+/* Adds in (owned) as what its content says it is; path (NULL for bytes
+ * without a file) is what libtracecmd opens for a trace.dat. */
+static gboolean open_add_input(FtlTrace *trace, FtlInput *input, const char *path, gint cpu_hint,
+			       const char *buffer, GError **error)
+{
+	g_autoptr(FtlInput) in = input;
+	gboolean memory = path == NULL;
+	if (memory)
+		path = in->path;
 	if (ftl_tracedat_sniff(in->data, in->size)) {
 		/* libtracecmd opens the file by name and seeks in it */
-		if (in->compression != FTL_COMPRESSION_NONE || g_strcmp0(path, "-") == 0) {
+		if (in->compression != FTL_COMPRESSION_NONE || g_strcmp0(path, "-") == 0 ||
+		    memory) {
 			g_set_error(error, FTL_ERROR, FTL_ERROR_UNSUPPORTED,
 				    "'%s': a trace.dat read from %s; give ftlens the uncompressed "
 				    "file itself",
 				    path,
-				    g_strcmp0(path, "-") == 0
+				    memory ? "memory"
+				    : g_strcmp0(path, "-") == 0
 					    ? "standard input"
 					    : ftl_compression_name(in->compression));
 			return FALSE;
@@ -268,4 +285,14 @@ FtlTrace *ftl_trace_open_buffer(const char *const *paths, guint n_paths, FtlOpen
 FtlTrace *ftl_trace_open(const char *path, FtlOpenFlags flags, GError **error)
 {
 	return ftl_trace_open_many(&path, 1, flags, error);
+}
+
+FtlTrace *ftl_trace_open_memory(const char *label, char *data, gsize size, FtlOpenFlags flags,
+				GError **error)
+{
+	g_autoptr(FtlTrace) trace = ftl_trace_new(label, flags);
+	FtlInput *in = ftl_input_new_from_memory(label, data, size);
+	if (!open_add_input(trace, in, NULL, -1, NULL, error))
+		return NULL;
+	return g_steal_pointer(&trace);
 }

@@ -15,3 +15,7 @@ FtlTrace *ftl_trace_open(const char *path, FtlOpenFlags flags, GError **error);
  * them all, merged in time. A name no input has is an error. */
 FtlTrace *ftl_trace_open_buffer(const char *const *paths, guint n_paths, FtlOpenFlags flags,
 				const char *buffer, GError **error);
+/* The same over bytes in memory (takes data, g_malloc'd; label names them in
+ * messages): text traces as a file would be read. A trace.dat needs a file. */
+FtlTrace *ftl_trace_open_memory(const char *label, char *data, gsize size, FtlOpenFlags flags,
+				GError **error);

@@ -200,6 +200,9 @@ static void payload_sched_switch(TextSource *ts)
 	FtlEvent *ev = &ts->ev;
 	FtlSlice v;
 	ev->kind = FTL_EVENT_SCHED_SWITCH;
+	/* a function_graph line may have filled other members of the union
+	 * before its comment turned out to be an event */
+	memset(&ev->u.sw, 0, sizeof ev->u.sw);
 	ev->u.sw.prev_pid = ev->u.sw.next_pid = -1;
 	ev->u.sw.prev_prio = ev->u.sw.next_prio = -1;
 	if (ftl_event_field(ev, "prev_pid", &v)) {
@@ -245,6 +248,7 @@ static void payload_sched_wakeup(TextSource *ts)
 	FtlEvent *ev = &ts->ev;
 	FtlSlice v;
 	ev->kind = FTL_EVENT_SCHED_WAKEUP;
+	memset(&ev->u.wake, 0, sizeof ev->u.wake); /* as in payload_sched_switch() */
 	ev->u.wake.pid = ev->u.wake.prio = ev->u.wake.target_cpu = -1;
 	if (ftl_event_field(ev, "pid", &v)) {
 		ev->u.wake.comm = payload_field_comm(ts, ev, "comm");

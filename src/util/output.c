@@ -19,6 +19,9 @@ struct _FtlOutput {
 	char *tmp; /* NULL for stdout, and once renamed or removed */
 	FILE *f;
 	gboolean is_stdout;
+	/* an O_TMPFILE without a name until the commit links it: a process
+	 * killed by SIGKILL leaves nothing behind */
+	gboolean anonymous;
 	gboolean closed;
 	gboolean committed;
 	struct _FtlOutput *next_pending;
@@ -146,6 +149,19 @@ FtlOutput *ftl_output_open(const char *path, const char *const *inputs, GError *
 		mode = 0666 & ~mask;
 	}
 	g_autofree char *dir = g_path_get_dirname(path);
+	int afd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (afd >= 0) {
+		if (fchmod(afd, mode) != 0 || !(o->f = fdopen(afd, "w+b"))) {
+			int err = errno;
+			close(afd);
+			output_error(error, path, "cannot open the file", err);
+			return NULL;
+		}
+		o->anonymous = TRUE;
+		return g_steal_pointer(&o);
+	}
+	/* a file system without O_TMPFILE: a named temp file, removed on
+	 * failure and on the stop signals (not on SIGKILL) */
 	g_autofree char *base = g_path_get_basename(path);
 	g_autofree char *name = g_strdup_printf(".%s.XXXXXX", base);
 	char *tmp = g_build_filename(dir, name, NULL);
@@ -197,6 +213,8 @@ gboolean ftl_output_close(FtlOutput *o, GError **error)
 	}
 	if (rc == 0 && fsync(fileno(o->f)) != 0)
 		rc = -1, err = errno;
+	if (o->anonymous && rc == 0)
+		return TRUE; /* open until the commit gives it a name */
 	if (fclose(o->f) != 0 && rc == 0)
 		rc = -1, err = errno;
 	o->f = NULL;
@@ -207,12 +225,44 @@ gboolean ftl_output_close(FtlOutput *o, GError **error)
 	return TRUE;
 }
 
+/* Gives the anonymous file a hidden name beside the target (to rename
+ * over it), closed. */
+static gboolean output_link(FtlOutput *o, GError **error)
+{
+	g_autofree char *proc = g_strdup_printf("/proc/self/fd/%d", fileno(o->f));
+	g_autofree char *dir = g_path_get_dirname(o->path);
+	g_autofree char *base = g_path_get_basename(o->path);
+	int err = EEXIST;
+	output_install();
+	for (guint i = 0; i < 100 && err == EEXIST; i++) {
+		g_autofree char *name =
+			g_strdup_printf(".%s.%08x", base, g_random_int());
+		char *tmp = g_build_filename(dir, name, NULL);
+		sigset_t old;
+		output_block(&old);
+		if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0) {
+			o->tmp = tmp;
+			output_track(o, TRUE);
+			err = 0;
+		} else {
+			err = errno;
+			g_free(tmp);
+		}
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	}
+	fclose(o->f);
+	o->f = NULL;
+	return err == 0 || output_error(error, o->path, "cannot name the written file", err);
+}
+
 gboolean ftl_output_commit(FtlOutput *o, GError **error)
 {
 	if (!ftl_output_close(o, error))
 		return FALSE;
 	if (o->is_stdout || o->committed)
 		return TRUE;
+	if (o->anonymous && o->f && !output_link(o, error))
+		return FALSE;
 	if (!o->tmp)
 		return output_error(error, o->path, "write failed", EIO);
 	if (g_rename(o->tmp, o->path) != 0) {

@@ -7,6 +7,14 @@
 #include "util/timefmt.h"
 #include "util/escape.h"
 
+/* Levels indented two columns each; deeper lines say their level instead,
+ * so that a line stays short however deep the tree goes. */
+#define GRAPH_INDENT_MAX 40
+/* The CSV path column keeps its last frames within this many bytes (a
+ * leading "...;" says some were cut): a row stays bounded however deep and
+ * long-named its ancestors are. */
+#define GRAPH_PATH_MAX 4096
+
 static gboolean graph_show(const FtlCallNode *n, const FtlGraphOptions *opt, gint level)
 {
 	if (opt->max_depth >= 0 && level > opt->max_depth)
@@ -26,10 +34,13 @@ static void graph_text(const FtlCallNode *n, const FtlGraphOptions *opt, gint le
 			timed ? ftl_duration_format(c->total_ns, t, sizeof t) : "-",
 			timed ? ftl_duration_format(c->self_ns, s, sizeof s) : "-", c->calls,
 			c->flagged ? "!" : " ", prefix->str);
+		if (level >= GRAPH_INDENT_MAX)
+			fprintf(out, "[%d] ", level);
 		ftl_escape_fputs(c->func, out); /* a name from the trace */
 		fputc('\n', out);
 		gsize len = prefix->len;
-		g_string_append(prefix, "  ");
+		if (level + 1 < GRAPH_INDENT_MAX)
+			g_string_append(prefix, "  ");
 		graph_text(c, opt, level + 1, prefix, out);
 		g_string_truncate(prefix, len);
 	}
@@ -48,6 +59,21 @@ static const FtlColumn graph_cols[] = {
 	[C_REPAIRED] = { "repaired", "repaired", FTL_COL_INT },
 };
 
+/* Sets the path column: path's last frames that fit in GRAPH_PATH_MAX bytes
+ * after "...;" (at least the last frame), or the whole path. */
+static void graph_set_path(FtlTable *t, const GString *path)
+{
+	if (path->len <= GRAPH_PATH_MAX) {
+		ftl_table_set_str(t, C_PATH, path->str);
+		return;
+	}
+	const char *cut = strchr(path->str + path->len - GRAPH_PATH_MAX, ';');
+	if (!cut)
+		cut = strrchr(path->str, ';');
+	g_autofree char *tail = g_strconcat("...;", cut ? cut + 1 : path->str, NULL);
+	ftl_table_set_str(t, C_PATH, tail);
+}
+
 static void graph_rows(const FtlCallNode *n, const FtlGraphOptions *opt, gint level, GString *path,
 		       FtlTable *t)
 {
@@ -59,7 +85,7 @@ static void graph_rows(const FtlCallNode *n, const FtlGraphOptions *opt, gint le
 			g_string_append_c(path, ';');
 		g_string_append(path, c->func);
 		ftl_table_begin_row(t);
-		ftl_table_set_str(t, C_PATH, path->str);
+		graph_set_path(t, path);
 		ftl_table_set_int(t, C_DEPTH, level);
 		ftl_table_set_str(t, C_FUNCTION, c->func);
 		ftl_table_set_int(t, C_CALLS, (gint64)c->calls);

@@ -233,7 +233,8 @@ static void oops_text_trail(FILE *out, const FtlOopsView *v, guint d, const FtlO
 	for (guint i = 0; i < n_open; i++) {
 		g_autofree char *vis = oops_fit(path[i].func, OOPS_WIDTH - 18 - 2 * MIN(i, 20));
 		fprintf(out, "    line %-7" G_GUINT64_FORMAT " %*s%s\n",
-			ftl_console_dump_input_line(v->con, d, path[i].line), 2 * (gint)i, "", vis);
+			ftl_console_dump_input_line(v->con, d, path[i].line), 2 * (gint)MIN(i, 20), "",
+			vis);
 	}
 	const FtlMarkers *m = ftl_oops_trail_markers(t);
 	if (ftl_markers_count(m))
@@ -297,7 +298,8 @@ static void oops_text_dump(FILE *out, const FtlOopsView *v, guint d)
 void ftl_oops_print_text(FILE *out, const FtlOopsView *v)
 {
 	guint n = ftl_oops_count(v->oops);
-	fprintf(out, "%s: %" G_GUINT64_FORMAT " lines, ", v->con->path, v->con->n_input);
+	g_autofree char *path = ftl_escape(v->con->path, -1);
+	fprintf(out, "%s: %" G_GUINT64_FORMAT " lines, ", path, v->con->n_input);
 	if (n)
 		fprintf(out, "%u kernel report%s", n, n == 1 ? "" : "s");
 	else

@@ -207,7 +207,8 @@ static void report_header_text(const FtlReportData *r, FILE *out)
 {
 	char b1[48], b2[48], b3[48];
 	const FtlCounts *c = r->counts;
-	const char *tracer = ftl_counts_tracer(c, r->trace);
+	/* the tracer is the input's word (a "# tracer:" line): made visible */
+	g_autofree char *tracer = ftl_escape(ftl_counts_tracer(c, r->trace), -1);
 	fputs("ftlens report: ", out);
 	ftl_escape_fputs(ftl_trace_label(r->trace), out);
 	fputc('\n', out);

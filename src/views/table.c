@@ -448,7 +448,17 @@ static char *table_json_hide(const char *text)
 	GString *s = g_string_sized_new(strlen(text) + 1);
 	const char *p = text, *done = text;
 	while (*p) {
-		if ((guchar)*p < 0x80) {
+		guchar c = (guchar)*p;
+		if ((c < 0x20 && c != '\n') || c == 0x7f) {
+			/* json-glib 1.6 leaves 0x1f raw in strings (invalid JSON),
+			 * and DEL is legal JSON but a terminal control: outside
+			 * strings there is only '\n' and ' ', so this is safe */
+			g_string_append_len(s, done, p - done);
+			g_string_append_printf(s, "\\u%04x", c);
+			done = ++p;
+			continue;
+		}
+		if (c < 0x80) {
 			p++;
 			continue;
 		}
@@ -471,9 +481,9 @@ void ftl_json_print(JsonNode *root, FILE *out)
 	json_generator_set_pretty(gen, TRUE);
 	json_generator_set_root(gen, root);
 	g_autofree char *text = json_generator_to_data(gen, NULL);
-	/* json-glib escapes C0 controls only; C1 and bidi controls inside
-	 * strings become \uXXXX too, so that `cat out.json` cannot drive a
-	 * terminal (outside strings JSON is ASCII) */
+	/* json-glib escapes most C0 controls; the rest, DEL, and C1 and bidi
+	 * controls inside strings become \uXXXX too, so that `cat out.json`
+	 * cannot drive a terminal (outside strings JSON is ASCII) */
 	g_autofree char *shown = table_json_hide(text);
 	fputs(shown, out);
 	fputc('\n', out);

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Fuzz target: a directory of raw ring-buffer pages and their formats given
+ * as one file: sections "@@ RELPATH" (events/header_page,
+ * events/SYS/NAME/format, per_cpu/cpuN/trace_pipe_raw, kallsyms,
+ * printk_formats, saved_cmdlines, trace_clock; tests/fuzz/README.md),
+ * written to a directory that is opened as a command opens it. */
+#include "config.h"
+
+#include "fuzz.h"
+
+#include "parse/open.h"
+
+#define RAWDIR_MAX_FILES 64
+
+static void rawdir_section(const char *name, const guint8 *data, size_t n, gpointer user)
+{
+	(void)user;
+	fuzz_scratch_write(name, data, n);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *dir = fuzz_scratch_reset();
+	fuzz_sections(data, size, "events/header_page", RAWDIR_MAX_FILES, rawdir_section, NULL);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(FtlTrace) trace = ftl_trace_open(dir, FTL_OPEN_NONE, &error);
+	if (trace)
+		fuzz_run_trace(trace, fuzz_selector(data, size));
+	return 0;
+}

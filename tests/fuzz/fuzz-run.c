@@ -1,0 +1,474 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The fuzz targets' common half: memory files, multi-file inputs, the whole
+ * analysis and view path over a trace, and the checks on what it prints. */
+#include "config.h"
+
+#include "fuzz.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "analysis/calltree.h"
+#include "analysis/comm.h"
+#include "analysis/counts.h"
+#include "analysis/diff.h"
+#include "analysis/funcstats.h"
+#include "analysis/longest.h"
+#include "analysis/markers.h"
+#include "analysis/pass.h"
+#include "analysis/quality.h"
+#include "util/escape.h"
+#include "views/diff.h"
+#include "views/dump.h"
+#include "views/graph.h"
+#include "views/info.h"
+#include "views/markers.h"
+#include "views/quality.h"
+#include "views/report.h"
+
+#define FUZZ_SLOTS 4
+
+static int fuzz_fds[FUZZ_SLOTS] = { -1, -1, -1, -1 };
+static char fuzz_paths[FUZZ_SLOTS][64];
+static char *fuzz_scratch;
+
+static void fuzz_log_quiet(const gchar *domain, GLogLevelFlags level, const gchar *msg,
+			   gpointer data)
+{
+	(void)domain, (void)level, (void)msg, (void)data;
+}
+
+static void fuzz_cleanup(void)
+{
+	if (fuzz_scratch) {
+		fuzz_scratch_reset();
+		g_rmdir(fuzz_scratch);
+	}
+}
+
+void fuzz_init(void)
+{
+	static gboolean done;
+	if (done)
+		return;
+	done = TRUE;
+	/* warnings about damaged input are expected by the million */
+	g_log_set_default_handler(fuzz_log_quiet, NULL);
+	/* tmpfs when there is one: the multi-file targets write every input */
+	const char *base = g_file_test("/dev/shm", G_FILE_TEST_IS_DIR) ? "/dev/shm"
+									: g_get_tmp_dir();
+	g_autofree char *tmpl = g_build_filename(base, "ftlens-fuzz-XXXXXX", NULL);
+	fuzz_scratch = g_mkdtemp(g_steal_pointer(&tmpl));
+	if (!fuzz_scratch) {
+		fprintf(stderr, "fuzz: cannot make a scratch directory in %s\n", base);
+		abort();
+	}
+	atexit(fuzz_cleanup);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define FUZZ_HAVE_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FUZZ_HAVE_SANITIZER 1
+#endif
+#endif
+#ifdef FUZZ_HAVE_SANITIZER
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+pid_t __real_fork(void);
+pid_t __wrap_fork(void);
+
+/* Every fork (parse/tracecmd-guard.c tries libtracecmd's calls in a child
+ * first) goes through here (-Wl,--wrap=fork): in the child, a crash or a
+ * sanitizer report must end the child by a signal, as it would without the
+ * fuzzer, so that the guard sees it contained; the fuzzer's own handlers
+ * would instead record the input as a crash of the target and exit. */
+pid_t __wrap_fork(void)
+{
+	pid_t pid = __real_fork();
+	if (pid == 0) {
+#ifdef FUZZ_HAVE_SANITIZER
+		__sanitizer_set_death_callback(NULL);
+#endif
+		const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+		for (guint i = 0; i < G_N_ELEMENTS(sigs); i++)
+			signal(sigs[i], SIG_DFL);
+	}
+	return pid;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc, (void)argv;
+	fuzz_init();
+	return 0;
+}
+
+static void fuzz_write_all(int fd, const guint8 *data, size_t size)
+{
+	while (size) {
+		ssize_t n = write(fd, data, size);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			perror("fuzz: write");
+			abort();
+		}
+		data += n;
+		size -= (size_t)n;
+	}
+}
+
+const char *fuzz_memfile(guint slot, const guint8 *data, size_t size)
+{
+	g_assert(slot < FUZZ_SLOTS);
+	if (fuzz_fds[slot] < 0) {
+		fuzz_fds[slot] = memfd_create("ftlens-fuzz", 0);
+		if (fuzz_fds[slot] < 0) {
+			perror("fuzz: memfd_create");
+			abort();
+		}
+		g_snprintf(fuzz_paths[slot], sizeof fuzz_paths[slot], "/proc/self/fd/%d",
+			   fuzz_fds[slot]);
+	}
+	int fd = fuzz_fds[slot];
+	if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+		perror("fuzz: ftruncate");
+		abort();
+	}
+	fuzz_write_all(fd, data, size);
+	return fuzz_paths[slot];
+}
+
+static void fuzz_remove_tree(const char *dir, gboolean self)
+{
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	const char *name;
+	while (d && (name = g_dir_read_name(d))) {
+		g_autofree char *p = g_build_filename(dir, name, NULL);
+		if (g_file_test(p, G_FILE_TEST_IS_DIR) && !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
+			fuzz_remove_tree(p, TRUE);
+		else
+			g_unlink(p);
+	}
+	if (self)
+		g_rmdir(dir);
+}
+
+const char *fuzz_scratch_reset(void)
+{
+	fuzz_init();
+	fuzz_remove_tree(fuzz_scratch, FALSE);
+	return fuzz_scratch;
+}
+
+void fuzz_scratch_write(const char *relpath, const guint8 *data, size_t size)
+{
+	g_autofree char *path = g_build_filename(fuzz_scratch, relpath, NULL);
+	g_autofree char *dir = g_path_get_dirname(path);
+	if (g_mkdir_with_parents(dir, 0700) < 0)
+		return; /* a name that is a file already: the section is dropped */
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	fuzz_write_all(fd, data, size);
+	close(fd);
+}
+
+/* Keeps [A-Za-z0-9_./-], drops ".." and leading '/'. */
+static char *fuzz_section_name(const char *s, size_t n)
+{
+	GString *out = g_string_new(NULL);
+	for (size_t i = 0; i < n && out->len < 64; i++) {
+		char c = s[i];
+		if (g_ascii_isalnum(c) || c == '_' || c == '-' || c == '/' ||
+		    (c == '.' && !(out->len && out->str[out->len - 1] == '.')))
+			g_string_append_c(out, c);
+	}
+	while (out->len && out->str[0] == '/')
+		g_string_erase(out, 0, 1);
+	if (!out->len)
+		g_string_append(out, "x");
+	return g_string_free(out, FALSE);
+}
+
+void fuzz_sections(const guint8 *data, size_t size, const char *default_name, guint max_sections,
+		   FuzzSectionFunc fn, gpointer user)
+{
+	const char *p = (const char *)data, *end = p + size;
+	g_autofree char *name = g_strdup(default_name);
+	guint n = 0;
+	if (size >= 3 && !memcmp(p, "@@ ", 3)) {
+		const char *nl = memchr(p, '\n', size);
+		const char *e = nl ? nl : end;
+		g_free(name);
+		name = fuzz_section_name(p + 3, (size_t)(e - p - 3));
+		p = nl ? nl + 1 : end;
+	}
+	while (n < max_sections) {
+		/* the next "\n@@ " ends this section */
+		const char *q = p;
+		const char *next = NULL;
+		while (q < end && (q = memchr(q, '\n', (size_t)(end - q)))) {
+			if ((size_t)(end - q) >= 4 && !memcmp(q, "\n@@ ", 4)) {
+				next = q;
+				break;
+			}
+			q++;
+		}
+		const char *stop = next ? next + 1 : end;
+		fn(name, (const guint8 *)p, (size_t)(stop - p), user);
+		n++;
+		if (!next)
+			break;
+		const char *hdr = next + 4;
+		const char *nl = memchr(hdr, '\n', (size_t)(end - hdr));
+		const char *e = nl ? nl : end;
+		g_free(name);
+		name = fuzz_section_name(hdr, (size_t)(e - hdr));
+		p = nl ? nl + 1 : end;
+	}
+}
+
+static void fuzz_fail(const char *what, const char *why, const char *s, size_t n, size_t at)
+{
+	size_t from = at > 40 ? at - 40 : 0, to = MIN(n, at + 40);
+	g_autofree char *ctx = ftl_escape(s + from, (gssize)(to - from));
+	fprintf(stderr, "fuzz: %s: %s at byte %zu: ...%s...\n", what, why, at, ctx);
+	abort();
+}
+
+void fuzz_check_text(const char *what, const char *s, size_t n, gboolean allow_tab)
+{
+	const char *bad;
+	if (!g_utf8_validate(s, (gssize)n, &bad))
+		fuzz_fail(what, "invalid UTF-8", s, n, (size_t)(bad - s));
+	for (const char *p = s; p < s + n; p = g_utf8_next_char(p)) {
+		if ((guchar)*p >= 0x20 && (guchar)*p < 0x7f)
+			continue; /* the common case, printable ASCII */
+		gunichar u = g_utf8_get_char(p);
+		if (u == '\n' || (u == '\t' && allow_tab))
+			continue;
+		if (u < 0x20 || u == 0x7f)
+			fuzz_fail(what, "raw control character", s, n, (size_t)(p - s));
+		if (ftl_escape_is_hidden(u))
+			fuzz_fail(what, "raw C1, bidi or separator character", s, n,
+				  (size_t)(p - s));
+	}
+}
+
+void fuzz_check_json(const char *what, const char *s, size_t n)
+{
+	/* its strings escape controls themselves: \t and \n outside them are
+	 * the pretty printer's */
+	fuzz_check_text(what, s, n, TRUE);
+	g_autoptr(JsonParser) parser = json_parser_new();
+	g_autoptr(GError) error = NULL;
+	if (!json_parser_load_from_data(parser, s, (gssize)n, &error))
+		fuzz_fail(what, error->message, s, n, 0);
+}
+
+FILE *fuzz_capture_open(FuzzCapture *c)
+{
+	c->buf = NULL;
+	c->len = 0;
+	c->f = open_memstream(&c->buf, &c->len);
+	if (!c->f)
+		abort();
+	return c->f;
+}
+
+void fuzz_capture_check(FuzzCapture *c, const char *what, int format)
+{
+	fclose(c->f);
+	if (format == FTL_FORMAT_JSON)
+		fuzz_check_json(what, c->buf, c->len);
+	else
+		fuzz_check_text(what, c->buf, c->len, FALSE);
+	free(c->buf);
+	c->buf = NULL;
+}
+
+/* `dump` as a consumer: every event printed into a string, checked in chunks. */
+typedef struct {
+	GString *out; /* NULL: only the origin is kept */
+	gint64 origin;
+} FuzzDump;
+
+static void fuzz_dump_flush(FuzzDump *d)
+{
+	if (!d->out)
+		return;
+	fuzz_check_text("dump", d->out->str, d->out->len, FALSE);
+	g_string_truncate(d->out, 0);
+}
+
+static void fuzz_dump_feed(gpointer self, const FtlEvent *ev)
+{
+	FuzzDump *d = self;
+	if (d->origin == FTL_TS_NONE && ev->ts != FTL_TS_NONE)
+		d->origin = ev->ts;
+	if (!d->out)
+		return;
+	ftl_dump_event(d->out, ev);
+	ftl_dump_event_at(d->out, ev, d->origin);
+	if (d->out->len > 1 << 16)
+		fuzz_dump_flush(d);
+}
+
+static void fuzz_dump_finish(gpointer self)
+{
+	fuzz_dump_flush(self);
+}
+
+static const FtlConsumerClass fuzz_dump_consumer = { "dump", fuzz_dump_feed, fuzz_dump_finish };
+
+static void fuzz_views_report(const FtlReportData *r, int f)
+{
+	static const char *const names[] = { "report text", "report csv", "report json" };
+	FuzzCapture c;
+	ftl_report_print(r, (FtlFormat)f, fuzz_capture_open(&c));
+	fuzz_capture_check(&c, names[f], f);
+}
+
+static void fuzz_views_graph(const FtlCallTree *calls, int f)
+{
+	static const char *const names[] = { "graph text", "graph csv", "graph json" };
+	FtlGraphOptions opt = { .max_depth = -1, .threshold = 0 };
+	FuzzCapture c;
+	ftl_graph_print(ftl_calltree_root(calls), &opt, (FtlFormat)f, fuzz_capture_open(&c));
+	fuzz_capture_check(&c, names[f], f);
+}
+
+static void fuzz_views_info(FtlTrace *trace, const FtlCounts *counts, const FtlQuality *quality,
+			    int f)
+{
+	FuzzCapture c;
+	FILE *out = fuzz_capture_open(&c);
+	if (f == FTL_FORMAT_TEXT) {
+		ftl_info_print_text(out, trace, counts);
+		ftl_quality_print_text(quality, out);
+		ftl_diags_print_text(out, ftl_trace_diags(trace));
+	} else if (f == FTL_FORMAT_CSV) {
+		ftl_info_print_csv(out, trace, counts);
+	} else {
+		g_autoptr(JsonNode) node = ftl_info_to_json(trace, counts);
+		ftl_json_print(node, out);
+	}
+	fuzz_capture_check(&c, "info", f);
+}
+
+static void fuzz_views_markers(const FtlMarkers *m, const FtlSpans *spans, gint64 origin, int f)
+{
+	static const char *const names[] = { "markers text", "markers csv", "markers json" };
+	FtlMarkersViewOptions opt = {
+		.format = (FtlFormat)f,
+		.origin = f == FTL_FORMAT_TEXT ? origin : FTL_TS_NONE,
+		.origin_pattern = "x",
+		.wall_offset = FTL_TS_NONE,
+		.top = 3,
+		.span_start = "(\\w+) start",
+		.span_end = "\\1 end",
+	};
+	guint anchor;
+	ftl_markers_wall_anchor(m, &anchor, &opt.wall_offset);
+	FuzzCapture c;
+	ftl_markers_print(m, spans, &opt, fuzz_capture_open(&c));
+	fuzz_capture_check(&c, names[f], f);
+}
+
+static void fuzz_views_diff(FtlFuncStats *funcs, const char *label, int f)
+{
+	static const char *const names[] = { "diff text", "diff csv", "diff json" };
+	g_autoptr(FtlDiff) d = ftl_diff_new(funcs, funcs, FTL_DIFF_BY_SELF);
+	FuzzCapture c;
+	ftl_diff_print(d, label, label, (FtlFormat)f, 5, fuzz_capture_open(&c));
+	fuzz_capture_check(&c, names[f], f);
+}
+
+void fuzz_run_trace(FtlTrace *trace, guint sel)
+{
+	fuzz_run_trace_with(trace, sel, NULL, NULL);
+}
+
+gboolean fuzz_run_trace_with(FtlTrace *trace, guint sel, const FtlConsumerClass *extra,
+			     gpointer self)
+{
+	g_autoptr(FtlCounts) counts = ftl_counts_new();
+	g_autoptr(FtlQuality) quality = ftl_quality_new(trace);
+	g_autoptr(FtlCommRecovery) comm =
+		ftl_comm_new(ftl_trace_tasks(trace), ftl_trace_pool(trace));
+	g_autoptr(FtlMarkers) markers = ftl_markers_new();
+	g_autoptr(FtlSpans) spans = ftl_spans_new("(\\w+) start", "\\1 end", NULL);
+	g_autoptr(FtlCallTree) calls =
+		ftl_calltree_new(FTL_CALLTREE_GROUP_TASK, ftl_trace_diags(trace));
+	g_autoptr(FtlFuncStats) funcs = ftl_funcstats_new(FTL_FUNCSTATS_BY_FUNC);
+	g_autoptr(FtlLongest) longest = ftl_longest_new(10);
+	/* one view in one format per input (all of them every time would
+	 * cost most of the executions): the fuzzer reaches each through sel */
+	guint view = sel % 6;
+	int f = (int)(sel / 6 % 3);
+	FuzzDump dump = { view == 5 ? g_string_new(NULL) : NULL, FTL_TS_NONE };
+	ftl_calltree_add_on_call(calls, ftl_funcstats_add_call, funcs);
+	ftl_calltree_add_on_call(calls, ftl_longest_add_call, longest);
+	g_autoptr(FtlPass) pass = ftl_pass_new();
+	ftl_pass_add(pass, &ftl_counts_consumer, counts);
+	ftl_pass_add(pass, &ftl_quality_consumer, quality);
+	ftl_pass_add(pass, &ftl_comm_consumer, comm);
+	ftl_pass_add(pass, &ftl_markers_consumer, markers);
+	ftl_pass_add(pass, &ftl_spans_consumer, spans);
+	ftl_pass_add(pass, &ftl_calltree_consumer, calls);
+	ftl_pass_add(pass, &ftl_funcstats_consumer, funcs);
+	ftl_pass_add(pass, &fuzz_dump_consumer, &dump);
+	if (extra)
+		ftl_pass_add(pass, extra, self);
+	g_autoptr(GError) error = NULL;
+	gboolean ok = ftl_pass_run(pass, trace, NULL, &error);
+	if (dump.out)
+		g_string_free(dump.out, TRUE);
+	if (!ok)
+		return FALSE; /* one clear error: what main.c prints is escaped there */
+	FtlReportData r = {
+		.trace = trace,
+		.counts = counts,
+		.quality = quality,
+		.funcs = funcs,
+		.calls = calls,
+		.longest = longest,
+		.markers = markers,
+		.top = 5,
+		.threshold = 0,
+		.origin = dump.origin,
+		.sort = FTL_FUNCSTATS_SORT_SELF,
+	};
+	switch (view) {
+	case 0:
+		fuzz_views_report(&r, f);
+		break;
+	case 1:
+		fuzz_views_graph(calls, f);
+		break;
+	case 2:
+		fuzz_views_info(trace, counts, quality, f);
+		break;
+	case 3:
+		fuzz_views_markers(markers, spans, dump.origin, f);
+		break;
+	case 4:
+		fuzz_views_diff(funcs, ftl_trace_label(trace), f);
+		break;
+	default:
+		break; /* the dump, checked as it was fed */
+	}
+	return TRUE;
+}
