@@ -9,6 +9,7 @@
 
 #include "parse/open.h"
 #include "util/error.h"
+#include "util/input.h"
 
 const FtlCommand ftl_commands[] = {
 	{ "info", "FILE...", "what a trace holds: dialect, tracer, CPUs, spans, counts",
@@ -90,7 +91,7 @@ void ftl_cli_print_usage(FILE *out)
 	fprintf(out,
 		"\nglobal options (every command): --cpu LIST, --pid LIST, --time START,END,\n"
 		"  --relative-to PATTERN, --wallclock PATTERN=ISO8601, --buffer NAME, --strict,\n"
-		"  --color WHEN, -v\n"
+		"  --max-expand SIZE, --color WHEN, -v\n"
 		"'ftlens help COMMAND' shows a command's options.\n");
 }
 
@@ -113,6 +114,10 @@ static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *en
 		  "PATTERN=ISO8601" },
 		{ "buffer", 0, 0, G_OPTION_ARG_STRING, &g->buffer,
 		  "Read only this ring buffer of a trace.dat (top, or an instance name)", "NAME" },
+		{ "max-expand", 0, 0, G_OPTION_ARG_STRING, &g->max_expand,
+		  "Disk a compressed input or a pipe may expand to when a seekable copy "
+		  "is needed (default 4G)",
+		  "SIZE" },
 		{ "color", 0, 0, G_OPTION_ARG_STRING, &g->color,
 		  "Color output: auto, always or never", "WHEN" },
 		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &g->verbose, "Say more", NULL },
@@ -157,6 +162,16 @@ gboolean ftl_cli_parse(const FtlCommand *cmd, const GOptionEntry *entries, FtlCl
 			    "--color: '%s': expected auto, always or never", g->color);
 		return FALSE;
 	}
+	guint64 max_expand;
+	if (g->max_expand) {
+		if (!ftl_input_parse_size(g->max_expand, &max_expand)) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+				    "--max-expand '%s': expected a size such as 4G or 512M",
+				    g->max_expand);
+			return FALSE;
+		}
+		ftl_input_set_max_expand(max_expand);
+	}
 	if (g->cpu_list && !ftl_filter_parse_list(g->cpu_list, &g->filter.cpus, error)) {
 		g_prefix_error(error, "--cpu: ");
 		return FALSE;
@@ -191,6 +206,7 @@ void ftl_cli_globals_clear(FtlCliGlobals *g)
 	g_clear_pointer(&g->relative_to, g_free);
 	g_clear_pointer(&g->wallclock, g_free);
 	g_clear_pointer(&g->buffer, g_free);
+	g_clear_pointer(&g->max_expand, g_free);
 }
 
 FtlTrace *ftl_cli_open_trace(const FtlCliGlobals *g, int argc, char **argv, GError **error)
