@@ -10,8 +10,10 @@
 #include "util/error.h"
 #include "util/progress.h"
 
-/* A chunk reads this much, then ends at the last line start it may end at. */
-#define LR_CHUNK ((gsize)256 << 10)
+/* A chunk reads this much, then ends at the last line start it may end at.
+ * FTLENS_CHUNK_BYTES changes it: tests make chunks tiny, so that chunk
+ * boundaries fall everywhere, multi-line records included. */
+#define LR_CHUNK_DEFAULT ((gsize)256 << 10)
 /* A chunk that finds no place to end grows up to this, then ends at any line. */
 #define LR_MAX_CHUNK ((gsize)64 << 20)
 /* Line starts tried, from the end back, for one a chunk may begin with. */
@@ -27,6 +29,7 @@ typedef struct {
 struct _FtlLineReader {
 	FtlStream *stream;
 	FtlLineReaderFuncs f;
+	gsize chunk; /* bytes a chunk reads before it looks for its end */
 	gboolean threaded;
 	GMutex lock; /* slots' ready flags, the counters below */
 	GCond cond;
@@ -64,6 +67,15 @@ guint ftl_line_reader_threads(void)
 	if (!lr_threads)
 		lr_threads = MAX(1, g_get_num_processors());
 	return lr_threads;
+}
+
+static gsize lr_chunk_bytes(void)
+{
+	const char *env = g_getenv("FTLENS_CHUNK_BYTES");
+	guint64 n;
+	if (env && g_ascii_string_to_unsigned(env, 10, 16, LR_MAX_CHUNK, &n, NULL))
+		return (gsize)n;
+	return LR_CHUNK_DEFAULT;
 }
 
 static LrSlot *lr_slot(FtlLineReader *r, guint64 idx)
@@ -130,10 +142,10 @@ static gboolean lr_read_chunk(FtlLineReader *r, LrSlot *s, guint64 idx)
 	if (r->read_done)
 		return FALSE;
 	s->c = (FtlLineChunk){ .index = idx, .offset = r->stream_off };
-	lr_ensure(&s->buf, &s->cap, r->carry_len + LR_CHUNK);
+	lr_ensure(&s->buf, &s->cap, r->carry_len + r->chunk);
 	if (r->carry_len)
 		memcpy(s->buf, r->carry, r->carry_len);
-	gsize len = r->carry_len, target = LR_CHUNK, nl_from = 0, cut = 0;
+	gsize len = r->carry_len, target = r->chunk, nl_from = 0, cut = 0;
 	gboolean eof = FALSE, have_nl = FALSE;
 	r->carry_len = 0;
 	for (;;) {
@@ -171,7 +183,7 @@ static gboolean lr_read_chunk(FtlLineReader *r, LrSlot *s, guint64 idx)
 			cut = (gsize)((const char *)memrchr(s->buf, '\n', len) + 1 - s->buf);
 			break;
 		}
-		target = len + LR_CHUNK;
+		target = len + r->chunk;
 		lr_ensure(&s->buf, &s->cap, target);
 	}
 	s->c.text = s->buf;
@@ -263,6 +275,7 @@ FtlLineReader *ftl_line_reader_new(FtlStream *stream, const FtlLineReaderFuncs *
 	FtlLineReader *r = g_new0(FtlLineReader, 1);
 	r->stream = stream;
 	r->f = *funcs;
+	r->chunk = lr_chunk_bytes();
 	r->threaded = ftl_line_reader_threads() > 1;
 	r->n_slots = r->threaded ? 2 * ftl_line_reader_threads() + 3 : 2;
 	r->slots = g_new0(LrSlot, r->n_slots);
