@@ -16,10 +16,8 @@
 
 typedef struct {
 	FtlFuncStat st;
-	/* HIST_BUCKETS, allocated when exact overflows: 7.5 KiB per function
-	 * would make a trace of many distinct functions cost gigabytes */
-	guint32 *hist;
 	GArray *exact; /* gint64 durations while timed <= EXACT_MAX, then NULL */
+	guint32 *hist; /* HIST_BUCKETS, from the (EXACT_MAX + 1)th timed call */
 } StatRow;
 
 struct _FtlFuncStats {
@@ -129,12 +127,15 @@ void ftl_funcstats_add_call(const FtlCall *call, gpointer data)
 		if (st->last_ts == FTL_TS_NONE || call->entry_ts + call->duration > st->last_ts)
 			st->last_ts = call->entry_ts + call->duration;
 	}
-	if (st->timed == 1)
-		r->exact = g_array_new(FALSE, FALSE, sizeof(gint64));
 	if (st->timed <= EXACT_MAX) {
+		if (!r->exact)
+			r->exact = g_array_new(FALSE, FALSE, sizeof(gint64));
 		g_array_append_val(r->exact, call->duration);
 		return;
 	}
+	/* The histogram (7.5 KiB) only for rows past the exact store: most
+	 * functions of a trace are called a few times, and a trace of a million
+	 * distinct names must not cost a histogram each. */
 	if (!r->hist) {
 		r->hist = g_new0(guint32, HIST_BUCKETS);
 		for (guint i = 0; i < r->exact->len; i++)

@@ -9,6 +9,8 @@
 
 #include "parse/open.h"
 #include "util/error.h"
+#include "util/input.h"
+#include "util/linereader.h"
 
 const FtlCommand ftl_commands[] = {
 	{ "info", "FILE...", "what a trace holds: dialect, tracer, CPUs, spans, counts",
@@ -133,7 +135,7 @@ void ftl_cli_print_usage(FILE *out)
 	fprintf(out,
 		"\nglobal options (every command): --cpu LIST, --pid LIST, --time START,END,\n"
 		"  --relative-to PATTERN, --wallclock PATTERN=ISO8601, --buffer NAME, --strict,\n"
-		"  --color WHEN, -v\n"
+		"  --max-expand SIZE, -j N, --color WHEN, -v\n"
 		"'ftlens help COMMAND' shows a command's options.\n");
 }
 
@@ -156,6 +158,13 @@ static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *en
 		  "PATTERN=ISO8601" },
 		{ "buffer", 0, 0, G_OPTION_ARG_STRING, &g->buffer,
 		  "Read only this ring buffer of a trace.dat (top, or an instance name)", "NAME" },
+		{ "max-expand", 0, 0, G_OPTION_ARG_STRING, &g->max_expand,
+		  "Disk a compressed input or a pipe may expand to when a seekable copy "
+		  "is needed (default 4G)",
+		  "SIZE" },
+		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &g->jobs,
+		  "Threads that parse a text trace (default $FTLENS_JOBS, else the online CPUs)",
+		  "N" },
 		{ "color", 0, 0, G_OPTION_ARG_STRING, &g->color,
 		  "Color output: auto, always or never", "WHEN" },
 		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &g->verbose, "Say more", NULL },
@@ -184,6 +193,26 @@ gboolean ftl_cli_print_command_help(const FtlCommand *cmd, GError **error)
 	return cmd->run(2, argv, error);
 }
 
+/* -j N, else $FTLENS_JOBS, else every online CPU: the text parse threads. */
+static gboolean cli_set_jobs(gint jobs, GError **error)
+{
+	const char *env = g_getenv("FTLENS_JOBS");
+	guint64 n = (guint64)jobs;
+	if (jobs < 0 || jobs > 1024) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "-j %d: expected 1 to 1024", jobs);
+		return FALSE;
+	}
+	if (!jobs && env && *env &&
+	    (!g_ascii_string_to_unsigned(env, 10, 1, 1024, &n, NULL))) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "FTLENS_JOBS='%s': expected 1 to 1024", env);
+		return FALSE;
+	}
+	if (n)
+		ftl_line_reader_set_threads((guint)n);
+	return TRUE;
+}
+
 gboolean ftl_cli_parse(const FtlCommand *cmd, const GOptionEntry *entries, FtlCliGlobals *g,
 		       int *argc, char ***argv, GError **error)
 {
@@ -209,6 +238,18 @@ gboolean ftl_cli_parse_data(const FtlCommand *cmd, const GOptionEntry *entries, 
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
 			    "--color: '%s': expected auto, always or never", g->color);
 		return FALSE;
+	}
+	if (!cli_set_jobs(g->jobs, error))
+		return FALSE;
+	guint64 max_expand;
+	if (g->max_expand) {
+		if (!ftl_input_parse_size(g->max_expand, &max_expand)) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+				    "--max-expand '%s': expected a size such as 4G or 512M",
+				    g->max_expand);
+			return FALSE;
+		}
+		ftl_input_set_max_expand(max_expand);
 	}
 	if (g->cpu_list && !ftl_filter_parse_list(g->cpu_list, &g->filter.cpus, error)) {
 		g_prefix_error(error, "--cpu: ");
@@ -244,6 +285,7 @@ void ftl_cli_globals_clear(FtlCliGlobals *g)
 	g_clear_pointer(&g->relative_to, g_free);
 	g_clear_pointer(&g->wallclock, g_free);
 	g_clear_pointer(&g->buffer, g_free);
+	g_clear_pointer(&g->max_expand, g_free);
 }
 
 FtlTrace *ftl_cli_open_trace(const FtlCliGlobals *g, int argc, char **argv, GError **error)

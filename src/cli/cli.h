@@ -20,6 +20,8 @@ typedef struct {
 	char *relative_to; /* --relative-to PATTERN */
 	char *wallclock;   /* --wallclock PATTERN=ISO8601 */
 	char *buffer;	   /* --buffer NAME: one ring buffer of a trace.dat */
+	char *max_expand;  /* --max-expand SIZE: disk an expanded copy may take */
+	gint jobs;	   /* -j N: text parse threads (0: $FTLENS_JOBS, else online CPUs) */
 	/* Filled by ftl_cli_time_origin(): timestamps print as ts - origin_ns
 	 * (FTL_TS_NONE: as they are); wall time = ts + wall_offset_ns. */
 	gint64 origin_ns;

@@ -6,8 +6,9 @@
 
 #include "util/timefmt.h"
 
-/* A borrowed, not NUL-terminated piece of input text. It points into the mapped
- * input and lives as long as the FtlTrace that produced it. */
+/* A borrowed, not NUL-terminated piece of input text. Like the event that
+ * holds it, it lives until the source's next event: text traces are read in
+ * chunks that are recycled. Keep a copy (analyses do) to hold it longer. */
 typedef struct {
 	const char *p;
 	guint32 len;

@@ -14,9 +14,11 @@
 #include "parse/text.h"
 #include "parse/tracedat.h"
 #include "util/error.h"
-#include "util/input.h"
+#include "util/stream.h"
 
 #define SNIFF_BYTES 4096
+/* The start of an input that the sniffers look at. */
+#define HEAD_BYTES 65536
 
 /* cpuN from ".../cpuN/trace" or ".../cpuN" */
 static gint open_cpu_hint(const char *path)
@@ -34,20 +36,20 @@ static gint open_cpu_hint(const char *path)
 	return -1;
 }
 
-static gboolean open_check_text(FtlInput *in, GError **error)
+static gboolean open_check_text(const char *path, const char *data, gsize size, GError **error)
 {
-	if (in->size == 0) {
+	if (size == 0) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY, "'%s': empty file, no trace to read",
-			    in->path);
+			    path);
 		return FALSE;
 	}
 	/* A NUL is never in text; other control bytes are, now and then: any
 	 * process can write a BEL or an escape sequence into trace_marker, and
 	 * the kernel prints it as it came. Many of them mean binary data. */
-	gsize n = MIN(in->size, SNIFF_BYTES), n_ctl = 0, first = 0;
+	gsize n = MIN(size, SNIFF_BYTES), n_ctl = 0, first = 0;
 	guint64 line = 1, first_line = 0;
 	for (gsize i = 0; i < n; i++) {
-		guchar c = (guchar)in->data[i];
+		guchar c = (guchar)data[i];
 		if (c == '\n')
 			line++;
 		if (c == 0 || (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != 0x1b)) {
@@ -59,11 +61,11 @@ static gboolean open_check_text(FtlInput *in, GError **error)
 			}
 		}
 	}
-	if (n_ctl && (in->data[first] == 0 || n_ctl * 32 > n)) {
+	if (n_ctl && (data[first] == 0 || n_ctl * 32 > n)) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
 			    "'%s': line %" G_GUINT64_FORMAT
 			    ": binary data (byte 0x%02x at offset %zu), not an ftrace text trace",
-			    in->path, first_line, (guchar)in->data[first], first);
+			    path, first_line, (guchar)data[first], first);
 		return FALSE;
 	}
 	return TRUE;
@@ -77,8 +79,8 @@ static gboolean open_is_live_pipe(const char *path)
 	return g_str_has_prefix(base, "trace_pipe") && ftl_rawdir_is_live_tracefs(path);
 }
 
-static gboolean open_add_input(FtlTrace *trace, FtlInput *input, const char *path, gint cpu_hint,
-			       const char *buffer, GError **error);
+static gboolean open_add_stream(FtlTrace *trace, FtlStream *stream, const char *path,
+				gint cpu_hint, const char *buffer, GError **error);
 
 static gboolean open_add_file(FtlTrace *trace, const char *path, gint cpu_hint, const char *buffer,
 			      GError **error)
@@ -91,25 +93,27 @@ static gboolean open_add_file(FtlTrace *trace, const char *path, gint cpu_hint, 
 			    path, path);
 		return FALSE;
 	}
-	g_autoptr(FtlInput) in = ftl_input_open(path, error);
-	if (!in)
-		return FALSE;
-	return open_add_input(trace, g_steal_pointer(&in), path, cpu_hint, buffer, error);
+	FtlStream *in = ftl_stream_open(path, error);
+	return in && open_add_stream(trace, in, path, cpu_hint, buffer, error);
 }
 
 /* Adds in (owned) as what its content says it is; path (NULL for bytes
  * without a file) is what libtracecmd opens for a trace.dat. */
-static gboolean open_add_input(FtlTrace *trace, FtlInput *input, const char *path, gint cpu_hint,
-			       const char *buffer, GError **error)
+static gboolean open_add_stream(FtlTrace *trace, FtlStream *stream, const char *path,
+				gint cpu_hint, const char *buffer, GError **error)
 {
-	g_autoptr(FtlInput) in = input;
+	g_autoptr(FtlStream) in = stream;
 	gboolean memory = path == NULL;
 	if (memory)
-		path = in->path;
-	if (ftl_tracedat_sniff(in->data, in->size)) {
+		path = ftl_stream_path(in);
+	gsize n;
+	const char *head = ftl_stream_peek(in, HEAD_BYTES, &n, error);
+	if (!head)
+		return FALSE;
+	if (ftl_tracedat_sniff(head, n)) {
 		/* libtracecmd opens the file by name and seeks in it */
-		if (in->compression != FTL_COMPRESSION_NONE || g_strcmp0(path, "-") == 0 ||
-		    memory) {
+		if (ftl_stream_compression(in) != FTL_COMPRESSION_NONE ||
+		    g_strcmp0(path, "-") == 0 || memory) {
 			g_set_error(error, FTL_ERROR, FTL_ERROR_UNSUPPORTED,
 				    "'%s': a trace.dat read from %s; give ftlens the uncompressed "
 				    "file itself",
@@ -117,16 +121,16 @@ static gboolean open_add_input(FtlTrace *trace, FtlInput *input, const char *pat
 				    memory ? "memory"
 				    : g_strcmp0(path, "-") == 0
 					    ? "standard input"
-					    : ftl_compression_name(in->compression));
+					    : ftl_compression_name(ftl_stream_compression(in)));
 			return FALSE;
 		}
-		g_clear_pointer(&in, ftl_input_free);
+		g_clear_pointer(&in, ftl_stream_free);
 		return ftl_tracedat_open(trace, path, buffer, error);
 	}
-	if (!open_check_text(in, error))
+	if (!open_check_text(path, head, n, error))
 		return FALSE;
 	guint64 stack_line;
-	FtlStackInput stack = ftl_stacktrace_sniff(in->data, in->size, &stack_line);
+	FtlStackInput stack = ftl_stacktrace_sniff(head, n, &stack_line);
 	if (stack != FTL_STACK_INPUT_NONE) {
 		/* not events: the stack tracer's files have their own command */
 		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
@@ -140,8 +144,12 @@ static gboolean open_add_input(FtlTrace *trace, FtlInput *input, const char *pat
 			    "'%s': --buffer %s: a text trace holds one buffer only", path, buffer);
 		return FALSE;
 	}
-	if (!ftl_text_sniff(in, error)) {
-		if (error && *error && ftl_console_sniff(in->data, in->size)) {
+	/* the sniffed start again, for the console check below: the stream is the source's */
+	g_autofree char *head_copy = g_memdup2(head, n);
+	FtlSource *src = ftl_text_source_open(
+		trace, g_steal_pointer(&in), cpu_hint >= 0 ? cpu_hint : open_cpu_hint(path), error);
+	if (!src) {
+		if (error && *error && ftl_console_sniff(head_copy, n)) {
 			char *msg = g_strconcat((*error)->message,
 						" (a kernel console log? try 'ftlens oops')", NULL);
 			g_free((*error)->message);
@@ -149,8 +157,6 @@ static gboolean open_add_input(FtlTrace *trace, FtlInput *input, const char *pat
 		}
 		return FALSE;
 	}
-	FtlSource *src = ftl_text_source_new(trace, g_steal_pointer(&in),
-					     cpu_hint >= 0 ? cpu_hint : open_cpu_hint(path));
 	ftl_trace_add_source(trace, src);
 	return TRUE;
 }
@@ -291,8 +297,8 @@ FtlTrace *ftl_trace_open_memory(const char *label, char *data, gsize size, FtlOp
 				GError **error)
 {
 	g_autoptr(FtlTrace) trace = ftl_trace_new(label, flags);
-	FtlInput *in = ftl_input_new_from_memory(label, data, size);
-	if (!open_add_input(trace, in, NULL, -1, NULL, error))
+	FtlStream *in = ftl_stream_new_from_memory(label, data, size, g_free);
+	if (!open_add_stream(trace, in, NULL, -1, NULL, error))
 		return NULL;
 	return g_steal_pointer(&trace);
 }

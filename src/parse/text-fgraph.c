@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* function_graph text in all its layouts: optional abstime/rel-time, CPU,
- * task, latency-flag and duration columns, each closed by '|', then the call
- * text ("f() {", "f();", "}", "} /" "* f = ret *" "/", comments), plus the
- * task-switch separator and irq arrow lines. */
+/* function_graph lines in all their layouts: optional abstime/rel-time, CPU,
+ * task, latency-flag and duration columns, each closed by '|', before the
+ * call text; plus the task-switch separator and irq arrow lines. */
 #include "config.h"
+
+#include "parse/text-fgraph.h"
 
 #include <string.h>
 
-#include "parse/text-private.h"
-#include "util/slots.h"
+#include "parse/text-payload.h"
 
 /* "comm-pid" (trimmed); fills comm/pid and returns TRUE. */
-static gboolean fgraph_comm_pid(TextSource *ts, const char *p, const char *e, const char **comm,
+static gboolean fgraph_comm_pid(TextLine *tl, const char *p, const char *e, const char **comm,
 				gint32 *pid)
 {
 	p = text_skip_ws(p, e);
@@ -26,26 +26,12 @@ static gboolean fgraph_comm_pid(TextSource *ts, const char *p, const char *e, co
 	ftl_scan_u64(d, e, &v);
 	*pid = (gint32)MIN(v, G_MAXINT32);
 	const char *ce = d - 1;
-	*comm = (ce - p == 5 && memcmp(p, "<...>", 5) == 0)
-			? NULL
-			: ftl_strpool_intern_len(ts->pool, p, (gsize)(ce - p));
+	*comm = (ce - p == 5 && memcmp(p, "<...>", 5) == 0) ? NULL : ftl_text_intern(tl, p, ce);
 	return TRUE;
 }
 
-static void fgraph_cpu_task_init(gpointer slot, guint idx)
-{
-	((TextCpuTask *)slot)->pid = -1;
-}
-
-static TextCpuTask *fgraph_cpu_task(TextSource *ts, gint32 cpu)
-{
-	if (cpu < 0 || cpu >= 4096)
-		return NULL;
-	return ftl_slots_get(ts->cpu_task, (guint)cpu, fgraph_cpu_task_init);
-}
-
 /* " 0)    bash-4802   =>    <idle>-0   " */
-static gboolean fgraph_task_switch(TextSource *ts, const char *p, const char *e)
+static gboolean fgraph_task_switch(TextLine *tl, const char *p, const char *e)
 {
 	/* cheap test first: every other function_graph line has a '|' */
 	if (memchr(p, '|', (gsize)(e - p)))
@@ -53,23 +39,21 @@ static gboolean fgraph_task_switch(TextSource *ts, const char *p, const char *e)
 	const char *arrow = g_strstr_len(p, e - p, "=>");
 	if (!arrow)
 		return FALSE;
-	FtlEvent *ev = &ts->ev;
-	if (!fgraph_comm_pid(ts, p, arrow, &ev->u.sw.prev_comm, &ev->u.sw.prev_pid) ||
-	    !fgraph_comm_pid(ts, arrow + 2, e, &ev->u.sw.next_comm, &ev->u.sw.next_pid))
+	FtlEvent *ev = tl->ev;
+	if (!fgraph_comm_pid(tl, p, arrow, &ev->u.sw.prev_comm, &ev->u.sw.prev_pid) ||
+	    !fgraph_comm_pid(tl, arrow + 2, e, &ev->u.sw.next_comm, &ev->u.sw.next_pid))
 		return FALSE;
 	ev->kind = FTL_EVENT_TASK_SWITCH;
-	ev->name = ts->n_task_switch;
+	ev->name = tl->n->task_switch;
 	ev->u.sw.prev_prio = ev->u.sw.next_prio = -1;
 	ev->pid = ev->u.sw.prev_pid;
 	ev->comm = ev->u.sw.prev_comm;
 	ev->payload = (FtlSlice){ p, (guint32)(e - p) };
-	TextCpuTask *t = fgraph_cpu_task(ts, ev->cpu);
+	TextCpuTask *t = ftl_text_cpu_task(tl->cpu_task, ev->cpu);
 	if (t) {
 		t->pid = ev->u.sw.next_pid;
 		t->comm = ev->u.sw.next_comm;
 	}
-	ftl_tasks_note(ftl_trace_tasks(ts->base.trace), ev->u.sw.next_pid, -1, ev->u.sw.next_comm,
-		       FALSE);
 	return TRUE;
 }
 
@@ -99,155 +83,13 @@ static gboolean fgraph_is_flags(const char *p, const char *e)
 }
 
 /* "/" "* = -22 *" "/" or "/" "* func = 0x0 *" "/" or "/" "* func *" "/" after a call. */
-static void fgraph_tail_comment(TextSource *ts, const char *p, const char *e)
-{
-	FtlEvent *ev = &ts->ev;
-	p = text_skip_ws(p, e);
-	if (!text_has_prefix(p, e, "/*"))
-		return;
-	const char *c = text_skip_ws(p + 2, e);
-	const char *ce = e;
-	while (ce > c && (ce[-1] == ' ' || ce[-1] == '\t'))
-		ce--;
-	if (ce - c >= 2 && ce[-2] == '*' && ce[-1] == '/')
-		ce -= 2;
-	while (ce > c && ce[-1] == ' ')
-		ce--;
-	const char *eq = NULL;
-	for (const char *x = c; x + 1 < ce; x++)
-		if (x[0] == '=' && (x == c || x[-1] == ' ')) {
-			eq = x;
-			break;
-		}
-	const char *ne = eq ? eq : ce;
-	while (ne > c && ne[-1] == ' ')
-		ne--;
-	if (ne > c && !ev->u.graph.func) {
-		/* old docs print "} /" "* kmem_cache_free() *" "/" */
-		const char *n2 = ne;
-		if (n2 - c > 2 && n2[-2] == '(' && n2[-1] == ')')
-			n2 -= 2;
-		ev->u.graph.func = ftl_strpool_intern_len(ts->pool, c, (gsize)(n2 - c));
-	}
-	if (eq) {
-		const char *v = text_skip_ws(eq + 1, ce);
-		gint64 rv;
-		if (ftl_slice_to_i64((FtlSlice){ v, (guint32)(ce - v) }, &rv)) {
-			ev->u.graph.retval = rv;
-			ev->u.graph.has_retval = TRUE;
-		}
-	}
-}
-
-/* A comment line of the call text ("/" "* text *" "/", trace_printk and
- * trace_marker), or an event printed the same way ("name: payload"). */
-static TextLineResult fgraph_comment(TextSource *ts, const char *p, const char *e)
-{
-	FtlEvent *ev = &ts->ev;
-	const char *c = text_skip_ws(p + 2, e);
-	const char *ce = e;
-	if (ce - c >= 2 && ce[-2] == '*' && ce[-1] == '/')
-		ce -= 2;
-	while (ce > c && (ce[-1] == ' ' || ce[-1] == '\t'))
-		ce--;
-	/* Events print as "name: payload"; a marker is free text. */
-	const char *n = c;
-	while (n < ce && (g_ascii_isalnum(*n) || *n == '_'))
-		n++;
-	if (n > c && n + 1 < ce && n[0] == ':' && n[1] == ' ') {
-		TextLineResult r = ftl_text_classify_payload(ts, c, ce);
-		ev->flags |= FTL_EVENT_F_COMMENT;
-		return r;
-	}
-	ev->name = ts->n_comment;
-	ev->kind = FTL_EVENT_MARKER;
-	ev->flags |= FTL_EVENT_F_COMMENT;
-	ev->u.marker.origin = FTL_MARKER_COMMENT;
-	ev->u.marker.text = (FtlSlice){ c, (guint32)(ce - c) };
-	ev->payload = ev->u.marker.text;
-	return TEXT_LINE_EVENT;
-}
-
-/* The ')' that closes the '(' at open, or NULL. */
-static const char *fgraph_close_paren(const char *open, const char *e)
-{
-	int nest = 0;
-	for (const char *c = open; c < e; c++) {
-		if (*c == '(')
-			nest++;
-		else if (*c == ')' && --nest == 0)
-			return c;
-	}
-	return NULL;
-}
-
-/* A leaf ("name();"): the entry now, the exit (synthesized) next. */
-static TextLineResult fgraph_leaf(TextSource *ts, gint64 duration)
-{
-	FtlEvent *ev = &ts->ev;
-	ts->pending = *ev;
-	ts->pending.kind = FTL_EVENT_FUNC_EXIT;
-	ts->pending.name = ts->n_funcgraph_exit;
-	ts->pending.flags |= FTL_EVENT_F_SYNTH;
-	if (ev->ts != FTL_TS_NONE && duration != FTL_TS_NONE)
-		ts->pending.ts = ev->ts + duration;
-	ev->u.graph.has_retval = FALSE;
-	return TEXT_LINE_LEAF;
-}
-
-TextLineResult ftl_text_parse_fgraph_call(TextSource *ts, const char *p, const char *e, gint depth,
-					  gint64 duration, char mark)
-{
-	FtlEvent *ev = &ts->ev;
-	p = text_skip_ws(p, e);
-	while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
-		e--;
-	if (p >= e)
-		return TEXT_LINE_NONE;
-	ev->u.graph.depth = depth;
-	ev->u.graph.duration = duration;
-	ev->u.graph.mark = mark;
-	ts->fgraph = TRUE;
-	if (*p == '}') {
-		ev->kind = FTL_EVENT_FUNC_EXIT;
-		ev->name = ts->n_funcgraph_exit;
-		ev->payload = (FtlSlice){ p, (guint32)(e - p) };
-		fgraph_tail_comment(ts, p + 1, e);
-		return TEXT_LINE_EVENT;
-	}
-	if (text_has_prefix(p, e, "/*"))
-		return fgraph_comment(ts, p, e);
-	/* "name(args) {" or "name(args);" */
-	const char *open = memchr(p, '(', (gsize)(e - p));
-	if (!open || open == p)
-		return TEXT_LINE_NONE;
-	for (const char *c = p; c < open; c++)
-		if (*c == ' ' || *c == '\t' || *c == '|' || *c == ':')
-			return TEXT_LINE_NONE;
-	const char *close = fgraph_close_paren(open, e);
-	if (!close)
-		return TEXT_LINE_NONE;
-	const char *after = text_skip_ws(close + 1, e);
-	if (after >= e)
-		return TEXT_LINE_NONE;
-	ev->u.graph.func = ftl_strpool_intern_len(ts->pool, p, (gsize)(open - p));
-	ev->kind = FTL_EVENT_FUNC_ENTRY;
-	ev->name = ts->n_funcgraph_entry;
-	ev->payload = (FtlSlice){ p, (guint32)(e - p) };
-	if (*after == '{' && text_skip_ws(after + 1, e) == e)
-		return TEXT_LINE_EVENT;
-	if (*after != ';')
-		return TEXT_LINE_NONE;
-	fgraph_tail_comment(ts, after + 1, e);
-	return fgraph_leaf(ts, duration);
-}
 
 /* The TIME column at *q: "7238523.638008 |", or latency's REL TIME
  * "   12 us |". 1 when there is one (*q moves past it), 0 when there is
  * none, -1 when the line cannot be function_graph's. */
-static int fgraph_time_column(TextSource *ts, const char **q, const char *e)
+static int fgraph_time_column(TextLine *tl, const char **q, const char *e)
 {
-	FtlEvent *ev = &ts->ev;
+	FtlEvent *ev = tl->ev;
 	guint64 v;
 	const char *r;
 	if (!g_ascii_isdigit(**q))
@@ -291,10 +133,10 @@ typedef struct {
 
 /* Reads the columns from *q on (duration, irq arrows, latency flags,
  * funcgraph-proc); *q moves past the last '|' that closes one. */
-static void fgraph_columns(TextSource *ts, const char **q, const char *e, gboolean have_cpu,
+static void fgraph_columns(TextLine *tl, const char **q, const char *e, gboolean have_cpu,
 			   FgraphColumns *c)
 {
-	FtlEvent *ev = &ts->ev;
+	FtlEvent *ev = tl->ev;
 	*c = (FgraphColumns){ .dur = FTL_TS_NONE, .mark = ' ', .pid = -1 };
 	for (;;) {
 		const char *s = text_skip_ws(*q, e);
@@ -319,7 +161,7 @@ static void fgraph_columns(TextSource *ts, const char **q, const char *e, gboole
 			gsize n = MIN((gsize)(se - s), sizeof ev->lat - 1);
 			memcpy(ev->lat, s, n);
 			ev->lat[n] = 0;
-		} else if (have_cpu && !c->comm && fgraph_comm_pid(ts, s, se, &c->comm, &c->pid)) {
+		} else if (have_cpu && !c->comm && fgraph_comm_pid(tl, s, se, &c->comm, &c->pid)) {
 			/* funcgraph-proc column */
 		} else {
 			break;
@@ -331,30 +173,33 @@ static void fgraph_columns(TextSource *ts, const char **q, const char *e, gboole
 
 /* The task: the funcgraph-proc column's, else the one the CPU's last
  * task-switch line switched to. */
-static void fgraph_task(TextSource *ts, const FgraphColumns *c)
+static void fgraph_task(TextLine *tl, const FgraphColumns *c)
 {
-	FtlEvent *ev = &ts->ev;
+	FtlEvent *ev = tl->ev;
 	if (c->pid >= 0) {
 		ev->pid = c->pid;
 		ev->comm = c->comm;
 		return;
 	}
-	TextCpuTask *t = fgraph_cpu_task(ts, ev->cpu);
+	TextCpuTask *t = ftl_text_cpu_task(tl->cpu_task, ev->cpu);
 	if (t && t->pid >= 0) {
 		ev->pid = t->pid;
 		ev->comm = t->comm;
 		ev->flags |= FTL_EVENT_F_PID_INFERRED;
+	} else if (t) {
+		/* no switch on this CPU earlier in the chunk: the source knows */
+		tl->fix |= TEXT_FIX_TASK;
 	}
 }
 
-TextLineResult ftl_text_parse_fgraph_line(TextSource *ts, const char *p, const char *e)
+TextLineResult ftl_text_parse_fgraph_line(TextLine *tl, const char *p, const char *e)
 {
-	FtlEvent *ev = &ts->ev;
+	FtlEvent *ev = tl->ev;
 	const char *q = p;
 	const char *after_cpu = NULL;
 	guint64 v;
 	const char *r;
-	int have_time = fgraph_time_column(ts, &q, e);
+	int have_time = fgraph_time_column(tl, &q, e);
 	if (have_time < 0)
 		return TEXT_LINE_NONE;
 	/* CPU column: "0)" */
@@ -368,19 +213,19 @@ TextLineResult ftl_text_parse_fgraph_line(TextSource *ts, const char *p, const c
 	} else if (have_time) {
 		return TEXT_LINE_NONE;
 	}
-	if (have_cpu && fgraph_task_switch(ts, q, e))
+	if (have_cpu && fgraph_task_switch(tl, q, e))
 		return TEXT_LINE_EVENT;
 	FgraphColumns cols;
-	fgraph_columns(ts, &q, e, have_cpu, &cols);
+	fgraph_columns(tl, &q, e, have_cpu, &cols);
 	if (!have_cpu && !cols.have_bar)
 		return TEXT_LINE_NONE;
-	fgraph_task(ts, &cols);
+	fgraph_task(tl, &cols);
 	if (cols.irq) {
 		if (text_skip_ws(q, e) != e)
 			return TEXT_LINE_NONE;
-		ts->fgraph = TRUE;
+		tl->fgraph = TRUE;
 		ev->kind = cols.irq > 0 ? FTL_EVENT_IRQ_ENTRY : FTL_EVENT_IRQ_EXIT;
-		ev->name = ts->n_irq_graph;
+		ev->name = tl->n->irq_graph;
 		ev->u.irq.irq = -1;
 		ev->payload = (FtlSlice){ p, (guint32)(e - p) };
 		return TEXT_LINE_EVENT;
@@ -393,5 +238,5 @@ TextLineResult ftl_text_parse_fgraph_line(TextSource *ts, const char *p, const c
 		sp++;
 	}
 	int depth = cols.have_bar ? (sp - 2) / 2 : (sp - 1) / 2;
-	return ftl_text_parse_fgraph_call(ts, f, e, MAX(depth, 0), cols.dur, cols.mark);
+	return ftl_text_parse_fgraph_call(tl, f, e, MAX(depth, 0), cols.dur, cols.mark);
 }

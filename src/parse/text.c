@@ -1,21 +1,44 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The text source: walks the lines of a mapped text trace, accounts for every
- * line, reads headers and special lines, and hands event lines to the dialect
- * parsers (text-event.c, text-fgraph.c). */
+/* The text source: takes the parsed chunks of a text trace in input order
+ * (util/linereader.h parses them, text-chunk.c is the parser) and settles
+ * what depends on the lines before each chunk: line and sequence numbers,
+ * tasks inferred from task switches, header facts, diagnostics, the task
+ * table. */
 #include "config.h"
 
 #include "parse/text.h"
 
 #include <string.h>
 
-#include "parse/text-private.h"
+#include "parse/text-chunk.h"
 #include "util/error.h"
+#include "util/linereader.h"
 #include "util/slots.h"
 
-const char *ftl_text_intern(TextSource *ts, const char *p, const char *e)
-{
-	return ftl_strpool_intern_len(ts->pool, p, (gsize)(e - p));
-}
+/* The sniff looks at the lines that start in the first SNIFF_BYTES. */
+#define SNIFF_BYTES 65536
+/* Parsed chunks kept for reuse, so that steady reading allocates nothing. */
+#define TEXT_SPARE_CHUNKS 32
+
+typedef struct {
+	FtlSource base;
+	FtlInput *input; /* memory inputs: the text the stream borrows */
+	FtlLineReader *reader;
+	TextNames names;
+	TextChunkCtx ctx;
+	GMutex spare_lock;
+	GPtrArray *spare; /* TextChunk, for reuse */
+	/* the chunk in hand */
+	const FtlLineChunk *lc;
+	TextChunk *chunk;
+	guint ev_idx, op_idx;
+	guint64 base_line, base_seq; /* lines and seq numbers before the chunk */
+	gboolean done;
+	/* carried from chunk to chunk */
+	GArray *cpu_task; /* TextCpuTask per CPU: the task a separator switched to */
+	GArray *last_ts;  /* gint64 per CPU, for the time_backwards diagnostic */
+	gboolean fgraph, latency, report;
+} TextSource;
 
 /* ---- header lines ---------------------------------------------------- */
 
@@ -31,7 +54,7 @@ static void text_header_line(TextSource *ts, const char *p, const char *e)
 		while (q < e && *q != ' ' && *q != '\t')
 			q++;
 		if (q > p)
-			src->tracer = ftl_text_intern(ts, p, q);
+			src->tracer = ftl_strpool_intern_len(ts->ctx.pool, p, (gsize)(q - p));
 		return;
 	}
 	if (text_has_prefix(p, e, "entries-in-buffer/entries-written:")) {
@@ -54,168 +77,172 @@ static void text_header_line(TextSource *ts, const char *p, const char *e)
 		src->time_relative = TRUE;
 }
 
-/* Header lines of 2.6.2x latency traces that were printed without '#'. */
-static gboolean text_old_header_line(TextSource *ts, const char *p, const char *e)
+/* ---- chunks ------------------------------------------------------------ */
+
+static gpointer text_parse_chunk(const FtlLineChunk *lc, gpointer data)
 {
-	if (g_strstr_len(p, e - p, "latency trace v")) {
-		ts->base.time_relative = TRUE;
-		return TRUE;
+	TextSource *ts = data;
+	g_mutex_lock(&ts->spare_lock);
+	TextChunk *c =
+		ts->spare->len ? g_ptr_array_steal_index_fast(ts->spare, ts->spare->len - 1) : NULL;
+	g_mutex_unlock(&ts->spare_lock);
+	if (!c)
+		c = ftl_text_chunk_new();
+	ftl_text_chunk_parse(c, &ts->ctx, lc->text, lc->len);
+	return c;
+}
+
+static void text_spare_chunk(gpointer result, gpointer data)
+{
+	TextSource *ts = data;
+	g_mutex_lock(&ts->spare_lock);
+	if (ts->spare->len < TEXT_SPARE_CHUNKS) {
+		g_ptr_array_add(ts->spare, result);
+		result = NULL;
 	}
-	if (text_has_prefix(p, e, "latency:") || text_has_prefix(p, e, "| task:") ||
-	    text_has_prefix(p, e, "=> started at:") || text_has_prefix(p, e, "=> ended at:") ||
-	    text_has_prefix(p, e, "-----------------") || text_has_prefix(p, e, "_------=>"))
-		return TRUE;
+	g_mutex_unlock(&ts->spare_lock);
+	ftl_text_chunk_free(result);
+}
+
+static void text_take_chunk(TextSource *ts, const FtlLineChunk *lc)
+{
+	ts->lc = lc;
+	ts->chunk = lc->result;
+	ts->ev_idx = ts->op_idx = 0;
+}
+
+static void text_stats_add(FtlSourceStats *a, const FtlSourceStats *b)
+{
+	a->total_lines += b->total_lines;
+	a->header_lines += b->header_lines;
+	a->event_lines += b->event_lines;
+	a->special_lines += b->special_lines;
+	a->blank_lines += b->blank_lines;
+	a->unparsed_lines += b->unparsed_lines;
+	a->events += b->events;
+}
+
+static gboolean text_long_line(TextSource *ts, guint64 line, guint64 len, GError **error)
+{
+	if (len > FTL_LINE_LONG_CAP)
+		g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
+			    "'%s': line %" G_GUINT64_FORMAT ": line is more than %" G_GUINT64_FORMAT
+			    " bytes long (limit %u); not an ftrace text trace",
+			    ts->base.path, line, FTL_LINE_LONG_CAP, FTL_TEXT_MAX_LINE);
+	else
+		g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
+			    "'%s': line %" G_GUINT64_FORMAT ": line is %" G_GUINT64_FORMAT
+			    " bytes long (limit %u); not an ftrace text trace",
+			    ts->base.path, line, len, FTL_TEXT_MAX_LINE);
 	return FALSE;
 }
 
-/* ---- special lines ---------------------------------------------------- */
-
-static void text_event_reset(TextSource *ts)
+/* The chunk in hand is used up: its totals join the source's. FALSE with
+ * error when the input ended in an error after it. */
+static gboolean text_end_chunk(TextSource *ts, GError **error)
 {
-	FtlEvent *ev = &ts->ev;
-	memset(ev, 0, sizeof *ev);
-	ev->ts = FTL_TS_NONE;
-	ev->src = &ts->base;
-	ev->line = ts->lineno;
-	ev->seq = ts->seq;
-	ev->cpu = ts->base.cpu_hint;
-	ev->pid = -1;
-	ev->tgid = -1;
-}
-
-/* "CPU:N [LOST N EVENTS]", "CPU:N [N EVENTS DROPPED]", "CPU N is empty", and
- * trace-cmd report's preamble. Returns TEXT_LINE_EVENT for a lost-event line,
- * TEXT_LINE_NONE with *special set for a line to count as special. */
-static TextLineResult text_special_line(TextSource *ts, const char *p, const char *e,
-					gboolean *special)
-{
-	guint64 cpu, n;
-	const char *q;
-	*special = FALSE;
-	if (text_has_prefix(p, e, "CPU:") && (q = ftl_scan_u64(p + 4, e, &cpu))) {
-		q = text_skip_ws(q, e);
-		if (text_has_prefix(q, e, "[LOST ")) {
-			q = ftl_scan_u64(q + 6, e, &n);
-			if (!q)
-				return TEXT_LINE_NONE;
-		} else if (q < e && *q == '[' && (q = ftl_scan_u64(q + 1, e, &n)) &&
-			   text_has_prefix(q, e, " EVENTS DROPPED]")) {
-		} else {
-			return TEXT_LINE_NONE;
-		}
-		text_event_reset(ts);
-		ts->ev.kind = FTL_EVENT_LOST;
-		ts->ev.name = ts->n_lost;
-		ts->ev.cpu = (gint32)cpu;
-		ts->ev.u.lost.count = n;
-		ts->ev.payload = (FtlSlice){ p, (guint32)(e - p) };
-		return TEXT_LINE_EVENT;
+	TextChunk *c = ts->chunk;
+	const FtlLineChunk *lc = ts->lc;
+	text_stats_add(&ts->base.stats, &c->stats);
+	ts->base_line += c->stats.total_lines;
+	ts->base_seq += c->seqs;
+	ts->fgraph |= c->fgraph;
+	ts->latency |= c->latency;
+	ts->report |= c->report;
+	ts->chunk = NULL;
+	if (lc->long_line) {
+		ts->base.stats.total_lines++;
+		return text_long_line(ts, ts->base_line + 1, lc->long_line, error);
 	}
-	if (text_has_prefix(p, e, "cpus=") && ftl_scan_u64(p + 5, e, &n)) {
-		ts->base.header_cpus = (gint)MIN(n, 100000);
-		ts->report = TRUE;
-		*special = TRUE;
-		return TEXT_LINE_NONE;
-	}
-	if (text_has_prefix(p, e, "version = ") || text_has_prefix(p, e, "version=")) {
-		ts->report = TRUE;
-		*special = TRUE;
-		return TEXT_LINE_NONE;
-	}
-	/* funcgraph-overrun: " (Overruns: N)" after a return */
-	if (text_has_prefix(p, e, "(Overruns: ") && ftl_scan_u64(p + 11, e, &n)) {
-		*special = TRUE;
-		return TEXT_LINE_NONE;
-	}
-	if (text_has_prefix(p, e, "CPU ") && (q = ftl_scan_u64(p + 4, e, &cpu)) &&
-	    text_has_prefix(q, e, " is empty")) {
-		*special = TRUE;
-		return TEXT_LINE_NONE;
-	}
-	/* The dash rule around function_graph task-switch blocks. */
-	if (e - p >= 10) {
-		const char *d = p;
-		while (d < e && *d == '-')
-			d++;
-		if (text_skip_ws(d, e) == e && d - p >= 10) {
-			*special = TRUE;
-			return TEXT_LINE_NONE;
-		}
-	}
-	return TEXT_LINE_NONE;
-}
-
-/* "##### CPU 2 buffer started ####" */
-static gboolean text_buffer_started(TextSource *ts, const char *p, const char *e)
-{
-	guint64 cpu;
-	const char *q;
-	if (!text_has_prefix(p, e, "##### CPU ") || !(q = ftl_scan_u64(p + 10, e, &cpu)) ||
-	    !text_has_prefix(q, e, " buffer started"))
+	if (lc->error) {
+		g_propagate_error(error, g_error_copy(lc->error));
 		return FALSE;
-	text_event_reset(ts);
-	ts->ev.kind = FTL_EVENT_BUFFER_START;
-	ts->ev.name = ts->n_buffer_start;
-	ts->ev.cpu = (gint32)cpu;
-	ts->ev.payload = (FtlSlice){ p, (guint32)(e - p) };
+	}
 	return TRUE;
 }
 
-void ftl_text_collect_frames(TextSource *ts)
+static gboolean text_unparsed(TextSource *ts, const TextOp *op, GError **error)
 {
-	g_array_set_size(ts->frames, 0);
-	const char *cur = ts->cur;
-	while (cur < ts->end) {
-		const char *nl = memchr(cur, '\n', (gsize)(ts->end - cur));
-		const char *le = nl ? nl : ts->end;
-		const char *next = nl ? nl + 1 : ts->end;
-		if (le > cur && le[-1] == '\r')
-			le--;
-		const char *p = text_skip_ws(cur, le);
-		if (!text_has_prefix(p, le, "=>"))
-			break;
-		p = text_skip_ws(p + 2, le);
-		FtlSlice f = { p, (guint32)(le - p) };
-		g_array_append_val(ts->frames, f);
-		ts->lineno++;
-		ts->base.stats.total_lines++;
-		ts->base.stats.special_lines++;
-		cur = next;
+	FtlTrace *trace = ts->base.trace;
+	guint64 line = ts->base_line + op->line;
+	ftl_diags_add(ftl_trace_diags(trace),
+		      op->truncated ? FTL_DIAG_TRUNCATED_LINE : FTL_DIAG_UNPARSED_LINE,
+		      ts->base.path, line, ts->base.cpu_hint, op->p, op->len, 0);
+	if (ftl_trace_flags(trace) & FTL_OPEN_STRICT) {
+		/* as read: main.c makes the message visible */
+		g_autofree char *txt = g_strndup(op->p, MIN(op->len, 80));
+		g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
+			    "'%s': line %" G_GUINT64_FORMAT ": %s: '%s'", ts->base.path, line,
+			    op->truncated ? "truncated last line" : "line not recognized", txt);
+		return FALSE;
 	}
-	ts->cur = cur;
-	ts->ev.u.stack.frames = (const FtlSlice *)(void *)ts->frames->data;
-	ts->ev.u.stack.n_frames = ts->frames->len;
+	return TRUE;
 }
 
-/* ---- the source ------------------------------------------------------- */
+static gboolean text_apply_op(TextSource *ts, const TextOp *op, GError **error)
+{
+	switch (op->kind) {
+	case TEXT_OP_HEADER:
+		text_header_line(ts, op->p, op->p + op->len);
+		return TRUE;
+	case TEXT_OP_OLD_LATENCY:
+		ts->base.time_relative = TRUE;
+		return TRUE;
+	case TEXT_OP_CPUS:
+		ts->base.header_cpus = (gint)op->len;
+		return TRUE;
+	case TEXT_OP_UNPARSED:
+		return text_unparsed(ts, op, error);
+	case TEXT_OP_LONG_LINE:
+		return text_long_line(ts, ts->base_line + op->line, op->len, error);
+	}
+	return TRUE;
+}
 
-/* Read pages are handed back in steps of this size, so the resident set of a
- * multi-GB trace stays around this size. */
-#define TEXT_RELEASE_STEP ((gsize)32 << 20)
+/* ---- events ------------------------------------------------------------ */
 
 static void text_last_ts_init(gpointer slot, guint idx)
 {
 	*(gint64 *)slot = FTL_TS_NONE;
 }
 
-static void text_account_event(TextSource *ts)
+/* What the event's line could not know: its place in the input, the task
+ * of a CPU's last task switch, the tracer's name. */
+static void text_settle(TextSource *ts, FtlEvent *ev, guint fix)
 {
-	FtlEvent *ev = &ts->ev;
-	/* A LOST line is an event for the analyses but a special line for the
-	 * accounting, so event_lines per CPU sum to event_lines. */
-	if (ev->kind == FTL_EVENT_LOST)
-		ts->base.stats.special_lines++;
-	else
-		ts->base.stats.event_lines++;
-	ts->base.stats.events++;
+	ev->line += ts->base_line;
+	ev->seq += ts->base_seq;
+	if (fix & TEXT_FIX_TASK) {
+		const TextCpuTask *t = ftl_text_cpu_task(ts->cpu_task, ev->cpu);
+		if (t && t->pid >= 0) {
+			ev->pid = t->pid;
+			ev->comm = t->comm;
+			ev->flags |= FTL_EVENT_F_PID_INFERRED;
+		}
+	}
+	if (fix & TEXT_FIX_TRACER)
+		ev->name = ts->base.tracer ? ts->base.tracer : ts->names.raw;
+	if (ev->kind == FTL_EVENT_TASK_SWITCH) {
+		TextCpuTask *t = ftl_text_cpu_task(ts->cpu_task, ev->cpu);
+		if (t) {
+			t->pid = ev->u.sw.next_pid;
+			t->comm = ev->u.sw.next_comm;
+		}
+		ftl_tasks_note(ftl_trace_tasks(ts->base.trace), ev->u.sw.next_pid, -1,
+			       ev->u.sw.next_comm, FALSE);
+	}
+}
+
+/* The task table, lost events and clock checks of an event of a line. */
+static void text_account(TextSource *ts, const FtlEvent *ev)
+{
 	FtlTrace *trace = ts->base.trace;
 	if (ev->pid >= 0 && !(ev->flags & FTL_EVENT_F_PID_INFERRED))
 		ftl_tasks_note(ftl_trace_tasks(trace), ev->pid, ev->tgid, ev->comm, FALSE);
 	if (ev->kind == FTL_EVENT_LOST)
 		ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_LOST_EVENTS, ts->base.path, ev->line,
 			      ev->cpu, ev->payload.p, ev->payload.len, ev->u.lost.count);
-	if (ev->ts != FTL_TS_NONE && ev->cpu >= 0 && ev->cpu < 4096 &&
-	    !(ev->flags & FTL_EVENT_F_SYNTH)) {
+	if (ev->ts != FTL_TS_NONE && ev->cpu >= 0 && ev->cpu < 4096) {
 		gint64 *last = ftl_slots_get(ts->last_ts, (guint)ev->cpu, text_last_ts_init);
 		if (*last != FTL_TS_NONE && ev->ts < *last)
 			ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_TIME_BACKWARDS,
@@ -224,140 +251,55 @@ static void text_account_event(TextSource *ts)
 	}
 }
 
-static FtlStatus text_unparsed(TextSource *ts, const char *p, const char *e, gboolean last,
-			       GError **error)
-{
-	FtlTrace *trace = ts->base.trace;
-	gboolean truncated = last;
-	ts->base.stats.unparsed_lines++;
-	ftl_diags_add(ftl_trace_diags(trace),
-		      truncated ? FTL_DIAG_TRUNCATED_LINE : FTL_DIAG_UNPARSED_LINE, ts->base.path,
-		      ts->lineno, ts->base.cpu_hint, p, (gsize)(e - p), 0);
-	if (ftl_trace_flags(trace) & FTL_OPEN_STRICT) {
-		/* as read: main.c makes the message visible */
-		g_autofree char *txt = g_strndup(p, (gsize)MIN(e - p, 80));
-		g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
-			    "'%s': line %" G_GUINT64_FORMAT ": %s: '%s'", ts->base.path, ts->lineno,
-			    truncated ? "truncated last line" : "line not recognized", txt);
-		return FTL_STATUS_ERROR;
-	}
-	return FTL_STATUS_OK;
-}
-
-/* The parsers of event lines, in the order they are tried. */
-static TextLineResult text_parse_event(TextSource *ts, const char *p, const char *le)
-{
-	text_event_reset(ts);
-	TextLineResult r = ftl_text_parse_fgraph_line(ts, p, le);
-	if (r == TEXT_LINE_NONE) {
-		text_event_reset(ts);
-		r = ftl_text_parse_event_line(ts, p, le);
-	}
-	if (r == TEXT_LINE_NONE) {
-		text_event_reset(ts);
-		r = ftl_text_parse_hwbranch_line(ts, p, le);
-	}
-	return r;
-}
-
-/* The event parsed from [line, le) is complete: its raw text (a stack
- * event's with the frame lines after it), the accounting, and the exit a
- * leaf leaves for the next call. */
-static void text_event_done(TextSource *ts, const char *line, const char *le, TextLineResult r)
-{
-	ts->ev.raw = (FtlSlice){ line, (guint32)(le - line) };
-	if (ts->ev.kind == FTL_EVENT_STACK) {
-		ftl_text_collect_frames(ts);
-		const char *re = ts->cur;
-		if (re > line && re[-1] == '\n')
-			re--;
-		if (re > line && re[-1] == '\r')
-			re--;
-		ts->ev.raw.len = (guint32)(MAX(re, le) - line);
-	}
-	text_account_event(ts);
-	if (r == TEXT_LINE_LEAF)
-		ts->has_pending = TRUE;
-}
-
 static FtlStatus text_next(FtlSource *src, const FtlEvent **out, GError **error)
 {
 	TextSource *ts = (TextSource *)src;
-	if (ts->has_pending) {
-		ts->has_pending = FALSE;
-		ts->pending.seq = ++ts->seq;
-		ts->ev = ts->pending;
-		src->stats.events++;
-		*out = &ts->ev;
-		return FTL_STATUS_OK;
-	}
-	if (ts->input &&
-	    (gsize)(ts->cur - ts->input->data) >= ts->input->released + TEXT_RELEASE_STEP)
-		ftl_input_release(ts->input,
-				  (gsize)(ts->cur - ts->input->data) - TEXT_RELEASE_STEP / 2);
-	while (ts->cur < ts->end) {
-		const char *line = ts->cur;
-		const char *nl = memchr(line, '\n', (gsize)(ts->end - line));
-		const char *le = nl ? nl : ts->end;
-		ts->cur = nl ? nl + 1 : ts->end;
-		ts->lineno++;
-		src->stats.total_lines++;
-		if ((gsize)(le - line) > FTL_TEXT_MAX_LINE) {
-			g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
-				    "'%s': line %" G_GUINT64_FORMAT
-				    ": line is %zu bytes long (limit %u); not an ftrace text trace",
-				    src->path, ts->lineno, (gsize)(le - line), FTL_TEXT_MAX_LINE);
+	for (;;) {
+		if (!ts->chunk) {
+			const FtlLineChunk *lc = ts->done ? NULL : ftl_line_reader_next(ts->reader);
+			if (!lc) {
+				ts->done = TRUE;
+				return FTL_STATUS_EOF;
+			}
+			text_take_chunk(ts, lc);
+		}
+		TextChunk *c = ts->chunk;
+		while (ts->op_idx < c->ops->len) {
+			const TextOp *op = &g_array_index(c->ops, TextOp, ts->op_idx);
+			if (op->at > ts->ev_idx)
+				break;
+			ts->op_idx++;
+			if (!text_apply_op(ts, op, error)) {
+				ts->done = TRUE;
+				ts->chunk = NULL;
+				return FTL_STATUS_ERROR;
+			}
+		}
+		if (ts->ev_idx < c->events->len) {
+			FtlEvent *ev = &g_array_index(c->events, FtlEvent, ts->ev_idx);
+			guint fix = g_array_index(c->fix, guint8, ts->ev_idx);
+			ts->ev_idx++;
+			text_settle(ts, ev, fix);
+			/* a leaf's exit and the buffer-started line are not lines of events */
+			if (!(ev->flags & FTL_EVENT_F_SYNTH) && ev->kind != FTL_EVENT_BUFFER_START)
+				text_account(ts, ev);
+			*out = ev;
+			return FTL_STATUS_OK;
+		}
+		if (!text_end_chunk(ts, error)) {
+			ts->done = TRUE;
 			return FTL_STATUS_ERROR;
 		}
-		if (le > line && le[-1] == '\r')
-			le--;
-		const char *p = text_skip_ws(line, le);
-		if (p == le) {
-			src->stats.blank_lines++;
-			continue;
-		}
-		ts->seq++;
-		if (*p == '#') {
-			if (text_buffer_started(ts, p, le)) {
-				ts->ev.raw = (FtlSlice){ line, (guint32)(le - line) };
-				src->stats.special_lines++;
-				src->stats.events++;
-				*out = &ts->ev;
-				return FTL_STATUS_OK;
-			}
-			src->stats.header_lines++;
-			text_header_line(ts, p + 1, le);
-			continue;
-		}
-		gboolean special;
-		TextLineResult r = text_special_line(ts, p, le, &special);
-		if (special) {
-			src->stats.special_lines++;
-			continue;
-		}
-		if (r == TEXT_LINE_NONE)
-			r = text_parse_event(ts, p, le);
-		if (r == TEXT_LINE_NONE && text_old_header_line(ts, p, le)) {
-			src->stats.header_lines++;
-			continue;
-		}
-		if (r == TEXT_LINE_NONE) {
-			if (text_unparsed(ts, p, le, nl == NULL, error) != FTL_STATUS_OK)
-				return FTL_STATUS_ERROR;
-			continue;
-		}
-		text_event_done(ts, line, le, r);
-		*out = &ts->ev;
-		return FTL_STATUS_OK;
 	}
-	return FTL_STATUS_EOF;
 }
 
 static void text_free(FtlSource *src)
 {
 	TextSource *ts = (TextSource *)src;
+	ftl_line_reader_free(ts->reader);
 	ftl_input_free(ts->input);
-	g_array_unref(ts->frames);
+	g_ptr_array_unref(ts->spare);
+	g_mutex_clear(&ts->spare_lock);
 	g_array_unref(ts->cpu_task);
 	g_array_unref(ts->last_ts);
 	ftl_source_clear(src);
@@ -383,86 +325,141 @@ static const FtlSourceOps text_ops = {
 	.dialect = ftl_text_source_dialect,
 };
 
-FtlSource *ftl_text_source_new(FtlTrace *trace, FtlInput *input, gint cpu_hint)
+static TextSource *text_source_new(FtlTrace *trace, FtlStream *stream, gint cpu_hint)
 {
 	TextSource *ts = g_new0(TextSource, 1);
-	ftl_source_init(&ts->base, &text_ops, input->path);
+	ftl_source_init(&ts->base, &text_ops, ftl_stream_path(stream));
 	ts->base.cpu_hint = cpu_hint;
-	ts->input = input;
-	ts->pool = ftl_trace_pool(trace);
-	ts->cur = input->data;
-	ts->end = input->data + input->size;
-	ts->frames = g_array_new(FALSE, FALSE, sizeof(FtlSlice));
 	ts->cpu_task = g_array_new(FALSE, TRUE, sizeof(TextCpuTask));
 	ts->last_ts = g_array_new(FALSE, FALSE, sizeof(gint64));
-	FtlStrPool *pool = ts->pool;
-	ts->n_funcgraph_entry = ftl_strpool_intern(pool, "funcgraph_entry");
-	ts->n_funcgraph_exit = ftl_strpool_intern(pool, "funcgraph_exit");
-	ts->n_function = ftl_strpool_intern(pool, "function");
-	ts->n_marker = ftl_strpool_intern(pool, "tracing_mark_write");
-	ts->n_printk = ftl_strpool_intern(pool, "bprint");
-	ts->n_comment = ftl_strpool_intern(pool, "comment");
-	ts->n_sched_switch = ftl_strpool_intern(pool, "sched_switch");
-	ts->n_sched_wakeup = ftl_strpool_intern(pool, "sched_wakeup");
-	ts->n_irq_entry = ftl_strpool_intern(pool, "irq_handler_entry");
-	ts->n_irq_exit = ftl_strpool_intern(pool, "irq_handler_exit");
-	ts->n_lost = ftl_strpool_intern(pool, "lost");
-	ts->n_kernel_stack = ftl_strpool_intern(pool, "kernel_stack");
-	ts->n_user_stack = ftl_strpool_intern(pool, "user_stack");
-	ts->n_task_switch = ftl_strpool_intern(pool, "task_switch");
-	ts->n_buffer_start = ftl_strpool_intern(pool, "buffer_started");
-	ts->n_irq_graph = ftl_strpool_intern(pool, "irq");
-	ts->n_raw = ftl_strpool_intern(pool, "raw");
+	ts->spare = g_ptr_array_new_with_free_func((GDestroyNotify)ftl_text_chunk_free);
+	g_mutex_init(&ts->spare_lock);
+	ftl_text_names_init(&ts->names, ftl_trace_pool(trace));
+	ts->ctx = (TextChunkCtx){ .src = &ts->base,
+				  .cpu_hint = cpu_hint,
+				  .pool = ftl_trace_pool(trace),
+				  .names = &ts->names };
+	FtlLineReaderFuncs funcs = {
+		.parse = text_parse_chunk,
+		.free_result = text_spare_chunk,
+		.can_cut = ftl_text_chunk_can_cut,
+		.data = ts,
+		.max_line = FTL_TEXT_MAX_LINE,
+	};
+	ts->reader = ftl_line_reader_new(stream, &funcs);
+	return ts;
+}
+
+FtlSource *ftl_text_source_new(FtlTrace *trace, FtlInput *input, gint cpu_hint)
+{
+	FtlStream *s = ftl_stream_new_from_memory(input->path, input->data, input->size, NULL);
+	TextSource *ts = text_source_new(trace, s, cpu_hint);
+	ts->input = input;
 	return &ts->base;
 }
 
-#define SNIFF_LINES 200
-
-gboolean ftl_text_sniff(FtlInput *input, GError **error)
+/* The line at p (in [p, e)) is where the input stops looking like a trace:
+ * the message for it, which the sniff gives when no line before the end of
+ * its window is known. */
+static char *text_not_a_trace(TextSource *ts, guint64 line, const char *p, const char *e)
 {
-	/* Run the real parsers over the first lines of a scratch copy of the source. */
-	g_autoptr(FtlTrace) scratch = ftl_trace_new(input->path, FTL_OPEN_NONE);
-	FtlInput view = *input;
-	view.size = MIN(input->size, (gsize)65536);
-	TextSource *ts = (TextSource *)ftl_text_source_new(scratch, &view, -1);
-	ts->input = NULL; /* borrowed view: not ours to free */
-	ftl_trace_add_source(scratch, &ts->base);
-	const FtlEvent *ev;
-	guint64 first_bad = 0;
-	while (ts->base.stats.total_lines < SNIFF_LINES) {
-		guint64 before = ts->base.stats.unparsed_lines;
-		FtlStatus st = text_next(&ts->base, &ev, NULL);
-		if (ts->base.stats.header_lines || ts->base.stats.event_lines ||
-		    ts->base.stats.special_lines)
-			return TRUE;
-		if (st != FTL_STATUS_OK && ts->base.stats.unparsed_lines == before)
-			break;
-		if (!first_bad && ts->base.stats.unparsed_lines) {
-			const FtlDiagEntry *d =
-				ftl_diags_get(ftl_trace_diags(scratch), FTL_DIAG_UNPARSED_LINE);
-			if (!d->count)
-				d = ftl_diags_get(ftl_trace_diags(scratch),
-						  FTL_DIAG_TRUNCATED_LINE);
-			first_bad = d->first_line;
+	const char *nl = memchr(p, '\n', (gsize)(e - p));
+	/* the line as read: main.c makes the message visible */
+	g_autofree char *bad = g_strndup(p, MIN((gsize)((nl ? nl : e) - p), 60));
+	return g_strdup_printf("'%s': line %" G_GUINT64_FORMAT
+			       ": not an ftrace trace format ftlens knows: '%s'",
+			       ts->base.path, line, bad);
+}
+
+/* A chunk the sniff looked past: it holds no known line (so no event), only
+ * blank and unrecognized lines, whose diagnostics are added now. A --strict
+ * error is kept in *strict for when the sniff succeeds, as it would come
+ * from the pass. */
+static void text_sniff_skip(TextSource *ts, GError **strict)
+{
+	TextChunk *c = ts->chunk;
+	for (; ts->op_idx < c->ops->len; ts->op_idx++) {
+		const TextOp *op = &g_array_index(c->ops, TextOp, ts->op_idx);
+		GError *e = NULL;
+		if (!text_apply_op(ts, op, &e)) {
+			if (!*strict)
+				*strict = e;
+			else
+				g_error_free(e);
 		}
-		if (st != FTL_STATUS_OK)
-			break;
 	}
-	if (!first_bad) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY,
-			    "'%s': no trace lines (only blank lines)", input->path);
+	text_end_chunk(ts, NULL);
+}
+
+/* Why the sniff stops at the chunk in hand: the first unrecognized line in
+ * the window (or a line too long), an input error, or only blank lines. */
+static gboolean text_sniff_fail(TextSource *ts, char *bad, GError **error)
+{
+	const FtlLineChunk *lc = ts->lc;
+	if (bad) {
+		g_set_error_literal(error, FTL_ERROR, FTL_ERROR_FORMAT, bad);
+		g_free(bad);
 		return FALSE;
 	}
-	/* the line as read: main.c makes the message visible */
-	const char *p = view.data, *e = view.data + view.size;
-	for (guint64 l = 1; l < first_bad && p < e; l++) {
-		const char *nl = memchr(p, '\n', (gsize)(e - p));
-		p = nl ? nl + 1 : e;
+	if (ts->chunk->first_known == G_MAXSIZE && lc->error) {
+		g_propagate_error(error, g_error_copy(lc->error));
+		return FALSE;
 	}
-	const char *nl = memchr(p, '\n', (gsize)(e - p));
-	g_autofree char *bad_text = g_strndup(p, MIN((gsize)((nl ? nl : e) - p), 60));
-	g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
-		    "'%s': line %" G_GUINT64_FORMAT ": not an ftrace trace format ftlens knows: '%s'",
-		    input->path, first_bad, bad_text);
+	g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY, "'%s': no trace lines (only blank lines)",
+		    ts->base.path);
 	return FALSE;
+}
+
+/* Is the start of the input an ftrace text trace? Some line that starts in
+ * its first SNIFF_BYTES parses as a header, event or special line. Decided
+ * on the chunks read for real, whatever their size: the chunk with the first
+ * known line is kept in hand for the pass. */
+static gboolean text_sniff(TextSource *ts, GError **error)
+{
+	char *bad = NULL; /* the first unrecognized line in the window */
+	GError *strict = NULL;
+	const FtlLineChunk *lc;
+	while ((lc = ftl_line_reader_next(ts->reader))) {
+		text_take_chunk(ts, lc);
+		TextChunk *c = ts->chunk;
+		if (c->first_known != G_MAXSIZE && lc->offset + c->first_known < SNIFF_BYTES) {
+			g_free(bad);
+			if (strict) {
+				g_propagate_error(error, strict);
+				return FALSE;
+			}
+			return TRUE;
+		}
+		if (!bad && c->first_bad != G_MAXSIZE && lc->offset + c->first_bad < SNIFF_BYTES)
+			bad = text_not_a_trace(ts, ts->base_line + c->first_bad_line,
+					       lc->text + c->first_bad, lc->text + lc->len);
+		if (!bad && lc->long_line && lc->offset + lc->len < SNIFF_BYTES)
+			bad = text_not_a_trace(
+				ts, ts->base_line + c->stats.total_lines + 1, lc->text + lc->len,
+				lc->text + lc->len + MIN(lc->long_line, FTL_LINE_LONG_HEAD));
+		if (lc->last || lc->offset + lc->len >= SNIFF_BYTES) {
+			g_clear_error(&strict);
+			return text_sniff_fail(ts, bad, error);
+		}
+		text_sniff_skip(ts, &strict);
+	}
+	/* the input ended after chunks of blank or unrecognized lines */
+	g_clear_error(&strict);
+	if (bad) {
+		g_set_error_literal(error, FTL_ERROR, FTL_ERROR_FORMAT, bad);
+		g_free(bad);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+FtlSource *ftl_text_source_open(FtlTrace *trace, FtlStream *stream, gint cpu_hint, GError **error)
+{
+	TextSource *ts = text_source_new(trace, stream, cpu_hint);
+	ts->base.trace = trace;
+	if (!text_sniff(ts, error)) {
+		text_free(&ts->base);
+		return NULL;
+	}
+	return &ts->base;
 }

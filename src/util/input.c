@@ -1,34 +1,166 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Maps an input file, inflating gzip/zstd to an unlinked temporary file first so
- * that every parser sees one stable byte range and memory stays flat. */
+/* Maps an input file for random access: plain files directly, behind a SIGBUS
+ * guard; anything else is expanded into an unlinked temporary file first,
+ * within --max-expand and the free space. */
 #include "config.h"
 
 #include "util/input.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
-#include <zlib.h>
-#include <zstd.h>
 
 #include "util/error.h"
 
 #define INPUT_CHUNK (1u << 20)
+/* The expanded copy checks the free space each time it grows by this much,
+ * and leaves at least INPUT_RESERVE free. */
+#define INPUT_SPACE_STEP ((guint64)64 << 20)
+#define INPUT_RESERVE	 ((guint64)256 << 20)
 
-const char *ftl_compression_name(FtlCompression c)
+static guint64 input_max_expand = FTL_INPUT_MAX_EXPAND_DEFAULT;
+
+void ftl_input_set_max_expand(guint64 bytes)
 {
-	switch (c) {
-	case FTL_COMPRESSION_GZIP:
-		return "gzip";
-	case FTL_COMPRESSION_ZSTD:
-		return "zstd";
-	default:
-		return "none";
-	}
+	input_max_expand = bytes;
 }
+
+guint64 ftl_input_max_expand(void)
+{
+	return input_max_expand;
+}
+
+gboolean ftl_input_parse_size(const char *text, guint64 *bytes)
+{
+	guint64 v = 0;
+	const char *p = text;
+	if (!g_ascii_isdigit(*p))
+		return FALSE;
+	for (; g_ascii_isdigit(*p); p++) {
+		if (v > (G_MAXUINT64 - 9) / 10)
+			return FALSE;
+		v = v * 10 + (guint64)(*p - '0');
+	}
+	guint shift = 0;
+	switch (g_ascii_toupper(*p)) {
+	case 'K':
+		shift = 10;
+		break;
+	case 'M':
+		shift = 20;
+		break;
+	case 'G':
+		shift = 30;
+		break;
+	case 'T':
+		shift = 40;
+		break;
+	case 0:
+		break;
+	default:
+		return FALSE;
+	}
+	if (*p && p[1] && !(g_ascii_toupper(p[1]) == 'B' && !p[2]) &&
+	    !(g_ascii_toupper(p[1]) == 'I' && g_ascii_toupper(p[2]) == 'B' && !p[3]))
+		return FALSE;
+	if (shift && v > (G_MAXUINT64 >> shift))
+		return FALSE;
+	*bytes = v << shift;
+	return TRUE;
+}
+
+/* ---- the SIGBUS guard ------------------------------------------------------
+ * A mapped file that another process truncates raises SIGBUS on the next
+ * touch of a page past the new end. The handler maps a zero page there, so
+ * the reader goes on over zeros, and flags the mapping; ftl_input_check()
+ * turns the flag into an error naming the file. */
+
+#define GUARD_SLOTS 256
+
+typedef struct {
+	uintptr_t start, end; /* 0, 0: free */
+	volatile sig_atomic_t hit;
+} GuardSlot;
+
+static GuardSlot guard_slots[GUARD_SLOTS];
+static GMutex guard_lock;
+static struct sigaction guard_old;
+static uintptr_t guard_page_size;
+
+static void input_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	uintptr_t a = (uintptr_t)si->si_addr;
+	for (guint i = 0; i < GUARD_SLOTS; i++) {
+		GuardSlot *g = &guard_slots[i];
+		uintptr_t start = __atomic_load_n(&g->start, __ATOMIC_ACQUIRE);
+		if (start && a >= start && a < g->end) {
+			uintptr_t page = a & ~(guard_page_size - 1);
+			if (mmap((void *)page, (size_t)guard_page_size, PROT_READ,
+				 MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0) != MAP_FAILED) {
+				g->hit = 1;
+				return;
+			}
+		}
+	}
+	/* not ours: die as we would have */
+	sigaction(SIGBUS, &guard_old, NULL);
+	(void)sig;
+	(void)uc;
+}
+
+static gint input_guard_add(const void *p, gsize len)
+{
+	static gboolean installed;
+	g_mutex_lock(&guard_lock);
+	if (!installed) {
+		struct sigaction sa = { 0 };
+		sa.sa_sigaction = input_sigbus;
+		sa.sa_flags = SA_SIGINFO;
+		guard_page_size = (uintptr_t)sysconf(_SC_PAGESIZE);
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGBUS, &sa, &guard_old);
+		installed = TRUE;
+	}
+	gint slot = -1;
+	for (guint i = 0; i < GUARD_SLOTS && slot < 0; i++)
+		if (!guard_slots[i].start) {
+			guard_slots[i].hit = 0;
+			guard_slots[i].end = (uintptr_t)p + len;
+			__atomic_store_n(&guard_slots[i].start, (uintptr_t)p, __ATOMIC_RELEASE);
+			slot = (gint)i;
+		}
+	g_mutex_unlock(&guard_lock);
+	return slot;
+}
+
+static void input_guard_remove(gint slot)
+{
+	if (slot < 0)
+		return;
+	g_mutex_lock(&guard_lock);
+	__atomic_store_n(&guard_slots[slot].start, 0, __ATOMIC_RELEASE);
+	guard_slots[slot].end = 0;
+	g_mutex_unlock(&guard_lock);
+}
+
+gboolean ftl_input_check(const FtlInput *in, GError **error)
+{
+	if (in->guard >= 0 && guard_slots[in->guard].hit) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_IO,
+			    "'%s': the file shrank while being read (it had %zu bytes)", in->path,
+			    in->map_size);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/* ---- expanded copies ------------------------------------------------------ */
 
 static int input_tmpfile(const char *path, GError **error)
 {
@@ -58,7 +190,7 @@ static gboolean input_write_all(int fd, const void *buf, gsize len, const char *
 			continue;
 		if (n < 0) {
 			g_set_error(error, FTL_ERROR, FTL_ERROR_IO,
-				    "'%s': writing the inflated copy failed: %s", path,
+				    "'%s': writing the expanded copy failed: %s", path,
 				    g_strerror(errno));
 			return FALSE;
 		}
@@ -68,136 +200,52 @@ static gboolean input_write_all(int fd, const void *buf, gsize len, const char *
 	return TRUE;
 }
 
-static ssize_t input_read(int fd, void *buf, gsize len)
+static gboolean input_space_ok(int fd, const char *path, guint64 written, GError **error)
 {
-	ssize_t n;
-	do
-		n = read(fd, buf, len);
-	while (n < 0 && errno == EINTR);
-	return n;
+	struct statvfs vfs;
+	if (fstatvfs(fd, &vfs) != 0)
+		return TRUE; /* no figure to check against: the writes will say */
+	guint64 avail = (guint64)vfs.f_bavail * vfs.f_frsize;
+	if (avail >= INPUT_SPACE_STEP + INPUT_RESERVE)
+		return TRUE;
+	g_set_error(error, FTL_ERROR, FTL_ERROR_IO,
+		    "'%s': the expanded copy needs more space than %s has free (%" G_GUINT64_FORMAT
+		    " MiB free, %" G_GUINT64_FORMAT " MiB written); free some or set TMPDIR",
+		    path, g_get_tmp_dir(), avail >> 20, written >> 20);
+	return FALSE;
 }
 
-static gboolean input_inflate_gzip(int in_fd, int out_fd, const char *path, GError **error)
+static gboolean input_expand(FtlStream *s, int out_fd, GError **error)
 {
-	z_stream zs = { 0 };
-	if (inflateInit2(&zs, 15 + 32) != Z_OK) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': zlib init failed", path);
-		return FALSE;
-	}
-	g_autofree guchar *ibuf = g_malloc(INPUT_CHUNK);
-	g_autofree guchar *obuf = g_malloc(INPUT_CHUNK);
-	int ret = Z_OK;
-	gboolean ok = TRUE, eof = FALSE;
-	while (ok) {
-		if (zs.avail_in == 0 && !eof) {
-			ssize_t n = input_read(in_fd, ibuf, INPUT_CHUNK);
-			if (n < 0) {
-				g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': %s", path,
-					    g_strerror(errno));
-				ok = FALSE;
-				break;
-			}
-			eof = n == 0;
-			zs.next_in = ibuf;
-			zs.avail_in = (uInt)n;
-		}
-		if (zs.avail_in == 0 && eof) {
-			if (ret != Z_STREAM_END) {
-				g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
-					    "'%s': offset %lu: gzip data is truncated", path,
-					    zs.total_in);
-				ok = FALSE;
-			}
-			break;
-		}
-		if (ret == Z_STREAM_END) {
-			/* Concatenated members, as `cat a.gz b.gz` makes. */
-			inflateReset(&zs);
-		}
-		zs.next_out = obuf;
-		zs.avail_out = INPUT_CHUNK;
-		ret = inflate(&zs, Z_NO_FLUSH);
-		if (ret != Z_OK && ret != Z_STREAM_END && ret != Z_BUF_ERROR) {
-			g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
-				    "'%s': offset %lu: corrupt gzip data (%s)", path, zs.total_in,
-				    zs.msg ? zs.msg : "inflate failed");
-			ok = FALSE;
-			break;
-		}
-		ok = input_write_all(out_fd, obuf, INPUT_CHUNK - zs.avail_out, path, error);
-	}
-	inflateEnd(&zs);
-	return ok;
-}
-
-static gboolean input_inflate_zstd(int in_fd, int out_fd, const char *path, GError **error)
-{
-	ZSTD_DStream *zs = ZSTD_createDStream();
-	if (!zs) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': zstd init failed", path);
-		return FALSE;
-	}
-	ZSTD_initDStream(zs);
-	gsize isize = ZSTD_DStreamInSize(), osize = ZSTD_DStreamOutSize();
-	g_autofree guchar *ibuf = g_malloc(isize);
-	g_autofree guchar *obuf = g_malloc(osize);
-	gboolean ok = TRUE;
-	size_t last = 0;
-	guint64 consumed = 0;
+	const char *path = ftl_stream_path(s);
+	g_autofree char *buf = g_malloc(INPUT_CHUNK);
+	guint64 written = 0, next_check = 0;
 	for (;;) {
-		ssize_t n = input_read(in_fd, ibuf, isize);
-		if (n < 0) {
-			g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': %s", path,
-				    g_strerror(errno));
-			ok = FALSE;
-			break;
-		}
-		if (n == 0) {
-			if (last != 0) {
-				g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
-					    "'%s': offset %" G_GUINT64_FORMAT
-					    ": zstd data is truncated",
-					    path, consumed);
-				ok = FALSE;
-			}
-			break;
-		}
-		ZSTD_inBuffer zin = { ibuf, (size_t)n, 0 };
-		while (ok && zin.pos < zin.size) {
-			ZSTD_outBuffer zout = { obuf, osize, 0 };
-			last = ZSTD_decompressStream(zs, &zout, &zin);
-			if (ZSTD_isError(last)) {
-				g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
-					    "'%s': offset %" G_GUINT64_FORMAT
-					    ": corrupt zstd data (%s)",
-					    path, consumed + zin.pos, ZSTD_getErrorName(last));
-				ok = FALSE;
-				break;
-			}
-			ok = input_write_all(out_fd, obuf, zout.pos, path, error);
-		}
-		consumed += (guint64)n;
-		if (!ok)
-			break;
-	}
-	ZSTD_freeDStream(zs);
-	return ok;
-}
-
-static gboolean input_copy(int in_fd, int out_fd, const char *path, GError **error)
-{
-	g_autofree guchar *buf = g_malloc(INPUT_CHUNK);
-	for (;;) {
-		ssize_t n = input_read(in_fd, buf, INPUT_CHUNK);
-		if (n < 0) {
-			g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': %s", path,
-				    g_strerror(errno));
+		gssize n = ftl_stream_read(s, buf, INPUT_CHUNK, error);
+		if (n < 0)
 			return FALSE;
-		}
 		if (n == 0)
 			return TRUE;
+		if (written + (guint64)n > input_max_expand) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_IO,
+				    "'%s': %s expands past --max-expand (%" G_GUINT64_FORMAT
+				    " MiB) on disk; give a larger --max-expand, or the file "
+				    "decompressed",
+				    path,
+				    ftl_stream_compression(s) != FTL_COMPRESSION_NONE
+					    ? ftl_compression_name(ftl_stream_compression(s))
+					    : "the stream",
+				    input_max_expand >> 20);
+			return FALSE;
+		}
+		if (written >= next_check) {
+			if (!input_space_ok(out_fd, path, written, error))
+				return FALSE;
+			next_check = written + INPUT_SPACE_STEP;
+		}
 		if (!input_write_all(out_fd, buf, (gsize)n, path, error))
 			return FALSE;
+		written += (guint64)n;
 	}
 }
 
@@ -222,6 +270,7 @@ static gboolean input_map(FtlInput *in, int fd, GError **error)
 	madvise(p, in->size, MADV_SEQUENTIAL);
 	in->data = p;
 	in->map_size = in->size;
+	in->guard = input_guard_add(p, in->size);
 	return TRUE;
 }
 
@@ -229,74 +278,21 @@ FtlInput *ftl_input_open(const char *path, GError **error)
 {
 	g_autoptr(FtlInput) in = g_new0(FtlInput, 1);
 	in->path = g_strdup(path);
-	gboolean is_stdin = g_strcmp0(path, "-") == 0;
-	int fd = is_stdin ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': %s", path, g_strerror(errno));
+	in->guard = -1;
+	g_autoptr(FtlStream) s = ftl_stream_open(path, error);
+	if (!s)
 		return NULL;
-	}
-	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT, "'%s': is a directory", path);
-		return NULL;
-	}
-	guchar magic[4] = { 0 };
-	ssize_t got = 0;
-	/* tracefs and procfs files say they are empty: read those as streams */
-	gboolean seekable = !is_stdin && S_ISREG(st.st_mode) && st.st_size > 0;
-	if (seekable) {
-		got = pread(fd, magic, sizeof magic, 0);
-		if (got < 0)
-			got = 0;
-	}
-	if (got >= 2 && magic[0] == 0x1f && magic[1] == 0x8b)
-		in->compression = FTL_COMPRESSION_GZIP;
-	else if (got >= 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f &&
-		 magic[3] == 0xfd)
-		in->compression = FTL_COMPRESSION_ZSTD;
-
+	in->compression = ftl_stream_compression(s);
 	gboolean ok;
-	if (seekable && in->compression == FTL_COMPRESSION_NONE) {
-		ok = input_map(in, fd, error);
-		close(fd);
+	if (ftl_stream_is_seekable(s)) {
+		ok = input_map(in, ftl_stream_fd(s), error);
 		return ok ? g_steal_pointer(&in) : NULL;
 	}
 	int tmp = input_tmpfile(path, error);
-	if (tmp < 0) {
-		close(fd);
+	if (tmp < 0)
 		return NULL;
-	}
-	if (in->compression == FTL_COMPRESSION_GZIP)
-		ok = input_inflate_gzip(fd, tmp, path, error);
-	else if (in->compression == FTL_COMPRESSION_ZSTD)
-		ok = input_inflate_zstd(fd, tmp, path, error);
-	else
-		ok = input_copy(fd, tmp, path, error);
-	close(fd);
-	if (ok && !seekable) {
-		/* A pipe may carry compressed data too: sniff the copy. */
-		guchar m[4] = { 0 };
-		if (pread(tmp, m, 4, 0) == 4 &&
-		    ((m[0] == 0x1f && m[1] == 0x8b) ||
-		     (m[0] == 0x28 && m[1] == 0xb5 && m[2] == 0x2f && m[3] == 0xfd))) {
-			int tmp2 = input_tmpfile(path, error);
-			ok = tmp2 >= 0 && lseek(tmp, 0, SEEK_SET) == 0;
-			if (ok) {
-				in->compression =
-					m[0] == 0x1f ? FTL_COMPRESSION_GZIP : FTL_COMPRESSION_ZSTD;
-				ok = in->compression == FTL_COMPRESSION_GZIP
-					     ? input_inflate_gzip(tmp, tmp2, path, error)
-					     : input_inflate_zstd(tmp, tmp2, path, error);
-			}
-			close(tmp);
-			tmp = tmp2;
-		}
-	}
-	if (ok)
-		ok = input_map(in, tmp, error);
-	if (tmp >= 0)
-		close(tmp);
+	ok = input_expand(s, tmp, error) && input_map(in, tmp, error);
+	close(tmp);
 	return ok ? g_steal_pointer(&in) : NULL;
 }
 
@@ -314,6 +310,7 @@ void ftl_input_free(FtlInput *in)
 {
 	if (!in)
 		return;
+	input_guard_remove(in->guard);
 	if (in->data && in->map_size)
 		munmap((void *)in->data, in->map_size);
 	g_free(in->owned);
@@ -328,5 +325,6 @@ FtlInput *ftl_input_new_from_memory(const char *label, char *data, gsize size)
 	in->owned = data;
 	in->data = size ? data : NULL;
 	in->size = size;
+	in->guard = -1;
 	return in;
 }

@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Input files as one read-only byte range: plain files are mapped, gzip and zstd
- * streams are inflated once into an anonymous temporary file that is mapped. */
+/* Inputs as one read-only byte range, for readers that need random access:
+ * plain files are mapped (a file cut short while mapped reads as zeros and
+ * is reported, never a SIGBUS); compressed files, pipes and devices are
+ * expanded into an unlinked temporary file first, up to --max-expand bytes
+ * and never past the free space. Front-to-back readers use util/stream.h. */
 #pragma once
 
 #include <glib.h>
 
-typedef enum {
-	FTL_COMPRESSION_NONE,
-	FTL_COMPRESSION_GZIP,
-	FTL_COMPRESSION_ZSTD,
-} FtlCompression;
+#include "util/stream.h"
 
 typedef struct {
 	char *path;	  /* as given by the user */
@@ -20,7 +19,11 @@ typedef struct {
 	gsize map_size;
 	gsize released; /* bytes already handed back by ftl_input_release() */
 	gpointer owned; /* memory input: the buffer to g_free() */
+	gint guard;	/* slot of the mapping in the SIGBUS guard, -1 if none */
 } FtlInput;
+
+/* What an expanded copy may take by default: 4 GiB. */
+#define FTL_INPUT_MAX_EXPAND_DEFAULT ((guint64)4 << 30)
 
 /* Opens and maps path ("-" reads standard input). Free with ftl_input_free();
  * data stays valid until then. Errors name the path. */
@@ -34,6 +37,14 @@ FtlInput *ftl_input_new_from_memory(const char *label, char *data, gsize size);
  * leave the resident set (they are read back from the file if touched again,
  * so borrowed slices stay valid). Keeps memory flat on multi-GB inputs. */
 void ftl_input_release(FtlInput *in, gsize offset);
-const char *ftl_compression_name(FtlCompression c);
+/* FALSE with an error naming the file when it shrank while mapped: the bytes
+ * past its new end read as zeros. */
+gboolean ftl_input_check(const FtlInput *in, GError **error);
+/* The most an expanded copy (compressed file, pipe, device) may take on disk;
+ * the process-wide setting of --max-expand. */
+void ftl_input_set_max_expand(guint64 bytes);
+guint64 ftl_input_max_expand(void);
+/* Parses a size such as 4G, 512M, 100000 (K, M, G, T: powers of 1024). */
+gboolean ftl_input_parse_size(const char *text, guint64 *bytes);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlInput, ftl_input_free)

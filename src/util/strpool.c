@@ -12,6 +12,8 @@ typedef struct {
 } PoolSlot;
 
 struct _FtlStrPool {
+	GMutex lock; /* parse threads intern concurrently */
+	guint64 id;
 	GStringChunk *chunk;
 	PoolSlot *slots;
 	guint mask;
@@ -31,7 +33,10 @@ static guint32 strpool_hash(const char *s, gsize len)
 
 FtlStrPool *ftl_strpool_new(void)
 {
+	static guint64 next_id;
 	FtlStrPool *pool = g_new0(FtlStrPool, 1);
+	g_mutex_init(&pool->lock);
+	pool->id = __atomic_add_fetch(&next_id, 1, __ATOMIC_RELAXED);
 	pool->chunk = g_string_chunk_new(64 * 1024);
 	pool->mask = 1023;
 	pool->slots = g_new0(PoolSlot, pool->mask + 1);
@@ -43,6 +48,7 @@ void ftl_strpool_free(FtlStrPool *pool)
 	if (!pool)
 		return;
 	g_string_chunk_free(pool->chunk);
+	g_mutex_clear(&pool->lock);
 	g_free(pool->slots);
 	g_free(pool);
 }
@@ -68,13 +74,16 @@ static void strpool_grow(FtlStrPool *pool)
 const char *ftl_strpool_intern_len(FtlStrPool *pool, const char *s, gsize len)
 {
 	guint32 h = strpool_hash(s, len);
+	g_mutex_lock(&pool->lock);
 	guint i = h & pool->mask;
 	for (;;) {
 		PoolSlot *slot = &pool->slots[i];
 		if (!slot->str)
 			break;
-		if (slot->hash == h && slot->len == len && memcmp(slot->str, s, len) == 0)
+		if (slot->hash == h && slot->len == len && memcmp(slot->str, s, len) == 0) {
+			g_mutex_unlock(&pool->lock);
 			return slot->str;
+		}
 		i = (i + 1) & pool->mask;
 	}
 	PoolSlot *slot = &pool->slots[i];
@@ -84,6 +93,7 @@ const char *ftl_strpool_intern_len(FtlStrPool *pool, const char *s, gsize len)
 	const char *ret = slot->str;
 	if (++pool->used * 2 > pool->mask)
 		strpool_grow(pool);
+	g_mutex_unlock(&pool->lock);
 	return ret;
 }
 
@@ -95,4 +105,9 @@ const char *ftl_strpool_intern(FtlStrPool *pool, const char *s)
 guint ftl_strpool_size(const FtlStrPool *pool)
 {
 	return pool->used;
+}
+
+guint64 ftl_strpool_id(const FtlStrPool *pool)
+{
+	return pool->id;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Interned strings: equal text gives the same pointer, so analyses compare names by address. */
+/* Interned strings: equal text gives the same pointer, so analyses compare names by address.
+ * Interning is thread-safe. */
 #pragma once
 
 #include <glib.h>
@@ -13,5 +14,8 @@ void ftl_strpool_free(FtlStrPool *pool);
 const char *ftl_strpool_intern_len(FtlStrPool *pool, const char *s, gsize len);
 const char *ftl_strpool_intern(FtlStrPool *pool, const char *s);
 guint ftl_strpool_size(const FtlStrPool *pool);
+/* A number no other pool of the process has had: caches of interned
+ * pointers check it, since a new pool may come at a freed one's address. */
+guint64 ftl_strpool_id(const FtlStrPool *pool);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlStrPool, ftl_strpool_free)

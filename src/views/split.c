@@ -12,7 +12,7 @@
 
 #include "model/source.h"
 #include "util/error.h"
-#include "util/input.h"
+#include "util/stream.h"
 #include "util/output.h"
 
 /* What the kernel prints around a function_graph task switch
@@ -95,14 +95,21 @@ static gboolean split_make_out_dir(FtlSplit *s, GError **error)
 	return TRUE;
 }
 
-/* The '#' lines at the start of path, as they are. The trace's own copy of
- * the input is private to the parser, so read the start again. */
+/* The '#' lines at the start of path, as they are (those in its first
+ * SPLIT_HEADER_BYTES). The trace's reading of the input is private to the
+ * parser, so read the start again. */
+#define SPLIT_HEADER_BYTES ((gsize)1 << 20)
+
 static gboolean split_read_header(const char *path, GString *out, GError **error)
 {
-	g_autoptr(FtlInput) in = ftl_input_open(path, error);
+	g_autoptr(FtlStream) in = ftl_stream_open(path, error);
 	if (!in)
 		return FALSE;
-	const char *p = in->data, *end = in->data + in->size;
+	gsize len;
+	const char *p = ftl_stream_peek(in, SPLIT_HEADER_BYTES, &len, error);
+	if (!p)
+		return FALSE;
+	const char *end = p + len;
 	while (p && p < end) {
 		const char *nl = memchr(p, '\n', (gsize)(end - p));
 		const char *le = nl ? nl : end;

@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The lines of one chunk: blank, header, special and event lines told apart,
+ * events handed to the line parsers (text-fgraph.c, text-event.c) in the order
+ * they are tried, stack frames gathered under their event. */
+#include "config.h"
+
+#include "parse/text-chunk.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "parse/text-event.h"
+#include "parse/text-fgraph.h"
+
+TextChunk *ftl_text_chunk_new(void)
+{
+	TextChunk *c = g_new0(TextChunk, 1);
+	c->events = g_array_new(FALSE, FALSE, sizeof(FtlEvent));
+	c->fix = g_array_new(FALSE, FALSE, sizeof(guint8));
+	c->ops = g_array_new(FALSE, FALSE, sizeof(TextOp));
+	c->frames = g_array_new(FALSE, FALSE, sizeof(FtlSlice));
+	c->cpu_task = g_array_new(FALSE, TRUE, sizeof(TextCpuTask));
+	return c;
+}
+
+void ftl_text_chunk_free(TextChunk *c)
+{
+	if (!c)
+		return;
+	g_array_unref(c->events);
+	g_array_unref(c->fix);
+	g_array_unref(c->ops);
+	g_array_unref(c->frames);
+	g_array_unref(c->cpu_task);
+	g_free(c);
+}
+
+gboolean ftl_text_chunk_can_cut(const char *line, const char *end)
+{
+	const char *p = text_skip_ws(line, end);
+	if (end - p < 2)
+		return FALSE; /* cannot tell yet */
+	return !(p[0] == '=' && p[1] == '>');
+}
+
+/* Header lines of 2.6.2x latency traces that were printed without '#'. */
+static gboolean chunk_old_header_line(const char *p, const char *e, gboolean *latency)
+{
+	*latency = FALSE;
+	if (g_strstr_len(p, e - p, "latency trace v")) {
+		*latency = TRUE;
+		return TRUE;
+	}
+	return text_has_prefix(p, e, "latency:") || text_has_prefix(p, e, "| task:") ||
+	       text_has_prefix(p, e, "=> started at:") || text_has_prefix(p, e, "=> ended at:") ||
+	       text_has_prefix(p, e, "-----------------") || text_has_prefix(p, e, "_------=>");
+}
+
+/* "CPU:N [LOST N EVENTS]", "CPU:N [N EVENTS DROPPED]", "CPU N is empty", and
+ * trace-cmd report's preamble. Returns TEXT_LINE_EVENT for a lost-event line,
+ * TEXT_LINE_NONE with *special set for a line to count as special. */
+static TextLineResult chunk_special_line(TextLine *tl, const char *p, const char *e,
+					 gboolean *special)
+{
+	guint64 cpu, n;
+	const char *q;
+	*special = FALSE;
+	if (text_has_prefix(p, e, "CPU:") && (q = ftl_scan_u64(p + 4, e, &cpu))) {
+		q = text_skip_ws(q, e);
+		if (text_has_prefix(q, e, "[LOST ")) {
+			q = ftl_scan_u64(q + 6, e, &n);
+			if (!q)
+				return TEXT_LINE_NONE;
+		} else if (q < e && *q == '[' && (q = ftl_scan_u64(q + 1, e, &n)) &&
+			   text_has_prefix(q, e, " EVENTS DROPPED]")) {
+		} else {
+			return TEXT_LINE_NONE;
+		}
+		FtlEvent *ev = tl->ev;
+		ev->kind = FTL_EVENT_LOST;
+		ev->name = tl->n->lost;
+		ev->cpu = (gint32)cpu;
+		ev->u.lost.count = n;
+		ev->payload = (FtlSlice){ p, (guint32)(e - p) };
+		return TEXT_LINE_EVENT;
+	}
+	if (text_has_prefix(p, e, "cpus=") && ftl_scan_u64(p + 5, e, &n)) {
+		tl->report = TRUE;
+		tl->ev->u.lost.count = n; /* the count, for the caller's op */
+		*special = TRUE;
+		return TEXT_LINE_NONE;
+	}
+	if (text_has_prefix(p, e, "version = ") || text_has_prefix(p, e, "version=")) {
+		tl->report = TRUE;
+		*special = TRUE;
+		return TEXT_LINE_NONE;
+	}
+	/* funcgraph-overrun: " (Overruns: N)" after a return */
+	if (text_has_prefix(p, e, "(Overruns: ") && ftl_scan_u64(p + 11, e, &n)) {
+		*special = TRUE;
+		return TEXT_LINE_NONE;
+	}
+	if (text_has_prefix(p, e, "CPU ") && (q = ftl_scan_u64(p + 4, e, &cpu)) &&
+	    text_has_prefix(q, e, " is empty")) {
+		*special = TRUE;
+		return TEXT_LINE_NONE;
+	}
+	/* The dash rule around function_graph task-switch blocks. */
+	if (e - p >= 10) {
+		const char *d = p;
+		while (d < e && *d == '-')
+			d++;
+		if (text_skip_ws(d, e) == e && d - p >= 10) {
+			*special = TRUE;
+			return TEXT_LINE_NONE;
+		}
+	}
+	return TEXT_LINE_NONE;
+}
+
+/* "##### CPU 2 buffer started ####" */
+static gboolean chunk_buffer_started(TextLine *tl, const char *p, const char *e)
+{
+	guint64 cpu;
+	const char *q;
+	if (!text_has_prefix(p, e, "##### CPU ") || !(q = ftl_scan_u64(p + 10, e, &cpu)) ||
+	    !text_has_prefix(q, e, " buffer started"))
+		return FALSE;
+	FtlEvent *ev = tl->ev;
+	ev->kind = FTL_EVENT_BUFFER_START;
+	ev->name = tl->n->buffer_start;
+	ev->cpu = (gint32)cpu;
+	ev->payload = (FtlSlice){ p, (guint32)(e - p) };
+	return TRUE;
+}
+
+typedef struct {
+	TextChunk *c;
+	TextLine tl;
+	const char *text, *cur, *end;
+	guint64 lineno, seq;
+} ChunkParse;
+
+/* If the lines after the current one are " => frame" lines, gathers them
+ * under the stack event in hand (the frames' index stands in the pointer
+ * until the chunk is done: the array may move). */
+static void chunk_collect_frames(ChunkParse *cp, FtlEvent *ev)
+{
+	GArray *frames = cp->c->frames;
+	guint first = frames->len;
+	const char *cur = cp->cur;
+	while (cur < cp->end) {
+		const char *nl = memchr(cur, '\n', (gsize)(cp->end - cur));
+		const char *le = nl ? nl : cp->end;
+		const char *next = nl ? nl + 1 : cp->end;
+		if (le > cur && le[-1] == '\r')
+			le--;
+		const char *p = text_skip_ws(cur, le);
+		if (!text_has_prefix(p, le, "=>"))
+			break;
+		p = text_skip_ws(p + 2, le);
+		FtlSlice f = { p, (guint32)(le - p) };
+		g_array_append_val(frames, f);
+		cp->lineno++;
+		cp->c->stats.total_lines++;
+		cp->c->stats.special_lines++;
+		cur = next;
+	}
+	cp->cur = cur;
+	ev->u.stack.frames = (const FtlSlice *)(uintptr_t)first;
+	ev->u.stack.n_frames = frames->len - first;
+}
+
+/* A fresh event slot at the end of the chunk's events, for a line parser. */
+static FtlEvent *chunk_new_event(ChunkParse *cp)
+{
+	GArray *evs = cp->c->events;
+	g_array_set_size(evs, evs->len + 1);
+	cp->tl.ev = &g_array_index(evs, FtlEvent, evs->len - 1);
+	ftl_text_line_reset(&cp->tl, cp->lineno, cp->seq);
+	return cp->tl.ev;
+}
+
+static void chunk_drop_event(ChunkParse *cp)
+{
+	g_array_set_size(cp->c->events, cp->c->events->len - 1);
+}
+
+/* Keeps the event in hand (and a leaf's exit after it). */
+static void chunk_keep_event(ChunkParse *cp)
+{
+	TextChunk *c = cp->c;
+	g_array_append_val(c->fix, cp->tl.fix);
+	c->stats.events++;
+	if (cp->tl.has_pending) {
+		cp->tl.has_pending = FALSE;
+		cp->tl.pending.seq = ++cp->seq;
+		g_array_append_val(c->events, cp->tl.pending);
+		g_array_append_val(c->fix, cp->tl.fix);
+		c->stats.events++;
+	}
+}
+
+static void chunk_op(ChunkParse *cp, TextOpKind kind, const char *p, gsize len, gboolean truncated)
+{
+	TextOp op = { kind, cp->c->events->len, cp->lineno, p, len, truncated };
+	g_array_append_val(cp->c->ops, op);
+}
+
+/* The parsers of event lines, in the order they are tried. */
+static TextLineResult chunk_parse_event(ChunkParse *cp, const char *p, const char *le)
+{
+	TextLine *tl = &cp->tl;
+	TextLineResult r = ftl_text_parse_fgraph_line(tl, p, le);
+	if (r == TEXT_LINE_NONE) {
+		ftl_text_line_reset(tl, cp->lineno, cp->seq);
+		r = ftl_text_parse_event_line(tl, p, le);
+	}
+	if (r == TEXT_LINE_NONE) {
+		ftl_text_line_reset(tl, cp->lineno, cp->seq);
+		r = ftl_text_parse_hwbranch_line(tl, p, le);
+	}
+	return r;
+}
+
+/* The event parsed from [line, le) is complete: its raw text (a stack
+ * event's with the frame lines after it) and the accounting. */
+static void chunk_event_done(ChunkParse *cp, const char *line, const char *le)
+{
+	FtlEvent *ev = cp->tl.ev;
+	ev->raw = (FtlSlice){ line, (guint32)(le - line) };
+	if (ev->kind == FTL_EVENT_STACK) {
+		chunk_collect_frames(cp, ev);
+		const char *re = cp->cur;
+		if (re > line && re[-1] == '\n')
+			re--;
+		if (re > line && re[-1] == '\r')
+			re--;
+		ev->raw.len = (guint32)(MAX(re, le) - line);
+	}
+	/* A LOST line is an event for the analyses but a special line for the
+	 * accounting, so event_lines per CPU sum to event_lines. */
+	if (ev->kind == FTL_EVENT_LOST)
+		cp->c->stats.special_lines++;
+	else
+		cp->c->stats.event_lines++;
+	chunk_keep_event(cp);
+}
+
+static void chunk_known(ChunkParse *cp, const char *line)
+{
+	if (cp->c->first_known == G_MAXSIZE)
+		cp->c->first_known = (gsize)(line - cp->text);
+}
+
+/* One line that is not blank: [line, le) as read, p its first non-blank. */
+static void chunk_line(ChunkParse *cp, const char *line, const char *p, const char *le,
+		       gboolean has_nl)
+{
+	TextChunk *c = cp->c;
+	cp->seq++;
+	if (*p == '#') {
+		chunk_new_event(cp);
+		if (chunk_buffer_started(&cp->tl, p, le)) {
+			cp->tl.ev->raw = (FtlSlice){ line, (guint32)(le - line) };
+			c->stats.special_lines++;
+			chunk_keep_event(cp);
+		} else {
+			chunk_drop_event(cp);
+			c->stats.header_lines++;
+			chunk_op(cp, TEXT_OP_HEADER, p + 1, (gsize)(le - p - 1), FALSE);
+		}
+		chunk_known(cp, line);
+		return;
+	}
+	gboolean special, latency;
+	chunk_new_event(cp);
+	TextLineResult r = chunk_special_line(&cp->tl, p, le, &special);
+	if (special) {
+		guint64 cpus = cp->tl.ev->u.lost.count;
+		chunk_drop_event(cp);
+		if (text_has_prefix(p, le, "cpus="))
+			chunk_op(cp, TEXT_OP_CPUS, NULL, (gsize)MIN(cpus, 100000), FALSE);
+		c->stats.special_lines++;
+		chunk_known(cp, line);
+		return;
+	}
+	if (r == TEXT_LINE_NONE)
+		r = chunk_parse_event(cp, p, le);
+	if (r != TEXT_LINE_NONE) {
+		chunk_event_done(cp, line, le);
+		chunk_known(cp, line);
+		return;
+	}
+	chunk_drop_event(cp);
+	if (chunk_old_header_line(p, le, &latency)) {
+		c->stats.header_lines++;
+		if (latency)
+			chunk_op(cp, TEXT_OP_OLD_LATENCY, p, (gsize)(le - p), FALSE);
+		chunk_known(cp, line);
+		return;
+	}
+	c->stats.unparsed_lines++;
+	if (c->first_bad == G_MAXSIZE) {
+		c->first_bad = (gsize)(line - cp->text);
+		c->first_bad_line = cp->lineno;
+	}
+	chunk_op(cp, TEXT_OP_UNPARSED, p, (gsize)(le - p), !has_nl);
+}
+
+static void chunk_reset(TextChunk *c)
+{
+	g_array_set_size(c->events, 0);
+	g_array_set_size(c->fix, 0);
+	g_array_set_size(c->ops, 0);
+	g_array_set_size(c->frames, 0);
+	g_array_set_size(c->cpu_task, 0);
+	memset(&c->stats, 0, sizeof c->stats);
+	c->seqs = 0;
+	c->fgraph = c->latency = c->report = FALSE;
+	c->first_known = c->first_bad = G_MAXSIZE;
+	c->first_bad_line = 0;
+}
+
+void ftl_text_chunk_parse(TextChunk *c, const TextChunkCtx *ctx, const char *text, gsize len)
+{
+	chunk_reset(c);
+	ChunkParse cp = {
+		.c = c,
+		.tl = { .src = ctx->src,
+			.cpu_hint = ctx->cpu_hint,
+			.n = ctx->names,
+			.cpu_task = c->cpu_task,
+			.frames = c->frames },
+		.text = text,
+		.cur = text,
+		.end = text + len,
+	};
+	ftl_text_line_bind(&cp.tl, ctx->pool);
+	while (cp.cur < cp.end) {
+		const char *line = cp.cur;
+		const char *nl = memchr(line, '\n', (gsize)(cp.end - line));
+		const char *le = nl ? nl : cp.end;
+		cp.cur = nl ? nl + 1 : cp.end;
+		cp.lineno++;
+		c->stats.total_lines++;
+		if ((gsize)(le - line) > FTL_TEXT_MAX_LINE) {
+			chunk_op(&cp, TEXT_OP_LONG_LINE, line, (gsize)(le - line), FALSE);
+			break;
+		}
+		if (le > line && le[-1] == '\r')
+			le--;
+		const char *p = text_skip_ws(line, le);
+		if (p == le) {
+			c->stats.blank_lines++;
+			continue;
+		}
+		chunk_line(&cp, line, p, le, nl != NULL);
+	}
+	/* the frames' array is final: their pointers can be set */
+	for (guint i = 0; c->frames->len && i < c->events->len; i++) {
+		FtlEvent *ev = &g_array_index(c->events, FtlEvent, i);
+		if (ev->kind == FTL_EVENT_STACK)
+			ev->u.stack.frames = &g_array_index(c->frames, FtlSlice,
+							    (guint)(uintptr_t)ev->u.stack.frames);
+	}
+	c->seqs = cp.seq;
+	c->fgraph = cp.tl.fgraph;
+	c->latency = cp.tl.latency;
+	c->report = cp.tl.report;
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* One chunk of a text trace parsed on its own (on any thread): every line
+ * accounted for, events made, and what needs the lines before the chunk left
+ * as ops and fixes for the text source, which applies the chunks in order. */
+#pragma once
+
+#include "parse/text-line.h"
+
+typedef enum {
+	TEXT_OP_HEADER,	     /* a '#' header line: p is the text after the '#' */
+	TEXT_OP_OLD_LATENCY, /* an old header line (no '#') that says "latency trace v" */
+	TEXT_OP_UNPARSED,    /* a line no parser knows: p is the line */
+	TEXT_OP_LONG_LINE,   /* a line longer than FTL_TEXT_MAX_LINE: len; the chunk ends */
+	TEXT_OP_CPUS,	     /* trace-cmd report's "cpus=N": len is N */
+} TextOpKind;
+
+typedef struct {
+	TextOpKind kind;
+	guint at;      /* the index of the event it comes before */
+	guint64 line;  /* line in the chunk, from 1 */
+	const char *p; /* borrowed from the chunk's text */
+	gsize len;
+	gboolean truncated; /* UNPARSED: the input's last line, without its newline */
+} TextOp;
+
+typedef struct {
+	GArray *events; /* FtlEvent; line and seq count from the chunk's start */
+	GArray *fix;	/* guint8 TextFix per event */
+	GArray *ops;	/* TextOp, in input order */
+	GArray *frames; /* FtlSlice: the frames of the chunk's stack events */
+	GArray *cpu_task;
+	FtlSourceStats stats; /* the chunk's lines (leaf exits counted in events) */
+	guint64 seqs;	      /* seq numbers the chunk used */
+	gboolean fgraph, latency, report;
+	/* for the sniff: offsets of the first line parsed as something (header,
+	 * event or special) and of the first line that did not parse; G_MAXSIZE none */
+	gsize first_known, first_bad;
+	guint64 first_bad_line;
+} TextChunk;
+
+/* What every chunk of a source is parsed with; read-only while parsing. */
+typedef struct {
+	FtlSource *src;
+	gint cpu_hint;
+	FtlStrPool *pool;
+	const TextNames *names;
+} TextChunkCtx;
+
+TextChunk *ftl_text_chunk_new(void);
+void ftl_text_chunk_free(TextChunk *c);
+/* Parses [text, text + len), whole lines (only the input's last line may lack
+ * its newline), into c, which is emptied first. */
+void ftl_text_chunk_parse(TextChunk *c, const TextChunkCtx *ctx, const char *text, gsize len);
+/* FALSE for a line a chunk must not begin with: a stack frame (" => f")
+ * belongs to the event above it. [line, end) may be cut short. */
+gboolean ftl_text_chunk_can_cut(const char *line, const char *end);

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The bottom of the text parsers: what a line parser fills (TextLine), the
+ * scanners it reads with, and interning through a per-thread name cache.
+ * Line parsers see one line at a time and nothing of the lines before it
+ * outside their chunk: what depends on earlier chunks is marked on the event
+ * (TextFix) and settled by the text source, which sees the chunks in order. */
+#pragma once
+
+#include <glib.h>
+
+#include "model/event.h"
+#include "model/source.h"
+#include "util/scan.h"
+#include "util/strpool.h"
+
+/* Longest line accepted; a longer one is an error, not a diagnostic, because no
+ * ftrace output comes close (the kernel's trace_seq is one page). */
+#define FTL_TEXT_MAX_LINE (1u << 20)
+
+/* Event names the parsers give, interned once per source. */
+typedef struct {
+	const char *funcgraph_entry, *funcgraph_exit, *function, *marker, *printk, *comment,
+		*sched_switch, *sched_wakeup, *irq_entry, *irq_exit, *lost, *kernel_stack,
+		*user_stack, *task_switch, *buffer_start, *irq_graph, *raw, *hw_branch;
+} TextNames;
+
+void ftl_text_names_init(TextNames *n, FtlStrPool *pool);
+
+typedef struct {
+	gint32 pid; /* -1: no task switch seen (in this chunk) */
+	const char *comm;
+} TextCpuTask;
+
+/* The slot of cpu in a TextCpuTask array (grown on first use, pid -1), or
+ * NULL for a CPU number out of range. Valid until the array grows. */
+TextCpuTask *ftl_text_cpu_task(GArray *cpu_task, gint32 cpu);
+
+/* What the source settles when the chunk's turn comes. */
+typedef enum {
+	TEXT_FIX_TASK = 1u << 0,   /* pid/comm from the CPU's last task switch */
+	TEXT_FIX_TRACER = 1u << 1, /* name: the tracer the header named, else "raw" */
+} TextFix;
+
+typedef struct _TextNameCache TextNameCache;
+
+/* A line parser's work space: the event it fills and what it may look up. */
+typedef struct {
+	FtlEvent *ev;
+	guint8 fix;	  /* TextFix for ev */
+	FtlEvent pending; /* a leaf's exit, which follows ev */
+	gboolean has_pending;
+	FtlSource *src; /* ev->src */
+	gint cpu_hint;
+	FtlStrPool *pool;
+	TextNameCache *cache; /* this thread's */
+	const TextNames *n;
+	GArray *cpu_task; /* TextCpuTask per CPU: task switches seen in this chunk */
+	GArray *frames;	  /* FtlSlice: the frames of stack events in this chunk */
+	gboolean fgraph;  /* saw function_graph lines */
+	gboolean latency; /* saw latency-format lines */
+	gboolean report;  /* trace-cmd report text */
+} TextLine;
+
+/* Parse results for one line. */
+typedef enum {
+	TEXT_LINE_NONE,	 /* not this parser's line */
+	TEXT_LINE_EVENT, /* ev filled */
+	TEXT_LINE_LEAF,	 /* ev filled with an entry; its exit is in pending */
+} TextLineResult;
+
+/* Binds tl to this thread's name cache for pool; call before parsing on a thread. */
+void ftl_text_line_bind(TextLine *tl, FtlStrPool *pool);
+/* Resets tl->ev for a line: no time, the hinted CPU, no task. */
+void ftl_text_line_reset(TextLine *tl, guint64 line, guint64 seq);
+/* Interned copy of [p, e): a name seen lately costs a probe of the cache and
+ * a compare, not a hash of the whole name and a lookup under the pool's lock. */
+const char *ftl_text_intern(TextLine *tl, const char *p, const char *e);
+
+/* Small scanners over [p, e). */
+static inline const char *text_skip_ws(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+static inline const char *text_skip_digits(const char *p, const char *e)
+{
+	while (p < e && g_ascii_isdigit(*p))
+		p++;
+	return p;
+}
+
+static inline gboolean text_has_prefix(const char *p, const char *e, const char *lit)
+{
+	for (; *lit; lit++, p++)
+		if (p >= e || *p != *lit)
+			return FALSE;
+	return TRUE;
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Inputs mapped for random access: a file truncated while mapped reads as
+ * zeros and is reported (no SIGBUS); expanded copies stay within --max-expand. */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "unit.h"
+#include "util/error.h"
+#include "util/input.h"
+
+static char *tmp_file(const void *data, gsize len)
+{
+	char *path = NULL;
+	int fd = g_file_open_tmp("ftl-input-XXXXXX", &path, NULL);
+	g_assert(fd >= 0);
+	g_assert(write(fd, data, len) == (gssize)len);
+	close(fd);
+	return path;
+}
+
+static void test_truncated_while_mapped(void)
+{
+	gsize size = 1 << 20;
+	g_autofree char *data = g_malloc(size);
+	memset(data, 'a', size);
+	g_autofree char *path = tmp_file(data, size);
+	g_autoptr(GError) err = NULL;
+	g_autoptr(FtlInput) in = ftl_input_open(path, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+	CU_ASSERT_EQUAL(in->size, size);
+	CU_ASSERT_TRUE(ftl_input_check(in, &err));
+	CU_ASSERT_EQUAL(truncate(path, 4096), 0);
+	/* past the new end: a SIGBUS without the guard */
+	volatile char c = in->data[size - 1];
+	CU_ASSERT_EQUAL(c, 0);
+	CU_ASSERT_EQUAL(in->data[0], 'a');
+	CU_ASSERT_FALSE(ftl_input_check(in, &err));
+	CU_ASSERT(err && strstr(err->message, "shrank") && strstr(err->message, path));
+	g_unlink(path);
+}
+
+static void test_max_expand(void)
+{
+	/* 8 MiB of zeros in a few KiB of gzip */
+	gsize size = 8 << 20;
+	g_autofree char *zeros = g_malloc0(size);
+	uLongf zlen = compressBound(size);
+	g_autofree Bytef *z = g_malloc(zlen);
+	z_stream zs = { 0 };
+	g_assert(deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+	zs.next_in = (Bytef *)zeros;
+	zs.avail_in = (uInt)size;
+	zs.next_out = z;
+	zs.avail_out = (uInt)zlen;
+	g_assert(deflate(&zs, Z_FINISH) == Z_STREAM_END);
+	g_autofree char *path = tmp_file(z, zs.total_out);
+	deflateEnd(&zs);
+
+	g_autoptr(GError) err = NULL;
+	ftl_input_set_max_expand(1 << 20);
+	g_autoptr(FtlInput) small = ftl_input_open(path, &err);
+	CU_ASSERT_PTR_NULL(small);
+	CU_ASSERT(err && strstr(err->message, "--max-expand") && strstr(err->message, "1 MiB"));
+	g_clear_error(&err);
+	ftl_input_set_max_expand(FTL_INPUT_MAX_EXPAND_DEFAULT);
+	g_autoptr(FtlInput) all = ftl_input_open(path, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(all);
+	CU_ASSERT_EQUAL(all->size, size);
+	CU_ASSERT_EQUAL(all->compression, FTL_COMPRESSION_GZIP);
+	g_unlink(path);
+}
+
+static void test_parse_size(void)
+{
+	guint64 v;
+	CU_ASSERT_TRUE(ftl_input_parse_size("4G", &v) && v == (4ull << 30));
+	CU_ASSERT_TRUE(ftl_input_parse_size("512M", &v) && v == (512ull << 20));
+	CU_ASSERT_TRUE(ftl_input_parse_size("512MiB", &v) && v == (512ull << 20));
+	CU_ASSERT_TRUE(ftl_input_parse_size("100", &v) && v == 100);
+	CU_ASSERT_FALSE(ftl_input_parse_size("", &v));
+	CU_ASSERT_FALSE(ftl_input_parse_size("G", &v));
+	CU_ASSERT_FALSE(ftl_input_parse_size("4X", &v));
+	CU_ASSERT_FALSE(ftl_input_parse_size("99999999999T", &v));
+}
+
+static const UnitTest tests[] = {
+	{ "a file truncated while mapped: zeros and an error", test_truncated_while_mapped },
+	{ "--max-expand bounds the expanded copy", test_max_expand },
+	{ "sizes: 4G, 512M, bytes", test_parse_size },
+	{ NULL, NULL },
+};
+
+int main(void)
+{
+	return unit_run("input", tests);
+}

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The parallel line reader: chunks of whole lines, in order, the same with one
+ * thread and with four; cuts a line may forbid; lines too long; errors. */
+#include "config.h"
+
+#include <string.h>
+
+#include "unit.h"
+#include "util/error.h"
+#include "util/linereader.h"
+
+/* Lines of varied length, some of them " => frame" lines after an event. */
+static GString *some_lines(gsize n)
+{
+	static const char pad[] = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+				  "xxxxxxxxxxxxxxxxxxxxxxxxx";
+	GString *s = g_string_new(NULL);
+	for (guint i = 0; s->len < n; i++) {
+		g_string_append_printf(s, "event %u %.*s\n", i, (int)(i * 7 % 90), pad);
+		if (i % 97 == 0)
+			for (guint f = 0; f < 40; f++)
+				g_string_append_printf(s, "  => frame_%u\n", f);
+	}
+	return s;
+}
+
+typedef struct {
+	guint64 index;
+	gsize len;
+	GThread *thread;
+} Parsed;
+
+static gpointer parse_chunk(const FtlLineChunk *c, gpointer data)
+{
+	Parsed *p = g_new0(Parsed, 1);
+	p->index = c->index;
+	p->len = c->len;
+	p->thread = g_thread_self();
+	return p;
+}
+
+static void free_result(gpointer result, gpointer data)
+{
+	g_free(result);
+}
+
+static gboolean not_a_frame(const char *line, const char *end)
+{
+	while (line < end && *line == ' ')
+		line++;
+	if (end - line < 2)
+		return FALSE;
+	return !(line[0] == '=' && line[1] == '>');
+}
+
+/* Reads text through a reader with threads threads; the chunks joined. */
+static GString *read_chunks(const GString *text, guint threads, guint *n_chunks,
+			    gboolean *frames_ok)
+{
+	ftl_line_reader_set_threads(threads);
+	FtlLineReaderFuncs f = { parse_chunk, free_result, not_a_frame, NULL, 1 << 20 };
+	FtlStream *s = ftl_stream_new_from_memory("mem", text->str, text->len, NULL);
+	g_autoptr(FtlLineReader) r = ftl_line_reader_new(s, &f);
+	GString *out = g_string_new(NULL);
+	const FtlLineChunk *c;
+	guint64 want = 0;
+	*frames_ok = TRUE;
+	*n_chunks = 0;
+	while ((c = ftl_line_reader_next(r))) {
+		const Parsed *p = c->result;
+		CU_ASSERT_EQUAL(c->index, want);
+		CU_ASSERT_EQUAL(p->index, want);
+		CU_ASSERT_EQUAL(p->len, c->len);
+		CU_ASSERT_EQUAL(c->offset, out->len);
+		want++;
+		if (c->len && !not_a_frame(c->text, c->text + c->len))
+			*frames_ok = FALSE;
+		if (!c->last)
+			CU_ASSERT(c->len && c->text[c->len - 1] == '\n');
+		g_string_append_len(out, c->text, c->len);
+		(*n_chunks)++;
+	}
+	return out;
+}
+
+static void test_order_and_threads(void)
+{
+	g_autoptr(GString) text = some_lines(5 << 20);
+	guint n1, n4;
+	gboolean ok1, ok4;
+	g_autoptr(GString) one = read_chunks(text, 1, &n1, &ok1);
+	g_autoptr(GString) four = read_chunks(text, 4, &n4, &ok4);
+	CU_ASSERT(n1 > 10);
+	CU_ASSERT_EQUAL(n1, n4);
+	CU_ASSERT_TRUE(g_string_equal(one, text));
+	CU_ASSERT_TRUE(g_string_equal(four, text));
+	CU_ASSERT_TRUE(ok1 && ok4);
+}
+
+static void test_no_final_newline(void)
+{
+	g_autoptr(GString) text = g_string_new("a\nb\nlast without newline");
+	guint n;
+	gboolean ok;
+	g_autoptr(GString) got = read_chunks(text, 1, &n, &ok);
+	CU_ASSERT_TRUE(g_string_equal(got, text));
+}
+
+static void test_long_line(void)
+{
+	g_autoptr(GString) text = g_string_new("short\n");
+	g_string_append_len(text, "y", 1);
+	for (guint i = 0; i < (3u << 20); i++)
+		g_string_append_c(text, 'x');
+	g_string_append(text, "\nafter\n");
+	ftl_line_reader_set_threads(2);
+	FtlLineReaderFuncs f = { parse_chunk, free_result, NULL, NULL, 1 << 20 };
+	FtlStream *s = ftl_stream_new_from_memory("mem", text->str, text->len, NULL);
+	g_autoptr(FtlLineReader) r = ftl_line_reader_new(s, &f);
+	const FtlLineChunk *c, *last = NULL;
+	GString *seen = g_string_new(NULL);
+	while ((c = ftl_line_reader_next(r))) {
+		g_string_append_len(seen, c->text, c->len);
+		last = c;
+	}
+	CU_ASSERT_PTR_NOT_NULL_FATAL(last);
+	CU_ASSERT_TRUE(last->last);
+	CU_ASSERT_EQUAL(last->long_line, (3u << 20) + 1);
+	CU_ASSERT_STRING_EQUAL(seen->str, "short\n");
+	CU_ASSERT(last->text[last->len] == 'y' && last->text[last->len + 1] == 'x');
+	g_string_free(seen, TRUE);
+}
+
+static void test_seek(void)
+{
+	g_autoptr(GString) text = some_lines(1 << 20);
+	const char *mid = strchr(text->str + text->len / 2, '\n') + 1;
+	while (!not_a_frame(mid, text->str + text->len))
+		mid = strchr(mid, '\n') + 1;
+	ftl_line_reader_set_threads(3);
+	FtlLineReaderFuncs f = { parse_chunk, free_result, not_a_frame, NULL, 1 << 20 };
+	FtlStream *s = ftl_stream_new_from_memory("mem", text->str, text->len, NULL);
+	g_autoptr(FtlLineReader) r = ftl_line_reader_new(s, &f);
+	CU_ASSERT_PTR_NOT_NULL(ftl_line_reader_next(r));
+	g_autoptr(GError) err = NULL;
+	CU_ASSERT_TRUE(ftl_line_reader_seek(r, (guint64)(mid - text->str), &err));
+	GString *rest = g_string_new(NULL);
+	const FtlLineChunk *c;
+	while ((c = ftl_line_reader_next(r)))
+		g_string_append_len(rest, c->text, c->len);
+	CU_ASSERT_STRING_EQUAL(rest->str, mid);
+	g_string_free(rest, TRUE);
+}
+
+static const UnitTest tests[] = {
+	{ "chunks in order, the same with 1 and 4 threads", test_order_and_threads },
+	{ "the last line may lack its newline", test_no_final_newline },
+	{ "a line too long ends the input with its length", test_long_line },
+	{ "seek starts again at a line", test_seek },
+	{ NULL, NULL },
+};
+
+int main(void)
+{
+	return unit_run("linereader", tests);
+}
