@@ -182,11 +182,30 @@ static const char *console_kmsg(const char *p, const char *e, gint *level, gint6
 	return s + 1;
 }
 
+/* A serial capture tool's wall clock (minicom, tio, picocom, ts):
+ * "[11:23:07] ", "[11:23:07.123] ". */
+static const char *console_capture_clock(const char *p, const char *e)
+{
+	if (e - p < 11 || p[0] != '[' || p[3] != ':' || p[6] != ':')
+		return NULL;
+	for (guint i = 1; i < 9; i++)
+		if (i != 3 && i != 6 && !g_ascii_isdigit(p[i]))
+			return NULL;
+	const char *q = p + 9;
+	if (q < e && *q == '.')
+		q = console_digits(q + 1, e);
+	if (q + 1 >= e || q[0] != ']' || q[1] != ' ')
+		return NULL;
+	return q + 2;
+}
+
 /* Takes every prefix off [p, e) into l; returns where the message starts. */
 static const char *console_prefixes(const char *p, const char *e, FtlConsoleLine *l)
 {
 	const char *q;
 	p = console_dropped(p, e);
+	if ((q = console_capture_clock(p, e)))
+		p = q;
 	if ((q = console_syslog(p, e)) || (q = console_dmesg_x(p, e)))
 		p = q;
 	if (e - p >= 3 && p[0] == '<' && g_ascii_isdigit(p[1])) {
