@@ -30,6 +30,8 @@ static const struct {
 	[FTL_DIAG_DUMP_UNENDED] = { "dump_unended", "ftrace dumps without their end line" },
 	[FTL_DIAG_DUMP_INTERLEAVED] = { "dump_interleaved", "other lines inside ftrace dumps" },
 	[FTL_DIAG_REPORT_CUT] = { "report_cut", "kernel reports the log ends inside" },
+	[FTL_DIAG_ENTRIES_SHORT] = { "entries_short",
+				     "entries the header counts and the file does not hold" },
 };
 
 FtlDiags *ftl_diags_new(void)

@@ -432,8 +432,8 @@ gboolean ftl_text_sniff(FtlInput *input, GError **error)
 	while (ts->base.stats.total_lines < SNIFF_LINES) {
 		guint64 before = ts->base.stats.unparsed_lines;
 		FtlStatus st = text_next(&ts->base, &ev, NULL);
-		if (ts->base.stats.header_lines || ts->base.stats.event_lines ||
-		    ts->base.stats.special_lines)
+		/* '#' lines alone do not make a trace: a README or a mail has them */
+		if (ts->base.stats.event_lines || ts->base.stats.special_lines)
 			return TRUE;
 		if (st != FTL_STATUS_OK && ts->base.stats.unparsed_lines == before)
 			break;
@@ -448,6 +448,9 @@ gboolean ftl_text_sniff(FtlInput *input, GError **error)
 		if (st != FTL_STATUS_OK)
 			break;
 	}
+	/* an idle CPU's or a quiet tracer's file: its header and nothing else */
+	if (ts->base.stats.header_lines && !ts->base.stats.unparsed_lines)
+		return TRUE;
 	if (!first_bad) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY,
 			    "'%s': no trace lines (only blank lines)", input->path);
