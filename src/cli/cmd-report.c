@@ -95,6 +95,9 @@ gboolean ftl_cmd_report(int argc, char **argv, GError **error)
 	ftl_pass_add(pass, &ftl_funcstats_consumer, funcs);
 	if (!ftl_pass_run(pass, trace, &g.filter, error))
 		return FALSE;
+	g_autofree char *why = NULL;
+	if (!ftl_funcstats_n_rows(funcs))
+		why = ftl_cli_why_empty(&g, trace, counts);
 	FtlReportData r = {
 		.trace = trace,
 		.counts = counts,
@@ -108,7 +111,11 @@ gboolean ftl_cmd_report(int argc, char **argv, GError **error)
 		.origin = g.origin_ns,
 		.sort = sort,
 		.sort_given = sort_s != NULL,
+		.empty_why = why,
 	};
 	ftl_report_print(&r, format, stdout);
+	/* the report's other sections are an answer; no event selected is none */
+	if (!ftl_counts_events(counts))
+		return ftl_cli_empty(&g, trace, counts, "report", error);
 	return TRUE;
 }
