@@ -21,6 +21,7 @@ typedef struct {
 	char *relative_to; /* --relative-to PATTERN */
 	char *wallclock;   /* --wallclock PATTERN=ISO8601 */
 	char *buffer;	   /* --buffer NAME: one ring buffer of a trace.dat */
+	gint width;	   /* --width N; 0: the terminal's, 100 when not a terminal */
 	/* Filled by ftl_cli_time_origin(): timestamps print as ts - origin_ns
 	 * (FTL_TS_NONE: as they are); wall time = ts + wall_offset_ns. */
 	gint64 origin_ns;

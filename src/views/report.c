@@ -11,7 +11,7 @@
 #include "views/info.h"
 #include "views/quality.h"
 
-#define REPORT_WIDTH 100
+#define REPORT_WIDTH FTL_TABLE_WIDTH /* the terminal's or --width */
 
 static gint64 report_ts(const FtlReportData *r, gint64 ts)
 {
