@@ -9,6 +9,8 @@
 
 /* Lines that are neither frames nor registers before a stack trace ends. */
 #define OOPS_TRACE_JUNK 4
+/* ... in a trace mixed with another CPU's output, which prints between */
+#define OOPS_MIXED_JUNK 24
 
 /* ---- small helpers ---------------------------------------------------------- */
 
@@ -100,6 +102,9 @@ static gboolean oops_parse_symbol(const char *p, FtlOopsFrame *f, gboolean bare_
 	} else if (g_str_has_prefix(p, "(null)")) {
 		q = p + 6;
 	} else {
+		/* ppc64 ELFv1 names a function's code ".func": the function is func */
+		if (p[0] == '.' && (g_ascii_isalpha(p[1]) || p[1] == '_'))
+			p++;
 		q = p;
 		if (!(g_ascii_isalpha(*q) || *q == '_' || *q == '$'))
 			return FALSE;
@@ -167,6 +172,17 @@ static gboolean oops_parse_frame(const char *p, FtlOopsFrame *f)
 	memset(f, 0, sizeof *f);
 	f->reliable = TRUE;
 	p = oops_trim(p);
+	/* s390 prints a frame it could not vouch for in parentheses:
+	 * "([<0000000016cf4fa2>] __symbol_put+0x32/0x58)" */
+	g_autofree char *inner = NULL;
+	if (p[0] == '(' && p[1] == '[') {
+		const char *close = strrchr(p, ')');
+		if (!close || oops_trim(close + 1)[0])
+			return FALSE;
+		inner = g_strndup(p + 1, (gsize)(close - p - 1));
+		p = inner;
+		f->reliable = FALSE;
+	}
 	const char *q;
 	for (guint i = 0; i < 2 && (q = oops_bracket_addr(p, &f->address)); i++)
 		p = oops_trim(q);
@@ -482,7 +498,32 @@ static void oops_modules(FtlOopsReport *r, const char *s)
 	}
 }
 
-/* Where the CPU was, from the report's first kernel-mode RIP/PC/NIP/epc. */
+/* "8576591c rest": rest */
+static const char *oops_skip_hex_word(const char *p)
+{
+	while (oops_is_hex(*p))
+		p++;
+	return oops_trim(p);
+}
+
+/* r's fault is the frame v names, register reg (static). */
+static void oops_fault_set(FtlOopsReport *r, const char *reg, const char *v)
+{
+	FtlOopsFrame f;
+	if (!oops_parse_frame(v, &f)) {
+		/* "RIP: 0010:          (null)": nothing to name */
+		if (!strstr(v, "(null)"))
+			return;
+		memset(&f, 0, sizeof f);
+		f.address = g_strdup("0");
+	}
+	f.reliable = TRUE;
+	r->fault = f;
+	r->has_fault = TRUE;
+	r->fault_reg = g_strdup(reg);
+}
+
+/* Where the CPU was, from the report's first kernel-mode RIP/PC/NIP/epc/PSW. */
 static void oops_fault_line(FtlOopsReport *r, const char *s)
 {
 	if (r->has_fault)
@@ -490,7 +531,7 @@ static void oops_fault_line(FtlOopsReport *r, const char *s)
 	const char *reg = NULL, *v = NULL;
 	if (g_str_has_prefix(s, "RIP: ") || g_str_has_prefix(s, "EIP: ")) {
 		reg = s[0] == 'R' ? "RIP" : "EIP";
-		v = s + 5;
+		v = oops_trim(s + 5); /* i386: "EIP:    0060:[<c021e50e>]" */
 		/* "0010:" the code segment: user mode runs at privilege 3 */
 		if (oops_is_hex(v[0]) && oops_is_hex(v[1]) && oops_is_hex(v[2]) &&
 		    oops_is_hex(v[3]) && v[4] == ':') {
@@ -513,21 +554,21 @@ static void oops_fault_line(FtlOopsReport *r, const char *s)
 	} else if (g_str_has_prefix(s, "epc : ") && strstr(s, "+0x")) {
 		reg = "epc";
 		v = s + 6;
+	} else if (g_str_has_prefix(s, "epc   : ") && strstr(s, "+0x")) {
+		/* mips: "epc   : 8576591c mt7615_mcu_add_bss+0xd0/0x3c0 [mt7615_common]" */
+		reg = "epc";
+		v = oops_skip_hex_word(s + 8);
+	} else if (g_str_has_prefix(s, "Krnl PSW : ") && strchr(s, '(')) {
+		/* s390: "Krnl PSW : 0704c00180000000 0000000000811ee4 (blk_rq_merge_ok+0x1c/0x120)" */
+		reg = "PSW";
+		v = strchr(s, '(') + 1;
+		g_autofree char *sym = g_strndup(v, strcspn(v, ")"));
+		oops_fault_set(r, reg, sym);
+		return;
 	} else {
 		return;
 	}
-	FtlOopsFrame f;
-	if (!oops_parse_frame(v, &f)) {
-		/* "RIP: 0010:          (null)": nothing to name */
-		if (!strstr(v, "(null)"))
-			return;
-		memset(&f, 0, sizeof f);
-		f.address = g_strdup("0");
-	}
-	f.reliable = TRUE;
-	r->fault = f;
-	r->has_fault = TRUE;
-	r->fault_reg = g_strdup(reg);
+	oops_fault_set(r, reg, v);
 }
 
 static void oops_location(FtlOopsReport *r, const char *s)
@@ -572,7 +613,41 @@ typedef struct {
 	guint junk;	     /* lines since cur's last frame that are not its own */
 	const char *label;   /* the line that may introduce the next trace */
 	gboolean regs_done, arm_started;
+	/* another CPU's trace was being printed when the report began, on a log
+	 * without printk caller ids: frames that no line of the report
+	 * introduces are its, not the report's */
+	gboolean foreign;
 } OopsStacks;
+
+/* Lines that end in ':' but introduce no stack trace: between a report's
+ * lines they mean another message, never the label of frames after them. */
+static gboolean oops_not_label(const char *s)
+{
+	static const char *const starts[] = {
+		"Modules linked in:", "Dumping ftrace buffer:", "Mem-Info:", "lowmem_reserve[]:",
+		"Code:", "Instruction dump:", "Krnl Code:", "Stack:", "Showing all locks held",
+	};
+	for (guint i = 0; i < G_N_ELEMENTS(starts); i++)
+		if (g_str_has_prefix(s, starts[i]))
+			return TRUE;
+	/* the free-area lines of Mem-Info: "DMA: 1*4kB ...", "Normal:" */
+	gsize n = strcspn(s, ": ");
+	return s[n] == ':' && n && n <= 8 && g_ascii_isupper(s[0]) && !oops_trim(s + n + 1)[0];
+}
+
+/* A line that introduces the frames after it: "Call Trace:", "Allocated by
+ * task 12:", and SLUB's "Allocated in func+0x1/0x2 age=3 cpu=0 pid=4",
+ * which ends in no colon. */
+static gboolean oops_trace_intro(const char *s)
+{
+	if (oops_ends_with(s, ":"))
+		return !oops_not_label(s);
+	if (g_str_has_prefix(s, "INFO: "))
+		s += 6;
+	return (g_str_has_prefix(s, "Allocated in ") || g_str_has_prefix(s, "Freed in ") ||
+		g_str_has_prefix(s, "page last allocated via ")) &&
+	       strstr(s, " pid");
+}
 
 /* A frame line (or a bare section marker) at console line idx: frame is a
  * parsed frame in f, arm an arm pair in f and caller. */
@@ -580,7 +655,15 @@ static void oops_stacks_frame(OopsStacks *st, guint idx, gboolean frame, gboolea
 			      FtlOopsFrame *f, FtlOopsFrame *caller)
 {
 	if (!st->cur) {
+		if (st->foreign && !st->label) {
+			/* the other CPU's frame, printed between the report's lines */
+			ftl_oops_frame_clear(f);
+			if (arm)
+				ftl_oops_frame_clear(caller);
+			return;
+		}
 		st->cur = oops_stack_new(st->label, idx);
+		st->cur->interleaved = st->foreign;
 		g_ptr_array_add(st->r->stacks, st->cur);
 		st->arm_started = FALSE;
 	}
@@ -618,8 +701,9 @@ static void oops_stacks_other(OopsStacks *st, const char *s)
 		    g_str_has_prefix(s, "--- interrupt:") ||
 		    g_str_has_prefix(s, "Exception stack("))
 			return;
-		if (!oops_ends_with(s, ":") && !g_str_has_prefix(s, "---[ end") &&
-		    ++st->junk < OOPS_TRACE_JUNK)
+		/* another CPU's lines come between the frames of one mixed with it */
+		if (!oops_trace_intro(s) && !g_str_has_prefix(s, "---[ end") &&
+		    ++st->junk < (st->cur->interleaved ? OOPS_MIXED_JUNK : OOPS_TRACE_JUNK))
 			return;
 		st->cur = NULL;
 		st->junk = 0;
@@ -629,16 +713,39 @@ static void oops_stacks_other(OopsStacks *st, const char *s)
 	if (regline && !st->regs_done)
 		oops_parse_regs(s, r->regs);
 	/* a label for the frames that may follow */
-	if (oops_ends_with(s, ":") && !regline)
+	if (oops_trace_intro(s) && !regline)
 		st->label = s;
 	else if (*s)
 		st->label = NULL;
+}
+
+/* Whether the log was in the middle of a stack trace of another printk
+ * context when the report at line first began, on a log without caller ids
+ * to tell the two apart. */
+static gboolean oops_foreign_trace_open(const FtlConsole *con, guint first)
+{
+	if (con->has_caller)
+		return FALSE;
+	for (guint i = first; i-- > 0 && first - i <= 3;) {
+		const char *s = oops_trim(ftl_console_line(con, i)->text);
+		if (!*s)
+			continue;
+		FtlOopsFrame f;
+		if (oops_parse_frame(s, &f)) {
+			ftl_oops_frame_clear(&f);
+			return TRUE;
+		}
+		if (g_str_has_prefix(s, "Call Trace:") || g_str_has_prefix(s, "Call trace:"))
+			return TRUE;
+	}
+	return FALSE;
 }
 
 void ftl_oops_read_stacks(FtlOopsReport *r, const FtlConsole *con, GArray *lines)
 {
 	g_autoptr(GPtrArray) sections = g_ptr_array_new();
 	OopsStacks st = { .r = r, .sections = sections };
+	st.foreign = oops_foreign_trace_open(con, r->first);
 	for (guint k = 0; k < lines->len; k++) {
 		guint idx = g_array_index(lines, guint, k);
 		const FtlConsoleLine *l = ftl_console_line(con, idx);

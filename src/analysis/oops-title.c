@@ -43,20 +43,24 @@
 /* Pattern shorthands (after syzkaller's {{PC}}, {{FUNC}} and linuxRipFrame;
  * {RIP} also takes arm's "PC is at"), expanded when the rules are compiled:
  *   {PC}  a printed address "[<ffffffff81000000>]" / "[c000...]"
- *   {FN}  a function name, captured, followed by its offset or a suffix
+ *   {FN}  a function name, captured, followed by its offset or a suffix;
+ *         ppc64 ELFv1's leading dot (".kfree+0x10/0x20") left out
  *   {SRC} a source location "net/core/dev.c:123", captured
  *   {RIP} the line that says where the CPU was: RIP:, IP:, NIP, "pc :",
- *         "PC is at", possibly a user address or (null)
+ *         "PC is at", possibly a user address or (null); and, where syzkaller
+ *         has none (its titles there end "in corrupted"), s390's "Krnl PSW",
+ *         mips' "epc   :" and the klogd era's "EIP: 0010:[module:func+d/d]"
  *   {CT}  the start of a call trace */
 static const struct {
 	const char *name, *text;
 } title_macros[] = {
-	{ "{RIP}", "(?:IP|NIP|pc |PC is at):? (?:(?:[0-9]+:)?(?:{PC} +){0,2}{FN}|(?:[0-9]+:)?0x"
+	{ "{RIP}", "(?:(?:IP|NIP|pc |PC is at):? (?:(?:[0-9]+:)?(?:{PC} +){0,2}{FN}|(?:[0-9]+:)?0x"
 		   "[0-9a-f]+|(?:[0-9]+:)?{PC} +\\[< *\\(null\\)>\\] +\\(null\\)|[0-9]+: +"
-		   "\\(null\\))" },
+		   "\\(null\\))|Krnl PSW : [0-9a-f]+ [0-9a-f]+ \\({FN}|epc +: [0-9a-f]+ {FN}|"
+		   "EIP: +[0-9a-f]+:\\[(?:[a-zA-Z0-9_]+:)?{FN})" },
 	{ "{CT}", "(?:Call (?:T|t)race:|Backtrace:)" },
 	{ "{PC}", "\\[<?(?:0x)?[0-9a-f]+>?\\]" },
-	{ "{FN}", "([a-zA-Z0-9_]+)(?:\\.|\\+)" },
+	{ "{FN}", "\\.?([a-zA-Z0-9_]+)(?:\\.|\\+)" },
 	{ "{SRC}", "([a-zA-Z0-9\\-_/.]+\\.[a-z]+:[0-9]+)" },
 };
 
@@ -81,6 +85,12 @@ typedef enum {
 enum {
 	RULE_NO_STACK = 1u << 0,  /* a report without a stack trace is not damaged */
 	RULE_CORRUPTED = 1u << 1, /* matching this rule means the report is damaged */
+	/* ftlens's own rule, where syzkaller has none: a kernel developer's
+	 * reading, whose title keeps the numbers it names (kmalloc-64) */
+	RULE_OWN = 1u << 2,
+	/* no frame found in the stack (every one unreliable, "? func"): blame
+	 * the function the header names, the title pattern's last group */
+	RULE_HEADER_FRAME = 1u << 3,
 };
 
 /* title: the rule applies where this pattern matches first in the report;
@@ -92,6 +102,7 @@ typedef struct {
 	const char *skip; /* more functions never blamed (alternatives) */
 	TitlePick pick;
 	guint flags;
+	const char *const *steps3; /* tried when steps and steps2 find nothing */
 } TitleRule;
 
 /* The rules of each family are tried in order: the rule whose title matches
@@ -231,7 +242,14 @@ static const TitleRule rules_warning[] = {
 	  CALL_TRACE,
 	  "usb_submit_urb|usb_start_wait_urb|usb_bulk_msg|usb_interrupt_msg|usb_control_msg" },
 	{ "WARNING: {SRC} at 0x\\d+, CPU#\\d+", NULL, "WARNING in {2}", WARN_STEPS, CALL_TRACE },
-	{ "WARNING: .* at {SRC} {FN}", NULL, "WARNING in {3}", WARN_STEPS, CALL_TRACE },
+	{ "WARNING: .* at {SRC} {FN}", NULL, "WARNING in {3}", WARN_STEPS, CALL_TRACE,
+	  .flags = RULE_HEADER_FRAME },
+	/* kernels before 3.x: "WARNING: at kernel/foo.c:12 func+0x1/0x2()" */
+	{ "WARNING: at {SRC} {FN}", NULL, "WARNING in {3}", WARN_STEPS, CALL_TRACE,
+	  .flags = RULE_OWN | RULE_HEADER_FRAME },
+	/* a header whose source file was cut out ("at [...] func+0x3c/0x44") */
+	{ "WARNING: CPU: [0-9]+ PID: [0-9]+ at .* {FN}", NULL, "WARNING in {2}", WARN_STEPS,
+	  CALL_TRACE, .flags = RULE_OWN | RULE_HEADER_FRAME },
 	{ "WARNING: {SRC} at {FN}", NULL, "WARNING in {3}", WARN_STEPS, CALL_TRACE },
 	{ "WARNING: \\[.*\\] {SRC} at {FN}.*", NULL, "WARNING in {3}", WARN_STEPS, CALL_TRACE },
 	{ "WARNING: possible circular locking dependency detected",
@@ -293,7 +311,9 @@ static const TitleRule rules_info[] = {
 	{ "INFO: rcu_(?:preempt|sched|bh) (?:self-)?detected(?: expedited)? stall", NULL,
 	  "INFO: rcu detected stall in {1}", STEPS("apic_timer_interrupt", "{RIP}", TRACE),
 	  STEPS("(?:apic_timer_interrupt|Exception stack|el1h_64_irq)", TRACE),
-	  "apic_timer_interrupt|rcu", PICK_STALL },
+	  "apic_timer_interrupt|rcu", PICK_STALL,
+	  /* s390 names no interrupt frame: its PSW line, then the trace */
+	  .steps3 = STEPS("Krnl PSW", "{CT}", TRACE) },
 	{ "INFO: trying to register non-static key", NULL,
 	  "INFO: trying to register non-static key in {1}", CALL_TRACE, NULL, "stack|lock|IRQ" },
 	{ "INFO: suspicious RCU usage", "INFO: suspicious RCU usage(?:.*\\n)+?.*?{SRC}",
@@ -308,7 +328,8 @@ static const TitleRule rules_info[] = {
 };
 
 ONE_RULE(rules_unable,
-	 "Unable to handle kernel (paging request|NULL pointer dereference|access to user memory)",
+	 "Unable to handle kernel (paging request|NULL pointer dereference|access to user memory|"
+	 "pointer dereference)",
 	 NULL, "BUG: unable to handle kernel {1} in {2}", RIP_TRACE);
 
 ONE_RULE(rules_gpf, "general protection fault.*:", NULL, "general protection fault in {1}",
@@ -356,7 +377,14 @@ static const TitleRule rules_kernel_bug[] = {
 
 ONE_RULE(rules_kernel_bug2, "Kernel BUG (.*)", NULL, "kernel BUG {1}");
 
-ONE_RULE(rules_slab, "BUG kmalloc-.*: Object already free", NULL, "BUG: Object already free");
+/* SLUB's own checks ("BUG kmalloc-64 (Not tainted): Poison overwritten"):
+ * syzkaller titles one of them; the rest keep the cache and the check. */
+static const TitleRule rules_slab[] = {
+	{ "BUG kmalloc-.*: Object already free", NULL, "BUG: Object already free" },
+	{ "BUG ([^ ]+) \\((?:Not tainted|Tainted:[^)]*)\\): ([^\\n]*[^\\n ])", NULL, "BUG {1}: {2}",
+	  .flags = RULE_OWN | RULE_NO_STACK },
+	{ NULL },
+};
 
 ONE_RULE(rules_divide, "divide(?: |_)error: ", NULL, "divide error in {1}", STEPS("{RIP}"));
 
@@ -441,6 +469,8 @@ static const TitleFamily title_families[] = {
 	{ "Alignment trap:", NULL, rules_alignment },
 	{ "hard LOCKUP", NULL, rules_hard_lockup },
 	{ "Oops", "Oops\\w|\\wOops", rules_oops },
+	/* SLUB checks of caches other than kmalloc-* (their line names the cache) */
+	{ "BUG ", "^(?!.*BUG [^ ]+ \\((?:Not tainted|Tainted:)).*", rules_slab },
 };
 
 /* Functions never blamed: reporting, allocation, locking, string and
@@ -793,8 +823,9 @@ static const char *const title_stack_starts[] = {
 
 typedef struct {
 	GRegex *title, *detail, *skip;
-	GRegex *steps[5], *steps2[5]; /* NULL entries mark TRACE; n_steps says how many */
-	guint n_steps, n_steps2;
+	/* NULL entries mark TRACE; n_steps says how many */
+	GRegex *steps[5], *steps2[5], *steps3[5];
+	guint n_steps, n_steps2, n_steps3;
 } CompiledRule;
 
 struct _FtlOopsTitler {
@@ -880,6 +911,7 @@ FtlOopsTitler *ftl_oops_titler_new(void)
 			c->skip = title_compile_list(title_skip, rule->skip);
 			c->n_steps = title_compile_steps(rule->steps, c->steps);
 			c->n_steps2 = title_compile_steps(rule->steps2, c->steps2);
+			c->n_steps3 = title_compile_steps(rule->steps3, c->steps3);
 		}
 	}
 	t->frame = title_compile("^ *(?:{PC} ){0,2}{FN}");
@@ -929,6 +961,8 @@ void ftl_oops_titler_free(FtlOopsTitler *t)
 				title_unref(c->steps[i]);
 			for (guint i = 0; i < c->n_steps2; i++)
 				title_unref(c->steps2[i]);
+			for (guint i = 0; i < c->n_steps3; i++)
+				title_unref(c->steps3[i]);
 		}
 		g_free(t->rules[f]);
 	}
@@ -1027,6 +1061,15 @@ static char *title_pick(const FtlOopsTitler *t, TitlePick pick, GPtrArray *frame
 	return NULL;
 }
 
+/* "  __memcpy+0xc/0x30 (P)" */
+static gboolean title_pc_mark(const char *line)
+{
+	gsize n = strlen(line);
+	while (n && line[n - 1] == ' ')
+		n--;
+	return n >= 4 && !memcmp(line + n - 4, " (P)", 4);
+}
+
 /* Runs a step list over the lines of the report from the rule's match on.
  * Appends one result per stack trace (or one in all) to results; FALSE when
  * a frame could not be found or a line says the report is mixed up. */
@@ -1050,6 +1093,7 @@ static gboolean title_steps(const FtlOopsTitler *t, const CompiledRule *c, GRege
 			break;
 		if (!steps[part]) {
 			traces++;
+			guint trace_start = frames->len;
 			for (; lines[li]; li++) {
 				const char *ln = lines[li];
 				if (title_re(t->corrupt_line, ln, NULL)) {
@@ -1075,6 +1119,10 @@ static gboolean title_steps(const FtlOopsTitler *t, const CompiledRule *c, GRege
 					if (!title_re(t->frame_arm, ln, &mi))
 						continue;
 				}
+				/* arm64 marks the frame the exception hit "(P)": the ones
+				 * above it are the fault and report path, never the bug */
+				if (title_pc_mark(ln))
+					g_ptr_array_set_size(frames, trace_start);
 				title_add_frame(frames, mi, c->skip);
 			}
 		} else {
@@ -1098,6 +1146,37 @@ static gboolean title_steps(const FtlOopsTitler *t, const CompiledRule *c, GRege
 }
 
 /* ---- titles ------------------------------------------------------------------ */
+
+static char *title_normalize(const FtlOopsTitler *t, const char *title, gboolean keep_numbers);
+
+/* Finds the frames rule c blames in text (from its match on) and appends
+ * them to args; *blamed is the first. FALSE when the report is too damaged
+ * for them (the frames then read "corrupted"). */
+static gboolean title_rule_frames(const FtlOopsTitler *t, const TitleRule *rule,
+				  const CompiledRule *c, const char *text, GPtrArray *args,
+				  char **blamed)
+{
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	g_autoptr(GPtrArray) results = g_ptr_array_new_with_free_func(g_free);
+	GRegex *const *lists[] = { c->steps, c->steps2, c->steps3 };
+	const guint counts[] = { c->n_steps, c->n_steps2, c->n_steps3 };
+	gboolean ok = FALSE;
+	for (guint i = 0; i < G_N_ELEMENTS(lists) && !ok && counts[i]; i++) {
+		g_ptr_array_set_size(results, 0);
+		ok = title_steps(t, c, lists[i], counts[i], rule->pick, lines, results);
+	}
+	if (!ok && (rule->flags & RULE_HEADER_FRAME) && args->len) {
+		/* the header's own function, the last group of the title */
+		g_ptr_array_set_size(results, 0);
+		g_ptr_array_add(results, g_strdup(args->pdata[args->len - 1]));
+		ok = TRUE;
+	}
+	if (results->len && ok)
+		*blamed = g_strdup(results->pdata[0]);
+	for (guint i = 0; i < results->len; i++)
+		g_ptr_array_add(args, g_strdup(results->pdata[i]));
+	return ok;
+}
 
 static char *title_format(const char *fmt, GPtrArray *args)
 {
@@ -1158,22 +1237,8 @@ char *ftl_oops_titler_title(const FtlOopsTitler *t, gint family, const char *tex
 		}
 		damaged = FALSE;
 		g_clear_pointer(&blamed, g_free);
-		if (c->n_steps) {
-			g_auto(GStrv) lines = g_strsplit(text + s, "\n", -1);
-			g_autoptr(GPtrArray) results = g_ptr_array_new_with_free_func(g_free);
-			gboolean ok =
-				title_steps(t, c, c->steps, c->n_steps, rule->pick, lines, results);
-			if (!ok && c->n_steps2) {
-				g_ptr_array_set_size(results, 0);
-				ok = title_steps(t, c, c->steps2, c->n_steps2, rule->pick, lines,
-						 results);
-			}
-			damaged = !ok;
-			if (results->len && ok)
-				blamed = g_strdup(results->pdata[0]);
-			for (guint i = 0; i < results->len; i++)
-				g_ptr_array_add(args, g_strdup(results->pdata[i]));
-		}
+		if (c->n_steps)
+			damaged = !title_rule_frames(t, rule, c, text + s, args, &blamed);
 		g_free(desc);
 		desc = title_format(rule->fmt, args);
 		chosen = rule;
@@ -1191,7 +1256,7 @@ char *ftl_oops_titler_title(const FtlOopsTitler *t, gint family, const char *tex
 		damaged = TRUE;
 	*corrupted = damaged;
 	*frame = blamed;
-	char *title = ftl_oops_title_normalize(t, desc);
+	char *title = title_normalize(t, desc, !chosen || (chosen->flags & RULE_OWN));
 	g_free(desc);
 	return title;
 }
@@ -1213,11 +1278,23 @@ static char *title_replace(const GRegex *re, const char *s, const char *with)
 
 char *ftl_oops_title_normalize(const FtlOopsTitler *t, const char *title)
 {
+	return title_normalize(t, title, FALSE);
+}
+
+/* keep_numbers: a title of ftlens's own reading keeps the numbers that name
+ * things (kmalloc-64, a line number), where syzkaller has no rule to say
+ * which of them are noise; addresses still become ADDR. */
+static char *title_normalize(const FtlOopsTitler *t, const char *title, gboolean keep_numbers)
+{
 	static const char *const with[] = {
 		"syz-executor", "syzkaller", "\\1ADDR", "IP", "\\1:LINE", "\\1", "CPU", "\\1NUM\\3",
 	};
+	/* the replacements a reading of its own keeps: line numbers, numbers */
+	static const gboolean numeric[] = { FALSE, FALSE, FALSE, FALSE, TRUE, FALSE, FALSE, TRUE };
 	char *cur = g_strdup(title);
 	for (guint i = 0; i < G_N_ELEMENTS(with); i++) {
+		if (keep_numbers && numeric[i])
+			continue;
 		char *next = title_replace(t->norm[i], cur, with[i]);
 		g_free(cur);
 		cur = next;

@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "analysis/oops-arch.h"
 #include "analysis/oops-lines.h"
 #include "analysis/oops-title.h"
 
@@ -532,6 +533,7 @@ static FtlOopsReport *oops_assemble(OopsFind *f, OopsBuild *b, guint8 *owned)
 	r->n_lines = all->len;
 	ftl_oops_read_fields(r, con, all);
 	ftl_oops_read_stacks(r, con, all);
+	r->arch = ftl_oops_arch_guess(con, all);
 	gboolean has_context = ftl_console_line(con, r->first)->ts != FTL_TS_NONE || r->caller_kind;
 	g_autoptr(GArray) title_lines = oops_title_lines(con, r, b->lines);
 	g_autofree char *text = oops_title_text(r, con, title_lines, has_context);
@@ -543,6 +545,26 @@ static FtlOopsReport *oops_assemble(OopsFind *f, OopsBuild *b, guint8 *owned)
 	return r;
 }
 
+
+/* A report that names no architecture of its own (a hung task, a lockdep
+ * splat) was printed by the same machine as the rest of its log. */
+static void oops_fill_arch(FtlOops *o, const FtlConsole *con)
+{
+	const char *log_arch = NULL;
+	for (guint k = 0; k < o->reports->len && !log_arch; k++)
+		log_arch = ((FtlOopsReport *)g_ptr_array_index(o->reports, k))->arch;
+	if (!log_arch && o->reports->len) {
+		g_autoptr(GArray) all = g_array_sized_new(FALSE, FALSE, sizeof(guint), con->lines->len);
+		for (guint i = 0; i < con->lines->len; i++)
+			g_array_append_val(all, i);
+		log_arch = ftl_oops_arch_guess(con, all);
+	}
+	for (guint k = 0; k < o->reports->len; k++) {
+		FtlOopsReport *r = g_ptr_array_index(o->reports, k);
+		if (!r->arch)
+			r->arch = log_arch;
+	}
+}
 /* Each ftrace dump goes with the last report that began before it. */
 static void oops_attach_dumps(FtlOops *o, const FtlConsole *con)
 {
@@ -586,5 +608,6 @@ FtlOops *ftl_oops_find_with(const FtlConsole *con, const FtlOopsTitler *titler)
 	oops_attach_dumps(o, con);
 	for (guint k = 0; k < o->reports->len; k++)
 		oops_mark_cut(g_ptr_array_index(o->reports, k), con);
+	oops_fill_arch(o, con);
 	return o;
 }

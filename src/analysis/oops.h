@@ -47,6 +47,9 @@ typedef struct {
 	char *label;	/* the line that introduced it ("Call Trace:"), NULL if none */
 	guint line;	/* index of the first frame's console line */
 	GArray *frames; /* FtlOopsFrame */
+	/* another CPU printed a trace at the same time and the log has no printk
+	 * caller ids: some of these frames may be that CPU's */
+	gboolean interleaved;
 } FtlOopsStack;
 
 typedef struct {
@@ -69,6 +72,7 @@ typedef struct {
 	gint64 ts; /* printk time of the first line, FTL_TS_NONE */
 	/* the task and kernel, from "CPU: 1 PID: 22 Comm: sh Not tainted 6.1.0 #1" */
 	gint cpu, pid; /* -1 when not printed */
+	const char *arch; /* "x86_64", "arm64", "s390"... (static), NULL when unknown */
 	char *comm, *taint, *release, *build, *hardware;
 	gboolean tainted;
 	/* where the CPU was: RIP/IP (x86), PC/pc (arm, arm64), NIP (ppc), epc (riscv) */

@@ -6,11 +6,18 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "parse/open.h"
 #include "util/error.h"
 #include "util/input.h"
 #include "util/linereader.h"
+#include "views/table.h"
+
+/* --width's bounds: narrower cuts every name, wider is no screen */
+#define CLI_MIN_WIDTH 40
+#define CLI_MAX_WIDTH 1000
 
 const FtlCommand ftl_commands[] = {
 	{ "info", "FILE...", "what a trace holds: dialect, tracer, CPUs, spans, counts",
@@ -135,7 +142,7 @@ void ftl_cli_print_usage(FILE *out)
 	fprintf(out,
 		"\nglobal options (every command): --cpu LIST, --pid LIST, --time START,END,\n"
 		"  --relative-to PATTERN, --wallclock PATTERN=ISO8601, --buffer NAME, --strict,\n"
-		"  --max-expand SIZE, -j N, --color WHEN, -v\n"
+		"  --max-expand SIZE, -j N, --color WHEN, --width N, -v\n"
 		"'ftlens help COMMAND' shows a command's options.\n");
 }
 
@@ -168,6 +175,10 @@ static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *en
 		{ "color", 0, 0, G_OPTION_ARG_STRING, &g->color,
 		  "Color output: auto, always or never", "WHEN" },
 		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &g->verbose, "Say more", NULL },
+		{ "width", 0, 0, G_OPTION_ARG_INT, &g->width,
+		  "Width of text tables in columns (default: the terminal's; 100 when output is "
+		  "not a terminal)",
+		  "N" },
 		{ NULL },
 	};
 	g_autofree char *param = g_strdup_printf("%s %s", cmd->name, cmd->args);
@@ -213,6 +224,25 @@ static gboolean cli_set_jobs(gint jobs, GError **error)
 	return TRUE;
 }
 
+/* Text tables fill the terminal when stdout is one, else 100 columns, so
+ * that what a script or a file gets does not depend on the window. */
+static gboolean cli_width(const FtlCliGlobals *g, GError **error)
+{
+	if (g->width && (g->width < CLI_MIN_WIDTH || g->width > CLI_MAX_WIDTH)) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "--width: %d: expected %d to %d columns", g->width, CLI_MIN_WIDTH,
+			    CLI_MAX_WIDTH);
+		return FALSE;
+	}
+	gint cols = g->width ? g->width : 100;
+	struct winsize ws;
+	if (!g->width && isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
+	    ws.ws_col)
+		cols = CLAMP(ws.ws_col, CLI_MIN_WIDTH, CLI_MAX_WIDTH);
+	ftl_table_set_width((guint)cols);
+	return TRUE;
+}
+
 gboolean ftl_cli_parse(const FtlCommand *cmd, const GOptionEntry *entries, FtlCliGlobals *g,
 		       int *argc, char ***argv, GError **error)
 {
@@ -251,6 +281,8 @@ gboolean ftl_cli_parse_data(const FtlCommand *cmd, const GOptionEntry *entries, 
 		}
 		ftl_input_set_max_expand(max_expand);
 	}
+	if (!cli_width(g, error))
+		return FALSE;
 	if (g->cpu_list && !ftl_filter_parse_list(g->cpu_list, &g->filter.cpus, error)) {
 		g_prefix_error(error, "--cpu: ");
 		return FALSE;

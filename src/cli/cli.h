@@ -6,6 +6,7 @@
 #include <glib.h>
 #include <stdio.h>
 
+#include "analysis/counts.h"
 #include "model/iter.h"
 #include "model/trace.h"
 
@@ -22,6 +23,7 @@ typedef struct {
 	char *buffer;	   /* --buffer NAME: one ring buffer of a trace.dat */
 	char *max_expand;  /* --max-expand SIZE: disk an expanded copy may take */
 	gint jobs;	   /* -j N: text parse threads (0: $FTLENS_JOBS, else online CPUs) */
+	gint width;	   /* --width N; 0: the terminal's, 100 when not a terminal */
 	/* Filled by ftl_cli_time_origin(): timestamps print as ts - origin_ns
 	 * (FTL_TS_NONE: as they are); wall time = ts + wall_offset_ns. */
 	gint64 origin_ns;
@@ -68,6 +70,16 @@ int ftl_cli_exit_code(const GError *error);
  * g->wall_offset_ns. A pattern that matches no marker is an error.
  * (cli/time-origin.c) */
 gboolean ftl_cli_time_origin(FtlCliGlobals *g, int argc, char **argv, GError **error);
+
+/* Why a function-call answer is empty, in words for a person (cli/empty.c):
+ * the selection (--cpu/--pid/--time) keeps none of the trace's events, or
+ * the events it keeps (selected: counts of them) hold no function_graph
+ * calls, and then what they do hold and the command that shows it. */
+char *ftl_cli_why_empty(const FtlCliGlobals *g, FtlTrace *trace, const FtlCounts *selected);
+/* The same as an FTL_ERROR_EMPTY error "CMD: why" (exit 1): for a command
+ * whose whole answer is empty. Returns FALSE. */
+gboolean ftl_cli_empty(const FtlCliGlobals *g, FtlTrace *trace, const FtlCounts *selected,
+		       const char *cmd, GError **error);
 
 gboolean ftl_cmd_info(int argc, char **argv, GError **error);
 gboolean ftl_cmd_dump(int argc, char **argv, GError **error);

@@ -12,7 +12,7 @@
 /* One side: the trace's per-function statistics, built without the
  * merged call tree. */
 static FtlFuncStats *diff_side(const FtlCliGlobals *g, char *argv0, char *path, FtlTrace **trace,
-			       GError **error)
+			       char **why, GError **error)
 {
 	char *side_argv[] = { argv0, path, NULL };
 	*trace = ftl_cli_open_trace(g, 2, side_argv, error);
@@ -23,11 +23,15 @@ static FtlFuncStats *diff_side(const FtlCliGlobals *g, char *argv0, char *path, 
 	g_autoptr(FtlFuncStats) funcs = ftl_funcstats_new(FTL_FUNCSTATS_BY_FUNC);
 	ftl_calltree_set_no_tree(calls);
 	ftl_calltree_add_on_call(calls, ftl_funcstats_add_call, funcs);
+	g_autoptr(FtlCounts) counts = ftl_counts_new();
 	g_autoptr(FtlPass) pass = ftl_pass_new();
+	ftl_pass_add(pass, &ftl_counts_consumer, counts);
 	ftl_pass_add(pass, &ftl_calltree_consumer, calls);
 	ftl_pass_add(pass, &ftl_funcstats_consumer, funcs);
 	if (!ftl_pass_run(pass, *trace, &g->filter, error))
 		return NULL;
+	if (!ftl_funcstats_n_rows(funcs))
+		*why = ftl_cli_why_empty(g, *trace, counts);
 	return g_steal_pointer(&funcs);
 }
 
@@ -60,14 +64,28 @@ gboolean ftl_cmd_diff(int argc, char **argv, GError **error)
 		return FALSE;
 	}
 	g_autoptr(FtlTrace) ta = NULL, tb = NULL;
-	g_autoptr(FtlFuncStats) a = diff_side(&g, argv[0], argv[1], &ta, error);
+	g_autofree char *why_a = NULL, *why_b = NULL;
+	g_autoptr(FtlFuncStats) a = diff_side(&g, argv[0], argv[1], &ta, &why_a, error);
 	if (!a)
 		return FALSE;
-	g_autoptr(FtlFuncStats) b = diff_side(&g, argv[0], argv[2], &tb, error);
+	g_autoptr(FtlFuncStats) b = diff_side(&g, argv[0], argv[2], &tb, &why_b, error);
 	if (!b)
 		return FALSE;
-	g_autoptr(FtlDiff) d = ftl_diff_new(a, b, key);
-	ftl_diff_print(d, ftl_trace_label(ta), ftl_trace_label(tb), format, (guint)MAX(top, 1),
-		       stdout);
+	/* both sides empty: nothing to compare, say why (exit 1; CSV and JSON
+	 * still parse); one side empty: every function is new or gone, which is
+	 * an answer, with a note */
+	gboolean none = why_a && why_b;
+	if (!none && (why_a || why_b))
+		g_printerr("ftlens diff: note: %s: %s\n", why_a ? "A" : "B", why_a ? why_a : why_b);
+	if (!none || format != FTL_FORMAT_TEXT) {
+		g_autoptr(FtlDiff) d = ftl_diff_new(a, b, key);
+		ftl_diff_print(d, ftl_trace_label(ta), ftl_trace_label(tb), format,
+			       (guint)MAX(top, 1), stdout);
+	}
+	if (none) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY,
+			    "diff: nothing to compare: A: %s; B: %s", why_a, why_b);
+		return FALSE;
+	}
 	return TRUE;
 }

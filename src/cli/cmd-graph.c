@@ -62,7 +62,9 @@ gboolean ftl_cmd_graph(int argc, char **argv, GError **error)
 	g_autoptr(FtlCallTree) tree = ftl_calltree_new(group, ftl_trace_diags(trace));
 	if (function)
 		ftl_calltree_set_focus(tree, ftl_strpool_intern(ftl_trace_pool(trace), function));
+	g_autoptr(FtlCounts) counts = ftl_counts_new();
 	g_autoptr(FtlPass) pass = ftl_pass_new();
+	ftl_pass_add(pass, &ftl_counts_consumer, counts);
 	ftl_pass_add(pass, &ftl_calltree_consumer, tree);
 	if (!ftl_pass_run(pass, trace, &g.filter, error))
 		return FALSE;
@@ -74,6 +76,10 @@ gboolean ftl_cmd_graph(int argc, char **argv, GError **error)
 		return FALSE;
 	}
 	FtlGraphOptions opt = { .max_depth = depth, .threshold = (gint64)(threshold_us * 1000) };
-	ftl_graph_print(root, &opt, format, stdout);
+	/* no calls at all: an empty tree says why (CSV and JSON still parse) */
+	if (root->child || format != FTL_FORMAT_TEXT)
+		ftl_graph_print(root, &opt, format, stdout);
+	if (!root->child)
+		return ftl_cli_empty(&g, trace, counts, "graph", error);
 	return TRUE;
 }

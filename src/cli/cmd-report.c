@@ -101,6 +101,7 @@ gboolean ftl_cmd_report(int argc, char **argv, GError **error)
 		ftl_pass_add(pass, &ftl_sched_consumer, sched);
 	if (!ftl_pass_run(pass, trace, &g.filter, error))
 		return FALSE;
+	g_autofree char *why = ftl_funcstats_n_rows(funcs) ? NULL : ftl_cli_why_empty(&g, trace, counts);
 	FtlReportData r = {
 		.trace = trace,
 		.counts = counts,
@@ -115,7 +116,10 @@ gboolean ftl_cmd_report(int argc, char **argv, GError **error)
 		.sort = sort,
 		.sort_given = sort_s != NULL,
 		.sched = sched,
-	};
+		.empty_why = why };
 	ftl_report_print(&r, format, stdout);
+	/* the report's other sections are an answer; no event selected is none */
+	if (!ftl_counts_events(counts))
+		return ftl_cli_empty(&g, trace, counts, "report", error);
 	return TRUE;
 }

@@ -32,6 +32,8 @@ static const struct {
 	[FTL_DIAG_REPORT_CUT] = { "report_cut", "kernel reports the log ends inside" },
 	[FTL_DIAG_DEEP_CALLS] = { "deep_calls",
 				  "calls nested too deep for the call tree, merged into (deeper)" },
+	[FTL_DIAG_ENTRIES_SHORT] = { "entries_short",
+				     "entries the header counts and the file does not hold" },
 };
 
 FtlDiags *ftl_diags_new(void)

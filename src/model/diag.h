@@ -22,6 +22,9 @@ typedef enum {
 	FTL_DIAG_DUMP_INTERLEAVED, /* other messages printed inside an ftrace dump */
 	FTL_DIAG_REPORT_CUT,	   /* a kernel report the log ends inside */
 	FTL_DIAG_DEEP_CALLS, /* calls nested deeper than the call tree keeps (analysis) */
+	/* a text trace holds fewer entries than its header says its buffer had:
+	 * cut, or saved while tracing went on (amount: the missing entries) */
+	FTL_DIAG_ENTRIES_SHORT,
 	FTL_DIAG_N_KINDS
 } FtlDiagKind;
 

@@ -183,6 +183,8 @@ static FtlStatus iter_pull(FtlIter *it, FtlSource *src, guint idx, GError **erro
 {
 	const FtlEvent *ev = NULL;
 	FtlStatus st = src->ops->next(src, &ev, error);
+	if (st == FTL_STATUS_EOF)
+		ftl_source_end(src);
 	if (st != FTL_STATUS_OK)
 		return st;
 	it->heap[it->n] = (IterSlot){ src, ev, idx };

@@ -58,11 +58,15 @@ struct _FtlSource {
 	gboolean has_header;
 	gboolean time_relative; /* latency format: times are relative to the trace start */
 	const char *buffer; /* interned ring-buffer (instance) name; NULL: the top buffer */
+	gboolean end_checked; /* ftl_source_end() ran */
 };
 
 /* Initializes the common part; subclasses embed FtlSource first. */
 void ftl_source_init(FtlSource *src, const FtlSourceOps *ops, const char *path);
 void ftl_source_clear(FtlSource *src);
+/* The source said EOF: checks what it read against what its header
+ * promised (once; later EOFs of a reread are the same file). */
+void ftl_source_end(FtlSource *src);
 const char *ftl_source_dialect(FtlSource *src);
 /* Appends ev's payload text to out through the source's payload op; FALSE (and
  * nothing appended) when the source has none. ev must still be borrowed. */

@@ -27,6 +27,26 @@ void ftl_source_init(FtlSource *src, const FtlSourceOps *ops, const char *path)
 	src->header_cpus = -1;
 }
 
+void ftl_source_end(FtlSource *src)
+{
+	if (src->end_checked)
+		return;
+	src->end_checked = TRUE;
+	/* "# entries-in-buffer/entries-written: 4000/4000": one entry per event,
+	 * a function_graph leaf line two (its entry and return), the events
+	 * counted with the exits the parser made for them */
+	gint64 held = (gint64)src->stats.events;
+	if (src->entries_in_buffer > held) {
+		g_autofree char *what = g_strdup_printf(
+			"the header says %" G_GINT64_FORMAT " entries in the buffer, the file "
+			"holds %" G_GINT64_FORMAT,
+			src->entries_in_buffer, held);
+		ftl_diags_add(ftl_trace_diags(src->trace), FTL_DIAG_ENTRIES_SHORT, src->path, 0,
+			      src->cpu_hint, what, strlen(what),
+			      (guint64)(src->entries_in_buffer - held));
+	}
+}
+
 void ftl_source_clear(FtlSource *src)
 {
 	g_clear_pointer(&src->path, g_free);

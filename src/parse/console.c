@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "parse/text.h"
+#include "parse/tracedat.h"
 #include "util/error.h"
 #include "util/input.h"
 
@@ -182,11 +183,30 @@ static const char *console_kmsg(const char *p, const char *e, gint *level, gint6
 	return s + 1;
 }
 
+/* A serial capture tool's wall clock (minicom, tio, picocom, ts):
+ * "[11:23:07] ", "[11:23:07.123] ". */
+static const char *console_capture_clock(const char *p, const char *e)
+{
+	if (e - p < 11 || p[0] != '[' || p[3] != ':' || p[6] != ':')
+		return NULL;
+	for (guint i = 1; i < 9; i++)
+		if (i != 3 && i != 6 && !g_ascii_isdigit(p[i]))
+			return NULL;
+	const char *q = p + 9;
+	if (q < e && *q == '.')
+		q = console_digits(q + 1, e);
+	if (q + 1 >= e || q[0] != ']' || q[1] != ' ')
+		return NULL;
+	return q + 2;
+}
+
 /* Takes every prefix off [p, e) into l; returns where the message starts. */
 static const char *console_prefixes(const char *p, const char *e, FtlConsoleLine *l)
 {
 	const char *q;
 	p = console_dropped(p, e);
+	if ((q = console_capture_clock(p, e)))
+		p = q;
 	if ((q = console_syslog(p, e)) || (q = console_dmesg_x(p, e)))
 		p = q;
 	if (e - p >= 3 && p[0] == '<' && g_ascii_isdigit(p[1])) {
@@ -476,15 +496,33 @@ static gboolean console_check_text(const FtlInput *in, GError **error)
 			    in->path);
 		return FALSE;
 	}
+	if (ftl_tracedat_sniff(in->data, in->size)) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
+			    "'%s': a trace.dat (binary trace data), not a console log; read it "
+			    "with 'ftlens report' or 'ftlens dump'",
+			    in->path);
+		return FALSE;
+	}
 	gsize n = MIN(in->size, CONSOLE_SNIFF), bad = 0;
-	for (gsize i = 0; i < n; i++) {
+	for (gsize i = 0; i < n;) {
 		guchar c = (guchar)in->data[i];
 		if (c == 0 || (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != 0x1b))
 			bad++;
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		/* bytes that make no UTF-8 character are as telling (the sample's
+		 * last character may be cut: not counted) */
+		gunichar u = g_utf8_get_char_validated(in->data + i, (gssize)(n - i));
+		if (u == (gunichar)-1)
+			bad++;
+		i += u < (gunichar)-2 ? (gsize)g_unichar_to_utf8(u, NULL) : 1;
 	}
 	if (bad * 20 > n) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
-			    "'%s': binary data (%zu of the first %zu bytes are control bytes), "
+			    "'%s': binary data (%zu of the first %zu bytes are control bytes or no "
+			    "UTF-8), "
 			    "not a console log",
 			    in->path, bad, n);
 		return FALSE;

@@ -20,20 +20,29 @@
 /* The start of an input that the sniffers look at. */
 #define HEAD_BYTES 65536
 
-/* cpuN from ".../cpuN/trace" or ".../cpuN" */
+/* The N of a per-CPU name: "cpuN" (a per_cpu/ directory), or "cpuN.trace"
+ * and "cpuN.txt" (files a script saved per CPU); -1 for any other name. */
+static gint open_cpu_name(const char *name, gboolean *file)
+{
+	if (!g_str_has_prefix(name, "cpu") || !g_ascii_isdigit(name[3]))
+		return -1;
+	gsize d = strspn(name + 3, "0123456789");
+	const char *rest = name + 3 + d;
+	if (file)
+		*file = *rest != 0;
+	if (*rest && strcmp(rest, ".trace") != 0 && strcmp(rest, ".txt") != 0)
+		return -1;
+	return (gint)g_ascii_strtoll(name + 3, NULL, 10);
+}
+
+/* cpuN from ".../cpuN/trace", ".../cpuN", ".../cpuN.trace" or ".../cpuN.txt" */
 static gint open_cpu_hint(const char *path)
 {
 	g_autofree char *dir = g_path_get_dirname(path);
 	g_autofree char *base = g_path_get_basename(dir);
 	g_autofree char *self = g_path_get_basename(path);
-	const char *names[] = { base, self };
-	for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
-		const char *b = names[i];
-		if (g_str_has_prefix(b, "cpu") && b[3] &&
-		    strspn(b + 3, "0123456789") == strlen(b + 3))
-			return (gint)g_ascii_strtoll(b + 3, NULL, 10);
-	}
-	return -1;
+	gint cpu = open_cpu_name(self, NULL);
+	return cpu >= 0 ? cpu : open_cpu_name(base, NULL);
 }
 
 static gboolean open_check_text(const char *path, const char *data, gsize size, GError **error)
@@ -165,10 +174,11 @@ static gint open_cpu_dir_cmp(gconstpointer a, gconstpointer b)
 {
 	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
 	gint64 cx = g_ascii_strtoll(x + 3, NULL, 10), cy = g_ascii_strtoll(y + 3, NULL, 10);
-	return (cx > cy) - (cx < cy);
+	return cx != cy ? (cx > cy) - (cx < cy) : strcmp(x, y);
 }
 
-/* per_cpu/cpuN/trace files below dir (or dir/cpuN/trace). Returns how many were added. */
+/* per_cpu/cpuN/trace files below dir, dir/cpuN/trace, or files dir/cpuN.trace
+ * and dir/cpuN.txt. Returns how many were added. */
 static gint open_add_per_cpu(FtlTrace *trace, const char *dir, GError **error)
 {
 	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
@@ -177,20 +187,20 @@ static gint open_add_per_cpu(FtlTrace *trace, const char *dir, GError **error)
 	g_autoptr(GPtrArray) cpus = g_ptr_array_new_with_free_func(g_free);
 	const char *name;
 	while ((name = g_dir_read_name(d))) {
-		if (g_str_has_prefix(name, "cpu") && name[3] &&
-		    strspn(name + 3, "0123456789") == strlen(name + 3))
+		if (open_cpu_name(name, NULL) >= 0)
 			g_ptr_array_add(cpus, g_strdup(name));
 	}
 	g_ptr_array_sort(cpus, open_cpu_dir_cmp);
 	gint added = 0;
 	for (guint i = 0; i < cpus->len; i++) {
 		const char *c = g_ptr_array_index(cpus, i);
-		g_autofree char *path = g_build_filename(dir, c, "trace", NULL);
+		gboolean file;
+		gint cpu = open_cpu_name(c, &file);
+		g_autofree char *path = g_build_filename(dir, c, file ? NULL : "trace", NULL);
 		if (!g_file_test(path, G_FILE_TEST_IS_REGULAR))
 			continue;
 		g_autoptr(GError) local = NULL;
-		if (!open_add_file(trace, path, (gint)g_ascii_strtoll(c + 3, NULL, 10), NULL,
-				   &local)) {
+		if (!open_add_file(trace, path, cpu, NULL, &local)) {
 			/* An idle CPU leaves an empty or header-only file: not an error. */
 			if (g_error_matches(local, FTL_ERROR, FTL_ERROR_EMPTY))
 				continue;
@@ -247,8 +257,8 @@ static gboolean open_add_dir(FtlTrace *trace, const char *dir, GError **error)
 	if (g_file_test(top, G_FILE_TEST_IS_REGULAR))
 		return open_add_file(trace, top, -1, NULL, error);
 	g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
-		    "'%s': directory holds no trace (looked for per_cpu/cpuN/trace, cpuN/trace "
-		    "and trace)",
+		    "'%s': directory holds no trace (looked for per_cpu/cpuN/trace, cpuN/trace, "
+		    "cpuN.trace, cpuN.txt and trace)",
 		    dir);
 	return FALSE;
 }

@@ -253,6 +253,12 @@ static void chunk_known(ChunkParse *cp, const char *line)
 		cp->c->first_known = (gsize)(line - cp->text);
 }
 
+static void chunk_header(ChunkParse *cp, const char *line)
+{
+	if (cp->c->first_header == G_MAXSIZE)
+		cp->c->first_header = (gsize)(line - cp->text);
+}
+
 /* One line that is not blank: [line, le) as read, p its first non-blank. */
 static void chunk_line(ChunkParse *cp, const char *line, const char *p, const char *le,
 		       gboolean has_nl)
@@ -269,6 +275,8 @@ static void chunk_line(ChunkParse *cp, const char *line, const char *p, const ch
 			chunk_drop_event(cp);
 			c->stats.header_lines++;
 			chunk_op(cp, TEXT_OP_HEADER, p + 1, (gsize)(le - p - 1), FALSE);
+			chunk_header(cp, line);
+			return;
 		}
 		chunk_known(cp, line);
 		return;
@@ -297,7 +305,7 @@ static void chunk_line(ChunkParse *cp, const char *line, const char *p, const ch
 		c->stats.header_lines++;
 		if (latency)
 			chunk_op(cp, TEXT_OP_OLD_LATENCY, p, (gsize)(le - p), FALSE);
-		chunk_known(cp, line);
+		chunk_header(cp, line);
 		return;
 	}
 	c->stats.unparsed_lines++;
@@ -318,7 +326,7 @@ static void chunk_reset(TextChunk *c)
 	memset(&c->stats, 0, sizeof c->stats);
 	c->seqs = 0;
 	c->fgraph = c->latency = c->report = FALSE;
-	c->first_known = c->first_bad = G_MAXSIZE;
+	c->first_known = c->first_header = c->first_bad = G_MAXSIZE;
 	c->first_bad_line = 0;
 }
 

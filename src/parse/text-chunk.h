@@ -32,9 +32,10 @@ typedef struct {
 	FtlSourceStats stats; /* the chunk's lines (leaf exits counted in events) */
 	guint64 seqs;	      /* seq numbers the chunk used */
 	gboolean fgraph, latency, report;
-	/* for the sniff: offsets of the first line parsed as something (header,
-	 * event or special) and of the first line that did not parse; G_MAXSIZE none */
-	gsize first_known, first_bad;
+	/* for the sniff: offsets of the first event or special line, of the
+	 * first header line ('#' lines alone do not make a trace: a README or a
+	 * mail has them) and of the first line that did not parse; G_MAXSIZE none */
+	gsize first_known, first_header, first_bad;
 	guint64 first_bad_line;
 } TextChunk;
 

@@ -417,6 +417,7 @@ static gboolean text_sniff_fail(TextSource *ts, char *bad, GError **error)
 static gboolean text_sniff(TextSource *ts, GError **error)
 {
 	char *bad = NULL; /* the first unrecognized line in the window */
+	gboolean header = FALSE; /* a header line in the window */
 	GError *strict = NULL;
 	const FtlLineChunk *lc;
 	while ((lc = ftl_line_reader_next(ts->reader))) {
@@ -430,6 +431,7 @@ static gboolean text_sniff(TextSource *ts, GError **error)
 			}
 			return TRUE;
 		}
+		header |= c->first_header != G_MAXSIZE && lc->offset + c->first_header < SNIFF_BYTES;
 		if (!bad && c->first_bad != G_MAXSIZE && lc->offset + c->first_bad < SNIFF_BYTES)
 			bad = text_not_a_trace(ts, ts->base_line + c->first_bad_line,
 					       lc->text + c->first_bad, lc->text + lc->len);
@@ -439,6 +441,9 @@ static gboolean text_sniff(TextSource *ts, GError **error)
 				lc->text + lc->len + MIN(lc->long_line, FTL_LINE_LONG_HEAD));
 		if (lc->last || lc->offset + lc->len >= SNIFF_BYTES) {
 			g_clear_error(&strict);
+			/* an idle CPU's or a quiet tracer's file: its header and nothing else */
+			if (header && !bad)
+				return TRUE;
 			return text_sniff_fail(ts, bad, error);
 		}
 		text_sniff_skip(ts, &strict);

@@ -79,6 +79,6 @@ void ftl_diff_print(const FtlDiff *d, const char *label_a, const char *label_b, 
 			key == FTL_DIFF_BY_SELF	   ? "self time"
 			: key == FTL_DIFF_BY_CALLS ? "calls"
 						   : "total time");
-		ftl_table_print_text(t, out, MAX(top, 1), 100);
+		ftl_table_print_text(t, out, MAX(top, 1), FTL_TABLE_WIDTH);
 	}
 }

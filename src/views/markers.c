@@ -9,7 +9,7 @@
 #include "util/escape.h"
 #include "util/timefmt.h"
 
-#define MARKERS_WIDTH 100
+#define MARKERS_WIDTH FTL_TABLE_WIDTH /* the terminal's or --width */
 /* Text shows the details of this many spans; CSV and JSON show all. */
 #define MARKERS_TEXT_SPANS 20
 

@@ -80,8 +80,9 @@ static void oops_text_stack(FILE *out, const FtlOopsView *v, const FtlOopsStack 
 	gsize n = strlen(label);
 	if (n && label[n - 1] == ':')
 		label[n - 1] = 0;
-	fprintf(out, "  %s (line %" G_GUINT64_FORMAT ", %u frames):\n", label,
-		oops_lineno(v, st->line), st->frames->len);
+	fprintf(out, "  %s (line %" G_GUINT64_FORMAT ", %u frames%s):\n", label,
+		oops_lineno(v, st->line), st->frames->len,
+		st->interleaved ? ", mixed with another CPU's output" : "");
 	const char *section = NULL;
 	g_autoptr(GString) s = g_string_new(NULL);
 	for (guint i = 0; i < st->frames->len; i++) {
@@ -155,6 +156,7 @@ static void oops_text_report(FILE *out, const FtlOopsView *v, guint i)
 		oops_kv(out, "kernel", k2);
 	}
 	oops_kv(out, "hardware", r->hardware);
+	oops_kv(out, "arch", r->arch);
 	if (r->has_fault) {
 		GString *s = g_string_new(NULL);
 		g_string_append_printf(s, "%s ", r->fault_reg);
@@ -368,6 +370,7 @@ static void oops_json_stack(JsonBuilder *b, const FtlOopsView *v, const FtlOopsS
 	json_builder_begin_object(b);
 	oops_json_str(b, "label", st->label);
 	ftl_json_member_int(b, "line", (gint64)oops_lineno(v, st->line));
+	oops_json_bool(b, "interleaved", st->interleaved);
 	json_builder_set_member_name(b, "frames");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < st->frames->len; i++)
@@ -398,6 +401,7 @@ static void oops_json_report(JsonBuilder *b, const FtlOopsView *v, guint i)
 	} else {
 		oops_json_str(b, "caller", NULL);
 	}
+	oops_json_str(b, "arch", r->arch);
 	ftl_json_member_opt(b, "cpu", r->cpu, -1);
 	ftl_json_member_opt(b, "pid", r->pid, -1);
 	oops_json_str(b, "comm", r->comm);

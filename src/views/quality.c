@@ -7,7 +7,7 @@
 
 #include "util/timefmt.h"
 
-#define QUALITY_WIDTH 100
+#define QUALITY_WIDTH ftl_table_width() /* the terminal's or --width */
 
 /* Caveats are sentences of any length: wrap them at word boundaries so the
  * block stays inside the width reports promise. */

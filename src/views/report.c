@@ -12,7 +12,7 @@
 #include "views/quality.h"
 #include "views/sched.h"
 
-#define REPORT_WIDTH 100
+#define REPORT_WIDTH FTL_TABLE_WIDTH /* the terminal's or --width */
 
 static gint64 report_ts(const FtlReportData *r, gint64 ts)
 {
@@ -233,11 +233,13 @@ static void report_header_text(const FtlReportData *r, FILE *out)
 	ftl_quality_print_text(r->quality, out);
 }
 
-static void report_section(FILE *out, const char *title, const FtlTable *t, guint top)
+/* why: what an empty section says besides "(none)"; NULL for nothing */
+static void report_section(FILE *out, const char *title, const FtlTable *t, guint top,
+			   const char *why)
 {
 	fprintf(out, "\n%s\n", title);
 	if (ftl_table_n_rows(t) == 0) {
-		fprintf(out, "  (none)\n");
+		fprintf(out, "  (none%s%s)\n", why ? ": " : "", why ? why : "");
 		return;
 	}
 	ftl_table_print_text(t, out, top, REPORT_WIDTH);
@@ -274,6 +276,11 @@ static void report_print_json(const FtlReportData *r, const FtlTable *const *tab
 	json_builder_add_int_value(b, (gint64)ftl_calltree_n_calls(r->calls));
 	json_builder_set_member_name(b, "repaired_calls");
 	json_builder_add_int_value(b, (gint64)ftl_calltree_n_repaired(r->calls));
+	json_builder_set_member_name(b, "empty_why");
+	if (r->empty_why)
+		ftl_json_add_text(b, r->empty_why);
+	else
+		json_builder_add_null_value(b);
 	ftl_quality_add_json(r->quality, b);
 	for (guint i = 0; i < n; i++)
 		ftl_table_add_json(tables[i], b);
@@ -331,23 +338,23 @@ void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out)
 	if (r->sort_given) {
 		char head[64];
 		g_snprintf(head, sizeof head, "Functions by %s", ftl_funcstats_sort_name(r->sort));
-		report_section(out, head, by_self, r->top);
+		report_section(out, head, by_self, r->top, r->empty_why);
 	} else if (timed) {
 		report_section(
 			out,
 			"Top functions by self time (! = some calls outside the complete window)",
-			by_self, r->top);
-		report_section(out, "Top functions by total time", by_total, r->top);
+			by_self, r->top, r->empty_why);
+		report_section(out, "Top functions by total time", by_total, r->top, r->empty_why);
 	} else {
 		g_autoptr(FtlTable) by_calls = ftl_report_func_table(r, FTL_FUNCSTATS_SORT_CALLS);
 		report_section(out, "Top functions by calls (no durations in this input)", by_calls,
-			       r->top);
+			       r->top, r->empty_why);
 	}
-	report_section(out, "Per CPU", cpus, 0);
+	report_section(out, "Per CPU", cpus, 0, r->empty_why);
 	char title[64];
 	g_snprintf(title, sizeof title, "Markers (%u)", ftl_markers_count(r->markers));
-	report_section(out, title, markers, r->top);
-	report_section(out, "Longest calls", longest, r->top);
+	report_section(out, title, markers, r->top, NULL);
+	report_section(out, "Longest calls", longest, r->top, r->empty_why);
 	if (r->sched)
 		ftl_sched_print_summary_text(r->sched, r->top, out);
 	const FtlDiags *d = ftl_trace_diags(r->trace);

@@ -7,7 +7,7 @@
 #include "util/timefmt.h"
 #include "util/escape.h"
 
-#define STACK_WIDTH 100
+#define STACK_WIDTH FTL_TABLE_WIDTH /* the terminal's or --width */
 /* Inconsistencies listed in text; CSV and JSON list all. */
 #define STACK_TEXT_DIAGS 20
 

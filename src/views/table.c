@@ -205,23 +205,33 @@ static void table_fit(const FtlTable *t, guint *w, guint width)
 	}
 }
 
+/* Appends s cut to w columns (it has more): its start and a '~' for a
+ * KEEP_START column; else a '~' and its end, the distinctive part of a
+ * long name, or, mid, its start, a '~' and its end (when names share
+ * their end, as "alpha_do_work" and "bravo_do_work"). */
+static void table_cut(GString *line, const TableCol *col, const char *s, guint w, gboolean mid)
+{
+	if (col->flags & FTL_COL_KEEP_START) {
+		g_string_append_len(line, s, (gssize)ftl_escape_fit(s, w - 1));
+		g_string_append_c(line, '~');
+		return;
+	}
+	guint head = mid ? (w - 1) / 2 : 0;
+	g_string_append_len(line, s, (gssize)ftl_escape_fit(s, head));
+	const char *tail = s;
+	while (ftl_escape_width(tail) > w - 1 - head)
+		tail = g_utf8_next_char(tail);
+	g_string_append_c(line, '~');
+	g_string_append(line, tail);
+}
+
 /* Appends s (visible text of cols columns) in a field of w columns. */
 static void table_put_field(GString *line, const TableCol *col, const char *s, guint cols, guint w,
-			    gboolean last)
+			    gboolean mid, gboolean last)
 {
 	gboolean left = col->type == FTL_COL_STR;
 	if (cols > w) {
-		if (col->flags & FTL_COL_KEEP_START) {
-			g_string_append_len(line, s, (gssize)ftl_escape_fit(s, w - 1));
-			g_string_append_c(line, '~');
-			return;
-		}
-		/* keep the end of a long name: it is the distinctive part */
-		const char *tail = s;
-		while (ftl_escape_width(tail) > w - 1)
-			tail = g_utf8_next_char(tail);
-		g_string_append_c(line, '~');
-		g_string_append(line, tail);
+		table_cut(line, col, s, w, mid);
 		return;
 	}
 	if (!left)
@@ -233,8 +243,68 @@ static void table_put_field(GString *line, const TableCol *col, const char *s, g
 			g_string_append_c(line, ' ');
 }
 
+/* TRUE when cutting column c's cells to w columns prints two different
+ * cells alike ("~_read" for two names ending so). */
+static gboolean table_cut_ambiguous(const FtlTable *t, GPtrArray *texts, guint nrows, guint c,
+				    guint w, gboolean mid)
+{
+	const TableCol *col = &g_array_index(t->cols, TableCol, c);
+	guint ncols = t->cols->len;
+	g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	for (guint r = 0; r < nrows; r++) {
+		const char *s = g_ptr_array_index(texts, r * ncols + c);
+		if (ftl_escape_width(s) <= w)
+			continue;
+		GString *cut = g_string_new(NULL);
+		table_cut(cut, col, s, w, mid);
+		const char *other = g_hash_table_lookup(seen, cut->str);
+		if (other && strcmp(other, s) != 0) {
+			g_string_free(cut, TRUE);
+			return TRUE;
+		}
+		g_hash_table_insert(seen, g_string_free(cut, FALSE), (gpointer)s);
+	}
+	return FALSE;
+}
+
+/* A name is never ambiguous: a cut name column whose cells would print alike
+ * is cut in the middle instead, and widened (past the line's width if it
+ * must; never past its widest cell) until no two different cells do. */
+static void table_unambiguous(const FtlTable *t, GPtrArray *texts, guint nrows, guint *w,
+			      const guint *full, gboolean *mid)
+{
+	for (guint c = 0; c < t->cols->len; c++) {
+		/* KEEP_START columns hold texts (markers), read whole elsewhere,
+		 * not names: cut at the width */
+		if (g_array_index(t->cols, TableCol, c).flags & FTL_COL_KEEP_START)
+			continue;
+		while (w[c] < full[c] && table_cut_ambiguous(t, texts, nrows, c, w[c], FALSE)) {
+			if (!table_cut_ambiguous(t, texts, nrows, c, w[c], TRUE)) {
+				mid[c] = TRUE;
+				break;
+			}
+			w[c]++;
+		}
+	}
+}
+
+/* Set once by the command line before any output. */
+static guint table_width = 100;
+
+void ftl_table_set_width(guint cols)
+{
+	table_width = cols;
+}
+
+guint ftl_table_width(void)
+{
+	return table_width;
+}
+
 void ftl_table_print_text(const FtlTable *t, FILE *out, guint max_rows, guint width)
 {
+	if (width == FTL_TABLE_WIDTH)
+		width = table_width;
 	guint ncols = t->cols->len;
 	guint nrows = max_rows && max_rows < t->rows->len ? max_rows : t->rows->len;
 	g_autofree guint *w = g_new0(guint, ncols);
@@ -257,7 +327,10 @@ void ftl_table_print_text(const FtlTable *t, FILE *out, guint max_rows, guint wi
 			g_ptr_array_add(texts, s);
 		}
 	}
+	g_autofree guint *full = g_memdup2(w, ncols * sizeof *w);
+	g_autofree gboolean *mid = g_new0(gboolean, ncols);
 	table_fit(t, w, width);
+	table_unambiguous(t, texts, nrows, w, full, mid);
 	GString *line = g_string_new(NULL);
 	for (guint r = 0; r <= nrows; r++) {
 		g_string_truncate(line, 0);
@@ -271,7 +344,8 @@ void ftl_table_print_text(const FtlTable *t, FILE *out, guint max_rows, guint wi
 			if (!first)
 				g_string_append(line, "  ");
 			first = FALSE;
-			table_put_field(line, col, s, (guint)ftl_escape_width(s), w[c], c == last);
+			table_put_field(line, col, s, (guint)ftl_escape_width(s), w[c], mid[c] && r > 0,
+					c == last);
 		}
 		while (line->len && line->str[line->len - 1] == ' ')
 			g_string_truncate(line, line->len - 1);

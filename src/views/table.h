@@ -62,8 +62,15 @@ void ftl_table_set_int(FtlTable *t, guint col, gint64 v);
 void ftl_table_set_double(FtlTable *t, guint col, double v);
 guint ftl_table_n_rows(const FtlTable *t);
 
+/* The width of text tables that pass FTL_TABLE_WIDTH: the terminal's, or
+ * --width, as the command line found it (100 until it is set). */
+#define FTL_TABLE_WIDTH 0
+void ftl_table_set_width(guint cols);
+guint ftl_table_width(void);
+
 /* Text: a header line and aligned rows, at most max_rows (0 = all), strings
- * cut so that a line fits width columns. */
+ * cut so that a line fits width columns (FTL_TABLE_WIDTH: the output's);
+ * never so that two different names print alike (KEEP_START texts excepted). */
 void ftl_table_print_text(const FtlTable *t, FILE *out, guint max_rows, guint width);
 void ftl_table_print_csv(const FtlTable *t, FILE *out);
 /* Adds "name": [ {key: value, ...}, ... ] with every row to an open object. */

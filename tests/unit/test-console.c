@@ -848,6 +848,97 @@ static const char fgraph_dump[] =
 	"[    9.000012] ---------------------------------\n"
 	"[    9.000013] Kernel Offset: disabled\n";
 
+static void test_prefix_capture_clock(void)
+{
+	g_autoptr(FtlConsole) c = con_parse("[11:23:07] BUG kmalloc-64 (Not tainted): x\n"
+					    "[11:23:07.125] [    3.000000] both\n");
+	CU_ASSERT_STRING_EQUAL(con_line(c, 0)->text, "BUG kmalloc-64 (Not tainted): x");
+	CU_ASSERT_STRING_EQUAL(con_line(c, 1)->text, "both");
+	CU_ASSERT_EQUAL(con_line(c, 1)->ts, G_GINT64_CONSTANT(3000000000));
+}
+
+/* Kernels before 3.x: "WARNING: at file:line func()"; the frames are all
+ * "? " (unreliable): the header's function is blamed. */
+static void test_old_warning_layout(void)
+{
+	g_autoptr(Found) f =
+		find("[   80.967002] WARNING: at net/sched/sch_generic.c:255 dev_watchdog+0x1e6/0x1f0()\n"
+		     "[   80.967005] Hardware name: Vostro 3350\n"
+		     "[   80.967012] Call Trace:\n"
+		     "[   80.967020]  [<ffffffff8106b0ff>] ? warn_slowpath_common+0x7f/0xc0\n"
+		     "[   80.967030] ---[ end trace 1234abcd5678ef00 ]---\n");
+	const FtlOopsReport *r = report(f, 0);
+	CU_ASSERT_STRING_EQUAL(r->title, "WARNING in dev_watchdog");
+	CU_ASSERT_FALSE(r->corrupted);
+	CU_ASSERT_STRING_EQUAL(r->location, "net/sched/sch_generic.c:255");
+}
+
+/* SLUB's checks keep the cache's number; syzkaller's rules turn numbers
+ * into NUM only where it has a rule. */
+static void test_slub_numbers_kept(void)
+{
+	g_autoptr(Found) f =
+		find("[    5.000000] BUG kmalloc-4096 (Tainted: G    B  ): Redzone overwritten\n"
+		     "[    5.000001] INFO: Allocated in demo_alloc+0x10/0x20 age=3 cpu=0 pid=7\n"
+		     "[    5.000002]  __kmalloc+0x1/0x2\n"
+		     "[    5.000003]  demo_alloc+0x10/0x20\n"
+		     "[    5.000004] INFO: Freed in demo_free+0x10/0x20 age=1 cpu=0 pid=7\n"
+		     "[    5.000005]  kfree+0x1/0x2\n"
+		     "[    5.000006]  demo_free+0x10/0x20\n");
+	const FtlOopsReport *r = report(f, 0);
+	CU_ASSERT_EQUAL(ftl_oops_count(f->oops), 1);
+	CU_ASSERT_STRING_EQUAL(r->title, "BUG kmalloc-4096: Redzone overwritten");
+	CU_ASSERT_EQUAL(r->stacks->len, 2);
+}
+
+/* arm64 marks the frame the exception hit "(P)": the frames above it are
+ * the fault's handling, the frame after it the one blamed. */
+static void test_arm64_pc_mark(void)
+{
+	g_autoptr(Found) f = find("[    1.0] BUG: KASAN: invalid-access in __memcpy+0xc/0x30\n"
+				  "[    1.1] Write at addr f5ff800083765270 by task t/1\n"
+				  "[    1.2] Call trace:\n"
+				  "[    1.3]  show_stack+0x24/0x40 (C)\n"
+				  "[    1.4]  do_bad_area+0x38/0x110\n"
+				  "[    1.5]  el1h_64_sync+0xa4/0xa8\n"
+				  "[    1.6]  __memcpy+0xc/0x30 (P)\n"
+				  "[    1.7]  demo_fixups+0x4f8/0x1950\n"
+				  "[    1.8]  el0t_64_sync+0x1bc/0x1c0\n");
+	const FtlOopsReport *r = report(f, 0);
+	CU_ASSERT_STRING_EQUAL(r->title, "KASAN: invalid-access Write in demo_fixups");
+	CU_ASSERT_STRING_EQUAL(r->arch, "arm64");
+}
+
+static void test_arch_s390_mips(void)
+{
+	g_autoptr(Found) f =
+		find("[    0.1] Unable to handle kernel pointer dereference in virtual kernel address space\n"
+		     "[    0.2] Oops: 0038 ilc:2 [#1] SMP\n"
+		     "[    0.3] Krnl PSW : 0704c00180000000 0000000000811ee4 (demo_merge+0x1c/0x120)\n"
+		     "[    0.4] Call Trace:\n"
+		     "[    0.5]  [<0000000000811ee4>] demo_merge+0x1c/0x120 \n"
+		     "[    0.6] ([<0000000000811ea0>] demo_merge+0x0/0x120)\n"
+		     "[    0.7]  [<0000000000d07a5a>] demo_list+0x7a/0xd0\n");
+	const FtlOopsReport *r = report(f, 0);
+	CU_ASSERT_STRING_EQUAL(r->title, "BUG: unable to handle kernel pointer dereference in demo_merge");
+	CU_ASSERT_STRING_EQUAL(r->arch, "s390");
+	CU_ASSERT_STRING_EQUAL(r->fault.func, "demo_merge");
+	CU_ASSERT_EQUAL(trace_frame(r, 1)->reliable, FALSE);
+	CU_ASSERT_STRING_EQUAL(trace_frame(r, 2)->func, "demo_list");
+	g_autoptr(Found) g =
+		find("[  103.4] CPU 3 Unable to handle kernel paging request at virtual address 00000003, "
+		     "epc == 8576591c, ra == 857659f0\n"
+		     "[  103.5] Oops[#1]:\n"
+		     "[  103.6] $ 0   : 00000000 00000001 83be3854 00000000\n"
+		     "[  103.7] epc   : 8576591c demo_add_bss+0xd0/0x3c0 [demo]\n"
+		     "[  103.8] Call Trace:\n"
+		     "[  103.9] [<8576591c>] demo_add_bss+0xd0/0x3c0 [demo]\n");
+	r = report(g, 0);
+	CU_ASSERT_STRING_EQUAL(r->title, "BUG: unable to handle kernel paging request in demo_add_bss");
+	CU_ASSERT_STRING_EQUAL(r->arch, "mips");
+	CU_ASSERT_STRING_EQUAL(r->fault.func, "demo_add_bss");
+}
+
 static void test_dump_function_graph(void)
 {
 	g_autoptr(Found) f = find(fgraph_dump);
@@ -1088,6 +1179,11 @@ static const UnitTest tests[] = {
 	{ "arch: riscv", test_arch_riscv },
 	{ "interleaved CPUs", test_interleaved_cpus },
 	{ "2.6-era x86 layout", test_old_x86_layout },
+	{ "prefix: a capture tool's wall clock", test_prefix_capture_clock },
+	{ "pre-3.x WARNING: at file:line func()", test_old_warning_layout },
+	{ "SLUB checks keep the cache's number", test_slub_numbers_kept },
+	{ "arm64 (P) frame mark", test_arm64_pc_mark },
+	{ "arch: s390 and mips", test_arch_s390_mips },
 	{ "dump: function_graph, LOST, trail", test_dump_function_graph },
 	{ "dump: latency, empty, instance", test_dump_latency_and_instance },
 	{ "bad: no report", test_bad_no_report },

@@ -137,6 +137,61 @@ static void test_cut_policies(void)
 	CU_ASSERT_EQUAL(lines[1][strlen(lines[1]) - 1], '~');
 }
 
+/* Two long names with one long end: cut to fit, they still print apart
+ * (the column widens past the width rather than show them alike), and
+ * FTL_TABLE_WIDTH follows ftl_table_set_width(). */
+static void test_cut_unambiguous(void)
+{
+	enum { C_NAME, C_N };
+	static const FtlColumn cols[] = {
+		[C_NAME] = { "name", "name", FTL_COL_STR },
+		[C_N] = { "n", "n", FTL_COL_INT },
+	};
+	const char *tail = "_handle_the_very_long_common_ending_of_both_names";
+	g_autofree char *a = g_strconcat("alpha", tail, NULL);
+	g_autofree char *b = g_strconcat("bravo", tail, NULL);
+	g_autoptr(FtlTable) t = ftl_table_new("rows", cols, G_N_ELEMENTS(cols));
+	const char *names[] = { a, b, "short", "other_short" };
+	for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
+		ftl_table_begin_row(t);
+		ftl_table_set_str(t, C_NAME, names[i]);
+		ftl_table_set_int(t, C_N, i);
+	}
+	ftl_table_set_width(40);
+	g_autofree char *s = render(t, FTL_FORMAT_TEXT, 0, FTL_TABLE_WIDTH);
+	ftl_table_set_width(100);
+	g_auto(GStrv) lines = g_strsplit(s, "\n", -1);
+	/* "~" and their common end would print alike: cut in the middle,
+	 * both ends kept, within the width */
+	CU_ASSERT(g_str_has_prefix(lines[1], "alpha") && g_str_has_prefix(lines[2], "bravo"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(lines[1], "~"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(lines[1], "names "));
+	CU_ASSERT(strlen(lines[1]) <= 40 && strlen(lines[2]) <= 40);
+	/* names alike at both ends too: the column widens until they differ */
+	g_autoptr(FtlTable) x = ftl_table_new("rows", cols, G_N_ELEMENTS(cols));
+	const char *twins[] = { "common_start_of_it_all_1_and_the_common_ending_too",
+				"common_start_of_it_all_2_and_the_common_ending_too" };
+	for (guint i = 0; i < G_N_ELEMENTS(twins); i++) {
+		ftl_table_begin_row(x);
+		ftl_table_set_str(x, C_NAME, twins[i]);
+	}
+	g_autofree char *xs = render(x, FTL_FORMAT_TEXT, 0, 20);
+	g_auto(GStrv) xl = g_strsplit(xs, "\n", -1);
+	CU_ASSERT_STRING_NOT_EQUAL(xl[1], xl[2]);
+	/* the same table without a clash keeps the width */
+	g_autoptr(FtlTable) u = ftl_table_new("rows", cols, G_N_ELEMENTS(cols));
+	ftl_table_begin_row(u);
+	ftl_table_set_str(u, C_NAME, a);
+	ftl_table_set_int(u, C_N, 1);
+	g_autofree char *v = render(u, FTL_FORMAT_TEXT, 0, 40);
+	g_auto(GStrv) vl = g_strsplit(v, "\n", -1);
+	CU_ASSERT(strlen(vl[1]) <= 40);
+	/* CSV keeps full names */
+	g_autofree char *csv = render(t, FTL_FORMAT_CSV, 0, 40);
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, a));
+	CU_ASSERT_PTR_NOT_NULL(strstr(csv, b));
+}
+
 /* Wide characters take two columns: rows stay aligned. */
 static void test_wide_chars(void)
 {
@@ -189,6 +244,7 @@ static const UnitTest tests[] = {
 	{ "csv", test_csv },
 	{ "json", test_json },
 	{ "cut policies by column", test_cut_policies },
+	{ "cuts never make two names alike", test_cut_unambiguous },
 	{ "wide characters", test_wide_chars },
 	{ "csv formula cells", test_csv_formula },
 	{ "format_parse", test_format_parse },
