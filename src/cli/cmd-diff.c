@@ -7,6 +7,7 @@
 #include "analysis/pass.h"
 #include "cli/cli.h"
 #include "util/error.h"
+#include "util/escape.h"
 #include "views/diff.h"
 
 /* One side: the trace's per-function statistics, built without the
@@ -75,8 +76,11 @@ gboolean ftl_cmd_diff(int argc, char **argv, GError **error)
 	 * still parse); one side empty: every function is new or gone, which is
 	 * an answer, with a note */
 	gboolean none = why_a && why_b;
-	if (!none && (why_a || why_b))
-		g_printerr("ftlens diff: note: %s: %s\n", why_a ? "A" : "B", why_a ? why_a : why_b);
+	if (!none && (why_a || why_b)) {
+		/* the reason names the trace: made visible as errors are (main.c) */
+		g_autofree char *vis = ftl_escape(why_a ? why_a : why_b, -1);
+		g_printerr("ftlens diff: note: %s: %s\n", why_a ? "A" : "B", vis);
+	}
 	if (!none || format != FTL_FORMAT_TEXT) {
 		g_autoptr(FtlDiff) d = ftl_diff_new(a, b, key);
 		ftl_diff_print(d, ftl_trace_label(ta), ftl_trace_label(tb), format,

@@ -239,7 +239,8 @@ static void report_section(FILE *out, const char *title, const FtlTable *t, guin
 {
 	fprintf(out, "\n%s\n", title);
 	if (ftl_table_n_rows(t) == 0) {
-		fprintf(out, "  (none%s%s)\n", why ? ": " : "", why ? why : "");
+		g_autofree char *vis = why ? ftl_escape(why, -1) : NULL; /* names the trace */
+		fprintf(out, "  (none%s%s)\n", vis ? ": " : "", vis ? vis : "");
 		return;
 	}
 	ftl_table_print_text(t, out, top, REPORT_WIDTH);

@@ -304,6 +304,8 @@ static void test_event_past_page(void)
 {
 	g_autofree char *out = g_build_filename(tmpdir, "past.dat", NULL);
 	g_autoptr(GError) error = NULL;
+	/* libtracecmd's record reader: the event is cut to the page and read */
+	g_setenv("FTLENS_TRACEDAT_READER", "libtracecmd", TRUE);
 	{
 		/* An event after those 1824 bytes whose length says its data runs
 		 * 4 bytes past the page: 4096 + 4 - (16 + 1824 + 8) bytes. */
@@ -381,6 +383,29 @@ static void test_event_past_page(void)
 		g_unlink(out);
 		rm_rf(copy);
 	}
+	g_unsetenv("FTLENS_TRACEDAT_READER");
+}
+
+/* The same damage through ftlens's own page reader (the default): the page
+ * is read up to the damaged event and the rest skipped, with one
+ * diagnostic naming the CPU, the page's file offset and the event's. */
+static void test_event_past_page_own_reader(void)
+{
+	g_autofree char *out = g_build_filename(tmpdir, "past-own.dat", NULL);
+	g_autoptr(GError) error = NULL;
+	g_autofree char *copy = copy_raw();
+	g_autofree char *cpu0 = g_build_filename(copy, "per_cpu", "cpu0", "trace_pipe_raw", NULL);
+	put_exec(cpu0, 1824, 2252 + 4, 4242, "x", 1824 + 8);
+	CU_ASSERT_TRUE_FATAL(ftl_tracedat_write(copy, out, NULL, &error));
+	g_autofree char *filename = NULL;
+	g_autofree char *text = read_back_bad_page(out, 4242, &filename);
+	CU_ASSERT_PTR_NOT_NULL(text && strstr(text, "CPU 0: page at file offset ") &&
+			       strstr(text, "event at data offset 1824 runs past the page's 1832 "
+					    "committed bytes"));
+	/* nothing of the damaged event is made up */
+	CU_ASSERT_PTR_NULL(filename);
+	g_unlink(out);
+	rm_rf(copy);
 }
 
 /* A buffer option whose name lost its NUL: libtracecmd copies the name
@@ -451,6 +476,7 @@ int main(void)
 		{ "fixture read by trace-cmd", test_fixture_trace_cmd },
 		{ "bad staging directories", test_bad_staging },
 		{ "an event claiming more than its page", test_event_past_page },
+		{ "the same through ftlens's page reader", test_event_past_page_own_reader },
 		{ "a buffer option without its NUL", test_option_without_nul },
 		{ "cpu stats", test_cpustats_parse },
 		{ "bracketed choice", test_bracketed },
