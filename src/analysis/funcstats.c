@@ -14,16 +14,26 @@
  * functions with few calls are exact; past it the histogram takes over. */
 #define EXACT_MAX 256
 
+#define ROW_SLAB 1024
+
 typedef struct {
 	FtlFuncStat st;
-	GArray *exact; /* gint64 durations while timed <= EXACT_MAX, then NULL */
-	guint32 *hist; /* HIST_BUCKETS, from the (EXACT_MAX + 1)th timed call */
+	/* by st.timed: none for 0 or 1 (its duration is min_ns), the GArray of
+	 * gint64 durations for 2..EXACT_MAX, then the HIST_BUCKETS histogram */
+	union {
+		GArray *exact;
+		guint32 *hist;
+	};
 } StatRow;
 
 struct _FtlFuncStats {
 	FtlFuncStatsKey key;
 	GHashTable *rows; /* key struct (func, cpu, pid) -> StatRow* (key is &row->st) */
 	GPtrArray *sorted;
+	/* rows are carved from slabs of ROW_SLAB: one malloc per row would add
+	 * its header and rounding to each of a million once-called names */
+	GPtrArray *slabs;
+	guint slab_used;
 };
 
 static guint funcstats_hash(gconstpointer p)
@@ -41,10 +51,10 @@ static gboolean funcstats_equal(gconstpointer a, gconstpointer b)
 static void funcstats_row_free(gpointer p)
 {
 	StatRow *r = p;
-	g_free(r->hist);
-	if (r->exact)
-		g_array_unref(r->exact);
-	g_free(r);
+	if (r->st.timed > EXACT_MAX)
+		g_clear_pointer(&r->hist, g_free);
+	else if (r->exact)
+		g_clear_pointer(&r->exact, g_array_unref);
 }
 
 FtlFuncStats *ftl_funcstats_new(FtlFuncStatsKey key)
@@ -52,6 +62,8 @@ FtlFuncStats *ftl_funcstats_new(FtlFuncStatsKey key)
 	FtlFuncStats *s = g_new0(FtlFuncStats, 1);
 	s->key = key;
 	s->rows = g_hash_table_new_full(funcstats_hash, funcstats_equal, NULL, funcstats_row_free);
+	s->slabs = g_ptr_array_new_with_free_func(g_free);
+	s->slab_used = ROW_SLAB;
 	return s;
 }
 
@@ -60,6 +72,7 @@ void ftl_funcstats_free(FtlFuncStats *s)
 	if (!s)
 		return;
 	g_hash_table_destroy(s->rows);
+	g_ptr_array_unref(s->slabs);
 	if (s->sorted)
 		g_ptr_array_unref(s->sorted);
 	g_free(s);
@@ -93,7 +106,11 @@ static StatRow *funcstats_row(FtlFuncStats *s, const char *func, gint32 cpu, gin
 			      .pid = s->key == FTL_FUNCSTATS_BY_TASK ? pid : -1 };
 	StatRow *r = g_hash_table_lookup(s->rows, &probe);
 	if (!r) {
-		r = g_new0(StatRow, 1);
+		if (s->slab_used == ROW_SLAB) {
+			g_ptr_array_add(s->slabs, g_new0(StatRow, ROW_SLAB));
+			s->slab_used = 0;
+		}
+		r = (StatRow *)g_ptr_array_index(s->slabs, s->slabs->len - 1) + s->slab_used++;
 		r->st = probe;
 		r->st.min_ns = r->st.max_ns = FTL_TS_NONE;
 		r->st.first_ts = r->st.last_ts = FTL_TS_NONE;
@@ -127,20 +144,28 @@ void ftl_funcstats_add_call(const FtlCall *call, gpointer data)
 		if (st->last_ts == FTL_TS_NONE || call->entry_ts + call->duration > st->last_ts)
 			st->last_ts = call->entry_ts + call->duration;
 	}
+	/* one timed call needs no store: its duration is min_ns (most names of
+	 * a trace of a million distinct functions are called once) */
+	if (st->timed == 1)
+		return;
 	if (st->timed <= EXACT_MAX) {
-		if (!r->exact)
-			r->exact = g_array_new(FALSE, FALSE, sizeof(gint64));
+		if (!r->exact) {
+			gint64 first = st->min_ns == call->duration ? st->max_ns : st->min_ns;
+			r->exact = g_array_sized_new(FALSE, FALSE, sizeof(gint64), 4);
+			g_array_append_val(r->exact, first);
+		}
 		g_array_append_val(r->exact, call->duration);
 		return;
 	}
 	/* The histogram (7.5 KiB) only for rows past the exact store: most
 	 * functions of a trace are called a few times, and a trace of a million
 	 * distinct names must not cost a histogram each. */
-	if (!r->hist) {
-		r->hist = g_new0(guint32, HIST_BUCKETS);
+	if (st->timed == EXACT_MAX + 1) {
+		guint32 *hist = g_new0(guint32, HIST_BUCKETS);
 		for (guint i = 0; i < r->exact->len; i++)
-			r->hist[funcstats_bucket(g_array_index(r->exact, gint64, i))]++;
-		g_clear_pointer(&r->exact, g_array_unref);
+			hist[funcstats_bucket(g_array_index(r->exact, gint64, i))]++;
+		g_array_unref(r->exact);
+		r->hist = hist;
 	}
 	r->hist[funcstats_bucket(call->duration)]++;
 }
@@ -169,7 +194,9 @@ static gint64 funcstats_percentile(const StatRow *r, double q)
 	guint64 want = (guint64)(q * (double)r->st.timed + 0.999999);
 	if (want == 0)
 		want = 1;
-	if (r->exact)
+	if (r->st.timed == 1)
+		return r->st.min_ns;
+	if (r->st.timed <= EXACT_MAX)
 		return g_array_index(r->exact, gint64, want - 1);
 	guint64 seen = 0;
 	for (guint b = 0; b < HIST_BUCKETS; b++) {
@@ -191,7 +218,7 @@ void ftl_funcstats_finish(FtlFuncStats *s)
 		StatRow *r = v;
 		FtlFuncStat *st = &r->st;
 		if (st->timed) {
-			if (r->exact)
+			if (st->timed > 1 && st->timed <= EXACT_MAX)
 				g_array_sort(r->exact, funcstats_i64_cmp);
 			st->avg_ns = st->total_ns / (gint64)st->timed;
 			st->p50_ns = funcstats_percentile(r, 0.50);
@@ -200,8 +227,7 @@ void ftl_funcstats_finish(FtlFuncStats *s)
 		} else {
 			st->avg_ns = st->p50_ns = st->p95_ns = st->p99_ns = FTL_TS_NONE;
 		}
-		g_clear_pointer(&r->hist, g_free);
-		g_clear_pointer(&r->exact, g_array_unref);
+		funcstats_row_free(r);
 	}
 }
 

@@ -71,7 +71,7 @@ static const FtlColumn report_func_cols[] = {
 	[FC_INCOMPLETE] = { "incomplete_data", "!", FTL_COL_STR },
 };
 
-FtlTable *ftl_report_func_table(const FtlReportData *r, FtlFuncStatsSort sort)
+FtlTable *ftl_report_func_table(const FtlReportData *r, FtlFuncStatsSort sort, guint max_rows)
 {
 	FtlTable *t = ftl_table_new("functions", report_func_cols, G_N_ELEMENTS(report_func_cols));
 	gboolean by_cpu = FALSE, by_task = FALSE;
@@ -91,6 +91,8 @@ FtlTable *ftl_report_func_table(const FtlReportData *r, FtlFuncStatsSort sort)
 		const FtlFuncStat *st = rows->pdata[i];
 		if (r->threshold > 0 && st->total_ns < r->threshold)
 			continue;
+		if (max_rows && ftl_table_n_rows(t) >= max_rows)
+			break;
 		ftl_table_begin_row(t);
 		ftl_table_set_str(t, FC_FUNCTION, st->func);
 		if (by_cpu)
@@ -305,7 +307,10 @@ static void report_sched_csv(const FtlReportData *r, FILE *out)
 
 void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out)
 {
-	g_autoptr(FtlTable) by_self = ftl_report_func_table(r, r->sort);
+	/* text prints the top rows only: a table of every function would cost
+	 * hundreds of bytes a row on a trace of a million distinct names */
+	guint text_rows = format == FTL_FORMAT_TEXT ? r->top : 0;
+	g_autoptr(FtlTable) by_self = ftl_report_func_table(r, r->sort, text_rows);
 	g_autoptr(FtlTable) cpus = report_cpu_table(r);
 	g_autoptr(FtlTable) markers = report_marker_table(r);
 	g_autoptr(FtlTable) longest = report_longest_table(r);
@@ -330,7 +335,7 @@ void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out)
 			report_sched_csv(r, out);
 		return;
 	}
-	g_autoptr(FtlTable) by_total = ftl_report_func_table(r, FTL_FUNCSTATS_SORT_TOTAL);
+	g_autoptr(FtlTable) by_total = ftl_report_func_table(r, FTL_FUNCSTATS_SORT_TOTAL, text_rows);
 	report_header_text(r, out);
 	gboolean timed = FALSE;
 	GPtrArray *rows = ftl_funcstats_sorted(r->funcs, FTL_FUNCSTATS_SORT_SELF);
@@ -347,7 +352,7 @@ void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out)
 			by_self, r->top, r->empty_why);
 		report_section(out, "Top functions by total time", by_total, r->top, r->empty_why);
 	} else {
-		g_autoptr(FtlTable) by_calls = ftl_report_func_table(r, FTL_FUNCSTATS_SORT_CALLS);
+		g_autoptr(FtlTable) by_calls = ftl_report_func_table(r, FTL_FUNCSTATS_SORT_CALLS, text_rows);
 		report_section(out, "Top functions by calls (no durations in this input)", by_calls,
 			       r->top, r->empty_why);
 	}

@@ -36,5 +36,5 @@ typedef struct {
 } FtlReportData;
 
 void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out);
-/* The function-statistics table (all rows, sorted), shared with `diff`. */
-FtlTable *ftl_report_func_table(const FtlReportData *r, FtlFuncStatsSort sort);
+/* The function-statistics table, sorted: the first max_rows rows (0: all). */
+FtlTable *ftl_report_func_table(const FtlReportData *r, FtlFuncStatsSort sort, guint max_rows);
