@@ -5,19 +5,21 @@
 # data/plot-durations.gp; the data is @DAT@. Run again with: gnuplot @GP@
 set terminal @TERM@
 set output '@OUT@'
-set multiplot layout 1,2 title '@TITLE@' noenhanced
+set multiplot layout 2,1 title '@TITLE@' noenhanced
 set grid
 set logscale x
-set xlabel 'call duration (us)' noenhanced
-set ylabel 'calls per bin (10 bins per decade)' noenhanced
-set title 'Histogram' noenhanced
+# the data is in us; the axis in seconds with SI prefixes (10 ns .. 10 s)
+set xlabel 'call duration' noenhanced
+set format x '%.0s %cs'
+set ylabel 'calls per bin' noenhanced
+set title 'Histogram (10 bins per decade)' noenhanced
 set key noenhanced
 set style fill transparent solid 0.4
 set yrange [0:*]
 set offsets 0, 0, graph 0.05, 0
 plot @HIST@
-set ylabel 'fraction of calls at or below' noenhanced
-set title 'CDF' noenhanced
+set ylabel 'fraction at or below' noenhanced
+set title 'CDF: fraction of calls at or below a duration' noenhanced
 set offsets 0, 0, 0, 0
 set yrange [0:1]
 set key bottom right

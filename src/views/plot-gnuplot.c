@@ -352,13 +352,14 @@ static gboolean plot_durations(FtlPlot *p, GString *d, GHashTable *subst, const 
 		g_string_append_printf(d, "%s# index %d: %s histogram: bin centre (us), calls, "
 				       "bin width (us)\n", block ? "\n\n" : "", block, name);
 		plot_decades_print(d, h);
-		g_string_append_printf(hist, "%s'%s' index %d using 1:2:3 with boxes title '%s (%"
-				       G_GUINT64_FORMAT ")'", hist->len ? ", " : "", dat, block++, q, n);
+		g_string_append_printf(hist, "%s'%s' index %d using ($1*1e-6):2:($3*1e-6) with "
+				       "boxes title '%s (%" G_GUINT64_FORMAT ")'",
+				       hist->len ? ", " : "", dat, block++, q, n);
 		g_string_append_printf(d, "\n\n# index %d: %s CDF: duration (us), fraction at or "
 				       "below\n", block, name);
 		plot_histo_cdf(d, f->durations);
-		g_string_append_printf(cdf, "%s'%s' index %d using 1:2 with steps lw 2 title '%s'",
-				       cdf->len ? ", " : "", dat, block++, q);
+		g_string_append_printf(cdf, "%s'%s' index %d using ($1*1e-6):2 with steps lw 2 "
+				       "title '%s'", cdf->len ? ", " : "", dat, block++, q);
 	}
 	if (!hist->len) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY,
@@ -508,8 +509,10 @@ static gboolean plot_stack(const FtlStackSet *set, GString *d, GHashTable *subst
 			    "plot stack: no stack_trace table or stack_max_size value to plot");
 		return FALSE;
 	}
+	const char *xlabel = timed ? "time since the first snapshot (s)"
+				   : "table, in the order given (not timed)";
 	g_string_append_printf(d, "# %s, stack_max_size (bytes), snapshot number, top function\n",
-			       timed ? "time since the first snapshot (s)" : "snapshot");
+			       xlabel);
 	double best_x = 0, lo = G_MAXDOUBLE, hi = -G_MAXDOUBLE;
 	gint64 best = -1;
 	const char *best_func = NULL;
@@ -544,8 +547,7 @@ static gboolean plot_stack(const FtlStackSet *set, GString *d, GHashTable *subst
 					    /* kept inside the frame at either end */
 					    hi > lo && best_x >= hi ? "right"
 					    : hi > lo && best_x <= lo ? "left" : "center"));
-	g_hash_table_insert(subst, "XLABEL", g_strdup(timed ? "time since the first snapshot (s)"
-							    : "snapshot"));
+	g_hash_table_insert(subst, "XLABEL", g_strdup(xlabel));
 	return TRUE;
 }
 

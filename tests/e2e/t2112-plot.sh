@@ -4,8 +4,9 @@
 # PDF too; golden .dat files per KIND; --script-only leaves a script gnuplot
 # runs by itself; without gnuplot the script is left and the command says
 # so; usage errors; the input is never overwritten; hostile marker and
-# function text stays inert in the script (gnuplot runs nothing of it). Regenerate goldens with
-# FTL_UPDATE_GOLDEN=1 after checking the differences by eye.
+# function text stays inert in the script (gnuplot runs nothing of it).
+# Regenerate goldens with FTL_UPDATE_GOLDEN=1 after checking the
+# differences by eye.
 . "$(dirname "$0")/lib.sh"
 prereq PYTHON
 make_tmpdir
