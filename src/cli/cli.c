@@ -116,9 +116,12 @@ const FtlCommand ftl_commands[] = {
 	  "pixel merge into one summary per pixel, so the file stays under 5 MB.",
 	  ftl_cmd_timeline },
 	{ "plot", "KIND -o OUT.(png|svg|pdf) [--script-only] FILE...",
-	  "plots through gnuplot: latency, cpu",
-	  "KIND is latency (wakeup latency histogram, log x, and CDF, RT and normal\n"
-	  "priorities apart) or cpu (per-CPU busy % over time). OUT.dat and OUT.gp are\n"
+	  "plots through gnuplot: durations, latency, rate, cpu, stack",
+	  "KIND is durations -f FUNC [-f FUNC]... (call duration histogram, log x, and\n"
+	  "CDF per function), latency (wakeup latency histogram and CDF, RT and normal\n"
+	  "priorities apart), rate [--by cpu|event] (events per second over time, with\n"
+	  "the markers), cpu (per-CPU busy % over time) or stack (stack_max_size over\n"
+	  "the snapshots of a `record --stack` series). OUT.dat and OUT.gp are\n"
 	  "written beside OUT from a template in ftlens's data directory, then gnuplot runs\n"
 	  "them (by argv, no shell); --script-only leaves them for you to edit and run.",
 	  ftl_cmd_plot },

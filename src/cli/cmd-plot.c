@@ -6,9 +6,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/calltree.h"
+#include "analysis/markers.h"
 #include "analysis/pass.h"
+#include "analysis/rate.h"
 #include "analysis/sched.h"
 #include "cli/cli.h"
+#include "parse/stacktrace.h"
 #include "util/error.h"
 #include "views/info.h"
 #include "views/plot-gnuplot.h"
@@ -30,9 +34,105 @@ static gboolean plot_size(const char *s, FtlPlotOptions *o, GError **error)
 	return TRUE;
 }
 
+/* stack: the stack tracer's files, read whole (they are not events). */
+static gboolean plot_stack_files(FtlPlotOptions *o, FtlCliGlobals *g, int argc, char **argv,
+				 GError **error)
+{
+	if (argc < 2) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "plot stack: no input file given (a `record --stack` series)");
+		return FALSE;
+	}
+	if (g->cpu_list || g->pid_list || g->time_range || g->relative_to || g->wallclock) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "plot stack: --cpu, --pid, --time, --relative-to and --wallclock select "
+			    "events; stack tables have none");
+		return FALSE;
+	}
+	g_autofree char *label = argc > 2 ? g_strdup_printf("%s and %d more", argv[1], argc - 2)
+					  : g_strdup(argv[1]);
+	o->input = label;
+	g_autoptr(FtlPlot) p = ftl_plot_new(o, error);
+	if (!p)
+		return FALSE;
+	g_autoptr(FtlStackSet) set = ftl_stack_set_new();
+	for (int i = 1; i < argc; i++)
+		if (!ftl_stacktrace_read(set, argv[i], error))
+			return FALSE;
+	ftl_stacktrace_finish(set);
+	FtlPlotData in = { .stack = set };
+	return ftl_plot_write(p, &in, (const char *const *)argv + 1, error);
+}
+
+/* The other kinds: one pass over the trace with what the kind plots. */
+static gboolean plot_trace(FtlPlotOptions *o, FtlRateBy by, FtlCliGlobals *g, int argc,
+			   char **argv, GError **error)
+{
+	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(g, argc, argv, error);
+	if (!trace)
+		return FALSE;
+	o->input = ftl_trace_label(trace);
+	g_autoptr(FtlPlot) p = ftl_plot_new(o, error);
+	if (!p)
+		return FALSE;
+	g_autoptr(FtlSched) s = ftl_sched_new(NULL);
+	g_autoptr(FtlCallTree) calls = NULL;
+	g_autoptr(FtlRate) rate = NULL;
+	g_autoptr(FtlMarkers) markers = NULL;
+	g_autoptr(FtlPass) pass = ftl_pass_new();
+	if (o->kind == FTL_PLOT_DURATIONS) {
+		calls = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, ftl_trace_diags(trace));
+		ftl_calltree_set_no_tree(calls);
+		ftl_calltree_add_on_call(calls, ftl_plot_add_call, p);
+		ftl_pass_add(pass, &ftl_calltree_consumer, calls);
+	} else if (o->kind == FTL_PLOT_RATE) {
+		rate = ftl_rate_new(by, o->bins);
+		markers = ftl_markers_new();
+		ftl_pass_add(pass, &ftl_rate_consumer, rate);
+		ftl_pass_add(pass, &ftl_markers_consumer, markers);
+	} else {
+		ftl_sched_add_on_wakeup(s, ftl_plot_add_wakeup, p);
+		ftl_sched_add_on_interval(s, ftl_plot_add_interval, p);
+		ftl_pass_add(pass, &ftl_sched_consumer, s);
+	}
+	if (!ftl_pass_run(pass, trace, &g->filter, error))
+		return FALSE;
+	FtlPlotData in = { .sched = s, .rate = rate, .markers = markers };
+	if (!ftl_plot_write(p, &in, (const char *const *)argv + 1, error))
+		return FALSE;
+	if (ftl_diags_any(ftl_trace_diags(trace)))
+		ftl_diags_print_text(stderr, ftl_trace_diags(trace));
+	return TRUE;
+}
+
+/* What only some kinds take: -f for durations (and only there), --by. */
+static gboolean plot_kind_options(FtlPlotOptions *o, char **functions, const char *by_s,
+				  FtlRateBy *by, GError **error)
+{
+	if ((o->kind == FTL_PLOT_DURATIONS) != (functions && *functions)) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    o->kind == FTL_PLOT_DURATIONS
+				    ? "plot durations: name the functions with -f FUNC (one -f each)"
+				    : "plot: -f FUNC is for the durations kind");
+		return FALSE;
+	}
+	o->functions = (const char *const *)functions;
+	*by = FTL_RATE_BY_CPU;
+	if (!by_s)
+		return TRUE;
+	if (o->kind != FTL_PLOT_RATE || (strcmp(by_s, "cpu") && strcmp(by_s, "event"))) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "plot: --by '%s': expected cpu or event, with the rate kind", by_s);
+		return FALSE;
+	}
+	*by = strcmp(by_s, "cpu") ? FTL_RATE_BY_EVENT : FTL_RATE_BY_CPU;
+	return TRUE;
+}
+
 gboolean ftl_cmd_plot(int argc, char **argv, GError **error)
 {
-	g_autofree char *output = NULL, *size = NULL;
+	g_autofree char *output = NULL, *size = NULL, *by_s = NULL;
+	g_auto(GStrv) functions = NULL;
 	gboolean script_only = FALSE;
 	gint bins = 200;
 	const GOptionEntry entries[] = {
@@ -41,7 +141,11 @@ gboolean ftl_cmd_plot(int argc, char **argv, GError **error)
 		  "OUT" },
 		{ "size", 0, 0, G_OPTION_ARG_STRING, &size, "Picture size (default 1000x600)",
 		  "WxH" },
-		{ "bins", 0, 0, G_OPTION_ARG_INT, &bins, "cpu: time bins (default 200)", "N" },
+		{ "bins", 0, 0, G_OPTION_ARG_INT, &bins, "cpu, rate: time bins (default 200)", "N" },
+		{ "function", 'f', 0, G_OPTION_ARG_STRING_ARRAY, &functions,
+		  "durations: a function to plot (repeat for more)", "FUNC" },
+		{ "by", 0, 0, G_OPTION_ARG_STRING, &by_s, "rate: a line per cpu (default) or event",
+		  "cpu|event" },
 		{ "script-only", 0, 0, G_OPTION_ARG_NONE, &script_only,
 		  "Write OUT.dat and OUT.gp, do not run gnuplot", NULL },
 		{ NULL },
@@ -52,7 +156,8 @@ gboolean ftl_cmd_plot(int argc, char **argv, GError **error)
 	FtlPlotOptions o = { .width = 1000, .height = 600, .script_only = script_only };
 	if (argc < 2 || !ftl_plot_parse_kind(argv[1], &o.kind)) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "plot: KIND '%s': expected latency or cpu", argc < 2 ? "" : argv[1]);
+			    "plot: KIND '%s': expected durations, latency, rate, cpu or stack",
+			    argc < 2 ? "" : argv[1]);
 		return FALSE;
 	}
 	if (!output || !*output) {
@@ -66,29 +171,18 @@ gboolean ftl_cmd_plot(int argc, char **argv, GError **error)
 	}
 	o.bins = (guint)bins;
 	o.output = output;
-	if (!plot_size(size, &o, error))
+	FtlRateBy by;
+	if (!plot_size(size, &o, error) || !plot_kind_options(&o, functions, by_s, &by, error))
 		return FALSE;
 	/* the files follow the kind */
 	argv[1] = argv[0];
 	argc--;
 	argv++;
-	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, argc, argv, error);
-	if (!trace)
+	/* a bad -o is a usage error before any input is read */
+	g_autoptr(FtlPlot) check = ftl_plot_new(&o, error);
+	if (!check)
 		return FALSE;
-	o.input = ftl_trace_label(trace);
-	g_autoptr(FtlPlot) p = ftl_plot_new(&o, error);
-	if (!p)
-		return FALSE;
-	g_autoptr(FtlSched) s = ftl_sched_new(NULL);
-	ftl_sched_add_on_wakeup(s, ftl_plot_add_wakeup, p);
-	ftl_sched_add_on_interval(s, ftl_plot_add_interval, p);
-	g_autoptr(FtlPass) pass = ftl_pass_new();
-	ftl_pass_add(pass, &ftl_sched_consumer, s);
-	if (!ftl_pass_run(pass, trace, &g.filter, error))
-		return FALSE;
-	if (!ftl_plot_write(p, s, (const char *const *)argv + 1, error))
-		return FALSE;
-	if (ftl_diags_any(ftl_trace_diags(trace)))
-		ftl_diags_print_text(stderr, ftl_trace_diags(trace));
-	return TRUE;
+	if (o.kind == FTL_PLOT_STACK)
+		return plot_stack_files(&o, &g, argc, argv, error);
+	return plot_trace(&o, by, &g, argc, argv, error);
 }

@@ -9,13 +9,27 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "analysis/histo.h"
 #include "util/datadir.h"
 #include "util/error.h"
 #include "util/escape.h"
 #include "util/output.h"
 #include "views/plot-gnuplot.h"
 
-enum { PLOT_CDF_POINTS = 2000, PLOT_DECADE_BINS = 10 };
+enum {
+	PLOT_CDF_POINTS = 2000,
+	PLOT_DECADE_BINS = 10,
+	PLOT_RATE_LANES = 12,	 /* lanes drawn; the others are summed into one */
+	PLOT_MARKERS = 200,	 /* markers drawn; the others are counted */
+	PLOT_LABELS = 40,	 /* labels at most across the plot */
+	PLOT_LABEL_COLS = 40,	 /* columns of a marker's label */
+};
+
+typedef struct {
+	char *func;
+	FtlHisto *durations; /* timed calls */
+	guint64 untimed;     /* calls without a duration (open or orphan) */
+} PlotFunc;
 
 typedef struct {
 	gint32 cpu;
@@ -28,7 +42,17 @@ struct _FtlPlot {
 	char *base;   /* output without its extension */
 	GArray *lat[2]; /* gint64 latencies: normal, RT */
 	GArray *runs;	/* PlotRun */
+	GPtrArray *funcs;   /* PlotFunc, in the order asked */
+	GHashTable *by_func; /* name -> PlotFunc */
 };
+
+static void plot_func_free(gpointer data)
+{
+	PlotFunc *f = data;
+	g_free(f->func);
+	ftl_histo_free(f->durations);
+	g_free(f);
+}
 
 gboolean ftl_plot_parse_kind(const char *s, FtlPlotKind *kind)
 {
@@ -36,6 +60,12 @@ gboolean ftl_plot_parse_kind(const char *s, FtlPlotKind *kind)
 		*kind = FTL_PLOT_LATENCY;
 	else if (!strcmp(s, "cpu"))
 		*kind = FTL_PLOT_CPU;
+	else if (!strcmp(s, "durations"))
+		*kind = FTL_PLOT_DURATIONS;
+	else if (!strcmp(s, "rate"))
+		*kind = FTL_PLOT_RATE;
+	else if (!strcmp(s, "stack"))
+		*kind = FTL_PLOT_STACK;
 	else
 		return FALSE;
 	return TRUE;
@@ -64,6 +94,18 @@ FtlPlot *ftl_plot_new(const FtlPlotOptions *opt, GError **error)
 	for (int i = 0; i < 2; i++)
 		p->lat[i] = g_array_new(FALSE, FALSE, sizeof(gint64));
 	p->runs = g_array_new(FALSE, FALSE, sizeof(PlotRun));
+	p->funcs = g_ptr_array_new_with_free_func(plot_func_free);
+	p->by_func = g_hash_table_new(g_str_hash, g_str_equal);
+	for (guint i = 0; opt->functions && opt->functions[i]; i++) {
+		if (g_hash_table_contains(p->by_func, opt->functions[i]))
+			continue;
+		PlotFunc *f = g_new0(PlotFunc, 1);
+		f->func = g_strdup(opt->functions[i]);
+		f->durations = ftl_histo_new();
+		g_ptr_array_add(p->funcs, f);
+		g_hash_table_insert(p->by_func, f->func, f);
+	}
+	p->opt.functions = NULL; /* the names live in funcs */
 	return p;
 }
 
@@ -74,6 +116,8 @@ void ftl_plot_free(FtlPlot *p)
 	for (int i = 0; i < 2; i++)
 		g_array_unref(p->lat[i]);
 	g_array_unref(p->runs);
+	g_hash_table_unref(p->by_func);
+	g_ptr_array_unref(p->funcs);
 	g_free(p->term);
 	g_free(p->base);
 	g_free(p);
@@ -95,42 +139,89 @@ void ftl_plot_add_interval(const FtlSchedInterval *iv, gpointer data)
 	g_array_append_val(p->runs, r);
 }
 
+void ftl_plot_add_call(const FtlCall *call, gpointer data)
+{
+	FtlPlot *p = data;
+	PlotFunc *f = g_hash_table_lookup(p->by_func, call->func);
+	if (!f)
+		return;
+	if (call->duration == FTL_TS_NONE)
+		f->untimed++;
+	else
+		ftl_histo_add(f->durations, call->duration);
+}
+
 static int i64_cmp(gconstpointer a, gconstpointer b)
 {
 	gint64 x = *(const gint64 *)a, y = *(const gint64 *)b;
 	return x < y ? -1 : x > y;
 }
 
-/* A string for a gnuplot single-quoted literal: visible, '' for '. */
-static char *plot_quote(const char *s)
+/* A string for a gnuplot single-quoted literal: made visible, at most cols
+ * columns of it (then "..."), '' for '. */
+static char *plot_quote_cut(const char *s, gsize cols)
 {
 	g_autofree char *vis = ftl_escape(s, -1);
+	gsize cut = ftl_escape_fit(vis, cols);
+	if (vis[cut]) {
+		char *shorter = g_strdup_printf("%.*s...", (int)cut, vis);
+		g_free(vis);
+		vis = shorter;
+	}
 	g_auto(GStrv) parts = g_strsplit(vis, "'", -1);
 	return g_strjoinv("''", parts);
 }
 
-/* Histogram: 10 log bins per decade of us, as centre, count, width. */
+static char *plot_quote(const char *s)
+{
+	return plot_quote_cut(s, G_MAXSIZE);
+}
+
+/* 10 log bins per decade of us: bin b holds [10^(b/10), 10^((b+1)/10)) us.
+ * A value is at least 1 ns (log x: a 0 ns one, same-tick timestamps, shows
+ * there) and below 2^63 ns, so b is in [-30, 190). */
+enum { PLOT_BIN_MIN = -3 * PLOT_DECADE_BINS, PLOT_N_BINS = 22 * PLOT_DECADE_BINS };
+
+typedef struct {
+	guint64 n[PLOT_N_BINS];
+	gint lo, hi; /* bins used, as indexes of n; none: lo > hi */
+} PlotDecades;
+
+static PlotDecades *plot_decades_new(void)
+{
+	PlotDecades *h = g_new0(PlotDecades, 1);
+	h->lo = PLOT_N_BINS;
+	h->hi = -1;
+	return h;
+}
+
+static void plot_decades_add(PlotDecades *h, gint64 ns, guint64 count)
+{
+	double us = MAX(ns, 1) / 1000.0;
+	gint b = CLAMP((gint)floor(log10(us) * PLOT_DECADE_BINS) - PLOT_BIN_MIN, 0, PLOT_N_BINS - 1);
+	h->n[b] += count;
+	h->lo = MIN(h->lo, b);
+	h->hi = MAX(h->hi, b);
+}
+
+/* The bins from the first used to the last, as centre, count, width (us). */
+static void plot_decades_print(GString *d, const PlotDecades *h)
+{
+	for (gint b = h->lo; b <= h->hi; b++) {
+		double l = pow(10, (double)(b + PLOT_BIN_MIN) / PLOT_DECADE_BINS),
+		       r = pow(10, (double)(b + PLOT_BIN_MIN + 1) / PLOT_DECADE_BINS);
+		g_string_append_printf(d, "%.6g %" G_GUINT64_FORMAT " %.6g\n", sqrt(l * r), h->n[b],
+				       r - l);
+	}
+}
+
+/* Histogram of sorted latencies. */
 static void plot_histo(GString *d, GArray *lat)
 {
-	g_autoptr(GHashTable) bins = g_hash_table_new(NULL, NULL);
-	gint lo = G_MAXINT, hi = G_MININT;
-	for (guint i = 0; i < lat->len; i++) {
-		double us = MAX(g_array_index(lat, gint64, i), 1) / 1000.0;
-		gint b = (gint)floor(log10(us) * PLOT_DECADE_BINS);
-		g_hash_table_insert(bins, GINT_TO_POINTER(b),
-				    GUINT_TO_POINTER(GPOINTER_TO_UINT(g_hash_table_lookup(
-							     bins, GINT_TO_POINTER(b))) +
-						     1));
-		lo = MIN(lo, b);
-		hi = MAX(hi, b);
-	}
-	for (gint b = lo; lat->len && b <= hi; b++) {
-		double l = pow(10, (double)b / PLOT_DECADE_BINS),
-		       h = pow(10, (double)(b + 1) / PLOT_DECADE_BINS);
-		g_string_append_printf(d, "%.6g %u %.6g\n", sqrt(l * h),
-				       GPOINTER_TO_UINT(g_hash_table_lookup(bins, GINT_TO_POINTER(b))),
-				       h - l);
-	}
+	g_autofree PlotDecades *h = plot_decades_new();
+	for (guint i = 0; i < lat->len; i++)
+		plot_decades_add(h, g_array_index(lat, gint64, i), 1);
+	plot_decades_print(d, h);
 }
 
 /* CDF: at most PLOT_CDF_POINTS steps, the largest always kept. */
@@ -219,6 +310,247 @@ static gboolean plot_cpu(FtlPlot *p, const FtlSched *s, GString *d, GHashTable *
 	return TRUE;
 }
 
+/* The CDF of h as steps at the largest value of each bucket (exact below
+ * 256 ns, within 0.8% above: analysis/histo.h), at most one per bucket. */
+static void plot_histo_cdf(GString *d, const FtlHisto *h)
+{
+	guint64 n = ftl_histo_count(h), seen = 0, count;
+	gint64 lo, hi;
+	for (guint pos = 0; ftl_histo_next_bucket(h, &pos, &lo, &hi, &count);) {
+		seen += count;
+		gint64 top = MIN(hi - 1, ftl_histo_max(h));
+		g_string_append_printf(d, "%.3f %.6f\n", MAX(top, 1) / 1000.0, (double)seen / n);
+	}
+}
+
+/* Per function asked for with timed calls: its histogram (10 bins a decade,
+ * a bucket of the log-linear histogram counted in the bin of its lower
+ * bound) then its CDF. A function without timed calls is named on stderr;
+ * none at all is an error. */
+static gboolean plot_durations(FtlPlot *p, GString *d, GHashTable *subst, const char *dat,
+			       GError **error)
+{
+	g_autoptr(GString) hist = g_string_new(NULL), cdf = g_string_new(NULL),
+			   missing = g_string_new(NULL);
+	int block = 0;
+	for (guint i = 0; i < p->funcs->len; i++) {
+		const PlotFunc *f = g_ptr_array_index(p->funcs, i);
+		g_autofree char *name = ftl_escape(f->func, -1);
+		guint64 n = ftl_histo_count(f->durations);
+		if (!n) {
+			g_string_append_printf(missing, "%s'%s' (%s)", missing->len ? ", " : "", name,
+					       f->untimed ? "its calls have no duration"
+							  : "never called in the trace");
+			continue;
+		}
+		g_autofree char *q = plot_quote(f->func);
+		g_autofree PlotDecades *h = plot_decades_new();
+		gint64 lo, hi;
+		guint64 count;
+		for (guint pos = 0; ftl_histo_next_bucket(f->durations, &pos, &lo, &hi, &count);)
+			plot_decades_add(h, lo, count);
+		g_string_append_printf(d, "%s# index %d: %s histogram: bin centre (us), calls, "
+				       "bin width (us)\n", block ? "\n\n" : "", block, name);
+		plot_decades_print(d, h);
+		g_string_append_printf(hist, "%s'%s' index %d using ($1*1e-6):2:($3*1e-6) with "
+				       "boxes title '%s (%" G_GUINT64_FORMAT ")'",
+				       hist->len ? ", " : "", dat, block++, q, n);
+		g_string_append_printf(d, "\n\n# index %d: %s CDF: duration (us), fraction at or "
+				       "below\n", block, name);
+		plot_histo_cdf(d, f->durations);
+		g_string_append_printf(cdf, "%s'%s' index %d using ($1*1e-6):2 with steps lw 2 "
+				       "title '%s'", cdf->len ? ", " : "", dat, block++, q);
+	}
+	if (!hist->len) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY,
+			    "plot durations: nothing to plot: %s; durations come from "
+			    "function_graph entries and exits", missing->str);
+		return FALSE;
+	}
+	if (missing->len)
+		fprintf(stderr, "ftlens: plot durations: left out %s\n", missing->str);
+	g_hash_table_insert(subst, "HIST", g_string_free(g_steal_pointer(&hist), FALSE));
+	g_hash_table_insert(subst, "CDF", g_string_free(g_steal_pointer(&cdf), FALSE));
+	return TRUE;
+}
+
+/* A marker's label: its text made visible, blanks run together. */
+static char *plot_marker_label(const char *text)
+{
+	g_auto(GStrv) words = g_strsplit_set(text ? text : "", " \t\n\r", -1);
+	g_autoptr(GString) one = g_string_new(NULL);
+	for (guint i = 0; words[i]; i++)
+		if (*words[i])
+			g_string_append_printf(one, "%s%s", one->len ? " " : "", words[i]);
+	return plot_quote_cut(one->str, PLOT_LABEL_COLS);
+}
+
+/* The markers inside the rate plot's window as dashed lines (the first
+ * PLOT_MARKERS), labelled where a label does not cover the previous one.
+ * The text is made visible, cut and single-quoted, so that nothing in it
+ * is gnuplot's (a single-quoted string has no escapes, backquotes or
+ * macros) and the labels are noenhanced. */
+static void plot_markers(const FtlMarkers *m, gint64 t0, gint64 t1, GString *gp)
+{
+	guint n = m ? ftl_markers_count(m) : 0, drawn = 0, inside = 0, labelled = 0;
+	double gap = (t1 - t0) / 1e9 / PLOT_LABELS, last = -G_MAXDOUBLE;
+	for (guint i = 0; i < n; i++) {
+		const FtlMarker *mk = ftl_markers_get(m, i);
+		if (mk->ts == FTL_TS_NONE || mk->ts < t0 || mk->ts > t1 || inside++ >= PLOT_MARKERS)
+			continue;
+		double x = (mk->ts - t0) / 1e9;
+		g_string_append_printf(gp, "set arrow from %.9f, graph 0 to %.9f, graph 1 nohead "
+				       "dt 2 lc rgb 'gray40'\n", x, x);
+		drawn++;
+		if (x - last < gap)
+			continue;
+		g_autofree char *q = plot_marker_label(mk->text);
+		g_string_append_printf(gp, "set label '%s' at %.9f, graph 0.98 right rotate by 90 "
+				       "offset character 1, 0 font ',8' tc rgb 'gray30' front noenhanced\n",
+				       q, x);
+		last = x;
+		labelled++;
+	}
+	if (inside > labelled)
+		g_string_append_printf(gp, "set label '%u markers: %u drawn, %u labelled' at graph 0, "
+				       "graph 1.02 font ',8' noenhanced\n", inside, drawn, labelled);
+}
+
+static gint plot_lane_cmp(gconstpointer a, gconstpointer b, gpointer r)
+{
+	guint64 x = ftl_rate_lane_total(r, *(const guint *)a),
+		y = ftl_rate_lane_total(r, *(const guint *)b);
+	if (x != y)
+		return x > y ? -1 : 1;
+	return *(const guint *)a < *(const guint *)b ? -1 : 1;
+}
+
+/* Events per second in each time bin, per lane: the busiest
+ * PLOT_RATE_LANES lanes by events and one for all the others. */
+static gboolean plot_rate(const FtlRate *r, const FtlMarkers *m, GString *d,
+			  GHashTable *subst, const char *dat, GError **error)
+{
+	guint nb = ftl_rate_n_bins(r), nl = ftl_rate_n_lanes(r);
+	if (!nb || !nl) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY, "plot rate: the trace has no timed events");
+		return FALSE;
+	}
+	/* the busiest lanes, kept in the lanes' order (CPUs by number), then
+	 * the others */
+	g_autofree guint *busy = g_new(guint, nl), *order = g_new(guint, nl);
+	g_autofree gboolean *keep = g_new0(gboolean, nl);
+	for (guint i = 0; i < nl; i++)
+		busy[i] = i;
+	g_qsort_with_data(busy, (gint)nl, sizeof(guint), plot_lane_cmp, (gpointer)r);
+	guint shown = MIN(nl, PLOT_RATE_LANES), k = 0;
+	for (guint i = 0; i < shown; i++)
+		keep[busy[i]] = TRUE;
+	for (guint pass = 0; pass < 2; pass++)
+		for (guint i = 0; i < nl; i++)
+			if (keep[i] == !pass)
+				order[k++] = i;
+	gint64 w = ftl_rate_width(r), t0 = ftl_rate_origin(r);
+	g_autoptr(GString) plot = g_string_new(NULL);
+	g_string_append_printf(d, "# bins of %.9f s; events per second in each; column 1: bin "
+			       "centre (s since the first event)", w / 1e9);
+	for (guint i = 0; i < shown; i++) {
+		g_autofree char *name = ftl_escape(ftl_rate_lane_name(r, order[i]), -1);
+		g_autofree char *q = plot_quote(ftl_rate_lane_name(r, order[i]));
+		g_string_append_printf(d, "\n# column %u: %s (%" G_GUINT64_FORMAT " events)", i + 2,
+				       name, ftl_rate_lane_total(r, order[i]));
+		g_string_append_printf(plot, "%s'%s' using 1:%u with lines title '%s'",
+				       i ? ", " : "", dat, i + 2, q);
+	}
+	if (nl > shown) {
+		g_string_append_printf(d, "\n# column %u: the %u others", shown + 2, nl - shown);
+		g_string_append_printf(plot, ", '%s' using 1:%u with lines dt 3 title 'the %u others'",
+				       dat, shown + 2, nl - shown);
+	}
+	g_string_append_c(d, '\n');
+	for (guint b = 0; b < nb; b++) {
+		g_string_append_printf(d, "%.9f", (b + 0.5) * w / 1e9);
+		guint64 other = 0;
+		for (guint i = shown; i < nl; i++)
+			other += ftl_rate_count(r, order[i], b);
+		for (guint i = 0; i < shown + (nl > shown); i++) {
+			guint64 c = i < shown ? ftl_rate_count(r, order[i], b) : other;
+			g_string_append_printf(d, " %.6g", c * 1e9 / w);
+		}
+		g_string_append_c(d, '\n');
+	}
+	g_autoptr(GString) marks = g_string_new(NULL);
+	plot_markers(m, t0, ftl_rate_last_ts(r), marks);
+	g_hash_table_insert(subst, "MARKERS", g_string_free(g_steal_pointer(&marks), FALSE));
+	g_hash_table_insert(subst, "PLOT", g_string_free(g_steal_pointer(&plot), FALSE));
+	g_hash_table_insert(subst, "BIN", g_strdup_printf("%.3g", w / 1e6));
+	return TRUE;
+}
+
+/* stack_max_size (else the top frame's Depth) per snapshot, over the
+ * snapshots' times when all have one, else their order; the deepest
+ * labelled with its top function. */
+static gboolean plot_stack(const FtlStackSet *set, GString *d, GHashTable *subst,
+			   GError **error)
+{
+	guint n = set ? ftl_stack_set_n_tables(set) : 0, used = 0;
+	gboolean timed = TRUE;
+	gint64 t0 = FTL_TS_NONE;
+	for (guint i = 0; i < n; i++) {
+		const FtlStackTable *t = ftl_stack_set_table(set, i);
+		if (t->disabled || (t->max_size < 0 && !t->frames->len))
+			continue;
+		used++;
+		timed = timed && t->time_ns != FTL_TS_NONE;
+		if (t->time_ns != FTL_TS_NONE && (t0 == FTL_TS_NONE || t->time_ns < t0))
+			t0 = t->time_ns;
+	}
+	if (!used) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY,
+			    "plot stack: no stack_trace table or stack_max_size value to plot");
+		return FALSE;
+	}
+	const char *xlabel = timed ? "time since the first snapshot (s)"
+				   : "table, in the order given (not timed)";
+	g_string_append_printf(d, "# %s, stack_max_size (bytes), snapshot number, top function\n",
+			       xlabel);
+	double best_x = 0, lo = G_MAXDOUBLE, hi = -G_MAXDOUBLE;
+	gint64 best = -1;
+	const char *best_func = NULL;
+	for (guint i = 0, k = 0; i < n; i++) {
+		const FtlStackTable *t = ftl_stack_set_table(set, i);
+		if (t->disabled || (t->max_size < 0 && !t->frames->len))
+			continue;
+		gint64 size = t->max_size >= 0 ? t->max_size : ftl_stack_table_depth(t);
+		double x = timed ? (t->time_ns - t0) / 1e9 : (double)++k;
+		const char *func = t->frames->len ? ftl_stack_table_frame(t, 0)->func : NULL;
+		g_autofree char *vis = ftl_escape(func ? func : "-", -1);
+		g_string_append_printf(d, "%.6f %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " # %s\n", x,
+				       size, t->snapshot, vis);
+		if (size > best) {
+			best = size, best_x = x, best_func = func;
+		}
+		lo = MIN(lo, x);
+		hi = MAX(hi, x);
+	}
+	/* one snapshot, or all at one time: a range around it, which gnuplot
+	 * would otherwise widen itself with a warning */
+	g_autofree char *xrange = hi > lo ? g_strdup("set autoscale x")
+					  : g_strdup_printf("set xrange [%.6f:%.6f]", lo - 1, lo + 1);
+	g_hash_table_insert(subst, "XRANGE", g_strdup_printf("%s%s", xrange,
+							     !timed && used <= 20 ? "\nset xtics 1" : ""));
+	g_autofree char *label = g_strdup_printf("deepest: %" G_GINT64_FORMAT " bytes%s%s", best,
+						 best_func ? ", top " : "", best_func ? best_func : "");
+	g_autofree char *q = plot_quote(label);
+	g_hash_table_insert(subst, "DEEPEST",
+			    g_strdup_printf("set label '%s' at %.6f, %" G_GINT64_FORMAT
+					    " %s offset 0, 1 front noenhanced", q, best_x, best,
+					    /* kept inside the frame at either end */
+					    hi > lo && best_x >= hi ? "right"
+					    : hi > lo && best_x <= lo ? "left" : "center"));
+	g_hash_table_insert(subst, "XLABEL", g_strdup(xlabel));
+	return TRUE;
+}
+
 /* The template with every @NAME@ replaced. */
 static char *plot_fill(const char *tmpl, GHashTable *subst)
 {
@@ -295,34 +627,52 @@ static gboolean plot_run(FtlPlot *p, const char *gp, const char *const *inputs, 
 	return ftl_output_commit(out, error);
 }
 
-static gboolean plot_data(FtlPlot *p, const FtlSched *s, GString *d, GHashTable *subst,
+static const struct {
+	const char *name, *title;
+} plot_kinds[] = {
+	[FTL_PLOT_LATENCY] = { "latency", "Wakeup latency" },
+	[FTL_PLOT_CPU] = { "cpu", "CPU busy over time" },
+	[FTL_PLOT_DURATIONS] = { "durations", "Call durations" },
+	[FTL_PLOT_RATE] = { "rate", "Events per second" },
+	[FTL_PLOT_STACK] = { "stack", "Stack tracer: stack_max_size over the snapshots" },
+};
+
+static gboolean plot_data(FtlPlot *p, const FtlPlotData *in, GString *d, GHashTable *subst,
 			  const char *dat, GError **error)
 {
 	g_autofree char *input = ftl_escape(p->opt.input ? p->opt.input : "", -1);
-	g_string_append_printf(d, "# ftlens plot %s: %s\n",
-			       p->opt.kind == FTL_PLOT_LATENCY ? "latency" : "cpu", input);
-	if (p->opt.kind == FTL_PLOT_LATENCY)
+	g_string_append_printf(d, "# ftlens plot %s: %s\n", plot_kinds[p->opt.kind].name, input);
+	switch (p->opt.kind) {
+	case FTL_PLOT_LATENCY:
 		return plot_latency(p, d, subst, dat, error);
-	return plot_cpu(p, s, d, subst, error);
+	case FTL_PLOT_CPU:
+		return plot_cpu(p, in->sched, d, subst, error);
+	case FTL_PLOT_DURATIONS:
+		return plot_durations(p, d, subst, dat, error);
+	case FTL_PLOT_RATE:
+		return plot_rate(in->rate, in->markers, d, subst, dat, error);
+	case FTL_PLOT_STACK:
+		return plot_stack(in->stack, d, subst, error);
+	}
+	g_return_val_if_reached(FALSE);
 }
 
-gboolean ftl_plot_write(FtlPlot *p, const FtlSched *s, const char *const *inputs,
+gboolean ftl_plot_write(FtlPlot *p, const FtlPlotData *in, const char *const *inputs,
 			GError **error)
 {
-	static const char *const titles[] = { "Wakeup latency", "CPU busy over time" };
-	static const char *const tmpl_name[] = { "plot-latency.gp", "plot-cpu.gp" };
 	g_autofree char *dat = g_strconcat(p->base, ".dat", NULL);
 	g_autofree char *gp = g_strconcat(p->base, ".gp", NULL);
 	g_autoptr(GHashTable) subst = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
 	g_autofree char *qdat = plot_quote(dat);
 	g_autoptr(GString) d = g_string_new(NULL);
-	if (!plot_data(p, s, d, subst, qdat, error))
+	if (!plot_data(p, in, d, subst, qdat, error))
 		return FALSE;
-	g_autofree char *tmpl = ftl_datadir_read(tmpl_name[p->opt.kind], NULL, error);
+	g_autofree char *tmpl_name = g_strdup_printf("plot-%s.gp", plot_kinds[p->opt.kind].name);
+	g_autofree char *tmpl = ftl_datadir_read(tmpl_name, NULL, error);
 	if (!tmpl)
 		return FALSE;
 	g_autofree char *input = g_path_get_basename(p->opt.input ? p->opt.input : "-");
-	g_autofree char *title = g_strdup_printf("%s: %s", titles[p->opt.kind], input);
+	g_autofree char *title = g_strdup_printf("%s: %s", plot_kinds[p->opt.kind].title, input);
 	g_hash_table_insert(subst, "TITLE", plot_quote(title));
 	g_hash_table_insert(subst, "DAT", g_strdup(qdat));
 	g_hash_table_insert(subst, "GP", plot_quote(gp));

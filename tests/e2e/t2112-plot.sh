@@ -1,10 +1,12 @@
 #!/bin/sh
-# ftlens plot: every KIND through gnuplot on the hand-made and real traces
-# with no warning from gnuplot, a PNG of the size asked for, SVG and PDF
-# too; golden .dat files per KIND; --script-only leaves a script gnuplot
+# ftlens plot: every KIND through gnuplot on the hand-made, rig and real
+# traces with no warning from gnuplot, a PNG of the size asked for, SVG and
+# PDF too; golden .dat files per KIND; --script-only leaves a script gnuplot
 # runs by itself; without gnuplot the script is left and the command says
-# so; usage errors; the input is never overwritten. Regenerate goldens with
-# FTL_UPDATE_GOLDEN=1 after checking the differences by eye.
+# so; usage errors; the input is never overwritten; hostile marker and
+# function text stays inert in the script (gnuplot runs nothing of it).
+# Regenerate goldens with FTL_UPDATE_GOLDEN=1 after checking the
+# differences by eye.
 . "$(dirname "$0")/lib.sh"
 prereq PYTHON
 make_tmpdir
@@ -12,7 +14,7 @@ E=$top_srcdir/tests/e2e/expected
 shots=$PWD/tests/e2e/t2112-plot
 rm -rf "$shots" && mkdir -p "$shots" || exit 1
 diag "plots in $shots"
-plan 12
+plan 34
 
 golden() { # NAME FILE: compare FILE with expected/NAME
 	[ -n "${FTL_UPDATE_GOLDEN:-}" ] && cp "$2" "$E/$1"
@@ -80,4 +82,158 @@ check "it refuses to write over its input, which stays as it was" \
 check "latency on a trace without wakeups: one error, no picture" \
 	'! "$FTLENS" plot latency -o "$T/nw.png" "$top_srcdir/data/sample-fgraph.txt" 2>"$T/nw.err" &&
 	 grep -q "no wakeup" "$T/nw.err" && [ ! -e "$T/nw.png" ]'
+
+# ---- durations, rate, stack ---------------------------------------------------
+V=$FTL_TESTDATA/vm
+check "durations on the rig's function_graph trace: golden .dat, no gnuplot warning, 800x500" \
+	'(cd "$V/fgraph-basic" && plot durations "$T/dur.png" --size 800x500 -f vfs_open \
+		-f path_openat trace.txt) && golden plot-durations.dat "$T/dur.dat" &&
+	 png_is "$T/dur.png" 800 500'
+check "durations: the golden CDF ends at 1 at each function's longest call, counts add up" \
+	'python3 - "$T/dur.dat"' <<'PY'
+import sys
+blocks = [b.strip().split("\n") for b in open(sys.argv[1]).read().split("\n\n\n")]
+rows = lambda b: [list(map(float, l.split())) for l in b if not l.startswith("#")]
+# vfs_open: 20 calls, longest 4.807 ms; path_openat: 20 calls, longest 5.130 ms
+for hist, cdf, calls, longest in ((blocks[0], blocks[1], 20, 4806.886), (blocks[2], blocks[3], 20, 5130.0)):
+    assert sum(r[1] for r in rows(hist)) == calls, hist
+    last = rows(cdf)[-1]
+    assert last[1] == 1.0 and abs(last[0] - longest) / longest < 0.01, last
+    ys = [r[1] for r in rows(cdf)]
+    assert ys == sorted(ys), ys
+PY
+check REAL_DATA "durations on real/fgraph (vfs_read, 19 s blocked reads): no gnuplot warning" \
+	'plot durations "$shots/vfs-read-durations.png" -f vfs_read -f __schedule -f tty_read \
+		"$real/fgraph/perftools_funcgraph_abstime_header_vfs_read.txt" &&
+	 png_is "$shots/vfs-read-durations.png" 1000 600'
+check "durations of a function never called: one error naming it, no picture, no data" \
+	'! "$FTLENS" plot durations -f no_such_func -o "$T/nf.png" "$V/fgraph-basic/trace.txt" \
+		2>"$T/nf.err" && grep -q "'\''no_such_func'\'' (never called in the trace)" "$T/nf.err" &&
+	 [ ! -e "$T/nf.png" ] && [ ! -e "$T/nf.dat" ]'
+check "durations of one called and one absent function: the absent one said, left out" \
+	'plot durations "$T/half.png" -f vfs_open -f no_such_func "$V/fgraph-basic/trace.txt" &&
+	 grep -q "left out '\''no_such_func'\''" "$T/half.png.err" && ! grep -q no_such_func "$T/half.gp"'
+check "durations without -f, -f on another kind, a bad --by: usage errors (exit 2)" \
+	'"$FTLENS" plot durations -o "$T/u.png" "$S" 2>/dev/null; a=$?
+	 "$FTLENS" plot rate -f x -o "$T/u.png" "$S" 2>/dev/null; b=$?
+	 "$FTLENS" plot rate --by pid -o "$T/u.png" "$S" 2>/dev/null; c=$?
+	 [ "$a$b$c" = 222 ]'
+
+check "rate per CPU on the hand-made trace: golden .dat, its two markers drawn" \
+	'(cd "$FTL_TESTDATA/sched" && plot rate "$T/rate.png" --bins 20 small.txt) &&
+	 golden plot-rate.dat "$T/rate.dat" && png_is "$T/rate.png" 1000 600 &&
+	 [ "$(grep -c "^set arrow" "$T/rate.gp")" -eq 2 ] && grep -q "^set label '\''begin phase'\''" "$T/rate.gp"'
+check "rate: each CPU's events over the bins add up to what info counts" \
+	'python3 - "$T/rate.dat" "$S"' <<'PY'
+import re, sys
+dat = open(sys.argv[1]).read()
+width = float(re.search(r"bins of ([0-9.]+) s", dat).group(1))
+cols = {int(c) - 1: (name, int(n)) for c, name, n in re.findall(r"# column (\d+): (CPU \d+) \((\d+) events\)", dat)}
+rows = [list(map(float, l.split())) for l in dat.split("\n") if l and not l.startswith("#")]
+for c, (name, n) in cols.items():
+    got = sum(r[c] for r in rows) * width
+    assert abs(got - n) < 1e-3 * max(n, 1), (name, got, n)
+# the hand-made trace's events per CPU, counted here from its lines
+text = open(sys.argv[2]).read()
+per = {}
+for m in re.finditer(r"^\s*\S.*?\[(\d{3})\] \S+\s+[0-9.]+: ", text, re.M):
+    per[int(m.group(1))] = per.get(int(m.group(1)), 0) + 1
+assert {name: n for name, n in cols.values()} == {"CPU %d" % c: n for c, n in per.items()}, (cols, per)
+PY
+check "rate --by event on the hand-made trace: golden .dat" \
+	'(cd "$FTL_TESTDATA/sched" && plot rate "$T/rate-ev.png" --by event --bins 20 small.txt) &&
+	 golden plot-rate-event.dat "$T/rate-ev.dat"'
+check REAL_DATA "rate per CPU and per event on real traces with markers: no gnuplot warning" \
+	'plot rate "$shots/lisa-rate.png" "$real/events/lisa_tracecmd_report_sched_448k.txt" &&
+	 plot rate "$shots/android-rate.png" --by event --size 1200x500 \
+		"$real/events/tracecompass_atrace_android_tgid_large.txt" &&
+	 plot rate "$shots/rtapp-rate.pdf" "$real/raw/lisa_rtapp_6cpu_trace.dat" &&
+	 png_is "$shots/lisa-rate.png" 1000 600 && png_is "$shots/android-rate.png" 1200 500 &&
+	 head -c 5 "$shots/rtapp-rate.pdf" | grep -q "%PDF-"'
+
+# A marker whose text tries every way out of a gnuplot string in the 40
+# columns a label shows: ESC, a quote and system(), a backquote command, a
+# macro, a backslash (gnuplot runs in $T: what it ran would leave pw*).
+H=$T/hostile.txt
+{
+	sed -n 1,18p "$S"
+	printf '          worker-10      [000] ....   100.002200: tracing_mark_write: \033'"'"'.system("id>pw1").'"'"'`id>pw2`@TERM\\\n'
+	sed -n '19,$p' "$S"
+} >"$H"
+check "a hostile marker: drawn, its label one inert single-quoted string, gnuplot runs nothing" \
+	'(cd "$T" && plot rate "$T/hostile.png" "$H") && png_is "$T/hostile.png" 1000 600 &&
+	 [ "$(grep -c "^set arrow" "$T/hostile.gp")" -eq 3 ] &&
+	 ! ls "$T" | grep -q "^pw" && python3 - "$T/hostile.gp"' <<'PY'
+import re, sys
+gp = open(sys.argv[1], "rb").read()
+assert not re.search(rb"[\x00-\x09\x0b-\x1f\x7f]", gp), "a control byte in the script"
+labels = [l for l in gp.decode().split("\n") if l.startswith("set label ")]
+assert all("graph 0.98" in l for l in labels), labels  # each marker labelled
+assert len(labels) == 3, labels
+for l in labels:
+    # one single-quoted literal ('' inside), then the label's options only
+    m = re.fullmatch(r"set label '((?:[^']|'')*)' at [0-9.]+, graph 0\.98 right rotate by 90 "
+                     r"offset character 1, 0 font ',8' tc rgb 'gray30' front noenhanced", l)
+    assert m, l
+hostile = [l for l in labels if "pw1" in l and "pw2" in l and "@TERM" in l]
+assert hostile and "\\x1b" in hostile[0], labels
+PY
+# The rig's trace with vfs_open renamed to carry a quote, a backquote
+# command and a macro: the name goes into titles, quoted.
+sed "s|vfs_open|vfs'open\`id>$T/pwned4\`@TERM|g" "$V/fgraph-basic/trace.txt" >"$T/hf.txt"
+check "a hostile function name: inert in the script's titles, gnuplot runs nothing" \
+	'f=$(grep -o -m1 "vfs'\''open[^(]*" "$T/hf.txt") && case $f in *pwned4*) ;; *) false ;; esac &&
+	 plot durations "$T/hf.png" -f "$f" "$T/hf.txt" && ! ls "$T" | grep -q pwned &&
+	 grep -qF "title '\''vfs'\'''\''open\`id>$T/pwned4\`@TERM (20)'\''" "$T/hf.gp"'
+
+# A series like `record --stack` writes, made here from the rig's table:
+# snapshot k holds the frames from index drop down, at 100 + k*k s.
+R=$T/rig.series
+{
+	echo "# ftlens-stack-series v1 kernel=6.1.0-test clock=monotonic"
+	k=0
+	for drop in 22 15 15 9 0; do
+		k=$((k + 1))
+		top=$(awk -v d=$drop '$1 ~ /\)$/ && $1 + 0 == d { print $2 }' "$V/stack/stack_trace")
+		echo "# snapshot $k time=$((100 + k * k)).250000 max_size=$top"
+		awk -v d=$drop '/entries\)/ { sub(/\(30 entries\)/, "(" 30 - d " entries)"); print; next }
+		     /^ *-----/ { print; next }
+		     $1 ~ /\)$/ { i = $1 + 0; if (i < d) next
+		                  printf "%3d) %8d   %5d   %s\n", i - d, $2, $3, $4 }' "$V/stack/stack_trace"
+		echo
+	done
+} >"$R"
+check "stack over a rig series: golden .dat (time, max_size per snapshot), no gnuplot warning" \
+	'"$FTLENS" stack "$R" >/dev/null 2>&1 && (cd "$T" && plot stack "$T/stack.png" rig.series) &&
+	 golden plot-stack.dat "$T/stack.dat" && png_is "$T/stack.png" 1000 600 &&
+	 [ "$(grep -v "^#" "$T/stack.dat" | cut -d" " -f2 | tr "\n" " ")" = \
+	   "$(sed -n "s/^# snapshot .* max_size=//p" "$R" | tr "\n" " ")" ]'
+check REAL_DATA "stack on one real table: one point in a range gnuplot need not widen" \
+	'plot stack "$shots/kdoc-stack.svg" "$real/stack/kdoc5.4_stack_trace_18_entries.txt" &&
+	 [ "$(grep -vc "^#" "$shots/kdoc-stack.dat")" -eq 1 ] &&
+	 grep -q "^set xrange \[0.000000:2.000000\]" "$shots/kdoc-stack.gp" &&
+	 python3 -c "import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])" "$shots/kdoc-stack.svg"'
+check REAL_DATA "stack over two real tables (x86 doc, ppc64 commit): two snapshots in order" \
+	'plot stack "$shots/two-stack.png" "$real/stack/kdoc5.4_stack_trace_18_entries.txt" \
+		"$real/stack/kcommit_ppc64_stack_trace_after_fix.txt" &&
+	 [ "$(grep -v "^#" "$shots/two-stack.dat" | cut -d" " -f1,2 | tr "\n" ,)" = "1.000000 2928,2.000000 3888," ]'
+check "stack on a trace that is no stack table: one error naming the file, no picture" \
+	'! "$FTLENS" plot stack -o "$T/ns.png" "$S" 2>"$T/ns.err" && grep -q "$S.*line 1" "$T/ns.err" &&
+	 [ ! -e "$T/ns.png" ]'
+
+for k in durations rate stack; do
+	case $k in
+	durations) in="-f vfs_open $V/fgraph-basic/trace.txt" ;;
+	rate) in=$S ;;
+	stack) in=$R ;;
+	esac
+	check "$k --script-only: OUT.dat and OUT.gp, gnuplot runs the script alone with no word" \
+		'"$FTLENS" plot $k --script-only -o "$T/so-$k.svg" $in && [ ! -e "$T/so-$k.svg" ] &&
+		 [ -s "$T/so-$k.dat" ] && (cd / && gnuplot "$T/so-$k.gp") 2>"$T/so-$k.err" &&
+		 ! [ -s "$T/so-$k.err" ] && python3 -c "import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])" "$T/so-$k.svg"'
+	check "$k without gnuplot: exit 1, it says so, the script is left, no picture" \
+		'! PATH="$T/nobin" "$T/nobin/ftlens" plot $k -o "$T/ng-$k.png" $in 2>"$T/ng-$k.err" &&
+		 grep -q "gnuplot is not installed" "$T/ng-$k.err" && [ -s "$T/ng-$k.gp" ] &&
+		 [ -s "$T/ng-$k.dat" ] && [ ! -e "$T/ng-$k.png" ]'
+done
 finish

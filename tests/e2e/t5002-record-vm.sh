@@ -15,7 +15,7 @@ rig=$top_srcdir/tests/vm
 prereq QEMU TRACE_CMD PYTHON
 make_tmpdir
 
-plan 34
+plan 35
 out=$T/out
 FTLENS_VM_KERNEL=$kernel "$rig/run-vm.sh" "$rig/scenarios/record.sh" "$out" \
 	--with-binary "$FTLENS" 2>"$T/rig.err"
@@ -112,6 +112,12 @@ for i, _ in heads:
 PY
 check "every table is the kernel's, verbatim (first entry: 0) depth size func+off/len)" \
 	'grep -A3 "^# snapshot" "$s" | grep -Eq "^  0\) +[0-9]+ +[0-9]+ +[a-z_].*\+0x[0-9a-f]+/0x[0-9a-f]+\$"'
+check "ftlens plot stack draws the live series: a point per snapshot at its max_size, no gnuplot warning" \
+	'"$FTLENS" plot stack -o "$T/live-stack.png" "$s" 2>"$T/live-stack.err" &&
+	 ! grep -q "gnuplot says" "$T/live-stack.err" &&
+	 [ "$(grep -v "^#" "$T/live-stack.dat" | cut -d" " -f2 | tr "\n" " ")" = \
+	   "$(sed -n "s/^# snapshot .* max_size=//p" "$s" | tr "\n" " ")" ] &&
+	 python3 -c "import struct, sys; b = open(sys.argv[1], \"rb\").read(24); assert b[:8] == b\"\\x89PNG\\r\\n\\x1a\\n\" and struct.unpack(\">II\", b[16:24]) == (1000, 600)" "$T/live-stack.png"'
 
 # 5. what the guest's top level looked like around steps 2-4
 check "top-level settings, instances and stack_tracer_enabled as they were" \

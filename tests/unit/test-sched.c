@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Scheduling analysis, its histogram and time bins, on events built by hand. */
+/* Scheduling analysis, its histogram and time bins, and the event rate, on
+ * events built by hand. */
 #include "analysis/histo.h"
+#include "analysis/rate.h"
 #include "analysis/sched.h"
 #include "analysis/timebins.h"
 #include "evbuild.h"
@@ -329,6 +331,49 @@ static void test_timebins(void)
 	CU_ASSERT_EQUAL(ftl_timebins_index(tb, 1000 + w), 1);
 }
 
+/* Events per lane and bin; the parser's leaf exits, lost-event notes and
+ * untimed events are not counted. */
+static void test_rate(void)
+{
+	for (int by = 0; by < 2; by++) {
+		g_autoptr(FtlRate) r = ftl_rate_new(by ? FTL_RATE_BY_EVENT : FTL_RATE_BY_CPU, 10);
+		FtlEvent leaf[2];
+		evb_leaf(leaf, 5000, 1, 7, "f", 0, 100);
+		leaf[1].flags |= FTL_EVENT_F_SYNTH;
+		FtlEvent evs[] = {
+			evb_switch(1000, 2, "a", 1, "b", 2), evb_marker(1500, 0, 3, "m"),
+			evb_switch(2000, 0, "b", 2, "a", 1), evb_switch(9000, 0, "a", 1, "b", 2),
+			leaf[0], leaf[1], evb_marker(FTL_TS_NONE, 0, 3, "untimed"),
+			evb_base(FTL_EVENT_LOST, "lost", 3000, 1, -1),
+		};
+		for (guint i = 0; i < G_N_ELEMENTS(evs); i++)
+			ftl_rate_feed(r, &evs[i]);
+		ftl_rate_finish(r);
+		CU_ASSERT_EQUAL(ftl_rate_origin(r), 1000);
+		CU_ASSERT_EQUAL(ftl_rate_last_ts(r), 9000);
+		gint64 w = ftl_rate_width(r);
+		guint nb = ftl_rate_n_bins(r);
+		CU_ASSERT_TRUE(nb >= 5 && nb <= 10 && (nb - 1) * w <= 8000 && nb * w > 8000);
+		/* by CPU: 0, 1, 2 in order; by event: switches (3), then the
+		 * two of one event each by name */
+		static const char *const cpus[] = { "CPU 0", "CPU 1", "CPU 2" };
+		static const char *const names[] = { "sched_switch", "funcgraph_entry",
+						     "tracing_mark_write" };
+		static const guint64 totals[2][3] = { { 3, 1, 1 }, { 3, 1, 1 } };
+		CU_ASSERT_EQUAL_FATAL(ftl_rate_n_lanes(r), 3);
+		for (guint l = 0; l < 3; l++) {
+			CU_ASSERT_STRING_EQUAL(ftl_rate_lane_name(r, l), by ? names[l] : cpus[l]);
+			CU_ASSERT_EQUAL(ftl_rate_lane_total(r, l), totals[by][l]);
+			guint64 sum = 0;
+			for (guint b = 0; b < nb; b++)
+				sum += ftl_rate_count(r, l, b);
+			CU_ASSERT_EQUAL(sum, totals[by][l]);
+		}
+		/* lane 0 (CPU 0, sched_switch) has the last switch in the last bin */
+		CU_ASSERT_EQUAL(ftl_rate_count(r, 0, nb - 1), 1);
+	}
+}
+
 int main(void)
 {
 	static const UnitTest tests[] = {
@@ -342,6 +387,7 @@ int main(void)
 		{ "prev_state: preempted or not", test_states },
 		{ "histogram: exact small, 1/256 large", test_histo },
 		{ "time bins conserve what is spread", test_timebins },
+		{ "event rate per CPU and per event name", test_rate },
 		{ NULL, NULL },
 	};
 	return unit_run("sched", tests);

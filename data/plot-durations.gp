@@ -1,0 +1,27 @@
+# ftlens plot durations: call durations of the functions asked for,
+# histogram (log x) and CDF. The histogram and the CDF come from
+# log-linear buckets (at most 1/128 of their value wide), not from every
+# call: a call is at most 0.8% off its place. ftlens wrote this from
+# data/plot-durations.gp; the data is @DAT@. Run again with: gnuplot @GP@
+set terminal @TERM@
+set output '@OUT@'
+set multiplot layout 2,1 title '@TITLE@' noenhanced
+set grid
+set logscale x
+# the data is in us; the axis in seconds with SI prefixes (10 ns .. 10 s)
+set xlabel 'call duration' noenhanced
+set format x '%.0s %cs'
+set ylabel 'calls per bin' noenhanced
+set title 'Histogram (10 bins per decade)' noenhanced
+set key noenhanced
+set style fill transparent solid 0.4
+set yrange [0:*]
+set offsets 0, 0, graph 0.05, 0
+plot @HIST@
+set ylabel 'fraction at or below' noenhanced
+set title 'CDF: fraction of calls at or below a duration' noenhanced
+set offsets 0, 0, 0, 0
+set yrange [0:1]
+set key bottom right
+plot @CDF@
+unset multiplot

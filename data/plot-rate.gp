@@ -1,0 +1,14 @@
+# ftlens plot rate: events per second over time, one line per CPU or per
+# event name (the busiest; the others summed), markers as dashed lines.
+# ftlens wrote this from data/plot-rate.gp; the data is @DAT@.
+# Run again with: gnuplot @GP@
+set terminal @TERM@
+set output '@OUT@'
+set title '@TITLE@' noenhanced
+set grid
+set key outside right noenhanced
+set xlabel 'time since the first event (s)' noenhanced
+set ylabel 'events per second (bins of @BIN@ ms)' noenhanced
+set yrange [0:*]
+@MARKERS@
+plot @PLOT@
