@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/source.h"
+#include "util/pairmap.h"
 
 #define CALLTREE_UNKNOWN "(unknown)"
 #define CALLTREE_IRQ	 "[irq]"
@@ -14,6 +15,8 @@
  * than scanned: real kernels nest a few dozen calls, a hostile trace can
  * nest a hundred thousand (a scan per entry would be quadratic). */
 #define CALLTREE_SCAN_MAX 64
+/* Nodes are allocated this many at a time and freed with the tree. */
+#define CALLTREE_BLOCK 1024
 
 /* The node every call deeper than FTL_CALLTREE_MAX_DEPTH is merged into. */
 static const char calltree_deeper[] = "(deeper)";
@@ -59,7 +62,9 @@ struct _FtlCallTree {
 	gboolean irq_frames;
 	const char *focus;
 	GHashTable *ctxs;  /* gint64 key -> CallCtx* */
-	GHashTable *nodes; /* FtlCallNode* (parent, func) -> itself */
+	FtlPairMap nodes;  /* (parent, func) -> FtlCallNode* */
+	GPtrArray *blocks; /* FtlCallNode[CALLTREE_BLOCK] */
+	guint block_used;  /* nodes used in the last block */
 	GStringChunk *names;
 	FtlCallNode root;
 	guint64 n_calls, n_repaired;
@@ -71,18 +76,6 @@ struct _FtlCallTree {
 const char *ftl_calltree_unknown_name(void)
 {
 	return CALLTREE_UNKNOWN;
-}
-
-static guint calltree_node_hash(gconstpointer p)
-{
-	const FtlCallNode *n = p;
-	return g_direct_hash(n->parent) * 31u + g_direct_hash(n->func);
-}
-
-static gboolean calltree_node_equal(gconstpointer a, gconstpointer b)
-{
-	const FtlCallNode *x = a, *y = b;
-	return x->parent == y->parent && x->func == y->func;
 }
 
 static void calltree_ctx_free(gpointer p)
@@ -101,7 +94,9 @@ FtlCallTree *ftl_calltree_new(FtlCallTreeGroup group, FtlDiags *diags)
 	t->group = group;
 	t->diags = diags;
 	t->ctxs = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, calltree_ctx_free);
-	t->nodes = g_hash_table_new_full(calltree_node_hash, calltree_node_equal, g_free, NULL);
+	ftl_pairmap_init(&t->nodes);
+	t->blocks = g_ptr_array_new_with_free_func(g_free);
+	t->block_used = CALLTREE_BLOCK;
 	t->names = g_string_chunk_new(4096);
 	t->root.func = "(root)";
 	t->root.min_ns = t->root.max_ns = FTL_TS_NONE;
@@ -116,7 +111,8 @@ void ftl_calltree_free(FtlCallTree *t)
 	if (!t)
 		return;
 	g_hash_table_destroy(t->ctxs);
-	g_hash_table_destroy(t->nodes);
+	ftl_pairmap_clear(&t->nodes);
+	g_ptr_array_unref(t->blocks);
 	g_string_chunk_free(t->names);
 	g_array_unref(t->on_call);
 	g_array_unref(t->on_enter);
@@ -163,19 +159,36 @@ static FtlCallNode *calltree_child(FtlCallTree *t, FtlCallNode *parent, const ch
 			return parent;
 		func = calltree_deeper;
 	}
-	FtlCallNode probe = { .func = func, .parent = parent };
-	FtlCallNode *n = g_hash_table_lookup(t->nodes, &probe);
-	if (n)
+	/* a caller tends to call what it called last (loops, repeated paths) */
+	FtlCallNode *n = parent->last_child;
+	if (n && n->func == func)
 		return n;
-	n = g_new0(FtlCallNode, 1);
+	if (parent->n_kids <= FTL_PAIRMAP_SCAN) {
+		for (n = parent->child; n; n = n->next)
+			if (n->func == func)
+				return parent->last_child = n;
+	} else if ((n = ftl_pairmap_get(&t->nodes, parent, func))) {
+		return parent->last_child = n;
+	}
+	if (t->block_used == CALLTREE_BLOCK) {
+		g_ptr_array_add(t->blocks, g_new0(FtlCallNode, CALLTREE_BLOCK));
+		t->block_used = 0;
+	}
+	n = (FtlCallNode *)g_ptr_array_index(t->blocks, t->blocks->len - 1) + t->block_used++;
 	n->func = func;
 	n->parent = parent;
 	n->depth = parent->depth + 1;
 	n->min_ns = n->max_ns = FTL_TS_NONE;
 	n->next = parent->child;
 	parent->child = n;
-	g_hash_table_add(t->nodes, n);
-	return n;
+	if (++parent->n_kids == FTL_PAIRMAP_SCAN + 1) {
+		/* wide from now on: all its children go in the map */
+		for (FtlCallNode *c = n; c; c = c->next)
+			ftl_pairmap_put(&t->nodes, parent, c->func, c);
+	} else if (parent->n_kids > FTL_PAIRMAP_SCAN) {
+		ftl_pairmap_put(&t->nodes, parent, func, n);
+	}
+	return parent->last_child = n;
 }
 
 /* Stacks: one per task; pid 0 (each CPU's idle task) and unknown pids get one
