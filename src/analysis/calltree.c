@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/source.h"
+#include "util/arena.h"
 #include "util/pairmap.h"
 
 #define CALLTREE_UNKNOWN "(unknown)"
@@ -15,8 +16,6 @@
  * than scanned: real kernels nest a few dozen calls, a hostile trace can
  * nest a hundred thousand (a scan per entry would be quadratic). */
 #define CALLTREE_SCAN_MAX 64
-/* Nodes are allocated this many at a time and freed with the tree. */
-#define CALLTREE_BLOCK 1024
 
 /* The node every call deeper than FTL_CALLTREE_MAX_DEPTH is merged into. */
 static const char calltree_deeper[] = "(deeper)";
@@ -63,8 +62,7 @@ struct _FtlCallTree {
 	const char *focus;
 	GHashTable *ctxs;  /* gint64 key -> CallCtx* */
 	FtlPairMap nodes;  /* (parent, func) -> FtlCallNode* */
-	GPtrArray *blocks; /* FtlCallNode[CALLTREE_BLOCK] */
-	guint block_used;  /* nodes used in the last block */
+	FtlArena arena;	   /* the nodes, freed with the tree */
 	GStringChunk *names;
 	FtlCallNode root;
 	guint64 n_calls, n_repaired;
@@ -95,8 +93,7 @@ FtlCallTree *ftl_calltree_new(FtlCallTreeGroup group, FtlDiags *diags)
 	t->diags = diags;
 	t->ctxs = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, calltree_ctx_free);
 	ftl_pairmap_init(&t->nodes);
-	t->blocks = g_ptr_array_new_with_free_func(g_free);
-	t->block_used = CALLTREE_BLOCK;
+	ftl_arena_init(&t->arena);
 	t->names = g_string_chunk_new(4096);
 	t->root.func = "(root)";
 	t->root.min_ns = t->root.max_ns = FTL_TS_NONE;
@@ -112,7 +109,7 @@ void ftl_calltree_free(FtlCallTree *t)
 		return;
 	g_hash_table_destroy(t->ctxs);
 	ftl_pairmap_clear(&t->nodes);
-	g_ptr_array_unref(t->blocks);
+	ftl_arena_clear(&t->arena);
 	g_string_chunk_free(t->names);
 	g_array_unref(t->on_call);
 	g_array_unref(t->on_enter);
@@ -170,11 +167,7 @@ static FtlCallNode *calltree_child(FtlCallTree *t, FtlCallNode *parent, const ch
 	} else if ((n = ftl_pairmap_get(&t->nodes, parent, func))) {
 		return parent->last_child = n;
 	}
-	if (t->block_used == CALLTREE_BLOCK) {
-		g_ptr_array_add(t->blocks, g_new0(FtlCallNode, CALLTREE_BLOCK));
-		t->block_used = 0;
-	}
-	n = (FtlCallNode *)g_ptr_array_index(t->blocks, t->blocks->len - 1) + t->block_used++;
+	n = ftl_arena_alloc0(&t->arena, sizeof *n);
 	n->func = func;
 	n->parent = parent;
 	n->depth = parent->depth + 1;
@@ -627,8 +620,10 @@ void ftl_calltree_feed(FtlCallTree *t, const FtlEvent *ev)
 	}
 }
 
-static gint calltree_node_cmp(const FtlCallNode *a, const FtlCallNode *b)
+static gint calltree_node_cmp(gconstpointer pa, gconstpointer pb, gpointer unused)
 {
+	(void)unused;
+	const FtlCallNode *a = *(FtlCallNode *const *)pa, *b = *(FtlCallNode *const *)pb;
 	if (a->total_ns != b->total_ns)
 		return a->total_ns > b->total_ns ? -1 : 1;
 	if (a->calls != b->calls)
@@ -636,22 +631,30 @@ static gint calltree_node_cmp(const FtlCallNode *a, const FtlCallNode *b)
 	return strcmp(a->func, b->func);
 }
 
-static FtlCallNode *calltree_sort(FtlCallNode *list)
+/* Sorts every sibling list, without recursion. g_qsort_with_data() is a
+ * stable merge sort: the order an insertion sort gave, in n log n for the
+ * wide nodes a hostile trace makes. */
+static void calltree_sort(FtlCallNode *root)
 {
-	/* insertion sort of a sibling list into a fresh one, then recurse */
-	FtlCallNode *sorted = NULL;
-	while (list) {
-		FtlCallNode *n = list;
-		list = list->next;
-		FtlCallNode **pp = &sorted;
-		while (*pp && calltree_node_cmp(*pp, n) <= 0)
-			pp = &(*pp)->next;
-		n->next = *pp;
-		*pp = n;
+	g_autoptr(GPtrArray) stack = g_ptr_array_new();
+	g_autoptr(GPtrArray) kids = g_ptr_array_new();
+	g_ptr_array_add(stack, root);
+	while (stack->len) {
+		FtlCallNode *n = g_ptr_array_steal_index(stack, stack->len - 1);
+		g_ptr_array_set_size(kids, 0);
+		for (FtlCallNode *c = n->child; c; c = c->next)
+			g_ptr_array_add(kids, c);
+		if (kids->len > 1) {
+			g_qsort_with_data(kids->pdata, (gint)kids->len, sizeof(gpointer),
+					  calltree_node_cmp, NULL);
+			for (guint i = 0; i < kids->len; i++)
+				((FtlCallNode *)kids->pdata[i])->next =
+					i + 1 < kids->len ? kids->pdata[i + 1] : NULL;
+			n->child = kids->pdata[0];
+		}
+		for (FtlCallNode *c = n->child; c; c = c->next)
+			g_ptr_array_add(stack, c);
 	}
-	for (FtlCallNode *n = sorted; n; n = n->next)
-		n->child = calltree_sort(n->child);
-	return sorted;
 }
 
 static void calltree_sum_groups(FtlCallNode *n)
@@ -685,7 +688,7 @@ void ftl_calltree_finish(FtlCallTree *t)
 		}
 	}
 	calltree_sum_groups(&t->root);
-	t->root.child = calltree_sort(t->root.child);
+	calltree_sort(&t->root);
 }
 
 const FtlCallNode *ftl_calltree_root(const FtlCallTree *t)

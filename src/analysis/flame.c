@@ -6,15 +6,13 @@
 #include <string.h>
 
 #include "model/event.h"
+#include "util/arena.h"
 #include "util/pairmap.h"
-
-#define FLAME_BLOCK 4096
 
 struct _FtlFlame {
 	FtlFlameUnit unit;
 	FtlFlameNode root;
-	GPtrArray *blocks;  /* FtlFlameNode[FLAME_BLOCK] */
-	guint block_used;   /* nodes used in the last block */
+	FtlArena arena;	    /* the nodes */
 	FtlPairMap kids;    /* (parent, interned name) -> FtlFlameNode* */
 	GStringChunk *names;
 	FtlPairMap copied;  /* ftl_flame_add_calltree(): (call tree name, NULL) -> ours */
@@ -27,8 +25,7 @@ FtlFlame *ftl_flame_new(FtlFlameUnit unit)
 {
 	FtlFlame *f = g_new0(FtlFlame, 1);
 	f->unit = unit;
-	f->blocks = g_ptr_array_new_with_free_func(g_free);
-	f->block_used = FLAME_BLOCK;
+	ftl_arena_init(&f->arena);
 	ftl_pairmap_init(&f->kids);
 	ftl_pairmap_init(&f->copied);
 	f->names = g_string_chunk_new(8192);
@@ -43,7 +40,7 @@ void ftl_flame_free(FtlFlame *f)
 {
 	if (!f)
 		return;
-	g_ptr_array_unref(f->blocks);
+	ftl_arena_clear(&f->arena);
 	ftl_pairmap_clear(&f->kids);
 	ftl_pairmap_clear(&f->copied);
 	g_string_chunk_free(f->names);
@@ -67,13 +64,8 @@ guint64 ftl_flame_n_nodes(const FtlFlame *f)
 
 static FtlFlameNode *flame_node_alloc(FtlFlame *f)
 {
-	if (f->block_used == FLAME_BLOCK) {
-		g_ptr_array_add(f->blocks, g_new0(FtlFlameNode, FLAME_BLOCK));
-		f->block_used = 0;
-	}
-	FtlFlameNode *blk = g_ptr_array_index(f->blocks, f->blocks->len - 1);
 	f->n_nodes++;
-	return &blk[f->block_used++];
+	return ftl_arena_alloc0(&f->arena, sizeof(FtlFlameNode));
 }
 
 /* Names are interned in the tree, so that a pointer compares a name. */
@@ -288,22 +280,21 @@ void ftl_flame_finish(FtlFlame *f)
 		for (FtlFlameNode *c = n->child; c; c = c->next)
 			g_ptr_array_add(stack, c);
 	}
+	/* children before their parent: one pass sums values and, for the
+	 * root and groups (no calls of their own), their children's calls */
 	for (guint i = order->len; i-- > 0;) {
 		FtlFlameNode *n = order->pdata[i];
 		gint64 kids = 0;
-		for (FtlFlameNode *c = n->child; c; c = c->next)
+		guint64 kid_calls = 0;
+		for (FtlFlameNode *c = n->child; c; c = c->next) {
 			kids += c->value;
+			kid_calls += c->calls;
+		}
 		if (f->chart)
 			n->self = MAX(n->value - kids, 0);
 		n->value = n->self + kids;
 		if (n->kind == FTL_FLAME_ROOT || n->kind == FTL_FLAME_GROUP)
-			n->calls = 0;
-	}
-	for (guint i = order->len; i-- > 0;) {
-		FtlFlameNode *n = order->pdata[i];
-		if (n->parent && (n->parent->kind == FTL_FLAME_ROOT ||
-				  n->parent->kind == FTL_FLAME_GROUP))
-			n->parent->calls += n->calls;
+			n->calls = kid_calls;
 	}
 }
 
