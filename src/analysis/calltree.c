@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "model/source.h"
+#include "util/arena.h"
+#include "util/pairmap.h"
 
 #define CALLTREE_UNKNOWN "(unknown)"
 #define CALLTREE_IRQ	 "[irq]"
@@ -59,7 +61,8 @@ struct _FtlCallTree {
 	gboolean irq_frames;
 	const char *focus;
 	GHashTable *ctxs;  /* gint64 key -> CallCtx* */
-	GHashTable *nodes; /* FtlCallNode* (parent, func) -> itself */
+	FtlPairMap nodes;  /* (parent, func) -> FtlCallNode* */
+	FtlArena arena;	   /* the nodes, freed with the tree */
 	GStringChunk *names;
 	FtlCallNode root;
 	guint64 n_calls, n_repaired;
@@ -71,18 +74,6 @@ struct _FtlCallTree {
 const char *ftl_calltree_unknown_name(void)
 {
 	return CALLTREE_UNKNOWN;
-}
-
-static guint calltree_node_hash(gconstpointer p)
-{
-	const FtlCallNode *n = p;
-	return g_direct_hash(n->parent) * 31u + g_direct_hash(n->func);
-}
-
-static gboolean calltree_node_equal(gconstpointer a, gconstpointer b)
-{
-	const FtlCallNode *x = a, *y = b;
-	return x->parent == y->parent && x->func == y->func;
 }
 
 static void calltree_ctx_free(gpointer p)
@@ -101,7 +92,8 @@ FtlCallTree *ftl_calltree_new(FtlCallTreeGroup group, FtlDiags *diags)
 	t->group = group;
 	t->diags = diags;
 	t->ctxs = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, calltree_ctx_free);
-	t->nodes = g_hash_table_new_full(calltree_node_hash, calltree_node_equal, g_free, NULL);
+	ftl_pairmap_init(&t->nodes);
+	ftl_arena_init(&t->arena);
 	t->names = g_string_chunk_new(4096);
 	t->root.func = "(root)";
 	t->root.min_ns = t->root.max_ns = FTL_TS_NONE;
@@ -116,7 +108,8 @@ void ftl_calltree_free(FtlCallTree *t)
 	if (!t)
 		return;
 	g_hash_table_destroy(t->ctxs);
-	g_hash_table_destroy(t->nodes);
+	ftl_pairmap_clear(&t->nodes);
+	ftl_arena_clear(&t->arena);
 	g_string_chunk_free(t->names);
 	g_array_unref(t->on_call);
 	g_array_unref(t->on_enter);
@@ -163,19 +156,32 @@ static FtlCallNode *calltree_child(FtlCallTree *t, FtlCallNode *parent, const ch
 			return parent;
 		func = calltree_deeper;
 	}
-	FtlCallNode probe = { .func = func, .parent = parent };
-	FtlCallNode *n = g_hash_table_lookup(t->nodes, &probe);
-	if (n)
+	/* a caller tends to call what it called last (loops, repeated paths) */
+	FtlCallNode *n = parent->last_child;
+	if (n && n->func == func)
 		return n;
-	n = g_new0(FtlCallNode, 1);
+	if (parent->n_kids <= FTL_PAIRMAP_SCAN) {
+		for (n = parent->child; n; n = n->next)
+			if (n->func == func)
+				return parent->last_child = n;
+	} else if ((n = ftl_pairmap_get(&t->nodes, parent, func))) {
+		return parent->last_child = n;
+	}
+	n = ftl_arena_alloc0(&t->arena, sizeof *n);
 	n->func = func;
 	n->parent = parent;
 	n->depth = parent->depth + 1;
 	n->min_ns = n->max_ns = FTL_TS_NONE;
 	n->next = parent->child;
 	parent->child = n;
-	g_hash_table_add(t->nodes, n);
-	return n;
+	if (++parent->n_kids == FTL_PAIRMAP_SCAN + 1) {
+		/* wide from now on: all its children go in the map */
+		for (FtlCallNode *c = n; c; c = c->next)
+			ftl_pairmap_put(&t->nodes, parent, c->func, c);
+	} else if (parent->n_kids > FTL_PAIRMAP_SCAN) {
+		ftl_pairmap_put(&t->nodes, parent, func, n);
+	}
+	return parent->last_child = n;
 }
 
 /* Stacks: one per task; pid 0 (each CPU's idle task) and unknown pids get one
@@ -614,8 +620,10 @@ void ftl_calltree_feed(FtlCallTree *t, const FtlEvent *ev)
 	}
 }
 
-static gint calltree_node_cmp(const FtlCallNode *a, const FtlCallNode *b)
+static gint calltree_node_cmp(gconstpointer pa, gconstpointer pb, gpointer unused)
 {
+	(void)unused;
+	const FtlCallNode *a = *(FtlCallNode *const *)pa, *b = *(FtlCallNode *const *)pb;
 	if (a->total_ns != b->total_ns)
 		return a->total_ns > b->total_ns ? -1 : 1;
 	if (a->calls != b->calls)
@@ -623,22 +631,30 @@ static gint calltree_node_cmp(const FtlCallNode *a, const FtlCallNode *b)
 	return strcmp(a->func, b->func);
 }
 
-static FtlCallNode *calltree_sort(FtlCallNode *list)
+/* Sorts every sibling list, without recursion. g_qsort_with_data() is a
+ * stable merge sort: the order an insertion sort gave, in n log n for the
+ * wide nodes a hostile trace makes. */
+static void calltree_sort(FtlCallNode *root)
 {
-	/* insertion sort of a sibling list into a fresh one, then recurse */
-	FtlCallNode *sorted = NULL;
-	while (list) {
-		FtlCallNode *n = list;
-		list = list->next;
-		FtlCallNode **pp = &sorted;
-		while (*pp && calltree_node_cmp(*pp, n) <= 0)
-			pp = &(*pp)->next;
-		n->next = *pp;
-		*pp = n;
+	g_autoptr(GPtrArray) stack = g_ptr_array_new();
+	g_autoptr(GPtrArray) kids = g_ptr_array_new();
+	g_ptr_array_add(stack, root);
+	while (stack->len) {
+		FtlCallNode *n = g_ptr_array_steal_index(stack, stack->len - 1);
+		g_ptr_array_set_size(kids, 0);
+		for (FtlCallNode *c = n->child; c; c = c->next)
+			g_ptr_array_add(kids, c);
+		if (kids->len > 1) {
+			g_qsort_with_data(kids->pdata, (gint)kids->len, sizeof(gpointer),
+					  calltree_node_cmp, NULL);
+			for (guint i = 0; i < kids->len; i++)
+				((FtlCallNode *)kids->pdata[i])->next =
+					i + 1 < kids->len ? kids->pdata[i + 1] : NULL;
+			n->child = kids->pdata[0];
+		}
+		for (FtlCallNode *c = n->child; c; c = c->next)
+			g_ptr_array_add(stack, c);
 	}
-	for (FtlCallNode *n = sorted; n; n = n->next)
-		n->child = calltree_sort(n->child);
-	return sorted;
 }
 
 static void calltree_sum_groups(FtlCallNode *n)
@@ -672,7 +688,7 @@ void ftl_calltree_finish(FtlCallTree *t)
 		}
 	}
 	calltree_sum_groups(&t->root);
-	t->root.child = calltree_sort(t->root.child);
+	calltree_sort(&t->root);
 }
 
 const FtlCallNode *ftl_calltree_root(const FtlCallTree *t)

@@ -6,42 +6,31 @@
 #include <string.h>
 
 #include "model/event.h"
-
-#define FLAME_BLOCK 4096
+#include "util/arena.h"
+#include "util/pairmap.h"
 
 struct _FtlFlame {
 	FtlFlameUnit unit;
 	FtlFlameNode root;
-	GPtrArray *blocks;  /* FtlFlameNode[FLAME_BLOCK] */
-	guint block_used;   /* nodes used in the last block */
-	GHashTable *kids;   /* FtlFlameNode* keyed by (parent, name) */
+	FtlArena arena;	    /* the nodes */
+	FtlPairMap kids;    /* (parent, interned name) -> FtlFlameNode* */
 	GStringChunk *names;
+	FtlPairMap copied;  /* ftl_flame_add_calltree(): (call tree name, NULL) -> ours */
 	guint64 n_nodes;
 	gboolean chart;
 	gint64 t0, span;
 };
 
-static guint flame_node_hash(gconstpointer p)
-{
-	const FtlFlameNode *n = p;
-	return g_direct_hash(n->parent) * 31u + g_direct_hash(n->name);
-}
-
-static gboolean flame_node_equal(gconstpointer a, gconstpointer b)
-{
-	const FtlFlameNode *x = a, *y = b;
-	return x->parent == y->parent && x->name == y->name;
-}
-
 FtlFlame *ftl_flame_new(FtlFlameUnit unit)
 {
 	FtlFlame *f = g_new0(FtlFlame, 1);
 	f->unit = unit;
-	f->blocks = g_ptr_array_new_with_free_func(g_free);
-	f->block_used = FLAME_BLOCK;
-	f->kids = g_hash_table_new(flame_node_hash, flame_node_equal);
+	ftl_arena_init(&f->arena);
+	ftl_pairmap_init(&f->kids);
+	ftl_pairmap_init(&f->copied);
 	f->names = g_string_chunk_new(8192);
 	f->root.name = "all";
+	f->root.name_len = 3;
 	f->root.kind = FTL_FLAME_ROOT;
 	f->root.in_a = f->root.in_b = TRUE;
 	return f;
@@ -51,8 +40,9 @@ void ftl_flame_free(FtlFlame *f)
 {
 	if (!f)
 		return;
-	g_ptr_array_unref(f->blocks);
-	g_hash_table_destroy(f->kids);
+	ftl_arena_clear(&f->arena);
+	ftl_pairmap_clear(&f->kids);
+	ftl_pairmap_clear(&f->copied);
 	g_string_chunk_free(f->names);
 	g_free(f);
 }
@@ -74,13 +64,8 @@ guint64 ftl_flame_n_nodes(const FtlFlame *f)
 
 static FtlFlameNode *flame_node_alloc(FtlFlame *f)
 {
-	if (f->block_used == FLAME_BLOCK) {
-		g_ptr_array_add(f->blocks, g_new0(FtlFlameNode, FLAME_BLOCK));
-		f->block_used = 0;
-	}
-	FtlFlameNode *blk = g_ptr_array_index(f->blocks, f->blocks->len - 1);
 	f->n_nodes++;
-	return &blk[f->block_used++];
+	return ftl_arena_alloc0(&f->arena, sizeof(FtlFlameNode));
 }
 
 /* Names are interned in the tree, so that a pointer compares a name. */
@@ -98,28 +83,55 @@ static const char *flame_intern(FtlFlame *f, const char *name, gssize len)
 	return g_string_chunk_insert_const(f->names, big);
 }
 
-FtlFlameNode *ftl_flame_child(FtlFlame *f, FtlFlameNode *parent, const char *name, gssize len,
-			      FtlFlameKind kind)
+/* The child of parent named by the interned name, made when absent. */
+static FtlFlameNode *flame_child_interned(FtlFlame *f, FtlFlameNode *parent, const char *name,
+					  gsize len, FtlFlameKind kind)
 {
-	FtlFlameNode probe = { .parent = parent, .name = flame_intern(f, name, len) };
-	FtlFlameNode *n = g_hash_table_lookup(f->kids, &probe);
-	if (n)
-		return n;
+	FtlFlameNode *n;
+	if (parent->n_kids <= FTL_PAIRMAP_SCAN) {
+		for (n = parent->child; n; n = n->next)
+			if (n->name == name)
+				return parent->last_child = n;
+	} else if ((n = ftl_pairmap_get(&f->kids, parent, name))) {
+		return parent->last_child = n;
+	}
 	n = flame_node_alloc(f);
-	n->name = probe.name;
+	n->name = name;
+	n->name_len = (guint32)len;
 	n->parent = parent;
 	n->depth = parent->depth + 1;
 	n->kind = (guint8)kind;
 	n->next = parent->child;
 	parent->child = n;
-	g_hash_table_add(f->kids, n);
-	return n;
+	if (++parent->n_kids == FTL_PAIRMAP_SCAN + 1) {
+		/* wide from now on: all its children go in the map */
+		for (FtlFlameNode *c = n; c; c = c->next)
+			ftl_pairmap_put(&f->kids, parent, c->name, c);
+	} else if (parent->n_kids > FTL_PAIRMAP_SCAN) {
+		ftl_pairmap_put(&f->kids, parent, name, n);
+	}
+	return parent->last_child = n;
+}
+
+FtlFlameNode *ftl_flame_child(FtlFlame *f, FtlFlameNode *parent, const char *name, gssize len,
+			      FtlFlameKind kind)
+{
+	if (len < 0)
+		len = (gssize)strlen(name);
+	/* Paths repeat their prefixes (sorted folded lines, a caller's calls):
+	 * the child found last is checked before the name is interned. */
+	FtlFlameNode *last = parent->last_child;
+	if (last && last->name_len == (gsize)len && memcmp(last->name, name, (gsize)len) == 0)
+		return last;
+	const char *interned = flame_intern(f, name, len);
+	return flame_child_interned(f, parent, interned, strlen(interned), kind);
 }
 
 FtlFlameNode *ftl_flame_node_new(FtlFlame *f, const char *name, gssize len, FtlFlameKind kind)
 {
 	FtlFlameNode *n = flame_node_alloc(f);
 	n->name = flame_intern(f, name, len);
+	n->name_len = (guint32)strlen(n->name);
 	n->kind = (guint8)kind;
 	return n;
 }
@@ -163,6 +175,19 @@ void ftl_flame_add(FtlFlame *f, FtlFlameNode *node, gint64 weight, guint64 calls
 	node->calls += calls;
 }
 
+/* A call tree's names are interned in the trace: each is interned here
+ * once, found again by its pointer. */
+static FtlFlameNode *flame_copy_child(FtlFlame *f, FtlFlameNode *to, const char *func,
+				      FtlFlameKind kind)
+{
+	const char *name = ftl_pairmap_get(&f->copied, func, NULL);
+	if (!name) {
+		name = g_string_chunk_insert_const(f->names, func);
+		ftl_pairmap_put(&f->copied, func, NULL, (gpointer)name);
+	}
+	return flame_child_interned(f, to, name, strlen(name), kind);
+}
+
 static void flame_copy_calls(FtlFlame *f, FtlFlameNode *to, const FtlCallNode *from,
 			     gboolean groups)
 {
@@ -171,7 +196,7 @@ static void flame_copy_calls(FtlFlame *f, FtlFlameNode *to, const FtlCallNode *f
 		FtlFlameKind kind = groups			    ? FTL_FLAME_GROUP
 				    : strcmp(c->func, "[irq]") == 0 ? FTL_FLAME_IRQ
 								    : FTL_FLAME_FRAME;
-		FtlFlameNode *n = ftl_flame_child(f, to, c->func, -1, kind);
+		FtlFlameNode *n = flame_copy_child(f, to, c->func, kind);
 		n->calls += c->calls;
 		n->n_open += c->n_open;
 		n->n_orphan += c->n_orphan;
@@ -210,8 +235,27 @@ static FtlFlameNode *flame_sort(FtlFlameNode *list, GPtrArray *scratch)
 		g_ptr_array_add(scratch, c);
 	if (scratch->len < 2)
 		return list;
-	g_qsort_with_data(scratch->pdata, (gint)scratch->len, sizeof(gpointer), flame_name_cmp,
+	/* Already in order (or in reverse: sorted folded lines prepend each new
+	 * child) is common and costs one comparison per child. g_qsort_with_data()
+	 * is stable, so an ordered list is what it would have made. */
+	gboolean fwd = TRUE, rev = TRUE;
+	for (guint i = 0; i + 1 < scratch->len && (fwd || rev); i++) {
+		int c = flame_name_cmp(&scratch->pdata[i], &scratch->pdata[i + 1], NULL);
+		fwd = fwd && c <= 0;
+		rev = rev && c > 0;
+	}
+	if (fwd)
+		return list;
+	if (rev) {
+		for (guint i = 0, j = scratch->len - 1; i < j; i++, j--) {
+			gpointer t = scratch->pdata[i];
+			scratch->pdata[i] = scratch->pdata[j];
+			scratch->pdata[j] = t;
+		}
+	} else {
+		g_qsort_with_data(scratch->pdata, (gint)scratch->len, sizeof(gpointer), flame_name_cmp,
 			  NULL);
+	}
 	for (guint i = 0; i + 1 < scratch->len; i++)
 		((FtlFlameNode *)scratch->pdata[i])->next = scratch->pdata[i + 1];
 	((FtlFlameNode *)scratch->pdata[scratch->len - 1])->next = NULL;
@@ -236,22 +280,21 @@ void ftl_flame_finish(FtlFlame *f)
 		for (FtlFlameNode *c = n->child; c; c = c->next)
 			g_ptr_array_add(stack, c);
 	}
+	/* children before their parent: one pass sums values and, for the
+	 * root and groups (no calls of their own), their children's calls */
 	for (guint i = order->len; i-- > 0;) {
 		FtlFlameNode *n = order->pdata[i];
 		gint64 kids = 0;
-		for (FtlFlameNode *c = n->child; c; c = c->next)
+		guint64 kid_calls = 0;
+		for (FtlFlameNode *c = n->child; c; c = c->next) {
 			kids += c->value;
+			kid_calls += c->calls;
+		}
 		if (f->chart)
 			n->self = MAX(n->value - kids, 0);
 		n->value = n->self + kids;
 		if (n->kind == FTL_FLAME_ROOT || n->kind == FTL_FLAME_GROUP)
-			n->calls = 0;
-	}
-	for (guint i = order->len; i-- > 0;) {
-		FtlFlameNode *n = order->pdata[i];
-		if (n->parent && (n->parent->kind == FTL_FLAME_ROOT ||
-				  n->parent->kind == FTL_FLAME_GROUP))
-			n->parent->calls += n->calls;
+			n->calls = kid_calls;
 	}
 }
 

@@ -41,6 +41,9 @@ struct _FtlFlameNode {
 	guint64 n_open;	 /* calls open at the end of the trace (no time of their own) */
 	guint64 n_orphan; /* exits without their entry */
 	guint depth;	 /* the root is 0 */
+	guint32 name_len;
+	FtlFlameNode *last_child; /* the tree's lookup cache: the child found last */
+	guint n_kids;		  /* children made by ftl_flame_child() */
 	guint8 kind;	 /* FtlFlameKind */
 	gboolean in_a, in_b; /* ftl_flame_diff() only: where the path exists */
 };

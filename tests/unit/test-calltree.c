@@ -94,6 +94,33 @@ static void test_merge_by_path(void)
 	CU_ASSERT_EQUAL(root->total_ns, 39);
 }
 
+/* A caller of many functions (more than the tree scans before it looks
+ * children up in its map), called in varying order: one node per callee. */
+static void test_wide_callers_merge(void)
+{
+	g_autoptr(FtlCallTree) t = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, NULL);
+	static const int order[] = { 1, 3, 7 }; /* prime to 40: each round calls all 40 */
+	for (int round = 0; round < 3; round++) {
+		feed(t, evb_entry(NONE, 0, 10, "A", 0));
+		for (int i = 0; i < 40; i++) {
+			char name[16];
+			g_snprintf(name, sizeof name, "f%d", (i * order[round]) % 40);
+			feed_leaf(t, NONE, 0, 10, name, 1, 1 + i);
+		}
+		feed(t, evb_exit(NONE, 0, 10, NULL, 0, 1000));
+	}
+	ftl_calltree_finish(t);
+	const FtlCallNode *a = child(ftl_calltree_root(t), "A");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_EQUAL(n_children(a), 40);
+	guint64 calls = 0;
+	for (const FtlCallNode *c = a->child; c; c = c->next)
+		calls += c->calls;
+	CU_ASSERT_EQUAL(calls, 120);
+	CU_ASSERT_EQUAL(child(a, "f0")->calls, 3);
+	CU_ASSERT_EQUAL(child(a, "f39")->calls, 3);
+}
+
 static void test_orphan_exits(void)
 {
 	/* The trace starts inside Y (depth 1) inside an unnamed depth-0 call. */
@@ -295,6 +322,7 @@ static void test_focus_and_groups(void)
 static const UnitTest tests[] = {
 	{ "basic_tree", test_basic_tree },
 	{ "merge_by_path", test_merge_by_path },
+	{ "wide_callers_merge", test_wide_callers_merge },
 	{ "orphan_exits", test_orphan_exits },
 	{ "open_at_end_no_time_invented", test_open_at_end_no_time_invented },
 	{ "depth_jump", test_depth_jump },

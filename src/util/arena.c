@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The arena's chunks: anonymous mappings, huge-page aligned once large. */
+#include "util/arena.h"
+
+#include <string.h>
+#include <sys/mman.h>
+
+#define ARENA_FIRST (64u * 1024)
+#define ARENA_HUGE  (2u * 1024 * 1024)
+
+typedef struct {
+	void *map; /* what to munmap */
+	gsize len;
+} ArenaChunk;
+
+static void arena_chunk_free(gpointer p)
+{
+	ArenaChunk *c = p;
+	munmap(c->map, c->len);
+	g_free(c);
+}
+
+void ftl_arena_init(FtlArena *a)
+{
+	a->chunks = g_ptr_array_new_with_free_func(arena_chunk_free);
+	a->cur = NULL;
+	a->left = 0;
+	a->next_size = ARENA_FIRST;
+}
+
+void ftl_arena_clear(FtlArena *a)
+{
+	g_clear_pointer(&a->chunks, g_ptr_array_unref);
+	a->cur = NULL;
+	a->left = 0;
+}
+
+/* A fresh zeroed chunk of at least size bytes (mmap gives zeroed pages). */
+static void arena_grow(FtlArena *a, gsize size)
+{
+	gsize len = MAX(a->next_size, size);
+	gboolean huge = len >= ARENA_HUGE;
+	if (huge)
+		len = (len + ARENA_HUGE - 1) / ARENA_HUGE * ARENA_HUGE;
+	/* a huge chunk is mapped with room to align it, the rest given back */
+	gsize map_len = huge ? len + ARENA_HUGE : len;
+	char *p = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		g_error("out of memory: %" G_GSIZE_FORMAT " bytes for tree nodes", map_len);
+	char *start = p;
+	if (huge) {
+		start = (char *)(((guintptr)p + ARENA_HUGE - 1) & ~(guintptr)(ARENA_HUGE - 1));
+		if (start > p)
+			munmap(p, (gsize)(start - p));
+		if (start + len < p + map_len)
+			munmap(start + len, (gsize)(p + map_len - (start + len)));
+#ifdef MADV_HUGEPAGE
+		madvise(start, len, MADV_HUGEPAGE);
+#endif
+	}
+	ArenaChunk *c = g_new(ArenaChunk, 1);
+	c->map = start;
+	c->len = len;
+	g_ptr_array_add(a->chunks, c);
+	a->cur = start;
+	a->left = len;
+	a->next_size = MIN(a->next_size * 2, (gsize)ARENA_HUGE);
+}
+
+gpointer ftl_arena_alloc0(FtlArena *a, gsize size)
+{
+	size = (size + 15) & ~(gsize)15;
+	if (size > a->left)
+		arena_grow(a, size);
+	gpointer p = a->cur;
+	a->cur += size;
+	a->left -= size;
+	return p;
+}
