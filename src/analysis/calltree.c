@@ -19,6 +19,9 @@
 
 /* The node every call deeper than FTL_CALLTREE_MAX_DEPTH is merged into. */
 static const char calltree_deeper[] = "(deeper)";
+/* The node a call on a new path is merged into once the tree holds its node
+ * budget: one per parent, so the tree stays under twice the budget. */
+static const char calltree_other[] = "[other]";
 
 typedef struct {
 	const char *func;
@@ -63,6 +66,7 @@ struct _FtlCallTree {
 	GHashTable *ctxs;  /* gint64 key -> CallCtx* */
 	FtlPairMap nodes;  /* (parent, func) -> FtlCallNode* */
 	FtlArena arena;	   /* the nodes, freed with the tree */
+	guint n_nodes, max_nodes; /* max_nodes 0: no budget */
 	GStringChunk *names;
 	FtlCallNode root;
 	guint64 n_calls, n_repaired;
@@ -138,6 +142,11 @@ void ftl_calltree_set_no_tree(FtlCallTree *t)
 	t->no_tree = TRUE;
 }
 
+void ftl_calltree_set_max_nodes(FtlCallTree *t, guint max_nodes)
+{
+	t->max_nodes = max_nodes;
+}
+
 void ftl_calltree_set_focus(FtlCallTree *t, const char *function)
 {
 	t->focus = function;
@@ -147,6 +156,8 @@ static FtlCallNode *calltree_child(FtlCallTree *t, FtlCallNode *parent, const ch
 {
 	if (t->no_tree)
 		return NULL; /* calls without nodes: every user copes with NULL */
+	if (parent->func == calltree_other)
+		return parent; /* what a folded call calls is inside its time */
 	if (parent->depth >= FTL_CALLTREE_MAX_DEPTH - 1) {
 		/* Every view walks the tree: its depth stays bounded whatever
 		 * the input nests. What is deeper is counted in one node. */
@@ -167,6 +178,15 @@ static FtlCallNode *calltree_child(FtlCallTree *t, FtlCallNode *parent, const ch
 	} else if ((n = ftl_pairmap_get(&t->nodes, parent, func))) {
 		return parent->last_child = n;
 	}
+	if (t->max_nodes && t->n_nodes >= t->max_nodes && func != calltree_other) {
+		/* over budget: the paths seen first keep their nodes, a new one
+		 * is counted (exactly) in its parent's "[other]" */
+		if (t->diags)
+			ftl_diags_add(t->diags, FTL_DIAG_NODE_BUDGET, "", 0, -1, NULL, 0,
+				      t->max_nodes);
+		return calltree_child(t, parent, calltree_other);
+	}
+	t->n_nodes++;
 	n = ftl_arena_alloc0(&t->arena, sizeof *n);
 	n->func = func;
 	n->parent = parent;

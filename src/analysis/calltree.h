@@ -94,6 +94,12 @@ void ftl_calltree_set_irq_frames(FtlCallTree *t);
 /* Rebuild calls for the listeners only, without the merged path tree: its
  * memory grows with the number of distinct call paths. */
 void ftl_calltree_set_no_tree(FtlCallTree *t);
+/* Bound the merged tree: once it holds max_nodes nodes (0: no bound), a call
+ * on a path not seen yet is merged into its parent's "[other]" node with
+ * everything it calls, so totals stay exact and the tree stays under twice
+ * max_nodes; counted in the diagnostic node_budget. */
+#define FTL_CALLTREE_DEFAULT_MAX_NODES 100000
+void ftl_calltree_set_max_nodes(FtlCallTree *t, guint max_nodes);
 /* Merge only calls below the outermost call of function (an interned name);
  * the tree's top level then holds that function. NULL: everything. */
 void ftl_calltree_set_focus(FtlCallTree *t, const char *function);

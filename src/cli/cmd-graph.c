@@ -10,10 +10,36 @@
 #include "util/error.h"
 #include "views/graph.h"
 
+/* The option values graph cannot take. */
+static gboolean graph_check(const char *per, gint max_nodes, double threshold_us,
+			    FtlCallTreeGroup *group, GError **error)
+{
+	if (per && !strcmp(per, "cpu"))
+		*group = FTL_CALLTREE_GROUP_CPU;
+	else if (per && !strcmp(per, "task"))
+		*group = FTL_CALLTREE_GROUP_TASK;
+	else if (per) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "graph: --per '%s': expected cpu or task", per);
+		return FALSE;
+	}
+	if (max_nodes < 0) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "graph: --max-nodes: expected a count, 0 for no limit");
+		return FALSE;
+	}
+	if (!(threshold_us >= 0 && threshold_us < 1e12)) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "graph: --threshold: expected microseconds");
+		return FALSE;
+	}
+	return TRUE;
+}
+
 gboolean ftl_cmd_graph(int argc, char **argv, GError **error)
 {
 	g_autofree char *format_s = NULL, *per = NULL, *function = NULL;
-	gint depth = -1;
+	gint depth = -1, max_nodes = FTL_CALLTREE_DEFAULT_MAX_NODES;
 	double threshold_us = 0;
 	const GOptionEntry entries[] = {
 		{ "format", 'F', 0, G_OPTION_ARG_STRING, &format_s, "text, csv or json", "FMT" },
@@ -25,6 +51,9 @@ gboolean ftl_cmd_graph(int argc, char **argv, GError **error)
 		  "Hide paths whose total time is below USEC microseconds", "USEC" },
 		{ "per", 0, 0, G_OPTION_ARG_STRING, &per, "One tree per cpu or per task",
 		  "cpu|task" },
+		{ "max-nodes", 0, 0, G_OPTION_ARG_INT, &max_nodes,
+		  "Merge paths past N tree nodes into [other] (default 100000; 0: no limit)",
+		  "N" },
 		{ NULL },
 	};
 	g_auto(FtlCliGlobals) g = { 0 };
@@ -34,15 +63,8 @@ gboolean ftl_cmd_graph(int argc, char **argv, GError **error)
 	if (format_s && !ftl_format_parse(format_s, &format, error))
 		return FALSE;
 	FtlCallTreeGroup group = FTL_CALLTREE_GROUP_NONE;
-	if (per && !strcmp(per, "cpu"))
-		group = FTL_CALLTREE_GROUP_CPU;
-	else if (per && !strcmp(per, "task"))
-		group = FTL_CALLTREE_GROUP_TASK;
-	else if (per) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "graph: --per '%s': expected cpu or task", per);
+	if (!graph_check(per, max_nodes, threshold_us, &group, error))
 		return FALSE;
-	}
 	/* `graph FUNCTION FILE...`, as uftrace: a first operand that names no file */
 	if (!function && argc >= 3 && !g_file_test(argv[1], G_FILE_TEST_EXISTS) &&
 	    strcmp(argv[1], "-") != 0) {
@@ -51,15 +73,11 @@ gboolean ftl_cmd_graph(int argc, char **argv, GError **error)
 		argv++;
 		argc--;
 	}
-	if (!(threshold_us >= 0 && threshold_us < 1e12)) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "graph: --threshold: expected microseconds");
-		return FALSE;
-	}
 	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, argc, argv, error);
 	if (!trace)
 		return FALSE;
 	g_autoptr(FtlCallTree) tree = ftl_calltree_new(group, ftl_trace_diags(trace));
+	ftl_calltree_set_max_nodes(tree, (guint)max_nodes);
 	if (function)
 		ftl_calltree_set_focus(tree, ftl_strpool_intern(ftl_trace_pool(trace), function));
 	g_autoptr(FtlCounts) counts = ftl_counts_new();
@@ -75,7 +93,12 @@ gboolean ftl_cmd_graph(int argc, char **argv, GError **error)
 			    ftl_trace_label(trace));
 		return FALSE;
 	}
-	FtlGraphOptions opt = { .max_depth = depth, .threshold = (gint64)(threshold_us * 1000) };
+	FtlGraphOptions opt = {
+		.max_depth = depth,
+		.threshold = (gint64)(threshold_us * 1000),
+		.max_nodes = (guint)max_nodes,
+		.folded = ftl_diags_get(ftl_trace_diags(trace), FTL_DIAG_NODE_BUDGET)->count,
+	};
 	/* no calls at all: an empty tree says why (CSV and JSON still parse) */
 	if (root->child || format != FTL_FORMAT_TEXT)
 		ftl_graph_print(root, &opt, format, stdout);

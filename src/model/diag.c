@@ -34,6 +34,9 @@ static const struct {
 				  "calls nested too deep for the call tree, merged into (deeper)" },
 	[FTL_DIAG_ENTRIES_SHORT] = { "entries_short",
 				     "entries the header counts and the file does not hold" },
+	[FTL_DIAG_NODE_BUDGET] = { "node_budget",
+				   "calls on paths past the call tree's node budget, merged into "
+				   "[other]" },
 };
 
 FtlDiags *ftl_diags_new(void)

@@ -25,6 +25,9 @@ typedef enum {
 	/* a text trace holds fewer entries than its header says its buffer had:
 	 * cut, or saved while tracing went on (amount: the missing entries) */
 	FTL_DIAG_ENTRIES_SHORT,
+	/* calls on new paths once the merged call tree held its node budget,
+	 * counted in "[other]" (analysis; amount: the budget) */
+	FTL_DIAG_NODE_BUDGET,
 	FTL_DIAG_N_KINDS
 } FtlDiagKind;
 

@@ -144,6 +144,12 @@ void ftl_graph_print(const FtlCallNode *root, const FtlGraphOptions *opt, FtlFor
 		json_builder_add_int_value(b, (gint64)root->calls);
 		json_builder_set_member_name(b, "total_ns");
 		json_builder_add_int_value(b, root->total_ns);
+		if (opt->folded) {
+			json_builder_set_member_name(b, "max_nodes");
+			json_builder_add_int_value(b, opt->max_nodes);
+			json_builder_set_member_name(b, "folded_into_other");
+			json_builder_add_int_value(b, (gint64)opt->folded);
+		}
 		json_builder_set_member_name(b, "graph");
 		graph_json(root, opt, 0, b);
 		json_builder_end_object(b);
@@ -164,4 +170,9 @@ void ftl_graph_print(const FtlCallNode *root, const FtlGraphOptions *opt, FtlFor
 	graph_text(root, opt, 0, prefix, out);
 	fprintf(out,
 		"('!': some calls of this path were repaired: orphan exits or calls left open)\n");
+	if (opt->folded)
+		fprintf(out,
+			"([other]: %" G_GUINT64_FORMAT " calls on paths found after the tree held "
+			"%u nodes, with what they called; totals exact; see --max-nodes)\n",
+			opt->folded, opt->max_nodes);
 }

@@ -6,7 +6,7 @@ prereq PYTHON
 make_tmpdir
 D=$FTL_TESTDATA/vm/fgraph-options
 [ -f "$D/tail.txt" ] || skip_all "rig captures absent"
-plan 10
+plan 14
 F="$D/tail.txt"
 
 "$FTLENS" graph --format json do_sys_openat2 "$F" >"$T/g.json" 2>"$T/err"
@@ -42,4 +42,38 @@ check "an absent function is an error (exit 1)" '[ $? -eq 1 ]'
 check "--per cpu puts one group per CPU on top" 'python3 -c "
 import json; j = json.load(open('\''$T/c.json'\''))
 assert all(n['\''function'\''].startswith('\''CPU '\'') for n in j['\''graph'\'']) and j['\''graph'\'']"'
+# the node budget (issue 14 item 4): 3000 distinct leaf paths below 3 callers,
+# a budget of 50 nodes; [other] takes the rest and every total stays exact
+awk 'BEGIN { print "# tracer: function_graph"; for (i = 0; i < 3000; i++) {
+	printf " %d)               |  outer_%d() {\n", i % 4, i % 3
+	printf " %d)   0.%03d us    |    leaf_%05d();\n", i % 4, i % 997, i
+	printf " %d)   1.000 us    |  }\n", i % 4 } }' >"$T/many.txt"
+"$FTLENS" graph --format json --max-nodes 0 "$T/many.txt" >"$T/all.json"
+"$FTLENS" graph --format json --max-nodes 50 "$T/many.txt" >"$T/b50.json"
+"$FTLENS" graph --max-nodes 50 "$T/many.txt" >"$T/b50.txt"
+check "without a budget every path has its node (3003)" 'python3 - "$T/all.json"' <<'PY'
+import json, sys
+def count(n): return 1 + sum(count(c) for c in n['children'])
+j = json.load(open(sys.argv[1]))
+assert sum(count(n) for n in j['graph']) == 3003 and 'max_nodes' not in j
+PY
+check "with --max-nodes 50 the tree stays under twice the budget" 'python3 - "$T/b50.json"' <<'PY'
+import json, sys
+def count(n): return 1 + sum(count(c) for c in n['children'])
+j = json.load(open(sys.argv[1]))
+n = sum(count(c) for c in j['graph'])
+assert n <= 100 and j['max_nodes'] == 50 and j['folded_into_other'] == 3000 - 47, (n, j.get('folded_into_other'))
+PY
+check "[other] totals are exact: every caller's total and calls unchanged" 'python3 - "$T/all.json" "$T/b50.json"' <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+assert a['total_ns'] == b['total_ns'] and a['calls'] == b['calls']
+top = lambda j: {n['function']: (n['calls'], n['total_ns']) for n in j['graph']}
+assert top(a) == top(b)
+for n in b['graph']:
+    kids = n['children']
+    assert any(c['function'] == '[other]' for c in kids), n['function']
+    assert sum(c['total_ns'] for c in kids) == sum(c['total_ns'] for c in next(x for x in a['graph'] if x['function'] == n['function'])['children'])
+PY
+check "the text says what [other] holds" 'grep -q "^(\[other\]: 2953 calls on paths found after the tree held 50 nodes" "$T/b50.txt"'
 finish

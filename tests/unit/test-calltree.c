@@ -319,6 +319,50 @@ static void test_focus_and_groups(void)
 	CU_ASSERT_EQUAL(child(root, "CPU 1")->total_ns, 2);
 }
 
+static void test_node_budget(void)
+{
+	/* 4 nodes allowed: A, A;B, A;C, D; what comes later on a new path goes
+	 * into its parent's [other] with all it calls, and totals stay exact */
+	g_autoptr(FtlDiags) d = ftl_diags_new();
+	g_autoptr(FtlCallTree) t = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, d);
+	ftl_calltree_set_max_nodes(t, 4);
+	feed(t, evb_entry(NONE, 0, 10, "A", 0));
+	feed_leaf(t, NONE, 0, 10, "B", 1, 3);
+	feed_leaf(t, NONE, 0, 10, "C", 1, 4);
+	feed(t, evb_exit(NONE, 0, 10, NULL, 0, 20));
+	feed_leaf(t, NONE, 0, 10, "D", 0, 5);
+	/* over budget: E and F below A, G (calling H) at the top */
+	feed(t, evb_entry(NONE, 0, 10, "A", 0));
+	feed_leaf(t, NONE, 0, 10, "B", 1, 1); /* known path: still its node */
+	feed_leaf(t, NONE, 0, 10, "E", 1, 6);
+	feed(t, evb_entry(NONE, 0, 10, "F", 1));
+	feed_leaf(t, NONE, 0, 10, "H", 2, 2);
+	feed(t, evb_exit(NONE, 0, 10, NULL, 1, 7));
+	feed(t, evb_exit(NONE, 0, 10, NULL, 0, 30));
+	feed(t, evb_entry(NONE, 0, 10, "G", 0));
+	feed_leaf(t, NONE, 0, 10, "H", 1, 8);
+	feed(t, evb_exit(NONE, 0, 10, NULL, 0, 9));
+	ftl_calltree_finish(t);
+	const FtlCallNode *root = ftl_calltree_root(t);
+	const FtlCallNode *a = child(root, "A");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_EQUAL(a->total_ns, 50);
+	CU_ASSERT_EQUAL(child(a, "B")->calls, 2);
+	CU_ASSERT_EQUAL(child(a, "B")->total_ns, 4);
+	const FtlCallNode *ao = child(a, "[other]");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ao);
+	CU_ASSERT_EQUAL(ao->total_ns, 6 + 7); /* E and F, H inside F not again */
+	CU_ASSERT_EQUAL(ao->calls, 3);
+	CU_ASSERT_PTR_NULL(ao->child);
+	const FtlCallNode *top = child(root, "[other]");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(top);
+	CU_ASSERT_EQUAL(top->total_ns, 9);
+	CU_ASSERT_EQUAL(top->calls, 2);
+	CU_ASSERT_EQUAL(root->total_ns, 50 + 5 + 9);
+	CU_ASSERT_PTR_NULL(child(root, "G"));
+	CU_ASSERT_EQUAL(ftl_diags_get(d, FTL_DIAG_NODE_BUDGET)->count, 3); /* E, F, G */
+}
+
 static const UnitTest tests[] = {
 	{ "basic_tree", test_basic_tree },
 	{ "merge_by_path", test_merge_by_path },
@@ -333,6 +377,7 @@ static const UnitTest tests[] = {
 	{ "irq_nests_in_the_interrupted_call", test_irq_nests_in_the_interrupted_call },
 	{ "duration_from_timestamps", test_duration_from_timestamps },
 	{ "focus_and_groups", test_focus_and_groups },
+	{ "node_budget", test_node_budget },
 	{ NULL, NULL },
 };
 
