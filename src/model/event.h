@@ -84,6 +84,10 @@ typedef struct {
 		} fn;
 		struct {
 			FtlSlice text;
+			/* where it was written from, as the trace names it:
+			 * "tracing_mark_write", a function, or an address
+			 * when unresolved; empty when the input has none */
+			FtlSlice caller;
 			FtlMarkerOrigin origin;
 		} marker;
 		struct {
