@@ -4,7 +4,13 @@
 events as `trace-cmd report -N -t` prints them (libtraceevent rendering the
 kernel's print formats, no plugins, full nanosecond timestamps).
 
-usage: payload_compare.py LABEL DUMP REPORT
+usage: payload_compare.py LABEL DUMP REPORT [STACK_REPORT]
+
+STACK_REPORT is `trace-cmd report -t` of the same file (trace-cmd's own
+kernel_stack handler, which -N does not load): -N renders kernel_stack
+through its print format, which shows caller[0..7] only, so a deeper stack
+would look cut. The stacks are taken from STACK_REPORT, matched per CPU by
+index.
 
 Events are matched per CPU in input order (both tools read each CPU's pages
 in order; only their tie-breaks between CPUs differ). Per event the fields
@@ -132,6 +138,12 @@ def main():
     label, dump, report = sys.argv[1:4]
     ours, our_lost = read_dump(dump)
     theirs, their_lost = read_report(report)
+    if len(sys.argv) > 4:
+        full, _ = read_report(sys.argv[4])
+        for cpu, evs in theirs.items():
+            for i, ev in enumerate(evs):
+                if ev["name"] in ("kernel_stack", "user_stack") and i < len(full.get(cpu, [])):
+                    ev["payload"] = full[cpu][i]["payload"]
     n = dict(events=0, fields=0, equal=0, allowed=0, different=0, missing=0)
     diffs, rules = [], {}
 

@@ -8,7 +8,9 @@ the directory: an independent oracle for raw page directories.
 usage: raw2dat.py FORMATS_DIR OUT.dat CPU:PAGEFILE...
 
 FORMATS_DIR holds header_page, optionally header_event, and SYSTEM/EVENT/format
-files. Only little-endian pages are packed (what the corpus holds)."""
+files; kallsyms, printk_formats and saved_cmdlines are packed when they are
+beside FORMATS_DIR (the tracefs layout) or in it. Only little-endian pages
+are packed (what the corpus holds)."""
 import os
 import re
 import struct
@@ -26,6 +28,14 @@ HEADER_EVENT = b"""# compressed entry header
 \ttime_stamp : type == 31
 \tdata max type_len  == 28
 """
+
+
+def extra(fmt_dir, name):
+    for d in (os.path.dirname(os.path.abspath(fmt_dir)), fmt_dir):
+        p = os.path.join(d, name)
+        if os.path.isfile(p):
+            return open(p, "rb").read()
+    return b""
 
 
 def main():
@@ -62,9 +72,9 @@ def main():
         b += name.encode() + b"\0" + struct.pack("<I", len(fs))
         for f in fs:
             b += struct.pack("<Q", len(f)) + f
-    b += struct.pack("<I", 0)  # kallsyms
-    b += struct.pack("<I", 0)  # printk formats
-    b += struct.pack("<Q", 0)  # saved cmdlines
+    for name, size in (("kallsyms", "<I"), ("printk_formats", "<I"), ("saved_cmdlines", "<Q")):
+        data = extra(fmt_dir, name)
+        b += struct.pack(size, len(data)) + data
     n_cpus = max(cpus) + 1
     b += struct.pack("<I", n_cpus)
     b += b"options  \0" + struct.pack("<H", 0)
