@@ -74,6 +74,7 @@ typedef struct {
 			gint64 duration;  /* ns as printed, FTL_TS_NONE if absent */
 			gint64 retval;
 			gboolean has_retval;
+			gboolean retval_hex; /* printed in hex (funcgraph-retval-hex, pointers) */
 			char mark; /* duration mark: ' ', '+', '!', '#', '*', '@', '$' */
 		} graph;
 		struct {

@@ -468,6 +468,7 @@ static void fgraph_tail_comment(TextLine *tl, const char *p, const char *e)
 		if (ftl_slice_to_i64((FtlSlice){ v, (guint32)(ce - v) }, &rv)) {
 			ev->u.graph.retval = rv;
 			ev->u.graph.has_retval = TRUE;
+			ev->u.graph.retval_hex = ce - v > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
 		}
 	}
 }

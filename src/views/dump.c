@@ -71,8 +71,10 @@ static void dump_graph(GString *out, const FtlEvent *ev)
 	if (ev->u.graph.duration != FTL_TS_NONE)
 		dump_int(out, "duration_ns", ev->u.graph.duration);
 	if (ev->u.graph.has_retval) {
-		/* errno values read best in decimal, pointers in hex */
-		if (ev->u.graph.retval < -4095)
+		/* as the trace printed it: hex (funcgraph-retval-hex, and
+		 * pointers in the kernel's smart mode), else signed decimal
+		 * (errno values: -22) */
+		if (ev->u.graph.retval_hex)
 			g_string_append_printf(out, " retval=0x%" G_GINT64_MODIFIER "x",
 					       (guint64)ev->u.graph.retval);
 		else
