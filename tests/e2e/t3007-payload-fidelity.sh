@@ -17,7 +17,9 @@
 # - stack-address: trace-cmd prints "=> name (address)" per kernel_stack
 #   frame, ftlens the name.
 # The figures (events, fields, equal, allowed, different) of each input and
-# their sum are printed to this test's log.
+# their sum are printed to this test's log. Also: a marker is one event
+# with one name and its caller in info, markers and report, whether read
+# from raw pages or from the kernel's text of the same buffer.
 . "$(dirname "$0")/lib.sh"
 prereq TRACE_CMD PYTHON
 make_tmpdir
@@ -60,7 +62,7 @@ pack_raw() { python3 "$H/raw2dat.py" "$@"; }
 n_real=0
 for f in "$R"/*.dat; do [ -f "$f" ] && n_real=$((n_real + 1)); done
 # (one point, skipped by name, when the corpus has none)
-plan $((n_real + (n_real == 0) + 2 + 1 + 3 + 1))
+plan $((n_real + (n_real == 0) + 2 + 2 + 3 + 1))
 
 # every trace.dat of the corpus
 if [ "$n_real" -eq 0 ]; then
@@ -87,6 +89,24 @@ fi
 V=$FTL_TESTDATA/vm/raw/raw
 pack_raw "$V/events" "$T/rig.dat" 0:"$V/per_cpu/cpu0/trace_pipe_raw" 1:"$V/per_cpu/cpu1/trace_pipe_raw"
 compare "rig raw pages (tests/data/vm/raw)" "$V" "$T/rig.dat"
+
+# A marker is one event whatever the input: the rig's buffer as raw pages
+# and as the kernel's text of it (where it prints as "tracing_mark_write:")
+# has the same event names in info, the same markers, caller included, and
+# the same Markers section in report (times aside: the text has us).
+names() { "$FTLENS" info -F json "$1" | python3 -c 'import json, sys; print(sorted(json.load(sys.stdin)["event_names"].items()))'; }
+marks() { "$FTLENS" markers -F csv "$1" | cut -d, -f3-7,9; }
+rsect() { "$FTLENS" report "$1" | sed -n '/^Markers/,/^$/p' | awk '{ $1 = ""; $4 = ""; print }'; }
+names "$V" >"$T/n.a"
+names "$V/../raw.txt" >"$T/n.b"
+marks "$V" >"$T/m.a"
+marks "$V/../raw.txt" >"$T/m.b"
+rsect "$V" >"$T/s.a"
+rsect "$V/../raw.txt" >"$T/s.b"
+check "rig buffer as pages and as text: one marker name ($(grep -o "('print', [0-9]*)" "$T/n.a")), same markers with caller, same report section" \
+	'cmp -s "$T/n.a" "$T/n.b" && grep -q "(.print., 2)" "$T/n.a" && cmp -s "$T/m.a" "$T/m.b" &&
+	 grep -q "^cpu,pid,comm,origin,caller,text$" "$T/m.a" && grep -q ",trace_marker,tracing_mark_write,before raw$" "$T/m.a" &&
+	 [ -s "$T/s.a" ] && cmp -s "$T/s.a" "$T/s.b"'
 
 # live captures: events with kernel stacks and the command's markers
 if have_prereq TRACEFS; then
