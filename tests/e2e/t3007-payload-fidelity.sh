@@ -62,7 +62,7 @@ pack_raw() { python3 "$H/raw2dat.py" "$@"; }
 n_real=0
 for f in "$R"/*.dat; do [ -f "$f" ] && n_real=$((n_real + 1)); done
 # (one point, skipped by name, when the corpus has none)
-plan $((n_real + (n_real == 0) + 2 + 2 + 3 + 1))
+plan $((n_real + (n_real == 0) + 3 + 2 + 3 + 1))
 
 # every trace.dat of the corpus
 if [ "$n_real" -eq 0 ]; then
@@ -78,6 +78,15 @@ done
 if have_input "$R/schedviz_test"; then
 	pack_raw "$R/schedviz_test/formats" "$T/sv.dat" 0:"$R/schedviz_test/traces/cpu0"
 	compare "real/raw/schedviz_test" "$R/schedviz_test" "$T/sv.dat"
+	# its kernel's preempted bit is 4096, above its flag table (1024):
+	# sched counts each switch-out while runnable (R or R+) as a preemption
+	plus=$(grep -c 'prev_state=R+ ' "$T/r") run=$(grep -c 'prev_state=R+* ' "$T/r")
+	pre=$("$FTLENS" sched -F json "$R/schedviz_test" 2>/dev/null |
+		python3 -c 'import json, sys; print(sum(t["preempted"] for t in json.load(sys.stdin)["tasks"]))')
+	check "schedviz: sched counts $pre preemptions = trace-cmd's R and R+ switch-outs ($run, $plus of them R+)" \
+		'[ "$plus" -gt 0 ] && [ "$pre" = "$run" ]'
+else
+	skip_absent "$R/schedviz_test"
 fi
 if have_input "$R/perfetto_one_page_sched_switch"; then
 	P=$R/perfetto_one_page_sched_switch
