@@ -19,6 +19,7 @@ static void markers_clear_one(gpointer p)
 {
 	FtlMarker *mk = p;
 	g_clear_pointer(&mk->text, g_free);
+	g_clear_pointer(&mk->caller, g_free);
 }
 
 FtlMarkers *ftl_markers_new(void)
@@ -47,6 +48,9 @@ static void markers_fill(FtlMarker *mk, const FtlEvent *ev)
 	mk->line = ev->line;
 	mk->origin = ev->u.marker.origin;
 	mk->text = g_strndup(ev->u.marker.text.p ? ev->u.marker.text.p : "", ev->u.marker.text.len);
+	mk->caller = ev->u.marker.caller.len
+			     ? g_strndup(ev->u.marker.caller.p, ev->u.marker.caller.len)
+			     : NULL;
 }
 
 void ftl_markers_feed(FtlMarkers *m, const FtlEvent *ev)
@@ -262,6 +266,7 @@ static void spans_open_free(gpointer p)
 {
 	SpansOpen *o = p;
 	g_free(o->start.text);
+	g_free(o->start.caller);
 	g_clear_pointer(&o->end_re, g_regex_unref);
 	g_hash_table_unref(o->cpus);
 	g_free(o);
@@ -271,7 +276,9 @@ static void spans_done_free(gpointer p)
 {
 	SpansDone *d = p;
 	g_free(d->span.start.text);
+	g_free(d->span.start.caller);
 	g_free(d->span.end.text);
+	g_free(d->span.end.caller);
 	for (guint i = 0; i < d->span.n_cpus; i++)
 		g_free(d->span.cpus[i].funcs);
 	g_free(d->span.cpus);
@@ -435,6 +442,7 @@ static void spans_close(FtlSpans *s, SpansOpen *o, const FtlEvent *end_ev)
 	d->ord = o->ord;
 	d->span.start = o->start;
 	o->start.text = NULL;
+	o->start.caller = NULL;
 	markers_fill(&d->span.end, end_ev);
 	d->span.duration = d->span.start.ts != FTL_TS_NONE && d->span.end.ts != FTL_TS_NONE
 				   ? d->span.end.ts - d->span.start.ts

@@ -16,7 +16,8 @@ typedef struct {
 	const char *comm; /* interned, may be NULL */
 	guint64 line;
 	FtlMarkerOrigin origin;
-	char *text; /* owned copy */
+	char *text;   /* owned copy */
+	char *caller; /* owned copy: tracing_mark_write, a function, an address; NULL if none */
 } FtlMarker;
 
 typedef struct _FtlMarkers FtlMarkers;

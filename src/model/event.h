@@ -74,6 +74,7 @@ typedef struct {
 			gint64 duration;  /* ns as printed, FTL_TS_NONE if absent */
 			gint64 retval;
 			gboolean has_retval;
+			gboolean retval_hex; /* printed in hex (funcgraph-retval-hex, pointers) */
 			char mark; /* duration mark: ' ', '+', '!', '#', '*', '@', '$' */
 		} graph;
 		struct {
@@ -84,6 +85,10 @@ typedef struct {
 		} fn;
 		struct {
 			FtlSlice text;
+			/* where it was written from, as the trace names it:
+			 * "tracing_mark_write", a function, or an address
+			 * when unresolved; empty when the input has none */
+			FtlSlice caller;
 			FtlMarkerOrigin origin;
 		} marker;
 		struct {

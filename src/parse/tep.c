@@ -70,7 +70,7 @@ enum {
 };
 enum { F_W_COMM = 0, F_W_PID, F_W_PRIO, F_W_TARGET };
 enum { F_IRQ = 0, F_IRQ_NAME = 1, F_IRQ_RET = 2 };
-enum { F_BUF = 0 };
+enum { F_BUF = 0, F_PRINT_IP = 1 };
 enum { F_STACK_SIZE = 0, F_STACK_CALLER = 1 };
 
 #define TEP_COMM_CACHE 1024
@@ -162,6 +162,7 @@ static TepEventInfo *tep_dec_event_info(FtlTepDecoder *ts, struct tep_event *eve
 		info->origin = FTL_MARKER_TRACE_MARKER;
 		info->is_print = TRUE;
 		F(F_BUF, "buf");
+		F(F_PRINT_IP, "ip");
 	} else if (ftrace && (strcmp(n, "bprint") == 0 || strcmp(n, "bputs") == 0)) {
 		info->kind = FTL_EVENT_MARKER;
 		info->origin = FTL_MARKER_PRINTK;
@@ -271,8 +272,6 @@ static gboolean tep_dec_find_flags(struct tep_print_arg *arg, FtlTepDecoder *ts,
 			for (struct tep_print_flag_sym *s = arg->flags.flags; s; s = s->next) {
 				TepStateSym sym = { g_ascii_strtoull(s->value, NULL, 0), s->str };
 				g_array_append_val(ts->states, sym);
-				if (sym.value > ts->state_report_max)
-					ts->state_report_max = sym.value;
 			}
 			return TRUE;
 		case TEP_PRINT_OP:
@@ -291,13 +290,93 @@ static gboolean tep_dec_find_flags(struct tep_print_arg *arg, FtlTepDecoder *ts,
 	return FALSE;
 }
 
+/* A constant expression of a print fmt ("512", "((0x0000 | 0x0001 | ...) +
+ * 1) << 1"), as the kernel's macros left it. FALSE when it reads a field or
+ * uses an operator a constant of this kind does not. */
+static gboolean tep_dec_const(struct tep_print_arg *a, guint64 *out, int depth)
+{
+	guint64 l, r;
+	if (!a || depth > 32)
+		return FALSE;
+	if (a->type == TEP_PRINT_ATOM) {
+		char *end;
+		*out = g_ascii_strtoull(a->atom.atom, &end, 0);
+		return end != a->atom.atom && *end == 0;
+	}
+	if (a->type == TEP_PRINT_TYPE)
+		return tep_dec_const(a->typecast.item, out, depth + 1);
+	if (a->type != TEP_PRINT_OP || !tep_dec_const(a->op.right, &r, depth + 1))
+		return FALSE;
+	const char *op = a->op.op;
+	if (!a->op.left && strcmp(op, "~") == 0) {
+		*out = ~r;
+		return TRUE;
+	}
+	if (!tep_dec_const(a->op.left, &l, depth + 1))
+		return FALSE;
+	if (strcmp(op, "|") == 0)
+		*out = l | r;
+	else if (strcmp(op, "&") == 0)
+		*out = l & r;
+	else if (strcmp(op, "+") == 0)
+		*out = l + r;
+	else if (strcmp(op, "-") == 0)
+		*out = l - r;
+	else if (strcmp(op, "<<") == 0 && r < 64)
+		*out = l << r;
+	else if (strcmp(op, ">>") == 0 && r < 64)
+		*out = l >> r;
+	else
+		return FALSE;
+	return TRUE;
+}
+
+/* A quoted string of a print fmt: libtraceevent keeps most as atoms. */
+static gboolean tep_dec_is_string(struct tep_print_arg *a, const char *s)
+{
+	return a && ((a->type == TEP_PRINT_ATOM && g_strcmp0(a->atom.atom, s) == 0) ||
+		     (a->type == TEP_PRINT_STRING && g_strcmp0(a->string.string, s) == 0));
+}
+
+/* The "preempted" bit: the print fmt ends prev_state with
+ * "REC->prev_state & X ? \"+\" : \"\"", where X is TASK_STATE_MAX (512 on
+ * 3.4, 1024 .. 4096 later) or TASK_REPORT_MAX spelt out as an expression
+ * (4.14 and later). Read from the format, never guessed from the flag
+ * table: a table may stop below the bit (3.4) or a bit short of it. Kernels
+ * before 3.x print no "+": 0. */
+static guint64 tep_dec_find_preempt(struct tep_print_arg *arg, int depth)
+{
+	guint64 x;
+	for (; arg && depth < 16; arg = arg->next) {
+		if (arg->type == TEP_PRINT_TYPE) {
+			if ((x = tep_dec_find_preempt(arg->typecast.item, depth + 1)))
+				return x;
+			continue;
+		}
+		if (arg->type != TEP_PRINT_OP)
+			continue;
+		struct tep_print_arg *c = arg->op.left, *alt = arg->op.right;
+		if (strcmp(arg->op.op, "?") == 0 && c && c->type == TEP_PRINT_OP &&
+		    strcmp(c->op.op, "&") == 0 && c->op.left && c->op.left->type == TEP_PRINT_FIELD &&
+		    g_strcmp0(c->op.left->field.name, "prev_state") == 0 && alt &&
+		    alt->type == TEP_PRINT_OP && strcmp(alt->op.op, ":") == 0 &&
+		    tep_dec_is_string(alt->op.left, "+") && tep_dec_const(c->op.right, &x, 0) &&
+		    x && (x & (x - 1)) == 0)
+			return x;
+		if ((x = tep_dec_find_preempt(arg->op.left, depth + 1)) ||
+		    (x = tep_dec_find_preempt(arg->op.right, depth + 1)))
+			return x;
+	}
+	return 0;
+}
+
 static void tep_dec_load_states(FtlTepDecoder *ts, struct tep_event *event)
 {
 	ts->states_done = TRUE;
-	if (event && tep_dec_find_flags(event->print_fmt.args, ts, 0) && ts->state_report_max)
-		ts->state_report_max <<= 1;
-	else
-		ts->state_report_max = 0;
+	if (!event)
+		return;
+	tep_dec_find_flags(event->print_fmt.args, ts, 0);
+	ts->state_report_max = tep_dec_find_preempt(event->print_fmt.args, 0);
 }
 
 /* prev_state as the kernel prints it: "S", "D|K", "R", "R+". */
@@ -357,6 +436,7 @@ static void tep_dec_marker_text(FtlEvent *ev, const char *p, gsize len, gboolean
 		while (c < e && *c != ' ' && *c != ':')
 			c++;
 		if (c + 1 < e && c[0] == ':' && c[1] == ' ' && c > p) {
+			ev->u.marker.caller = (FtlSlice){ p, (guint32)(c - p) };
 			len -= (gsize)(c + 2 - p);
 			p = c + 2;
 		}
@@ -428,6 +508,11 @@ static void tep_dec_marker(FtlTepDecoder *ts, struct tep_record *r, const TepEve
 	const char *p;
 	if (info->is_print && (p = tep_dec_str(r, info->f[F_BUF], &len))) {
 		tep_dec_marker_text(ev, p, len, FALSE);
+		gint64 ip;
+		if (tep_dec_num(r, info->f[F_PRINT_IP], &ip)) {
+			const char *fn = tep_dec_func_name(ts, ip);
+			ev->u.marker.caller = (FtlSlice){ fn, (guint32)strlen(fn) };
+		}
 	} else {
 		/* bprint's text exists only once its format is applied */
 		p = tep_dec_render(ts, r);

@@ -30,7 +30,7 @@ void ftl_text_names_init(TextNames *n, FtlStrPool *pool)
 	n->funcgraph_entry = ftl_strpool_intern(pool, "funcgraph_entry");
 	n->funcgraph_exit = ftl_strpool_intern(pool, "funcgraph_exit");
 	n->function = ftl_strpool_intern(pool, "function");
-	n->marker = ftl_strpool_intern(pool, "tracing_mark_write");
+	n->marker = ftl_strpool_intern(pool, "print");
 	n->printk = ftl_strpool_intern(pool, "bprint");
 	n->comment = ftl_strpool_intern(pool, "comment");
 	n->sched_switch = ftl_strpool_intern(pool, "sched_switch");

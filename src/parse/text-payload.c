@@ -271,21 +271,26 @@ static gboolean payload_legacy_sched(TextLine *tl, const char *p, const char *e)
 	return TRUE;
 }
 
-/* "0xffffffff8109e0c8: text" or "func: text": strip the printing site. */
-static FtlSlice payload_after_ip(const char *p, const char *e)
+/* "0xffffffff8109e0c8: text" or "func: text": the printing site apart
+ * (into *site, empty when there is none) from the text. */
+static FtlSlice payload_after_ip(const char *p, const char *e, FtlSlice *site)
 {
 	const char *c = p;
 	while (c < e && *c != ' ' && *c != ':')
 		c++;
-	if (c + 1 < e && c[0] == ':' && c[1] == ' ' && c > p)
+	*site = (FtlSlice){ p, 0 };
+	if (c + 1 < e && c[0] == ':' && c[1] == ' ' && c > p) {
+		*site = (FtlSlice){ p, (guint32)(c - p) };
 		return (FtlSlice){ c + 2, (guint32)(e - c - 2) };
+	}
 	return (FtlSlice){ p, (guint32)(e - p) };
 }
 
-static void payload_marker(FtlEvent *ev, FtlMarkerOrigin origin, FtlSlice text)
+static void payload_marker(FtlEvent *ev, FtlMarkerOrigin origin, FtlSlice caller, FtlSlice text)
 {
 	ev->kind = FTL_EVENT_MARKER;
 	ev->u.marker.origin = origin;
+	ev->u.marker.caller = caller;
 	/* trace_marker writes usually end with the writer's newline */
 	for (;;) {
 		if (text.len && text.p[text.len - 1] == ' ')
@@ -366,16 +371,23 @@ TextLineResult ftl_text_classify_payload(TextLine *tl, const char *p, const char
 		gsize nl = (gsize)(n - p);
 		ev->payload = (FtlSlice){ body, (guint32)(e - body) };
 #define NAME_IS(lit) (nl == sizeof(lit) - 1 && memcmp(p, lit, nl) == 0)
+		FtlSlice site;
 		if (NAME_IS("tracing_mark_write")) {
+			/* the kernel prints a print event as "caller: text"
+			 * without its name: it is the event trace.dat calls
+			 * print, written from tracing_mark_write */
 			ev->name = tl->n->marker;
-			payload_marker(ev, FTL_MARKER_TRACE_MARKER, ev->payload);
+			payload_marker(ev, FTL_MARKER_TRACE_MARKER, (FtlSlice){ p, (guint32)nl },
+				       ev->payload);
 			return TEXT_LINE_EVENT;
 		}
 		ev->name = ftl_text_intern(tl, p, n);
 		if (NAME_IS("print")) {
-			payload_marker(ev, FTL_MARKER_TRACE_MARKER, payload_after_ip(body, e));
+			FtlSlice text = payload_after_ip(body, e, &site);
+			payload_marker(ev, FTL_MARKER_TRACE_MARKER, site, text);
 		} else if (NAME_IS("bprint") || NAME_IS("bputs")) {
-			payload_marker(ev, FTL_MARKER_PRINTK, payload_after_ip(body, e));
+			FtlSlice text = payload_after_ip(body, e, &site);
+			payload_marker(ev, FTL_MARKER_PRINTK, site, text);
 		} else if (NAME_IS("function")) {
 			if (!payload_function(tl, body, e))
 				ev->kind = FTL_EVENT_GENERIC;
@@ -456,6 +468,7 @@ static void fgraph_tail_comment(TextLine *tl, const char *p, const char *e)
 		if (ftl_slice_to_i64((FtlSlice){ v, (guint32)(ce - v) }, &rv)) {
 			ev->u.graph.retval = rv;
 			ev->u.graph.has_retval = TRUE;
+			ev->u.graph.retval_hex = ce - v > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
 		}
 	}
 }

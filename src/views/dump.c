@@ -71,8 +71,10 @@ static void dump_graph(GString *out, const FtlEvent *ev)
 	if (ev->u.graph.duration != FTL_TS_NONE)
 		dump_int(out, "duration_ns", ev->u.graph.duration);
 	if (ev->u.graph.has_retval) {
-		/* errno values read best in decimal, pointers in hex */
-		if (ev->u.graph.retval < -4095)
+		/* as the trace printed it: hex (funcgraph-retval-hex, and
+		 * pointers in the kernel's smart mode), else signed decimal
+		 * (errno values: -22) */
+		if (ev->u.graph.retval_hex)
 			g_string_append_printf(out, " retval=0x%" G_GINT64_MODIFIER "x",
 					       (guint64)ev->u.graph.retval);
 		else
@@ -80,6 +82,49 @@ static void dump_graph(GString *out, const FtlEvent *ev)
 	}
 	if (ev->flags & FTL_EVENT_F_SYNTH)
 		g_string_append(out, " synthesized=leaf");
+}
+
+/* The payload as the trace printed it, or as its print format renders it
+ * for a binary input. FALSE when there is none. */
+static gboolean dump_payload(GString *out, const FtlEvent *ev)
+{
+	if (ev->payload.len) {
+		g_string_append_c(out, ' ');
+		ftl_escape_append(out, ev->payload.p, ev->payload.len);
+		return TRUE;
+	}
+	g_autoptr(GString) text = g_string_new(NULL);
+	if (!ev->src || !ftl_source_payload(ev->src, ev, text) || !text->len)
+		return FALSE;
+	g_string_append_c(out, ' ');
+	ftl_escape_append(out, text->str, text->len);
+	return TRUE;
+}
+
+/* sched_wakeup and irq_handler_*: their fields as the kernel printed them
+ * (or its print format renders them), so that what the model does not keep
+ * stays as the kernel meant it: success=1 on older kernels, ret=handled,
+ * target_cpu=002. Lines without the key (the legacy sched_switch tracer's
+ * wakeups) show the model's fields. */
+static void dump_printed(GString *out, const FtlEvent *ev)
+{
+	FtlSlice v;
+	const char *key = ev->kind == FTL_EVENT_SCHED_WAKEUP ? "pid" : "irq";
+	if (ftl_event_field(ev, key, &v) && dump_payload(out, ev))
+		return;
+	if (ev->kind == FTL_EVENT_SCHED_WAKEUP) {
+		dump_str(out, "comm", ev->u.wake.comm);
+		dump_int(out, "pid", ev->u.wake.pid);
+		dump_int(out, "prio", ev->u.wake.prio);
+		dump_int(out, "target_cpu", ev->u.wake.target_cpu);
+		return;
+	}
+	if (ev->u.irq.irq >= 0)
+		dump_int(out, "irq", ev->u.irq.irq);
+	if (ev->kind == FTL_EVENT_IRQ_ENTRY && ev->u.irq.name.len)
+		dump_slice(out, "name", ev->u.irq.name);
+	if (ev->kind == FTL_EVENT_IRQ_EXIT && ev->u.irq.irq >= 0)
+		dump_int(out, "ret", ev->u.irq.ret);
 }
 
 /* The kind-specific fields. */
@@ -105,6 +150,8 @@ static void dump_fields(GString *out, const FtlEvent *ev)
 				       ev->u.marker.origin == FTL_MARKER_PRINTK    ? "printk"
 				       : ev->u.marker.origin == FTL_MARKER_COMMENT ? "comment"
 										   : "trace_marker");
+		if (ev->u.marker.caller.len)
+			dump_slice(out, "caller", ev->u.marker.caller);
 		dump_slice(out, "text", ev->u.marker.text);
 		break;
 	case FTL_EVENT_SCHED_SWITCH:
@@ -121,19 +168,9 @@ static void dump_fields(GString *out, const FtlEvent *ev)
 			dump_int(out, "next_prio", ev->u.sw.next_prio);
 		break;
 	case FTL_EVENT_SCHED_WAKEUP:
-		dump_str(out, "comm", ev->u.wake.comm);
-		dump_int(out, "pid", ev->u.wake.pid);
-		dump_int(out, "prio", ev->u.wake.prio);
-		dump_int(out, "target_cpu", ev->u.wake.target_cpu);
-		break;
 	case FTL_EVENT_IRQ_ENTRY:
 	case FTL_EVENT_IRQ_EXIT:
-		if (ev->u.irq.irq >= 0)
-			dump_int(out, "irq", ev->u.irq.irq);
-		if (ev->kind == FTL_EVENT_IRQ_ENTRY && ev->u.irq.name.len)
-			dump_slice(out, "name", ev->u.irq.name);
-		if (ev->kind == FTL_EVENT_IRQ_EXIT && ev->u.irq.irq >= 0)
-			dump_int(out, "ret", ev->u.irq.ret);
+		dump_printed(out, ev);
 		break;
 	case FTL_EVENT_LOST:
 		dump_int(out, "count", (gint64)ev->u.lost.count);
@@ -147,17 +184,9 @@ static void dump_fields(GString *out, const FtlEvent *ev)
 		}
 		break;
 	default:
-		if (ev->payload.len) {
-			g_string_append_c(out, ' ');
-			ftl_escape_append(out, ev->payload.p, ev->payload.len);
-		} else if (ev->kind == FTL_EVENT_GENERIC && ev->src) {
-			/* binary inputs keep fields; the source renders them as text */
-			g_autoptr(GString) text = g_string_new(NULL);
-			if (ftl_source_payload(ev->src, ev, text) && text->len) {
-				g_string_append_c(out, ' ');
-				ftl_escape_append(out, text->str, text->len);
-			}
-		}
+		/* binary inputs keep fields; the source renders them as text */
+		if (ev->payload.len || ev->kind == FTL_EVENT_GENERIC)
+			dump_payload(out, ev);
 		break;
 	}
 }

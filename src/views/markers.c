@@ -71,7 +71,20 @@ static char *markers_wall(const MarkersView *v, const FtlMarker *mk)
 				   !v->text || v->wall_dates);
 }
 
-enum { M_TS, M_REL, M_DELTA, M_CPU, M_PID, M_COMM, M_ORIGIN, M_LINE, M_WALL_NS, M_WALL, M_TEXT };
+enum {
+	M_TS,
+	M_REL,
+	M_DELTA,
+	M_CPU,
+	M_PID,
+	M_COMM,
+	M_ORIGIN,
+	M_CALLER,
+	M_LINE,
+	M_WALL_NS,
+	M_WALL,
+	M_TEXT
+};
 /* comm is never cut, so that the marker text is what gets cut to fit */
 static const FtlColumn markers_cols[] = {
 	[M_TS] = { "ts_ns", "time", FTL_COL_TS },
@@ -81,6 +94,7 @@ static const FtlColumn markers_cols[] = {
 	[M_PID] = { "pid", "pid", FTL_COL_INT },
 	[M_COMM] = { "comm", "comm", FTL_COL_STR, FTL_COL_NO_CUT },
 	[M_ORIGIN] = { "origin", "origin", FTL_COL_STR, FTL_COL_HIDE_TEXT },
+	[M_CALLER] = { "caller", "caller", FTL_COL_STR, FTL_COL_HIDE_TEXT },
 	[M_LINE] = { "line", "line", FTL_COL_INT, FTL_COL_HIDE_TEXT },
 	[M_WALL_NS] = { "wall_ns", "wall ns", FTL_COL_INT, FTL_COL_HIDE_TEXT },
 	[M_WALL] = { "wall", "wall (UTC)", FTL_COL_STR, FTL_COL_NO_CUT },
@@ -117,6 +131,7 @@ static FtlTable *markers_table(const MarkersView *v, const FtlMarkers *m)
 		/* as dump shows it: "<...>" for a task the input did not name */
 		ftl_table_set_str(t, M_COMM, mk->comm ? mk->comm : mk->pid >= 0 ? "<...>" : NULL);
 		ftl_table_set_str(t, M_ORIGIN, markers_origin_name(mk->origin));
+		ftl_table_set_str(t, M_CALLER, mk->caller);
 		if (mk->line)
 			ftl_table_set_int(t, M_LINE, (gint64)mk->line);
 		if (wall && mk->ts != FTL_TS_NONE) {

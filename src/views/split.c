@@ -175,7 +175,9 @@ static SplitOut *split_open_cpu(FtlSplit *s, gint32 cpu, GError **error)
 
 /* Binary inputs have no lines of their own: each event is written as
  * `trace-cmd report` lays it out, which ftlens reads back. Call entries and
- * exits keep names and durations as fields (the report's raw form). */
+ * exits keep names and durations as fields (the report's raw form); a
+ * stack keeps every frame, one " => " line each, as the kernel prints it
+ * (its print format shows the first 8 callers only, on the event's line). */
 static void split_write_report_line(FILE *f, const FtlEvent *ev, GString *buf)
 {
 	if (ev->kind == FTL_EVENT_LOST) {
@@ -195,6 +197,12 @@ static void split_write_report_line(FILE *f, const FtlEvent *ev, GString *buf)
 					       " rettime=%" G_GINT64_FORMAT " overrun=0",
 					       ev->ts - ev->u.graph.duration, ev->ts);
 		g_string_append_printf(buf, " depth=%d", ev->u.graph.depth);
+	} else if (ev->kind == FTL_EVENT_STACK) {
+		g_string_append(buf, g_strcmp0(ev->name, "user_stack") == 0 ? "<user stack trace>"
+									     : "<stack trace>");
+		for (guint32 i = 0; i < ev->u.stack.n_frames; i++)
+			g_string_append_printf(buf, "\n => " FTL_SLICE_FMT,
+					       FTL_SLICE_ARG(ev->u.stack.frames[i]));
 	} else {
 		ftl_source_payload(ev->src, ev, buf);
 	}

@@ -7,6 +7,7 @@ make_tmpdir
 E="$top_srcdir/tests/e2e/expected"
 goldens="
 real:fgraph/kdoc6.x_fgraph_funcgraph_retval.txt
+real:fgraph/kdoc6.x_fgraph_funcgraph_retval_hex.txt
 real:fgraph/perftools_funcgraph_do_nanosleep_xen.txt
 real:fgraph/perftools_funcgraph_abstime_oncpu_vfs_read.txt
 real:fgraph/kdoc5.4_latency_irqsoff_display_graph.txt

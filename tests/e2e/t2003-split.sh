@@ -128,5 +128,23 @@ else
 	skip "fgraph-options/nocpu.txt absent"
 fi
 
+# A trace.dat with kernel stacks (a live capture with the stacktrace
+# option; the corpus's trace.dat files hold none): split writes it as text
+# and every stack reads back with every frame, none cut at 8, none dropped.
+if have_prereq TRACEFS; then
+	"$FTLENS" record -e sched -e timer -O stacktrace -o "$T/stacks.dat" -- \
+		sh -c 'ls -R /usr/share/doc >/dev/null; sleep 0.05' 2>"$T/err" || diag "record: $(tail -2 "$T/err")"
+	"$FTLENS" split --per-cpu -o "$T/stacks" "$T/stacks.dat" >/dev/null 2>"$T/err"
+	stacks() { "$FTLENS" dump "$1" | awk '$6 == "kernel_stack:" { $2 = $2; print }' | sort; }
+	stacks "$T/stacks.dat" >"$T/s.a"
+	stacks "$T/stacks" >"$T/s.b"
+	n=$(wc -l <"$T/s.a")
+	deep=$(awk '{ sub(/frames=/, "", $7); if ($7 > 8) n++ } END { print n + 0 }' "$T/s.a")
+	check "split of a trace.dat with kernel stacks: all $n stacks keep every frame ($deep deeper than 8)" \
+		'[ "$n" -gt 0 ] && [ "$deep" -gt 0 ] && cmp -s "$T/s.a" "$T/s.b"'
+else
+	skip "split of a trace.dat with kernel stacks: missing $prereq_why"
+fi
+
 plan "$tap_n"
 finish

@@ -10,8 +10,6 @@
 # normalizer below and nothing else:
 # - timestamps: the text prints us rounded to nearest; ftlens keeps ns and
 #   is rounded the same way.
-# - trace_marker writes: the text names them "tracing_mark_write", the
-#   format (and trace-cmd) "print".
 # - sys_enter_openat: the kernel prints syscall arguments with its own
 #   code ("(dfd: ffffff9c, ...)"), ftlens with the format's print fmt
 #   ("dfd: 0xffffff9c, ..."): only the payload differs, so it is cut.
@@ -32,7 +30,6 @@ norm() {
 		if (us >= 1000000) { s++; us -= 1000000 }
 		$1 = sprintf("%d.%06d", s, us)
 		if ($6 == "sys_enter_openat:") NF = 6
-		sub(/^print:/, "tracing_mark_write:", $6)
 		if ($5 == "lost" || $5 == "buffer-start") next
 		print }'
 }
