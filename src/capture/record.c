@@ -250,6 +250,10 @@ static gboolean record_capture(const FtlRecordOptions *o, FtlBuffer *b, const ch
 		ok = FALSE;
 	if (ok && !ftl_cpubuf_drain(cpus, error))
 		ok = FALSE;
+	/* The pages go to a hidden staging directory: the error names the
+	 * output the user asked for as well (a full disk, mostly). */
+	if (!ok && error && *error)
+		g_prefix_error(error, "'%s' not written: ", o->raw_dir ? o->raw_dir : o->output);
 	if (child) {
 		int sig = ftl_signals_last() ? ftl_signals_last() : SIGTERM;
 		ftl_child_stop(child, sig, 2000);

@@ -545,6 +545,30 @@ static struct tep_handle *raw_tep_new(FtlTrace *trace, const char *dir, const ch
 	return tep;
 }
 
+/* The lines of a printk_formats file libtraceevent 1.7 can take: it
+ * copies what follows "ADDR:" and one more byte (past the end of its copy
+ * on a line without a ':'), then looks 3 bytes back from the end of the
+ * format (before its start when it is shorter). Lines it would read
+ * outside their bytes with are left out: they hold no usable format. */
+static char *raw_printk_lines(const char *text)
+{
+	GString *out = g_string_new(NULL);
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	for (char **l = lines; *l; l++) {
+		const char *colon = strchr(*l, ':');
+		if (!colon || colon == *l || !colon[1])
+			continue;
+		const char *fmt = colon + 2;
+		if (*fmt == '"')
+			fmt++;
+		if (strlen(fmt) < 3)
+			continue;
+		g_string_append(out, *l);
+		g_string_append_c(out, '\n');
+	}
+	return g_string_free(out, FALSE);
+}
+
 /* What else the directory may hold for tep: kallsyms, printk formats,
  * saved cmdlines; and the clock. Notes say what is missing. */
 static void raw_tep_extras(FtlTrace *trace, struct tep_handle *tep, const char *dir,
@@ -555,8 +579,10 @@ static void raw_tep_extras(FtlTrace *trace, struct tep_handle *tep, const char *
 		ftl_trace_add_note(trace, "'%s/kallsyms' does not parse; addresses stay numbers",
 				   dir);
 	g_autofree char *printk = raw_read_optional(dir, "printk_formats");
-	if (printk)
-		tep_parse_printk_formats(tep, printk);
+	if (printk) {
+		g_autofree char *safe = raw_printk_lines(printk);
+		tep_parse_printk_formats(tep, safe);
+	}
 	g_autofree char *cmdlines = raw_read_optional(dir, "saved_cmdlines");
 	if (cmdlines)
 		tep_parse_saved_cmdlines(tep, cmdlines);

@@ -22,6 +22,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -55,15 +57,41 @@ static void guard_restore_offsets(GArray *saved)
 	g_array_unref(saved);
 }
 
-/* Runs step(ctx, arg) in a child process first (copy-on-write, cheap): 0
- * when it returned 0 there, 1 when it failed cleanly, -1 when it crashed.
- * Only what survives in the child is done in the parent.
+/* How long a trial may take. The child reads headers only, in
+ * milliseconds; one that has not answered by then is stuck: in a loop of
+ * the library on a damaged file, or on a lock another thread held at the
+ * fork (sanitizer runtimes do not take their allocator's locks around
+ * fork(), and fuzz-tracedat's trial children hung so). */
+#define GUARD_TRIAL_MS 10000
+
+/* Waits for the child's one-byte answer; -1 with no answer in time. */
+static ssize_t guard_answer(int fd, char *answer)
+{
+	gint64 deadline = g_get_monotonic_time() + GUARD_TRIAL_MS * (gint64)1000;
+	for (;;) {
+		gint64 left = (deadline - g_get_monotonic_time()) / 1000;
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int rc = left > 0 ? poll(&p, 1, (int)left) : 0;
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc <= 0)
+			return -1;
+		ssize_t n = read(fd, answer, 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		return n;
+	}
+}
+
+/* One trial: 0 when step returned 0 in the child, 1 when it failed
+ * cleanly, -1 when it crashed, -2 when it did not answer in time (the
+ * child is killed).
  *
  * The child says how the step ended on a pipe; its exit status is not
  * trusted: under AddressSanitizer a wild write ends the child with exit 1,
  * as a clean failure would. No answer on the pipe is a crash, whatever the
  * exit status. */
-static int guard_try(int (*step)(gpointer, int), gpointer ctx, int arg)
+static int guard_try_once(int (*step)(gpointer, int), gpointer ctx, int arg)
 {
 	int fds[2];
 	if (pipe(fds) < 0)
@@ -92,17 +120,33 @@ static int guard_try(int (*step)(gpointer, int), gpointer ctx, int arg)
 	}
 	close(fds[1]);
 	char answer = 0;
-	ssize_t n;
-	while ((n = read(fds[0], &answer, 1)) < 0 && errno == EINTR)
-		;
+	ssize_t n = guard_answer(fds[0], &answer);
 	close(fds[0]);
+	gboolean stuck = n < 0;
+	if (stuck)
+		kill(pid, SIGKILL);
 	int status;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	guard_restore_offsets(offsets);
+	if (stuck)
+		return -2;
 	if (n != 1)
 		return -1;
 	return answer == 'o' ? 0 : 1;
+}
+
+/* Runs step(ctx, arg) in a child process first (copy-on-write, cheap): 0
+ * when it returned 0 there, 1 when it failed cleanly, -1 when it crashed
+ * or hung twice (a hang caused by a lock held at the fork does not come
+ * back on a second try). Only what survives in the child is done in the
+ * parent. */
+static int guard_try(int (*step)(gpointer, int), gpointer ctx, int arg)
+{
+	int r = guard_try_once(step, ctx, arg);
+	if (r == -2)
+		r = guard_try_once(step, ctx, arg);
+	return r == -2 ? -1 : r;
 }
 
 static int guard_step_open(gpointer path, int unused)

@@ -275,6 +275,17 @@ static void dat_note_option(FtlDatLayout *l, guint id, const guchar *data, guint
 	}
 }
 
+/* Options libtracecmd copies with strdup(): their text must end inside
+ * them, or the copy reads on past the option (UNAME 5, HOOK 6, VERSION 9,
+ * GUEST 13; a BUFFER's name after its 8-byte offset). */
+static gboolean dat_option_text_ends(guint id, const guchar *data, guint32 size)
+{
+	guint32 from = id == DAT_OPT_BUFFER ? 8 : 0;
+	if (id != DAT_OPT_BUFFER && id != 5 && id != 6 && id != 9 && id != 13)
+		return TRUE;
+	return size > from && memchr(data + from, 0, size - from) != NULL;
+}
+
 /* ---- version 6 ----------------------------------------------------------- */
 
 /* A version 6 CPU table: "flyrecord" and an offset and size per CPU, or
@@ -322,6 +333,8 @@ static gboolean dat6_options(DatCur *c, FtlDatLayout *l, GArray *inst_offsets,
 		if (!cur_read(c, data, size))
 			return FALSE;
 		data[size] = 0;
+		if (!dat_option_text_ends(id, data, size))
+			return cur_fail(c, "option %u: its text does not end in a NUL", id);
 		if (id == DAT_OPT_BUFFER) {
 			if (size < 9 || inst_names->len >= DAT_MAX_BUFFERS)
 				return cur_fail(c, "a damaged BUFFER option");
@@ -572,6 +585,8 @@ static gboolean dat7_options(DatCur *c, FtlDatLayout *l, guint64 *next)
 				return FALSE;
 			break;
 		default:
+			if (!dat_option_text_ends(id, c->mem + start, size))
+				return cur_fail(c, "option %u: its text does not end in a NUL", id);
 			dat_note_option(l, id, c->mem + start, size);
 			break;
 		}

@@ -352,6 +352,15 @@ FtlDatStreams *ftl_dat_streams_new(const char *path, const FtlDatLayout *l, cons
 				   guint commit_size, gboolean old_format, guint threads,
 				   FtlDatBadFunc bad, gpointer bad_data, GError **error)
 {
+	/* both come from the file (its header_page): the page reader takes
+	 * what a kernel writes only */
+	if ((commit_size != 4 && commit_size != 8) || b->page_size <= 8 + commit_size) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
+			    "'%s': not a valid trace.dat: its header_page gives a commit field of "
+			    "%u bytes for pages of %u bytes (4 or 8, in a larger page)",
+			    path, commit_size, b->page_size);
+		return NULL;
+	}
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': %s", path, g_strerror(errno));

@@ -476,7 +476,7 @@ static struct tracecmd_input *tracedat_handle(const char *path, gboolean init, G
 		if (res == FTL_TRACECMD_CRASHED)
 			g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
 				    "'%s': not a valid trace.dat: its headers are damaged "
-				    "(libtracecmd crashes reading them)",
+				    "(libtracecmd crashes or hangs reading them)",
 				    path);
 		else /* the headers are what libtracecmd refused */
 			g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
@@ -498,7 +498,8 @@ static struct tracecmd_input *tracedat_handle(const char *path, gboolean init, G
 	 * failed tracecmd_init_data() and crashes doing so (a truncated file). */
 	res = ftl_tracecmd_init_data(handle, msgs);
 	if (res == FTL_TRACECMD_CRASHED)
-		g_string_assign(msgs, "its CPU data is damaged (libtracecmd crashes reading it)");
+		g_string_assign(msgs,
+				"its CPU data is damaged (libtracecmd crashes or hangs reading it)");
 	if (res != FTL_TRACECMD_OK) {
 		ftl_tep_capture_messages(NULL);
 		g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE, "'%s': not a valid trace.dat: %s",

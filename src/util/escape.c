@@ -146,6 +146,18 @@ gsize ftl_escape_fit(const char *s, gsize cols)
 	return (gsize)(p - s);
 }
 
+gsize ftl_escape_tail(const char *s, gsize cols)
+{
+	/* one pass: the width of what is left goes down by each character's */
+	gsize w = ftl_escape_width(s);
+	const char *p = s;
+	while (*p && w > cols) {
+		w -= (guchar)*p < 0x80 ? 1 : escape_unichar_cols(g_utf8_get_char(p));
+		p = g_utf8_next_char(p);
+	}
+	return (gsize)(p - s);
+}
+
 char *ftl_escape_markup(const char *s, gssize len)
 {
 	if (!s)

@@ -48,3 +48,6 @@ gsize ftl_escape_width(const char *s);
 /* The longest prefix of the valid UTF-8 s that fits in cols columns, as a
  * byte length (never cuts a character). */
 gsize ftl_escape_fit(const char *s, gsize cols);
+/* Where the shortest suffix of the valid UTF-8 s that fits in cols columns
+ * starts, as a byte offset (never inside a character). */
+gsize ftl_escape_tail(const char *s, gsize cols);

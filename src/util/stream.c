@@ -368,7 +368,8 @@ FtlStream *ftl_stream_new_from_memory(const char *label, const char *data, gsize
 {
 	FtlStream *s = stream_alloc(label);
 	s->mem = data ? data : "";
-	s->mem_free = free_data;
+	/* no bytes may come as NULL (g_memdup2 of 0): nothing to free then */
+	s->mem_free = data ? free_data : NULL;
 	s->size = s->limit = size;
 	s->raw_eof = size == 0;
 	return s;

@@ -218,9 +218,8 @@ static void table_cut(GString *line, const TableCol *col, const char *s, guint w
 	}
 	guint head = mid ? (w - 1) / 2 : 0;
 	g_string_append_len(line, s, (gssize)ftl_escape_fit(s, head));
-	const char *tail = s;
-	while (ftl_escape_width(tail) > w - 1 - head)
-		tail = g_utf8_next_char(tail);
+	/* not a width per dropped character: quadratic in a long cell */
+	const char *tail = s + ftl_escape_tail(s, w - 1 - head);
 	g_string_append_c(line, '~');
 	g_string_append(line, tail);
 }

@@ -118,6 +118,12 @@ static void test_width_and_fit(void)
 	CU_ASSERT_EQUAL(ftl_escape_fit("\xe6\x97\xa5\xe6\x9c\xac", 3), 3);
 	CU_ASSERT_EQUAL(ftl_escape_fit("caf\xc3\xa9!", 4), 5);
 	CU_ASSERT_EQUAL(ftl_escape_fit("ab", 10), 2);
+	/* the shortest suffix that fits: the end of a long name */
+	CU_ASSERT_EQUAL(ftl_escape_tail("abcdef", 3), 3);
+	CU_ASSERT_EQUAL(ftl_escape_tail("\xe6\x97\xa5\xe6\x9c\xac", 3), 3);
+	CU_ASSERT_EQUAL(ftl_escape_tail("x\xc3\xa9!", 2), 1);
+	CU_ASSERT_EQUAL(ftl_escape_tail("ab", 10), 0);
+	CU_ASSERT_EQUAL(ftl_escape_tail("ab", 0), 2);
 }
 
 static const UnitTest tests[] = {

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -24,6 +25,12 @@ static char *tmp_file(const void *data, gsize len)
 
 static void test_truncated_while_mapped(void)
 {
+	/* memcheck turns the kernel's SIGBUS past a truncated mapping into a
+	 * SIGSEGV of its own: the guard cannot be seen at work there */
+	if (g_getenv("FTL_VALGRIND")) {
+		printf("test_truncated_while_mapped: skipped under valgrind (no SIGBUS there)\n");
+		return;
+	}
 	gsize size = 1 << 20;
 	g_autofree char *data = g_malloc(size);
 	memset(data, 'a', size);

@@ -18,6 +18,12 @@ static char *out_dir(void)
 	return g_dir_make_tmp("ftl-output-XXXXXX", NULL);
 }
 
+/* g_ptr_array_sort() passes pointers to the elements */
+static gint out_name_cmp(gconstpointer a, gconstpointer b)
+{
+	return g_strcmp0(*(char *const *)a, *(char *const *)b);
+}
+
 /* The names in dir, sorted, space-separated. */
 static char *out_listing(const char *dir)
 {
@@ -26,7 +32,7 @@ static char *out_listing(const char *dir)
 	const char *n;
 	while ((n = g_dir_read_name(d)))
 		g_ptr_array_add(names, g_strdup(n));
-	g_ptr_array_sort(names, (GCompareFunc)g_strcmp0);
+	g_ptr_array_sort(names, out_name_cmp);
 	g_ptr_array_add(names, NULL);
 	return g_strjoinv(" ", (char **)names->pdata);
 }
