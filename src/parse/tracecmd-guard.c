@@ -57,12 +57,14 @@ static void guard_restore_offsets(GArray *saved)
 	g_array_unref(saved);
 }
 
-/* How long a trial may take. The child reads headers only, in
- * milliseconds; one that has not answered by then is stuck: in a loop of
- * the library on a damaged file, or on a lock another thread held at the
- * fork (sanitizer runtimes do not take their allocator's locks around
- * fork(), and fuzz-tracedat's trial children hung so). */
-#define GUARD_TRIAL_MS 10000
+/* How long a trial may take. The child reads headers only, in about a
+ * second at worst (5 MB of kallsyms under a sanitizer); one that has not
+ * answered in a minute is stuck: in a loop of the library on a damaged file,
+ * or on a lock another thread held at the fork (sanitizer runtimes do not
+ * take their allocator's locks around fork(), and fuzz-tracedat's trial
+ * children hung so). The bound is wall time, so it is generous: 10 s failed
+ * a live capture's headers on a machine at load 15. */
+#define GUARD_TRIAL_MS 60000
 
 /* Waits for the child's one-byte answer; -1 with no answer in time. */
 static ssize_t guard_answer(int fd, char *answer)
