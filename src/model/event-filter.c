@@ -104,6 +104,7 @@ struct _FtlEventFilter {
 	GString *key;	  /* scratch for the cache key */
 	GString *scratch; /* NUL-terminated copy of a value for fnmatch */
 	GString *given;	  /* the options as given */
+	GMutex lock;	  /* hits and scratch: the TUI matches from two threads */
 };
 
 /* ---- building and freeing ------------------------------------------------ */
@@ -155,6 +156,7 @@ FtlEventFilter *ftl_event_filter_new(void)
 	f->key = g_string_new(NULL);
 	f->scratch = g_string_new(NULL);
 	f->given = g_string_new(NULL);
+	g_mutex_init(&f->lock);
 	return f;
 }
 
@@ -167,6 +169,7 @@ void ftl_event_filter_free(FtlEventFilter *f)
 	g_string_free(f->key, TRUE);
 	g_string_free(f->scratch, TRUE);
 	g_string_free(f->given, TRUE);
+	g_mutex_clear(&f->lock);
 	g_free(f);
 }
 
@@ -952,10 +955,8 @@ static gboolean evf_eval(FtlEventFilter *f, const EvfNode *n, const FtlEvent *ev
 	return FALSE;
 }
 
-gboolean ftl_event_filter_match(FtlEventFilter *f, const FtlEvent *ev)
+static gboolean evf_match_locked(FtlEventFilter *f, const FtlEvent *ev)
 {
-	if (!f || !f->specs->len)
-		return TRUE;
 	const guint8 *hit = evf_hits(f, ev);
 	gboolean plain_ok = FALSE;
 	for (guint i = 0; i < f->specs->len; i++) {
@@ -968,6 +969,16 @@ gboolean ftl_event_filter_match(FtlEventFilter *f, const FtlEvent *ev)
 		plain_ok |= m;
 	}
 	return plain_ok || !f->n_plain;
+}
+
+gboolean ftl_event_filter_match(FtlEventFilter *f, const FtlEvent *ev)
+{
+	if (!f || !f->specs->len)
+		return TRUE;
+	g_mutex_lock(&f->lock);
+	gboolean pass = evf_match_locked(f, ev);
+	g_mutex_unlock(&f->lock);
+	return pass;
 }
 
 char *ftl_event_filter_describe(const FtlEventFilter *f)

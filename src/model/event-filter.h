@@ -42,8 +42,8 @@ gboolean ftl_event_filter_add_expr(FtlEventFilter *f, const char *text, gboolean
 /* Whether ev passes: when there are plain (not inverted) filters, ev must
  * match one of them; it must match none of the inverted ones. A filter
  * with nothing added passes everything. ev must still be borrowed (fields
- * of binary inputs are read from the source). Not thread-safe: it caches
- * per event name. */
+ * of binary inputs are read from the source). Safe to call from several
+ * threads (a lock guards its per-name cache). */
 gboolean ftl_event_filter_match(FtlEventFilter *f, const FtlEvent *ev);
 
 /* The filters as given on a command line ("-e sched_switch -v --filter
