@@ -27,7 +27,8 @@ const FtlCommand ftl_commands[] = {
 	  ftl_cmd_info },
 	{ "dump", "FILE...", "one normalized line per event",
 	  "Prints every event as: timestamp (ns), CPU, pid, comm, kind, name and fields.\n"
-	  "Honours --cpu, --pid and --time. The view to check what ftlens understood.",
+	  "Honours --cpu, --pid, --time, -e and --filter. The view to check what ftlens\n"
+	  "understood, and the field names --filter compares.",
 	  ftl_cmd_dump },
 	{ "report", "FILE...", "the batch report: quality, top functions, CPUs, markers",
 	  "Prints a header (input, tracer, span, CPUs, events, lost events, the window in\n"
