@@ -27,7 +27,8 @@ const FtlCommand ftl_commands[] = {
 	  ftl_cmd_info },
 	{ "dump", "FILE...", "one normalized line per event",
 	  "Prints every event as: timestamp (ns), CPU, pid, comm, kind, name and fields.\n"
-	  "Honours --cpu, --pid and --time. The view to check what ftlens understood.",
+	  "Honours --cpu, --pid, --time, -e and --filter. The view to check what ftlens\n"
+	  "understood, and the field names --filter compares.",
 	  ftl_cmd_dump },
 	{ "report", "FILE...", "the batch report: quality, top functions, CPUs, markers",
 	  "Prints a header (input, tracer, span, CPUs, events, lost events, the window in\n"
@@ -145,8 +146,42 @@ void ftl_cli_print_usage(FILE *out)
 	fprintf(out,
 		"\nglobal options (every command): --cpu LIST, --pid LIST, --time START,END,\n"
 		"  --relative-to PATTERN, --wallclock PATTERN=ISO8601, --buffer NAME, --strict,\n"
-		"  --max-expand SIZE, -j N, --color WHEN, --width N, -v\n"
+		"  --max-expand SIZE, -j N, --color WHEN, --width N, --verbose,\n"
+		"  -e EVENTS, --filter 'EVENTS: EXPR', -v (the -e/--filter after it filter out)\n"
 		"'ftlens help COMMAND' shows a command's options.\n");
+}
+
+/* -e EVENTS and --filter 'EVENTS: EXPR', in command-line order so that
+ * -v inverts those after it, as in trace-cmd report. */
+static gboolean cli_opt_events(const char *name, const char *value, gpointer data,
+			       GError **error)
+{
+	FtlCliGlobals *g = data;
+	if (!g->filter.events)
+		g->filter.events = ftl_event_filter_new();
+	g->inverted |= g->invert;
+	if (strcmp(name, "--filter") == 0)
+		return ftl_event_filter_add_expr(g->filter.events, value, g->invert, error);
+	return ftl_event_filter_add_events(g->filter.events, value, g->invert, error);
+}
+
+static gboolean cli_opt_invert(const char *name, const char *value, gpointer data,
+			       GError **error)
+{
+	(void)name, (void)value, (void)error;
+	((FtlCliGlobals *)data)->invert = TRUE;
+	return TRUE;
+}
+
+/* A command's own option wins over a global one of the same name or
+ * letter (record's -e enables an event; it does not select one). */
+static gboolean cli_entry_taken(const GOptionEntry *own, const GOptionEntry *e)
+{
+	for (; own && own->long_name; own++)
+		if (strcmp(own->long_name, e->long_name) == 0 ||
+		    (e->short_name && own->short_name == e->short_name))
+			return TRUE;
+	return FALSE;
 }
 
 static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *entries, gpointer data,
@@ -177,7 +212,17 @@ static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *en
 		  "N" },
 		{ "color", 0, 0, G_OPTION_ARG_STRING, &g->color,
 		  "Color output: auto, always or never", "WHEN" },
-		{ "verbose", 'v', 0, G_OPTION_ARG_NONE, &g->verbose, "Say more", NULL },
+		{ "verbose", 0, 0, G_OPTION_ARG_NONE, &g->verbose, "Say more", NULL },
+		{ "event", 'e', 0, G_OPTION_ARG_CALLBACK, (gpointer)cli_opt_events,
+		  "Only these events: NAME, SYSTEM or SYSTEM:NAME, globs, comma-separated",
+		  "EVENTS" },
+		{ "filter", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer)cli_opt_events,
+		  "Only events that pass a trace-cmd report -F filter, e.g. "
+		  "'sched_switch: prev_pid == 1 && next_comm ~ \"kworker*\"'",
+		  "'EVENTS: EXPR'" },
+		{ "invert", 'v', G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK,
+		  (gpointer)cli_opt_invert, "The -e and --filter options after this one filter out",
+		  NULL },
 		{ "width", 0, 0, G_OPTION_ARG_INT, &g->width,
 		  "Width of text tables in columns (default: the terminal's; 100 when output is "
 		  "not a terminal)",
@@ -194,8 +239,10 @@ static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *en
 		g_option_context_set_main_group(ctx, own);
 	}
 	GOptionGroup *grp = g_option_group_new(
-		"global", "Options of every command:", "Show the global options", NULL, NULL);
-	g_option_group_add_entries(grp, global_entries);
+		"global", "Options of every command:", "Show the global options", g, NULL);
+	for (const GOptionEntry *e = global_entries; e->long_name; e++)
+		if (!cli_entry_taken(entries, e))
+			g_option_group_add_entries(grp, (GOptionEntry[]){ *e, { NULL } });
 	g_option_context_add_group(ctx, grp);
 	return ctx;
 }
@@ -297,6 +344,13 @@ gboolean ftl_cli_parse_data(const FtlCommand *cmd, const GOptionEntry *entries, 
 	if (g->time_range &&
 	    !ftl_filter_parse_time(g->time_range, &g->filter.t_start, &g->filter.t_end, error)) {
 		g_prefix_error(error, "--time: ");
+		return FALSE;
+	}
+	if (g->invert && !g->inverted) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "%s: -v inverts the -e and --filter options after it, and none follows "
+			    "(--verbose says more)",
+			    cmd->name);
 		return FALSE;
 	}
 	for (int i = 1; i < *argc; i++) {

@@ -13,6 +13,8 @@
 typedef struct {
 	FtlFilter filter;
 	gboolean verbose;
+	gboolean invert;   /* -v seen: the -e/--filter after it filter out */
+	gboolean inverted; /* an -e/--filter came after -v */
 	gboolean strict;
 	char *color;	/* auto|always|never */
 	char *cpu_list; /* raw option text */

@@ -8,7 +8,7 @@
 #include "util/error.h"
 #include "util/escape.h"
 
-/* The selection options as given, "--cpu 9 --time 1,2"; "" when none. */
+/* The selection options as given, "--cpu 9 --time 1,2 -e 'irq'"; "" when none. */
 static void empty_selection(const FtlCliGlobals *g, GString *out)
 {
 	const struct {
@@ -20,6 +20,9 @@ static void empty_selection(const FtlCliGlobals *g, GString *out)
 			g_string_append_printf(out, "%s%s %s", out->len ? " " : "", sel[i].opt,
 					       sel[i].value);
 	}
+	g_autofree char *events = ftl_event_filter_describe(g->filter.events);
+	if (*events)
+		g_string_append_printf(out, "%s%s", out->len ? " " : "", events);
 }
 
 /* The command that shows what the events hold: function-tracer hits

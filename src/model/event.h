@@ -63,6 +63,9 @@ typedef struct {
 	char lat[8]; /* latency flags as printed ("d.h1."), NUL-terminated, "" if none */
 	const char
 		*name; /* interned event name, e.g. "sched_switch", "funcgraph_entry", "function" */
+	/* interned event system ("sched", "ftrace") when the input says it
+	 * (binary formats); NULL otherwise (text: see ftl_event_system_guess) */
+	const char *system;
 	const char *comm; /* interned task name; NULL when the input has "<...>" or none */
 	FtlSlice payload; /* the text after the event name, for field access and dump */
 	FtlSlice raw;	  /* text inputs: the input line(s) as read, without the final

@@ -29,12 +29,14 @@ void ftl_filter_init(FtlFilter *f)
 	f->pids = NULL;
 	f->t_start = FTL_TS_NONE;
 	f->t_end = FTL_TS_NONE;
+	f->events = NULL;
 }
 
 void ftl_filter_clear(FtlFilter *f)
 {
 	g_clear_pointer(&f->cpus, g_array_unref);
 	g_clear_pointer(&f->pids, g_array_unref);
+	g_clear_pointer(&f->events, ftl_event_filter_free);
 }
 
 static gboolean filter_in_list(const GArray *list, gint32 v)
@@ -59,7 +61,7 @@ gboolean ftl_filter_match(const FtlFilter *f, const FtlEvent *ev)
 		if (f->t_end != FTL_TS_NONE && ev->ts > f->t_end)
 			return FALSE;
 	}
-	return TRUE;
+	return !f->events || ftl_event_filter_match(f->events, ev);
 }
 
 static gboolean filter_list_bad(const char *text, GError **error)

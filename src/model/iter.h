@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* FtlIter: all sources of a trace merged by (ts, cpu, seq), with the global
- * --cpu/--pid/--time filters applied. */
+ * --cpu/--pid/--time and -e/--filter filters applied. */
 #pragma once
 
 #include <glib.h>
 
+#include "model/event-filter.h"
 #include "model/trace.h"
 
 typedef struct {
@@ -12,6 +13,7 @@ typedef struct {
 	GArray *pids;	/* gint32 list; NULL = all */
 	gint64 t_start; /* ns, inclusive; FTL_TS_NONE = open */
 	gint64 t_end;	/* ns, inclusive; FTL_TS_NONE = open */
+	FtlEventFilter *events; /* -e / --filter / -v; NULL = all; owned */
 } FtlFilter;
 
 void ftl_filter_init(FtlFilter *f);

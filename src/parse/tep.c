@@ -49,6 +49,7 @@ void ftl_tep_capture_messages(GString *capture)
 typedef struct {
 	FtlEventKind kind;
 	const char *name; /* interned */
+	const char *system; /* interned; NULL when the format names none */
 	FtlMarkerOrigin origin;
 	gboolean is_print; /* ftrace:print: the text is the buf field */
 	gint fixed;	   /* bytes the format's fixed fields need in a record */
@@ -142,6 +143,8 @@ static TepEventInfo *tep_dec_event_info(FtlTepDecoder *ts, struct tep_event *eve
 	}
 	const char *n = event->name ? event->name : "?";
 	info->name = ftl_strpool_intern(ts->pool, n);
+	if (event->system)
+		info->system = ftl_strpool_intern(ts->pool, event->system);
 	info->fixed = tep_dec_fixed_size(event);
 	gboolean ftrace = g_strcmp0(event->system, "ftrace") == 0;
 #define F(i, s) (info->f[i] = tep_dec_field(event, s))
@@ -597,6 +600,7 @@ gboolean ftl_tep_decode(FtlTepDecoder *ts, struct tep_record *r, FtlEvent *ev, g
 	TepEventInfo *info = tep_dec_info_of(ts, id);
 	struct tep_event *event = info->event;
 	ev->name = info->name;
+	ev->system = info->system;
 	if (r->size < info->fixed)
 		return event != NULL; /* a short record: its fields are not decoded */
 	ev->kind = info->kind;

@@ -158,7 +158,9 @@ static FtlTable *report_marker_table(const FtlReportData *r)
 		[C_CPU] = { "cpu", "cpu", FTL_COL_INT },
 		[C_PID] = { "pid", "pid", FTL_COL_INT },
 		[C_LINE] = { "line", "line", FTL_COL_INT },
-		[C_TEXT] = { "text", "text", FTL_COL_STR },
+		/* marker text: cut at the width, keeping its start, never
+		 * widened past it as names are */
+		[C_TEXT] = { "text", "text", FTL_COL_STR, FTL_COL_KEEP_START },
 	};
 	FtlTable *t = ftl_table_new("markers", cols, G_N_ELEMENTS(cols));
 	for (guint i = 0; i < ftl_markers_count(r->markers); i++) {

@@ -243,6 +243,14 @@ need_input() {
 	done
 }
 
+# need_real_tracedats: sets samples to the public trace.dat samples (a
+# list of paths); the script is skipped whole, naming them, when absent.
+need_real_tracedats() {
+	samples=""
+	[ -d "$FTL_REAL_DATA/raw" ] && samples=$(ls "$FTL_REAL_DATA"/raw/*.dat 2>/dev/null)
+	[ -n "$samples" ] || skip_all "$(shared_name "$FTL_REAL_DATA/raw/*.dat"): absent"
+}
+
 # tracefs_top_lock: tests that change tracefs (the top-level instance is
 # shared by every test on the machine) take this lock first, so that
 # parallel `make check` jobs, and other checkouts on the same machine, take

@@ -165,8 +165,8 @@ check "--cpu and --time select events as everywhere" \
 cc=${CC:-cc}
 if command -v "$cc" >/dev/null 2>&1 && "$cc" -O2 -o "$T/gen" "$top_srcdir/bench/gen-fgraph.c" -lm; then
 	"$T/gen" -s 9 -f 20000 16M "$T/big.txt"
-	check "16 MiB, 20000 functions: under 5 MB, -v says frames, merged and bytes" \
-		'"$FTLENS" flame -v --max-frames 4000 -o "$T/y.svg" "$T/big.txt" 2>"$T/y.err" &&
+	check "16 MiB, 20000 functions: under 5 MB, --verbose says frames, merged and bytes" \
+		'"$FTLENS" flame --verbose --max-frames 4000 -o "$T/y.svg" "$T/big.txt" 2>"$T/y.err" &&
 		 size=$(wc -c <"$T/y.svg") && sed "s/^/# /" "$T/y.err" && test "$size" -lt 5000000 &&
 		 grep -Eq "^flame: [0-9]+ frames drawn, [1-9][0-9]* boxes of [0-9]+ smaller frames merged .* $size bytes$" "$T/y.err"'
 	check "merged boxes keep the total exact: the root == the oracle's" \

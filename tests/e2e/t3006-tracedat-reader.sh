@@ -10,9 +10,7 @@
 prereq TRACE_CMD
 make_tmpdir
 
-samples=""
-[ -d "$FTL_REAL_DATA/raw" ] && samples=$(ls "$FTL_REAL_DATA"/raw/*.dat 2>/dev/null)
-[ -n "$samples" ] || skip_all "$(shared_name "$FTL_REAL_DATA/raw/*.dat"): absent"
+need_real_tracedats
 
 files=""
 for f in $samples; do
