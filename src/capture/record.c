@@ -186,6 +186,31 @@ static FtlBuffer *record_buffer(const FtlRecordOptions *o, const char *tracefs, 
 	return g_steal_pointer(&top);
 }
 
+/* Reads the pages while tracing runs, until a signal, the command's exit
+ * or the duration ends it. FALSE on a read error. */
+static gboolean record_loop(const FtlRecordOptions *o, FtlChild *child, FtlCpuBuf *cpus,
+			    double t0, FtlRecordResult *r, GError **error)
+{
+	for (;;) {
+		if (ftl_signals_count()) {
+			r->interrupted = TRUE;
+			return TRUE;
+		}
+		if (child && ftl_child_exited(child))
+			return TRUE;
+		/* Short with a command: its exit ends the recording. */
+		int timeout = child ? 50 : 100;
+		if (o->duration > 0) {
+			double left = o->duration - (ftl_record_now() - t0);
+			if (left <= 0)
+				return TRUE;
+			timeout = (int)MIN(timeout, left * 1000 + 1);
+		}
+		if (!ftl_cpubuf_poll(cpus, timeout, error))
+			return FALSE;
+	}
+}
+
 /* Configure, trace, read, stop: everything that needs the buffer. */
 static gboolean record_capture(const FtlRecordOptions *o, FtlBuffer *b, const char *staging,
 			       FtlRecordResult *r, GError **error)
@@ -223,27 +248,7 @@ static gboolean record_capture(const FtlRecordOptions *o, FtlBuffer *b, const ch
 		ftl_buffer_tracing_on(b, FALSE, NULL);
 		return FALSE;
 	}
-	gboolean ok = TRUE;
-	for (;;) {
-		if (ftl_signals_count()) {
-			r->interrupted = TRUE;
-			break;
-		}
-		if (child && ftl_child_exited(child))
-			break;
-		/* Short with a command: its exit ends the recording. */
-		int timeout = child ? 50 : 100;
-		if (o->duration > 0) {
-			double left = o->duration - (ftl_record_now() - t0);
-			if (left <= 0)
-				break;
-			timeout = (int)MIN(timeout, left * 1000 + 1);
-		}
-		if (!ftl_cpubuf_poll(cpus, timeout, error)) {
-			ok = FALSE;
-			break;
-		}
-	}
+	gboolean ok = record_loop(o, child, cpus, t0, r, error);
 	r->seconds = ftl_record_now() - t0;
 	/* Off first, then read what is left: nothing is written meanwhile. */
 	if (!ftl_buffer_tracing_on(b, FALSE, ok ? error : NULL))
