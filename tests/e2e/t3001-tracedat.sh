@@ -11,8 +11,8 @@
 # - timestamps: ftlens keeps ns; trace-cmd prints us rounded to nearest,
 #   so ftlens's ns are rounded the same way ((ns + 500) / 1000) first.
 # - marker text: trace-cmd prints "site: text" for bprint/bputs/print;
-#   ftlens keeps only the text (the site is the printing function, not the
-#   message), so the site is cut from trace-cmd's line before comparing.
+#   ftlens's dump prints the site as caller= beside text= (t3007 compares
+#   the caller); here both sides are cut to the text.
 # - ftlens's dump escapes control characters and backslashes (\xNN, \\);
 #   the normalizer undoes that on ftlens's side.
 # - numeric sched fields are compared as numbers (trace-cmd: target_cpu=001).
@@ -131,7 +131,7 @@ for line in open(path, errors="replace"):
         ts = "%d.%06d" % (us // 10**6, us % 10**6)
         pl = unescape((pl or "")[1:])
         if kind == "marker":
-            pl = re.sub(r"^origin=\S+ text=", "", pl)
+            pl = re.sub(r"^origin=\S+ (?:caller=\S+ )?text=", "", pl)
     else:
         m = rep_re.match(line)
         if not m:
