@@ -228,6 +228,11 @@ static void plot_histo(GString *d, GArray *lat)
 static void plot_cdf(GString *d, GArray *lat)
 {
 	guint n = lat->len, step = MAX(1u, n / PLOT_CDF_POINTS);
+	/* the curve starts at 0 at the shortest latency: one wakeup still
+	 * draws its step */
+	if (n)
+		g_string_append_printf(d, "%.3f 0.000000\n",
+				       MAX(g_array_index(lat, gint64, 0), 1) / 1000.0);
 	for (guint i = 0; i < n; i++)
 		if ((i + 1) % step == 0 || i + 1 == n)
 			/* log x: a 0 ns latency (same-tick timestamps) shows at 1 ns */
@@ -317,6 +322,10 @@ static void plot_histo_cdf(GString *d, const FtlHisto *h)
 	guint64 n = ftl_histo_count(h), seen = 0, count;
 	gint64 lo, hi;
 	for (guint pos = 0; ftl_histo_next_bucket(h, &pos, &lo, &hi, &count);) {
+		/* the curve starts at 0 below the first bucket: a function
+		 * called once still draws its step */
+		if (!seen)
+			g_string_append_printf(d, "%.3f 0.000000\n", MAX(lo, 1) / 1000.0);
 		seen += count;
 		gint64 top = MIN(hi - 1, ftl_histo_max(h));
 		g_string_append_printf(d, "%.3f %.6f\n", MAX(top, 1) / 1000.0, (double)seen / n);
