@@ -14,6 +14,7 @@
 
 #include "parse/pages.h"
 #include "parse/tep.h"
+#include "parse/trial.h"
 #include "util/error.h"
 #include "util/input.h"
 #include "util/tracefs-text.h"
@@ -422,11 +423,29 @@ static char *raw_find_formats(const char *dir)
 	return NULL;
 }
 
-static gint raw_parse_formats(FtlTrace *trace, struct tep_handle *tep, const char *root)
+/* One SYS/EVENT/format file. */
+typedef struct {
+	char *path;
+	char *sys;
+	char *text;
+	gsize len;
+	gboolean crashes; /* libtraceevent crashes on it */
+} RawFormat;
+
+static void raw_format_free(gpointer p)
 {
+	RawFormat *f = p;
+	g_free(f->path);
+	g_free(f->sys);
+	g_free(f->text);
+	g_free(f);
+}
+
+static GPtrArray *raw_read_formats(const char *root)
+{
+	GPtrArray *formats = g_ptr_array_new_with_free_func(raw_format_free);
 	g_autoptr(GDir) d = g_dir_open(root, 0, NULL);
 	const char *sys;
-	gint n = 0;
 	while (d && (sys = g_dir_read_name(d))) {
 		g_autofree char *sdir = g_build_filename(root, sys, NULL);
 		if (!g_file_test(sdir, G_FILE_TEST_IS_DIR))
@@ -434,31 +453,91 @@ static gint raw_parse_formats(FtlTrace *trace, struct tep_handle *tep, const cha
 		g_autoptr(GDir) sd = g_dir_open(sdir, 0, NULL);
 		const char *evn;
 		while (sd && (evn = g_dir_read_name(sd))) {
-			g_autofree char *fpath = g_build_filename(sdir, evn, "format", NULL);
-			g_autofree char *buf = NULL;
-			gsize len;
-			if (!g_file_get_contents(fpath, &buf, &len, NULL))
-				continue;
-			struct tep_event *event = NULL;
-			enum tep_errno e = tep_parse_format(tep, &event, buf, len, sys);
-			if (e == 0 && event && (event->flags & TEP_EVENT_FL_FAILED)) {
-				/* the fields are usable; only the text rendering is not */
-				ftl_trace_add_note(trace,
-						   "'%s': its print fmt does not parse; fields are "
-						   "read, payload text is not shown",
-						   fpath);
-			}
-			if (e != 0) {
-				char why[128];
-				tep_strerror(tep, e, why, sizeof why);
-				ftl_trace_add_note(trace,
-						   "'%s': format does not parse (%s); its events "
-						   "show as unknown_event_ID",
-						   fpath, why);
-				continue;
-			}
-			n++;
+			RawFormat *f = g_new0(RawFormat, 1);
+			f->path = g_build_filename(sdir, evn, "format", NULL);
+			f->sys = g_strdup(sys);
+			if (g_file_get_contents(f->path, &f->text, &f->len, NULL))
+				g_ptr_array_add(formats, f);
+			else
+				raw_format_free(f);
 		}
+	}
+	return formats;
+}
+
+typedef struct {
+	struct tep_handle *tep;
+	GPtrArray *formats;
+} RawFormatTrial;
+
+static int raw_format_trial_step(gpointer ctx, int from)
+{
+	RawFormatTrial *t = ctx;
+	for (guint i = (guint)from; i < t->formats->len; i++) {
+		RawFormat *f = g_ptr_array_index(t->formats, i);
+		if (f->crashes)
+			continue;
+		ftl_trial_progress(i);
+		struct tep_event *event = NULL;
+		tep_parse_format(t->tep, &event, f->text, f->len, f->sys);
+	}
+	return 0;
+}
+
+/* libtraceevent 1.7's tep_parse_format() dereferences NULL on some damaged
+ * print fmts (a __print_flags() whose argument does not parse, found by
+ * tests/fuzz/fuzz-rawdir). The formats are parsed in a child first; one
+ * it crashes on is marked and the child goes on from the next, so a
+ * directory costs one fork plus one per such format. */
+static void raw_mark_crashing_formats(struct tep_handle *tep, GPtrArray *formats)
+{
+	RawFormatTrial t = { tep, formats };
+	gint from = 0;
+	while ((guint)from < formats->len) {
+		gint64 at = -1;
+		if (ftl_trial_run(raw_format_trial_step, &t, from, &at) != FTL_TRIAL_CRASHED)
+			return;
+		if (at < from) /* crashed before the first format: not theirs */
+			return;
+		RawFormat *f = g_ptr_array_index(formats, at);
+		f->crashes = TRUE;
+		from = (gint)at + 1;
+	}
+}
+
+static gint raw_parse_formats(FtlTrace *trace, struct tep_handle *tep, const char *root)
+{
+	g_autoptr(GPtrArray) formats = raw_read_formats(root);
+	raw_mark_crashing_formats(tep, formats);
+	gint n = 0;
+	for (guint i = 0; i < formats->len; i++) {
+		RawFormat *f = g_ptr_array_index(formats, i);
+		if (f->crashes) {
+			ftl_trace_add_note(trace,
+					   "'%s': libtraceevent crashes on this format; its "
+					   "events show as unknown_event_ID",
+					   f->path);
+			continue;
+		}
+		struct tep_event *event = NULL;
+		enum tep_errno e = tep_parse_format(tep, &event, f->text, f->len, f->sys);
+		if (e == 0 && event && (event->flags & TEP_EVENT_FL_FAILED)) {
+			/* the fields are usable; only the text rendering is not */
+			ftl_trace_add_note(trace,
+					   "'%s': its print fmt does not parse; fields are "
+					   "read, payload text is not shown",
+					   f->path);
+		}
+		if (e != 0) {
+			char why[128];
+			tep_strerror(tep, e, why, sizeof why);
+			ftl_trace_add_note(trace,
+					   "'%s': format does not parse (%s); its events "
+					   "show as unknown_event_ID",
+					   f->path, why);
+			continue;
+		}
+		n++;
 	}
 	return n;
 }

@@ -20,136 +20,12 @@
 
 #include "parse/tracecmd-guard.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
+#include "parse/trial.h"
+
 #include <stdio.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #if FTL_TRACECMD_GUARDS
-
-/* A child shares the parent's open files, file offsets included: the
- * offsets of every seekable descriptor are saved before the child runs and
- * put back after, so that the parent's handle reads on where it was. */
-static GArray *guard_save_offsets(void)
-{
-	GArray *saved = g_array_new(FALSE, FALSE, sizeof(gint64));
-	g_autoptr(GDir) d = g_dir_open("/proc/self/fd", 0, NULL);
-	const char *name;
-	while (d && (name = g_dir_read_name(d))) {
-		gint64 fd = g_ascii_strtoll(name, NULL, 10);
-		off_t off = fd > 2 ? lseek((int)fd, 0, SEEK_CUR) : -1;
-		if (off >= 0) {
-			gint64 pair[2] = { fd, (gint64)off };
-			g_array_append_vals(saved, pair, 2);
-		}
-	}
-	return saved;
-}
-
-static void guard_restore_offsets(GArray *saved)
-{
-	for (guint i = 0; i + 1 < saved->len; i += 2)
-		lseek((int)g_array_index(saved, gint64, i),
-		      (off_t)g_array_index(saved, gint64, i + 1), SEEK_SET);
-	g_array_unref(saved);
-}
-
-/* How long a trial may take. The child reads headers only, in about a
- * second at worst (5 MB of kallsyms under a sanitizer); one that has not
- * answered in a minute is stuck: in a loop of the library on a damaged file,
- * or on a lock another thread held at the fork (sanitizer runtimes do not
- * take their allocator's locks around fork(), and fuzz-tracedat's trial
- * children hung so). The bound is wall time, so it is generous: 10 s failed
- * a live capture's headers on a machine at load 15. */
-#define GUARD_TRIAL_MS 60000
-
-/* Waits for the child's one-byte answer; -1 with no answer in time. */
-static ssize_t guard_answer(int fd, char *answer)
-{
-	gint64 deadline = g_get_monotonic_time() + GUARD_TRIAL_MS * (gint64)1000;
-	for (;;) {
-		gint64 left = (deadline - g_get_monotonic_time()) / 1000;
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		int rc = left > 0 ? poll(&p, 1, (int)left) : 0;
-		if (rc < 0 && errno == EINTR)
-			continue;
-		if (rc <= 0)
-			return -1;
-		ssize_t n = read(fd, answer, 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		return n;
-	}
-}
-
-/* One trial: 0 when step returned 0 in the child, 1 when it failed
- * cleanly, -1 when it crashed, -2 when it did not answer in time (the
- * child is killed).
- *
- * The child says how the step ended on a pipe; its exit status is not
- * trusted: under AddressSanitizer a wild write ends the child with exit 1,
- * as a clean failure would. No answer on the pipe is a crash, whatever the
- * exit status. */
-static int guard_try_once(int (*step)(gpointer, int), gpointer ctx, int arg)
-{
-	int fds[2];
-	if (pipe(fds) < 0)
-		return 0; /* no way to try: take the risk */
-	fflush(stdout);
-	fflush(stderr);
-	GArray *offsets = guard_save_offsets();
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		g_array_unref(offsets);
-		return 0;
-	}
-	if (pid == 0) {
-		close(fds[0]);
-		int null = open("/dev/null", O_WRONLY);
-		if (null >= 0) {
-			dup2(null, STDOUT_FILENO);
-			dup2(null, STDERR_FILENO);
-		}
-		char answer = step(ctx, arg) == 0 ? 'o' : 'f';
-		ssize_t w = write(fds[1], &answer, 1);
-		/* _exit: no atexit handlers (leak checks) in the child */
-		_exit(w == 1 ? 0 : 1);
-	}
-	close(fds[1]);
-	char answer = 0;
-	ssize_t n = guard_answer(fds[0], &answer);
-	close(fds[0]);
-	gboolean stuck = n < 0;
-	if (stuck)
-		kill(pid, SIGKILL);
-	int status;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	guard_restore_offsets(offsets);
-	if (stuck)
-		return -2;
-	if (n != 1)
-		return -1;
-	return answer == 'o' ? 0 : 1;
-}
-
-/* Runs step(ctx, arg) in a child process first (copy-on-write, cheap): 0
- * when it returned 0 there, 1 when it failed cleanly, -1 when it crashed
- * or hung twice (a hang caused by a lock held at the fork does not come
- * back on a second try). Only what survives in the child is done in the
- * parent. */
-static int guard_try(int (*step)(gpointer, int), gpointer ctx, int arg)
-{
-	int r = guard_try_once(step, ctx, arg);
-	if (r == -2)
-		r = guard_try_once(step, ctx, arg);
-	return r == -2 ? -1 : r;
-}
 
 static int guard_step_open(gpointer path, int unused)
 {
@@ -220,7 +96,7 @@ static GPtrArray *guard_parked;
 
 struct tracecmd_input *ftl_tracecmd_open_head(const char *path, FtlTracecmdResult *result)
 {
-	if (guard_try(guard_step_open, (gpointer)path, 0) < 0) {
+	if (ftl_trial_run(guard_step_open, (gpointer)path, 0, NULL) < 0) {
 		*result = FTL_TRACECMD_CRASHED;
 		return NULL;
 	}
@@ -231,7 +107,7 @@ struct tracecmd_input *ftl_tracecmd_open_head(const char *path, FtlTracecmdResul
 
 FtlTracecmdResult ftl_tracecmd_init_data(struct tracecmd_input *handle, GString *msgs)
 {
-	if (guard_try(guard_step_init, handle, 0) < 0)
+	if (ftl_trial_run(guard_step_init, handle, 0, NULL) < 0)
 		return FTL_TRACECMD_CRASHED;
 	return guard_init_data(handle, msgs) < 0 ? FTL_TRACECMD_FAILED : FTL_TRACECMD_OK;
 }
@@ -247,7 +123,7 @@ struct tracecmd_input *ftl_tracecmd_instance(struct tracecmd_input *handle, int 
 {
 	/* a clean failure in the child may still have freed the parent's
 	 * memory there: only an instance that opens there is opened here */
-	if (guard_try(guard_step_instance, handle, i) != 0)
+	if (ftl_trial_run(guard_step_instance, handle, i, NULL) != 0)
 		return NULL;
 	return tracecmd_buffer_instance_handle(handle, i);
 }

@@ -23,7 +23,7 @@ make_tmpdir
 V=$FTL_TESTDATA/vm/raw
 [ -d "$V/raw" ] || skip_all "rig fixture $V/raw missing"
 R=$FTL_REAL_DATA/raw
-plan 31
+plan 32
 
 norm() {
 	awk '{ t = $1; split(t, p, "."); ns = p[2] + 0; us = int((ns + 500) / 1000); s = p[1]
@@ -214,6 +214,15 @@ printf 'not a format at all\n' >"$T/bad/events/sched/sched_switch/format"
 rc=$(run_bad)
 check "a format file that does not parse: exit 0, a note naming it, its events unknown" \
 	'[ $rc -eq 0 ] && grep -q "sched_switch/format'\'': format does not parse" "$T/out" && grep -q "event id $id" "$T/out"'
+fresh
+# libtraceevent 1.7 dereferences NULL on this damaged print fmt (found by
+# fuzz-rawdir): the format is tried in a child first and left out
+crasher="$top_srcdir/tests/fuzz/regress/rawdir/libtraceevent-print-flags-null-deref"
+{ sed -n 's/^ID: .*/ID: '"$id"'/; /^@@ events\/sched\/sched_switch\/format/,/^@@ /{/^@@/d;p}' "$crasher"; } \
+	>"$T/bad/events/sched/sched_switch/format"
+rc=$(run_bad)
+check "a print fmt libtraceevent crashes on: exit 0, a note naming it, its events unknown" \
+	'[ $rc -eq 0 ] && grep -q "sched_switch/format'\'': libtraceevent crashes on this format" "$T/out" && grep -q "event id $id" "$T/out"'
 fresh
 echo "this is not a header page" >"$T/bad/events/header_page"
 rc=$(run_bad)

@@ -13,7 +13,7 @@ grep -q ' ftl_tracedat_open$' "$T/syms" || skip_all "$FTLENS has no symbol table
 plan 3
 
 number=$(echo "$version" | awk -F. '{ printf "%d", $1 * 10000 + $2 * 100 + $3 }')
-if grep -qE ' guard_try(_once)?$' "$T/syms"; then guarded=yes; else guarded=no; fi
+if grep -qE ' guard_step_(open|init)$' "$T/syms"; then guarded=yes; else guarded=no; fi
 if [ "$number" -le 10399 ]; then want=yes; else want=no; fi
 check "libtracecmd $version: crash guards built in: $guarded (wanted: $want)" '[ "$guarded" = "$want" ]'
 

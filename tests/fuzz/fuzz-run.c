@@ -88,8 +88,8 @@ void fuzz_init(void)
 pid_t __real_fork(void);
 pid_t __wrap_fork(void);
 
-/* Every fork (parse/tracecmd-guard.c tries libtracecmd's calls in a child
- * first) goes through here (-Wl,--wrap=fork): in the child, a crash or a
+/* Every fork (parse/trial.c tries libtracecmd's and libtraceevent's calls
+ * in a child first) goes through here (-Wl,--wrap=fork): in the child, a crash or a
  * sanitizer report must end the child by a signal, as it would without the
  * fuzzer, so that the guard sees it contained; the fuzzer's own handlers
  * would instead record the input as a crash of the target and exit. */

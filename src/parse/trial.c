@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Trials in a child process: a library call that may crash on a damaged
+ * file is made in a fork first, and the child says on a pipe how it ended
+ * and, for a list of calls, which one it had reached. */
+#include "config.h"
+
+#include "parse/trial.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* A child shares the parent's open files, file offsets included: the
+ * offsets of every seekable descriptor are saved before the child runs and
+ * put back after, so that the parent's handles read on where they were. */
+static GArray *trial_save_offsets(void)
+{
+	GArray *saved = g_array_new(FALSE, FALSE, sizeof(gint64));
+	g_autoptr(GDir) d = g_dir_open("/proc/self/fd", 0, NULL);
+	const char *name;
+	while (d && (name = g_dir_read_name(d))) {
+		gint64 fd = g_ascii_strtoll(name, NULL, 10);
+		off_t off = fd > 2 ? lseek((int)fd, 0, SEEK_CUR) : -1;
+		if (off >= 0) {
+			gint64 pair[2] = { fd, (gint64)off };
+			g_array_append_vals(saved, pair, 2);
+		}
+	}
+	return saved;
+}
+
+static void trial_restore_offsets(GArray *saved)
+{
+	for (guint i = 0; i + 1 < saved->len; i += 2)
+		lseek((int)g_array_index(saved, gint64, i),
+		      (off_t)g_array_index(saved, gint64, i + 1), SEEK_SET);
+	g_array_unref(saved);
+}
+
+/* How long one step may take. A libtracecmd header read takes about a
+ * second at worst (5 MB of kallsyms under a sanitizer); one that has not
+ * answered in a minute is stuck: in a loop of the library on a damaged file,
+ * or on a lock another thread held at the fork (sanitizer runtimes do not
+ * take their allocator's locks around fork(), and fuzz-tracedat's trial
+ * children hung so). The bound is wall time, so it is generous: 10 s failed
+ * a live capture's headers on a machine at load 15. */
+#define TRIAL_STEP_MS 60000
+
+/* The child's end of the pipe, in the child only. */
+static int trial_fd = -1;
+
+static gboolean trial_write(const char *buf, size_t n)
+{
+	while (n) {
+		ssize_t w = write(trial_fd, buf, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return FALSE;
+		buf += w;
+		n -= (size_t)w;
+	}
+	return TRUE;
+}
+
+void ftl_trial_progress(guint32 k)
+{
+	char rec[5] = { 'p' };
+	memcpy(rec + 1, &k, sizeof k);
+	if (trial_fd >= 0)
+		trial_write(rec, sizeof rec);
+}
+
+/* Reads n bytes, each within TRIAL_STEP_MS: n when read, 0 at the end of
+ * the pipe (the child is gone), -1 when the child is stuck. */
+static ssize_t trial_read(int fd, char *buf, size_t n)
+{
+	size_t got = 0;
+	gint64 deadline = g_get_monotonic_time() + TRIAL_STEP_MS * (gint64)1000;
+	while (got < n) {
+		gint64 left = (deadline - g_get_monotonic_time()) / 1000;
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int rc = left > 0 ? poll(&p, 1, (int)left) : 0;
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc <= 0)
+			return -1;
+		ssize_t r = read(fd, buf + got, n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return 0;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+/* The parent's side: the child's records until its answer. 'o' or 'f' for
+ * an answer, 0 when the child ended without one, -1 when it is stuck. */
+static int trial_listen(int fd, gint64 *progress)
+{
+	for (;;) {
+		char tag;
+		ssize_t r = trial_read(fd, &tag, 1);
+		if (r <= 0)
+			return (int)r;
+		if (tag != 'p')
+			return tag;
+		guint32 k;
+		r = trial_read(fd, (char *)&k, sizeof k);
+		if (r <= 0)
+			return (int)r;
+		*progress = k;
+	}
+}
+
+static G_GNUC_NORETURN void trial_child(int fd, FtlTrialStep step, gpointer ctx, int arg)
+{
+	trial_fd = fd;
+	int null = open("/dev/null", O_WRONLY);
+	if (null >= 0) {
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+	}
+	char answer = step(ctx, arg) == 0 ? 'o' : 'f';
+	/* _exit: no atexit handlers (leak checks) in the child */
+	_exit(trial_write(&answer, 1) ? 0 : 1);
+}
+
+/* One trial: 'o', 'f', 0 (crashed) or -1 (stuck: the child is killed).
+ *
+ * The child's exit status is not trusted: under AddressSanitizer a wild
+ * write ends the child with exit 1, as a clean failure would. No answer on
+ * the pipe is a crash, whatever the exit status. */
+static int trial_once(FtlTrialStep step, gpointer ctx, int arg, gint64 *progress)
+{
+	int fds[2];
+	if (pipe(fds) < 0)
+		return 'o'; /* no way to try: take the risk */
+	fflush(stdout);
+	fflush(stderr);
+	GArray *offsets = trial_save_offsets();
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		g_array_unref(offsets);
+		return 'o';
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		trial_child(fds[1], step, ctx, arg);
+	}
+	close(fds[1]);
+	int answer = trial_listen(fds[0], progress);
+	close(fds[0]);
+	if (answer < 0)
+		kill(pid, SIGKILL);
+	int status;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	trial_restore_offsets(offsets);
+	return answer;
+}
+
+FtlTrialResult ftl_trial_run(FtlTrialStep step, gpointer ctx, int arg, gint64 *progress)
+{
+	gint64 at = -1;
+	int answer = trial_once(step, ctx, arg, &at);
+	/* a hang caused by a lock held at the fork does not come back on a
+	 * second try; a step that loops hangs again */
+	if (answer < 0) {
+		at = -1;
+		answer = trial_once(step, ctx, arg, &at);
+	}
+	if (progress)
+		*progress = at;
+	if (answer == 'o')
+		return FTL_TRIAL_OK;
+	if (answer == 'f')
+		return FTL_TRIAL_FAILED;
+	return FTL_TRIAL_CRASHED;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Library calls that crash on damaged input, tried in a child process
+ * first: only what survives there is done in ftlens itself. Private to
+ * parse/ (tracecmd-guard.c for libtracecmd, rawdir.c for libtraceevent's
+ * format parser). */
+#pragma once
+
+#include "config.h"
+
+#include <glib.h>
+
+/* What a trial did. */
+typedef enum {
+	FTL_TRIAL_OK = 0,      /* the step returned 0 in the child */
+	FTL_TRIAL_FAILED = 1,  /* it returned nonzero: a clean failure */
+	FTL_TRIAL_CRASHED = -1 /* it crashed, or hung twice */
+} FtlTrialResult;
+
+typedef int (*FtlTrialStep)(gpointer ctx, int arg);
+
+/* Runs step(ctx, arg) in a forked child (copy-on-write, cheap; the parent's
+ * file offsets are kept) with stdout and stderr sent to /dev/null. A step
+ * that works through a list says where it is with ftl_trial_progress()
+ * before each item: *progress (when not NULL) gets the last index the child
+ * announced, -1 for none, so that the parent knows which item crashed; and
+ * a step is stuck when it has not moved on for a minute, not when the
+ * whole list takes long. When no child can be made the step is not tried
+ * and FTL_TRIAL_OK is returned: the caller takes the risk. */
+FtlTrialResult ftl_trial_run(FtlTrialStep step, gpointer ctx, int arg, gint64 *progress);
+
+/* Inside a step only: the child is at item k. */
+void ftl_trial_progress(guint32 k);

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* parse/trial.c: a step tried in a child says how it ended, which item of
+ * a list it crashed on, and leaves the parent's state and file offsets as
+ * they were. */
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "parse/trial.h"
+#include "unit.h"
+
+static int step_ok(gpointer ctx, int arg)
+{
+	(void)arg;
+	*(int *)ctx = 42; /* the child's copy only */
+	return 0;
+}
+
+static int step_fails(gpointer ctx, int arg)
+{
+	(void)ctx;
+	return arg;
+}
+
+/* Walks items from..9 and dies on item *(int *)ctx. */
+static int step_list(gpointer ctx, int from)
+{
+	for (int i = from; i < 10; i++) {
+		ftl_trial_progress((guint32)i);
+		if (i == *(int *)ctx)
+			raise(SIGSEGV);
+	}
+	return 0;
+}
+
+static void test_answers(void)
+{
+	int state = 1;
+	gint64 at = 7;
+	CU_ASSERT_EQUAL(ftl_trial_run(step_ok, &state, 0, &at), FTL_TRIAL_OK);
+	CU_ASSERT_EQUAL(state, 1);
+	CU_ASSERT_EQUAL(at, -1);
+	CU_ASSERT_EQUAL(ftl_trial_run(step_fails, NULL, 3, NULL), FTL_TRIAL_FAILED);
+	CU_ASSERT_EQUAL(ftl_trial_run(step_fails, NULL, 0, NULL), FTL_TRIAL_OK);
+}
+
+static void test_progress(void)
+{
+	int dies_at = 4;
+	gint64 at = -1;
+	CU_ASSERT_EQUAL(ftl_trial_run(step_list, &dies_at, 0, &at), FTL_TRIAL_CRASHED);
+	CU_ASSERT_EQUAL(at, 4);
+	/* going on past it, as rawdir.c does */
+	CU_ASSERT_EQUAL(ftl_trial_run(step_list, &dies_at, 5, &at), FTL_TRIAL_OK);
+	CU_ASSERT_EQUAL(at, 9);
+	dies_at = 0;
+	CU_ASSERT_EQUAL(ftl_trial_run(step_list, &dies_at, 0, &at), FTL_TRIAL_CRASHED);
+	CU_ASSERT_EQUAL(at, 0);
+}
+
+static int step_reads(gpointer ctx, int arg)
+{
+	(void)arg;
+	char buf[4];
+	return fread(buf, 1, sizeof buf, ctx) == sizeof buf ? 0 : 1;
+}
+
+static void test_offsets_kept(void)
+{
+	FILE *f = tmpfile();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("0123456789", f);
+	fflush(f);
+	CU_ASSERT_EQUAL(lseek(fileno(f), 2, SEEK_SET), 2);
+	CU_ASSERT_EQUAL(ftl_trial_run(step_reads, f, 0, NULL), FTL_TRIAL_OK);
+	CU_ASSERT_EQUAL(lseek(fileno(f), 0, SEEK_CUR), 2);
+	fclose(f);
+}
+
+int main(void)
+{
+	static const UnitTest tests[] = {
+		{ "answers", test_answers },
+		{ "progress names the crashing item", test_progress },
+		{ "file offsets kept", test_offsets_kept },
+		{ NULL, NULL },
+	};
+	return unit_run("trial", tests);
+}
