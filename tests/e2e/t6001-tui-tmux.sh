@@ -52,7 +52,7 @@ keys() { tm send-keys -t tui "$@"; }
 # the row under the cursor: reverse video without colour (NO_COLOR)
 cursor_row() { tm capture-pane -p -e -t tui | grep "$(printf '\033')\[7m" | sed 's/\x1b\[[0-9;]*m//g'; }
 
-plan 17
+plan 18
 [ -r "$trace" ] || skip_all "$trace missing"
 
 # The man page's key table is the program's (ftlens tui --keys).
@@ -121,6 +121,23 @@ start "'$FTLENS' tui '$T/absent.txt' 2>'$T/err2'; echo rc=\$? >'$T/rc2'"
 check "bad input: one error naming the file, exit 1, the terminal untouched" \
 	'wait_dead && grep -qx "rc=1" "$T/rc2" && [ "$(wc -l <"$T/err2")" -eq 1 ] &&
 	 grep -q "absent.txt" "$T/err2" && [ "$(tm display -p -t tui "#{alternate_on}")" = 0 ]'
+# An error in a background thread: the input shrinks while the model is
+# read. The program is stopped as soon as its first screen shows (the
+# loader is then still early in 1.5 M lines), the file cut, the program
+# let go; G sends the Events list to the end as well.
+yes '   0)   0.123 us    |  kfree();' | head -n 1500000 >"$T/shrink.txt"
+# shellcheck disable=SC2016
+start "exec 3<&0; '$FTLENS' tui '$T/shrink.txt' <&3 2>'$T/err5' & echo \$! >'$T/pid5'; wait \$!; echo rc=\$? >'$T/rc5'; stty -a >'$T/stty5'"
+wait_for "kfree" >/dev/null
+kill -STOP "$(cat "$T/pid5")"
+truncate -s 100000 "$T/shrink.txt"
+kill -CONT "$(cat "$T/pid5")"
+keys G
+check "an error in a background thread: one message naming the file, exit 1, the terminal restored" \
+	'wait_dead && grep -qx "rc=1" "$T/rc5" && [ "$(wc -l <"$T/err5")" -eq 1 ] &&
+	 grep -q "shrink.txt.*shrank while being read" "$T/err5" && grep -q " icanon" "$T/stty5" &&
+	 [ "$(tm display -p -t tui "#{alternate_on}")" = 0 ] ||
+	 { diag "$(cat "$T/rc5" "$T/err5" 2>&1)"; false; }'
 "$FTLENS" tui "$trace" </dev/null >"$T/out3" 2>"$T/err3"
 rc=$?
 check "without a terminal: a usage error, nothing on stdout" \
@@ -139,7 +156,7 @@ h='\033[2J\033]52;c;aGk=\007\233X\302\233Y\342\200\256Z\377'
 start "'$FTLENS' tui '$T/hostile.txt'"
 wait_for "tracing_mark_write" >/dev/null
 keys 5
-sleep 0.5
+wait_for "SINCE PREV" >/dev/null
 tm capture-pane -p -t tui >"$T/hostile-screen"
 check "hostile text is shown made visible and never drives the terminal" \
 	'grep -q "\\\\x1b\[2J" "$T/hostile-screen" && grep -q "\\\\x9b" "$T/hostile-screen" &&
