@@ -3,7 +3,8 @@
 # corpus and its regression inputs (tests/fuzz/regress/, the crashes the
 # campaign found) once, under the sanitizers. In an --enable-fuzzing build
 # each libFuzzer target then also fuzzes for FTL_FUZZ_SECONDS (default 10;
-# CI sets 30) from a copy of its corpus, through bench/fuzz.sh.
+# `make check-fuzz`, which CI runs, sets 30) from a copy of its corpus,
+# through bench/fuzz.sh.
 . "$(dirname "$0")/lib.sh"
 : "${top_builddir:=$top_srcdir}"
 : "${FTL_FUZZ_SECONDS:=10}"
