@@ -317,7 +317,7 @@ static gboolean text_index_event(TextSource *ts, const FtlEvent *ev)
 	if (!synth && ix->stop != G_MAXUINT64 && text_event_offset(ts, ev) >= ix->stop)
 		return FALSE;
 	if (ix->build) {
-		if (!synth && ev->ts != FTL_TS_NONE && ix->n_given >= ix->next_point)
+		if (!synth && ix->n_given >= ix->next_point)
 			text_index_point(ts, ev);
 		if (ev->ts == FTL_TS_NONE) {
 			ix->untimed = TRUE;
