@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include "parse/open.h"
+#include "parse/text-index.h"
 #include "util/error.h"
+#include "util/escape.h"
 #include "util/input.h"
 #include "util/linereader.h"
 #include "views/table.h"
@@ -126,6 +128,14 @@ const FtlCommand ftl_commands[] = {
 	  "written beside OUT from a template in ftlens's data directory, then gnuplot runs\n"
 	  "them (by argv, no shell); --script-only leaves them for you to edit and run.",
 	  ftl_cmd_plot },
+	{ "index", "FILE", "build the sparse index that --time windows seek with",
+	  "Reads a single-file text trace once and caches its sparse index in\n"
+	  "$XDG_CACHE_HOME/ftlens/ (default ~/.cache/ftlens/): every 4096th event's\n"
+	  "line offset and timestamp with the parser's state there, and the whole\n"
+	  "file's totals. Later --time windows parse only the part of the file they\n"
+	  "need, with the same output. Any pass over a file of 16 MiB or more builds\n"
+	  "it too; --no-index turns both off. Prints what the index holds.",
+	  ftl_cmd_index },
 	{ NULL, NULL, NULL, NULL, NULL },
 };
 
@@ -146,7 +156,7 @@ void ftl_cli_print_usage(FILE *out)
 	fprintf(out,
 		"\nglobal options (every command): --cpu LIST, --pid LIST, --time START,END,\n"
 		"  --relative-to PATTERN, --wallclock PATTERN=ISO8601, --buffer NAME, --strict,\n"
-		"  --max-expand SIZE, -j N, --color WHEN, --width N, --verbose,\n"
+		"  --max-expand SIZE, -j N, --color WHEN, --width N, --verbose, --no-index,\n"
 		"  -e EVENTS, --filter 'EVENTS: EXPR', -v (the -e/--filter after it filter out)\n"
 		"'ftlens help COMMAND' shows a command's options.\n");
 }
@@ -213,6 +223,8 @@ static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *en
 		{ "color", 0, 0, G_OPTION_ARG_STRING, &g->color,
 		  "Color output: auto, always or never", "WHEN" },
 		{ "verbose", 0, 0, G_OPTION_ARG_NONE, &g->verbose, "Say more", NULL },
+		{ "no-index", 0, 0, G_OPTION_ARG_NONE, &g->no_index,
+		  "Neither use nor build the sparse index of a text trace (ftlens index)", NULL },
 		{ "event", 'e', 0, G_OPTION_ARG_CALLBACK, (gpointer)cli_opt_events,
 		  "Only these events: NAME, SYSTEM or SYSTEM:NAME, globs, comma-separated",
 		  "EVENTS" },
@@ -384,8 +396,24 @@ FtlTrace *ftl_cli_open_trace(const FtlCliGlobals *g, int argc, char **argv, GErr
 			    "%s: no input file given (try 'ftlens help %s')", argv[0], argv[0]);
 		return NULL;
 	}
-	return ftl_trace_open_buffer((const char *const *)argv + 1, (guint)argc - 1,
-				     g->strict ? FTL_OPEN_STRICT : FTL_OPEN_NONE, g->buffer, error);
+	FtlOpenFlags flags = g->strict ? FTL_OPEN_STRICT : FTL_OPEN_NONE;
+	const char *const *paths = (const char *const *)argv + 1;
+	FtlTrace *trace = ftl_trace_open_buffer(paths, (guint)argc - 1, flags, g->buffer, error);
+	if (!trace)
+		return NULL;
+	g_autofree char *why = NULL;
+	FtlIndexUse use = g->no_index ? FTL_INDEX_USE_OFF : g->build_index ? FTL_INDEX_USE_BUILD
+									 : FTL_INDEX_USE_AUTO;
+	FtlIndexState st = ftl_text_index_attach(trace, g->filter.t_start, g->filter.t_end, use,
+						 g->build_index, &why);
+	if (g->verbose && why)
+		ftl_escape_fputs(why, stderr), fputc('\n', stderr);
+	if (st == FTL_INDEX_REFUSED) {
+		/* the source seeked and found the cache wrong: read it all */
+		ftl_trace_free(trace);
+		trace = ftl_trace_open_buffer(paths, (guint)argc - 1, flags, g->buffer, error);
+	}
+	return trace;
 }
 
 int ftl_cli_exit_code(const GError *error)

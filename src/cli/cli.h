@@ -16,6 +16,8 @@ typedef struct {
 	gboolean invert;   /* -v seen: the -e/--filter after it filter out */
 	gboolean inverted; /* an -e/--filter came after -v */
 	gboolean strict;
+	gboolean no_index;    /* --no-index: no sparse index used or built */
+	guint build_index;    /* > 0: build one with this stride whatever the size (ftlens index) */
 	char *color;	/* auto|always|never */
 	char *cpu_list; /* raw option text */
 	char *pid_list;
@@ -84,6 +86,7 @@ gboolean ftl_cli_empty(const FtlCliGlobals *g, FtlTrace *trace, const FtlCounts 
 		       const char *cmd, GError **error);
 
 gboolean ftl_cmd_info(int argc, char **argv, GError **error);
+gboolean ftl_cmd_index(int argc, char **argv, GError **error);
 gboolean ftl_cmd_dump(int argc, char **argv, GError **error);
 gboolean ftl_cmd_report(int argc, char **argv, GError **error);
 gboolean ftl_cmd_graph(int argc, char **argv, GError **error);

@@ -119,7 +119,10 @@ gboolean ftl_cli_time_origin(FtlCliGlobals *g, int argc, char **argv, GError **e
 	if (wall.pattern && !time_origin_compile(&wall, error))
 		goto out;
 	{
-		g_autoptr(FtlTrace) trace = ftl_cli_open_trace(g, argc, argv, error);
+		/* the pre-pass reads from the start, whatever the window */
+		FtlCliGlobals pre = *g;
+		pre.filter.t_start = pre.filter.t_end = FTL_TS_NONE;
+		g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&pre, argc, argv, error);
 		if (!trace)
 			goto out;
 		/* unfiltered: the origin must not move with --cpu or --pid */

@@ -71,6 +71,16 @@ void ftl_diags_add(FtlDiags *d, FtlDiagKind kind, const char *file, guint64 line
 	e->amount += amount;
 }
 
+void ftl_diags_set(FtlDiags *d, FtlDiagKind kind, const FtlDiagEntry *from)
+{
+	FtlDiagEntry *e = &d->e[kind];
+	g_free(e->first_file);
+	g_free(e->first_text);
+	*e = *from;
+	e->first_file = from->count ? g_strdup(from->first_file ? from->first_file : "") : NULL;
+	e->first_text = g_strdup(from->first_text);
+}
+
 const FtlDiagEntry *ftl_diags_get(const FtlDiags *d, FtlDiagKind kind)
 {
 	return &d->e[kind];

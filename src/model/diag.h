@@ -47,6 +47,9 @@ void ftl_diags_free(FtlDiags *d);
 /* Counts one occurrence; the first one keeps its location and text. */
 void ftl_diags_add(FtlDiags *d, FtlDiagKind kind, const char *file, guint64 line, gint cpu,
 		   const char *text, gsize text_len, guint64 amount);
+/* Replaces kind's entry by a copy of from (an index restoring what a full
+ * scan counted); from->first_text is visible already. */
+void ftl_diags_set(FtlDiags *d, FtlDiagKind kind, const FtlDiagEntry *from);
 /* Borrowed; lives as long as d. */
 const FtlDiagEntry *ftl_diags_get(const FtlDiags *d, FtlDiagKind kind);
 const char *ftl_diag_kind_name(FtlDiagKind kind);

@@ -9,7 +9,9 @@
 #include "parse/text.h"
 
 #include <string.h>
+#include <unistd.h>
 
+#include "parse/index.h"
 #include "parse/text-chunk.h"
 #include "util/error.h"
 #include "util/linereader.h"
@@ -19,6 +21,22 @@
 #define SNIFF_BYTES 65536
 /* Parsed chunks kept for reuse, so that steady reading allocates nothing. */
 #define TEXT_SPARE_CHUNKS 32
+
+/* The sparse index's work on a pass (parse/index.h): recording restart
+ * points on a pass from the start, or, after a seek to one, stopping at a
+ * later one and restoring the whole file's end state. */
+typedef struct {
+	FtlIndex *build;	 /* recording; saved at the end */
+	GError *save_error;	 /* why the built index was not saved */
+	gboolean saved;
+	guint64 next_point;	 /* event number the next point may be at */
+	gint64 max_seen, seg_min;
+	gboolean untimed;	 /* an event without a timestamp went by */
+	FtlIndex *used;		 /* seeked with it */
+	guint64 stop;		 /* file offset to stop at; G_MAXUINT64: the end */
+	guint64 n_given;	 /* events given so far: the next one's number */
+	gboolean ended;
+} TextIndexing;
 
 typedef struct {
 	FtlSource base;
@@ -38,6 +56,7 @@ typedef struct {
 	GArray *cpu_task; /* TextCpuTask per CPU: the task a separator switched to */
 	GArray *last_ts;  /* gint64 per CPU, for the time_backwards diagnostic */
 	gboolean fgraph, latency, report;
+	TextIndexing *ix; /* NULL unless a sparse index is built or used */
 } TextSource;
 
 /* ---- header lines ---------------------------------------------------- */
@@ -251,6 +270,145 @@ static void text_account(TextSource *ts, const FtlEvent *ev)
 	}
 }
 
+/* ---- the sparse index ---------------------------------------------------- */
+
+static guint64 text_event_offset(const TextSource *ts, const FtlEvent *ev)
+{
+	return ts->lc->offset + (guint64)(ev->raw.p - ts->lc->text);
+}
+
+/* A restart point at ev, before it is settled: the state the lines before
+ * it left. The previous point's segment ends here. */
+static void text_index_point(TextSource *ts, const FtlEvent *ev)
+{
+	TextIndexing *ix = ts->ix;
+	FtlIndex *idx = ix->build;
+	guint n = ftl_index_n_points(idx);
+	if (n)
+		((FtlIndexPoint *)ftl_index_point(idx, n - 1))->min_from = ix->seg_min;
+	ix->seg_min = G_MAXINT64;
+	FtlIndexPoint *p = ftl_index_add_point(idx);
+	p->offset = text_event_offset(ts, ev);
+	p->event_no = ix->n_given;
+	p->ts = ev->ts;
+	p->max_before = ix->max_seen;
+	p->min_from = G_MAXINT64;
+	p->line = ts->base_line + ev->line;
+	p->seq = ts->base_seq + ev->seq;
+	p->tracer = ftl_index_string(idx, ts->base.tracer);
+	guint ncpu = MAX(ts->cpu_task->len, ts->last_ts->len);
+	for (guint i = 0; i < ncpu; i++) {
+		const TextCpuTask *t = i < ts->cpu_task->len
+					       ? &g_array_index(ts->cpu_task, TextCpuTask, i)
+					       : NULL;
+		FtlIndexCpu c = { t ? t->pid : -1, ftl_index_string(idx, t ? t->comm : NULL),
+				  i < ts->last_ts->len ? g_array_index(ts->last_ts, gint64, i)
+						       : FTL_TS_NONE };
+		ftl_index_add_cpu(idx, &c);
+	}
+	ix->next_point = ix->n_given + ftl_index_stride(idx);
+}
+
+/* Before ev is settled and given: FALSE when the pass stops before it. */
+static gboolean text_index_event(TextSource *ts, const FtlEvent *ev)
+{
+	TextIndexing *ix = ts->ix;
+	gboolean synth = (ev->flags & FTL_EVENT_F_SYNTH) != 0;
+	if (!synth && ix->stop != G_MAXUINT64 && text_event_offset(ts, ev) >= ix->stop)
+		return FALSE;
+	if (ix->build) {
+		if (!synth && ix->n_given >= ix->next_point)
+			text_index_point(ts, ev);
+		if (ev->ts == FTL_TS_NONE) {
+			ix->untimed = TRUE;
+		} else {
+			ix->max_seen = MAX(ix->max_seen, ev->ts);
+			ix->seg_min = MIN(ix->seg_min, ev->ts);
+		}
+	}
+	ix->n_given++;
+	return TRUE;
+}
+
+/* The source's end state, for the index being built. */
+static void text_index_end_state(TextSource *ts, FtlIndexEnd *end)
+{
+	FtlSource *src = &ts->base;
+	FtlIndex *idx = ts->ix->build;
+	*end = (FtlIndexEnd){ .stats = src->stats,
+			      .entries_in_buffer = src->entries_in_buffer,
+			      .entries_written = src->entries_written,
+			      .header_cpus = src->header_cpus,
+			      .tracer = ftl_index_string(idx, src->tracer) };
+	end->flags = (src->has_header ? FTL_INDEX_END_HEADER : 0) |
+		     (src->time_relative ? FTL_INDEX_END_RELATIVE : 0) |
+		     (ts->fgraph ? FTL_INDEX_END_FGRAPH : 0) |
+		     (ts->latency ? FTL_INDEX_END_LATENCY : 0) |
+		     (ts->report ? FTL_INDEX_END_REPORT : 0) |
+		     (ts->ix->untimed ? 0 : FTL_INDEX_END_TIMED);
+	const FtlDiags *d = ftl_trace_diags(src->trace);
+	for (guint i = 0; i < FTL_INDEX_N_DIAGS; i++) {
+		const FtlDiagEntry *e = ftl_diags_get(d, ftl_index_diag_kinds[i]);
+		end->diags[i] = (FtlIndexDiag){ e->count, e->amount, e->first_line, e->first_cpu,
+						ftl_index_string(idx, e->first_text) };
+	}
+	g_autoptr(GPtrArray) tasks = ftl_tasks_sorted(ftl_trace_tasks(src->trace));
+	for (guint i = 0; i < tasks->len; i++) {
+		const FtlTask *t = g_ptr_array_index(tasks, i);
+		ftl_index_add_task(idx, t->pid, t->tgid, t->comm);
+	}
+}
+
+/* After a seek: the whole file's totals, header facts, diagnostics and
+ * tasks, as a full scan would leave them. */
+static void text_index_restore_end(TextSource *ts)
+{
+	FtlSource *src = &ts->base;
+	const FtlIndex *idx = ts->ix->used;
+	const FtlIndexEnd *end = ftl_index_end(idx);
+	FtlStrPool *pool = ftl_trace_pool(src->trace);
+	src->stats = end->stats;
+	src->entries_in_buffer = end->entries_in_buffer;
+	src->entries_written = end->entries_written;
+	src->header_cpus = end->header_cpus;
+	const char *tracer = ftl_index_str(idx, end->tracer);
+	src->tracer = tracer ? ftl_strpool_intern(pool, tracer) : NULL;
+	src->has_header = (end->flags & FTL_INDEX_END_HEADER) != 0;
+	src->time_relative = (end->flags & FTL_INDEX_END_RELATIVE) != 0;
+	ts->fgraph = (end->flags & FTL_INDEX_END_FGRAPH) != 0;
+	ts->latency = (end->flags & FTL_INDEX_END_LATENCY) != 0;
+	ts->report = (end->flags & FTL_INDEX_END_REPORT) != 0;
+	for (guint i = 0; i < FTL_INDEX_N_DIAGS; i++) {
+		const FtlIndexDiag *x = &end->diags[i];
+		FtlDiagEntry e = { x->count, x->amount, x->count ? src->path : NULL, x->first_line,
+				   x->first_cpu, (char *)ftl_index_str(idx, x->first_text) };
+		ftl_diags_set(ftl_trace_diags(src->trace), ftl_index_diag_kinds[i], &e);
+	}
+	for (guint i = 0; i < ftl_index_n_tasks(idx); i++) {
+		const FtlIndexTask *t = ftl_index_task(idx, i);
+		const char *comm = ftl_index_str(idx, t->comm);
+		ftl_tasks_note(ftl_trace_tasks(src->trace), t->pid, t->tgid,
+			       comm ? ftl_strpool_intern(pool, comm) : NULL, FALSE);
+	}
+}
+
+/* The pass reached the end (or the stop point) without an error. */
+static void text_index_ended(TextSource *ts)
+{
+	TextIndexing *ix = ts->ix;
+	if (ix->ended)
+		return;
+	ix->ended = TRUE;
+	if (ix->used) {
+		text_index_restore_end(ts);
+		return;
+	}
+	FtlIndexEnd end;
+	text_index_end_state(ts, &end);
+	ftl_index_finish(ix->build, &end, ix->seg_min);
+	ix->saved = ftl_index_save(ix->build, ts->base.path, &ix->save_error);
+}
+
 static FtlStatus text_next(FtlSource *src, const FtlEvent **out, GError **error)
 {
 	TextSource *ts = (TextSource *)src;
@@ -259,6 +417,8 @@ static FtlStatus text_next(FtlSource *src, const FtlEvent **out, GError **error)
 			const FtlLineChunk *lc = ts->done ? NULL : ftl_line_reader_next(ts->reader);
 			if (!lc) {
 				ts->done = TRUE;
+				if (ts->ix)
+					text_index_ended(ts);
 				return FTL_STATUS_EOF;
 			}
 			text_take_chunk(ts, lc);
@@ -278,6 +438,12 @@ static FtlStatus text_next(FtlSource *src, const FtlEvent **out, GError **error)
 		if (ts->ev_idx < c->events->len) {
 			FtlEvent *ev = &g_array_index(c->events, FtlEvent, ts->ev_idx);
 			guint fix = g_array_index(c->fix, guint8, ts->ev_idx);
+			if (ts->ix && !text_index_event(ts, ev)) {
+				ts->done = TRUE;
+				ts->chunk = NULL;
+				text_index_ended(ts);
+				return FTL_STATUS_EOF;
+			}
 			ts->ev_idx++;
 			text_settle(ts, ev, fix);
 			/* a leaf's exit and the buffer-started line are not lines of events */
@@ -302,6 +468,12 @@ static void text_free(FtlSource *src)
 	g_mutex_clear(&ts->spare_lock);
 	g_array_unref(ts->cpu_task);
 	g_array_unref(ts->last_ts);
+	if (ts->ix) {
+		ftl_index_free(ts->ix->build);
+		ftl_index_free(ts->ix->used);
+		g_clear_error(&ts->ix->save_error);
+		g_free(ts->ix);
+	}
 	ftl_source_clear(src);
 	g_free(ts);
 }
@@ -467,4 +639,115 @@ FtlSource *ftl_text_source_open(FtlTrace *trace, FtlStream *stream, gint cpu_hin
 		return NULL;
 	}
 	return &ts->base;
+}
+
+/* ---- the sparse index: the source's side ------------------------------- */
+
+gboolean ftl_text_source_is(const FtlSource *src)
+{
+	return src && src->ops == &text_ops;
+}
+
+gboolean ftl_text_source_index_key(FtlSource *src, FtlIndexKey *key)
+{
+	TextSource *ts = (TextSource *)src;
+	FtlStream *s = ftl_line_reader_stream(ts->reader);
+	return ftl_text_source_is(src) && !ts->input && ftl_stream_is_seekable(s) &&
+	       ftl_stream_file_id(s, &key->dev, &key->ino, &key->size, &key->mtime_ns);
+}
+
+static TextIndexing *text_indexing(TextSource *ts)
+{
+	if (!ts->ix) {
+		ts->ix = g_new0(TextIndexing, 1);
+		ts->ix->stop = G_MAXUINT64;
+	}
+	return ts->ix;
+}
+
+void ftl_text_source_build_index(FtlSource *src, const FtlIndexKey *key, guint stride)
+{
+	TextSource *ts = (TextSource *)src;
+	TextIndexing *ix = text_indexing(ts);
+	g_return_if_fail(!ix->build && !ix->used && ix->n_given == 0);
+	ix->build = ftl_index_new(key, stride);
+	ix->max_seen = FTL_TS_NONE;
+	ix->seg_min = G_MAXINT64;
+}
+
+const FtlIndex *ftl_text_source_built(FtlSource *src, const GError **save_error)
+{
+	TextSource *ts = (TextSource *)src;
+	*save_error = ts->ix ? ts->ix->save_error : NULL;
+	return ts->ix && ts->ix->ended && ts->ix->build ? ts->ix->build : NULL;
+}
+
+/* The chunk read after a seek to p must begin with p's event, at a line
+ * start: a cache that passed its checks but names another place is refused,
+ * never believed. */
+static gboolean text_seek_check(TextSource *ts, const FtlLineChunk *lc, const FtlIndexPoint *p)
+{
+	char before = '\n';
+	int fd = ftl_stream_fd(ftl_line_reader_stream(ts->reader));
+	if (p->offset > 0 && (fd < 0 || pread(fd, &before, 1, (off_t)p->offset - 1) != 1))
+		return FALSE;
+	if (before != '\n' || !lc || lc->offset != p->offset || !lc->result)
+		return FALSE;
+	const TextChunk *c = lc->result;
+	if (c->events->len == 0)
+		return FALSE;
+	const FtlEvent *ev = &g_array_index(c->events, FtlEvent, 0);
+	if (c->ops->len && g_array_index(c->ops, TextOp, 0).at == 0)
+		return FALSE;
+	return !(ev->flags & FTL_EVENT_F_SYNTH) && ev->raw.p == lc->text && ev->line == 1 &&
+	       ev->seq == 1 && ev->ts == p->ts;
+}
+
+/* The state the lines before point p left. */
+static void text_seek_state(TextSource *ts, const FtlIndex *idx, const FtlIndexPoint *p)
+{
+	FtlStrPool *pool = ftl_trace_pool(ts->base.trace);
+	const FtlIndexCpu *cpus = ftl_index_cpus(idx, p);
+	ts->base_line = p->line - 1;
+	ts->base_seq = p->seq - 1;
+	ts->ix->n_given = p->event_no;
+	memset(&ts->base.stats, 0, sizeof ts->base.stats);
+	const char *tracer = ftl_index_str(idx, p->tracer);
+	ts->base.tracer = tracer ? ftl_strpool_intern(pool, tracer) : NULL;
+	g_array_set_size(ts->cpu_task, p->n_cpus);
+	g_array_set_size(ts->last_ts, p->n_cpus);
+	for (guint i = 0; i < p->n_cpus; i++) {
+		const char *comm = ftl_index_str(idx, cpus[i].comm);
+		g_array_index(ts->cpu_task, TextCpuTask, i) =
+			(TextCpuTask){ cpus[i].pid, comm ? ftl_strpool_intern(pool, comm) : NULL };
+		g_array_index(ts->last_ts, gint64, i) = cpus[i].last_ts;
+	}
+}
+
+gboolean ftl_text_source_seek_index(FtlSource *src, FtlIndex *idx, gint start, gint stop,
+				    GError **error)
+{
+	TextSource *ts = (TextSource *)src;
+	g_autoptr(FtlIndex) owned = idx;
+	TextIndexing *ix = text_indexing(ts);
+	g_return_val_if_fail(!ix->build && !ix->used && ix->n_given == 0, FALSE);
+	if (start >= 0) {
+		const FtlIndexPoint *p = ftl_index_point(idx, (guint)start);
+		if (!ftl_line_reader_seek(ts->reader, p->offset, error))
+			return FALSE;
+		ts->chunk = NULL;
+		const FtlLineChunk *lc = ftl_line_reader_next(ts->reader);
+		if (!text_seek_check(ts, lc, p)) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
+				    "'%s': the index cache names offset %" G_GUINT64_FORMAT
+				    ", where no such event starts",
+				    src->path, p->offset);
+			return FALSE;
+		}
+		text_take_chunk(ts, lc);
+		text_seek_state(ts, idx, p);
+	}
+	ix->stop = stop >= 0 ? ftl_index_point(idx, (guint)stop)->offset : G_MAXUINT64;
+	ix->used = g_steal_pointer(&owned);
+	return TRUE;
 }

@@ -19,3 +19,28 @@ FtlSource *ftl_text_source_open(FtlTrace *trace, FtlStream *stream, gint cpu_hin
 /* The dialect seen so far (final once the source is drained): "trace",
  * "trace_pipe", "latency", "function_graph", "function_graph-pipe", "trace-cmd-report". */
 const char *ftl_text_source_dialect(FtlSource *src);
+
+/* ---- the sparse index (parse/index.h) ---------------------------------- */
+
+typedef struct _FtlIndex FtlIndex;
+typedef struct _FtlIndexKey FtlIndexKey;
+
+/* TRUE for a source made here. */
+gboolean ftl_text_source_is(const FtlSource *src);
+/* The identity of the file a text source reads, for its index; FALSE when it
+ * reads no regular uncompressed file (memory, a pipe, gzip or zstd). */
+gboolean ftl_text_source_index_key(FtlSource *src, FtlIndexKey *key);
+/* Records an index with a point every stride events on the pass that reads
+ * this source (which must not have given an event yet); saved to the cache
+ * when the pass reaches the end without an error. */
+void ftl_text_source_build_index(FtlSource *src, const FtlIndexKey *key, guint stride);
+/* After that pass: the index built (borrowed; NULL when the pass did not
+ * reach the end) and why it was not saved (borrowed; NULL when saved). */
+const FtlIndex *ftl_text_source_built(FtlSource *src, const GError **save_error);
+/* Starts the pass at point start of idx (-1: the start) and ends it before
+ * point stop (-1: the end), restoring at its end the whole file's totals,
+ * header facts, diagnostics and tasks from idx, which is taken. FALSE with
+ * error (the source is then unusable: open the trace again) when the file
+ * does not hold point start's event at its offset. */
+gboolean ftl_text_source_seek_index(FtlSource *src, FtlIndex *idx, gint start, gint stop,
+				    GError **error);

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The index's policy for a trace: a single plain text file gets its cached
+ * index checked and used for a window, or a new one built on the pass. */
+#include "config.h"
+
+#include "parse/text-index.h"
+
+#include "parse/index.h"
+#include "parse/text.h"
+
+static FtlIndexState text_index_build(FtlSource *src, const FtlIndexKey *key, FtlIndexUse use,
+				      guint stride, const GError *load_error, char **why)
+{
+	if (use != FTL_INDEX_USE_BUILD && key->size < FTL_INDEX_AUTO_MIN) {
+		*why = g_strdup_printf("'%s': no index (%s) and none built below %" G_GUINT64_FORMAT
+				       " MiB",
+				       src->path, load_error ? load_error->message : "none cached",
+				       FTL_INDEX_AUTO_MIN >> 20);
+		return FTL_INDEX_NONE;
+	}
+	ftl_text_source_build_index(src, key, stride ? stride : FTL_INDEX_STRIDE);
+	*why = g_strdup_printf("'%s': building the index (%s)", src->path,
+			       load_error ? load_error->message : "none cached");
+	return FTL_INDEX_BUILDING;
+}
+
+FtlIndexState ftl_text_index_attach(FtlTrace *trace, gint64 t_start, gint64 t_end, FtlIndexUse use,
+				    guint stride, char **why)
+{
+	g_autofree char *local = NULL;
+	if (!why)
+		why = &local;
+	*why = NULL;
+	if (use == FTL_INDEX_USE_OFF || ftl_trace_n_sources(trace) != 1 ||
+	    (ftl_trace_flags(trace) & FTL_OPEN_STRICT))
+		return FTL_INDEX_NONE;
+	FtlSource *src = ftl_trace_source(trace, 0);
+	FtlIndexKey key;
+	if (!ftl_text_source_is(src) || !ftl_text_source_index_key(src, &key))
+		return FTL_INDEX_NONE;
+	g_autoptr(GError) err = NULL;
+	g_autoptr(FtlIndex) idx = ftl_index_load(src->path, &key, &err);
+	if (!idx)
+		return text_index_build(src, &key, use, stride, err, why);
+	gint start, stop;
+	ftl_index_window(idx, t_start, t_end, &start, &stop);
+	if (start < 0 && stop < 0) {
+		*why = g_strdup_printf("'%s': index fresh; the window needs all of the file",
+				       src->path);
+		return FTL_INDEX_FRESH;
+	}
+	guint64 from = start < 0 ? 0 : ftl_index_point(idx, (guint)start)->offset;
+	guint64 to = stop < 0 ? key.size : ftl_index_point(idx, (guint)stop)->offset;
+	char *msg = g_strdup_printf("'%s': index: reading bytes %" G_GUINT64_FORMAT
+				    "..%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT,
+				    src->path, from, to, key.size);
+	if (!ftl_text_source_seek_index(src, g_steal_pointer(&idx), start, stop, &err)) {
+		g_free(msg);
+		*why = g_strdup_printf("%s; reading it all", err->message);
+		return FTL_INDEX_REFUSED;
+	}
+	*why = msg;
+	return FTL_INDEX_SEEKED;
+}
