@@ -175,6 +175,6 @@ check "report without --sched has none of them" '! grep -q sched_cpus "$T/rep0.j
 check "report --sched in text ends with the scheduling sections" 'grep -q "^Scheduling$" "$T/rep.txt" && grep -q "^Worst wakeups$" "$T/rep.txt"'
 "$FTLENS" sched /nonexistent >/dev/null 2>"$T/ne.err"
 check "a missing input: exit 1, its name in the message" '[ $? -eq 1 ] && grep -q nonexistent "$T/ne.err"'
-"$FTLENS" sched "$top_srcdir/data/sample-fgraph.txt" >"$T/nots.txt" 2>&1
+"$FTLENS" sched "$FTL_TESTDATA/vm/fgraph-basic/trace.txt" >"$T/nots.txt" 2>&1
 check "a trace without timestamps says so" 'grep -q "Window:     no events" "$T/nots.txt"'
 finish

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Run every scenario in tests/vm/scenarios/ under the VM rig and refresh the
 # fixtures made from them: tests/data/vm/<scenario>/, the VM section of
-# tests/data/README.md, and data/sample-fgraph.txt (from fgraph-basic).
+# tests/data/README.md, and the bundled sample: a scenario with a line
+# "#@sample PATH" has its trace.txt moved to PATH (data/sample-fgraph.txt,
+# from scenarios/sample.sh) instead of kept in tests/data/vm/<scenario>/.
 #
 # usage: make-fixtures.sh [SCENARIO-NAME...]   (default: all)
 set -eu
@@ -12,7 +14,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 dest=$top/tests/data/vm
 readme=$top/tests/data/README.md
-sample=$top/data/sample-fgraph.txt
 max_total_kb=3072
 
 say() { printf '%s: %s\n' "$me" "$*" >&2; }
@@ -54,6 +55,13 @@ for name in $names; do
 			grep -a -m 1 -o 'Linux version .*' "$out/console.log" | tr -d '\r' \
 				>"$dest/$name/uname.txt" || true
 		fi
+		sample=$(sed -n 's/^#@sample[[:space:]]\{1,\}//p' "$scen")
+		if [ -n "$sample" ]; then
+			size=$(wc -c <"$out/trace.txt")
+			[ "$size" -lt 102400 ] || say "$name: trace.txt is $size bytes, big for a sample"
+			mkdir -p "$(dirname "$top/$sample")"
+			mv "$out/trace.txt" "$top/$sample"
+		fi
 		(cd "$out" && find . -mindepth 1 -maxdepth 1 ! -name console.log \
 			! -name xfer.tar ! -name scenario-rc.txt -exec cp -a {} "$dest/$name/" \;)
 		{
@@ -69,16 +77,6 @@ for name in $names; do
 		failed="$failed $name"
 	fi
 done
-
-if [ -r "$dest/fgraph-basic/trace.txt" ]; then
-	size=$(wc -c <"$dest/fgraph-basic/trace.txt")
-	if [ "$size" -lt 204800 ]; then
-		mkdir -p "$(dirname "$sample")"
-		cp "$dest/fgraph-basic/trace.txt" "$sample"
-	else
-		say "fgraph-basic/trace.txt is $size bytes, too big for $sample"
-	fi
-fi
 
 # ---- tests/data/README.md: the VM section, between markers ----
 kver=$(sed -n 1p "$(find "$dest" -name uname.txt | sort | head -n 1)" 2>/dev/null || echo unknown)

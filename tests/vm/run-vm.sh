@@ -14,6 +14,7 @@
 #   #@expect panic   the guest is meant to die; success is a console log
 #                    with "Kernel panic" (no transfer happens then)
 #   #@fixture no     a test's own scenario: make-fixtures.sh skips it
+#   #@sample PATH    make-fixtures.sh moves its trace.txt to PATH (the sample)
 # Exit: 0 ok, 1 failure (no end marker, bad transfer, timeout), 2 usage,
 # 77 qemu or the kernel missing and not installable.
 set -eu
