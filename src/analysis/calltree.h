@@ -63,8 +63,8 @@ struct _FtlCallNode {
 	guint64 n_open;	  /* calls without an exit (no time of their own) */
 	guint64 n_orphan; /* exits without an entry */
 	gint depth; /* distance from the root */
+	guint n_kids; /* children made by the tree (beside depth: no padding) */
 	FtlCallNode *last_child; /* the tree's lookup cache: the child found last */
-	guint n_kids;		 /* children made by the tree */
 };
 
 typedef enum {
