@@ -405,6 +405,8 @@ FtlFlameBuild *ftl_flame_build_new(const FtlFlameBuildOptions *opt)
 	b->opt = *opt;
 	if (opt->from == FTL_FLAME_FROM_AUTO || opt->from == FTL_FLAME_FROM_CALLS) {
 		b->calls = ftl_calltree_new(opt->group, opt->diags);
+		/* copied into a flame tree: only its shape, calls and spans count */
+		ftl_calltree_set_lean(b->calls);
 		ftl_calltree_set_irq_frames(b->calls);
 		if (opt->function)
 			ftl_calltree_set_focus(b->calls, opt->function);
