@@ -61,6 +61,7 @@ struct _FtlCallTree {
 	GArray *on_call;  /* CallListener */
 	GArray *on_enter; /* CallListener */
 	gboolean no_tree;
+	gboolean lean; /* nodes without their statistics, children unsorted */
 	gboolean irq_frames;
 	const char *focus;
 	GHashTable *ctxs;  /* gint64 key -> CallCtx* */
@@ -142,6 +143,11 @@ void ftl_calltree_set_no_tree(FtlCallTree *t)
 	t->no_tree = TRUE;
 }
 
+void ftl_calltree_set_lean(FtlCallTree *t)
+{
+	t->lean = TRUE;
+}
+
 void ftl_calltree_set_max_nodes(FtlCallTree *t, guint max_nodes)
 {
 	t->max_nodes = max_nodes;
@@ -187,11 +193,12 @@ static FtlCallNode *calltree_child(FtlCallTree *t, FtlCallNode *parent, const ch
 		return calltree_child(t, parent, calltree_other);
 	}
 	t->n_nodes++;
-	n = ftl_arena_alloc0(&t->arena, sizeof *n);
+	n = ftl_arena_alloc0(&t->arena, t->lean ? FTL_CALLNODE_LEAN_SIZE : sizeof *n);
 	n->func = func;
 	n->parent = parent;
 	n->depth = parent->depth + 1;
-	n->min_ns = n->max_ns = FTL_TS_NONE;
+	if (!t->lean)
+		n->min_ns = n->max_ns = FTL_TS_NONE;
 	n->next = parent->child;
 	parent->child = n;
 	if (++parent->n_kids == FTL_PAIRMAP_SCAN + 1) {
@@ -339,6 +346,23 @@ static void calltree_notify(GArray *listeners, const FtlCall *call)
 	}
 }
 
+/* The statistics of a finished call in its (not lean) node. */
+static void calltree_stats(FtlCallNode *node, const FtlCallNode *caller, const FtlCall *call)
+{
+	if (call->flags & (FTL_CALL_F_ORPHAN | FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED))
+		node->flagged++;
+	if (call->duration != FTL_TS_NONE) {
+		node->timed++;
+		if (node != caller)
+			node->total_ns += call->duration;
+		node->self_ns += call->self;
+		if (node->min_ns == FTL_TS_NONE || call->duration < node->min_ns)
+			node->min_ns = call->duration;
+		if (node->max_ns == FTL_TS_NONE || call->duration > node->max_ns)
+			node->max_ns = call->duration;
+	}
+}
+
 /* Accounts a finished call in its node and hands it to the callback.
  * caller is the node of the call it was made from: the same node only for
  * calls merged into "(deeper)", whose time and span the outer merged call
@@ -355,18 +379,8 @@ static void calltree_account(FtlCallTree *t, FtlCallNode *node, const FtlCallNod
 			node->span_ns += call->span;
 		node->n_open += (call->flags & FTL_CALL_F_OPEN) != 0;
 		node->n_orphan += (call->flags & FTL_CALL_F_ORPHAN) != 0;
-		if (call->flags & (FTL_CALL_F_ORPHAN | FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED))
-			node->flagged++;
-		if (call->duration != FTL_TS_NONE) {
-			node->timed++;
-			if (node != caller)
-				node->total_ns += call->duration;
-			node->self_ns += call->self;
-			if (node->min_ns == FTL_TS_NONE || call->duration < node->min_ns)
-				node->min_ns = call->duration;
-			if (node->max_ns == FTL_TS_NONE || call->duration > node->max_ns)
-				node->max_ns = call->duration;
-		}
+		if (!t->lean)
+			calltree_stats(node, caller, call);
 	}
 	calltree_notify(t->on_call, call);
 }
@@ -392,8 +406,9 @@ static void calltree_pop(FtlCallTree *t, CallCtx *c, gint64 duration, guint32 fl
 		.span = duration != FTL_TS_NONE ? duration : f.span_ns,
 	};
 	calltree_account(t, f.node,
-			 c->frames->len ? g_array_index(c->frames, CallFrame, c->frames->len - 1).node
-					: c->group,
+			 c->frames->len
+				 ? g_array_index(c->frames, CallFrame, c->frames->len - 1).node
+				 : c->group,
 			 &call);
 	calltree_give_span(c, f.depth, call.span);
 	if (duration != FTL_TS_NONE) {
@@ -677,16 +692,18 @@ static void calltree_sort(FtlCallNode *root)
 	}
 }
 
-static void calltree_sum_groups(FtlCallNode *n)
+static void calltree_sum_groups(FtlCallNode *n, gboolean lean)
 {
 	/* group nodes (and the root) have no calls of their own: show their children's sum */
 	for (FtlCallNode *c = n->child; c; c = c->next) {
 		if (c->calls == 0 && c->child)
-			calltree_sum_groups(c);
-		n->total_ns += c->total_ns;
+			calltree_sum_groups(c, lean);
 		n->span_ns += c->span_ns;
 		n->calls += c->calls;
-		n->timed += c->timed;
+		if (!lean) {
+			n->total_ns += c->total_ns;
+			n->timed += c->timed;
+		}
 	}
 }
 
@@ -707,8 +724,9 @@ void ftl_calltree_finish(FtlCallTree *t)
 			calltree_unwind(t, c, -1, FTL_CALL_F_OPEN, NULL);
 		}
 	}
-	calltree_sum_groups(&t->root);
-	calltree_sort(&t->root);
+	calltree_sum_groups(&t->root, t->lean);
+	if (!t->lean)
+		calltree_sort(&t->root);
 }
 
 const FtlCallNode *ftl_calltree_root(const FtlCallTree *t)

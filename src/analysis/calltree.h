@@ -50,22 +50,26 @@ struct _FtlCallNode {
 	FtlCallNode *parent;
 	FtlCallNode *child; /* first child */
 	FtlCallNode *next;  /* next sibling */
+	FtlCallNode *last_child; /* the tree's lookup cache: the child found last */
 	guint64 calls;	    /* every call, open and orphan ones included */
-	guint64 timed;	    /* calls with a known duration */
-	guint64 flagged;    /* calls with any FtlCallFlags repair flag (not RECURSIVE) */
-	gint64 total_ns;    /* sum of known durations */
-	gint64 self_ns;	    /* sum of known self times */
-	gint64 min_ns;	    /* FTL_TS_NONE until a timed call */
-	gint64 max_ns;
 	/* What a flame graph draws: the sum of FtlCall.span, so that children
 	 * never exceed their parent and no time is counted twice. */
 	gint64 span_ns;
 	guint64 n_open;	  /* calls without an exit (no time of their own) */
 	guint64 n_orphan; /* exits without an entry */
-	gint depth; /* distance from the root */
-	FtlCallNode *last_child; /* the tree's lookup cache: the child found last */
-	guint n_kids;		 /* children made by the tree */
+	gint depth;	  /* distance from the root */
+	guint n_kids;	  /* children made by the tree */
+	/* The statistics below are absent from a lean tree's nodes
+	 * (ftl_calltree_set_lean): they end at FTL_CALLNODE_LEAN_SIZE. */
+	guint64 timed;	 /* calls with a known duration */
+	guint64 flagged; /* calls with any FtlCallFlags repair flag (not RECURSIVE) */
+	gint64 total_ns; /* sum of known durations */
+	gint64 self_ns;	 /* sum of known self times */
+	gint64 min_ns;	 /* FTL_TS_NONE until a timed call */
+	gint64 max_ns;
 };
+
+#define FTL_CALLNODE_LEAN_SIZE G_STRUCT_OFFSET(FtlCallNode, timed)
 
 typedef enum {
 	FTL_CALLTREE_GROUP_NONE,
@@ -100,6 +104,11 @@ void ftl_calltree_set_no_tree(FtlCallTree *t);
  * max_nodes; counted in the diagnostic node_budget. */
 #define FTL_CALLTREE_DEFAULT_MAX_NODES 100000
 void ftl_calltree_set_max_nodes(FtlCallTree *t, guint max_nodes);
+/* For users of the tree's shape, calls and spans only (flame graphs): the
+ * nodes below the root lack the fields from timed on (FTL_CALLNODE_LEAN_SIZE
+ * bytes, not sizeof(FtlCallNode): reading those fields is a bug), and
+ * finish leaves children in the order made. Call before the first event. */
+void ftl_calltree_set_lean(FtlCallTree *t);
 /* Merge only calls below the outermost call of function (an interned name);
  * the tree's top level then holds that function. NULL: everything. */
 void ftl_calltree_set_focus(FtlCallTree *t, const char *function);
@@ -110,7 +119,7 @@ void ftl_calltree_finish(FtlCallTree *t);
 extern const FtlConsumerClass ftl_calltree_consumer;
 
 /* The root (func "(root)"); nodes live as long as t. Children are sorted by
- * total time (descending) then name after finish. */
+ * total time (descending) then name after finish (unless lean). */
 const FtlCallNode *ftl_calltree_root(const FtlCallTree *t);
 guint64 ftl_calltree_n_calls(const FtlCallTree *t);
 guint64 ftl_calltree_n_repaired(const FtlCallTree *t);

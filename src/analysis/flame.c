@@ -8,14 +8,18 @@
 #include "model/event.h"
 #include "util/arena.h"
 #include "util/pairmap.h"
+#include "util/strpool.h"
 
 struct _FtlFlame {
 	FtlFlameUnit unit;
 	FtlFlameNode root;
-	FtlArena arena;	    /* the nodes */
-	FtlPairMap kids;    /* (parent, interned name) -> FtlFlameNode* */
-	GStringChunk *names;
-	FtlPairMap copied;  /* ftl_flame_add_calltree(): (call tree name, NULL) -> ours */
+	FtlArena arena;	 /* the nodes */
+	FtlPairMap kids; /* (parent, interned name) -> FtlFlameNode* */
+	/* nodes with a parent from birth, in the order made: a parent comes
+	 * before its children, so finish sums them in one backward sweep */
+	GPtrArray *made;
+	FtlStrPool *names;
+	FtlPairMap copied; /* ftl_flame_add_calltree(): (call tree name, NULL) -> ours */
 	guint64 n_nodes;
 	gboolean chart;
 	gint64 t0, span;
@@ -28,7 +32,8 @@ FtlFlame *ftl_flame_new(FtlFlameUnit unit)
 	ftl_arena_init(&f->arena);
 	ftl_pairmap_init(&f->kids);
 	ftl_pairmap_init(&f->copied);
-	f->names = g_string_chunk_new(8192);
+	f->made = g_ptr_array_new();
+	f->names = ftl_strpool_new();
 	f->root.name = "all";
 	f->root.name_len = 3;
 	f->root.kind = FTL_FLAME_ROOT;
@@ -43,7 +48,8 @@ void ftl_flame_free(FtlFlame *f)
 	ftl_arena_clear(&f->arena);
 	ftl_pairmap_clear(&f->kids);
 	ftl_pairmap_clear(&f->copied);
-	g_string_chunk_free(f->names);
+	g_ptr_array_unref(f->made);
+	ftl_strpool_free(f->names);
 	g_free(f);
 }
 
@@ -68,19 +74,12 @@ static FtlFlameNode *flame_node_alloc(FtlFlame *f)
 	return ftl_arena_alloc0(&f->arena, sizeof(FtlFlameNode));
 }
 
-/* Names are interned in the tree, so that a pointer compares a name. */
+/* Names are interned in the tree, so that a pointer compares a name; a
+ * name ends at a NUL byte. */
 static const char *flame_intern(FtlFlame *f, const char *name, gssize len)
 {
-	if (len < 0)
-		return g_string_chunk_insert_const(f->names, name);
-	char small[256];
-	if ((gsize)len < sizeof small) {
-		memcpy(small, name, (gsize)len);
-		small[len] = 0;
-		return g_string_chunk_insert_const(f->names, small);
-	}
-	g_autofree char *big = g_strndup(name, (gsize)len);
-	return g_string_chunk_insert_const(f->names, big);
+	return ftl_strpool_intern_len(f->names, name,
+				      len < 0 ? strlen(name) : strnlen(name, (gsize)len));
 }
 
 /* The child of parent named by the interned name, made when absent. */
@@ -103,6 +102,7 @@ static FtlFlameNode *flame_child_interned(FtlFlame *f, FtlFlameNode *parent, con
 	n->kind = (guint8)kind;
 	n->next = parent->child;
 	parent->child = n;
+	g_ptr_array_add(f->made, n);
 	if (++parent->n_kids == FTL_PAIRMAP_SCAN + 1) {
 		/* wide from now on: all its children go in the map */
 		for (FtlFlameNode *c = n; c; c = c->next)
@@ -182,7 +182,7 @@ static FtlFlameNode *flame_copy_child(FtlFlame *f, FtlFlameNode *to, const char 
 {
 	const char *name = ftl_pairmap_get(&f->copied, func, NULL);
 	if (!name) {
-		name = g_string_chunk_insert_const(f->names, func);
+		name = ftl_strpool_intern(f->names, func);
 		ftl_pairmap_put(&f->copied, func, NULL, (gpointer)name);
 	}
 	return flame_child_interned(f, to, name, strlen(name), kind);
@@ -253,8 +253,8 @@ static FtlFlameNode *flame_sort(FtlFlameNode *list, GPtrArray *scratch)
 			scratch->pdata[j] = t;
 		}
 	} else {
-		g_qsort_with_data(scratch->pdata, (gint)scratch->len, sizeof(gpointer), flame_name_cmp,
-			  NULL);
+		g_qsort_with_data(scratch->pdata, (gint)scratch->len, sizeof(gpointer),
+				  flame_name_cmp, NULL);
 	}
 	for (guint i = 0; i + 1 < scratch->len; i++)
 		((FtlFlameNode *)scratch->pdata[i])->next = scratch->pdata[i + 1];
@@ -262,11 +262,41 @@ static FtlFlameNode *flame_sort(FtlFlameNode *list, GPtrArray *scratch)
 	return scratch->pdata[0];
 }
 
-/* Post-order without recursion: call paths can be as deep as a damaged
- * trace makes them. */
-void ftl_flame_finish(FtlFlame *f)
+/* Whether the root and group nodes, which have no calls of their own,
+ * show their children's. */
+static gboolean flame_sums_calls(const FtlFlameNode *n)
+{
+	return n->kind == FTL_FLAME_ROOT || n->kind == FTL_FLAME_GROUP;
+}
+
+/* A merged tree: every node was made under its parent, so the order they
+ * were made in has parents first. One forward sweep sorts and starts the
+ * sums, one backward sweep adds each node to its parent: no walk of the
+ * sibling lists, whose nodes lie far apart. */
+static void flame_finish_merged(FtlFlame *f)
 {
 	g_autoptr(GPtrArray) scratch = g_ptr_array_new();
+	FtlFlameNode *const *v = (FtlFlameNode *const *)f->made->pdata;
+	for (guint i = 0; i <= f->made->len; i++) {
+		FtlFlameNode *n = i ? v[i - 1] : &f->root;
+		if (n->n_kids > 1)
+			n->child = flame_sort(n->child, scratch);
+		n->value = n->self;
+		if (flame_sums_calls(n))
+			n->calls = 0;
+	}
+	for (guint i = f->made->len; i-- > 0;) {
+		FtlFlameNode *n = v[i], *p = n->parent;
+		p->value += n->value;
+		if (flame_sums_calls(p))
+			p->calls += n->calls;
+	}
+}
+
+/* Charts link their nodes themselves: post-order without recursion, call
+ * paths can be as deep as a damaged trace makes them. */
+static void flame_finish_chart(FtlFlame *f)
+{
 	g_autoptr(GPtrArray) stack = g_ptr_array_new();
 	g_ptr_array_add(stack, &f->root);
 	g_autoptr(GPtrArray) order = g_ptr_array_new();
@@ -274,8 +304,6 @@ void ftl_flame_finish(FtlFlame *f)
 		FtlFlameNode *n = g_ptr_array_steal_index(stack, stack->len - 1);
 		if (n->parent)
 			n->depth = n->parent->depth + 1;
-		if (!f->chart)
-			n->child = flame_sort(n->child, scratch);
 		g_ptr_array_add(order, n);
 		for (FtlFlameNode *c = n->child; c; c = c->next)
 			g_ptr_array_add(stack, c);
@@ -290,18 +318,25 @@ void ftl_flame_finish(FtlFlame *f)
 			kids += c->value;
 			kid_calls += c->calls;
 		}
-		if (f->chart)
-			n->self = MAX(n->value - kids, 0);
+		n->self = MAX(n->value - kids, 0);
 		n->value = n->self + kids;
-		if (n->kind == FTL_FLAME_ROOT || n->kind == FTL_FLAME_GROUP)
+		if (flame_sums_calls(n))
 			n->calls = kid_calls;
 	}
 }
 
+void ftl_flame_finish(FtlFlame *f)
+{
+	if (f->chart)
+		flame_finish_chart(f);
+	else
+		flame_finish_merged(f);
+}
+
 /* ---- differential ---------------------------------------------------------- */
 
-static void flame_diff_copy(FtlFlame *d, FtlFlameNode *to, const FtlFlameNode *from,
-			    gboolean is_a, double scale)
+static void flame_diff_copy(FtlFlame *d, FtlFlameNode *to, const FtlFlameNode *from, gboolean is_a,
+			    double scale)
 {
 	for (const FtlFlameNode *c = from->child; c; c = c->next) {
 		FtlFlameNode *n = ftl_flame_child(d, to, c->name, -1, (FtlFlameKind)c->kind);
@@ -370,6 +405,8 @@ FtlFlameBuild *ftl_flame_build_new(const FtlFlameBuildOptions *opt)
 	b->opt = *opt;
 	if (opt->from == FTL_FLAME_FROM_AUTO || opt->from == FTL_FLAME_FROM_CALLS) {
 		b->calls = ftl_calltree_new(opt->group, opt->diags);
+		/* copied into a flame tree: only its shape, calls and spans count */
+		ftl_calltree_set_lean(b->calls);
 		ftl_calltree_set_irq_frames(b->calls);
 		if (opt->function)
 			ftl_calltree_set_focus(b->calls, opt->function);
@@ -403,8 +440,7 @@ static FtlFlameNode *flame_group(FtlFlameBuild *b, FtlFlame *f, const FtlEvent *
 		g_string_printf(b->scratch, "CPU %d", ev->cpu);
 	else
 		g_string_printf(b->scratch, "%s-%d", ev->comm ? ev->comm : "<...>", ev->pid);
-	return ftl_flame_child(f, root, b->scratch->str, (gssize)b->scratch->len,
-			       FTL_FLAME_GROUP);
+	return ftl_flame_child(f, root, b->scratch->str, (gssize)b->scratch->len, FTL_FLAME_GROUP);
 }
 
 /* A stack frame without "+0x1a/0x40": the same function merges. */
@@ -503,7 +539,7 @@ void ftl_flame_build_finish(FtlFlameBuild *b)
 			from = FTL_FLAME_FROM_CALLS;
 	}
 	if (from == FTL_FLAME_FROM_AUTO)
-		from = b->n_stacks	  ? FTL_FLAME_FROM_STACKS
+		from = b->n_stacks	? FTL_FLAME_FROM_STACKS
 		       : b->n_functions ? FTL_FLAME_FROM_FUNCTIONS
 					: FTL_FLAME_FROM_CALLS;
 	b->used = from;

@@ -45,7 +45,7 @@ struct _FtlFlameNode {
 	FtlFlameNode *last_child; /* the tree's lookup cache: the child found last */
 	guint n_kids;		  /* children made by ftl_flame_child() */
 	guint8 kind;	 /* FtlFlameKind */
-	gboolean in_a, in_b; /* ftl_flame_diff() only: where the path exists */
+	guint8 in_a, in_b; /* ftl_flame_diff() only: where the path exists (booleans) */
 };
 
 typedef struct _FtlFlame FtlFlame;

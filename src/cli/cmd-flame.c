@@ -67,13 +67,22 @@ static void flame_input_clear(FlameInput *in)
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(FlameInput, flame_input_clear)
 
-static void flame_add_folded(const FtlSlice *frames, guint n, gint64 weight, gpointer data)
+/* A folded file's tree and the nodes of the line before, outermost first. */
+typedef struct {
+	FtlFlame *f;
+	GPtrArray *path;
+} FlameFolded;
+
+static void flame_add_folded(const FtlSlice *frames, guint n, guint same, gint64 weight,
+			     gpointer data)
 {
-	FtlFlame *f = data;
-	FtlFlameNode *node = ftl_flame_root(f);
-	for (guint i = 0; i < n; i++)
-		node = ftl_flame_child(f, node, frames[i].p, frames[i].len, FTL_FLAME_FRAME);
-	ftl_flame_add(f, node, weight, 1);
+	FlameFolded *ff = data;
+	FtlFlameNode *node = same ? ff->path->pdata[same - 1] : ftl_flame_root(ff->f);
+	g_ptr_array_set_size(ff->path, n);
+	for (guint i = same; i < n; i++)
+		ff->path->pdata[i] = node =
+			ftl_flame_child(ff->f, node, frames[i].p, frames[i].len, FTL_FLAME_FRAME);
+	ftl_flame_add(ff->f, node, weight, 1);
 }
 
 /* Folded stacks are read as they are: their weights are taken as ns. */
@@ -90,8 +99,10 @@ static gboolean flame_is_folded(char **paths, int n)
 static gboolean flame_load_folded(FlameInput *in, char **paths, int n, GError **error)
 {
 	in->folded = ftl_flame_new(FTL_FLAME_UNIT_NS);
+	g_autoptr(GPtrArray) path = g_ptr_array_new();
+	FlameFolded ff = { in->folded, path };
 	for (int i = 0; i < n; i++)
-		if (!ftl_folded_read(paths[i], flame_add_folded, in->folded, error))
+		if (!ftl_folded_read(paths[i], flame_add_folded, &ff, error))
 			return FALSE;
 	ftl_flame_finish(in->folded);
 	in->tree = in->folded;

@@ -53,6 +53,44 @@ gboolean ftl_folded_sniff(const char *data, gsize size)
 	return lines > 0 && with_semicolon > 0;
 }
 
+/* How many bytes a[0..n) and b[0..n) have in common from the start. */
+static gsize folded_common(const char *a, const char *b, gsize n)
+{
+	gsize i = 0;
+	for (; i + 8 <= n; i += 8) {
+		guint64 x, y;
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			break;
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/* How many of the previous line's frames (slices into prev, its stack
+ * prev_len bytes long) the stack p[0..len) starts with: a frame is shared
+ * when its bytes are and the new line ends a frame where it ends. */
+static guint folded_same(GArray *frames, const char *prev, gsize prev_len, const char *p, gsize len)
+{
+	gsize cp = folded_common(prev, p, MIN(prev_len, len));
+	guint same = 0;
+	for (; same < frames->len; same++) {
+		const FtlSlice *s = &g_array_index(frames, FtlSlice, same);
+		gsize end = (gsize)(s->p - prev) + s->len;
+		if (end > cp || (end == cp && end != len && p[end] != ';'))
+			break;
+	}
+	/* the shared slices now point into this line: the next one compares with it */
+	for (guint i = 0; i < same; i++) {
+		FtlSlice *s = &g_array_index(frames, FtlSlice, i);
+		s->p = p + (s->p - prev);
+	}
+	g_array_set_size(frames, same);
+	return same;
+}
+
 gboolean ftl_folded_read(const char *path, FtlFoldedFunc func, gpointer data, GError **error)
 {
 	g_autoptr(FtlInput) in = ftl_input_open(path, error);
@@ -60,6 +98,8 @@ gboolean ftl_folded_read(const char *path, FtlFoldedFunc func, gpointer data, GE
 		return FALSE;
 	g_autoptr(GArray) frames = g_array_new(FALSE, FALSE, sizeof(FtlSlice));
 	const char *p = in->data, *end = in->data + in->size;
+	const char *prev = NULL; /* the last line with frames, its stack prev_len bytes */
+	gsize prev_len = 0;
 	guint64 line = 0;
 	while (p && p < end) {
 		const char *nl = memchr(p, '\n', (gsize)(end - p));
@@ -75,8 +115,14 @@ gboolean ftl_folded_read(const char *path, FtlFoldedFunc func, gpointer data, GE
 					    path, line);
 				return FALSE;
 			}
-			g_array_set_size(frames, 0);
-			for (const char *f = p; f <= se;) {
+			guint same =
+				prev ? folded_same(frames, prev, prev_len, p, (gsize)(se - p)) : 0;
+			const char *f = p;
+			if (same) {
+				const FtlSlice *last = &g_array_index(frames, FtlSlice, same - 1);
+				f = last->p + last->len + 1;
+			}
+			for (; f <= se;) {
 				const char *semi = memchr(f, ';', (gsize)(se - f));
 				const char *fe = semi ? semi : se;
 				if (fe > f) {
@@ -85,8 +131,14 @@ gboolean ftl_folded_read(const char *path, FtlFoldedFunc func, gpointer data, GE
 				}
 				f = fe + 1;
 			}
-			if (frames->len)
-				func((const FtlSlice *)(void *)frames->data, frames->len, w, data);
+			if (frames->len) {
+				func((const FtlSlice *)(void *)frames->data, frames->len, same, w,
+				     data);
+				prev = p;
+				prev_len = (gsize)(se - p);
+			} else {
+				prev = NULL;
+			}
 		}
 		p = e + 1;
 	}

@@ -13,8 +13,11 @@
 gboolean ftl_folded_sniff(const char *data, gsize size);
 
 /* Called per line with the frames, outermost first (borrowed until it
- * returns), and the weight. */
-typedef void (*FtlFoldedFunc)(const FtlSlice *frames, guint n, gint64 weight, gpointer data);
+ * returns), and the weight. The first same frames are those of the line
+ * before (same is 0 on a file's first line): folded lines come sorted, so
+ * a reader that keeps the previous path need only look up the rest. */
+typedef void (*FtlFoldedFunc)(const FtlSlice *frames, guint n, guint same, gint64 weight,
+			      gpointer data);
 
 /* Reads path ("-": standard input; gzip and zstd too). A line that is not
  * "frames N" is an error naming the file and line. */

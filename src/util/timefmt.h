@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Formatting of trace timestamps and durations. */
+/* Formatting of trace timestamps, durations and numbers. */
 #pragma once
 
 #include <glib.h>
@@ -13,3 +13,8 @@ char *ftl_time_format_us(gint64 ns, char *buf, gsize size);
 char *ftl_time_format_ns(gint64 ns, char *buf, gsize size);
 /* Human duration: "812 ns", "12.345 us", "3.200 ms", "1.500 s". */
 char *ftl_duration_format(gint64 ns, char *buf, gsize size);
+/* v as printf's "%.Nf" writes it, N = decimals (at most 6), and v as
+ * "%" G_GINT64_FORMAT: the same text, without printf's cost for the values
+ * views write by the million. Return buf. */
+char *ftl_fixed_format(double v, guint decimals, char *buf, gsize size);
+char *ftl_int_format(gint64 v, char *buf, gsize size);

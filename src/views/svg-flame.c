@@ -10,6 +10,7 @@
 
 #include "util/error.h"
 #include "util/escape.h"
+#include "util/timefmt.h"
 #include "views/svg-writer.h"
 
 #define SVG_XPAD     10.0
@@ -286,6 +287,20 @@ static void svg_name_hash(const char *name, double v[3])
 	v[2] = (double)((h >> 20) & 0x3ff) / 1023.0;
 }
 
+/* "rgb(R,G,B)" */
+static void svg_rgb(int r, int g, int b, char *buf, gsize size)
+{
+	char v[3][24];
+	ftl_int_format(r, v[0], sizeof v[0]);
+	ftl_int_format(g, v[1], sizeof v[1]);
+	ftl_int_format(b, v[2], sizeof v[2]);
+	g_strlcpy(buf, "rgb(", size);
+	for (guint i = 0; i < 3; i++) {
+		g_strlcat(buf, v[i], size);
+		g_strlcat(buf, i < 2 ? "," : ")", size);
+	}
+}
+
 static void svg_palette(FtlFlameColors c, const char *name, char *buf, gsize size)
 {
 	double v[3];
@@ -318,7 +333,7 @@ static void svg_palette(FtlFlameColors c, const char *name, char *buf, gsize siz
 		r = 205 + (int)(50 * v[2]), g = (int)(230 * v[0]), b = (int)(55 * v[1]);
 		break;
 	}
-	g_snprintf(buf, size, "rgb(%d,%d,%d)", r, g, b);
+	svg_rgb(r, g, b, buf, size);
 }
 
 /* --diff: red for growth, blue for shrinkage, by the change on the path. */
@@ -385,14 +400,23 @@ static void svg_details(const SvgLayout *L, const SvgBox *b, gint64 all, GString
 		return;
 	}
 	svg_amount(L, b->n, v, sizeof v);
-	g_string_append_printf(s, "%s, %.2f%% of all, %.2f%% of parent", v, svg_pct(b->n, all),
-			       svg_pct(b->n, parent));
+	char p1[64], p2[64];
+	ftl_fixed_format(svg_pct(b->n, all), 2, p1, sizeof p1);
+	ftl_fixed_format(svg_pct(b->n, parent), 2, p2, sizeof p2);
+	g_string_append(s, v);
+	g_string_append(s, ", ");
+	g_string_append(s, p1);
+	g_string_append(s, "% of all, ");
+	g_string_append(s, p2);
+	g_string_append(s, "% of parent");
 	if (b->kind == FTL_FLAME_MERGED)
 		g_string_append_printf(s, "; %" G_GUINT64_FORMAT " frames too narrow to draw",
 				       b->count);
-	else if (b->calls && ftl_flame_unit(L->f) == FTL_FLAME_UNIT_NS)
-		g_string_append_printf(s, ", %" G_GUINT64_FORMAT " call%s", b->calls,
-				       b->calls == 1 ? "" : "s");
+	else if (b->calls && ftl_flame_unit(L->f) == FTL_FLAME_UNIT_NS) {
+		g_string_append(s, ", ");
+		g_string_append(s, ftl_int_format((gint64)b->calls, p1, sizeof p1));
+		g_string_append(s, b->calls == 1 ? " call" : " calls");
+	}
 	if (L->chart && b->node && b->kind != FTL_FLAME_GROUP) {
 		gint64 origin = L->opt->origin != FTL_TS_NONE ? L->opt->origin : L->t0;
 		gint64 at = b->node->start - origin;
@@ -454,14 +478,14 @@ static void svg_frame(xmlTextWriterPtr w, SvgLayout *L, const SvgBox *b, gint64 
 	else if (b->flags & BOX_VANISHED)
 		cls = "f gone";
 	W_STR(w, "class", cls);
-	W_FMT(w, "o", "%" G_GINT64_FORMAT, b->o);
-	W_FMT(w, "n", "%" G_GINT64_FORMAT, b->n);
+	ftl_svg_attr_int(w, "o", b->o);
+	ftl_svg_attr_int(w, "n", b->n);
 	if (b->flags & BOX_HAS_W)
-		W_FMT(w, "w", "%" G_GINT64_FORMAT, b->w);
+		ftl_svg_attr_int(w, "w", b->w);
 	if (L->opt->diff)
-		W_FMT(w, "a", "%" G_GINT64_FORMAT, b->a);
-	W_FMT(w, "c", "%" G_GUINT64_FORMAT, b->calls);
-	W_FMT(w, "l", "%u", b->level);
+		ftl_svg_attr_int(w, "a", b->a);
+	ftl_svg_attr_int(w, "c", (gint64)b->calls);
+	ftl_svg_attr_int(w, "l", b->level);
 	W_START(w, "title");
 	g_autofree char *vis = ftl_escape_markup(name, -1);
 	g_string_assign(scratch, vis);
@@ -474,15 +498,15 @@ static void svg_frame(xmlTextWriterPtr w, SvgLayout *L, const SvgBox *b, gint64 
 	double y = svg_box_y(L, b);
 	svg_fill(L, b, name, max_abs, fill, sizeof fill);
 	W_START(w, "rect");
-	W_FMT(w, "x", "%.1f", x);
-	W_FMT(w, "y", "%.1f", y);
-	W_FMT(w, "width", "%.1f", wd);
-	W_FMT(w, "height", "%.1f", SVG_FH - 1);
+	ftl_svg_attr_num(w, "x", x, 1);
+	ftl_svg_attr_num(w, "y", y, 1);
+	ftl_svg_attr_num(w, "width", wd, 1);
+	ftl_svg_attr_num(w, "height", SVG_FH - 1, 1);
 	W_STR(w, "fill", fill);
 	W_END(w);
 	W_START(w, "text");
-	W_FMT(w, "x", "%.1f", x + 3);
-	W_FMT(w, "y", "%.1f", y + SVG_FH - 5);
+	ftl_svg_attr_num(w, "x", x + 3, 1);
+	ftl_svg_attr_num(w, "y", y + SVG_FH - 5, 1);
 	/* as much of the name as fits, as the script does after a zoom */
 	glong chars = (glong)(wd / (SVG_FONT * SVG_FONTW));
 	if (chars >= 3) {

@@ -7,6 +7,7 @@
 #include "util/datadir.h"
 #include "util/error.h"
 #include "util/escape.h"
+#include "util/timefmt.h"
 
 static int svg_writer_io(void *ctx, const char *buf, int len)
 {
@@ -61,13 +62,25 @@ void ftl_svg_text(xmlTextWriterPtr w, const char *s)
 	xmlTextWriterWriteString(w, BAD_CAST vis);
 }
 
+void ftl_svg_attr_int(xmlTextWriterPtr w, const char *name, gint64 v)
+{
+	char buf[32];
+	FTL_SVG_STR(w, name, ftl_int_format(v, buf, sizeof buf));
+}
+
+void ftl_svg_attr_num(xmlTextWriterPtr w, const char *name, double v, guint decimals)
+{
+	char buf[64];
+	FTL_SVG_STR(w, name, ftl_fixed_format(v, decimals, buf, sizeof buf));
+}
+
 void ftl_svg_line(xmlTextWriterPtr w, double x1, double y1, double x2, double y2)
 {
 	FTL_SVG_START(w, "line");
-	FTL_SVG_FMT(w, "x1", "%.1f", x1);
-	FTL_SVG_FMT(w, "y1", "%.1f", y1);
-	FTL_SVG_FMT(w, "x2", "%.1f", x2);
-	FTL_SVG_FMT(w, "y2", "%.1f", y2);
+	ftl_svg_attr_num(w, "x1", x1, 1);
+	ftl_svg_attr_num(w, "y1", y1, 1);
+	ftl_svg_attr_num(w, "x2", x2, 1);
+	ftl_svg_attr_num(w, "y2", y2, 1);
 	FTL_SVG_END(w);
 }
 
@@ -79,8 +92,8 @@ void ftl_svg_label(xmlTextWriterPtr w, const char *id, const char *cls, double x
 		FTL_SVG_STR(w, "id", id);
 	if (cls)
 		FTL_SVG_STR(w, "class", cls);
-	FTL_SVG_FMT(w, "x", "%.1f", x);
-	FTL_SVG_FMT(w, "y", "%.1f", y);
+	ftl_svg_attr_num(w, "x", x, 1);
+	ftl_svg_attr_num(w, "y", y, 1);
 	if (text)
 		ftl_svg_text(w, text);
 	FTL_SVG_END(w);

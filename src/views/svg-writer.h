@@ -30,6 +30,10 @@ void ftl_svg_line(xmlTextWriterPtr w, double x1, double y1, double x2, double y2
 /* <text id= class=> (id, cls and text may be NULL) at (x,y) with trace text. */
 void ftl_svg_label(xmlTextWriterPtr w, const char *id, const char *cls, double x, double y,
 		   const char *text);
+/* Attribute name = v, as "%" G_GINT64_FORMAT and as "%.Nf" (decimals N)
+ * would write it, without a printf per number. */
+void ftl_svg_attr_int(xmlTextWriterPtr w, const char *name, gint64 v);
+void ftl_svg_attr_num(xmlTextWriterPtr w, const char *name, double v, guint decimals);
 /* <style> with data/flame.css and, with script, <script> with data/flame.js. */
 gboolean ftl_svg_write_assets(xmlTextWriterPtr w, gboolean script, GError **error);
 

@@ -13,7 +13,7 @@ oracle=$top_srcdir/tests/e2e/flame_oracle.py
 vm=$FTL_TESTDATA/vm
 real=$FTL_REAL_DATA
 hostile=$FTL_TESTDATA/flame
-plan 33
+plan 34
 
 # svgq FILE PYTHON-EXPR: the expression over frames=[(level, path, n, element)]
 # and root=the document's root element must be true
@@ -54,6 +54,23 @@ check "folded stacks in: the same flame graph as from the trace" \
 	 flame --minwidth 0 -o "$T/e1.svg" "$T/e.folded" && flame --minwidth 0 -o "$T/e2.svg" "$vm/fgraph-events/trace.txt" &&
 	 python3 "$oracle" svg "$T/e1.svg" >"$T/e1.json" && python3 "$oracle" svg "$T/e2.svg" >"$T/e2.json" &&
 	 cmp "$T/e1.json" "$T/e2.json"'
+
+# The folded reader reuses the frames a line shares with the line before:
+# the same lines in any order (prefixes of frames, empty frames, blanks in
+# names, a frame that is a prefix of another) draw the same SVG, byte for byte.
+check "folded stacks in any order: the same flame graph" \
+	'printf "%s\n" "a;b;c 5" "a;b;c;d 3" "a;b 2" "a;;b;e 4" "a;b;e 1" "x;a;b 7" "a;b;cc 2" \
+		"a;b;c d 9" "a;b c;d 4" "a;b c 1" ";;; 3" "q 8" "a;b;c 1" "ab;c 2" "a;bc 6" "a;b;c;d;e;f 1" \
+		"a;b;c;d;e;g 2" "a;b;c;d 1" >"$T/o1.folded" &&
+	 "$FTLENS" export --to folded -o "$T/o.folded" "$vm/fgraph-events/trace.txt" &&
+	 cat "$T/o.folded" >>"$T/o1.folded" && sort -r "$T/o1.folded" >"$T/o2.folded" &&
+	 awk "NR % 2" "$T/o1.folded" >"$T/o3.folded" && awk "!(NR % 2)" "$T/o1.folded" | sort -r >>"$T/o3.folded" &&
+	 flame --minwidth 0 -o "$T/o1.svg" "$T/o1.folded" && flame --minwidth 0 -o "$T/o2.svg" "$T/o2.folded" &&
+	 flame --minwidth 0 -o "$T/o3.svg" "$T/o3.folded" &&
+	 sed "s|o[0-9].folded|o.folded|" "$T/o1.svg" >"$T/p1.svg" && sed "s|o[0-9].folded|o.folded|" "$T/o2.svg" >"$T/p2.svg" &&
+	 sed "s|o[0-9].folded|o.folded|" "$T/o3.svg" >"$T/p3.svg" &&
+	 cmp "$T/p1.svg" "$T/p2.svg" && cmp "$T/p1.svg" "$T/p3.svg" &&
+	 svgq "$T/o1.svg" "len(frames) > 20 and \"a;b;c d\" in [p for l, p, n, f in frames]"'
 
 check "--per task: one tower per task, named comm-pid" \
 	'flame --per task -o "$T/f.svg" "$vm/fgraph-options/proc.txt" &&

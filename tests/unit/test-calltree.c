@@ -94,6 +94,56 @@ static void test_merge_by_path(void)
 	CU_ASSERT_EQUAL(root->total_ns, 39);
 }
 
+/* A lean tree has the full tree's shape, calls and spans, in nodes of
+ * FTL_CALLNODE_LEAN_SIZE bytes whose statistics it never writes: the
+ * arena packs the nodes, so such a write would change the next node's
+ * name, links or counts and the walk below would see it. */
+static void test_lean_same_shape(void)
+{
+	g_autoptr(FtlCallTree) full = ftl_calltree_new(FTL_CALLTREE_GROUP_TASK, NULL);
+	g_autoptr(FtlCallTree) lean = ftl_calltree_new(FTL_CALLTREE_GROUP_TASK, NULL);
+	ftl_calltree_set_lean(lean);
+	FtlCallTree *both[2] = { full, lean };
+	for (int k = 0; k < 2; k++) {
+		FtlCallTree *t = both[k];
+		for (int i = 0; i < 3; i++) {
+			feed(t, evb_entry(NONE, 0, 10, "A", 0));
+			feed_leaf(t, NONE, 0, 10, "C", 1, 2 + i);
+			feed_leaf(t, NONE, 0, 10, "D", 1, 1);
+			feed(t, evb_exit(NONE, 0, 10, NULL, 0, 10));
+		}
+		feed(t, evb_exit(NONE, 1, 11, "B", 0, 9)); /* an orphan exit */
+		feed(t, evb_entry(NONE, 1, 11, "E", 0));   /* open at the end */
+		feed_leaf(t, NONE, 1, 11, "C", 1, 7);
+		ftl_calltree_finish(t);
+	}
+	/* walk both: same functions, calls, spans, repairs under each node */
+	const FtlCallNode *a[64], *b[64];
+	guint n = 0;
+	a[n] = ftl_calltree_root(full);
+	b[n++] = ftl_calltree_root(lean);
+	guint seen = 0;
+	while (n) {
+		n--;
+		const FtlCallNode *x = a[n], *y = b[n];
+		CU_ASSERT_EQUAL(x->calls, y->calls);
+		CU_ASSERT_EQUAL(x->span_ns, y->span_ns);
+		CU_ASSERT_EQUAL(x->n_open, y->n_open);
+		CU_ASSERT_EQUAL(x->n_orphan, y->n_orphan);
+		CU_ASSERT_EQUAL(n_children(x), n_children(y));
+		for (const FtlCallNode *c = x->child; c && n < G_N_ELEMENTS(a); c = c->next) {
+			const FtlCallNode *d = child(y, c->func);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+			a[n] = c;
+			b[n++] = d;
+		}
+		seen++;
+	}
+	CU_ASSERT_EQUAL(seen, 1 + 2 + 3 + 3); /* root, tasks, A B E, A/C A/D E/C */
+	CU_ASSERT_EQUAL(child(child(child(ftl_calltree_root(lean), "<...>-10"), "A"), "C")->span_ns,
+			2 + 3 + 4);
+}
+
 /* A caller of many functions (more than the tree scans before it looks
  * children up in its map), called in varying order: one node per callee. */
 static void test_wide_callers_merge(void)
@@ -366,6 +416,7 @@ static void test_node_budget(void)
 static const UnitTest tests[] = {
 	{ "basic_tree", test_basic_tree },
 	{ "merge_by_path", test_merge_by_path },
+	{ "lean_same_shape", test_lean_same_shape },
 	{ "wide_callers_merge", test_wide_callers_merge },
 	{ "orphan_exits", test_orphan_exits },
 	{ "open_at_end_no_time_invented", test_open_at_end_no_time_invented },

@@ -3,6 +3,7 @@
  * formatting, the diagnostics table and the task table. */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -318,6 +319,38 @@ static void test_duration_format_rounding_boundary(void)
 	ASSERT_FMT(ftl_duration_format, -999999999, "-1.000 s");
 }
 
+/* The fast fixed-point and integer formatters write what printf writes:
+ * random values of every magnitude, ties and their neighbours, signs. */
+static void test_fixed_format_as_printf(void)
+{
+	GRand *r = g_rand_new_with_seed(15);
+	char want[64], got[64];
+	for (guint i = 0; i < 200000; i++) {
+		double v = g_rand_double_range(r, 0, 1) * pow(10, g_rand_int_range(r, -4, 12));
+		if (i % 7 == 0)
+			v = (double)g_rand_int_range(r, 0, 100000) / 20; /* ties at .x5 */
+		if (i % 11 == 0)
+			v = -v;
+		for (guint d = 0; d <= 6; d++) {
+			snprintf(want, sizeof want, "%.*f", (int)d, v);
+			ftl_fixed_format(v, d, got, sizeof got);
+			if (strcmp(want, got) != 0)
+				CU_FAIL_FATAL("ftl_fixed_format differs from printf");
+		}
+		gint64 n = (gint64)(((guint64)g_rand_int(r) << 32 | g_rand_int(r)) >> (1 + i % 40)) *
+			     (i % 2 ? 1 : -1);
+		snprintf(want, sizeof want, "%" G_GINT64_FORMAT, n);
+		CU_ASSERT_STRING_EQUAL(ftl_int_format(n, got, sizeof got), want);
+	}
+	g_rand_free(r);
+	CU_ASSERT_STRING_EQUAL(ftl_fixed_format(-0.0, 1, got, sizeof got), "-0.0");
+	CU_ASSERT_STRING_EQUAL(ftl_fixed_format(0.25, 1, got, sizeof got), "0.2");
+	CU_ASSERT_STRING_EQUAL(ftl_fixed_format(0.35, 1, got, sizeof got), "0.3");
+	CU_ASSERT_STRING_EQUAL(ftl_fixed_format(9.96, 1, got, sizeof got), "10.0");
+	CU_ASSERT_STRING_EQUAL(ftl_int_format(G_MININT64, got, sizeof got), "-9223372036854775808");
+	CU_ASSERT_STRING_EQUAL(ftl_fixed_format(1234.5678, 2, got, 4), "123");
+}
+
 static void test_diags_counting(void)
 {
 	g_autoptr(FtlDiags) d = ftl_diags_new();
@@ -527,6 +560,7 @@ static const UnitTest tests[] = {
 	{ "time format us/ns", test_time_format },
 	{ "duration format", test_duration_format },
 	{ "duration format at a rounding boundary", test_duration_format_rounding_boundary },
+	{ "fixed-point and integer formats as printf's", test_fixed_format_as_printf },
 	{ "diags: counting and first location", test_diags_counting },
 	{ "diags: text sanitized", test_diags_text_sanitized },
 	{ "diags: text with a NUL byte", test_diags_text_with_nul },
