@@ -132,7 +132,8 @@ static gboolean record_is_function_tracer(const char *tracer)
 	return tracer && (strcmp(tracer, "function") == 0 || strcmp(tracer, "function_graph") == 0);
 }
 
-/* -F: events (and function tracing) of the command and its children only. */
+/* --pid-filter or -P: events (and function tracing) of one process and its
+ * children only. */
 static gboolean record_pid_filter(FtlBuffer *b, const FtlRecordOptions *o, pid_t pid,
 				  GError **error)
 {
@@ -236,6 +237,8 @@ static gboolean record_capture(const FtlRecordOptions *o, FtlBuffer *b, const ch
 		if (o->pid_filter && !record_pid_filter(b, o, ftl_child_pid(child), error))
 			return FALSE;
 	}
+	if (o->pid > 0 && !record_pid_filter(b, o, o->pid, error))
+		return FALSE;
 	if (ftl_signals_count()) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_IO,
 			    "interrupted before tracing started: nothing recorded");

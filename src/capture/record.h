@@ -5,6 +5,7 @@
 #pragma once
 
 #include <glib.h>
+#include <sys/types.h>
 
 #include "capture/buffer.h"
 #include "capture/tracefs.h"
@@ -15,7 +16,8 @@ typedef struct {
 	gboolean top;	      /* --top: record the top-level buffer */
 	double duration;      /* seconds; 0: until the command ends or a signal */
 	char **argv;	      /* the command after --; NULL: none */
-	gboolean pid_filter;  /* -F: only the command's pid (and its children) */
+	gboolean pid_filter;  /* --pid-filter: only the command's pid (and its children) */
+	pid_t pid;	      /* -P PID: only this process (and its children); 0: none */
 	const char *output;   /* trace.dat path */
 	const char *raw_dir;  /* --raw-dir: write this directory instead */
 } FtlRecordOptions;

@@ -57,7 +57,7 @@ stops_at() {
 	return 1
 }
 
-plan 68
+plan 69
 mkdir "$T/out"
 state "$T/before"
 
@@ -116,12 +116,26 @@ clock=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$TR/trace_clock")
 check "the trace clock is in the file" 'trace-cmd dump --summary "$T/out/loss.dat" 2>/dev/null | grep -A1 "Tracing clock" | grep -q "\[$clock\]"'
 rm -f "$T/out/loss.dat"
 
-# 2c. -F: only the command's events; --duration without a command
-"$FTLENS" record -F -e raw_syscalls -o "$T/out/pid.dat" -- cat /proc/version >/dev/null 2>&1
-check "record -F exits 0" '[ $? -eq 0 ]'
+# 2c. --pid-filter (trace-cmd's -F): only the command's events; -P PID
+# (trace-cmd's -P): only a running process's; --duration without a command
+"$FTLENS" record --pid-filter -e raw_syscalls -o "$T/out/pid.dat" -- cat /proc/version >/dev/null 2>&1
+check "record --pid-filter exits 0" '[ $? -eq 0 ]'
 trace-cmd report "$T/out/pid.dat" 2>/dev/null | awk '/ \[[0-9]+\] / { print $1 }' | sort -u >"$T/pid.tasks"
-check "-F: every syscall event is the command's ($(tr '\n' ' ' <"$T/pid.tasks"))" \
+check "--pid-filter: every syscall event is the command's ($(tr '\n' ' ' <"$T/pid.tasks"))" \
 	'[ $(wc -l <"$T/pid.tasks") -eq 1 ] && grep -q "^cat-" "$T/pid.tasks"'
+sh -c 'while :; do cat /proc/version >/dev/null; sleep 0.05; done' &
+busy=$!
+"$FTLENS" record -P "$busy" -e raw_syscalls --duration 1 -o "$T/out/ppid.dat" >/dev/null 2>&1
+rc=$?
+kill "$busy" 2>/dev/null
+wait "$busy" 2>/dev/null
+trace-cmd report "$T/out/ppid.dat" 2>/dev/null | awk '/ \[[0-9]+\] / { print $1 }' | sed 's/.*-//' | sort -u >"$T/ppid.pids"
+check "-P $busy: exit $rc, its events and its children's only ($(tr '\n' ' ' <"$T/ppid.pids"))" \
+	'[ $rc -eq 0 ] && [ -s "$T/ppid.pids" ] && grep -qx "$busy" "$T/ppid.pids" &&
+	for p in $(cat "$T/ppid.pids"); do
+		[ "$p" = "$busy" ] || grep -q "PPid:.*$busy" /proc/$p/status 2>/dev/null || [ ! -e /proc/$p ] || exit 1
+	done'
+rm -f "$T/out/ppid.dat"
 "$FTLENS" record -e sched:sched_switch --duration 0.5 -o "$T/out/dur.dat" 2>"$T/dur.err"
 rc=$?
 check "--duration 0.5 stops by itself (exit $rc)" '[ $rc -eq 0 ] && grep -q "recorded 0\.[5-9][0-9]* s" "$T/dur.err"'
