@@ -9,8 +9,10 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "cli/pager.h"
 #include "parse/open.h"
 #include "parse/text-index.h"
+#include "util/color.h"
 #include "util/error.h"
 #include "util/escape.h"
 #include "util/input.h"
@@ -26,39 +28,39 @@ const FtlCommand ftl_commands[] = {
 	  "Reads the whole trace and prints its dialect, tracer, CPUs, the time span and\n"
 	  "event lines per CPU, event counts by name, markers, lost events and the\n"
 	  "header's entry counts. --format json prints one JSON object for scripts.",
-	  ftl_cmd_info },
+	  ftl_cmd_info, FTL_CMD_RESULTS },
 	{ "dump", "FILE...", "one normalized line per event",
 	  "Prints every event as: timestamp (ns), CPU, pid, comm, kind, name and fields.\n"
 	  "Honours --cpu, --pid, --time, -e and --filter. The view to check what ftlens\n"
 	  "understood, and the field names --filter compares.",
-	  ftl_cmd_dump },
+	  ftl_cmd_dump, FTL_CMD_RESULTS },
 	{ "report", "FILE...", "the batch report: quality, top functions, CPUs, markers",
 	  "Prints a header (input, tracer, span, CPUs, events, lost events, the window in\n"
 	  "which every CPU's data is complete and caveats), the top functions by self\n"
 	  "and by total time, a per-CPU summary, markers, and the longest calls.",
-	  ftl_cmd_report },
+	  ftl_cmd_report, FTL_CMD_RESULTS },
 	{ "graph", "[FUNCTION] FILE...", "merged call tree with calls, total and self time",
 	  "Rebuilds function_graph call trees and merges them by call path, like\n"
 	  "uftrace graph; rooted at FUNCTION (all its calls merged) when given.",
-	  ftl_cmd_graph },
+	  ftl_cmd_graph, FTL_CMD_RESULTS },
 	{ "split", "--per-cpu -o DIR FILE...", "one file per CPU in the input's dialect",
 	  "Writes DIR/cpuN/trace for every CPU, with the input's own lines, so that\n"
 	  "each file reads like the kernel's per_cpu/cpuN/trace.",
-	  ftl_cmd_split },
+	  ftl_cmd_split, FTL_CMD_RESULTS },
 	{ "markers", "[--span START END] FILE...", "trace_marker writes and spans between them",
 	  "Lists markers (trace_marker writes, trace_printk, function_graph comments)\n"
 	  "with time, CPU, task and delta; --span START END pairs them into spans and\n"
 	  "shows what each CPU did inside each span.",
-	  ftl_cmd_markers },
+	  ftl_cmd_markers, FTL_CMD_RESULTS },
 	{ "diff", "A B", "per-function calls, total and self time compared",
 	  "Compares the function statistics of two traces, sorted by absolute change.",
-	  ftl_cmd_diff },
+	  ftl_cmd_diff, FTL_CMD_RESULTS },
 	{ "stack", "FILE... | --diff A B", "stack tracer tables: the max stack and stack hogs",
 	  "Reads stack_trace tables, stack_max_size values and ftlens stack series,\n"
 	  "checks each table's arithmetic and prints the deepest stack with a bar per\n"
 	  "frame, the functions ranked by frame size and, over many tables, how often\n"
 	  "each sits on a maximum stack; --diff compares the deepest stacks of two inputs.",
-	  ftl_cmd_stack },
+	  ftl_cmd_stack, FTL_CMD_RESULTS },
 	{ "record", "[options] [-- COMMAND ARGS]",
 	  "capture: trace.dat, flight recorder, stack snapshots",
 	  "Records the kernel's ring buffer through tracefs, in a private instance that is\n"
@@ -66,7 +68,7 @@ const FtlCommand ftl_commands[] = {
 	  "trace-cmd's option letters, around COMMAND or until Ctrl-C / --duration, into a\n"
 	  "trace.dat (version 6) or a raw directory. --flight saves the top-level buffer each\n"
 	  "time tracing_on drops to 0; --stack saves the stack tracer's maxima.",
-	  ftl_cmd_record },
+	  ftl_cmd_record, 0 },
 	{ "oops", "LOG...", "kernel reports in a console log, with the ftrace dump before them",
 	  "Finds every kernel report (Oops, BUG, WARNING, KASAN, lockdep, hung task, panic...)\n"
 	  "in serial console, dmesg or syslog captures and prints its title, task, kernel,\n"
@@ -74,32 +76,32 @@ const FtlCommand ftl_commands[] = {
 	  "(ftrace_dump_on_oops) is read back as a trace: the last events of every CPU, the\n"
 	  "calls still open on the crashing CPU, the markers. --extract-trace OUT writes\n"
 	  "that dump as a text trace every other command reads.",
-	  ftl_cmd_oops },
+	  ftl_cmd_oops, FTL_CMD_RESULTS },
 	{ "arm-oops", "[-p TRACER] [-e EVENT]... [-b KB] | --disarm",
 	  "make an oops dump the trace to the console; undo it",
 	  "Sets ftrace_dump_on_oops, the buffer size, the tracer and the events of the\n"
 	  "top-level instance (the one buffer an oops dump prints) and turns tracing on;\n"
 	  "prints each setting before and after and saves the old values in\n"
 	  "$FTLENS_STATE_DIR/arm-oops.state (default /run/ftlens); --disarm restores them.",
-	  ftl_cmd_arm_oops },
+	  ftl_cmd_arm_oops, FTL_CMD_RESULTS },
 	{ "tui", "FILE...", "browse a trace interactively in the terminal",
 	  "Events, the call graph, functions, a timeline per CPU, markers, a flame graph,\n"
 	  "data quality, stack tables and kernel reports, in a curses screen that comes up\n"
 	  "at once and fills in as the input is read. h shows the keys; ftlens tui --keys\n"
 	  "prints them.",
-	  ftl_cmd_tui },
+	  ftl_cmd_tui, 0 },
 	{ "flame", "-o OUT.svg FILE... | --diff A B | --stack FILE...",
 	  "flame graph, icicle, flame chart, differential flame graph or stack chart (SVG)",
 	  "Draws an interactive SVG (hover, click to zoom, Ctrl-F to search) from\n"
 	  "function_graph calls (width = exact inclusive time), stack traces or function\n"
 	  "samples, or folded stacks: --chart puts calls in time, --inverted draws an icicle,\n"
 	  "--diff A B colours the change, --stack draws the stack tracer's deepest stacks.",
-	  ftl_cmd_flame },
+	  ftl_cmd_flame, 0 },
 	{ "export", "--to FORMAT -o OUT FILE...", "folded stacks, speedscope or Chrome/Perfetto JSON",
 	  "Writes the calls of a trace for other tools: folded stacks (flamegraph.pl,\n"
 	  "speedscope), speedscope's own format (a timeline per task) or Chrome's\n"
 	  "trace-event JSON (Perfetto UI, chrome://tracing) with scheduler lines.",
-	  ftl_cmd_export },
+	  ftl_cmd_export, 0 },
 	{ "sched", "[--per-span START END] FILE...",
 	  "who ran where and how late: CPUs, tasks, wakeup latency, interrupts",
 	  "From sched_switch, sched_waking/sched_wakeup, irq_handler_* and softirq_* events\n"
@@ -108,7 +110,7 @@ const FtlCommand ftl_commands[] = {
 	  "preempted) and migrations; wakeup latency percentiles, RT and normal apart, and\n"
 	  "the worst wakeups with their waker; interrupt and softirq durations. Every\n"
 	  "figure says its window and what could not be paired.",
-	  ftl_cmd_sched },
+	  ftl_cmd_sched, FTL_CMD_RESULTS },
 	{ "timeline", "-o OUT.svg [--tasks PID,...|top N] FILE...",
 	  "per-CPU lanes over time as an interactive SVG",
 	  "One lane per CPU: the running task coloured by task (a legend of the busiest),\n"
@@ -117,7 +119,7 @@ const FtlCommand ftl_commands[] = {
 	  "runnable time hollow. Hover shows an interval's task, start and duration; the\n"
 	  "wheel zooms, dragging pans, a double click resets. Intervals thinner than a\n"
 	  "pixel merge into one summary per pixel, so the file stays under 5 MB.",
-	  ftl_cmd_timeline },
+	  ftl_cmd_timeline, 0 },
 	{ "plot", "KIND -o OUT.(png|svg|pdf) [--script-only] FILE...",
 	  "plots through gnuplot: durations, latency, rate, cpu, stack",
 	  "KIND is durations -f FUNC [-f FUNC]... (call duration histogram, log x, and\n"
@@ -127,7 +129,7 @@ const FtlCommand ftl_commands[] = {
 	  "the snapshots of a `record --stack` series). OUT.dat and OUT.gp are\n"
 	  "written beside OUT from a template in ftlens's data directory, then gnuplot runs\n"
 	  "them (by argv, no shell); --script-only leaves them for you to edit and run.",
-	  ftl_cmd_plot },
+	  ftl_cmd_plot, 0 },
 	{ "index", "FILE", "build the sparse index that --time windows seek with",
 	  "Reads a single-file text trace once and caches its sparse index in\n"
 	  "$XDG_CACHE_HOME/ftlens/ (default ~/.cache/ftlens/): every 4096th event's\n"
@@ -135,8 +137,8 @@ const FtlCommand ftl_commands[] = {
 	  "file's totals. Later --time windows parse only the part of the file they\n"
 	  "need, with the same output. Any pass over a file of 16 MiB or more builds\n"
 	  "it too; --no-index turns both off. Prints what the index holds.",
-	  ftl_cmd_index },
-	{ NULL, NULL, NULL, NULL, NULL },
+	  ftl_cmd_index, 0 },
+	{ NULL, NULL, NULL, NULL, NULL, 0 },
 };
 
 const FtlCommand *ftl_cli_find(const char *name)
@@ -158,6 +160,8 @@ void ftl_cli_print_usage(FILE *out)
 		"  --relative-to PATTERN, --wallclock PATTERN=ISO8601, --buffer NAME, --strict,\n"
 		"  --max-expand SIZE, -j N, --color WHEN, --width N, --verbose, --no-index,\n"
 		"  -e EVENTS, --filter 'EVENTS: EXPR', -v (the -e/--filter after it filter out)\n"
+		"commands that print results: -F/--format text|csv|json, --json, --no-pager\n"
+		"  (long output to a terminal goes through $PAGER, default less -FRX)\n"
 		"'ftlens help COMMAND' shows a command's options.\n");
 }
 
@@ -192,6 +196,23 @@ static gboolean cli_entry_taken(const GOptionEntry *own, const GOptionEntry *e)
 		    (e->short_name && own->short_name == e->short_name))
 			return TRUE;
 	return FALSE;
+}
+
+/* The options of every command that prints results, spelt alike on each. */
+static GOptionGroup *cli_output_group(FtlCliGlobals *g)
+{
+	const GOptionEntry entries[] = {
+		{ "format", 'F', 0, G_OPTION_ARG_STRING, &g->format_s,
+		  "Output format: text, csv or json", "FMT" },
+		{ "json", 0, 0, G_OPTION_ARG_NONE, &g->json, "Same as --format json", NULL },
+		{ "no-pager", 0, 0, G_OPTION_ARG_NONE, &g->no_pager,
+		  "Never page text output ($PAGER, default less -FRX, on a terminal)", NULL },
+		{ NULL },
+	};
+	GOptionGroup *grp = g_option_group_new("output", "Output options:",
+					       "Show the output options", NULL, NULL);
+	g_option_group_add_entries(grp, entries);
+	return grp;
 }
 
 static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *entries, gpointer data,
@@ -250,6 +271,8 @@ static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *en
 		g_option_group_add_entries(own, entries);
 		g_option_context_set_main_group(ctx, own);
 	}
+	if (cmd->flags & FTL_CMD_RESULTS)
+		g_option_context_add_group(ctx, cli_output_group(g));
 	GOptionGroup *grp = g_option_group_new(
 		"global", "Options of every command:", "Show the global options", g, NULL);
 	for (const GOptionEntry *e = global_entries; e->long_name; e++)
@@ -305,6 +328,31 @@ static gboolean cli_width(const FtlCliGlobals *g, GError **error)
 	return TRUE;
 }
 
+/* --color, -F/--json, and the pager: decided before any output, in this
+ * order, since a pager takes stdout away from the terminal. */
+static gboolean cli_output(const FtlCommand *cmd, FtlCliGlobals *g, GError **error)
+{
+	FtlColorWhen when;
+	if (!ftl_color_parse(g->color, &when)) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "%s: --color '%s': expected auto, always or never", cmd->name, g->color);
+		return FALSE;
+	}
+	ftl_color_init(when);
+	g->format = g->json ? FTL_FORMAT_JSON : FTL_FORMAT_TEXT;
+	g->format_given = g->json || g->format_s;
+	if (g->format_s && !ftl_format_parse(g->format_s, &g->format, error)) {
+		g_prefix_error(error, "%s: ", cmd->name);
+		return FALSE;
+	}
+	if (g->json && g->format != FTL_FORMAT_JSON) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "%s: --json and --format %s disagree", cmd->name, g->format_s);
+		return FALSE;
+	}
+	return TRUE;
+}
+
 gboolean ftl_cli_parse(const FtlCommand *cmd, const GOptionEntry *entries, FtlCliGlobals *g,
 		       int *argc, char ***argv, GError **error)
 {
@@ -325,12 +373,8 @@ gboolean ftl_cli_parse_data(const FtlCommand *cmd, const GOptionEntry *entries, 
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "%s: %s", cmd->name, local->message);
 		return FALSE;
 	}
-	if (g->color && strcmp(g->color, "auto") && strcmp(g->color, "always") &&
-	    strcmp(g->color, "never")) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "--color: '%s': expected auto, always or never", g->color);
+	if (!cli_output(cmd, g, error))
 		return FALSE;
-	}
 	if (!cli_set_jobs(g->jobs, error))
 		return FALSE;
 	guint64 max_expand;
@@ -373,6 +417,9 @@ gboolean ftl_cli_parse_data(const FtlCommand *cmd, const GOptionEntry *entries, 
 			return FALSE;
 		}
 	}
+	/* last: the width and colour above asked the terminal itself */
+	if ((cmd->flags & FTL_CMD_RESULTS) && !g->no_pager)
+		ftl_pager_start();
 	return TRUE;
 }
 
@@ -380,6 +427,7 @@ void ftl_cli_globals_clear(FtlCliGlobals *g)
 {
 	ftl_filter_clear(&g->filter);
 	g_clear_pointer(&g->color, g_free);
+	g_clear_pointer(&g->format_s, g_free);
 	g_clear_pointer(&g->cpu_list, g_free);
 	g_clear_pointer(&g->pid_list, g_free);
 	g_clear_pointer(&g->time_range, g_free);

@@ -9,6 +9,7 @@
 #include "analysis/counts.h"
 #include "model/iter.h"
 #include "model/trace.h"
+#include "views/table.h"
 
 typedef struct {
 	FtlFilter filter;
@@ -28,11 +29,24 @@ typedef struct {
 	char *max_expand;  /* --max-expand SIZE: disk an expanded copy may take */
 	gint jobs;	   /* -j N: text parse threads (0: $FTLENS_JOBS, else online CPUs) */
 	gint width;	   /* --width N; 0: the terminal's, 100 when not a terminal */
+	/* FTL_CMD_RESULTS commands: -F/--format, --json (format: what they ask
+	 * for, text by default; format_given: either was given), --no-pager */
+	char *format_s;
+	gboolean json;
+	gboolean format_given;
+	FtlFormat format;
+	gboolean no_pager;
 	/* Filled by ftl_cli_time_origin(): timestamps print as ts - origin_ns
 	 * (FTL_TS_NONE: as they are); wall time = ts + wall_offset_ns. */
 	gint64 origin_ns;
 	gint64 wall_offset_ns;
 } FtlCliGlobals;
+
+typedef enum {
+	/* prints results on stdout: takes -F/--format FMT and --json (into
+	 * FtlCliGlobals.format) and pages text to a terminal unless --no-pager */
+	FTL_CMD_RESULTS = 1u << 0,
+} FtlCommandFlags;
 
 typedef struct {
 	const char *name;
@@ -41,6 +55,7 @@ typedef struct {
 	const char *description; /* paragraph for `ftlens help CMD` */
 	/* argv[0] is the command name. Returns FALSE with error set on failure. */
 	gboolean (*run)(int argc, char **argv, GError **error);
+	guint flags; /* FtlCommandFlags */
 } FtlCommand;
 
 extern const FtlCommand ftl_commands[];

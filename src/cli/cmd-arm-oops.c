@@ -47,7 +47,7 @@ static gboolean arm_check(int argc, char **argv, gboolean disarm, const char *tr
 
 gboolean ftl_cmd_arm_oops(int argc, char **argv, GError **error)
 {
-	g_autofree char *tracer = NULL, *format_s = NULL, *buffer_s = NULL;
+	g_autofree char *tracer = NULL, *buffer_s = NULL;
 	g_auto(GStrv) events = NULL;
 	guint64 buffer_kb = 0;
 	gboolean disarm = FALSE;
@@ -60,15 +60,12 @@ gboolean ftl_cmd_arm_oops(int argc, char **argv, GError **error)
 		  "Ring buffer per CPU in KiB (small: the dump prints it all)", "KB" },
 		{ "disarm", 0, 0, G_OPTION_ARG_NONE, &disarm,
 		  "Restore what the last arm-oops changed", NULL },
-		{ "format", 'F', 0, G_OPTION_ARG_STRING, &format_s, "text, csv or json", "FMT" },
 		{ NULL },
 	};
 	g_auto(FtlCliGlobals) g = { 0 };
 	if (!ftl_cli_parse(ftl_cli_find("arm-oops"), entries, &g, &argc, &argv, error))
 		return FALSE;
-	FtlFormat format = FTL_FORMAT_TEXT;
-	if (format_s && !ftl_format_parse(format_s, &format, error))
-		return FALSE;
+	FtlFormat format = g.format;
 	if (!arm_check(argc, argv, disarm, tracer, events, buffer_s, &buffer_kb, error))
 		return FALSE;
 	g_autofree char *state_path = ftl_oops_arm_state_path();

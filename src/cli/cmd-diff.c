@@ -38,10 +38,9 @@ static FtlFuncStats *diff_side(const FtlCliGlobals *g, char *argv0, char *path, 
 
 gboolean ftl_cmd_diff(int argc, char **argv, GError **error)
 {
-	g_autofree char *format_s = NULL, *sort_s = NULL;
+	g_autofree char *sort_s = NULL;
 	gint top = 30;
 	const GOptionEntry entries[] = {
-		{ "format", 'F', 0, G_OPTION_ARG_STRING, &format_s, "text, csv or json", "FMT" },
 		{ "sort", 's', 0, G_OPTION_ARG_STRING, &sort_s,
 		  "Order by the change of total (default), self or calls", "KEY" },
 		{ "top", 'n', 0, G_OPTION_ARG_INT, &top, "Rows in text (default 30)", "N" },
@@ -50,9 +49,7 @@ gboolean ftl_cmd_diff(int argc, char **argv, GError **error)
 	g_auto(FtlCliGlobals) g = { 0 };
 	if (!ftl_cli_parse(ftl_cli_find("diff"), entries, &g, &argc, &argv, error))
 		return FALSE;
-	FtlFormat format = FTL_FORMAT_TEXT;
-	if (format_s && !ftl_format_parse(format_s, &format, error))
-		return FALSE;
+	FtlFormat format = g.format;
 	if (argc != 3) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
 			    "diff: expected two traces, A and B");

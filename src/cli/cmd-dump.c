@@ -25,17 +25,21 @@ gboolean ftl_cmd_dump(int argc, char **argv, GError **error)
 		return FALSE;
 	g_autoptr(FtlIter) it = ftl_iter_new(trace, &g.filter);
 	g_autoptr(GString) buf = g_string_sized_new(1 << 17);
+	ftl_dump_begin(buf, g.format, ftl_trace_label(trace));
 	const FtlEvent *ev;
 	FtlStatus st;
 	gint64 n = 0;
 	while ((limit < 0 || n < limit) && (st = ftl_iter_next(it, &ev, error)) == FTL_STATUS_OK) {
-		ftl_dump_event_at(buf, ev, g.origin_ns);
+		ftl_dump_event_as(buf, ev, g.origin_ns, g.format, n == 0);
 		n++;
 		if (buf->len >= (1 << 16)) {
 			fwrite(buf->str, 1, buf->len, stdout);
 			g_string_truncate(buf, 0);
 		}
 	}
+	/* a document ends even when reading failed: the error says why it
+	 * is short */
+	ftl_dump_end(buf, g.format);
 	fwrite(buf->str, 1, buf->len, stdout);
 	if ((limit < 0 || n < limit) && st == FTL_STATUS_ERROR)
 		return FALSE;

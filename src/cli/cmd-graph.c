@@ -38,11 +38,10 @@ static gboolean graph_check(const char *per, gint max_nodes, double threshold_us
 
 gboolean ftl_cmd_graph(int argc, char **argv, GError **error)
 {
-	g_autofree char *format_s = NULL, *per = NULL, *function = NULL;
+	g_autofree char *per = NULL, *function = NULL;
 	gint depth = -1, max_nodes = FTL_CALLTREE_DEFAULT_MAX_NODES;
 	double threshold_us = 0;
 	const GOptionEntry entries[] = {
-		{ "format", 'F', 0, G_OPTION_ARG_STRING, &format_s, "text, csv or json", "FMT" },
 		{ "function", 'f', 0, G_OPTION_ARG_STRING, &function,
 		  "Root the graph at FUNCTION (all its calls merged)", "FUNCTION" },
 		{ "depth", 'D', 0, G_OPTION_ARG_INT, &depth, "Show at most N levels below the top",
@@ -59,9 +58,7 @@ gboolean ftl_cmd_graph(int argc, char **argv, GError **error)
 	g_auto(FtlCliGlobals) g = { 0 };
 	if (!ftl_cli_parse(ftl_cli_find("graph"), entries, &g, &argc, &argv, error))
 		return FALSE;
-	FtlFormat format = FTL_FORMAT_TEXT;
-	if (format_s && !ftl_format_parse(format_s, &format, error))
-		return FALSE;
+	FtlFormat format = g.format;
 	FtlCallTreeGroup group = FTL_CALLTREE_GROUP_NONE;
 	if (!graph_check(per, max_nodes, threshold_us, &group, error))
 		return FALSE;

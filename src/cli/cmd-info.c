@@ -15,21 +15,11 @@
 
 gboolean ftl_cmd_info(int argc, char **argv, GError **error)
 {
-	g_autofree char *format = NULL;
-	gboolean json = FALSE;
-	const GOptionEntry entries[] = {
-		{ "format", 'F', 0, G_OPTION_ARG_STRING, &format,
-		  "Output format: text, csv or json", "FMT" },
-		{ "json", 0, 0, G_OPTION_ARG_NONE, &json, "Same as --format json", NULL },
-		{ NULL },
-	};
 	g_auto(FtlCliGlobals) g = { 0 };
-	if (!ftl_cli_parse(ftl_cli_find("info"), entries, &g, &argc, &argv, error))
+	if (!ftl_cli_parse(ftl_cli_find("info"), NULL, &g, &argc, &argv, error))
 		return FALSE;
-	FtlFormat fmt = json ? FTL_FORMAT_JSON : FTL_FORMAT_TEXT;
-	if (format && !ftl_format_parse(format, &fmt, error))
-		return FALSE;
-	json = fmt == FTL_FORMAT_JSON;
+	FtlFormat fmt = g.format;
+	gboolean json = fmt == FTL_FORMAT_JSON;
 	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, argc, argv, error);
 	if (!trace)
 		return FALSE;

@@ -14,7 +14,6 @@
 
 gboolean ftl_cmd_markers(int argc, char **argv, GError **error)
 {
-	g_autofree char *format = NULL;
 	g_autofree char *span_start = NULL;
 	g_autofree char *span_end = NULL;
 	char *span_help = NULL; /* never set: --span is taken out of argv first */
@@ -26,8 +25,6 @@ gboolean ftl_cmd_markers(int argc, char **argv, GError **error)
 		  "START END" },
 		{ "top", 0, 0, G_OPTION_ARG_INT, &top,
 		  "Functions shown per CPU and span (by self time; default 5)", "N" },
-		{ "format", 'F', 0, G_OPTION_ARG_STRING, &format,
-		  "Output format: text, csv or json", "FMT" },
 		{ NULL },
 	};
 	if (!ftl_cli_take_pair("markers", "--span", &argc, argv, &span_start, &span_end, error))
@@ -37,13 +34,9 @@ gboolean ftl_cmd_markers(int argc, char **argv, GError **error)
 	g_free(span_help);
 	if (!parsed)
 		return FALSE;
-	FtlMarkersViewOptions opt = { .format = FTL_FORMAT_TEXT,
+	FtlMarkersViewOptions opt = { .format = g.format,
 				      .span_start = span_start,
 				      .span_end = span_end };
-	if (format && !ftl_format_parse(format, &opt.format, error)) {
-		g_prefix_error(error, "markers: ");
-		return FALSE;
-	}
 	if (top < 0) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "markers: --top %d: expected N >= 0",
 			    top);

@@ -102,9 +102,7 @@ static gboolean oops_check(const FtlCliGlobals *g, FtlFormat format, gint last_n
 			   int argc, const char *extract, GError **error)
 {
 	g_autofree char *why = NULL;
-	if (format == FTL_FORMAT_CSV)
-		why = g_strdup("--format csv: a report is not a table; use text or json");
-	else if (last_n < 0 || last_n > 100000)
+	if (last_n < 0 || last_n > 100000)
 		why = g_strdup_printf("--last %d: expected 0-100000", last_n);
 	else if (which < 0)
 		why = g_strdup_printf("--dump %d: expected 1 or more", which);
@@ -122,10 +120,9 @@ static gboolean oops_check(const FtlCliGlobals *g, FtlFormat format, gint last_n
 
 gboolean ftl_cmd_oops(int argc, char **argv, GError **error)
 {
-	g_autofree char *format_s = NULL, *extract = NULL;
+	g_autofree char *extract = NULL;
 	gint last_n = OOPS_LAST_DEFAULT, which = 0;
 	const GOptionEntry entries[] = {
-		{ "format", 'F', 0, G_OPTION_ARG_STRING, &format_s, "text or json", "FMT" },
 		{ "last", 'n', 0, G_OPTION_ARG_INT, &last_n,
 		  "Show the last N events of every CPU in the ftrace dump (default 10)", "N" },
 		{ "extract-trace", 'o', 0, G_OPTION_ARG_FILENAME, &extract,
@@ -139,9 +136,7 @@ gboolean ftl_cmd_oops(int argc, char **argv, GError **error)
 	g_auto(FtlCliGlobals) g = { 0 };
 	if (!ftl_cli_parse(ftl_cli_find("oops"), entries, &g, &argc, &argv, error))
 		return FALSE;
-	FtlFormat format = FTL_FORMAT_TEXT;
-	if (format_s && !ftl_format_parse(format_s, &format, error))
-		return FALSE;
+	FtlFormat format = g.format;
 	if (!oops_check(&g, format, last_n, which, argc, extract, error))
 		return FALSE;
 	if (extract)

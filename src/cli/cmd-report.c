@@ -14,12 +14,9 @@
 #define REPORT_LONGEST 50
 
 /* The options' values, or a usage error naming the one that is wrong. */
-static gboolean report_check(const char *format_s, const char *per, const char *sort_s, gint top,
-			     double threshold_us, FtlFormat *format, FtlFuncStatsKey *key,
-			     FtlFuncStatsSort *sort, GError **error)
+static gboolean report_check(const char *per, const char *sort_s, gint top, double threshold_us,
+			     FtlFuncStatsKey *key, FtlFuncStatsSort *sort, GError **error)
 {
-	if (format_s && !ftl_format_parse(format_s, format, error))
-		return FALSE;
 	if (per && !strcmp(per, "cpu")) {
 		*key = FTL_FUNCSTATS_BY_CPU;
 	} else if (per && !strcmp(per, "task")) {
@@ -47,12 +44,11 @@ static gboolean report_check(const char *format_s, const char *per, const char *
 
 gboolean ftl_cmd_report(int argc, char **argv, GError **error)
 {
-	g_autofree char *format_s = NULL, *per = NULL, *sort_s = NULL;
+	g_autofree char *per = NULL, *sort_s = NULL;
 	gint top = 15;
 	double threshold_us = 0;
 	gboolean sched_on = FALSE;
 	const GOptionEntry entries[] = {
-		{ "format", 'F', 0, G_OPTION_ARG_STRING, &format_s, "text, csv or json", "FMT" },
 		{ "top", 'n', 0, G_OPTION_ARG_INT, &top, "Rows per section in text (default 15)",
 		  "N" },
 		{ "threshold", 't', 0, G_OPTION_ARG_DOUBLE, &threshold_us,
@@ -69,10 +65,10 @@ gboolean ftl_cmd_report(int argc, char **argv, GError **error)
 	g_auto(FtlCliGlobals) g = { 0 };
 	if (!ftl_cli_parse(ftl_cli_find("report"), entries, &g, &argc, &argv, error))
 		return FALSE;
-	FtlFormat format = FTL_FORMAT_TEXT;
+	FtlFormat format = g.format;
 	FtlFuncStatsKey key = FTL_FUNCSTATS_BY_FUNC;
 	FtlFuncStatsSort sort = FTL_FUNCSTATS_SORT_SELF;
-	if (!report_check(format_s, per, sort_s, top, threshold_us, &format, &key, &sort, error))
+	if (!report_check(per, sort_s, top, threshold_us, &key, &sort, error))
 		return FALSE;
 	if (!ftl_cli_time_origin(&g, argc, argv, error))
 		return FALSE;

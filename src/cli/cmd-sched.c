@@ -37,14 +37,13 @@ static gboolean sched_add_spans(FtlSched *s, const FtlCliGlobals *g, int argc, c
 }
 
 typedef struct {
-	char *format, *sort, *from, *span_start, *span_end;
+	char *sort, *from, *span_start, *span_end;
 	gint top, worst;
 	gboolean wakeups;
 } SchedArgs;
 
 static void sched_args_clear(SchedArgs *a)
 {
-	g_free(a->format);
 	g_free(a->sort);
 	g_free(a->from);
 	g_free(a->span_start);
@@ -55,10 +54,6 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(SchedArgs, sched_args_clear)
 static gboolean sched_check(const SchedArgs *a, FtlSchedViewOptions *v, FtlSchedOptions *o,
 			    GError **error)
 {
-	if (a->format && !ftl_format_parse(a->format, &v->format, error)) {
-		g_prefix_error(error, "sched: ");
-		return FALSE;
-	}
 	if (a->sort && !ftl_sched_parse_sort(a->sort, &v->sort)) {
 		g_set_error(
 			error, FTL_ERROR, FTL_ERROR_USAGE,
@@ -104,8 +99,6 @@ gboolean ftl_cmd_sched(int argc, char **argv, GError **error)
 		{ "per-span", 0, 0, G_OPTION_ARG_STRING, &span_help,
 		  "The same figures per marker span: START and END are regexes as markers --span",
 		  "START END" },
-		{ "format", 'F', 0, G_OPTION_ARG_STRING, &a.format,
-		  "Output format: text, csv or json", "FMT" },
 		{ NULL },
 	};
 	if (!ftl_cli_take_pair("sched", "--per-span", &argc, argv, &a.span_start, &a.span_end, error))
@@ -115,7 +108,7 @@ gboolean ftl_cmd_sched(int argc, char **argv, GError **error)
 	g_free(span_help);
 	if (!parsed)
 		return FALSE;
-	FtlSchedViewOptions v = { .format = FTL_FORMAT_TEXT, .sort = FTL_SCHED_SORT_RUN };
+	FtlSchedViewOptions v = { .format = g.format, .sort = FTL_SCHED_SORT_RUN };
 	FtlSchedOptions o = { 0 };
 	if (!sched_check(&a, &v, &o, error) || !ftl_cli_time_origin(&g, argc, argv, error))
 		return FALSE;

@@ -13,7 +13,6 @@ gboolean ftl_cmd_split(int argc, char **argv, GError **error)
 {
 	gboolean per_cpu = FALSE, force = FALSE;
 	g_autofree char *out_dir = NULL;
-	g_autofree char *format = NULL;
 	const GOptionEntry entries[] = {
 		{ "per-cpu", 0, 0, G_OPTION_ARG_NONE, &per_cpu, "One file per CPU: DIR/cpuN/trace",
 		  NULL },
@@ -21,18 +20,11 @@ gboolean ftl_cmd_split(int argc, char **argv, GError **error)
 		  "Write into DIR (made if missing)", "DIR" },
 		{ "force", 'f', 0, G_OPTION_ARG_NONE, &force, "Overwrite existing cpuN/trace files",
 		  NULL },
-		{ "format", 'F', 0, G_OPTION_ARG_STRING, &format,
-		  "Print what was written: text, csv or json", "FMT" },
 		{ NULL },
 	};
 	g_auto(FtlCliGlobals) g = { 0 };
 	if (!ftl_cli_parse(ftl_cli_find("split"), entries, &g, &argc, &argv, error))
 		return FALSE;
-	FtlFormat fmt = FTL_FORMAT_TEXT;
-	if (format && !ftl_format_parse(format, &fmt, error)) {
-		g_prefix_error(error, "split: ");
-		return FALSE;
-	}
 	if (!per_cpu) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
 			    "split: say how to split: --per-cpu (the only way so far)");
@@ -62,8 +54,9 @@ gboolean ftl_cmd_split(int argc, char **argv, GError **error)
 	g_autoptr(FtlSplit) s = ftl_split_new(out_dir, force, (const char *const *)argv + 1);
 	if (!ftl_split_run(s, trace, &g.filter, error))
 		return FALSE;
-	if (format || g.verbose)
-		ftl_split_print_summary(s, fmt, stdout);
+	/* what was written, when asked: --verbose, or a format for it */
+	if (g.format_given || g.verbose)
+		ftl_split_print_summary(s, g.format, stdout);
 	/* Lines ftlens did not recognize were not copied: say so, as dump does. */
 	if (ftl_diags_any(ftl_trace_diags(trace)))
 		ftl_diags_print_text(stderr, ftl_trace_diags(trace));

@@ -49,7 +49,6 @@ static gboolean stack_diff(FtlStackSet *set, char **argv, FtlFormat format, guin
 
 gboolean ftl_cmd_stack(int argc, char **argv, GError **error)
 {
-	g_autofree char *format_s = NULL;
 	gboolean diff = FALSE;
 	gint top = 15;
 	const GOptionEntry entries[] = {
@@ -57,17 +56,12 @@ gboolean ftl_cmd_stack(int argc, char **argv, GError **error)
 		  "Compare the deepest stack of A with that of B", NULL },
 		{ "top", 'n', 0, G_OPTION_ARG_INT, &top,
 		  "Rows of the ranked tables in text (default 15)", "N" },
-		{ "format", 'F', 0, G_OPTION_ARG_STRING, &format_s, "text, csv or json", "FMT" },
 		{ NULL },
 	};
 	g_auto(FtlCliGlobals) g = { 0 };
 	if (!ftl_cli_parse(ftl_cli_find("stack"), entries, &g, &argc, &argv, error))
 		return FALSE;
-	FtlFormat format = FTL_FORMAT_TEXT;
-	if (format_s && !ftl_format_parse(format_s, &format, error)) {
-		g_prefix_error(error, "stack: ");
-		return FALSE;
-	}
+	FtlFormat format = g.format;
 	if (top < 1) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "stack: --top %d: expected N >= 1",
 			    top);

@@ -34,11 +34,16 @@ static FtlOutput *volatile output_pending;
 static gboolean output_handlers_set;
 static const int output_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
-static void output_on_signal(int sig)
+void ftl_output_remove_pending(void)
 {
 	for (FtlOutput *o = output_pending; o; o = o->next_pending)
 		if (o->tmp)
 			unlink(o->tmp);
+}
+
+static void output_on_signal(int sig)
+{
+	ftl_output_remove_pending();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }

@@ -44,6 +44,11 @@ void ftl_output_free(FtlOutput *o);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlOutput, ftl_output_free)
 
+/* Unlinks every temp file not yet committed; async-signal-safe, for a
+ * signal handler of ftlens's own that ends the process (the pager's: the
+ * writer's own handlers stand aside when another is installed). */
+void ftl_output_remove_pending(void);
+
 /* Writes data[0..len) to path in one go, as open + write + commit. */
 gboolean ftl_output_write_all(const char *path, const char *const *inputs, const void *data,
 			      gsize len, GError **error);

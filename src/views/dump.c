@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The `dump` view: one normalized, greppable line per event. */
+/* The `dump` view: one normalized, greppable line per event (or one CSV row,
+ * or one JSON object, with the same fields). */
 #include "views/dump.h"
 
 #include <string.h>
@@ -8,24 +9,55 @@
 #include "util/escape.h"
 #include "util/timefmt.h"
 
-static void dump_str(GString *out, const char *key, const char *s)
+/* Where the kind-specific fields go: " key=value" text (text, and CSV's
+ * fields cell), or ,"key":value members of a JSON object. */
+typedef struct {
+	GString *out;
+	gboolean json;
+	gboolean more; /* JSON: a member was written, the next needs a comma */
+} DumpSink;
+
+static void dump_key(DumpSink *d, const char *key)
 {
-	g_string_append_printf(out, " %s=", key);
-	if (s)
-		ftl_escape_append(out, s, -1);
+	if (d->json)
+		g_string_append_printf(d->out, "%s\"%s\":", d->more ? "," : "", key);
+	else
+		g_string_append_printf(d->out, " %s=", key);
+	d->more = TRUE;
+}
+
+static void dump_json_text(GString *out, const char *s, gssize len)
+{
+	g_autofree char *q = ftl_json_quote(s, len);
+	g_string_append(out, q);
+}
+
+static void dump_str(DumpSink *d, const char *key, const char *s)
+{
+	dump_key(d, key);
+	if (d->json && s)
+		dump_json_text(d->out, s, -1);
+	else if (d->json)
+		g_string_append(d->out, "null");
+	else if (s)
+		ftl_escape_append(d->out, s, -1);
 	else /* a comm the input did not know, or a function it did not name */
-		g_string_append(out, g_str_has_suffix(key, "comm") ? "<...>" : "-");
+		g_string_append(d->out, g_str_has_suffix(key, "comm") ? "<...>" : "-");
 }
 
-static void dump_slice(GString *out, const char *key, FtlSlice s)
+static void dump_slice(DumpSink *d, const char *key, FtlSlice s)
 {
-	g_string_append_printf(out, " %s=", key);
-	ftl_escape_append(out, s.p, s.len);
+	dump_key(d, key);
+	if (d->json)
+		dump_json_text(d->out, s.p, (gssize)s.len);
+	else
+		ftl_escape_append(d->out, s.p, s.len);
 }
 
-static void dump_int(GString *out, const char *key, gint64 v)
+static void dump_int(DumpSink *d, const char *key, gint64 v)
 {
-	g_string_append_printf(out, " %s=%" G_GINT64_FORMAT, key, v);
+	dump_key(d, key);
+	g_string_append_printf(d->out, "%" G_GINT64_FORMAT, v);
 }
 
 void ftl_dump_event(GString *out, const FtlEvent *ev)
@@ -64,40 +96,65 @@ static void dump_prefix(GString *out, const FtlEvent *ev, gint64 origin)
 	g_string_append_c(out, ':');
 }
 
-static void dump_graph(GString *out, const FtlEvent *ev)
+static void dump_graph(DumpSink *d, const FtlEvent *ev)
 {
-	dump_str(out, "func", ev->u.graph.func);
-	dump_int(out, "depth", ev->u.graph.depth);
+	dump_str(d, "func", ev->u.graph.func);
+	dump_int(d, "depth", ev->u.graph.depth);
 	if (ev->u.graph.duration != FTL_TS_NONE)
-		dump_int(out, "duration_ns", ev->u.graph.duration);
+		dump_int(d, "duration_ns", ev->u.graph.duration);
 	if (ev->u.graph.has_retval) {
 		/* as the trace printed it: hex (funcgraph-retval-hex, and
 		 * pointers in the kernel's smart mode), else signed decimal
-		 * (errno values: -22) */
-		if (ev->u.graph.retval_hex)
-			g_string_append_printf(out, " retval=0x%" G_GINT64_MODIFIER "x",
+		 * (errno values: -22); JSON has numbers only */
+		if (ev->u.graph.retval_hex && !d->json)
+			g_string_append_printf(d->out, " retval=0x%" G_GINT64_MODIFIER "x",
 					       (guint64)ev->u.graph.retval);
 		else
-			dump_int(out, "retval", ev->u.graph.retval);
+			dump_int(d, "retval", ev->u.graph.retval);
 	}
 	if (ev->flags & FTL_EVENT_F_SYNTH)
-		g_string_append(out, " synthesized=leaf");
+		dump_str(d, "synthesized", "leaf");
+}
+
+/* A stack's frames, innermost first: "f <- g" in text, an array in JSON. */
+static void dump_stack(DumpSink *d, const FtlEvent *ev)
+{
+	dump_int(d, "frames", ev->u.stack.n_frames);
+	if (d->json)
+		g_string_append(d->out, ",\"stack\":[");
+	for (guint32 i = 0; i < ev->u.stack.n_frames; i++) {
+		FtlSlice f = ev->u.stack.frames[i];
+		if (d->json) {
+			if (i)
+				g_string_append_c(d->out, ',');
+			dump_json_text(d->out, f.p, (gssize)f.len);
+			continue;
+		}
+		g_string_append(d->out, i ? " <- " : " ");
+		ftl_escape_append(d->out, f.p, f.len);
+	}
+	if (d->json)
+		g_string_append_c(d->out, ']');
 }
 
 /* The payload as the trace printed it, or as its print format renders it
- * for a binary input. FALSE when there is none. */
-static gboolean dump_payload(GString *out, const FtlEvent *ev)
+ * for a binary input (JSON: "payload"). FALSE when there is none. */
+static gboolean dump_payload(DumpSink *d, const FtlEvent *ev)
 {
-	if (ev->payload.len) {
-		g_string_append_c(out, ' ');
-		ftl_escape_append(out, ev->payload.p, ev->payload.len);
+	g_autoptr(GString) text = NULL;
+	FtlSlice p = ev->payload;
+	if (!p.len) {
+		text = g_string_new(NULL);
+		if (!ev->src || !ftl_source_payload(ev->src, ev, text) || !text->len)
+			return FALSE;
+		p = (FtlSlice){ text->str, text->len };
+	}
+	if (d->json) {
+		dump_slice(d, "payload", p);
 		return TRUE;
 	}
-	g_autoptr(GString) text = g_string_new(NULL);
-	if (!ev->src || !ftl_source_payload(ev->src, ev, text) || !text->len)
-		return FALSE;
-	g_string_append_c(out, ' ');
-	ftl_escape_append(out, text->str, text->len);
+	g_string_append_c(d->out, ' ');
+	ftl_escape_append(d->out, p.p, p.len);
 	return TRUE;
 }
 
@@ -106,94 +163,179 @@ static gboolean dump_payload(GString *out, const FtlEvent *ev)
  * stays as the kernel meant it: success=1 on older kernels, ret=handled,
  * target_cpu=002. Lines without the key (the legacy sched_switch tracer's
  * wakeups) show the model's fields. */
-static void dump_printed(GString *out, const FtlEvent *ev)
+static void dump_printed(DumpSink *d, const FtlEvent *ev)
 {
 	FtlSlice v;
 	const char *key = ev->kind == FTL_EVENT_SCHED_WAKEUP ? "pid" : "irq";
-	if (ftl_event_field(ev, key, &v) && dump_payload(out, ev))
+	if (ftl_event_field(ev, key, &v) && dump_payload(d, ev))
 		return;
 	if (ev->kind == FTL_EVENT_SCHED_WAKEUP) {
-		dump_str(out, "comm", ev->u.wake.comm);
-		dump_int(out, "pid", ev->u.wake.pid);
-		dump_int(out, "prio", ev->u.wake.prio);
-		dump_int(out, "target_cpu", ev->u.wake.target_cpu);
+		dump_str(d, "comm", ev->u.wake.comm);
+		dump_int(d, "pid", ev->u.wake.pid);
+		dump_int(d, "prio", ev->u.wake.prio);
+		dump_int(d, "target_cpu", ev->u.wake.target_cpu);
 		return;
 	}
 	if (ev->u.irq.irq >= 0)
-		dump_int(out, "irq", ev->u.irq.irq);
+		dump_int(d, "irq", ev->u.irq.irq);
 	if (ev->kind == FTL_EVENT_IRQ_ENTRY && ev->u.irq.name.len)
-		dump_slice(out, "name", ev->u.irq.name);
+		dump_slice(d, "name", ev->u.irq.name);
 	if (ev->kind == FTL_EVENT_IRQ_EXIT && ev->u.irq.irq >= 0)
-		dump_int(out, "ret", ev->u.irq.ret);
+		dump_int(d, "ret", ev->u.irq.ret);
 }
 
 /* The kind-specific fields. */
-static void dump_fields(GString *out, const FtlEvent *ev)
+static void dump_fields(DumpSink *d, const FtlEvent *ev)
 {
 	switch (ev->kind) {
 	case FTL_EVENT_FUNC_ENTRY:
 	case FTL_EVENT_FUNC_EXIT:
-		dump_graph(out, ev);
+		dump_graph(d, ev);
 		break;
 	case FTL_EVENT_FUNC:
-		dump_str(out, "func", ev->u.fn.func);
+		dump_str(d, "func", ev->u.fn.func);
 		if (ev->u.fn.parent)
-			dump_str(out, "parent", ev->u.fn.parent);
+			dump_str(d, "parent", ev->u.fn.parent);
 		if (ev->u.fn.repeats) {
-			dump_int(out, "repeats", ev->u.fn.repeats);
+			dump_int(d, "repeats", ev->u.fn.repeats);
 			if (ev->u.fn.last_ts != FTL_TS_NONE)
-				dump_int(out, "last_ts_ns", ev->u.fn.last_ts);
+				dump_int(d, "last_ts_ns", ev->u.fn.last_ts);
 		}
 		break;
 	case FTL_EVENT_MARKER:
-		g_string_append_printf(out, " origin=%s",
-				       ev->u.marker.origin == FTL_MARKER_PRINTK    ? "printk"
-				       : ev->u.marker.origin == FTL_MARKER_COMMENT ? "comment"
-										   : "trace_marker");
+		dump_str(d, "origin",
+			 ev->u.marker.origin == FTL_MARKER_PRINTK    ? "printk"
+			 : ev->u.marker.origin == FTL_MARKER_COMMENT ? "comment"
+								     : "trace_marker");
 		if (ev->u.marker.caller.len)
-			dump_slice(out, "caller", ev->u.marker.caller);
-		dump_slice(out, "text", ev->u.marker.text);
+			dump_slice(d, "caller", ev->u.marker.caller);
+		dump_slice(d, "text", ev->u.marker.text);
 		break;
 	case FTL_EVENT_SCHED_SWITCH:
 	case FTL_EVENT_TASK_SWITCH:
-		dump_str(out, "prev_comm", ev->u.sw.prev_comm);
-		dump_int(out, "prev_pid", ev->u.sw.prev_pid);
+		dump_str(d, "prev_comm", ev->u.sw.prev_comm);
+		dump_int(d, "prev_pid", ev->u.sw.prev_pid);
 		if (ev->kind == FTL_EVENT_SCHED_SWITCH) {
-			dump_int(out, "prev_prio", ev->u.sw.prev_prio);
-			dump_slice(out, "prev_state", ev->u.sw.prev_state);
+			dump_int(d, "prev_prio", ev->u.sw.prev_prio);
+			dump_slice(d, "prev_state", ev->u.sw.prev_state);
 		}
-		dump_str(out, "next_comm", ev->u.sw.next_comm);
-		dump_int(out, "next_pid", ev->u.sw.next_pid);
+		dump_str(d, "next_comm", ev->u.sw.next_comm);
+		dump_int(d, "next_pid", ev->u.sw.next_pid);
 		if (ev->kind == FTL_EVENT_SCHED_SWITCH)
-			dump_int(out, "next_prio", ev->u.sw.next_prio);
+			dump_int(d, "next_prio", ev->u.sw.next_prio);
 		break;
 	case FTL_EVENT_SCHED_WAKEUP:
 	case FTL_EVENT_IRQ_ENTRY:
 	case FTL_EVENT_IRQ_EXIT:
-		dump_printed(out, ev);
+		dump_printed(d, ev);
 		break;
 	case FTL_EVENT_LOST:
-		dump_int(out, "count", (gint64)ev->u.lost.count);
+		dump_int(d, "count", (gint64)ev->u.lost.count);
 		break;
 	case FTL_EVENT_STACK:
-		dump_int(out, "frames", ev->u.stack.n_frames);
-		for (guint32 i = 0; i < ev->u.stack.n_frames; i++) {
-			g_string_append(out, i ? " <- " : " ");
-			ftl_escape_append(out, ev->u.stack.frames[i].p,
-						ev->u.stack.frames[i].len);
-		}
+		dump_stack(d, ev);
 		break;
 	default:
 		/* binary inputs keep fields; the source renders them as text */
 		if (ev->payload.len || ev->kind == FTL_EVENT_GENERIC)
-			dump_payload(out, ev);
+			dump_payload(d, ev);
 		break;
 	}
 }
 
 void ftl_dump_event_at(GString *out, const FtlEvent *ev, gint64 origin)
 {
+	DumpSink d = { out, FALSE, FALSE };
 	dump_prefix(out, ev, origin);
-	dump_fields(out, ev);
+	dump_fields(&d, ev);
 	g_string_append_c(out, '\n');
+}
+
+static gint64 dump_ts(const FtlEvent *ev, gint64 origin)
+{
+	return ev->ts == FTL_TS_NONE || origin == FTL_TS_NONE ? ev->ts : ev->ts - origin;
+}
+
+void ftl_dump_begin(GString *out, FtlFormat format, const char *input)
+{
+	if (format == FTL_FORMAT_CSV) {
+		g_string_append(out, "ts_ns,cpu,pid,comm,kind,name,fields\n");
+	} else if (format == FTL_FORMAT_JSON) {
+		g_string_append(out, "{\"input\":");
+		dump_json_text(out, input, -1);
+		g_string_append(out, ",\"events\":[");
+	}
+}
+
+/* CSV: the prefix's columns, then the text fields in one cell; unknown
+ * values (no timestamp, CPU, pid) are empty cells, as in tables. */
+static void dump_csv(GString *out, const FtlEvent *ev, gint64 origin)
+{
+	gint64 ts = dump_ts(ev, origin);
+	if (ts != FTL_TS_NONE)
+		g_string_append_printf(out, "%" G_GINT64_FORMAT, ts);
+	g_string_append_c(out, ',');
+	if (ev->cpu >= 0)
+		g_string_append_printf(out, "%d", ev->cpu);
+	g_string_append_c(out, ',');
+	if (ev->pid >= 0)
+		g_string_append_printf(out, "%d", ev->pid);
+	g_string_append_c(out, ',');
+	if (ev->comm)
+		ftl_csv_append(out, ev->comm, -1);
+	g_string_append_printf(out, ",%s,", ftl_event_kind_name(ev->kind));
+	if (ev->name)
+		ftl_csv_append(out, ev->name, -1);
+	g_string_append_c(out, ',');
+	g_autoptr(GString) fields = g_string_new(NULL);
+	DumpSink d = { fields, FALSE, FALSE };
+	dump_fields(&d, ev);
+	/* the text form's fields, less the space before the first */
+	ftl_csv_append(out, fields->str + (fields->len ? 1 : 0), -1);
+	g_string_append_c(out, '\n');
+}
+
+/* JSON: one object per line; null for what the input did not say. */
+static void dump_json(GString *out, const FtlEvent *ev, gint64 origin, gboolean first)
+{
+	gint64 ts = dump_ts(ev, origin);
+	g_string_append(out, first ? "\n{" : ",\n{");
+	DumpSink d = { out, TRUE, FALSE };
+	if (ts != FTL_TS_NONE)
+		dump_int(&d, "ts_ns", ts);
+	else
+		dump_str(&d, "ts_ns", NULL);
+	if (ev->cpu >= 0)
+		dump_int(&d, "cpu", ev->cpu);
+	else
+		dump_str(&d, "cpu", NULL);
+	if (ev->pid >= 0)
+		dump_int(&d, "pid", ev->pid);
+	else
+		dump_str(&d, "pid", NULL);
+	dump_str(&d, "comm", ev->comm);
+	dump_str(&d, "kind", ftl_event_kind_name(ev->kind));
+	dump_str(&d, "name", ev->name);
+	dump_key(&d, "fields");
+	g_string_append_c(out, '{');
+	DumpSink f = { out, TRUE, FALSE };
+	dump_fields(&f, ev);
+	g_string_append(out, "}}");
+}
+
+void ftl_dump_event_as(GString *out, const FtlEvent *ev, gint64 origin, FtlFormat format,
+		       gboolean first)
+{
+	if (format == FTL_FORMAT_CSV)
+		dump_csv(out, ev, origin);
+	else if (format == FTL_FORMAT_JSON)
+		dump_json(out, ev, origin, first);
+	else
+		ftl_dump_event_at(out, ev, origin);
+}
+
+void ftl_dump_end(GString *out, FtlFormat format)
+{
+	if (format == FTL_FORMAT_JSON)
+		g_string_append(out, "\n]}\n");
 }

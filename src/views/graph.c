@@ -4,8 +4,9 @@
 
 #include <string.h>
 
-#include "util/timefmt.h"
+#include "util/color.h"
 #include "util/escape.h"
+#include "util/timefmt.h"
 
 /* Levels indented two columns each; deeper lines say their level instead,
  * so that a line stays short however deep the tree goes. */
@@ -30,10 +31,19 @@ static void graph_text(const FtlCallNode *n, const FtlGraphOptions *opt, gint le
 		if (!graph_show(c, opt, level))
 			continue;
 		gboolean timed = c->timed > 0;
-		fprintf(out, "%12s %12s %9" G_GUINT64_FORMAT "%s  %s",
+		/* repaired paths in the alert colour, else each time by magnitude */
+		FtlColorRole total = !timed	 ? FTL_COLOR_NONE
+				     : c->flagged ? FTL_COLOR_ALERT
+						  : ftl_color_duration_role(c->total_ns);
+		FtlColorRole self = timed && !c->flagged ? ftl_color_duration_role(c->self_ns)
+							 : total;
+		fprintf(out, "%s%12s%s %s%12s%s %9" G_GUINT64_FORMAT "%s  %s",
+			ftl_color_code(total),
 			timed ? ftl_duration_format(c->total_ns, t, sizeof t) : "-",
-			timed ? ftl_duration_format(c->self_ns, s, sizeof s) : "-", c->calls,
-			c->flagged ? "!" : " ", prefix->str);
+			total ? ftl_color_reset() : "", ftl_color_code(self),
+			timed ? ftl_duration_format(c->self_ns, s, sizeof s) : "-",
+			self ? ftl_color_reset() : "", c->calls, c->flagged ? "!" : " ",
+			prefix->str);
 		if (level >= GRAPH_INDENT_MAX)
 			fprintf(out, "[%d] ", level);
 		ftl_escape_fputs(c->func, out); /* a name from the trace */
@@ -56,7 +66,7 @@ static const FtlColumn graph_cols[] = {
 	[C_SELF] = { "self_ns", "self", FTL_COL_NS },
 	[C_MIN] = { "min_ns", "min", FTL_COL_NS },
 	[C_MAX] = { "max_ns", "max", FTL_COL_NS },
-	[C_REPAIRED] = { "repaired", "repaired", FTL_COL_INT },
+	[C_REPAIRED] = { "repaired", "repaired", FTL_COL_INT, FTL_COL_ALERT },
 };
 
 /* Sets the path column: path's last frames that fit in GRAPH_PATH_MAX bytes
@@ -165,7 +175,8 @@ void ftl_graph_print(const FtlCallNode *root, const FtlGraphOptions *opt, FtlFor
 		ftl_table_print_csv(t, out);
 		return;
 	}
-	fprintf(out, "%12s %12s %9s   %s\n", "total", "self", "calls", "function");
+	fprintf(out, "%s%12s %12s %9s   %s%s\n", ftl_color_code(FTL_COLOR_HEADER), "total", "self",
+		"calls", "function", ftl_color_reset());
 	g_autoptr(GString) prefix = g_string_new(NULL);
 	graph_text(root, opt, 0, prefix, out);
 	fprintf(out,

@@ -247,7 +247,7 @@ void ftl_info_print_csv(FILE *out, FtlTrace *trace, const FtlCounts *c)
 		[CPU_EVENTS] = { "events", "events", FTL_COL_INT },
 		[CPU_FIRST_TS] = { "first_ts_ns", "first", FTL_COL_TS },
 		[CPU_LAST_TS] = { "last_ts_ns", "last", FTL_COL_TS },
-		[CPU_LOST_EVENTS] = { "lost_events", "lost", FTL_COL_INT },
+		[CPU_LOST_EVENTS] = { "lost_events", "lost", FTL_COL_INT, FTL_COL_ALERT },
 	};
 	g_autoptr(FtlTable) cpus = ftl_table_new("cpus", cpus_cols, G_N_ELEMENTS(cpus_cols));
 	for (guint i = 0; i < ftl_counts_n_cpus(c); i++) {

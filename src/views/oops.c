@@ -209,7 +209,7 @@ static void oops_text_dump_cpus(FILE *out, const FtlOopsTrail *t)
 		[CPU_CPU] = { "cpu", "cpu", FTL_COL_INT },
 		[CPU_EVENTS] = { "events", "events", FTL_COL_INT },
 		[CPU_EVENT_LINES] = { "event_lines", "lines", FTL_COL_INT },
-		[CPU_LOST] = { "lost", "lost", FTL_COL_INT },
+		[CPU_LOST] = { "lost", "lost", FTL_COL_INT, FTL_COL_ALERT },
 	};
 	g_autoptr(FtlTable) cpus = ftl_table_new("cpus", cpus_cols, G_N_ELEMENTS(cpus_cols));
 	for (guint i = 0; i < ftl_oops_trail_n_cpus(t); i++) {
@@ -560,7 +560,76 @@ struct _FtlOopsPrinter {
 	FtlFormat format;
 	guint n;
 	JsonBuilder *b;
+	FtlTable *csv; /* CSV: one row per report of every log */
 };
+
+/* CSV: the reports as a table, one row each, for a spreadsheet over many
+ * logs; the stacks, registers and dumps are JSON's (and text's). */
+enum {
+	R_LOG,
+	R_INDEX,
+	R_KIND,
+	R_TITLE,
+	R_ARCH,
+	R_CPU,
+	R_PID,
+	R_COMM,
+	R_RELEASE,
+	R_TAINT,
+	R_FAULT,
+	R_FRAMES,
+	R_FIRST,
+	R_LAST,
+	R_TS,
+};
+static const FtlColumn oops_report_cols[] = {
+	[R_LOG] = { "log", "log", FTL_COL_STR },
+	[R_INDEX] = { "index", "#", FTL_COL_INT },
+	[R_KIND] = { "kind", "kind", FTL_COL_STR },
+	[R_TITLE] = { "title", "title", FTL_COL_STR },
+	[R_ARCH] = { "arch", "arch", FTL_COL_STR },
+	[R_CPU] = { "cpu", "cpu", FTL_COL_INT },
+	[R_PID] = { "pid", "pid", FTL_COL_INT },
+	[R_COMM] = { "comm", "comm", FTL_COL_STR },
+	[R_RELEASE] = { "release", "release", FTL_COL_STR },
+	[R_TAINT] = { "taint", "taint", FTL_COL_STR },
+	[R_FAULT] = { "fault", "fault", FTL_COL_STR },
+	[R_FRAMES] = { "call_trace_frames", "frames", FTL_COL_INT },
+	[R_FIRST] = { "first_line", "first line", FTL_COL_INT },
+	[R_LAST] = { "last_line", "last line", FTL_COL_INT },
+	[R_TS] = { "ts_ns", "time", FTL_COL_TS },
+};
+
+static void oops_csv_rows(FtlTable *t, const FtlOopsView *v)
+{
+	for (guint i = 0; i < ftl_oops_count(v->oops); i++) {
+		const FtlOopsReport *r = ftl_oops_get(v->oops, i);
+		const FtlOopsStack *main = ftl_oops_report_trace(r);
+		ftl_table_begin_row(t);
+		ftl_table_set_str(t, R_LOG, v->con->path);
+		ftl_table_set_int(t, R_INDEX, i + 1);
+		ftl_table_set_str(t, R_KIND, ftl_oops_kind_name(r->kind));
+		ftl_table_set_str(t, R_TITLE, r->title);
+		ftl_table_set_str(t, R_ARCH, r->arch);
+		if (r->cpu >= 0)
+			ftl_table_set_int(t, R_CPU, r->cpu);
+		if (r->pid >= 0)
+			ftl_table_set_int(t, R_PID, r->pid);
+		ftl_table_set_str(t, R_COMM, r->comm);
+		ftl_table_set_str(t, R_RELEASE, r->release);
+		ftl_table_set_str(t, R_TAINT, r->taint);
+		if (r->has_fault) {
+			g_autoptr(GString) f = g_string_new(NULL);
+			oops_frame_text(f, &r->fault);
+			ftl_table_set_str(t, R_FAULT, f->str);
+		}
+		ftl_table_set_int(t, R_FRAMES, main ? (gint64)main->frames->len : 0);
+		ftl_table_set_int(t, R_FIRST, (gint64)oops_lineno(v, r->first));
+		ftl_table_set_int(t, R_LAST, (gint64)oops_lineno(v, r->last));
+		if (r->ts != FTL_TS_NONE)
+			ftl_table_set_int(t, R_TS, r->ts);
+	}
+}
 
 FtlOopsPrinter *ftl_oops_printer_new(FILE *out, FtlFormat format)
 {
@@ -572,6 +641,9 @@ FtlOopsPrinter *ftl_oops_printer_new(FILE *out, FtlFormat format)
 		json_builder_begin_object(p->b);
 		json_builder_set_member_name(p->b, "logs");
 		json_builder_begin_array(p->b);
+	} else if (format == FTL_FORMAT_CSV) {
+		p->csv = ftl_table_new("reports", oops_report_cols,
+				       G_N_ELEMENTS(oops_report_cols));
 	}
 	return p;
 }
@@ -580,6 +652,8 @@ void ftl_oops_printer_add(FtlOopsPrinter *p, const FtlOopsView *v)
 {
 	if (p->b) {
 		ftl_oops_add_json(p->b, v);
+	} else if (p->csv) {
+		oops_csv_rows(p->csv, v);
 	} else {
 		if (p->n)
 			fputc('\n', p->out);
@@ -590,6 +664,8 @@ void ftl_oops_printer_add(FtlOopsPrinter *p, const FtlOopsView *v)
 
 void ftl_oops_printer_finish(FtlOopsPrinter *p)
 {
+	if (p->csv)
+		ftl_table_print_csv(p->csv, p->out);
 	if (!p->b)
 		return;
 	json_builder_end_array(p->b);
@@ -603,5 +679,6 @@ void ftl_oops_printer_free(FtlOopsPrinter *p)
 	if (!p)
 		return;
 	g_clear_object(&p->b);
+	g_clear_pointer(&p->csv, ftl_table_free);
 	g_free(p);
 }

@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "util/color.h"
 #include "util/timefmt.h"
 
 #define QUALITY_WIDTH ftl_table_width() /* the terminal's or --width */
@@ -47,8 +48,9 @@ void ftl_quality_print_text(const FtlQuality *q, FILE *out)
 {
 	char b1[64], b2[64], b3[64], b4[64];
 	fprintf(out, "Data quality:\n");
-	fprintf(out, "  %4s %10s %-17s %-17s %10s %5s %7s %10s %10s\n", "CPU", "events", "first",
-		"last", "lost", "LOST", "started", "in buffer", "written");
+	fprintf(out, "  %s%4s %10s %-17s %-17s %10s %5s %7s %10s %10s%s\n",
+		ftl_color_code(FTL_COLOR_HEADER), "CPU", "events", "first", "last", "lost", "LOST",
+		"started", "in buffer", "written", ftl_color_reset());
 	for (guint i = 0; i < ftl_quality_n_cpus(q); i++) {
 		const FtlCpuQuality *c = ftl_quality_cpu(q, i);
 		char cpu[16];
@@ -56,14 +58,18 @@ void ftl_quality_print_text(const FtlQuality *q, FILE *out)
 			g_strlcpy(cpu, "?", sizeof cpu);
 		else
 			g_snprintf(cpu, sizeof cpu, "%d", c->cpu);
+		/* a CPU that lost events or lines in the alert colour */
+		FtlColorRole role =
+			c->lost_events || c->lost_lines ? FTL_COLOR_ALERT : FTL_COLOR_NONE;
 		fprintf(out,
-			"  %4s %10" G_GUINT64_FORMAT " %-17s %-17s %10" G_GUINT64_FORMAT
-			" %5" G_GUINT64_FORMAT " %7" G_GUINT64_FORMAT " %10s %10s\n",
-			cpu, c->events, ftl_time_format_us(c->first_ts, b1, sizeof b1),
+			"  %s%4s %10" G_GUINT64_FORMAT " %-17s %-17s %10" G_GUINT64_FORMAT
+			" %5" G_GUINT64_FORMAT " %7" G_GUINT64_FORMAT " %10s %10s%s\n",
+			ftl_color_code(role), cpu, c->events, ftl_time_format_us(c->first_ts, b1, sizeof b1),
 			ftl_time_format_us(c->last_ts, b2, sizeof b2), c->lost_events,
 			c->lost_lines, c->buffer_started,
 			quality_opt_int(c->entries_in_buffer, b3, sizeof b3),
-			quality_opt_int(c->entries_written, b4, sizeof b4));
+			quality_opt_int(c->entries_written, b4, sizeof b4),
+			role ? ftl_color_reset() : "");
 	}
 	gint64 ws = ftl_quality_window_start(q), we = ftl_quality_window_end(q);
 	if (ws != FTL_TS_NONE)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/comm.h"
+#include "util/color.h"
 #include "util/escape.h"
 #include "util/timefmt.h"
 #include "views/info.h"
@@ -67,7 +68,7 @@ static const FtlColumn report_func_cols[] = {
 	[FC_P50] = { "p50_ns", "p50", FTL_COL_NS, FTL_COL_HIDE_TEXT },
 	[FC_P95] = { "p95_ns", "p95", FTL_COL_NS },
 	[FC_P99] = { "p99_ns", "p99", FTL_COL_NS },
-	[FC_REPAIRED] = { "repaired", "rep", FTL_COL_INT },
+	[FC_REPAIRED] = { "repaired", "rep", FTL_COL_INT, FTL_COL_ALERT },
 	[FC_INCOMPLETE] = { "incomplete_data", "!", FTL_COL_STR },
 };
 
@@ -130,7 +131,7 @@ static FtlTable *report_cpu_table(const FtlReportData *r)
 		[C_FIRST] = { "first_ts_ns", "first", FTL_COL_TS },
 		[C_LAST] = { "last_ts_ns", "last", FTL_COL_TS },
 		[C_SPAN] = { "span_ns", "span", FTL_COL_NS },
-		[C_LOST] = { "lost_events", "lost", FTL_COL_INT },
+		[C_LOST] = { "lost_events", "lost", FTL_COL_INT, FTL_COL_ALERT },
 	};
 	FtlTable *t = ftl_table_new("cpus", cols, G_N_ELEMENTS(cols));
 	for (guint i = 0; i < ftl_counts_n_cpus(r->counts); i++) {
@@ -241,7 +242,7 @@ static void report_header_text(const FtlReportData *r, FILE *out)
 static void report_section(FILE *out, const char *title, const FtlTable *t, guint top,
 			   const char *why)
 {
-	fprintf(out, "\n%s\n", title);
+	fprintf(out, "\n%s%s%s\n", ftl_color_code(FTL_COLOR_HEADER), title, ftl_color_reset());
 	if (ftl_table_n_rows(t) == 0) {
 		g_autofree char *vis = why ? ftl_escape(why, -1) : NULL; /* names the trace */
 		fprintf(out, "  (none%s%s)\n", vis ? ": " : "", vis ? vis : "");

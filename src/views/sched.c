@@ -63,7 +63,7 @@ static const FtlColumn cpu_cols[] = {
 	[C_SOFT] = { "softirq_ns", "softirq", FTL_COL_NS },
 	[C_SOFT_PCT] = { "softirq_pct", "sirq%", FTL_COL_PCT },
 	[C_SWITCHES] = { "switches", "switches", FTL_COL_INT },
-	[C_LOST] = { "lost_events", "lost", FTL_COL_INT },
+	[C_LOST] = { "lost_events", "lost", FTL_COL_INT, FTL_COL_ALERT },
 };
 
 static void cpu_rows(FtlTable *t, const FtlSchedScope *sc, guint span, gint64 origin,

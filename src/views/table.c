@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/color.h"
 #include "util/escape.h"
 #include "util/timefmt.h"
 
@@ -287,6 +288,17 @@ static void table_unambiguous(const FtlTable *t, GPtrArray *texts, guint nrows, 
 	}
 }
 
+/* TRUE when one of row's FTL_COL_ALERT cells is nonzero. */
+static gboolean table_alert(const FtlTable *t, const TableCell *row)
+{
+	for (guint c = 0; c < t->cols->len; c++) {
+		const TableCol *col = &g_array_index(t->cols, TableCol, c);
+		if ((col->flags & FTL_COL_ALERT) && !col->omitted && row[c].set && row[c].i)
+			return TRUE;
+	}
+	return FALSE;
+}
+
 /* Set once by the command line before any output. */
 static guint table_width = 100;
 
@@ -334,6 +346,10 @@ void ftl_table_print_text(const FtlTable *t, FILE *out, guint max_rows, guint wi
 	for (guint r = 0; r <= nrows; r++) {
 		g_string_truncate(line, 0);
 		gboolean first = TRUE;
+		const TableCell *row = r ? g_ptr_array_index(t->rows, r - 1) : NULL;
+		FtlColorRole line_role = r == 0		       ? FTL_COLOR_HEADER
+					 : table_alert(t, row) ? FTL_COLOR_ALERT
+								: FTL_COLOR_NONE;
 		for (guint c = 0; c < ncols; c++) {
 			const TableCol *col = &g_array_index(t->cols, TableCol, c);
 			if (!table_in_text(col))
@@ -343,12 +359,22 @@ void ftl_table_print_text(const FtlTable *t, FILE *out, guint max_rows, guint wi
 			if (!first)
 				g_string_append(line, "  ");
 			first = FALSE;
+			/* a duration's colour wraps its field: the cell is escaped
+			 * text already, so the codes are ours alone */
+			FtlColorRole role = row && !line_role && col->type == FTL_COL_NS &&
+							    row[c].set
+						    ? ftl_color_duration_role(row[c].i)
+						    : FTL_COLOR_NONE;
+			g_string_append(line, ftl_color_code(role));
 			table_put_field(line, col, s, (guint)ftl_escape_width(s), w[c], mid[c] && r > 0,
 					c == last);
+			if (role)
+				g_string_append(line, ftl_color_reset());
 		}
 		while (line->len && line->str[line->len - 1] == ' ')
 			g_string_truncate(line, line->len - 1);
-		fprintf(out, "%s\n", line->str);
+		fprintf(out, "%s%s%s\n", ftl_color_code(line_role), line->str,
+			line_role ? ftl_color_reset() : "");
 	}
 	g_string_free(line, TRUE);
 	if (nrows < t->rows->len)
@@ -359,23 +385,30 @@ void ftl_table_print_text(const FtlTable *t, FILE *out, guint max_rows, guint wi
 /* A CSV cell: the text made visible, quoted when it holds a separator or a
  * quote, and, when it starts like a formula (= + - @), quoted with a leading
  * apostrophe so that a spreadsheet shows it as text instead of running it. */
-static void table_csv_field(FILE *out, const char *s)
+void ftl_csv_append(GString *out, const char *s, gssize len)
 {
-	g_autofree char *v = ftl_escape(s, -1);
+	g_autofree char *v = ftl_escape(s, len);
 	gboolean formula = strchr("=+-@", v[0]) && v[0];
 	if (!formula && !strpbrk(v, ",\"")) {
-		fputs(v, out);
+		g_string_append(out, v);
 		return;
 	}
-	fputc('"', out);
+	g_string_append_c(out, '"');
 	if (formula)
-		fputc('\'', out);
+		g_string_append_c(out, '\'');
 	for (const char *p = v; *p; p++) {
 		if (*p == '"')
-			fputc('"', out);
-		fputc(*p, out);
+			g_string_append_c(out, '"');
+		g_string_append_c(out, *p);
 	}
-	fputc('"', out);
+	g_string_append_c(out, '"');
+}
+
+static void table_csv_field(FILE *out, const char *s)
+{
+	g_autoptr(GString) cell = g_string_new(NULL);
+	ftl_csv_append(cell, s, -1);
+	fputs(cell->str, out);
 }
 
 void ftl_table_print_csv(const FtlTable *t, FILE *out)

@@ -31,6 +31,8 @@ typedef enum {
 	FTL_COL_KEEP_START = 1u << 1, /* text cuts a long value at its end ("head~"); by
 				       * default the start goes ("~tail") */
 	FTL_COL_NO_CUT = 1u << 2,     /* text never cuts it */
+	FTL_COL_ALERT = 1u << 3,      /* a nonzero value (lost events, repaired calls)
+				       * marks its row: coloured as an alert in text */
 } FtlColFlags;
 
 /* One column, declared once: text, CSV and JSON render from it. Strings
@@ -68,7 +70,8 @@ guint ftl_table_n_rows(const FtlTable *t);
 void ftl_table_set_width(guint cols);
 guint ftl_table_width(void);
 
-/* Text: a header line and aligned rows, at most max_rows (0 = all), strings
+/* Text: a header line and aligned rows (coloured when util/color.h says so:
+ * the header, FTL_COL_NS cells by magnitude, FTL_COL_ALERT rows), at most max_rows (0 = all), strings
  * cut so that a line fits width columns (FTL_TABLE_WIDTH: the output's);
  * never so that two different names print alike (KEEP_START texts excepted). */
 void ftl_table_print_text(const FtlTable *t, FILE *out, guint max_rows, guint width);
@@ -78,6 +81,10 @@ void ftl_table_add_json(const FtlTable *t, JsonBuilder *b);
 /* The table alone as a document of format (JSON: an object with the one
  * member); text shows max_rows (0: all) within width. */
 void ftl_table_print(const FtlTable *t, FtlFormat format, FILE *out, guint max_rows, guint width);
+/* Appends s[0..len) (len < 0: NUL-terminated) as one CSV cell, as tables
+ * write theirs: made visible, quoted when needed, formulas defused. For
+ * views that stream rows too many to hold (dump). */
+void ftl_csv_append(GString *out, const char *s, gssize len);
 /* Several tables as CSV: one document per table, separated by an empty
  * line; NULL tables are left out. */
 void ftl_table_print_csv_all(FILE *out, const FtlTable *const *tables, guint n);

@@ -96,7 +96,9 @@ for input in ev.txt fg.txt "$name" nul.txt; do
 			run "$cmd:$input" $fmt $cmd --format $fmt "$T/$input"
 		done
 	done
-	run "dump:$input" text dump "$T/$input"
+	for fmt in text csv json; do
+		run "dump:$input" $fmt dump --format $fmt "$T/$input"
+	done
 	for fmt in text csv json; do
 		run "diff:$input" $fmt diff --format $fmt "$T/$input" "$T/fg.txt"
 	done

@@ -31,11 +31,11 @@ rc=$?
 check "binary bytes: exit 1, 'not a console log' (got $rc)" \
 	'[ "$rc" -eq 1 ] && grep -q "not a console log" "$T/err"'
 
-"$FTLENS" oops --format csv "$T/boot.log" >/dev/null 2>&1
+"$FTLENS" oops --format xml "$T/boot.log" >/dev/null 2>&1
 rc1=$?
 "$FTLENS" oops >/dev/null 2>&1
 rc2=$?
-check "usage errors exit 2 (--format csv: $rc1, no log: $rc2)" 'test "$rc1" -eq 2 -a "$rc2" -eq 2'
+check "usage errors exit 2 (--format xml: $rc1, no log: $rc2)" 'test "$rc1" -eq 2 -a "$rc2" -eq 2'
 
 # a report with noise bytes, cut in the middle of the dump printed with it
 printf '[    5.000000] BUG: unable to handle page fault for address: ffffffffdead\n[    5.000001] Oops: 0000 [#1] SMP\n[    5.000002] RIP: 0010:demo_deref+0x4/0x10\n[    5.000003] \001\002\377 noise\n[    5.000004] Call Trace:\n[    5.000005]  demo_caller+0x10/0x20\n[    5.000006] Dumping ftrace buffer:\n[    5.000007] ---------------------------------\n[    5.000008]  0)   1.000 us    |  demo();\n[    5.000009]  0)   2.0' >"$T/cut.log"

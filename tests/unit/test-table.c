@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "unit.h"
+#include "util/color.h"
 #include "util/error.h"
 #include "views/table.h"
 
@@ -238,6 +239,71 @@ static void test_format_parse(void)
 	CU_ASSERT(g_error_matches(e, FTL_ERROR, FTL_ERROR_USAGE));
 }
 
+/* The kernel's function_graph marks (trace_output.c): strictly more than
+ * 10 us, 100 us, 1 ms, 10 ms, 100 ms, 1 s. */
+static void test_color_marks(void)
+{
+	static const struct {
+		gint64 ns;
+		FtlColorRole role;
+	} cases[] = {
+		{ 0, FTL_COLOR_NONE },
+		{ 10000, FTL_COLOR_NONE },
+		{ 10001, FTL_COLOR_DUR_10US },
+		{ 100000, FTL_COLOR_DUR_10US },
+		{ 100001, FTL_COLOR_DUR_100US },
+		{ 1000000, FTL_COLOR_DUR_100US },
+		{ 1000001, FTL_COLOR_DUR_1MS },
+		{ 10000001, FTL_COLOR_DUR_10MS },
+		{ 100000001, FTL_COLOR_DUR_100MS },
+		{ 1000000000, FTL_COLOR_DUR_100MS },
+		{ 1000000001, FTL_COLOR_DUR_1S },
+		{ -5, FTL_COLOR_NONE },
+	};
+	for (guint i = 0; i < G_N_ELEMENTS(cases); i++)
+		CU_ASSERT_EQUAL(ftl_color_duration_role(cases[i].ns), cases[i].role);
+}
+
+/* Colours wrap the header, durations and alert rows, and are the only
+ * escape sequences: a cell's ESC is still made visible; off, no codes. */
+static void test_color_table(void)
+{
+	static const FtlColumn cols[] = {
+		{ "function", "function", FTL_COL_STR, 0 },
+		{ "total_ns", "total", FTL_COL_NS, 0 },
+		{ "lost", "lost", FTL_COL_INT, FTL_COL_ALERT },
+	};
+	g_autoptr(FtlTable) t = ftl_table_new("rows", cols, G_N_ELEMENTS(cols));
+	ftl_table_begin_row(t);
+	ftl_table_set_str(t, 0, "slow\x1b[31m");
+	ftl_table_set_int(t, 1, 2000000); /* '#' */
+	ftl_table_set_int(t, 2, 0);
+	ftl_table_begin_row(t);
+	ftl_table_set_str(t, 0, "lossy");
+	ftl_table_set_int(t, 1, 5);
+	ftl_table_set_int(t, 2, 3);
+	ftl_color_init(FTL_COLOR_ALWAYS);
+	const char *header = ftl_color_code(FTL_COLOR_HEADER);
+	const char *ms = ftl_color_code(FTL_COLOR_DUR_1MS);
+	const char *alert = ftl_color_code(FTL_COLOR_ALERT);
+	CU_ASSERT_TRUE(*header && *ms && *alert);
+	g_autofree char *on = render(t, FTL_FORMAT_TEXT, 0, 100);
+	g_autofree char *csv = render(t, FTL_FORMAT_CSV, 0, 100);
+	ftl_color_init(FTL_COLOR_NEVER);
+	g_autofree char *off = render(t, FTL_FORMAT_TEXT, 0, 100);
+	g_auto(GStrv) lines = g_strsplit(on, "\n", -1);
+	CU_ASSERT_TRUE(g_str_has_prefix(lines[0], header));
+	CU_ASSERT_PTR_NOT_NULL(strstr(lines[1], "\\x1b[31m"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(lines[1], ms));
+	CU_ASSERT_TRUE(g_str_has_prefix(lines[2], alert));
+	/* every ESC is one of ours: the codes, stripped, leave the plain table */
+	g_autoptr(GRegex) sgr = g_regex_new("\x1b\\[[0-9;]*m", 0, 0, NULL);
+	g_autofree char *stripped = g_regex_replace_literal(sgr, on, -1, 0, "", 0, NULL);
+	CU_ASSERT_STRING_EQUAL(stripped, off);
+	CU_ASSERT_PTR_NULL(strchr(off, 0x1b));
+	CU_ASSERT_PTR_NULL(strchr(csv, 0x1b));
+}
+
 static const UnitTest tests[] = {
 	{ "text", test_text },
 	{ "width", test_width },
@@ -248,6 +314,8 @@ static const UnitTest tests[] = {
 	{ "wide characters", test_wide_chars },
 	{ "csv formula cells", test_csv_formula },
 	{ "format_parse", test_format_parse },
+	{ "duration colours at the kernel's marks", test_color_marks },
+	{ "colours: header, durations, alert rows, only ours", test_color_table },
 	{ NULL, NULL },
 };
 
