@@ -32,7 +32,8 @@ int main(int argc, char **argv)
 	if (!strcmp(name, "help")) {
 		const FtlCommand *cmd = ftl_cli_find(argv[2]);
 		if (!cmd) {
-			fprintf(stderr, "ftlens: help: unknown command '%s'\n", argv[2]);
+			fprintf(stderr, "ftlens: help: '%s' is not a command; see 'ftlens --help'\n",
+				argv[2]);
 			return 2;
 		}
 		ok = ftl_cli_print_command_help(cmd, &error);

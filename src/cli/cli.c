@@ -315,7 +315,7 @@ static gboolean cli_width(const FtlCliGlobals *g, GError **error)
 {
 	if (g->width && (g->width < CLI_MIN_WIDTH || g->width > CLI_MAX_WIDTH)) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "--width: %d: expected %d to %d columns", g->width, CLI_MIN_WIDTH,
+			    "--width %d: expected %d to %d columns", g->width, CLI_MIN_WIDTH,
 			    CLI_MAX_WIDTH);
 		return FALSE;
 	}

@@ -76,7 +76,7 @@ gboolean ftl_cmd_diff(int argc, char **argv, GError **error)
 	if (!none && (why_a || why_b)) {
 		/* the reason names the trace: made visible as errors are (main.c) */
 		g_autofree char *vis = ftl_escape(why_a ? why_a : why_b, -1);
-		g_printerr("ftlens diff: note: %s: %s\n", why_a ? "A" : "B", vis);
+		g_printerr("ftlens: diff: note: %s: %s\n", why_a ? "A" : "B", vis);
 	}
 	if (!none || format != FTL_FORMAT_TEXT) {
 		g_autoptr(FtlDiff) d = ftl_diff_new(a, b, key);

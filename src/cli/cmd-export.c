@@ -33,7 +33,7 @@ static gboolean export_folded(FtlTrace *trace, const FtlCliGlobals *g, const cha
 		return FALSE;
 	guint64 lines = ftl_export_folded(ftl_flame_build_tree(b), out);
 	if (g->verbose)
-		g_printerr("export: %" G_GUINT64_FORMAT " folded paths from %s\n", lines,
+		g_printerr("ftlens: export: %" G_GUINT64_FORMAT " folded paths from %s\n", lines,
 			   ftl_flame_from_name(ftl_flame_build_from(b)));
 	return TRUE;
 }
@@ -53,7 +53,7 @@ static gboolean export_speedscope(FtlTrace *trace, const FtlCliGlobals *g, FILE 
 	guint64 profiles, events, open, orphans, dropped;
 	ftl_speedscope_export_stats(s, &profiles, &events, &open, &orphans, &dropped);
 	if (g->verbose || dropped)
-		g_printerr("export: %" G_GUINT64_FORMAT " profiles, %" G_GUINT64_FORMAT
+		g_printerr("ftlens: export: %" G_GUINT64_FORMAT " profiles, %" G_GUINT64_FORMAT
 			   " events; repaired: %" G_GUINT64_FORMAT " calls without exit closed "
 			   "at their task's last event, %" G_GUINT64_FORMAT
 			   " exits without entry opened at exit - duration, %" G_GUINT64_FORMAT
@@ -75,7 +75,7 @@ static gboolean export_chrome(FtlTrace *trace, const FtlCliGlobals *g, FILE *out
 	guint64 events, sched;
 	ftl_chrome_export_stats(c, &events, &sched);
 	if (g->verbose)
-		g_printerr("export: %" G_GUINT64_FORMAT " trace events, %" G_GUINT64_FORMAT
+		g_printerr("ftlens: export: %" G_GUINT64_FORMAT " trace events, %" G_GUINT64_FORMAT
 			   " scheduler lines\n",
 			   events, sched);
 	return TRUE;

@@ -248,7 +248,7 @@ static gboolean flame_write(const FlameArgs *a, const FtlCliGlobals *g, FtlFlame
 	    !ftl_output_commit(out, error))
 		return FALSE;
 	if (g->verbose)
-		g_printerr("flame: %" G_GUINT64_FORMAT " frames drawn, %" G_GUINT64_FORMAT
+		g_printerr("ftlens: flame: %" G_GUINT64_FORMAT " frames drawn, %" G_GUINT64_FORMAT
 			   " boxes of %" G_GUINT64_FORMAT " smaller frames merged (minimum width "
 			   "%.2f px), %" G_GUINT64_FORMAT " vanished paths; %s: %" G_GUINT64_FORMAT
 			   " bytes\n",
@@ -336,7 +336,7 @@ static gboolean flame_stack(const FlameArgs *a, const FtlCliGlobals *g, int argc
 	    !ftl_output_commit(out, error))
 		return FALSE;
 	if (g->verbose)
-		g_printerr("flame --stack: %u tables; %s: %" G_GUINT64_FORMAT " bytes\n",
+		g_printerr("ftlens: flame --stack: %u tables; %s: %" G_GUINT64_FORMAT " bytes\n",
 			   ftl_stack_set_n_tables(set), a->output, bytes);
 	return TRUE;
 }

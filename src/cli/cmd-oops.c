@@ -29,14 +29,14 @@ static void oops_read_dump(const FtlCliGlobals *g, const FtlConsole *con, const 
 	g_autoptr(GError) error = NULL;
 	FtlTrace *t = ftl_console_dump_open(con, d, g->strict ? FTL_OPEN_STRICT : FTL_OPEN_NONE, &error);
 	if (!t) {
-		g_printerr("ftlens: warning: %s\n", error->message);
+		g_printerr("ftlens: oops: warning: %s\n", error->message);
 		return;
 	}
 	FtlOopsTrail *trail = ftl_oops_trail_new(last_n, ftl_oops_dump_cpu(o, d));
 	g_autoptr(FtlPass) pass = ftl_pass_new();
 	ftl_pass_add(pass, &ftl_oops_trail_consumer, trail);
 	if (!ftl_pass_run(pass, t, &g->filter, &error)) {
-		g_printerr("ftlens: warning: %s\n", error->message);
+		g_printerr("ftlens: oops: warning: %s\n", error->message);
 		ftl_oops_trail_free(trail);
 		ftl_trace_free(t);
 		return;

@@ -37,7 +37,7 @@ check "diff of two traces without calls: nothing to compare, exit 1, both sides 
 	[ $? -eq 1 ] && [ ! -s "$T/o" ] && grep -q "nothing to compare: A: no function_graph calls.*; B: no function_graph calls" "$T/e"'
 "$FTLENS" diff "$fg" "$sched" >"$T/o" 2>"$T/e"
 check "diff with one side without calls: the answer (exit 0) and a note about B" '
-	[ $? -eq 0 ] && [ -s "$T/o" ] && grep -q "^ftlens diff: note: B: no function_graph calls" "$T/e"'
+	[ $? -eq 0 ] && [ -s "$T/o" ] && grep -q "^ftlens: diff: note: B: no function_graph calls" "$T/e"'
 
 "$FTLENS" report "$sched" >"$T/o" 2>"$T/e"
 check "report of a sched trace: exit 0, its function sections say why they are empty" '
