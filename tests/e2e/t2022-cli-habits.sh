@@ -244,4 +244,6 @@ pos = [text.find(n) for n in names[:5] if n]
 assert all(p >= 0 for p in pos) and pos == sorted(pos), "text order differs: %s" % names[:5]
 PY'
 done
+# the count depends on the command table: the plan comes last
+echo "1..$tap_n"
 finish
