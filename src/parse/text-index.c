@@ -8,19 +8,28 @@
 #include "parse/index.h"
 #include "parse/text.h"
 
+/* Why no cached index was used: a cache that is not there yet is the
+ * common case, not an error worth the file system's words. */
+static const char *text_index_why(const GError *load_error)
+{
+	if (!load_error || g_error_matches(load_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+		return "none cached";
+	return load_error->message;
+}
+
 static FtlIndexState text_index_build(FtlSource *src, const FtlIndexKey *key, FtlIndexUse use,
 				      guint stride, const GError *load_error, char **why)
 {
 	if (use != FTL_INDEX_USE_BUILD && key->size < FTL_INDEX_AUTO_MIN) {
 		*why = g_strdup_printf("'%s': no index (%s) and none built below %" G_GUINT64_FORMAT
 				       " MiB",
-				       src->path, load_error ? load_error->message : "none cached",
+				       src->path, text_index_why(load_error),
 				       FTL_INDEX_AUTO_MIN >> 20);
 		return FTL_INDEX_NONE;
 	}
 	ftl_text_source_build_index(src, key, stride ? stride : FTL_INDEX_STRIDE);
 	*why = g_strdup_printf("'%s': building the index (%s)", src->path,
-			       load_error ? load_error->message : "none cached");
+			       text_index_why(load_error));
 	return FTL_INDEX_BUILDING;
 }
 

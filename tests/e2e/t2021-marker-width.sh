@@ -43,7 +43,7 @@ check "report --width 220: the whole texts" '
 	grep -q "  begin phase one of the long benchmark run $tail_words$" "$T/r220.out"'
 
 if command -v script >/dev/null 2>&1; then
-	script -qec "stty cols 230; '$FTLENS' markers '$T/mk.txt'" /dev/null | tr -d '\r' >"$T/tty.out"
+	script -qec "stty cols 230; '$FTLENS' markers --no-pager '$T/mk.txt'" /dev/null | tr -d '\r' >"$T/tty.out"
 	check "on a terminal of 230 columns: the whole texts, lines past 100" '
 		grep -q "  end phase one of the long benchmark run $tail_words$" "$T/tty.out" &&
 		[ "$(widest "$T/tty.out")" -gt 100 ]'

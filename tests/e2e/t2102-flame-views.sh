@@ -185,7 +185,7 @@ if command -v "$cc" >/dev/null 2>&1 && "$cc" -O2 -o "$T/gen" "$top_srcdir/bench/
 	check "16 MiB, 20000 functions: under 5 MB, --verbose says frames, merged and bytes" \
 		'"$FTLENS" flame --verbose --max-frames 4000 -o "$T/y.svg" "$T/big.txt" 2>"$T/y.err" &&
 		 size=$(wc -c <"$T/y.svg") && sed "s/^/# /" "$T/y.err" && test "$size" -lt 5000000 &&
-		 grep -Eq "^flame: [0-9]+ frames drawn, [1-9][0-9]* boxes of [0-9]+ smaller frames merged .* $size bytes$" "$T/y.err"'
+		 grep -Eq "^ftlens: flame: [0-9]+ frames drawn, [1-9][0-9]* boxes of [0-9]+ smaller frames merged .* $size bytes$" "$T/y.err"'
 	check "merged boxes keep the total exact: the root == the oracle's" \
 		'python3 "$oracle" paths "$T/big.txt" >"$T/big.json" &&
 		 svgq "$T/y.svg" "frames[0][2] == __import__(\"json\").load(open(\"$T/big.json\"))[\"\"] and len(frames) <= 4000 and any(\"smaller calls]\" in p for l,p,n,f in frames)"'

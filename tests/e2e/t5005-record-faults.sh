@@ -87,7 +87,9 @@ while [ ! -e "$I/ftlens-$rec/trace_pipe" ] && [ $n -lt 50 ]; do
 	sleep 0.1
 	n=$((n + 1))
 done
-cat "$I/ftlens-$rec/trace_pipe" >/dev/null 2>&1 &
+# held open, not read: a reader's cat could end when record stops the
+# buffer, and the rmdir would then succeed (seen under make check)
+sh -c 'exec 8<"$1" && exec sleep 60' sh "$I/ftlens-$rec/trace_pipe" 2>/dev/null &
 held=$!
 wait $rec
 rc=$?
@@ -154,12 +156,12 @@ check "and nothing left on the full disk, no instance left" '
 umount "$mnt"
 # while the trace.dat is written: the staged pages fit, the file (beside
 # them until it is whole) does not. The command's own system calls only
-# (-F): the same size each time.
-"$FTLENS" record -F -e raw_syscalls -b 1024 -o "$T/probe.dat" -- dd if=/dev/zero of=/dev/null bs=1 count=20000 status=none >/dev/null 2>&1
+# (--pid-filter): the same size each time.
+"$FTLENS" record --pid-filter -e raw_syscalls -b 1024 -o "$T/probe.dat" -- dd if=/dev/zero of=/dev/null bs=1 count=20000 status=none >/dev/null 2>&1
 size=$(stat -c %s "$T/probe.dat" 2>/dev/null)
 rm -f "$T/probe.dat"
 mount -t tmpfs -o size=$((${size:-0} * 3 / 2 / 1024))k ftlens-t5005 "$mnt" || exit 1
-"$FTLENS" record -F -e raw_syscalls -b 1024 -o "$mnt/full.dat" -- dd if=/dev/zero of=/dev/null bs=1 count=20000 status=none \
+"$FTLENS" record --pid-filter -e raw_syscalls -b 1024 -o "$mnt/full.dat" -- dd if=/dev/zero of=/dev/null bs=1 count=20000 status=none \
 	>"$T/full2.out" 2>"$T/full2.err" &
 rec=$!
 wait $rec

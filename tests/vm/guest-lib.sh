@@ -6,6 +6,12 @@
 T=/sys/kernel/tracing
 OUT=/out
 
+# The console is a terminal: ftlens would page its results through
+# busybox's less and colour them. Scenarios are scripts whose console is
+# read back by the tests, so plain output, as CI sets for any tool.
+PAGER=cat NO_COLOR=1
+export PAGER NO_COLOR
+
 log() { echo "scenario: $*"; }
 
 # w VALUE FILE: write a tracefs file (relative to $T), complain if refused.
