@@ -31,7 +31,7 @@ check "CSV carries the full names" 'grep -q "^bravo$end," "$T/o.csv"'
 "$FTLENS" report --width 10 "$T/long.txt" >/dev/null 2>"$T/e"
 check "--width 10: a usage error (exit 2) saying the range" '[ $? -eq 2 ] && grep -q "expected 40 to 1000" "$T/e"'
 if command -v script >/dev/null 2>&1; then
-	script -qec "stty cols 170; '$FTLENS' report '$T/long.txt'" /dev/null | tr -d '\r' >"$T/tty.out"
+	script -qec "stty cols 170; '$FTLENS' report --no-pager '$T/long.txt'" /dev/null | tr -d '\r' >"$T/tty.out"
 	check "on a terminal of 170 columns: full names, lines past 100" '
 		grep -q "^alpha$end " "$T/tty.out" && [ "$(widest "$T/tty.out")" -gt 100 ] &&
 		[ "$(widest "$T/tty.out")" -le 170 ]'
