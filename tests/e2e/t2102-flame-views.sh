@@ -127,7 +127,7 @@ check "--diff --normalize scales A to B's total" \
 	'flame --diff --normalize -o "$T/o.svg" "$vm/fgraph-options/irqs-on.txt" "$vm/fgraph-options/irqs-off.txt" &&
 	 svgq "$T/o.svg" "abs(int(frames[0][3].get(\"a\")) - frames[0][2]) <= 1"'
 
-check "--stack: frames to scale in bytes, snapshots side by side, the limit line" \
+check REAL_DATA "--stack: frames to scale in bytes, snapshots side by side, the limit line" \
 	'flame --stack --limit 16384 -o "$T/p.svg" "$vm/stack/stack_trace" "$real/stack/kdoc5.4_stack_trace_18_entries.txt" &&
 	 python3 -c "
 import sys, xml.etree.ElementTree as ET
@@ -165,7 +165,7 @@ check "hostile text: invalid UTF-8 becomes U+FFFD, escapes are made visible" \
 check "lost events are named in the subtitle" \
 	'printf "%s\n" "# tracer: function_graph" "#" " 0)               |  f() {" " 0)   1.000 us    |    g();" "CPU:0 [LOST 42 EVENTS]" " 0)   2.000 us    |  h();" >"$T/lost.txt" &&
 	 flame -o "$T/u.svg" "$T/lost.txt" && svgq "$T/u.svg" "\"LOST 42 events\" in root.find(\".//*[@id=\x27subtitle\x27]\").text"'
-check "calls open at the end and exits without entry are drawn and labelled" \
+check REAL_DATA "calls open at the end and exits without entry are drawn and labelled" \
 	'flame -o "$T/v.svg" "$real/fgraph/kdoc2.6.35_fgraph_sys_open_header.txt" &&
 	 flame -o "$T/v2.svg" "$real/fgraph/kdoc2.6.35_fgraph_abstime.txt" &&
 	 svgq "$T/v.svg" "any(f.get(\"class\") == \"f open\" for l,p,n,f in frames) and any(\"open at the end\" in t for t in titles)" &&
