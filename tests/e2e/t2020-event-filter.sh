@@ -73,7 +73,20 @@ for f in $samples; do
 	trace-cmd report -t "$f" >"$T/$b.txt" 2>/dev/null
 	while IFS='#' read -r where ftl tc; do
 		where=${where% }
-		eval "trace-cmd report -t $tc \"\$f\"" 2>/dev/null | tc_keys >"$T/want"
+		# trace-cmd is the reference only when it succeeds. It fails
+		# when a filter names an event the file lacks, and its 3.1.6
+		# reads past a zero-length buffer parsing the trappy files'
+		# trace_clock option (valgrind shows it), so its result there
+		# may differ between machines: CI once saw no events where
+		# this machine sees 16. A failed run compares nothing and the
+		# skip quotes its error.
+		if ! eval "trace-cmd report -t $tc \"\$f\"" >"$T/tc.out" 2>"$T/tc.err"; then
+			why="trace-cmd report $tc failed: $(sed -n 's/^ *//; /./{p;q}' "$T/tc.err" | cut -c1-120)"
+			skip "$b.dat: ftlens $ftl: $why"
+			[ "$where" = both ] && skip "$b as trace-cmd report text: ftlens $ftl: $why"
+			continue
+		fi
+		tc_keys <"$T/tc.out" >"$T/want"
 		if [ -s "$T/want" ]; then
 			eval "\"\$FTLENS\" dump $ftl \"\$f\"" 2>/dev/null | ftl_keys >"$T/got"
 			same "$b.dat: ftlens $ftl = trace-cmd report $tc" "$T/want" "$T/got"
