@@ -132,6 +132,7 @@ fi
 # option; the corpus's trace.dat files hold none): split writes it as text
 # and every stack reads back with every frame, none cut at 8, none dropped.
 if have_prereq TRACEFS; then
+	tracefs_top_lock
 	"$FTLENS" record -e sched -e timer -O stacktrace -o "$T/stacks.dat" -- \
 		sh -c 'ls -R /usr/share/doc >/dev/null; sleep 0.05' 2>"$T/err" || diag "record: $(tail -2 "$T/err")"
 	"$FTLENS" split --per-cpu -o "$T/stacks" "$T/stacks.dat" >/dev/null 2>"$T/err"

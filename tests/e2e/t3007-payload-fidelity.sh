@@ -119,6 +119,7 @@ check "rig buffer as pages and as text: one marker name ($(grep -o "('print', [0
 
 # live captures: events with kernel stacks and the command's markers
 if have_prereq TRACEFS; then
+	tracefs_top_lock
 	work='for i in 1 2 3 4 5; do echo "t3007 marker $i" >"$FTLENS_TRACE_MARKER"; ls /usr/bin >/dev/null; sleep 0.02; done'
 	"$FTLENS" record -e sched -e irq -e timer -O stacktrace -o "$T/live.dat" -- sh -c "$work" 2>"$T/rec.err" ||
 		diag "record: $(tail -2 "$T/rec.err")"
