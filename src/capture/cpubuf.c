@@ -16,6 +16,7 @@
 
 #include "capture/tracefs.h"
 #include "util/error.h"
+#include "util/fdio.h"
 #include "util/tracefs-text.h"
 #include "util/scan.h"
 
@@ -154,25 +155,6 @@ FtlCpuBuf *ftl_cpubuf_open(const char *buffer_dir, const char *out_dir, guint pa
 	return g_steal_pointer(&b);
 }
 
-/* write() until all of buf is written; FALSE with errno set on an error. */
-static gboolean cpu_reader_write_all(CpuReader *r, const char *buf, gsize len)
-{
-	while (len > 0) {
-		ssize_t w = write(r->out_fd, buf, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return FALSE;
-		if (w == 0) {
-			errno = ENOSPC;
-			return FALSE;
-		}
-		buf += w;
-		len -= (gsize)w;
-	}
-	return TRUE;
-}
-
 /* Splices whole pages out until none is left; partial pages stay in the
  * ring buffer until the end (ftl_cpubuf_drain). Returns bytes or -1. */
 static gint64 cpu_reader_splice(CpuReader *r, GError **error)
@@ -246,8 +228,8 @@ gboolean ftl_cpubuf_drain(FtlCpuBuf *b, GError **error)
 				continue;
 			if (n < 0 && errno == ENODEV)
 				break; /* the CPU went offline: nothing more to read */
-			if (n < 0 || (n > 0 && !cpu_reader_write_all(r, page, (gsize)n))) {
-				int e = errno;
+			int e = n < 0 ? errno : ftl_fd_write_all(r->out_fd, page, (gsize)n, -1);
+			if (e) {
 				g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s' to '%s': %s",
 					    r->in_path, r->out_path, g_strerror(e));
 				return FALSE;

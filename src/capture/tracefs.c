@@ -15,6 +15,7 @@
 #include <tracefs.h>
 
 #include "util/error.h"
+#include "util/fdio.h"
 #include "util/tracefs-text.h"
 
 const char *ftl_tracefs_dir(GError **error)
@@ -126,21 +127,13 @@ gboolean ftl_tracefs_copy(const char *src, const char *dst, GError **error)
 		}
 		if (n == 0)
 			break;
-		for (ssize_t off = 0; off < n;) {
-			ssize_t w = write(out, buf + off, (size_t)(n - off));
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w < 0) {
-				int e = errno;
-				g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': write: %s", dst,
-					    g_strerror(e));
-				ok = FALSE;
-				break;
-			}
-			off += w;
-		}
-		if (!ok)
+		int e = ftl_fd_write_all(out, buf, (gsize)n, -1);
+		if (e) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': write: %s", dst,
+				    g_strerror(e));
+			ok = FALSE;
 			break;
+		}
 	}
 	close(in);
 	if (close(out) != 0 && ok) {

@@ -17,6 +17,7 @@
 #include <zstd.h>
 
 #include "util/error.h"
+#include "util/fdio.h"
 
 /* Bounds on what a sound file holds, so that a damaged count or size is
  * refused before anything is allocated by it. */
@@ -90,17 +91,9 @@ static gboolean cur_read(DatCur *c, void *buf, guint64 n)
 	if (c->mem) {
 		memcpy(buf, c->mem + c->pos, n);
 	} else {
-		guchar *p = buf;
-		guint64 done = 0;
-		while (done < n) {
-			ssize_t r = pread(c->fd, p + done, n - done, (off_t)(c->pos + done));
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0)
-				return cur_fail(c, "read failed: %s",
-						r < 0 ? g_strerror(errno) : "end of file");
-			done += (guint64)r;
-		}
+		int e = ftl_fd_pread_all(c->fd, buf, (gsize)n, (gint64)c->pos);
+		if (e)
+			return cur_fail(c, "read failed: %s", g_strerror(e));
 	}
 	c->pos += n;
 	return TRUE;

@@ -16,6 +16,7 @@
 
 #include "parse/pages.h"
 #include "util/error.h"
+#include "util/fdio.h"
 
 #define BLOCK_PAGES  32u	 /* pages per block of uncompressed data */
 #define BLOCKS_AHEAD 4u		 /* blocks per CPU in flight */
@@ -77,20 +78,6 @@ struct _FtlDatStreams {
 
 /* ---- filling a block ------------------------------------------------------ */
 
-static gboolean dat_pread(int fd, guchar *buf, gsize n, guint64 off)
-{
-	gsize done = 0;
-	while (done < n) {
-		ssize_t r = pread(fd, buf + done, n - done, (off_t)(off + done));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return FALSE;
-		done += (gsize)r;
-	}
-	return TRUE;
-}
-
 static void block_note(DatBlock *b, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 static void block_note(DatBlock *b, const char *fmt, ...)
 {
@@ -125,7 +112,7 @@ static gboolean block_load(DatBlock *b, gsize *len, guint64 *base, gboolean *in_
 		*base = st->offset + first * psize;
 		*in_file = TRUE;
 		if (!block_reserve(&b->data, &b->cap, *len + FTL_PAGES_SLACK) ||
-		    !dat_pread(all->fd, b->data, *len, *base)) {
+		    ftl_fd_pread_all(all->fd, b->data, *len, (gint64)*base)) {
 			block_note(b,
 				   "pages %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT
 				   " (file offset %" G_GUINT64_FORMAT ") cannot be read: %s",
@@ -140,7 +127,7 @@ static gboolean block_load(DatBlock *b, gsize *len, guint64 *base, gboolean *in_
 	*in_file = FALSE;
 	if (!block_reserve(&b->packed, &b->packed_cap, c->csize) ||
 	    !block_reserve(&b->data, &b->cap, (gsize)c->usize + FTL_PAGES_SLACK) ||
-	    !dat_pread(all->fd, b->packed, c->csize, c->offset)) {
+	    ftl_fd_pread_all(all->fd, b->packed, c->csize, (gint64)c->offset)) {
 		block_note(b,
 			   "chunk %" G_GUINT64_FORMAT " (file offset %" G_GUINT64_FORMAT
 			   ") cannot be read",
@@ -249,7 +236,7 @@ static void stream_scan_chunks(DatStream *st)
 	guint64 end = MIN(st->offset + 4 + st->size, all->file_size), at = st->offset;
 	if (st->size == 0)
 		return;
-	if (st->size < 4 || !dat_pread(all->fd, b, 4, at)) {
+	if (st->size < 4 || ftl_fd_pread_all(all->fd, b, 4, (gint64)at)) {
 		g_ptr_array_add(st->scan_bad,
 				g_strdup_printf("the chunk count at file offset %" G_GUINT64_FORMAT
 						" cannot be read",
@@ -261,7 +248,7 @@ static void stream_scan_chunks(DatStream *st)
 	guint64 ustart = 0;
 	for (guint32 i = 0; i < count; i++) {
 		DatChunk c = { at + 8, 0, 0, ustart };
-		if (end - at < 8 || !dat_pread(all->fd, b, 8, at)) {
+		if (end - at < 8 || ftl_fd_pread_all(all->fd, b, 8, (gint64)at)) {
 			g_ptr_array_add(st->scan_bad,
 					g_strdup_printf("chunk %u of %u: its header at file offset "
 							"%" G_GUINT64_FORMAT

@@ -15,6 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/fdio.h"
+
 /* A child shares the parent's open files, file offsets included: the
  * offsets of every seekable descriptor are saved before the child runs and
  * put back after, so that the parent's handles read on where they were. */
@@ -54,26 +56,12 @@ static void trial_restore_offsets(GArray *saved)
 /* The child's end of the pipe, in the child only. */
 static int trial_fd = -1;
 
-static gboolean trial_write(const char *buf, size_t n)
-{
-	while (n) {
-		ssize_t w = write(trial_fd, buf, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return FALSE;
-		buf += w;
-		n -= (size_t)w;
-	}
-	return TRUE;
-}
-
 void ftl_trial_progress(guint32 k)
 {
 	char rec[5] = { 'p' };
 	memcpy(rec + 1, &k, sizeof k);
 	if (trial_fd >= 0)
-		trial_write(rec, sizeof rec);
+		ftl_fd_write_all(trial_fd, rec, sizeof rec, -1);
 }
 
 /* Reads n bytes, each within TRIAL_STEP_MS: n when read, 0 at the end of
@@ -129,7 +117,7 @@ static G_GNUC_NORETURN void trial_child(int fd, FtlTrialStep step, gpointer ctx,
 	}
 	char answer = step(ctx, arg) == 0 ? 'o' : 'f';
 	/* _exit: no atexit handlers (leak checks) in the child */
-	_exit(trial_write(&answer, 1) ? 0 : 1);
+	_exit(ftl_fd_write_all(trial_fd, &answer, 1, -1) ? 1 : 0);
 }
 
 /* One trial: 'o', 'f', 0 (crashed) or -1 (stuck: the child is killed).

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/fdio.h"
 
 #define INPUT_CHUNK (1u << 20)
 /* The expanded copy checks the free space each time it grows by this much,
@@ -180,25 +181,7 @@ static int input_tmpfile(const char *path, GError **error)
 	return fd;
 }
 
-static gboolean input_write_all(int fd, const void *buf, gsize len, const char *path,
-				GError **error)
-{
-	const char *p = buf;
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			g_set_error(error, FTL_ERROR, FTL_ERROR_IO,
-				    "'%s': writing the expanded copy failed: %s", path,
-				    g_strerror(errno));
-			return FALSE;
-		}
-		p += n;
-		len -= (gsize)n;
-	}
-	return TRUE;
-}
+
 
 static gboolean input_space_ok(int fd, const char *path, guint64 written, GError **error)
 {
@@ -243,8 +226,12 @@ static gboolean input_expand(FtlStream *s, int out_fd, GError **error)
 				return FALSE;
 			next_check = written + INPUT_SPACE_STEP;
 		}
-		if (!input_write_all(out_fd, buf, (gsize)n, path, error))
+		int e = ftl_fd_write_all(out_fd, buf, (gsize)n, -1);
+		if (e) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_IO,
+				    "'%s': writing the expanded copy failed: %s", path, g_strerror(e));
 			return FALSE;
+		}
 		written += (guint64)n;
 	}
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/fdio.h"
 
 #define SPOOL_BLOCK 8192
 
@@ -74,28 +75,6 @@ static gboolean spool_fail(FtlSpool *s, GError **error, const char *what, int er
 	return FALSE;
 }
 
-/* pwrite() or pread() of a whole block: a signal may interrupt either and a
- * write may take part of the block (a file system near full, a signal
- * after some bytes); only an error, or a read that meets the end of the
- * file, fails. 0 on success, else the errno. */
-static int spool_io(FtlSpool *s, gboolean writing, char *buf, gsize len, gint64 at)
-{
-	while (len > 0) {
-		ssize_t n = writing ? pwrite(s->fd, buf, len, (off_t)at)
-				    : pread(s->fd, buf, len, (off_t)at);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return errno;
-		if (n == 0)
-			return writing ? ENOSPC : EIO;
-		buf += n;
-		len -= (gsize)n;
-		at += n;
-	}
-	return 0;
-}
-
 gboolean ftl_spool_add(FtlSpool *s, guint key, const void *record, GError **error)
 {
 	if (s->failed)
@@ -112,7 +91,7 @@ gboolean ftl_spool_add(FtlSpool *s, guint key, const void *record, GError **erro
 	if (++k->used < s->per_block)
 		return TRUE;
 	gsize len = s->per_block * s->rec;
-	int err = spool_io(s, TRUE, k->buf, len, s->end);
+	int err = ftl_fd_write_all(s->fd, k->buf, len, s->end);
 	if (err)
 		return spool_fail(s, error, "write", err);
 	g_array_append_val(k->blocks, s->end);
@@ -136,7 +115,7 @@ gboolean ftl_spool_read(FtlSpool *s, guint key, FtlSpoolFunc func, gpointer data
 	gsize len = s->per_block * s->rec;
 	g_autofree char *blk = g_malloc(len);
 	for (guint b = 0; b < k->blocks->len; b++) {
-		int err = spool_io(s, FALSE, blk, len, g_array_index(k->blocks, gint64, b));
+		int err = ftl_fd_pread_all(s->fd, blk, len, g_array_index(k->blocks, gint64, b));
 		if (err)
 			return spool_fail(s, error, "read", err);
 		for (gsize i = 0; i < s->per_block; i++)

@@ -3,14 +3,19 @@
  * zeros and is reported (no SIGBUS); expanded copies stay within --max-expand. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/time.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "unit.h"
 #include "util/error.h"
+#include "util/fdio.h"
 #include "util/input.h"
 
 static char *tmp_file(const void *data, gsize len)
@@ -94,10 +99,84 @@ static void test_parse_size(void)
 	CU_ASSERT_FALSE(ftl_input_parse_size("99999999999T", &v));
 }
 
+/* ---- util/fdio.h: whole buffers through interrupted, partial calls ---- */
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+typedef struct {
+	int fd;
+	GString *got;
+} PipeReader;
+
+static gpointer pipe_drain(gpointer data)
+{
+	PipeReader *r = data;
+	char buf[4096];
+	ssize_t n;
+	while ((n = read(r->fd, buf, sizeof buf)) != 0) {
+		if (n > 0)
+			g_string_append_len(r->got, buf, n);
+		g_usleep(50); /* slow: the writer fills the pipe and blocks */
+	}
+	return NULL;
+}
+
+static void test_fd_write_all_interrupted(void)
+{
+	/* a timer signal without SA_RESTART interrupts the blocked writes:
+	 * some return EINTR, some a part of the buffer */
+	struct sigaction sa = { .sa_handler = on_alarm }, old;
+	sigaction(SIGALRM, &sa, &old);
+	struct itimerval tick = { { 0, 500 }, { 0, 500 } }, off = { 0 };
+	int p[2];
+	CU_ASSERT_FATAL(pipe(p) == 0);
+	gsize len = 4 << 20;
+	g_autofree char *data = g_malloc(len);
+	for (gsize i = 0; i < len; i++)
+		data[i] = (char)(i * 7 + i / 4096);
+	PipeReader r = { p[0], g_string_new(NULL) };
+	GThread *t = g_thread_new("drain", pipe_drain, &r);
+	setitimer(ITIMER_REAL, &tick, NULL);
+	int e = ftl_fd_write_all(p[1], data, len, -1);
+	setitimer(ITIMER_REAL, &off, NULL);
+	sigaction(SIGALRM, &old, NULL);
+	close(p[1]);
+	g_thread_join(t);
+	close(p[0]);
+	CU_ASSERT_EQUAL(e, 0);
+	CU_ASSERT_EQUAL(r.got->len, len);
+	CU_ASSERT(r.got->len == len && memcmp(r.got->str, data, len) == 0);
+	g_string_free(r.got, TRUE);
+}
+
+static void test_fd_pwrite_pread(void)
+{
+	g_autofree char *path = tmp_file("", 0);
+	int fd = open(path, O_RDWR);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(ftl_fd_write_all(fd, "world", 5, 6), 0);
+	CU_ASSERT_EQUAL(ftl_fd_write_all(fd, "hello ", 6, 0), 0);
+	char buf[11];
+	CU_ASSERT_EQUAL(ftl_fd_pread_all(fd, buf, 11, 0), 0);
+	CU_ASSERT(memcmp(buf, "hello world", 11) == 0);
+	/* the file ends before the buffer is full */
+	CU_ASSERT_EQUAL(ftl_fd_pread_all(fd, buf, 11, 1), EIO);
+	close(fd);
+	CU_ASSERT_EQUAL(ftl_fd_write_all(fd, "x", 1, -1), EBADF);
+	CU_ASSERT_EQUAL(ftl_fd_pread_all(fd, buf, 1, 0), EBADF);
+	g_unlink(path);
+}
+
 static const UnitTest tests[] = {
 	{ "a file truncated while mapped: zeros and an error", test_truncated_while_mapped },
 	{ "--max-expand bounds the expanded copy", test_max_expand },
 	{ "sizes: 4G, 512M, bytes", test_parse_size },
+	{ "fd_write_all: a whole buffer through interrupted, partial writes",
+	  test_fd_write_all_interrupted },
+	{ "fd_write_all at offsets, fd_pread_all, their errors", test_fd_pwrite_pread },
 	{ NULL, NULL },
 };
 
