@@ -88,8 +88,11 @@ const char *ftl_strpool_intern_len(FtlStrPool *pool, const char *s, gsize len)
 		if (!slot->str)
 			break;
 		if (slot->hash == h && slot->len == len && memcmp(slot->str, s, len) == 0) {
+			/* read before the unlock: once it is released another
+			 * thread's insert may grow the table and free this slot */
+			const char *found = slot->str;
 			g_mutex_unlock(&pool->lock);
-			return slot->str;
+			return found;
 		}
 		i = (i + 1) & pool->mask;
 	}

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The string pool: one pointer per distinct text, stable across table growth. */
+/* The string pool: one pointer per distinct text, stable across table growth,
+ * from any number of threads while the table grows under them. */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "unit.h"
@@ -130,6 +132,70 @@ static void test_long_string(void)
 	CU_ASSERT_PTR_EQUAL(ftl_strpool_intern(pool, big), p);
 }
 
+/* A hit once read its slot after the unlock, when another thread growing
+ * the table could have freed it (ASan saw it in a parallel parse). */
+#define POOL_THREADS 4
+#define POOL_ROUNDS 40 /* fresh pools: each grows from its first size */
+#define POOL_NEW 3000	/* distinct texts a thread adds to a pool */
+#define POOL_SHARED 64	/* texts every thread looks up between its inserts */
+
+typedef struct {
+	FtlStrPool *pool;
+	guint id;
+	const char *shared[POOL_SHARED]; /* what this thread got for each */
+	gboolean ok;
+} PoolWorker;
+
+static gpointer pool_work(gpointer data)
+{
+	PoolWorker *w = data;
+	char buf[64];
+	for (guint i = 0; i < POOL_NEW; i++) {
+		int n = snprintf(buf, sizeof buf, "thread_%u_function_%u", w->id, i);
+		const char *s = ftl_strpool_intern_len(w->pool, buf, (gsize)n);
+		if (strcmp(s, buf) != 0)
+			w->ok = FALSE;
+		for (guint k = 0; k < 8; k++) {
+			guint j = (i * 8 + k) % POOL_SHARED;
+			n = snprintf(buf, sizeof buf, "shared_%u", j);
+			s = ftl_strpool_intern_len(w->pool, buf, (gsize)n);
+			if (strcmp(s, buf) != 0 || (w->shared[j] && w->shared[j] != s))
+				w->ok = FALSE;
+			w->shared[j] = s;
+		}
+	}
+	return NULL;
+}
+
+static void test_threads_while_growing(void)
+{
+	for (guint round = 0; round < POOL_ROUNDS; round++) {
+		FtlStrPool *pool = ftl_strpool_new();
+		PoolWorker w[POOL_THREADS] = { 0 };
+		GThread *t[POOL_THREADS];
+		for (guint i = 0; i < POOL_THREADS; i++) {
+			w[i] = (PoolWorker){ .pool = pool, .id = i, .ok = TRUE };
+			t[i] = g_thread_new("intern", pool_work, &w[i]);
+		}
+		gboolean ok = TRUE;
+		for (guint i = 0; i < POOL_THREADS; i++) {
+			g_thread_join(t[i]);
+			ok = ok && w[i].ok;
+		}
+		/* every thread got the one pointer of each shared text */
+		for (guint j = 0; j < POOL_SHARED; j++)
+			for (guint i = 1; i < POOL_THREADS; i++)
+				ok = ok && w[i].shared[j] == w[0].shared[j];
+		ok = ok && ftl_strpool_size(pool) == POOL_THREADS * POOL_NEW + POOL_SHARED;
+		ftl_strpool_free(pool);
+		if (!ok) {
+			CU_FAIL("threads saw different pointers or texts");
+			return;
+		}
+	}
+	CU_PASS("every round agreed");
+}
+
 static const UnitTest tests[] = {
 	{ "same text, same pointer", test_same_text_same_pointer },
 	{ "slices not NUL-terminated", test_slices_not_nul_terminated },
@@ -138,6 +204,7 @@ static const UnitTest tests[] = {
 	{ "empty string", test_empty_string },
 	{ "growth keeps pointers", test_growth_keeps_pointers },
 	{ "string longer than a chunk", test_long_string },
+	{ "threads intern while the table grows: one pointer each", test_threads_while_growing },
 	{ NULL, NULL },
 };
 
