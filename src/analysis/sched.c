@@ -492,6 +492,12 @@ static void sched_switch_out(FtlSched *s, gint32 cpu, gint64 t, gint32 prev, Swi
 	p->state = next_state[out];
 	p->since = t;
 	p->cpu = cpu;
+	/* a wakeup seen while it still ran (its state unknown, as at the
+	 * trace's start) was no wait for a switch: it ran, and a switch in
+	 * measured from that wakeup would count the time since as latency */
+	if (p->wake_ts != FTL_TS_NONE)
+		acc_count(s, p->wake_ts, G_STRUCT_OFFSET(FtlSchedScope, wakeups_of_runnable));
+	p->wake_ts = FTL_TS_NONE;
 }
 
 static void sched_switch_in(FtlSched *s, gint32 cpu, gint64 t, gint32 next, gint32 prio)

@@ -40,13 +40,18 @@ lat = [int(r["latency_ns"]) for r in csv.DictReader(open(sys.argv[2])) if int(r[
 print("pid %d: %d wakeups (min %d ns, max %d ns), run %d ns (it measured %d ns), sleep %d ns, "
       "switches %d (%d voluntary)" % (pid, t["wakeups"], min(lat), max(lat), t["run_ns"], cpu_ns,
       t["sleep_ns"], t["switches"], t["voluntary"]))
-open(sys.argv[1] + ".wakeups", "w").write("%d %d %d\n" % (t["wakeups"], len(lat), min(lat)))
+open(sys.argv[1] + ".wakeups", "w").write("%d %d %d %d\n" % (t["wakeups"], len(lat), min(lat),
+                                                      t["voluntary"]))
 open(sys.argv[1] + ".times", "w").write("%d %d %d\n" % (t["run_ns"], cpu_ns, t["sleep_ns"]))
 PY
 diag "$(cat "$T/load.out")"
-read -r nwake nlat minlat <"$T/s.json.wakeups" 2>/dev/null
+read -r nwake nlat minlat nvol <"$T/s.json.wakeups" 2>/dev/null
 read -r run cpu sleep <"$T/s.json.times" 2>/dev/null
-check "the task that slept 100 times shows 100 to 120 wakeups" '[ "${nwake:-0}" -ge 100 ] && [ "$nwake" -le 120 ] && [ "$nlat" = "$nwake" ]'
+# A loaded machine blocks python more often than its 100 sleeps (130
+# voluntary switches at load 9): the bound above is its voluntary switches,
+# each of which ends in one wakeup, plus the one that may start it.
+check "the task that slept 100 times shows at least 100 wakeups, none without a sleep" '
+	[ "${nwake:-0}" -ge 100 ] && [ "$nwake" -le $((nvol + 1)) ] && [ "$nlat" = "$nwake" ]'
 check "every one of its latencies is > 0" '[ "${minlat:-0}" -gt 0 ]'
 check "it slept about 1 s (>= 0.95 s)" '[ "${sleep:-0}" -ge 950000000 ]'
 # the trace sees every slice the task ran; its own clock adds its exit

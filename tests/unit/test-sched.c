@@ -155,6 +155,29 @@ static void test_waking(void)
 	}
 }
 
+/* A task still on its CPU when it is woken (it had not switched out
+ * yet; at the trace's start its state is unknown) is not waiting for a
+ * switch: once it switches out, that wakeup measures nothing, and a later
+ * wakeup while it waits preempted does not either. (The wakeup was kept,
+ * and its next switch in showed a latency from it; trace-cmd report -w
+ * differed on a live capture.) */
+static void test_woken_while_running(void)
+{
+	g_autoptr(FtlSched) s = ftl_sched_new(NULL);
+	feed(s, evb_wakeup(1000, 0, 0, "a", 100, 0));
+	feed(s, sw(1100, 1, 100, "R+", 0));
+	feed(s, evb_wakeup(5000, 0, 0, "a", 100, 0));
+	feed(s, sw(5005, 1, 0, "R", 100));
+	feed(s, sw(6000, 1, 100, "S", 0));
+	feed(s, evb_wakeup(7000, 0, 0, "a", 100, 0));
+	feed(s, sw(7010, 1, 0, "R", 100));
+	ftl_sched_finish(s);
+	const FtlSchedScope *sc = ftl_sched_scope(s, 0);
+	CU_ASSERT_EQUAL(task(sc, 100)->wakeups, 1);
+	CU_ASSERT_EQUAL(sc->worst[0].latency, 10);
+	CU_ASSERT_EQUAL(sc->wakeups_of_runnable, 2); /* at 1000 and 5000 */
+}
+
 static void test_unpaired(void)
 {
 	g_autoptr(FtlSched) s = ftl_sched_new(NULL);
@@ -380,6 +403,7 @@ int main(void)
 		{ "basic: CPU and task times, latency, irq", test_basic },
 		{ "a window clips every figure", test_window },
 		{ "latency from sched_waking, or sched_wakeup", test_waking },
+		{ "a wakeup while the task still ran measures nothing", test_woken_while_running },
 		{ "what cannot be paired is counted", test_unpaired },
 		{ "lost events make time unknown", test_lost },
 		{ "without sched_switch the pids switch CPUs", test_inferred },
