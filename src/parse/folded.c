@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "util/error.h"
-#include "util/input.h"
+#include "util/stream.h"
 #include "util/scan.h"
 
 /* The weight at the end of a line: digits after the last blank. */
@@ -91,56 +91,110 @@ static guint folded_same(GArray *frames, const char *prev, gsize prev_len, const
 	return same;
 }
 
+/* Folded files are read front to back through a buffer used again and again:
+ * mapping a file of some 40 MB cost a page fault per 64 KiB touched and its
+ * first reads, where a buffer that stays in the cache costs one copy. */
+#define FOLDED_CHUNK ((gsize)256 << 10)
+
+typedef struct {
+	const char *path;
+	FtlFoldedFunc func;
+	gpointer data;
+	GArray *frames;	   /* FtlSlice: the frames of the last line, into prev */
+	const char *prev;  /* the last line with frames, its stack prev_len bytes */
+	gsize prev_len;
+	GString *kept;	   /* prev, copied when the buffer moves under it */
+	guint64 line;
+} FoldedReader;
+
+static gboolean folded_line(FoldedReader *r, const char *p, const char *e, GError **error)
+{
+	r->line++;
+	if (e == p || (e - p == 1 && *p == '\r'))
+		return TRUE;
+	gint64 w;
+	const char *se = folded_weight(p, e, &w);
+	if (!se) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
+			    "'%s': line %" G_GUINT64_FORMAT
+			    ": not folded stacks (expected 'frame;frame COUNT')",
+			    r->path, r->line);
+		return FALSE;
+	}
+	GArray *frames = r->frames;
+	guint same = r->prev ? folded_same(frames, r->prev, r->prev_len, p, (gsize)(se - p)) : 0;
+	const char *f = p;
+	if (same) {
+		const FtlSlice *last = &g_array_index(frames, FtlSlice, same - 1);
+		f = last->p + last->len + 1;
+	}
+	for (; f <= se;) {
+		const char *semi = memchr(f, ';', (gsize)(se - f));
+		const char *fe = semi ? semi : se;
+		if (fe > f) {
+			FtlSlice s = { f, (guint32)(fe - f) };
+			g_array_append_val(frames, s);
+		}
+		f = fe + 1;
+	}
+	if (frames->len) {
+		r->func((const FtlSlice *)(void *)frames->data, frames->len, same, w, r->data);
+		r->prev = p;
+		r->prev_len = (gsize)(se - p);
+	} else {
+		r->prev = NULL;
+	}
+	return TRUE;
+}
+
+/* The buffer is about to move: the last line's stack (which the next line
+ * is compared with) and its frames go to r->kept. */
+static void folded_keep_prev(FoldedReader *r)
+{
+	if (!r->prev || r->prev == r->kept->str)
+		return;
+	g_string_truncate(r->kept, 0);
+	g_string_append_len(r->kept, r->prev, (gssize)r->prev_len);
+	for (guint i = 0; i < r->frames->len; i++) {
+		FtlSlice *s = &g_array_index(r->frames, FtlSlice, i);
+		s->p = r->kept->str + (s->p - r->prev);
+	}
+	r->prev = r->kept->str;
+}
+
 gboolean ftl_folded_read(const char *path, FtlFoldedFunc func, gpointer data, GError **error)
 {
-	g_autoptr(FtlInput) in = ftl_input_open(path, error);
+	g_autoptr(FtlStream) in = ftl_stream_open(path, error);
 	if (!in)
 		return FALSE;
 	g_autoptr(GArray) frames = g_array_new(FALSE, FALSE, sizeof(FtlSlice));
-	const char *p = in->data, *end = in->data + in->size;
-	const char *prev = NULL; /* the last line with frames, its stack prev_len bytes */
-	gsize prev_len = 0;
-	guint64 line = 0;
-	while (p && p < end) {
-		const char *nl = memchr(p, '\n', (gsize)(end - p));
-		const char *e = nl ? nl : end;
-		line++;
-		gint64 w;
-		const char *se;
-		if (e > p && !(e - p == 1 && *p == '\r')) {
-			if (!(se = folded_weight(p, e, &w))) {
-				g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
-					    "'%s': line %" G_GUINT64_FORMAT
-					    ": not folded stacks (expected 'frame;frame COUNT')",
-					    path, line);
+	g_autoptr(GString) kept = g_string_new(NULL);
+	FoldedReader r = { path, func, data, frames, NULL, 0, kept, 0 };
+	gsize cap = FOLDED_CHUNK, len = 0;
+	g_autofree char *buf = g_malloc(cap);
+	for (;;) {
+		gssize n = ftl_stream_read(in, buf + len, cap - len, error);
+		if (n < 0)
+			return FALSE;
+		len += (gsize)n;
+		const char *p = buf, *end = buf + len;
+		for (;;) {
+			const char *nl = memchr(p, '\n', (gsize)(end - p));
+			if (!nl && (n > 0 || p == end))
+				break; /* the rest of this line is still to come */
+			const char *e = nl ? nl : end;
+			if (!folded_line(&r, p, e, error))
 				return FALSE;
-			}
-			guint same =
-				prev ? folded_same(frames, prev, prev_len, p, (gsize)(se - p)) : 0;
-			const char *f = p;
-			if (same) {
-				const FtlSlice *last = &g_array_index(frames, FtlSlice, same - 1);
-				f = last->p + last->len + 1;
-			}
-			for (; f <= se;) {
-				const char *semi = memchr(f, ';', (gsize)(se - f));
-				const char *fe = semi ? semi : se;
-				if (fe > f) {
-					FtlSlice s = { f, (guint32)(fe - f) };
-					g_array_append_val(frames, s);
-				}
-				f = fe + 1;
-			}
-			if (frames->len) {
-				func((const FtlSlice *)(void *)frames->data, frames->len, same, w,
-				     data);
-				prev = p;
-				prev_len = (gsize)(se - p);
-			} else {
-				prev = NULL;
-			}
+			p = nl ? nl + 1 : end;
 		}
-		p = e + 1;
+		if (n == 0)
+			return TRUE;
+		folded_keep_prev(&r);
+		len = (gsize)(end - p);
+		memmove(buf, p, len);
+		if (len == cap) { /* a line longer than the buffer */
+			cap *= 2;
+			buf = g_realloc(buf, cap);
+		}
 	}
-	return TRUE;
 }
