@@ -33,7 +33,7 @@ FtlFlame *ftl_flame_new(FtlFlameUnit unit)
 	ftl_pairmap_init(&f->kids);
 	ftl_pairmap_init(&f->copied);
 	f->made = g_ptr_array_new();
-	f->names = ftl_strpool_new();
+	f->names = ftl_strpool_new_local();
 	f->root.name = "all";
 	f->root.name_len = 3;
 	f->root.kind = FTL_FLAME_ROOT;
