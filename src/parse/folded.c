@@ -20,9 +20,14 @@ static const char *folded_weight(const char *p, const char *e, gint64 *w)
 		d--;
 	if (d == e || d == p || (d[-1] != ' ' && d[-1] != '\t'))
 		return NULL;
-	guint64 v;
-	if (ftl_scan_u64(d, e, &v) != e || v > G_MAXINT64)
+	guint64 v = 0;
+	if (e - d <= 18) {
+		/* up to 18 digits cannot overflow: no checks per digit */
+		for (const char *q = d; q < e; q++)
+			v = v * 10 + (guint64)(*q - '0');
+	} else if (ftl_scan_u64(d, e, &v) != e || v > G_MAXINT64) {
 		return NULL;
+	}
 	*w = (gint64)v;
 	const char *stack_end = d - 1;
 	while (stack_end > p && (stack_end[-1] == ' ' || stack_end[-1] == '\t'))
@@ -61,34 +66,18 @@ static gsize folded_common(const char *a, const char *b, gsize n)
 		guint64 x, y;
 		memcpy(&x, a + i, 8);
 		memcpy(&y, b + i, 8);
-		if (x != y)
+		if (x != y) {
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+			/* the lowest differing byte is the first */
+			return i + (gsize)(__builtin_ctzll(x ^ y) >> 3);
+#else
 			break;
+#endif
+		}
 	}
 	while (i < n && a[i] == b[i])
 		i++;
 	return i;
-}
-
-/* How many of the previous line's frames (slices into prev, its stack
- * prev_len bytes long) the stack p[0..len) starts with: a frame is shared
- * when its bytes are and the new line ends a frame where it ends. */
-static guint folded_same(GArray *frames, const char *prev, gsize prev_len, const char *p, gsize len)
-{
-	gsize cp = folded_common(prev, p, MIN(prev_len, len));
-	guint same = 0;
-	for (; same < frames->len; same++) {
-		const FtlSlice *s = &g_array_index(frames, FtlSlice, same);
-		gsize end = (gsize)(s->p - prev) + s->len;
-		if (end > cp || (end == cp && end != len && p[end] != ';'))
-			break;
-	}
-	/* the shared slices now point into this line: the next one compares with it */
-	for (guint i = 0; i < same; i++) {
-		FtlSlice *s = &g_array_index(frames, FtlSlice, i);
-		s->p = p + (s->p - prev);
-	}
-	g_array_set_size(frames, same);
-	return same;
 }
 
 /* Folded files are read front to back through a buffer used again and again:
@@ -100,12 +89,40 @@ typedef struct {
 	const char *path;
 	FtlFoldedFunc func;
 	gpointer data;
-	GArray *frames;	   /* FtlSlice: the frames of the last line, into prev */
-	const char *prev;  /* the last line with frames, its stack prev_len bytes */
+	FtlSlice *frames; /* the frames of the last line, into prev */
+	guint n, cap;
+	const char *prev; /* the last line with frames, its stack prev_len bytes */
 	gsize prev_len;
-	GString *kept;	   /* prev, copied when the buffer moves under it */
+	GString *kept; /* prev, copied when the buffer moves under it */
 	guint64 line;
 } FoldedReader;
+
+/* How many of the previous line's frames the stack p[0..len) starts with:
+ * a frame is shared when its bytes are and the new line ends a frame where
+ * it ends. The shared slices are moved into p, the others dropped. */
+static guint folded_same(FoldedReader *r, const char *p, gsize len)
+{
+	gsize cp = folded_common(r->prev, p, MIN(r->prev_len, len));
+	guint same = 0;
+	for (; same < r->n; same++) {
+		FtlSlice *s = &r->frames[same];
+		gsize at = (gsize)(s->p - r->prev), end = at + s->len;
+		if (end > cp || (end == cp && end != len && p[end] != ';'))
+			break;
+		s->p = p + at;
+	}
+	r->n = same;
+	return same;
+}
+
+static void folded_push(FoldedReader *r, const char *f, const char *fe)
+{
+	if (r->n == r->cap) {
+		r->cap = MAX(2 * r->cap, 64);
+		r->frames = g_renew(FtlSlice, r->frames, r->cap);
+	}
+	r->frames[r->n++] = (FtlSlice){ f, (guint32)(fe - f) };
+}
 
 static gboolean folded_line(FoldedReader *r, const char *p, const char *e, GError **error)
 {
@@ -121,24 +138,17 @@ static gboolean folded_line(FoldedReader *r, const char *p, const char *e, GErro
 			    r->path, r->line);
 		return FALSE;
 	}
-	GArray *frames = r->frames;
-	guint same = r->prev ? folded_same(frames, r->prev, r->prev_len, p, (gsize)(se - p)) : 0;
-	const char *f = p;
-	if (same) {
-		const FtlSlice *last = &g_array_index(frames, FtlSlice, same - 1);
-		f = last->p + last->len + 1;
-	}
+	guint same = r->prev ? folded_same(r, p, (gsize)(se - p)) : 0;
+	const char *f = same ? r->frames[same - 1].p + r->frames[same - 1].len + 1 : p;
 	for (; f <= se;) {
 		const char *semi = memchr(f, ';', (gsize)(se - f));
 		const char *fe = semi ? semi : se;
-		if (fe > f) {
-			FtlSlice s = { f, (guint32)(fe - f) };
-			g_array_append_val(frames, s);
-		}
+		if (fe > f)
+			folded_push(r, f, fe);
 		f = fe + 1;
 	}
-	if (frames->len) {
-		r->func((const FtlSlice *)(void *)frames->data, frames->len, same, w, r->data);
+	if (r->n) {
+		r->func(r->frames, r->n, same, w, r->data);
 		r->prev = p;
 		r->prev_len = (gsize)(se - p);
 	} else {
@@ -155,10 +165,8 @@ static void folded_keep_prev(FoldedReader *r)
 		return;
 	g_string_truncate(r->kept, 0);
 	g_string_append_len(r->kept, r->prev, (gssize)r->prev_len);
-	for (guint i = 0; i < r->frames->len; i++) {
-		FtlSlice *s = &g_array_index(r->frames, FtlSlice, i);
-		s->p = r->kept->str + (s->p - r->prev);
-	}
+	for (guint i = 0; i < r->n; i++)
+		r->frames[i].p = r->kept->str + (r->frames[i].p - r->prev);
 	r->prev = r->kept->str;
 }
 
@@ -167,15 +175,17 @@ gboolean ftl_folded_read(const char *path, FtlFoldedFunc func, gpointer data, GE
 	g_autoptr(FtlStream) in = ftl_stream_open(path, error);
 	if (!in)
 		return FALSE;
-	g_autoptr(GArray) frames = g_array_new(FALSE, FALSE, sizeof(FtlSlice));
 	g_autoptr(GString) kept = g_string_new(NULL);
-	FoldedReader r = { path, func, data, frames, NULL, 0, kept, 0 };
+	FoldedReader r = { .path = path, .func = func, .data = data, .kept = kept };
 	gsize cap = FOLDED_CHUNK, len = 0;
 	g_autofree char *buf = g_malloc(cap);
+	gboolean ok = TRUE;
 	for (;;) {
 		gssize n = ftl_stream_read(in, buf + len, cap - len, error);
-		if (n < 0)
-			return FALSE;
+		if (n < 0) {
+			ok = FALSE;
+			break;
+		}
 		len += (gsize)n;
 		const char *p = buf, *end = buf + len;
 		for (;;) {
@@ -183,12 +193,12 @@ gboolean ftl_folded_read(const char *path, FtlFoldedFunc func, gpointer data, GE
 			if (!nl && (n > 0 || p == end))
 				break; /* the rest of this line is still to come */
 			const char *e = nl ? nl : end;
-			if (!folded_line(&r, p, e, error))
-				return FALSE;
+			if (!(ok = folded_line(&r, p, e, error)))
+				break;
 			p = nl ? nl + 1 : end;
 		}
-		if (n == 0)
-			return TRUE;
+		if (!ok || n == 0)
+			break;
 		folded_keep_prev(&r);
 		len = (gsize)(end - p);
 		memmove(buf, p, len);
@@ -197,4 +207,6 @@ gboolean ftl_folded_read(const char *path, FtlFoldedFunc func, gpointer data, GE
 			buf = g_realloc(buf, cap);
 		}
 	}
+	g_free(r.frames);
+	return ok;
 }
