@@ -43,9 +43,11 @@ struct _FtlFlameNode {
 	guint depth;	 /* the root is 0 */
 	guint32 name_len;
 	FtlFlameNode *last_child; /* the tree's lookup cache: the child found last */
+	FtlFlameNode *last;	  /* the child made last: ftl_flame_child() appends */
 	guint n_kids;		  /* children made by ftl_flame_child() */
 	guint8 kind;	 /* FtlFlameKind */
 	guint8 in_a, in_b; /* ftl_flame_diff() only: where the path exists (booleans) */
+	guint8 sorted;	   /* the children are in name order (made so, or sorted) */
 };
 
 typedef struct _FtlFlame FtlFlame;
