@@ -67,8 +67,10 @@ guint64 ftl_flame_n_nodes(const FtlFlame *f)
 	return f->n_nodes;
 }
 
-/* Nodes lie back to back in the arena at this stride. */
+/* Nodes lie back to back in the arena at this stride; what the sweeps read
+ * is in a node's first cache line. */
 #define FLAME_NODE_SIZE ((sizeof(FtlFlameNode) + 15) & ~(gsize)15)
+G_STATIC_ASSERT(G_STRUCT_OFFSET(FtlFlameNode, other) == 64 && FLAME_NODE_SIZE == 128);
 
 static FtlFlameNode *flame_node_alloc(FtlFlame *f)
 {
