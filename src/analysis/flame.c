@@ -3,6 +3,7 @@
  * samples or folded stacks, and the difference of two of them. */
 #include "analysis/flame.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "model/event.h"
@@ -230,8 +231,25 @@ static FtlFlameNode *flame_copy_child(FtlFlame *f, FtlFlameNode *to, const char 
 	return flame_child_interned(f, to, name, strlen(name), kind);
 }
 
+/* The weight a call node's flame node gets: its span and, where a damaged
+ * trace has children that outweigh their parent, more. Read only. */
+static gint64 flame_calls_value(const FtlCallNode *from)
+{
+	gint64 kids = 0, kid_values = 0;
+	for (const FtlCallNode *c = from->child; c; c = c->next) {
+		kids += c->span_ns;
+		kid_values += flame_calls_value(c);
+	}
+	return MAX(from->span_ns - kids, 0) + kid_values;
+}
+
+/* Copies from's children under to. A child lighter than min (never drawn:
+ * the layout merges it and never looks below it) is copied as a leaf whose
+ * own weight is its subtree's: the nodes a drawing never reads are not
+ * made. Call tree children are unique by name, so each flame node comes
+ * from one call node and a leaf is never given children by another. */
 static void flame_copy_calls(FtlFlame *f, FtlFlameNode *to, const FtlCallNode *from,
-			     gboolean groups)
+			     gboolean groups, gint64 min)
 {
 	gint64 kids = 0;
 	for (const FtlCallNode *c = from->child; c; c = c->next) {
@@ -242,7 +260,11 @@ static void flame_copy_calls(FtlFlame *f, FtlFlameNode *to, const FtlCallNode *f
 		n->calls += c->calls;
 		n->n_open += c->n_open;
 		n->n_orphan += c->n_orphan;
-		flame_copy_calls(f, n, c, FALSE);
+		gint64 v;
+		if (!groups && c->span_ns < min && c->child && (v = flame_calls_value(c)) < min)
+			n->self += v;
+		else
+			flame_copy_calls(f, n, c, FALSE, min);
 		kids += c->span_ns;
 	}
 	if (to->kind != FTL_FLAME_ROOT && to->kind != FTL_FLAME_GROUP)
@@ -251,7 +273,7 @@ static void flame_copy_calls(FtlFlame *f, FtlFlameNode *to, const FtlCallNode *f
 
 void ftl_flame_add_calltree(FtlFlame *f, const FtlCallNode *root, gboolean groups)
 {
-	flame_copy_calls(f, &f->root, root, groups);
+	flame_copy_calls(f, &f->root, root, groups, 0);
 }
 
 /* Puts n's children in name order. g_qsort_with_data() is stable, but
@@ -547,6 +569,18 @@ void ftl_flame_build_feed(FtlFlameBuild *b, const FtlEvent *ev)
 	}
 }
 
+/* The weight under which a frame is never drawn, at most: the drawing's
+ * threshold is its share of the root's weight, which is at least the call
+ * tree's total span (more where children outweigh a parent); rounded down
+ * and one less, so that float rounding never makes it larger. */
+static gint64 flame_build_min(const FtlFlameBuild *b)
+{
+	if (!(b->opt.min_fraction > 0))
+		return 0;
+	double min = (double)ftl_calltree_root(b->calls)->span_ns * b->opt.min_fraction;
+	return min >= 2 && min < 9e18 ? (gint64)floor(min) - 1 : 0;
+}
+
 void ftl_flame_build_finish(FtlFlameBuild *b)
 {
 	if (b->opt.spans)
@@ -571,8 +605,9 @@ void ftl_flame_build_finish(FtlFlameBuild *b)
 	} else {
 		b->from_calls = ftl_flame_new(FTL_FLAME_UNIT_NS);
 		if (b->calls)
-			ftl_flame_add_calltree(b->from_calls, ftl_calltree_root(b->calls),
-					       b->opt.group != FTL_CALLTREE_GROUP_NONE);
+			flame_copy_calls(b->from_calls, &b->from_calls->root,
+					 ftl_calltree_root(b->calls),
+					 b->opt.group != FTL_CALLTREE_GROUP_NONE, flame_build_min(b));
 		ftl_flame_finish(b->from_calls);
 		b->result = b->from_calls;
 	}

@@ -111,6 +111,11 @@ typedef struct {
 	const char *function; /* interned in the trace's pool: only its subtrees; NULL: all */
 	FtlSpans *spans;      /* borrowed, may be NULL: only events inside a span */
 	FtlDiags *diags;      /* borrowed, may be NULL: call repairs */
+	/* > 0: the tree is only drawn, with frames narrower than this share of
+	 * the total merged: a call node lighter than that becomes a leaf (its
+	 * own weight the whole subtree's), whose subtree is never copied. 0:
+	 * the whole tree (exports, differences). */
+	double min_fraction;
 } FtlFlameBuildOptions;
 
 typedef struct _FtlFlameBuild FtlFlameBuild;

@@ -167,8 +167,9 @@ static gboolean flame_load_trace(FlameInput *in, const FlameArgs *a, const FtlCl
 		in->chart = ftl_flamechart_new(&o);
 		ftl_pass_add(pass, &ftl_flamechart_consumer, in->chart);
 	} else {
+		/* a difference needs both whole trees */
 		FtlFlameBuildOptions o = { from, flame_group(a), function, in->spans,
-					   ftl_trace_diags(in->trace) };
+					   ftl_trace_diags(in->trace), a->diff ? 0 : min_fraction };
 		in->build = ftl_flame_build_new(&o);
 		ftl_pass_add(pass, &ftl_flame_build_consumer, in->build);
 	}
