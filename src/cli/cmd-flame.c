@@ -105,8 +105,9 @@ static gboolean flame_load_folded(FlameInput *in, char **paths, int n, GError **
 	in->folded = ftl_flame_new(FTL_FLAME_UNIT_NS);
 	FlameFolded ff = { in->folded, NULL, 0 };
 	gboolean ok = TRUE;
+	gint64 total = 0;
 	for (int i = 0; i < n && ok; i++)
-		ok = ftl_folded_read(paths[i], flame_add_folded, &ff, error);
+		ok = ftl_folded_read(paths[i], flame_add_folded, &ff, &total, error);
 	g_free(ff.path);
 	if (!ok)
 		return FALSE;

@@ -95,6 +95,7 @@ typedef struct {
 	gsize prev_len;
 	GString *kept; /* prev, copied when the buffer moves under it */
 	guint64 line;
+	gint64 *total;
 } FoldedReader;
 
 /* How many of the previous line's frames the stack p[0..len) starts with:
@@ -138,6 +139,13 @@ static gboolean folded_line(FoldedReader *r, const char *p, const char *e, GErro
 			    r->path, r->line);
 		return FALSE;
 	}
+	if (w > G_MAXINT64 - *r->total) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_PARSE,
+			    "'%s': line %" G_GUINT64_FORMAT ": the weights add up past %" G_GINT64_FORMAT,
+			    r->path, r->line, G_MAXINT64);
+		return FALSE;
+	}
+	*r->total += w;
 	guint same = r->prev ? folded_same(r, p, (gsize)(se - p)) : 0;
 	const char *f = same ? r->frames[same - 1].p + r->frames[same - 1].len + 1 : p;
 	for (; f <= se;) {
@@ -170,13 +178,14 @@ static void folded_keep_prev(FoldedReader *r)
 	r->prev = r->kept->str;
 }
 
-gboolean ftl_folded_read(const char *path, FtlFoldedFunc func, gpointer data, GError **error)
+gboolean ftl_folded_read(const char *path, FtlFoldedFunc func, gpointer data, gint64 *total,
+			 GError **error)
 {
 	g_autoptr(FtlStream) in = ftl_stream_open(path, error);
 	if (!in)
 		return FALSE;
 	g_autoptr(GString) kept = g_string_new(NULL);
-	FoldedReader r = { .path = path, .func = func, .data = data, .kept = kept };
+	FoldedReader r = { .path = path, .func = func, .data = data, .kept = kept, .total = total };
 	gsize cap = FOLDED_CHUNK, len = 0;
 	g_autofree char *buf = g_malloc(cap);
 	gboolean ok = TRUE;

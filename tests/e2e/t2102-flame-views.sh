@@ -13,7 +13,7 @@ oracle=$top_srcdir/tests/e2e/flame_oracle.py
 vm=$FTL_TESTDATA/vm
 real=$FTL_REAL_DATA
 hostile=$FTL_TESTDATA/flame
-plan 35
+plan 36
 
 # svgq FILE PYTHON-EXPR: the expression over frames=[(level, path, n, element)]
 # and root=the document's root element must be true
@@ -68,6 +68,11 @@ check "narrow calls are not copied: the same boxes as the folded stacks draw" \
 		cmp "$T/n1.json" "$T/n2.json" || { echo "# --minwidth $w"; exit 1; }
 	 done && flame --minwidth 1% -o "$T/n1.svg" "$hostile/narrow-damaged.txt" &&
 	 svgq "$T/n1.svg" "\"outer;small;big\" in [p for l, p, n, f in frames]"'
+check "folded weights that add up past 2^63-1: one error naming the line, no SVG" \
+	'printf "a;b 5000000000000000000\na;c 5000000000000000000\n" >"$T/heavy.folded" &&
+	 ! flame -o "$T/heavy.svg" "$T/heavy.folded" && test ! -e "$T/heavy.svg" &&
+	 sed "s/^/# /" "$T/err" && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+	 grep -q "heavy.folded.: line 2: the weights add up past 9223372036854775807" "$T/err"'
 
 # The folded reader reuses the frames a line shares with the line before:
 # the same lines in any order (prefixes of frames, empty frames, blanks in
