@@ -77,7 +77,7 @@ run() {
 		printf "%-32s %9.3f %8.1f %8.3f %9.1f\n", l, w, (w > 0 ? b / 1e6 / w : 0), u + s, r / 1024
 	}'
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 header() {
 	echo
 	echo "$1"

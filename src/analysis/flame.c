@@ -3,6 +3,7 @@
  * samples or folded stacks, and the difference of two of them. */
 #include "analysis/flame.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "model/event.h"
@@ -13,15 +14,15 @@
 struct _FtlFlame {
 	FtlFlameUnit unit;
 	FtlFlameNode root;
-	FtlArena arena;	 /* the nodes */
+	/* the nodes: a merged tree's are all made by ftl_flame_child(), under
+	 * their parent, so the arena holds them parents first and finish sums
+	 * them in one backward sweep over it */
+	FtlArena arena;
 	FtlPairMap kids; /* (parent, interned name) -> FtlFlameNode* */
-	/* nodes with a parent from birth, in the order made: a parent comes
-	 * before its children, so finish sums them in one backward sweep */
-	GPtrArray *made;
 	FtlStrPool *names;
 	FtlPairMap copied; /* ftl_flame_add_calltree(): (call tree name, NULL) -> ours */
 	guint64 n_nodes;
-	gboolean chart;
+	gboolean chart, finished;
 	gint64 t0, span;
 };
 
@@ -32,11 +33,11 @@ FtlFlame *ftl_flame_new(FtlFlameUnit unit)
 	ftl_arena_init(&f->arena);
 	ftl_pairmap_init(&f->kids);
 	ftl_pairmap_init(&f->copied);
-	f->made = g_ptr_array_new();
-	f->names = ftl_strpool_new();
+	f->names = ftl_strpool_new_local();
 	f->root.name = "all";
 	f->root.name_len = 3;
 	f->root.kind = FTL_FLAME_ROOT;
+	f->root.sorted = TRUE;
 	f->root.in_a = f->root.in_b = TRUE;
 	return f;
 }
@@ -48,7 +49,6 @@ void ftl_flame_free(FtlFlame *f)
 	ftl_arena_clear(&f->arena);
 	ftl_pairmap_clear(&f->kids);
 	ftl_pairmap_clear(&f->copied);
-	g_ptr_array_unref(f->made);
 	ftl_strpool_free(f->names);
 	g_free(f);
 }
@@ -68,10 +68,15 @@ guint64 ftl_flame_n_nodes(const FtlFlame *f)
 	return f->n_nodes;
 }
 
+/* Nodes lie back to back in the arena at this stride; what the sweeps read
+ * is in a node's first cache line. */
+#define FLAME_NODE_SIZE ((sizeof(FtlFlameNode) + 15) & ~(gsize)15)
+G_STATIC_ASSERT(G_STRUCT_OFFSET(FtlFlameNode, other) == 64 && FLAME_NODE_SIZE == 128);
+
 static FtlFlameNode *flame_node_alloc(FtlFlame *f)
 {
 	f->n_nodes++;
-	return ftl_arena_alloc0(&f->arena, sizeof(FtlFlameNode));
+	return ftl_arena_alloc0(&f->arena, FLAME_NODE_SIZE);
 }
 
 /* Names are interned in the tree, so that a pointer compares a name; a
@@ -82,12 +87,44 @@ static const char *flame_intern(FtlFlame *f, const char *name, gssize len)
 				      len < 0 ? strlen(name) : strnlen(name, (gsize)len));
 }
 
-/* The child of parent named by the interned name, made when absent. */
+/* Orders names as sorted folded lines order them: a name ends in ';'. */
+static int flame_name_order(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		unsigned char x = *a ? (unsigned char)*a : ';';
+		unsigned char y = *b ? (unsigned char)*b : ';';
+		if (x != y)
+			return x < y ? -1 : 1;
+		if (!*a || !*b)
+			return *a ? 1 : *b ? -1 : 0;
+	}
+}
+
+static int flame_name_cmp(gconstpointer pa, gconstpointer pb, gpointer unused)
+{
+	(void)unused;
+	return flame_name_order((*(FtlFlameNode *const *)pa)->name,
+				(*(FtlFlameNode *const *)pb)->name);
+}
+
+/* The child of parent named by the interned name, made when absent. New
+ * children go last; while they come in name order (sorted folded lines,
+ * pre-order copies) a name after the last child's is known to be new, with
+ * no lookup, and finish need not sort them. */
 static FtlFlameNode *flame_child_interned(FtlFlame *f, FtlFlameNode *parent, const char *name,
 					  gsize len, FtlFlameKind kind)
 {
-	FtlFlameNode *n;
-	if (parent->n_kids <= FTL_PAIRMAP_SCAN) {
+	FtlFlameNode *n, *tail = parent->last;
+	gboolean fresh = !tail;
+	if (tail && parent->sorted) {
+		int c = flame_name_order(tail->name, name);
+		if (c == 0)
+			return parent->last_child = tail;
+		fresh = c < 0;
+	}
+	if (fresh) {
+		/* after every child there is */
+	} else if (parent->n_kids <= FTL_PAIRMAP_SCAN) {
 		for (n = parent->child; n; n = n->next)
 			if (n->name == name)
 				return parent->last_child = n;
@@ -100,12 +137,16 @@ static FtlFlameNode *flame_child_interned(FtlFlame *f, FtlFlameNode *parent, con
 	n->parent = parent;
 	n->depth = parent->depth + 1;
 	n->kind = (guint8)kind;
-	n->next = parent->child;
-	parent->child = n;
-	g_ptr_array_add(f->made, n);
+	n->sorted = TRUE;
+	if (tail)
+		tail->next = n;
+	else
+		parent->child = n;
+	parent->last = n;
+	parent->sorted = (guint8)fresh;
 	if (++parent->n_kids == FTL_PAIRMAP_SCAN + 1) {
 		/* wide from now on: all its children go in the map */
-		for (FtlFlameNode *c = n; c; c = c->next)
+		for (FtlFlameNode *c = parent->child; c; c = c->next)
 			ftl_pairmap_put(&f->kids, parent, c->name, c);
 	} else if (parent->n_kids > FTL_PAIRMAP_SCAN) {
 		ftl_pairmap_put(&f->kids, parent, name, n);
@@ -139,6 +180,8 @@ FtlFlameNode *ftl_flame_node_new(FtlFlame *f, const char *name, gssize len, FtlF
 void ftl_flame_node_set_children(FtlFlameNode *parent, FtlFlameNode *const *v, guint n)
 {
 	parent->child = n ? v[0] : NULL;
+	parent->last = n ? v[n - 1] : NULL;
+	parent->sorted = n < 2;
 	for (guint i = 0; i < n; i++) {
 		v[i]->parent = parent;
 		v[i]->next = i + 1 < n ? v[i + 1] : NULL;
@@ -188,8 +231,25 @@ static FtlFlameNode *flame_copy_child(FtlFlame *f, FtlFlameNode *to, const char 
 	return flame_child_interned(f, to, name, strlen(name), kind);
 }
 
+/* The weight a call node's flame node gets: its span and, where a damaged
+ * trace has children that outweigh their parent, more. Read only. */
+static gint64 flame_calls_value(const FtlCallNode *from)
+{
+	gint64 kids = 0, kid_values = 0;
+	for (const FtlCallNode *c = from->child; c; c = c->next) {
+		kids += c->span_ns;
+		kid_values += flame_calls_value(c);
+	}
+	return MAX(from->span_ns - kids, 0) + kid_values;
+}
+
+/* Copies from's children under to. A child lighter than min (never drawn:
+ * the layout merges it and never looks below it) is copied as a leaf whose
+ * own weight is its subtree's: the nodes a drawing never reads are not
+ * made. Call tree children are unique by name, so each flame node comes
+ * from one call node and a leaf is never given children by another. */
 static void flame_copy_calls(FtlFlame *f, FtlFlameNode *to, const FtlCallNode *from,
-			     gboolean groups)
+			     gboolean groups, gint64 min)
 {
 	gint64 kids = 0;
 	for (const FtlCallNode *c = from->child; c; c = c->next) {
@@ -200,7 +260,11 @@ static void flame_copy_calls(FtlFlame *f, FtlFlameNode *to, const FtlCallNode *f
 		n->calls += c->calls;
 		n->n_open += c->n_open;
 		n->n_orphan += c->n_orphan;
-		flame_copy_calls(f, n, c, FALSE);
+		gint64 v;
+		if (!groups && c->span_ns < min && c->child && (v = flame_calls_value(c)) < min)
+			n->self += v;
+		else
+			flame_copy_calls(f, n, c, FALSE, min);
 		kids += c->span_ns;
 	}
 	if (to->kind != FTL_FLAME_ROOT && to->kind != FTL_FLAME_GROUP)
@@ -209,57 +273,25 @@ static void flame_copy_calls(FtlFlame *f, FtlFlameNode *to, const FtlCallNode *f
 
 void ftl_flame_add_calltree(FtlFlame *f, const FtlCallNode *root, gboolean groups)
 {
-	flame_copy_calls(f, &f->root, root, groups);
+	flame_copy_calls(f, &f->root, root, groups, 0);
 }
 
-/* Orders names as sorted folded lines order them: a name ends in ';'. */
-static int flame_name_cmp(gconstpointer pa, gconstpointer pb, gpointer unused)
-{
-	(void)unused;
-	const char *a = (*(FtlFlameNode *const *)pa)->name;
-	const char *b = (*(FtlFlameNode *const *)pb)->name;
-	for (;; a++, b++) {
-		unsigned char x = *a ? (unsigned char)*a : ';';
-		unsigned char y = *b ? (unsigned char)*b : ';';
-		if (x != y)
-			return x < y ? -1 : 1;
-		if (!*a || !*b)
-			return *a ? 1 : *b ? -1 : 0;
-	}
-}
-
-static FtlFlameNode *flame_sort(FtlFlameNode *list, GPtrArray *scratch)
+/* Puts n's children in name order. g_qsort_with_data() is stable, but
+ * siblings' names differ, so the order is the same whatever they came in. */
+static void flame_sort(FtlFlameNode *n, GPtrArray *scratch)
 {
 	g_ptr_array_set_size(scratch, 0);
-	for (FtlFlameNode *c = list; c; c = c->next)
+	for (FtlFlameNode *c = n->child; c; c = c->next)
 		g_ptr_array_add(scratch, c);
-	if (scratch->len < 2)
-		return list;
-	/* Already in order (or in reverse: sorted folded lines prepend each new
-	 * child) is common and costs one comparison per child. g_qsort_with_data()
-	 * is stable, so an ordered list is what it would have made. */
-	gboolean fwd = TRUE, rev = TRUE;
-	for (guint i = 0; i + 1 < scratch->len && (fwd || rev); i++) {
-		int c = flame_name_cmp(&scratch->pdata[i], &scratch->pdata[i + 1], NULL);
-		fwd = fwd && c <= 0;
-		rev = rev && c > 0;
-	}
-	if (fwd)
-		return list;
-	if (rev) {
-		for (guint i = 0, j = scratch->len - 1; i < j; i++, j--) {
-			gpointer t = scratch->pdata[i];
-			scratch->pdata[i] = scratch->pdata[j];
-			scratch->pdata[j] = t;
-		}
-	} else {
-		g_qsort_with_data(scratch->pdata, (gint)scratch->len, sizeof(gpointer),
-				  flame_name_cmp, NULL);
-	}
+	g_qsort_with_data(scratch->pdata, (gint)scratch->len, sizeof(gpointer), flame_name_cmp,
+			  NULL);
 	for (guint i = 0; i + 1 < scratch->len; i++)
 		((FtlFlameNode *)scratch->pdata[i])->next = scratch->pdata[i + 1];
-	((FtlFlameNode *)scratch->pdata[scratch->len - 1])->next = NULL;
-	return scratch->pdata[0];
+	FtlFlameNode *last = scratch->pdata[scratch->len - 1];
+	last->next = NULL;
+	n->child = scratch->pdata[0];
+	n->last = last;
+	n->sorted = TRUE;
 }
 
 /* Whether the root and group nodes, which have no calls of their own,
@@ -269,28 +301,36 @@ static gboolean flame_sums_calls(const FtlFlameNode *n)
 	return n->kind == FTL_FLAME_ROOT || n->kind == FTL_FLAME_GROUP;
 }
 
-/* A merged tree: every node was made under its parent, so the order they
- * were made in has parents first. One forward sweep sorts and starts the
- * sums, one backward sweep adds each node to its parent: no walk of the
- * sibling lists, whose nodes lie far apart. */
+/* A merged tree: every node was made under its parent, so the arena holds
+ * parents before their children. One backward sweep over it visits every
+ * node after its children have been added into it: it adds its own weight,
+ * then adds itself into its parent. Only children that came out of name
+ * order are sorted: no walk of the sibling lists, whose nodes lie far apart. */
 static void flame_finish_merged(FtlFlame *f)
 {
 	g_autoptr(GPtrArray) scratch = g_ptr_array_new();
-	FtlFlameNode *const *v = (FtlFlameNode *const *)f->made->pdata;
-	for (guint i = 0; i <= f->made->len; i++) {
-		FtlFlameNode *n = i ? v[i - 1] : &f->root;
-		if (n->n_kids > 1)
-			n->child = flame_sort(n->child, scratch);
-		n->value = n->self;
-		if (flame_sums_calls(n))
-			n->calls = 0;
+	/* the root and the groups (its children) show their children's calls */
+	f->root.calls = 0;
+	for (FtlFlameNode *g = f->root.child; g; g = g->next)
+		if (flame_sums_calls(g))
+			g->calls = 0;
+	for (guint i = ftl_arena_n_chunks(&f->arena); i-- > 0;) {
+		gsize used;
+		char *chunk = ftl_arena_chunk(&f->arena, i, &used);
+		for (gsize off = used; off >= FLAME_NODE_SIZE;) {
+			off -= FLAME_NODE_SIZE;
+			FtlFlameNode *n = (FtlFlameNode *)(void *)(chunk + off), *p = n->parent;
+			if (!n->sorted)
+				flame_sort(n, scratch);
+			n->value += n->self;
+			p->value += n->value;
+			if (flame_sums_calls(p))
+				p->calls += n->calls;
+		}
 	}
-	for (guint i = f->made->len; i-- > 0;) {
-		FtlFlameNode *n = v[i], *p = n->parent;
-		p->value += n->value;
-		if (flame_sums_calls(p))
-			p->calls += n->calls;
-	}
+	if (!f->root.sorted)
+		flame_sort(&f->root, scratch);
+	f->root.value += f->root.self;
 }
 
 /* Charts link their nodes themselves: post-order without recursion, call
@@ -327,6 +367,9 @@ static void flame_finish_chart(FtlFlame *f)
 
 void ftl_flame_finish(FtlFlame *f)
 {
+	if (f->finished)
+		return;
+	f->finished = TRUE;
 	if (f->chart)
 		flame_finish_chart(f);
 	else
@@ -526,6 +569,18 @@ void ftl_flame_build_feed(FtlFlameBuild *b, const FtlEvent *ev)
 	}
 }
 
+/* The weight under which a frame is never drawn, at most: the drawing's
+ * threshold is its share of the root's weight, which is at least the call
+ * tree's total span (more where children outweigh a parent); rounded down
+ * and one less, so that float rounding never makes it larger. */
+static gint64 flame_build_min(const FtlFlameBuild *b)
+{
+	if (!(b->opt.min_fraction > 0))
+		return 0;
+	double min = (double)ftl_calltree_root(b->calls)->span_ns * b->opt.min_fraction;
+	return min >= 2 && min < 9e18 ? (gint64)floor(min) - 1 : 0;
+}
+
 void ftl_flame_build_finish(FtlFlameBuild *b)
 {
 	if (b->opt.spans)
@@ -550,8 +605,9 @@ void ftl_flame_build_finish(FtlFlameBuild *b)
 	} else {
 		b->from_calls = ftl_flame_new(FTL_FLAME_UNIT_NS);
 		if (b->calls)
-			ftl_flame_add_calltree(b->from_calls, ftl_calltree_root(b->calls),
-					       b->opt.group != FTL_CALLTREE_GROUP_NONE);
+			flame_copy_calls(b->from_calls, &b->from_calls->root,
+					 ftl_calltree_root(b->calls),
+					 b->opt.group != FTL_CALLTREE_GROUP_NONE, flame_build_min(b));
 		ftl_flame_finish(b->from_calls);
 		b->result = b->from_calls;
 	}

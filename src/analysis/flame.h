@@ -29,23 +29,28 @@ typedef enum {
 
 typedef struct _FtlFlameNode FtlFlameNode;
 struct _FtlFlameNode {
+	/* the first 64 bytes: what finish's sweep and the layout read of every
+	 * node, one cache line (nodes are 128-byte aligned in the arena) */
 	const char *name; /* owned by the tree; any bytes a trace had */
 	FtlFlameNode *parent;
 	FtlFlameNode *child; /* first child; siblings sorted by name after finish */
 	FtlFlameNode *next;
 	gint64 value;	 /* inclusive weight (>= the sum of the children's) */
 	gint64 self;	 /* weight of its own: value less the children's */
+	guint64 calls;	 /* calls or samples */
+	guint depth;	 /* the root is 0 */
+	guint8 kind;	 /* FtlFlameKind */
+	guint8 sorted;	 /* the children are in name order (made so, or sorted) */
+	guint8 in_a, in_b; /* ftl_flame_diff() only: where the path exists (booleans) */
+	/* the rest */
 	gint64 other;	 /* ftl_flame_diff(): A's value on this path (scaled), else 0 */
 	gint64 start;	 /* charts: where it begins, ns on the trace clock; else 0 */
-	guint64 calls;	 /* calls or samples */
 	guint64 n_open;	 /* calls open at the end of the trace (no time of their own) */
 	guint64 n_orphan; /* exits without their entry */
-	guint depth;	 /* the root is 0 */
-	guint32 name_len;
 	FtlFlameNode *last_child; /* the tree's lookup cache: the child found last */
-	guint n_kids;		  /* children made by ftl_flame_child() */
-	guint8 kind;	 /* FtlFlameKind */
-	guint8 in_a, in_b; /* ftl_flame_diff() only: where the path exists (booleans) */
+	FtlFlameNode *last;	  /* the child made last: ftl_flame_child() appends */
+	guint32 name_len;
+	guint n_kids; /* children made by ftl_flame_child() */
 };
 
 typedef struct _FtlFlame FtlFlame;
@@ -106,6 +111,11 @@ typedef struct {
 	const char *function; /* interned in the trace's pool: only its subtrees; NULL: all */
 	FtlSpans *spans;      /* borrowed, may be NULL: only events inside a span */
 	FtlDiags *diags;      /* borrowed, may be NULL: call repairs */
+	/* > 0: the tree is only drawn, with frames narrower than this share of
+	 * the total merged: a call node lighter than that becomes a leaf (its
+	 * own weight the whole subtree's), whose subtree is never copied. 0:
+	 * the whole tree (exports, differences). */
+	double min_fraction;
 } FtlFlameBuildOptions;
 
 typedef struct _FtlFlameBuild FtlFlameBuild;

@@ -70,17 +70,21 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(FlameInput, flame_input_clear)
 /* A folded file's tree and the nodes of the line before, outermost first. */
 typedef struct {
 	FtlFlame *f;
-	GPtrArray *path;
+	FtlFlameNode **path;
+	guint cap;
 } FlameFolded;
 
 static void flame_add_folded(const FtlSlice *frames, guint n, guint same, gint64 weight,
 			     gpointer data)
 {
 	FlameFolded *ff = data;
-	FtlFlameNode *node = same ? ff->path->pdata[same - 1] : ftl_flame_root(ff->f);
-	g_ptr_array_set_size(ff->path, n);
+	FtlFlameNode *node = same ? ff->path[same - 1] : ftl_flame_root(ff->f);
+	if (n > ff->cap) {
+		ff->cap = MAX(n, 2 * ff->cap);
+		ff->path = g_renew(FtlFlameNode *, ff->path, ff->cap);
+	}
 	for (guint i = same; i < n; i++)
-		ff->path->pdata[i] = node =
+		ff->path[i] = node =
 			ftl_flame_child(ff->f, node, frames[i].p, frames[i].len, FTL_FLAME_FRAME);
 	ftl_flame_add(ff->f, node, weight, 1);
 }
@@ -99,11 +103,14 @@ static gboolean flame_is_folded(char **paths, int n)
 static gboolean flame_load_folded(FlameInput *in, char **paths, int n, GError **error)
 {
 	in->folded = ftl_flame_new(FTL_FLAME_UNIT_NS);
-	g_autoptr(GPtrArray) path = g_ptr_array_new();
-	FlameFolded ff = { in->folded, path };
-	for (int i = 0; i < n; i++)
-		if (!ftl_folded_read(paths[i], flame_add_folded, &ff, error))
-			return FALSE;
+	FlameFolded ff = { in->folded, NULL, 0 };
+	gboolean ok = TRUE;
+	gint64 total = 0;
+	for (int i = 0; i < n && ok; i++)
+		ok = ftl_folded_read(paths[i], flame_add_folded, &ff, &total, error);
+	g_free(ff.path);
+	if (!ok)
+		return FALSE;
 	ftl_flame_finish(in->folded);
 	in->tree = in->folded;
 	g_string_append(in->note, "folded stacks");
@@ -161,8 +168,9 @@ static gboolean flame_load_trace(FlameInput *in, const FlameArgs *a, const FtlCl
 		in->chart = ftl_flamechart_new(&o);
 		ftl_pass_add(pass, &ftl_flamechart_consumer, in->chart);
 	} else {
+		/* a difference needs both whole trees */
 		FtlFlameBuildOptions o = { from, flame_group(a), function, in->spans,
-					   ftl_trace_diags(in->trace) };
+					   ftl_trace_diags(in->trace), a->diff ? 0 : min_fraction };
 		in->build = ftl_flame_build_new(&o);
 		ftl_pass_add(pass, &ftl_flame_build_consumer, in->build);
 	}

@@ -20,5 +20,8 @@ typedef void (*FtlFoldedFunc)(const FtlSlice *frames, guint n, guint same, gint6
 			      gpointer data);
 
 /* Reads path ("-": standard input; gzip and zstd too). A line that is not
- * "frames N" is an error naming the file and line. */
-gboolean ftl_folded_read(const char *path, FtlFoldedFunc func, gpointer data, GError **error);
+ * "frames N" is an error naming the file and line, and so is one whose
+ * weight takes *total (the weights read so far, across files; updated) past
+ * G_MAXINT64: no sum of weights made from the lines can overflow then. */
+gboolean ftl_folded_read(const char *path, FtlFoldedFunc func, gpointer data, gint64 *total,
+			 GError **error);

@@ -11,6 +11,7 @@
 typedef struct {
 	void *map; /* what to munmap */
 	gsize len;
+	gsize used; /* bytes handed out, once the chunk is full */
 } ArenaChunk;
 
 static void arena_chunk_free(gpointer p)
@@ -40,6 +41,10 @@ static void arena_grow(FtlArena *a, gsize size)
 {
 	gsize len = MAX(a->next_size, size);
 	gboolean huge = len >= ARENA_HUGE;
+	if (a->chunks->len) {
+		ArenaChunk *last = g_ptr_array_index(a->chunks, a->chunks->len - 1);
+		last->used = last->len - a->left;
+	}
 	if (huge)
 		len = (len + ARENA_HUGE - 1) / ARENA_HUGE * ARENA_HUGE;
 	/* a huge chunk is mapped with room to align it, the rest given back */
@@ -61,6 +66,7 @@ static void arena_grow(FtlArena *a, gsize size)
 	ArenaChunk *c = g_new(ArenaChunk, 1);
 	c->map = start;
 	c->len = len;
+	c->used = 0;
 	g_ptr_array_add(a->chunks, c);
 	a->cur = start;
 	a->left = len;
@@ -76,4 +82,18 @@ gpointer ftl_arena_alloc0(FtlArena *a, gsize size)
 	a->cur += size;
 	a->left -= size;
 	return p;
+}
+
+char *ftl_arena_chunk(const FtlArena *a, guint i, gsize *used)
+{
+	if (!a->chunks || i >= a->chunks->len)
+		return NULL;
+	ArenaChunk *c = g_ptr_array_index(a->chunks, i);
+	*used = i + 1 == a->chunks->len ? c->len - a->left : c->used;
+	return c->map;
+}
+
+guint ftl_arena_n_chunks(const FtlArena *a)
+{
+	return a->chunks ? a->chunks->len : 0;
 }

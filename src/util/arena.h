@@ -21,3 +21,10 @@ void ftl_arena_init(FtlArena *a);
 void ftl_arena_clear(FtlArena *a);
 /* size zeroed bytes aligned to 16, valid until ftl_arena_clear(). */
 gpointer ftl_arena_alloc0(FtlArena *a, gsize size);
+/* The memory handed out, in the order it was: chunk i (0 .. n_chunks - 1)
+ * starts at the pointer returned and *used bytes of it were allocated.
+ * Objects of one size (a multiple of 16) lie back to back in each chunk,
+ * so a tree of nodes made parents first can be swept in that order, or
+ * backwards, without a list of them. */
+guint ftl_arena_n_chunks(const FtlArena *a);
+char *ftl_arena_chunk(const FtlArena *a, guint i, gsize *used);

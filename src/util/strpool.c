@@ -13,6 +13,7 @@ typedef struct {
 
 struct _FtlStrPool {
 	GMutex lock; /* parse threads intern concurrently */
+	gboolean locked; /* FALSE: one thread's pool, no lock taken */
 	guint64 id;
 	GStringChunk *chunk;
 	PoolSlot *slots;
@@ -39,6 +40,13 @@ static guint32 strpool_hash(const char *s, gsize len)
 }
 
 FtlStrPool *ftl_strpool_new(void)
+{
+	FtlStrPool *pool = ftl_strpool_new_local();
+	pool->locked = TRUE;
+	return pool;
+}
+
+FtlStrPool *ftl_strpool_new_local(void)
 {
 	static guint64 next_id;
 	FtlStrPool *pool = g_new0(FtlStrPool, 1);
@@ -81,7 +89,8 @@ static void strpool_grow(FtlStrPool *pool)
 const char *ftl_strpool_intern_len(FtlStrPool *pool, const char *s, gsize len)
 {
 	guint32 h = strpool_hash(s, len);
-	g_mutex_lock(&pool->lock);
+	if (pool->locked)
+		g_mutex_lock(&pool->lock);
 	guint i = h & pool->mask;
 	for (;;) {
 		PoolSlot *slot = &pool->slots[i];
@@ -91,7 +100,8 @@ const char *ftl_strpool_intern_len(FtlStrPool *pool, const char *s, gsize len)
 			/* read before the unlock: once it is released another
 			 * thread's insert may grow the table and free this slot */
 			const char *found = slot->str;
-			g_mutex_unlock(&pool->lock);
+			if (pool->locked)
+				g_mutex_unlock(&pool->lock);
 			return found;
 		}
 		i = (i + 1) & pool->mask;
@@ -103,7 +113,8 @@ const char *ftl_strpool_intern_len(FtlStrPool *pool, const char *s, gsize len)
 	const char *ret = slot->str;
 	if (++pool->used * 2 > pool->mask)
 		strpool_grow(pool);
-	g_mutex_unlock(&pool->lock);
+	if (pool->locked)
+		g_mutex_unlock(&pool->lock);
 	return ret;
 }
 

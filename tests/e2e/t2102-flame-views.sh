@@ -13,7 +13,7 @@ oracle=$top_srcdir/tests/e2e/flame_oracle.py
 vm=$FTL_TESTDATA/vm
 real=$FTL_REAL_DATA
 hostile=$FTL_TESTDATA/flame
-plan 34
+plan 36
 
 # svgq FILE PYTHON-EXPR: the expression over frames=[(level, path, n, element)]
 # and root=the document's root element must be true
@@ -54,6 +54,25 @@ check "folded stacks in: the same flame graph as from the trace" \
 	 flame --minwidth 0 -o "$T/e1.svg" "$T/e.folded" && flame --minwidth 0 -o "$T/e2.svg" "$vm/fgraph-events/trace.txt" &&
 	 python3 "$oracle" svg "$T/e1.svg" >"$T/e1.json" && python3 "$oracle" svg "$T/e2.svg" >"$T/e2.json" &&
 	 cmp "$T/e1.json" "$T/e2.json"'
+# A call too narrow to draw is copied without its subtree, unless children
+# that outweigh it (small() lasts 1 us, its child big() 500 us) make it wide:
+# the same boxes, offsets and widths as from the whole tree's folded stacks.
+check "narrow calls are not copied: the same boxes as the folded stacks draw" \
+	'"$FTLENS" export --to folded -o "$T/n.folded" "$hostile/narrow-damaged.txt" &&
+	 for w in 0 0.5 1% 5% 40%; do
+		flame --minwidth $w -o "$T/n1.svg" "$hostile/narrow-damaged.txt" &&
+		flame --minwidth $w -o "$T/n2.svg" "$T/n.folded" &&
+		grep -o " o=\"[0-9]*\" n=\"[0-9]*\"" "$T/n1.svg" >"$T/n1.on" &&
+		grep -o " o=\"[0-9]*\" n=\"[0-9]*\"" "$T/n2.svg" >"$T/n2.on" && cmp "$T/n1.on" "$T/n2.on" &&
+		python3 "$oracle" svg "$T/n1.svg" >"$T/n1.json" && python3 "$oracle" svg "$T/n2.svg" >"$T/n2.json" &&
+		cmp "$T/n1.json" "$T/n2.json" || { echo "# --minwidth $w"; exit 1; }
+	 done && flame --minwidth 1% -o "$T/n1.svg" "$hostile/narrow-damaged.txt" &&
+	 svgq "$T/n1.svg" "\"outer;small;big\" in [p for l, p, n, f in frames]"'
+check "folded weights that add up past 2^63-1: one error naming the line, no SVG" \
+	'printf "a;b 5000000000000000000\na;c 5000000000000000000\n" >"$T/heavy.folded" &&
+	 ! flame -o "$T/heavy.svg" "$T/heavy.folded" && test ! -e "$T/heavy.svg" &&
+	 sed "s/^/# /" "$T/err" && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+	 grep -q "heavy.folded.: line 2: the weights add up past 9223372036854775807" "$T/err"'
 
 # The folded reader reuses the frames a line shares with the line before:
 # the same lines in any order (prefixes of frames, empty frames, blanks in

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The node arena: zeroed, aligned, distinct objects across chunk sizes. */
+/* The node arena: zeroed, aligned, distinct objects across chunk sizes, walked in order. */
 #include "config.h"
 
 #include <string.h>
@@ -32,8 +32,37 @@ static void test_alloc(void)
 	CU_ASSERT_PTR_NULL(a.chunks);
 }
 
+/* Objects of one size, walked back through the chunks, come in the order
+ * they were made, none missing, none extra. */
+static void test_chunks(void)
+{
+	FtlArena a;
+	ftl_arena_init(&a);
+	CU_ASSERT_EQUAL(ftl_arena_n_chunks(&a), 0);
+	const guint n = 100000; /* 11 MB of 112-byte objects: small and huge chunks */
+	for (guint i = 0; i < n; i++)
+		*(guint *)ftl_arena_alloc0(&a, 112) = i + 1;
+	CU_ASSERT_TRUE(ftl_arena_n_chunks(&a) > 3);
+	guint seen = 0;
+	gboolean ok = TRUE;
+	for (guint c = 0; c < ftl_arena_n_chunks(&a); c++) {
+		gsize used = 0;
+		char *p = ftl_arena_chunk(&a, c, &used);
+		ok = ok && p && used % 112 == 0;
+		for (gsize off = 0; p && off < used; off += 112)
+			ok = ok && *(guint *)(p + off) == ++seen;
+	}
+	CU_ASSERT_TRUE(ok);
+	CU_ASSERT_EQUAL(seen, n);
+	gsize used = 1;
+	CU_ASSERT_PTR_NULL(ftl_arena_chunk(&a, ftl_arena_n_chunks(&a), &used));
+	ftl_arena_clear(&a);
+	CU_ASSERT_EQUAL(ftl_arena_n_chunks(&a), 0);
+}
+
 static const UnitTest tests[] = {
 	{ "zeroed, aligned, distinct", test_alloc },
+	{ "chunks in order", test_chunks },
 	{ NULL, NULL },
 };
 
