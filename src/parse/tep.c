@@ -75,6 +75,7 @@ enum { F_BUF = 0, F_PRINT_IP = 1 };
 enum { F_STACK_SIZE = 0, F_STACK_CALLER = 1 };
 
 #define TEP_COMM_CACHE 1024
+#define TEP_ID_TABLE   65536 /* common_type is 16 bits in every kernel */
 
 typedef struct {
 	guint64 value;
@@ -92,11 +93,18 @@ struct _FtlTepDecoder {
 	GString *state_text; /* prev_state of the current sched_switch */
 	GArray *frames;	     /* FtlSlice: kernel_stack frames of the current event */
 	char number[32];     /* ftl_tep_field's text of a number */
-	/* Per-record lookups cached (millions of records, a few ids and
-	 * pids): the last event id's info, and a direct-mapped pid -> comm
-	 * (the cmdlines are fixed once the input is open). */
-	TepEventInfo *last_info;
-	gint last_id;
+	/* Per-record lookups cached (millions of records, hundreds of ids
+	 * interleaved, a few pids): the infos of ids below TEP_ID_TABLE by
+	 * id (libtraceevent's tep_find_event() bisects its whole list of
+	 * formats when the id differs from the last), and a direct-mapped
+	 * pid -> comm (the cmdlines are fixed once the input is open). */
+	TepEventInfo **by_id; /* TEP_ID_TABLE slots, NULL until an id is met */
+	/* The common fields (type, flags, pid) read in place, without a
+	 * library call each: where they lie, from the first record's format. */
+	gboolean common_done; /* looked for */
+	gboolean common_ok;   /* found, and within a record's first 8 bytes */
+	gboolean swap;	      /* the file's byte order is not ours */
+	guint8 type_off, type_size, flags_off, pid_off, pid_size;
 	struct {
 		gint pid; /* -1: empty */
 		const char *comm;
@@ -408,11 +416,10 @@ static FtlSlice tep_dec_state(FtlTepDecoder *ts, struct tep_event *event, gint64
 	return (FtlSlice){ buf->str, (guint32)buf->len };
 }
 
-static void tep_dec_lat(FtlTepDecoder *ts, struct tep_record *r, FtlEvent *ev)
+static void tep_dec_lat(int fl, FtlEvent *ev)
 {
 	/* Cheap to read: common_flags and common_preempt_count, printed like
 	 * the kernel's latency columns ("dNh1"). */
-	int fl = tep_data_flags(ts->tep, r);
 	if (fl < 0)
 		return;
 	ev->lat[0] = fl & 0x01 ? 'd' : fl & 0x02 ? 'X' : '.';
@@ -571,11 +578,86 @@ static const char *tep_dec_comm(FtlTepDecoder *ts, gint pid)
 
 static TepEventInfo *tep_dec_info_of(FtlTepDecoder *ts, int id)
 {
-	if (ts->last_info && ts->last_id == id)
-		return ts->last_info;
-	ts->last_info = tep_dec_event_info(ts, tep_find_event(ts->tep, id), id);
-	ts->last_id = id;
-	return ts->last_info;
+	if (id < 0 || id >= TEP_ID_TABLE)
+		return tep_dec_event_info(ts, tep_find_event(ts->tep, id), id);
+	if (!ts->by_id)
+		ts->by_id = g_new0(TepEventInfo *, TEP_ID_TABLE);
+	TepEventInfo *info = ts->by_id[id];
+	if (!info)
+		info = ts->by_id[id] = tep_dec_event_info(ts, tep_find_event(ts->tep, id), id);
+	return info;
+}
+
+/* An unsigned number of size bytes (1, 2, 4 or 8) at p, in the file's
+ * byte order. */
+static inline guint64 tep_dec_read(const FtlTepDecoder *ts, const guchar *p, guint size)
+{
+	switch (size) {
+	case 1:
+		return p[0];
+	case 2: {
+		guint16 v;
+		memcpy(&v, p, 2);
+		return ts->swap ? GUINT16_SWAP_LE_BE(v) : v;
+	}
+	case 4: {
+		guint32 v;
+		memcpy(&v, p, 4);
+		return ts->swap ? GUINT32_SWAP_LE_BE(v) : v;
+	}
+	default: {
+		guint64 v;
+		memcpy(&v, p, 8);
+		return ts->swap ? GUINT64_SWAP_LE_BE(v) : v;
+	}
+	}
+}
+
+static gboolean tep_dec_common_field(struct tep_event *event, const char *name, guint8 *off,
+				     guint8 *size)
+{
+	struct tep_format_field *f = tep_find_common_field(event, name);
+	if (!f || f->offset < 0 || (f->size != 1 && f->size != 2 && f->size != 4) ||
+	    f->offset + f->size > 8)
+		return FALSE;
+	*off = (guint8)f->offset;
+	*size = (guint8)f->size;
+	return TRUE;
+}
+
+/* Where the common fields lie, from the format of r (which has 8 bytes at
+ * least); the library's readers stay in use when a format has them
+ * elsewhere or of other sizes. */
+static void tep_dec_common_init(FtlTepDecoder *ts, struct tep_record *r)
+{
+	struct tep_event *event = tep_find_event(ts->tep, tep_data_type(ts->tep, r));
+	guint8 flags_size = 0;
+	if (!event)
+		return; /* tried again with the next record */
+	ts->common_done = TRUE;
+	ts->swap = tep_is_file_bigendian(ts->tep) != tep_is_local_bigendian(ts->tep);
+	ts->common_ok = tep_dec_common_field(event, "common_type", &ts->type_off, &ts->type_size) &&
+			tep_dec_common_field(event, "common_pid", &ts->pid_off, &ts->pid_size) &&
+			tep_dec_common_field(event, "common_flags", &ts->flags_off, &flags_size) &&
+			flags_size == 1 && ts->pid_size == 4;
+}
+
+/* common_type, common_pid and common_flags of r (8 bytes at least), as
+ * tep_data_type(), tep_data_pid() and tep_data_flags() read them. */
+static void tep_dec_common(FtlTepDecoder *ts, struct tep_record *r, int *id, int *pid, int *flags)
+{
+	if (!ts->common_done)
+		tep_dec_common_init(ts, r);
+	if (!ts->common_ok) {
+		*id = tep_data_type(ts->tep, r);
+		*pid = tep_data_pid(ts->tep, r);
+		*flags = tep_data_flags(ts->tep, r);
+		return;
+	}
+	const guchar *p = r->data;
+	*id = (int)tep_dec_read(ts, p + ts->type_off, ts->type_size);
+	*pid = (int)(guint32)tep_dec_read(ts, p + ts->pid_off, 4);
+	*flags = p[ts->flags_off];
 }
 
 gboolean ftl_tep_decode(FtlTepDecoder *ts, struct tep_record *r, FtlEvent *ev, gint *idp)
@@ -591,11 +673,11 @@ gboolean ftl_tep_decode(FtlTepDecoder *ts, struct tep_record *r, FtlEvent *ev, g
 		ev->name = ftl_strpool_intern(ts->pool, "unknown_event");
 		return FALSE;
 	}
-	ev->pid = tep_data_pid(ts->tep, r);
+	int id, flags;
+	tep_dec_common(ts, r, &id, &ev->pid, &flags);
 	if (ev->pid >= 0)
 		ev->comm = tep_dec_comm(ts, ev->pid);
-	tep_dec_lat(ts, r, ev);
-	int id = tep_data_type(ts->tep, r);
+	tep_dec_lat(flags, ev);
 	*idp = id;
 	TepEventInfo *info = tep_dec_info_of(ts, id);
 	struct tep_event *event = info->event;
@@ -667,7 +749,9 @@ gint ftl_tep_short(FtlTepDecoder *ts, struct tep_record *r)
 {
 	if (r->size < 8)
 		return 8;
-	TepEventInfo *info = tep_dec_info_of(ts, tep_data_type(ts->tep, r));
+	int id, pid, flags;
+	tep_dec_common(ts, r, &id, &pid, &flags);
+	TepEventInfo *info = tep_dec_info_of(ts, id);
 	return r->size < info->fixed ? info->fixed : 0;
 }
 
@@ -702,6 +786,7 @@ void ftl_tep_decoder_free(FtlTepDecoder *d)
 	if (!d)
 		return;
 	g_hash_table_unref(d->events);
+	g_free(d->by_id);
 	g_array_unref(d->states);
 	g_string_free(d->state_text, TRUE);
 	g_array_unref(d->frames);
