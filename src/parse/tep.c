@@ -15,6 +15,8 @@
 #include <event-utils.h>
 #include <trace-seq.h>
 
+#include "parse/trial.h"
+
 /* ---- library messages ------------------------------------------------ */
 
 /* libtraceevent and libtracecmd print through tep_vprint(), a weak symbol
@@ -45,6 +47,147 @@ void ftl_tep_capture_messages(GString *capture)
 {
 	tep_captured = capture;
 }
+
+/* ---- formats and kallsyms parsed on demand ------------------------------ */
+
+typedef struct {
+	char *sys;
+	char *text; /* NUL-terminated copy */
+	gsize len;
+	gint next; /* the next format with the same id, -1 for none */
+} TepLazyFormat;
+
+struct _FtlTepLazy {
+	GPtrArray *formats; /* TepLazyFormat*, in the file's order */
+	GHashTable *by_id;  /* id -> the index + 1 of its first format not yet parsed */
+	char *kallsyms;	    /* NULL once parsed, or when the file has none */
+};
+
+static void tep_lazy_format_free(gpointer p)
+{
+	TepLazyFormat *f = p;
+	g_free(f->sys);
+	g_free(f->text);
+	g_free(f);
+}
+
+FtlTepLazy *ftl_tep_lazy_new(void)
+{
+	FtlTepLazy *lazy = g_new0(FtlTepLazy, 1);
+	lazy->formats = g_ptr_array_new_with_free_func(tep_lazy_format_free);
+	lazy->by_id = g_hash_table_new(NULL, NULL);
+	return lazy;
+}
+
+void ftl_tep_lazy_free(FtlTepLazy *lazy)
+{
+	if (!lazy)
+		return;
+	g_ptr_array_unref(lazy->formats);
+	g_hash_table_unref(lazy->by_id);
+	g_free(lazy->kallsyms);
+	g_free(lazy);
+}
+
+void ftl_tep_lazy_add_format(FtlTepLazy *lazy, const char *sys, const char *buf, gsize size)
+{
+	TepLazyFormat *f = g_new0(TepLazyFormat, 1);
+	f->sys = g_strdup(sys ? sys : "");
+	f->text = g_strndup(buf, size);
+	f->len = size;
+	f->next = -1;
+	g_ptr_array_add(lazy->formats, f);
+}
+
+void ftl_tep_lazy_set_kallsyms(FtlTepLazy *lazy, const char *text)
+{
+	g_free(lazy->kallsyms);
+	lazy->kallsyms = g_strdup(text);
+}
+
+static void tep_lazy_parse(struct tep_handle *tep, TepLazyFormat *f)
+{
+	tep_parse_event(tep, f->text, f->len, f->sys);
+}
+
+/* The formats of id, parsed into tep the first time a record asks. */
+static void tep_lazy_event(FtlTepLazy *lazy, struct tep_handle *tep, int id)
+{
+	gpointer first;
+	if (!lazy || !g_hash_table_steal_extended(lazy->by_id, GINT_TO_POINTER(id), NULL, &first))
+		return;
+	for (gint i = GPOINTER_TO_INT(first) - 1; i >= 0;) {
+		TepLazyFormat *f = g_ptr_array_index(lazy->formats, i);
+		tep_lazy_parse(tep, f);
+		i = f->next;
+	}
+}
+
+/* kallsyms, parsed into tep the first time a name is asked for. */
+static void tep_lazy_functions(FtlTepLazy *lazy, struct tep_handle *tep)
+{
+	if (lazy && lazy->kallsyms) {
+		tep_parse_kallsyms(tep, lazy->kallsyms);
+		g_clear_pointer(&lazy->kallsyms, g_free);
+	}
+}
+
+/* The id a format's text gives on its "ID:" line, -1 when none. */
+static gint tep_lazy_id(const TepLazyFormat *f)
+{
+	const char *p = f->text;
+	if (strncmp(p, "ID:", 3) != 0) {
+		p = strstr(p, "\nID:");
+		if (!p)
+			return -1;
+		p++;
+	}
+	char *end;
+	gint64 id = g_ascii_strtoll(p + 3, &end, 10);
+	return end != p + 3 && id >= 0 && id <= G_MAXINT ? (gint)id : -1;
+}
+
+typedef struct {
+	FtlTepLazy *lazy;
+	struct tep_handle *tep;
+} TepLazyTrial;
+
+static int tep_lazy_trial_step(gpointer ctx, int unused)
+{
+	(void)unused;
+	TepLazyTrial *t = ctx;
+	for (guint i = 0; i < t->lazy->formats->len; i++)
+		tep_lazy_parse(t->tep, g_ptr_array_index(t->lazy->formats, i));
+	return 0;
+}
+
+gboolean ftl_tep_lazy_try(FtlTepLazy *lazy, struct tep_handle *tep)
+{
+	TepLazyTrial t = { lazy, tep };
+	/* libtraceevent 1.7's tep_parse_event() dereferences NULL on some
+	 * damaged print fmts (see rawdir.c): all are tried in one child */
+	if (lazy->formats->len && ftl_trial_run(tep_lazy_trial_step, &t, 0, NULL) == FTL_TRIAL_CRASHED)
+		return FALSE;
+	/* chained by id, the file's order kept within an id */
+	for (guint i = lazy->formats->len; i-- > 0;) {
+		TepLazyFormat *f = g_ptr_array_index(lazy->formats, i);
+		gint id = tep_lazy_id(f);
+		if (id < 0) {
+			tep_lazy_parse(tep, f); /* no id to wait for */
+			continue;
+		}
+		gpointer first;
+		if (g_hash_table_lookup_extended(lazy->by_id, GINT_TO_POINTER(id), NULL, &first))
+			f->next = GPOINTER_TO_INT(first) - 1;
+		g_hash_table_insert(lazy->by_id, GINT_TO_POINTER(id), GINT_TO_POINTER((gint)i + 1));
+	}
+	/* one format at least, for where the common fields lie */
+	if (lazy->formats->len)
+		tep_lazy_event(lazy, tep, tep_lazy_id(g_ptr_array_index(lazy->formats, 0)));
+	return TRUE;
+}
+
+/* ---- decoding ------------------------------------------------------------ */
 
 typedef struct {
 	FtlEventKind kind;
@@ -99,6 +242,7 @@ struct _FtlTepDecoder {
 	 * formats when the id differs from the last), and a direct-mapped
 	 * pid -> comm (the cmdlines are fixed once the input is open). */
 	TepEventInfo **by_id; /* TEP_ID_TABLE slots, NULL until an id is met */
+	FtlTepLazy *lazy;     /* formats and kallsyms not parsed yet, or NULL */
 	/* The common fields (type, flags, pid) read in place, without a
 	 * library call each: where they lie, from the first record's format. */
 	gboolean common_done; /* looked for */
@@ -265,6 +409,7 @@ static const char *tep_dec_intern_str(FtlTepDecoder *ts, struct tep_record *r,
 
 static const char *tep_dec_func_name(FtlTepDecoder *ts, gint64 addr)
 {
+	tep_lazy_functions(ts->lazy, ts->tep);
 	const char *fn = tep_find_function(ts->tep, (unsigned long long)addr);
 	if (fn)
 		return ftl_strpool_intern(ts->pool, fn);
@@ -432,6 +577,7 @@ static void tep_dec_lat(int fl, FtlEvent *ev)
  * name) into ts->text. Returns the text, NUL-terminated. */
 static const char *tep_dec_render(FtlTepDecoder *ts, struct tep_record *r)
 {
+	tep_lazy_functions(ts->lazy, ts->tep); /* %pS, function events */
 	trace_seq_reset(&ts->text);
 	tep_print_event(ts->tep, &ts->text, r, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&ts->text);
@@ -578,13 +724,17 @@ static const char *tep_dec_comm(FtlTepDecoder *ts, gint pid)
 
 static TepEventInfo *tep_dec_info_of(FtlTepDecoder *ts, int id)
 {
-	if (id < 0 || id >= TEP_ID_TABLE)
+	if (id < 0 || id >= TEP_ID_TABLE) {
+		tep_lazy_event(ts->lazy, ts->tep, id);
 		return tep_dec_event_info(ts, tep_find_event(ts->tep, id), id);
+	}
 	if (!ts->by_id)
 		ts->by_id = g_new0(TepEventInfo *, TEP_ID_TABLE);
 	TepEventInfo *info = ts->by_id[id];
-	if (!info)
+	if (!info) {
+		tep_lazy_event(ts->lazy, ts->tep, id);
 		info = ts->by_id[id] = tep_dec_event_info(ts, tep_find_event(ts->tep, id), id);
+	}
 	return info;
 }
 
@@ -630,7 +780,9 @@ static gboolean tep_dec_common_field(struct tep_event *event, const char *name, 
  * elsewhere or of other sizes. */
 static void tep_dec_common_init(FtlTepDecoder *ts, struct tep_record *r)
 {
-	struct tep_event *event = tep_find_event(ts->tep, tep_data_type(ts->tep, r));
+	int id = tep_data_type(ts->tep, r);
+	tep_lazy_event(ts->lazy, ts->tep, id);
+	struct tep_event *event = tep_find_event(ts->tep, id);
 	guint8 flags_size = 0;
 	if (!event)
 		return; /* tried again with the next record */
@@ -720,7 +872,9 @@ gboolean ftl_tep_field(FtlTepDecoder *ts, struct tep_record *r, const char *key,
 {
 	if (r->size < 8)
 		return FALSE;
-	struct tep_event *event = tep_find_event(ts->tep, tep_data_type(ts->tep, r));
+	int id = tep_data_type(ts->tep, r);
+	tep_lazy_event(ts->lazy, ts->tep, id);
+	struct tep_event *event = tep_find_event(ts->tep, id);
 	struct tep_format_field *f = event ? tep_find_any_field(event, key) : NULL;
 	if (!f)
 		return FALSE;
@@ -779,6 +933,11 @@ FtlTepDecoder *ftl_tep_decoder_new(struct tep_handle *tep, FtlTrace *trace)
 	for (guint i = 0; i < TEP_COMM_CACHE; i++)
 		d->comms[i].pid = -1;
 	return d;
+}
+
+void ftl_tep_decoder_set_lazy(FtlTepDecoder *d, FtlTepLazy *lazy)
+{
+	d->lazy = lazy;
 }
 
 void ftl_tep_decoder_free(FtlTepDecoder *d)
