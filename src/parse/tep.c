@@ -57,10 +57,17 @@ typedef struct {
 	gint next; /* the next format with the same id, -1 for none */
 } TepLazyFormat;
 
+typedef struct {
+	FtlTepLazy *lazy;
+	struct tep_handle *tep;
+} TepLazyTrial;
+
 struct _FtlTepLazy {
-	GPtrArray *formats; /* TepLazyFormat*, in the file's order */
-	GHashTable *by_id;  /* id -> the index + 1 of its first format not yet parsed */
-	char *kallsyms;	    /* NULL once parsed, or when the file has none */
+	GPtrArray *formats;	/* TepLazyFormat*, in the file's order */
+	GHashTable *by_id;	/* id -> the index + 1 of its first format not yet parsed */
+	char *kallsyms;		/* NULL once parsed, or when the file has none */
+	FtlTrialServer *trials; /* the child each format is parsed in first */
+	TepLazyTrial trial;	/* its context */
 };
 
 static void tep_lazy_format_free(gpointer p)
@@ -83,6 +90,7 @@ void ftl_tep_lazy_free(FtlTepLazy *lazy)
 {
 	if (!lazy)
 		return;
+	ftl_trial_server_free(lazy->trials);
 	g_ptr_array_unref(lazy->formats);
 	g_hash_table_unref(lazy->by_id);
 	g_free(lazy->kallsyms);
@@ -118,7 +126,12 @@ static void tep_lazy_event(FtlTepLazy *lazy, struct tep_handle *tep, int id)
 		return;
 	for (gint i = GPOINTER_TO_INT(first) - 1; i >= 0;) {
 		TepLazyFormat *f = g_ptr_array_index(lazy->formats, i);
-		tep_lazy_parse(tep, f);
+		/* libtraceevent 1.7's tep_parse_event() dereferences NULL on
+		 * some damaged print fmts (see rawdir.c): tried in the child
+		 * first; one it crashes on stays unparsed, its events unknown
+		 * (reported as such by the reader) */
+		if (!lazy->trials || ftl_trial_server_ask(lazy->trials, i) != FTL_TRIAL_CRASHED)
+			tep_lazy_parse(tep, f);
 		i = f->next;
 	}
 }
@@ -147,33 +160,29 @@ static gint tep_lazy_id(const TepLazyFormat *f)
 	return end != p + 3 && id >= 0 && id <= G_MAXINT ? (gint)id : -1;
 }
 
-typedef struct {
-	FtlTepLazy *lazy;
-	struct tep_handle *tep;
-} TepLazyTrial;
-
-static int tep_lazy_trial_step(gpointer ctx, int unused)
+static int tep_lazy_trial_step(gpointer ctx, int i)
 {
-	(void)unused;
 	TepLazyTrial *t = ctx;
-	for (guint i = 0; i < t->lazy->formats->len; i++)
-		tep_lazy_parse(t->tep, g_ptr_array_index(t->lazy->formats, i));
+	if (i < 0 || (guint)i >= t->lazy->formats->len)
+		return -1;
+	tep_lazy_parse(t->tep, g_ptr_array_index(t->lazy->formats, i));
 	return 0;
 }
 
-gboolean ftl_tep_lazy_try(FtlTepLazy *lazy, struct tep_handle *tep)
+void ftl_tep_lazy_start(FtlTepLazy *lazy, struct tep_handle *tep)
 {
-	TepLazyTrial t = { lazy, tep };
-	/* libtraceevent 1.7's tep_parse_event() dereferences NULL on some
-	 * damaged print fmts (see rawdir.c): all are tried in one child */
-	if (lazy->formats->len && ftl_trial_run(tep_lazy_trial_step, &t, 0, NULL) == FTL_TRIAL_CRASHED)
-		return FALSE;
+	lazy->trial = (TepLazyTrial){ lazy, tep };
+	if (lazy->formats->len)
+		lazy->trials = ftl_trial_server_new(tep_lazy_trial_step, &lazy->trial);
 	/* chained by id, the file's order kept within an id */
 	for (guint i = lazy->formats->len; i-- > 0;) {
 		TepLazyFormat *f = g_ptr_array_index(lazy->formats, i);
 		gint id = tep_lazy_id(f);
 		if (id < 0) {
-			tep_lazy_parse(tep, f); /* no id to wait for */
+			/* no id to wait for: now, tried first all the same */
+			if (!lazy->trials ||
+			    ftl_trial_server_ask(lazy->trials, (int)i) != FTL_TRIAL_CRASHED)
+				tep_lazy_parse(tep, f);
 			continue;
 		}
 		gpointer first;
@@ -184,7 +193,6 @@ gboolean ftl_tep_lazy_try(FtlTepLazy *lazy, struct tep_handle *tep)
 	/* one format at least, for where the common fields lie */
 	if (lazy->formats->len)
 		tep_lazy_event(lazy, tep, tep_lazy_id(g_ptr_array_index(lazy->formats, 0)));
-	return TRUE;
 }
 
 /* ---- decoding ------------------------------------------------------------ */

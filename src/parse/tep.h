@@ -51,11 +51,12 @@ void ftl_tep_lazy_free(FtlTepLazy *lazy);
  * kallsyms text. */
 void ftl_tep_lazy_add_format(FtlTepLazy *lazy, const char *sys, const char *buf, gsize size);
 void ftl_tep_lazy_set_kallsyms(FtlTepLazy *lazy, const char *text);
-/* Parses every kept format in a child first (libtraceevent 1.7 crashes on
- * some damaged print fmts): FALSE when one crashes or hangs it. Then
- * readies the lookup by id, and parses the first format into tep, so that
- * the common fields are known. */
-gboolean ftl_tep_lazy_try(FtlTepLazy *lazy, struct tep_handle *tep);
+/* Readies the lookup by id for tep, and parses the first format, so that
+ * the common fields are known. Before the reader's threads start: each
+ * format is parsed in a child first (libtraceevent 1.7 crashes on some
+ * damaged print fmts), and that child is forked here. A format it crashes
+ * on is never parsed: its events are unknown. */
+void ftl_tep_lazy_start(FtlTepLazy *lazy, struct tep_handle *tep);
 /* The decoders of tep fetch formats and names from lazy (borrowed; it
  * must outlive the decoder). */
 void ftl_tep_decoder_set_lazy(FtlTepDecoder *d, FtlTepLazy *lazy);

@@ -105,7 +105,7 @@ typedef struct {
 } GuardOpen;
 
 /* The formats and kallsyms are skipped here as in the real open: they
- * are tried by ftl_tep_lazy_try(). */
+ * are tried by ftl_tep_lazy_start()'s child. */
 static int guard_step_open(gpointer ctx, int unused)
 {
 	(void)unused;

@@ -36,7 +36,7 @@ typedef enum {
 
 /* tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS), with the event
  * formats and kallsyms the library reads kept in lazy instead of parsed
- * (ftl_tep_lazy_try() next). NULL when it fails or would crash; *result
+ * (ftl_tep_lazy_start() next). NULL when it fails or would crash; *result
  * says which. Close the handle with tracecmd_close(). */
 struct tracecmd_input *ftl_tracecmd_open_head(const char *path, FtlTepLazy *lazy,
 					      FtlTracecmdResult *result);

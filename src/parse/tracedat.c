@@ -475,11 +475,8 @@ static struct tracecmd_input *tracedat_handle(const char *path, gboolean init, F
 	 * machine it runs on. */
 	FtlTracecmdResult res;
 	struct tracecmd_input *handle = ftl_tracecmd_open_head(path, lazy, &res);
-	if (handle && !ftl_tep_lazy_try(lazy, tracecmd_get_tep(handle))) {
-		tracecmd_close(handle);
-		handle = NULL;
-		res = FTL_TRACECMD_CRASHED;
-	}
+	if (handle)
+		ftl_tep_lazy_start(lazy, tracecmd_get_tep(handle));
 	if (!handle) {
 		ftl_tep_capture_messages(NULL);
 		if (res == FTL_TRACECMD_CRASHED)
