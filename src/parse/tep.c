@@ -15,6 +15,8 @@
 #include <event-utils.h>
 #include <trace-seq.h>
 
+#include "parse/trial.h"
+
 /* ---- library messages ------------------------------------------------ */
 
 /* libtraceevent and libtracecmd print through tep_vprint(), a weak symbol
@@ -46,6 +48,155 @@ void ftl_tep_capture_messages(GString *capture)
 	tep_captured = capture;
 }
 
+/* ---- formats and kallsyms parsed on demand ------------------------------ */
+
+typedef struct {
+	char *sys;
+	char *text; /* NUL-terminated copy */
+	gsize len;
+	gint next; /* the next format with the same id, -1 for none */
+} TepLazyFormat;
+
+typedef struct {
+	FtlTepLazy *lazy;
+	struct tep_handle *tep;
+} TepLazyTrial;
+
+struct _FtlTepLazy {
+	GPtrArray *formats;	/* TepLazyFormat*, in the file's order */
+	GHashTable *by_id;	/* id -> the index + 1 of its first format not yet parsed */
+	char *kallsyms;		/* NULL once parsed, or when the file has none */
+	FtlTrialServer *trials; /* the child each format is parsed in first */
+	TepLazyTrial trial;	/* its context */
+};
+
+static void tep_lazy_format_free(gpointer p)
+{
+	TepLazyFormat *f = p;
+	g_free(f->sys);
+	g_free(f->text);
+	g_free(f);
+}
+
+FtlTepLazy *ftl_tep_lazy_new(void)
+{
+	FtlTepLazy *lazy = g_new0(FtlTepLazy, 1);
+	lazy->formats = g_ptr_array_new_with_free_func(tep_lazy_format_free);
+	lazy->by_id = g_hash_table_new(NULL, NULL);
+	return lazy;
+}
+
+void ftl_tep_lazy_free(FtlTepLazy *lazy)
+{
+	if (!lazy)
+		return;
+	ftl_trial_server_free(lazy->trials);
+	g_ptr_array_unref(lazy->formats);
+	g_hash_table_unref(lazy->by_id);
+	g_free(lazy->kallsyms);
+	g_free(lazy);
+}
+
+void ftl_tep_lazy_add_format(FtlTepLazy *lazy, const char *sys, const char *buf, gsize size)
+{
+	TepLazyFormat *f = g_new0(TepLazyFormat, 1);
+	f->sys = g_strdup(sys ? sys : "");
+	f->text = g_strndup(buf, size);
+	f->len = size;
+	f->next = -1;
+	g_ptr_array_add(lazy->formats, f);
+}
+
+void ftl_tep_lazy_set_kallsyms(FtlTepLazy *lazy, const char *text)
+{
+	g_free(lazy->kallsyms);
+	lazy->kallsyms = g_strdup(text);
+}
+
+static void tep_lazy_parse(struct tep_handle *tep, TepLazyFormat *f)
+{
+	tep_parse_event(tep, f->text, f->len, f->sys);
+}
+
+/* The formats of id, parsed into tep the first time a record asks. */
+static void tep_lazy_event(FtlTepLazy *lazy, struct tep_handle *tep, int id)
+{
+	gpointer first;
+	if (!lazy || !g_hash_table_steal_extended(lazy->by_id, GINT_TO_POINTER(id), NULL, &first))
+		return;
+	for (gint i = GPOINTER_TO_INT(first) - 1; i >= 0;) {
+		TepLazyFormat *f = g_ptr_array_index(lazy->formats, i);
+		/* libtraceevent 1.7's tep_parse_event() dereferences NULL on
+		 * some damaged print fmts (see rawdir.c): tried in the child
+		 * first; one it crashes on stays unparsed, its events unknown
+		 * (reported as such by the reader) */
+		if (!lazy->trials || ftl_trial_server_ask(lazy->trials, i) != FTL_TRIAL_CRASHED)
+			tep_lazy_parse(tep, f);
+		i = f->next;
+	}
+}
+
+/* kallsyms, parsed into tep the first time a name is asked for. */
+static void tep_lazy_functions(FtlTepLazy *lazy, struct tep_handle *tep)
+{
+	if (lazy && lazy->kallsyms) {
+		tep_parse_kallsyms(tep, lazy->kallsyms);
+		g_clear_pointer(&lazy->kallsyms, g_free);
+	}
+}
+
+/* The id a format's text gives on its "ID:" line, -1 when none. */
+static gint tep_lazy_id(const TepLazyFormat *f)
+{
+	const char *p = f->text;
+	if (strncmp(p, "ID:", 3) != 0) {
+		p = strstr(p, "\nID:");
+		if (!p)
+			return -1;
+		p++;
+	}
+	char *end;
+	gint64 id = g_ascii_strtoll(p + 3, &end, 10);
+	return end != p + 3 && id >= 0 && id <= G_MAXINT ? (gint)id : -1;
+}
+
+static int tep_lazy_trial_step(gpointer ctx, int i)
+{
+	TepLazyTrial *t = ctx;
+	if (i < 0 || (guint)i >= t->lazy->formats->len)
+		return -1;
+	tep_lazy_parse(t->tep, g_ptr_array_index(t->lazy->formats, i));
+	return 0;
+}
+
+void ftl_tep_lazy_start(FtlTepLazy *lazy, struct tep_handle *tep)
+{
+	lazy->trial = (TepLazyTrial){ lazy, tep };
+	if (lazy->formats->len)
+		lazy->trials = ftl_trial_server_new(tep_lazy_trial_step, &lazy->trial);
+	/* chained by id, the file's order kept within an id */
+	for (guint i = lazy->formats->len; i-- > 0;) {
+		TepLazyFormat *f = g_ptr_array_index(lazy->formats, i);
+		gint id = tep_lazy_id(f);
+		if (id < 0) {
+			/* no id to wait for: now, tried first all the same */
+			if (!lazy->trials ||
+			    ftl_trial_server_ask(lazy->trials, (int)i) != FTL_TRIAL_CRASHED)
+				tep_lazy_parse(tep, f);
+			continue;
+		}
+		gpointer first;
+		if (g_hash_table_lookup_extended(lazy->by_id, GINT_TO_POINTER(id), NULL, &first))
+			f->next = GPOINTER_TO_INT(first) - 1;
+		g_hash_table_insert(lazy->by_id, GINT_TO_POINTER(id), GINT_TO_POINTER((gint)i + 1));
+	}
+	/* one format at least, for where the common fields lie */
+	if (lazy->formats->len)
+		tep_lazy_event(lazy, tep, tep_lazy_id(g_ptr_array_index(lazy->formats, 0)));
+}
+
+/* ---- decoding ------------------------------------------------------------ */
+
 typedef struct {
 	FtlEventKind kind;
 	const char *name; /* interned */
@@ -75,6 +226,7 @@ enum { F_BUF = 0, F_PRINT_IP = 1 };
 enum { F_STACK_SIZE = 0, F_STACK_CALLER = 1 };
 
 #define TEP_COMM_CACHE 1024
+#define TEP_ID_TABLE   65536 /* common_type is 16 bits in every kernel */
 
 typedef struct {
 	guint64 value;
@@ -92,11 +244,19 @@ struct _FtlTepDecoder {
 	GString *state_text; /* prev_state of the current sched_switch */
 	GArray *frames;	     /* FtlSlice: kernel_stack frames of the current event */
 	char number[32];     /* ftl_tep_field's text of a number */
-	/* Per-record lookups cached (millions of records, a few ids and
-	 * pids): the last event id's info, and a direct-mapped pid -> comm
-	 * (the cmdlines are fixed once the input is open). */
-	TepEventInfo *last_info;
-	gint last_id;
+	/* Per-record lookups cached (millions of records, hundreds of ids
+	 * interleaved, a few pids): the infos of ids below TEP_ID_TABLE by
+	 * id (libtraceevent's tep_find_event() bisects its whole list of
+	 * formats when the id differs from the last), and a direct-mapped
+	 * pid -> comm (the cmdlines are fixed once the input is open). */
+	TepEventInfo **by_id; /* TEP_ID_TABLE slots, NULL until an id is met */
+	FtlTepLazy *lazy;     /* formats and kallsyms not parsed yet, or NULL */
+	/* The common fields (type, flags, pid) read in place, without a
+	 * library call each: where they lie, from the first record's format. */
+	gboolean common_done; /* looked for */
+	gboolean common_ok;   /* found, and within a record's first 8 bytes */
+	gboolean swap;	      /* the file's byte order is not ours */
+	guint8 type_off, type_size, flags_off, pid_off, pid_size;
 	struct {
 		gint pid; /* -1: empty */
 		const char *comm;
@@ -257,6 +417,7 @@ static const char *tep_dec_intern_str(FtlTepDecoder *ts, struct tep_record *r,
 
 static const char *tep_dec_func_name(FtlTepDecoder *ts, gint64 addr)
 {
+	tep_lazy_functions(ts->lazy, ts->tep);
 	const char *fn = tep_find_function(ts->tep, (unsigned long long)addr);
 	if (fn)
 		return ftl_strpool_intern(ts->pool, fn);
@@ -408,11 +569,10 @@ static FtlSlice tep_dec_state(FtlTepDecoder *ts, struct tep_event *event, gint64
 	return (FtlSlice){ buf->str, (guint32)buf->len };
 }
 
-static void tep_dec_lat(FtlTepDecoder *ts, struct tep_record *r, FtlEvent *ev)
+static void tep_dec_lat(int fl, FtlEvent *ev)
 {
 	/* Cheap to read: common_flags and common_preempt_count, printed like
 	 * the kernel's latency columns ("dNh1"). */
-	int fl = tep_data_flags(ts->tep, r);
 	if (fl < 0)
 		return;
 	ev->lat[0] = fl & 0x01 ? 'd' : fl & 0x02 ? 'X' : '.';
@@ -425,6 +585,7 @@ static void tep_dec_lat(FtlTepDecoder *ts, struct tep_record *r, FtlEvent *ev)
  * name) into ts->text. Returns the text, NUL-terminated. */
 static const char *tep_dec_render(FtlTepDecoder *ts, struct tep_record *r)
 {
+	tep_lazy_functions(ts->lazy, ts->tep); /* %pS, function events */
 	trace_seq_reset(&ts->text);
 	tep_print_event(ts->tep, &ts->text, r, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&ts->text);
@@ -571,11 +732,92 @@ static const char *tep_dec_comm(FtlTepDecoder *ts, gint pid)
 
 static TepEventInfo *tep_dec_info_of(FtlTepDecoder *ts, int id)
 {
-	if (ts->last_info && ts->last_id == id)
-		return ts->last_info;
-	ts->last_info = tep_dec_event_info(ts, tep_find_event(ts->tep, id), id);
-	ts->last_id = id;
-	return ts->last_info;
+	if (id < 0 || id >= TEP_ID_TABLE) {
+		tep_lazy_event(ts->lazy, ts->tep, id);
+		return tep_dec_event_info(ts, tep_find_event(ts->tep, id), id);
+	}
+	if (!ts->by_id)
+		ts->by_id = g_new0(TepEventInfo *, TEP_ID_TABLE);
+	TepEventInfo *info = ts->by_id[id];
+	if (!info) {
+		tep_lazy_event(ts->lazy, ts->tep, id);
+		info = ts->by_id[id] = tep_dec_event_info(ts, tep_find_event(ts->tep, id), id);
+	}
+	return info;
+}
+
+/* An unsigned number of size bytes (1, 2, 4 or 8) at p, in the file's
+ * byte order. */
+static inline guint64 tep_dec_read(const FtlTepDecoder *ts, const guchar *p, guint size)
+{
+	switch (size) {
+	case 1:
+		return p[0];
+	case 2: {
+		guint16 v;
+		memcpy(&v, p, 2);
+		return ts->swap ? GUINT16_SWAP_LE_BE(v) : v;
+	}
+	case 4: {
+		guint32 v;
+		memcpy(&v, p, 4);
+		return ts->swap ? GUINT32_SWAP_LE_BE(v) : v;
+	}
+	default: {
+		guint64 v;
+		memcpy(&v, p, 8);
+		return ts->swap ? GUINT64_SWAP_LE_BE(v) : v;
+	}
+	}
+}
+
+static gboolean tep_dec_common_field(struct tep_event *event, const char *name, guint8 *off,
+				     guint8 *size)
+{
+	struct tep_format_field *f = tep_find_common_field(event, name);
+	if (!f || f->offset < 0 || (f->size != 1 && f->size != 2 && f->size != 4) ||
+	    f->offset + f->size > 8)
+		return FALSE;
+	*off = (guint8)f->offset;
+	*size = (guint8)f->size;
+	return TRUE;
+}
+
+/* Where the common fields lie, from the format of r (which has 8 bytes at
+ * least); the library's readers stay in use when a format has them
+ * elsewhere or of other sizes. */
+static void tep_dec_common_init(FtlTepDecoder *ts, struct tep_record *r)
+{
+	int id = tep_data_type(ts->tep, r);
+	tep_lazy_event(ts->lazy, ts->tep, id);
+	struct tep_event *event = tep_find_event(ts->tep, id);
+	guint8 flags_size = 0;
+	if (!event)
+		return; /* tried again with the next record */
+	ts->common_done = TRUE;
+	ts->swap = tep_is_file_bigendian(ts->tep) != tep_is_local_bigendian(ts->tep);
+	ts->common_ok = tep_dec_common_field(event, "common_type", &ts->type_off, &ts->type_size) &&
+			tep_dec_common_field(event, "common_pid", &ts->pid_off, &ts->pid_size) &&
+			tep_dec_common_field(event, "common_flags", &ts->flags_off, &flags_size) &&
+			flags_size == 1 && ts->pid_size == 4;
+}
+
+/* common_type, common_pid and common_flags of r (8 bytes at least), as
+ * tep_data_type(), tep_data_pid() and tep_data_flags() read them. */
+static void tep_dec_common(FtlTepDecoder *ts, struct tep_record *r, int *id, int *pid, int *flags)
+{
+	if (!ts->common_done)
+		tep_dec_common_init(ts, r);
+	if (!ts->common_ok) {
+		*id = tep_data_type(ts->tep, r);
+		*pid = tep_data_pid(ts->tep, r);
+		*flags = tep_data_flags(ts->tep, r);
+		return;
+	}
+	const guchar *p = r->data;
+	*id = (int)tep_dec_read(ts, p + ts->type_off, ts->type_size);
+	*pid = (int)(guint32)tep_dec_read(ts, p + ts->pid_off, 4);
+	*flags = p[ts->flags_off];
 }
 
 gboolean ftl_tep_decode(FtlTepDecoder *ts, struct tep_record *r, FtlEvent *ev, gint *idp)
@@ -591,11 +833,11 @@ gboolean ftl_tep_decode(FtlTepDecoder *ts, struct tep_record *r, FtlEvent *ev, g
 		ev->name = ftl_strpool_intern(ts->pool, "unknown_event");
 		return FALSE;
 	}
-	ev->pid = tep_data_pid(ts->tep, r);
+	int id, flags;
+	tep_dec_common(ts, r, &id, &ev->pid, &flags);
 	if (ev->pid >= 0)
 		ev->comm = tep_dec_comm(ts, ev->pid);
-	tep_dec_lat(ts, r, ev);
-	int id = tep_data_type(ts->tep, r);
+	tep_dec_lat(flags, ev);
 	*idp = id;
 	TepEventInfo *info = tep_dec_info_of(ts, id);
 	struct tep_event *event = info->event;
@@ -638,7 +880,9 @@ gboolean ftl_tep_field(FtlTepDecoder *ts, struct tep_record *r, const char *key,
 {
 	if (r->size < 8)
 		return FALSE;
-	struct tep_event *event = tep_find_event(ts->tep, tep_data_type(ts->tep, r));
+	int id = tep_data_type(ts->tep, r);
+	tep_lazy_event(ts->lazy, ts->tep, id);
+	struct tep_event *event = tep_find_event(ts->tep, id);
 	struct tep_format_field *f = event ? tep_find_any_field(event, key) : NULL;
 	if (!f)
 		return FALSE;
@@ -667,7 +911,9 @@ gint ftl_tep_short(FtlTepDecoder *ts, struct tep_record *r)
 {
 	if (r->size < 8)
 		return 8;
-	TepEventInfo *info = tep_dec_info_of(ts, tep_data_type(ts->tep, r));
+	int id, pid, flags;
+	tep_dec_common(ts, r, &id, &pid, &flags);
+	TepEventInfo *info = tep_dec_info_of(ts, id);
 	return r->size < info->fixed ? info->fixed : 0;
 }
 
@@ -697,11 +943,17 @@ FtlTepDecoder *ftl_tep_decoder_new(struct tep_handle *tep, FtlTrace *trace)
 	return d;
 }
 
+void ftl_tep_decoder_set_lazy(FtlTepDecoder *d, FtlTepLazy *lazy)
+{
+	d->lazy = lazy;
+}
+
 void ftl_tep_decoder_free(FtlTepDecoder *d)
 {
 	if (!d)
 		return;
 	g_hash_table_unref(d->events);
+	g_free(d->by_id);
 	g_array_unref(d->states);
 	g_string_free(d->state_text, TRUE);
 	g_array_unref(d->frames);

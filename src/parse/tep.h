@@ -39,8 +39,31 @@ gint ftl_tep_short(FtlTepDecoder *d, struct tep_record *r);
  * (libtraceevent's print format): only views ask for it. */
 void ftl_tep_payload(FtlTepDecoder *d, struct tep_record *r, GString *out);
 
+/* Event formats and kallsyms kept aside when a file is opened, parsed into
+ * the tep only when a record needs them: a capture has thousands of
+ * formats and megabytes of kallsyms, of which a trace uses a few hundred
+ * and maybe no name at all. */
+typedef struct _FtlTepLazy FtlTepLazy;
+
+FtlTepLazy *ftl_tep_lazy_new(void);
+void ftl_tep_lazy_free(FtlTepLazy *lazy);
+/* Keeps a copy of a format of system sys (size bytes of buf) or of the
+ * kallsyms text. */
+void ftl_tep_lazy_add_format(FtlTepLazy *lazy, const char *sys, const char *buf, gsize size);
+void ftl_tep_lazy_set_kallsyms(FtlTepLazy *lazy, const char *text);
+/* Readies the lookup by id for tep, and parses the first format, so that
+ * the common fields are known. Before the reader's threads start: each
+ * format is parsed in a child first (libtraceevent 1.7 crashes on some
+ * damaged print fmts), and that child is forked here. A format it crashes
+ * on is never parsed: its events are unknown. */
+void ftl_tep_lazy_start(FtlTepLazy *lazy, struct tep_handle *tep);
+/* The decoders of tep fetch formats and names from lazy (borrowed; it
+ * must outlive the decoder). */
+void ftl_tep_decoder_set_lazy(FtlTepDecoder *d, FtlTepLazy *lazy);
+
 /* Routes libtraceevent's messages: while capture is set they are appended to
  * it (the reason a file is refused), otherwise they go to GLib's debug log. */
 void ftl_tep_capture_messages(GString *capture);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlTepDecoder, ftl_tep_decoder_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlTepLazy, ftl_tep_lazy_free)

@@ -15,22 +15,102 @@
  * - frees its parent's memory in tracecmd_buffer_instance_handle() when an
  *   instance is damaged.
  * Built against a newer library (FTL_TRACECMD_GUARDS 0) every call goes
- * straight to it. */
+ * straight to it.
+ *
+ * And where libtracecmd parses more than a reader needs: its header read
+ * hands every event format to tep_parse_event() and the whole kallsyms to
+ * tep_parse_kallsyms(), through the dynamic linker (1.3 does; a library
+ * that binds them within itself is only slower), so that ftlens's own
+ * definitions below are called instead; while a file is opened they keep
+ * the text for tep.c to parse on demand (a capture's 2,000 formats and
+ * 5 MB of kallsyms cost libtracecmd 0.2 s per open, twice with the trial
+ * open). Otherwise they pass the call on to libtraceevent. */
 #include "config.h"
 
 #include "parse/tracecmd-guard.h"
 
 #include "parse/trial.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
+
+#include <event-parse.h>
+
+/* ---- formats and kallsyms kept aside ------------------------------------ */
+
+/* Set while libtracecmd reads a file's headers (in the main thread only);
+ * guard_keep says whether the text is kept there (in the trial child it
+ * would only be copied and thrown away). */
+static FtlTepLazy *guard_lazy;
+static gboolean guard_keep;
+
+/* libtraceevent's own definition of name. */
+static void *guard_next(const char *name)
+{
+	void *f = dlsym(RTLD_NEXT, name);
+	if (!f) {
+		/* libtraceevent is linked in: it cannot be missing */
+		g_printerr("ftlens: libtraceevent's %s cannot be found\n", name);
+		abort();
+	}
+	return f;
+}
+
+enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
+			       const char *sys)
+{
+	static enum tep_errno (*next)(struct tep_handle *, const char *, unsigned long,
+				      const char *);
+	if (guard_lazy) {
+		if (guard_keep)
+			ftl_tep_lazy_add_format(guard_lazy, sys, buf, size);
+		return 0;
+	}
+	if (!next)
+		next = guard_next("tep_parse_event");
+	return next(tep, buf, size, sys);
+}
+
+int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
+{
+	static int (*next)(struct tep_handle *, const char *);
+	if (guard_lazy) {
+		if (guard_keep)
+			ftl_tep_lazy_set_kallsyms(guard_lazy, kallsyms);
+		return 0;
+	}
+	if (!next)
+		next = guard_next("tep_parse_kallsyms");
+	return next(tep, kallsyms);
+}
+
+/* tracecmd_open_head() with the formats and kallsyms kept in lazy, or
+ * skipped when not keep. */
+static struct tracecmd_input *guard_open_lazy(const char *path, FtlTepLazy *lazy, gboolean keep)
+{
+	guard_lazy = lazy;
+	guard_keep = keep;
+	struct tracecmd_input *handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	guard_lazy = NULL;
+	return handle;
+}
 
 #if FTL_TRACECMD_GUARDS
 
-static int guard_step_open(gpointer path, int unused)
+typedef struct {
+	const char *path;
+	FtlTepLazy *lazy;
+} GuardOpen;
+
+/* The formats and kallsyms are skipped here as in the real open: they
+ * are tried by ftl_tep_lazy_start()'s child. */
+static int guard_step_open(gpointer ctx, int unused)
 {
 	(void)unused;
-	return tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS) ? 0 : -1;
+	GuardOpen *o = ctx;
+	return guard_open_lazy(o->path, o->lazy, FALSE) ? 0 : -1;
 }
 
 static int guard_step_instance(gpointer handle, int i)
@@ -94,13 +174,15 @@ static int guard_init_data(struct tracecmd_input *handle, GString *msgs)
  * the process (so that leak checkers do not count them). */
 static GPtrArray *guard_parked;
 
-struct tracecmd_input *ftl_tracecmd_open_head(const char *path, FtlTracecmdResult *result)
+struct tracecmd_input *ftl_tracecmd_open_head(const char *path, FtlTepLazy *lazy,
+					      FtlTracecmdResult *result)
 {
-	if (ftl_trial_run(guard_step_open, (gpointer)path, 0, NULL) < 0) {
+	GuardOpen o = { path, lazy };
+	if (ftl_trial_run(guard_step_open, &o, 0, NULL) < 0) {
 		*result = FTL_TRACECMD_CRASHED;
 		return NULL;
 	}
-	struct tracecmd_input *handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	struct tracecmd_input *handle = guard_open_lazy(path, lazy, TRUE);
 	*result = handle ? FTL_TRACECMD_OK : FTL_TRACECMD_FAILED;
 	return handle;
 }
@@ -130,9 +212,10 @@ struct tracecmd_input *ftl_tracecmd_instance(struct tracecmd_input *handle, int 
 
 #else /* !FTL_TRACECMD_GUARDS */
 
-struct tracecmd_input *ftl_tracecmd_open_head(const char *path, FtlTracecmdResult *result)
+struct tracecmd_input *ftl_tracecmd_open_head(const char *path, FtlTepLazy *lazy,
+					      FtlTracecmdResult *result)
 {
-	struct tracecmd_input *handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	struct tracecmd_input *handle = guard_open_lazy(path, lazy, TRUE);
 	*result = handle ? FTL_TRACECMD_OK : FTL_TRACECMD_FAILED;
 	return handle;
 }

@@ -10,6 +10,8 @@
 
 #include <trace-cmd.h>
 
+#include "parse/tep.h"
+
 /* The newest libtracecmd the guards are known to be needed for: 1.3.x, the
  * version Debian 12 ships (1.3.1), where each crash named in
  * tracecmd-guard.c was seen. Built against a newer library, the calls go
@@ -32,10 +34,12 @@ typedef enum {
 	FTL_TRACECMD_CRASHED, /* the library crashes on it: not called here */
 } FtlTracecmdResult;
 
-/* tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS). NULL when it fails
- * or would crash; *result says which. Close the handle with
- * tracecmd_close(). */
-struct tracecmd_input *ftl_tracecmd_open_head(const char *path, FtlTracecmdResult *result);
+/* tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS), with the event
+ * formats and kallsyms the library reads kept in lazy instead of parsed
+ * (ftl_tep_lazy_start() next). NULL when it fails or would crash; *result
+ * says which. Close the handle with tracecmd_close(). */
+struct tracecmd_input *ftl_tracecmd_open_head(const char *path, FtlTepLazy *lazy,
+					      FtlTracecmdResult *result);
 
 /* tracecmd_init_data(handle). What the library prints to stdout or stderr
  * instead of through tep_vprint() meanwhile (libtraceevent's messages go

@@ -42,6 +42,7 @@ gboolean ftl_tracedat_sniff(const char *data, gsize size)
 typedef struct {
 	gint refs;
 	struct tracecmd_input *handle;
+	FtlTepLazy *lazy; /* the formats and kallsyms its tep has not parsed yet */
 } TracedatFile;
 
 static TracedatFile *tracedat_file_ref(TracedatFile *f)
@@ -54,6 +55,7 @@ static void tracedat_file_unref(TracedatFile *f)
 {
 	if (f && --f->refs == 0) {
 		tracecmd_close(f->handle);
+		ftl_tep_lazy_free(f->lazy);
 		g_free(f);
 	}
 }
@@ -435,6 +437,7 @@ static TracedatSource *tracedat_source_add(FtlTrace *trace, const char *path, Tr
 	ts->base.buffer = buffer ? ftl_strpool_intern(ftl_trace_pool(trace), buffer) : NULL;
 	ts->tep = tracecmd_get_tep(file->handle);
 	ts->dec = ftl_tep_decoder_new(ts->tep, trace);
+	ftl_tep_decoder_set_lazy(ts->dec, file->lazy);
 	ts->n_cpu_slots = MAX(slots, 1);
 	ts->lost_seen = g_new0(gboolean, ts->n_cpu_slots);
 	ts->last_ts = g_new(gint64, ts->n_cpu_slots);
@@ -461,16 +464,19 @@ static void tracedat_use_tracecmd(TracedatSource *ts, struct tracecmd_input *han
 	ts->drained = g_new0(gboolean, MAX(ts->n_cpus, 1));
 }
 
-/* Opens the file's headers (formats, kallsyms, printk formats, cmdlines)
- * with libtracecmd, and when init, its CPU data's layout too: the handle,
- * or NULL with error set. msgs collects the library's messages. */
-static struct tracecmd_input *tracedat_handle(const char *path, gboolean init, GString *msgs,
-					      GError **error)
+/* Opens the file's headers (formats and kallsyms kept in lazy, printk
+ * formats, cmdlines) with libtracecmd, and when init, its CPU data's
+ * layout too: the handle, or NULL with error set. msgs collects the
+ * library's messages. */
+static struct tracecmd_input *tracedat_handle(const char *path, gboolean init, FtlTepLazy *lazy,
+					      GString *msgs, GError **error)
 {
 	/* No plugins: what ftlens shows must not depend on the plugins of the
 	 * machine it runs on. */
 	FtlTracecmdResult res;
-	struct tracecmd_input *handle = ftl_tracecmd_open_head(path, &res);
+	struct tracecmd_input *handle = ftl_tracecmd_open_head(path, lazy, &res);
+	if (handle)
+		ftl_tep_lazy_start(lazy, tracecmd_get_tep(handle));
 	if (!handle) {
 		ftl_tep_capture_messages(NULL);
 		if (res == FTL_TRACECMD_CRASHED)
@@ -682,12 +688,14 @@ gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, const char *buffer
 	 * truncated. Need at least N, ..."); they are captured, not printed. */
 	tep_set_loglevel(TEP_LOG_WARNING);
 	tracecmd_set_loglevel(TEP_LOG_WARNING);
-	struct tracecmd_input *handle = tracedat_handle(path, !pages, msgs, error);
+	g_autoptr(FtlTepLazy) lazy = ftl_tep_lazy_new();
+	struct tracecmd_input *handle = tracedat_handle(path, !pages, lazy, msgs, error);
 	if (!handle)
 		return FALSE;
 	TracedatFile *file = g_new0(TracedatFile, 1);
 	file->refs = 1;
 	file->handle = handle;
+	file->lazy = g_steal_pointer(&lazy);
 	gboolean ok;
 	g_debug("'%s': trace.dat version %u, pages read by %s", path, layout->version,
 		pages ? "ftlens" : "libtracecmd");

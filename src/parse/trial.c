@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -107,7 +108,8 @@ static int trial_listen(int fd, gint64 *progress)
 	}
 }
 
-static G_GNUC_NORETURN void trial_child(int fd, FtlTrialStep step, gpointer ctx, int arg)
+/* In a child: its answers go to fd, its stdout and stderr nowhere. */
+static void trial_child_setup(int fd)
 {
 	trial_fd = fd;
 	int null = open("/dev/null", O_WRONLY);
@@ -115,6 +117,11 @@ static G_GNUC_NORETURN void trial_child(int fd, FtlTrialStep step, gpointer ctx,
 		dup2(null, STDOUT_FILENO);
 		dup2(null, STDERR_FILENO);
 	}
+}
+
+static G_GNUC_NORETURN void trial_child(int fd, FtlTrialStep step, gpointer ctx, int arg)
+{
+	trial_child_setup(fd);
 	char answer = step(ctx, arg) == 0 ? 'o' : 'f';
 	/* _exit: no atexit handlers (leak checks) in the child */
 	_exit(ftl_fd_write_all(trial_fd, &answer, 1, -1) ? 1 : 0);
@@ -173,4 +180,106 @@ FtlTrialResult ftl_trial_run(FtlTrialStep step, gpointer ctx, int arg, gint64 *p
 	if (answer == 'f')
 		return FTL_TRIAL_FAILED;
 	return FTL_TRIAL_CRASHED;
+}
+
+/* ---- a child serving many trials ---------------------------------------- */
+
+struct _FtlTrialServer {
+	int fd; /* the parent's end of the socket; -1 once the child is gone */
+	pid_t pid;
+};
+
+/* The child: an argument in, an answer out, until the parent hangs up. */
+static G_GNUC_NORETURN void trial_serve(int fd, FtlTrialStep step, gpointer ctx)
+{
+	trial_child_setup(fd);
+	for (;;) {
+		gint32 arg;
+		gsize got = 0;
+		while (got < sizeof arg) {
+			ssize_t r = read(fd, (char *)&arg + got, sizeof arg - got);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				_exit(0);
+			got += (gsize)r;
+		}
+		char answer = step(ctx, arg) == 0 ? 'o' : 'f';
+		if (ftl_fd_write_all(trial_fd, &answer, 1, -1) != 0)
+			_exit(1);
+	}
+}
+
+FtlTrialServer *ftl_trial_server_new(FtlTrialStep step, gpointer ctx)
+{
+	/* a socket, not pipes: a question to a child that died must not
+	 * raise SIGPIPE in the parent (send()'s MSG_NOSIGNAL) */
+	int fds[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) < 0)
+		return NULL;
+	fflush(stdout);
+	fflush(stderr);
+	/* the steps work on memory: the shared file offsets are not touched */
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(fds[0]);
+		trial_serve(fds[1], step, ctx);
+	}
+	close(fds[1]);
+	if (pid < 0) {
+		close(fds[0]);
+		return NULL;
+	}
+	FtlTrialServer *server = g_new0(FtlTrialServer, 1);
+	server->fd = fds[0];
+	server->pid = pid;
+	return server;
+}
+
+/* The child is gone, or made to go: reaped, its socket closed. */
+static void trial_server_end(FtlTrialServer *server, gboolean kill_it)
+{
+	if (server->fd < 0)
+		return;
+	if (kill_it)
+		kill(server->pid, SIGKILL);
+	close(server->fd);
+	server->fd = -1;
+	int status;
+	while (waitpid(server->pid, &status, 0) < 0 && errno == EINTR)
+		;
+}
+
+FtlTrialResult ftl_trial_server_ask(FtlTrialServer *server, int arg)
+{
+	if (server->fd < 0)
+		return FTL_TRIAL_CRASHED;
+	gint32 a = arg;
+	gsize sent = 0;
+	while (sent < sizeof a) {
+		ssize_t w = send(server->fd, (char *)&a + sent, sizeof a - sent, MSG_NOSIGNAL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			trial_server_end(server, TRUE);
+			return FTL_TRIAL_CRASHED;
+		}
+		sent += (gsize)w;
+	}
+	gint64 at = -1;
+	int answer = trial_listen(server->fd, &at);
+	if (answer == 'o')
+		return FTL_TRIAL_OK;
+	if (answer == 'f')
+		return FTL_TRIAL_FAILED;
+	trial_server_end(server, TRUE); /* no answer: crashed, or stuck */
+	return FTL_TRIAL_CRASHED;
+}
+
+void ftl_trial_server_free(FtlTrialServer *server)
+{
+	if (!server)
+		return;
+	trial_server_end(server, FALSE); /* it reads the end of the socket and leaves */
+	g_free(server);
 }

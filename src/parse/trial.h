@@ -30,3 +30,19 @@ FtlTrialResult ftl_trial_run(FtlTrialStep step, gpointer ctx, int arg, gint64 *p
 
 /* Inside a step only: the child is at item k. */
 void ftl_trial_progress(guint32 k);
+
+/* One child that tries step(ctx, arg) for argument after argument, for
+ * the steps a reader meets as it goes (an event format the first time a
+ * record needs it): a fork per file, not per step, made before the
+ * reader's threads start. ctx is the child's copy as it was at
+ * ftl_trial_server_new(). NULL when no child can be made: the caller
+ * takes the risk, as ftl_trial_run() does. Free with
+ * ftl_trial_server_free(). */
+typedef struct _FtlTrialServer FtlTrialServer;
+
+FtlTrialServer *ftl_trial_server_new(FtlTrialStep step, gpointer ctx);
+/* How step(ctx, arg) ends in the child. Once a step has crashed or hung
+ * the child is gone, and every later question is answered
+ * FTL_TRIAL_CRASHED (a new fork could meet a lock another thread held). */
+FtlTrialResult ftl_trial_server_ask(FtlTrialServer *server, int arg);
+void ftl_trial_server_free(FtlTrialServer *server);

@@ -107,6 +107,23 @@ char *ftl_escape(const char *s, gssize len)
 	return g_string_free(out, FALSE);
 }
 
+void ftl_escape_since(GString *out, gsize from)
+{
+	if (from >= out->len)
+		return;
+	const guchar *p = (const guchar *)out->str + from, *e = (const guchar *)out->str + out->len;
+	/* the run ftl_escape_append() copies as it is */
+	while (p < e && *p >= 0x20 && *p < 0x7f && *p != '\\')
+		p++;
+	if (p == e)
+		return;
+	gsize keep = (gsize)(p - (const guchar *)out->str);
+	g_autofree char *rest = g_strndup((const char *)p, (gsize)(e - p));
+	gsize len = (gsize)(e - p);
+	g_string_truncate(out, keep);
+	ftl_escape_append(out, rest, (gssize)len);
+}
+
 void ftl_escape_fputs(const char *s, FILE *out)
 {
 	g_autofree char *v = ftl_escape(s, -1);

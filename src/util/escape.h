@@ -25,6 +25,11 @@
  * NUL-terminated. s may be NULL when len is 0 or negative (nothing added). */
 void ftl_escape_append(GString *out, const char *s, gssize len);
 
+/* Makes the bytes of out from offset from on visible, as if they had been
+ * appended with ftl_escape_append(): for text a library renders straight
+ * into out. Cheap when nothing needs escaping (no copy). */
+void ftl_escape_since(GString *out, gsize from);
+
 /* The visible form of s (len as above) as a new string; free with g_free(). */
 char *ftl_escape(const char *s, gssize len);
 

@@ -19,19 +19,6 @@ char *ftl_time_format_us(gint64 ns, char *buf, gsize size)
 	return buf;
 }
 
-char *ftl_time_format_ns(gint64 ns, char *buf, gsize size)
-{
-	if (ns == FTL_TS_NONE) {
-		g_strlcpy(buf, "-", size);
-		return buf;
-	}
-	const char *sign = ns < 0 ? "-" : "";
-	guint64 v = ns < 0 ? (guint64)-ns : (guint64)ns;
-	snprintf(buf, size, "%s%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT, sign, v / 1000000000u,
-		 v % 1000000000u);
-	return buf;
-}
-
 /* The digits of q, a point before the last decimals of them. */
 static char *fixed_digits(guint64 q, guint decimals, gboolean neg, char *buf, gsize size)
 {
@@ -49,6 +36,17 @@ static char *fixed_digits(guint64 q, guint decimals, gboolean neg, char *buf, gs
 		*--d = '-';
 	g_strlcpy(buf, d, MIN(size, (gsize)(e - d) + 1));
 	return buf;
+}
+
+/* "%s%llu.%09llu" of the sign, seconds and nanoseconds, without printf (a
+ * dump formats millions). */
+char *ftl_time_format_ns(gint64 ns, char *buf, gsize size)
+{
+	if (ns == FTL_TS_NONE) {
+		g_strlcpy(buf, "-", size);
+		return buf;
+	}
+	return fixed_digits(ns < 0 ? -(guint64)ns : (guint64)ns, 9, ns < 0, buf, size);
 }
 
 char *ftl_int_format(gint64 v, char *buf, gsize size)

@@ -17,13 +17,43 @@ typedef struct {
 	gboolean more; /* JSON: a member was written, the next needs a comma */
 } DumpSink;
 
+/* Millions of lines: the columns and numbers are appended by hand, not
+ * through g_string_append_printf() (a malloc and a copy per call). */
 static void dump_key(DumpSink *d, const char *key)
 {
-	if (d->json)
-		g_string_append_printf(d->out, "%s\"%s\":", d->more ? "," : "", key);
-	else
-		g_string_append_printf(d->out, " %s=", key);
+	if (d->json) {
+		if (d->more)
+			g_string_append_c(d->out, ',');
+		g_string_append_c(d->out, '"');
+		g_string_append(d->out, key);
+		g_string_append(d->out, "\":");
+	} else {
+		g_string_append_c(d->out, ' ');
+		g_string_append(d->out, key);
+		g_string_append_c(d->out, '=');
+	}
 	d->more = TRUE;
+}
+
+/* s right-aligned in width columns (printf's "%*s"), or left-aligned
+ * ("%-*s") when left; s is the program's own ASCII. */
+static void dump_pad(GString *out, const char *s, gsize width, gboolean left)
+{
+	gsize n = strlen(s);
+	if (left)
+		g_string_append_len(out, s, (gssize)n);
+	for (; n < width; n++)
+		g_string_append_c(out, ' ');
+	if (!left)
+		g_string_append(out, s);
+}
+
+/* v as "%*d" would print it, then a space. */
+static void dump_pad_int(GString *out, gint64 v, gsize width)
+{
+	char buf[32];
+	dump_pad(out, ftl_int_format(v, buf, sizeof buf), width, FALSE);
+	g_string_append_c(out, ' ');
 }
 
 static void dump_json_text(GString *out, const char *s, gssize len)
@@ -56,8 +86,9 @@ static void dump_slice(DumpSink *d, const char *key, FtlSlice s)
 
 static void dump_int(DumpSink *d, const char *key, gint64 v)
 {
+	char buf[32];
 	dump_key(d, key);
-	g_string_append_printf(d->out, "%" G_GINT64_FORMAT, v);
+	g_string_append(d->out, ftl_int_format(v, buf, sizeof buf));
 }
 
 void ftl_dump_event(GString *out, const FtlEvent *ev)
@@ -71,13 +102,14 @@ static void dump_prefix(GString *out, const FtlEvent *ev, gint64 origin)
 	char tbuf[48];
 	gint64 ts = ev->ts == FTL_TS_NONE || origin == FTL_TS_NONE ? ev->ts : ev->ts - origin;
 	ftl_time_format_ns(ts, tbuf, sizeof tbuf);
-	g_string_append_printf(out, "%18s ", tbuf);
+	dump_pad(out, tbuf, 18, FALSE);
+	g_string_append_c(out, ' ');
 	if (ev->cpu >= 0)
-		g_string_append_printf(out, "%3d ", ev->cpu);
+		dump_pad_int(out, ev->cpu, 3);
 	else
 		g_string_append(out, "  - ");
 	if (ev->pid >= 0)
-		g_string_append_printf(out, "%7d ", ev->pid);
+		dump_pad_int(out, ev->pid, 7);
 	else
 		g_string_append(out, "      - ");
 	gsize at = out->len;
@@ -87,7 +119,9 @@ static void dump_prefix(GString *out, const FtlEvent *ev, gint64 origin)
 		g_string_append(out, ev->pid >= 0 ? "<...>" : "-");
 	for (gsize w = out->len - at; w < 16; w++)
 		g_string_append_c(out, ' ');
-	g_string_append_printf(out, " %-11s ", ftl_event_kind_name(ev->kind));
+	g_string_append_c(out, ' ');
+	dump_pad(out, ftl_event_kind_name(ev->kind), 11, TRUE);
+	g_string_append_c(out, ' ');
 	/* event names come from the trace's formats (or its text) too */
 	if (ev->name)
 		ftl_escape_append(out, ev->name, -1);
@@ -137,12 +171,29 @@ static void dump_stack(DumpSink *d, const FtlEvent *ev)
 		g_string_append_c(d->out, ']');
 }
 
+/* A binary input's payload text, rendered by its source straight into out
+ * after a space and escaped where it needs it (most payloads are plain
+ * ASCII and need nothing). FALSE, out unchanged, when there is none. */
+static gboolean dump_payload_rendered(GString *out, const FtlEvent *ev)
+{
+	gsize at = out->len;
+	g_string_append_c(out, ' ');
+	if (!ev->src || !ftl_source_payload(ev->src, ev, out) || out->len == at + 1) {
+		g_string_truncate(out, at);
+		return FALSE;
+	}
+	ftl_escape_since(out, at + 1);
+	return TRUE;
+}
+
 /* The payload as the trace printed it, or as its print format renders it
  * for a binary input (JSON: "payload"). FALSE when there is none. */
 static gboolean dump_payload(DumpSink *d, const FtlEvent *ev)
 {
 	g_autoptr(GString) text = NULL;
 	FtlSlice p = ev->payload;
+	if (!p.len && !d->json)
+		return dump_payload_rendered(d->out, ev);
 	if (!p.len) {
 		text = g_string_new(NULL);
 		if (!ev->src || !ftl_source_payload(ev->src, ev, text) || !text->len)

@@ -10,9 +10,12 @@
 #   timestamp: 1 KiB of 0xff in the data (libtraceevent's kbuffer read past
 #   the page in libtracecmd's reader) and page timestamps beyond INT64_MAX
 #   (info's span overflowed) are reported as damaged pages.
+# - an event format libtraceevent crashes on (a damaged __print_flags) is
+#   parsed in a child first, when a record first needs it: its events are
+#   unknown, the rest of the file is read.
 . "$(dirname "$0")/lib.sh"
 make_tmpdir
-plan 16
+plan 18
 
 # one_error NAME FILE: exit 1 and one stderr line naming FILE as damaged
 # (the message in $T/NAME.err)
@@ -72,6 +75,26 @@ if have_input "$lisa" 6; then
 		'grep -q "^Span:  .*[0-9] s)$" "$T/wild.txt"'
 	check "wild page timestamps: the other CPUs' events are all there" \
 		'[ "$(json_get "$T/wild.json" "j['\''events'\'']")" -gt 7800 ]'
+fi
+
+# lisa's sched_switch format (id 98) with a print fmt libtraceevent 1.7
+# dereferences NULL on, padded to its size so that the offsets stay
+if have_input "$lisa" 2 && have_prereq PYTHON; then
+	python3 - "$lisa" "$T/fmt.dat" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+i = d.find(b'name: sched_switch\nID:')
+size = struct.unpack('<Q', d[i - 8:i])[0]
+old = bytes(d[i:i + size])
+new = old[:old.find(b'print fmt:')] + b'print fmt: "%s", (REC->prev_state & 1) ? ' \
+	b'__print_flags(REC->prev_st a e&(t(1), "|", { 0x00000001, "S" }) : "R"\n'
+d[i:i + size] = new + b'\n' * (size - len(new))
+open(sys.argv[2], 'wb').write(d)
+PY
+	check "a format libtraceevent crashes on: info, report, dump survive" 'survives fmt "$T/fmt.dat"'
+	"$FTLENS" info --format json "$T/fmt.dat" >"$T/fmt.json" 2>/dev/null
+	check "a format libtraceevent crashes on: its events are reported unknown, the others read" \
+		'grep -q "event id 98 at CPU" "$T/fmt.json" && [ "$(json_get "$T/fmt.json" "j['\''events'\'']")" -gt 7800 ]'
 fi
 
 for f in "$FTL_CRASHERS/short-print.dat" "$FTL_CRASHERS/short-print-raw"; do

@@ -107,6 +107,22 @@ static void test_append_and_fputs(void)
 	free(buf);
 }
 
+/* Escaping what was appended raw equals appending it escaped. */
+static void test_since(void)
+{
+	const char *cases[] = { "plain text", "", "a\\b", "tab\there", "\x9b[31m", "\xe2\x80\xae",
+				"ok \xc3\xa9 then \x1b" };
+	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autoptr(GString) want = g_string_new("head\x01 ");
+		ftl_escape_append(want, cases[i], -1);
+		g_autoptr(GString) got = g_string_new("head\x01 ");
+		gsize at = got->len;
+		g_string_append(got, cases[i]);
+		ftl_escape_since(got, at);
+		CU_ASSERT_STRING_EQUAL(got->str, want->str);
+	}
+}
+
 static void test_width_and_fit(void)
 {
 	CU_ASSERT_EQUAL(ftl_escape_width("abc"), 3);
@@ -135,6 +151,7 @@ static const UnitTest tests[] = {
 	{ "bidi overrides and separators", test_bidi },
 	{ "very long runs", test_long_runs },
 	{ "append and fputs", test_append_and_fputs },
+	{ "escaping in place what was appended raw", test_since },
 	{ "terminal width and fit", test_width_and_fit },
 	{ NULL, NULL },
 };

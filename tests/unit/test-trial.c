@@ -79,12 +79,44 @@ static void test_offsets_kept(void)
 	fclose(f);
 }
 
+/* The server's step: fails on odd arguments, dies on 13, and shows that
+ * the child keeps its own state between questions. */
+static int step_served(gpointer ctx, int arg)
+{
+	int *calls = ctx;
+	if (arg == 13)
+		raise(SIGSEGV);
+	if (arg == 100)
+		return *calls == 3 ? 0 : 1; /* the child's count of earlier questions */
+	(*calls)++;
+	return arg % 2;
+}
+
+static void test_server(void)
+{
+	int calls = 0;
+	FtlTrialServer *s = ftl_trial_server_new(step_served, &calls);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL(ftl_trial_server_ask(s, 2), FTL_TRIAL_OK);
+	CU_ASSERT_EQUAL(ftl_trial_server_ask(s, 3), FTL_TRIAL_FAILED);
+	CU_ASSERT_EQUAL(ftl_trial_server_ask(s, 4), FTL_TRIAL_OK);
+	CU_ASSERT_EQUAL(ftl_trial_server_ask(s, 100), FTL_TRIAL_OK);
+	CU_ASSERT_EQUAL(calls, 0); /* the parent's copy is untouched */
+	CU_ASSERT_EQUAL(ftl_trial_server_ask(s, 13), FTL_TRIAL_CRASHED);
+	/* the child is gone: no new fork, every later answer a crash */
+	CU_ASSERT_EQUAL(ftl_trial_server_ask(s, 2), FTL_TRIAL_CRASHED);
+	ftl_trial_server_free(s);
+	/* a server that is never asked ends with its parent's hang-up */
+	ftl_trial_server_free(ftl_trial_server_new(step_served, &calls));
+}
+
 int main(void)
 {
 	static const UnitTest tests[] = {
 		{ "answers", test_answers },
 		{ "progress names the crashing item", test_progress },
 		{ "file offsets kept", test_offsets_kept },
+		{ "a server answers question after question", test_server },
 		{ NULL, NULL },
 	};
 	return unit_run("trial", tests);
