@@ -43,8 +43,7 @@ static void app_events_start(FtlTuiApp *app)
 	g_clear_pointer(&app->events, ftl_tui_events_free);
 	if (!app->opt->open && !app->first)
 		return;
-	FtlTuiSeeker seeker =
-		ftl_tui_seeker_from_start(app->opt, &app->io, g_steal_pointer(&app->first));
+	FtlTuiSeeker seeker = ftl_tui_seeker_new(app->opt, &app->io, g_steal_pointer(&app->first));
 	app->events = ftl_tui_events_new(seeker, &app->io, ftl_tui_filter_push(app->filter, NULL));
 }
 
