@@ -589,7 +589,7 @@ static void ev_job_done(FtlTuiEvents *ev, gboolean is_find, gint64 r, GError *er
 	if (is_find && !ev->find_pending) {
 		ev->find_running = FALSE;
 		ev->find_done = TRUE;
-		ev->find_result = r < 0 ? -1 : r;
+		ev->find_result = r < -1 ? -2 : r < 0 ? -1 : r;
 		ev->changed = TRUE;
 	}
 	if (error && !ev->error) {
@@ -791,6 +791,14 @@ gboolean ftl_tui_events_failed(FtlTuiEvents *ev, GError **error)
 		g_propagate_error(error, g_steal_pointer(&ev->error));
 	g_mutex_unlock(&ev->lock);
 	return failed;
+}
+
+gboolean ftl_tui_events_busy(FtlTuiEvents *ev)
+{
+	g_mutex_lock(&ev->lock);
+	gboolean busy = ev->working || ev->find_pending || ev->wanted->len;
+	g_mutex_unlock(&ev->lock);
+	return busy;
 }
 
 guint64 ftl_tui_events_n_read(FtlTuiEvents *ev)

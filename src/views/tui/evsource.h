@@ -101,8 +101,8 @@ guint64 ftl_tui_events_count(FtlTuiEvents *ev, gboolean *exact);
 const FtlTuiRow *ftl_tui_events_row(FtlTuiEvents *ev, guint64 i);
 /* Starts a search or jump, cancelling the one before. */
 void ftl_tui_events_find(FtlTuiEvents *ev, const FtlTuiFind *find);
-/* TRUE once the last find ended: *index is the row, or -1 when there is
- * none (or it was cancelled). */
+/* TRUE once the last find ended: *index is the row, -1 when there is
+ * none, -2 when it was cancelled (or reading failed). */
 gboolean ftl_tui_events_found(FtlTuiEvents *ev, gint64 *index);
 /* TRUE while a find runs; *done gets the rows it went through. */
 gboolean ftl_tui_events_finding(FtlTuiEvents *ev, guint64 *done);
@@ -111,6 +111,8 @@ void ftl_tui_events_cancel(FtlTuiEvents *ev);
 gboolean ftl_tui_events_changed(FtlTuiEvents *ev);
 /* The reader's error, once (reading the input failed). */
 gboolean ftl_tui_events_failed(FtlTuiEvents *ev, GError **error);
+/* TRUE while the reader reads rows asked for or runs a find. */
+gboolean ftl_tui_events_busy(FtlTuiEvents *ev);
 /* Waits until nothing is asked of the reader (tests). */
 void ftl_tui_events_wait(FtlTuiEvents *ev);
 /* Events the reader took from its streams so far, read after
