@@ -1,14 +1,23 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The TUI's speed and memory on a big trace, driven in tmux as a user would:
-#   first screen  time from start until the Events list shows rows
+#   first screen  time from the start of ftlens until the Events list shows
+#                 rows (polled every 20 ms)
 #   model ready   time until the background reading is done (the
 #                 "reading: N events" progress leaves the status line)
 #   jump to end   time from G (pressed once the model is ready) until the
 #                 input's last function shows
+#   search        a regex that matches nothing, over the whole list: the
+#                 time until its progress shows, and from Esc until it
+#                 says it stopped
+#   fold/unfold   Graph panel: the time from E (expand all) and from C
+#                 (collapse all) until the screen shows the change
 #   memory        VmHWM (peak RSS) of the ftlens process after each step,
-#                 and its RSS split into anonymous and file-backed pages
-# Usage: bench/tui.sh FTLENS TRACE [LAST_FUNCTION]
+#                 its RSS split into anonymous and file-backed pages, and
+#                 the call trees' nodes (the analyses' arena: anonymous
+#                 mappings of whole 2 MiB chunks), which the target
+#                 (5% of the input) leaves out
+# Usage: [TUI_BENCH_FIRST=1] bench/tui.sh FTLENS TRACE [LAST_FUNCTION]
 # FTLENS should be an optimized build (not the sanitizer one). LAST_FUNCTION
 # is a name on the input's last lines (default: read from its tail).
 # Figures are printed; nothing is timed in the test suite.
@@ -28,6 +37,12 @@ since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f", b - a }'; }
 hwm() {
 	awk '/^(VmHWM|RssAnon|RssFile)/ { sub(":", "", $1); printf "%s%s %.1f MiB", n++ ? ", " : "", $1, $2 / 1024 }' \
 		"/proc/$pid/status" 2>/dev/null
+	printf ', nodes %.1f MiB' "$(nodes_kib | awk '{ print $1 / 1024 }')"
+}
+# the tree nodes' arena chunks: anonymous, a whole number of 2 MiB
+nodes_kib() {
+	awk '/^[0-9a-f]+-/ { anon = NF < 6 } /^Size:/ { size = $2 }
+	     /^Rss:/ { if (anon && size % 2048 == 0) n += $2 } END { print n + 0 }' "/proc/$pid/smaps" 2>/dev/null
 }
 # until PATTERN [SECONDS]: polls the screen every 20 ms; false on timeout.
 until_screen() {
@@ -50,16 +65,20 @@ until_gone() {
 size=$(stat -c %s "$trace")
 echo "input: $trace ($(awk -v s="$size" 'BEGIN { printf "%.1f MiB", s / 1048576 }'))"
 echo "host: $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
-t0=$(now)
-tm new-session -d -s b -x 120 -y 40 "echo \$\$ >'$T/pid'; exec '$ftlens' tui '$trace'"
-while [ ! -s "$T/pid" ]; do sleep 0.01; done
+# t0 is taken in the pane just before ftlens starts: tmux's own start is
+# not the program's
+tm new-session -d -s b -x 120 -y 40 "echo \$\$ >'$T/pid'; date +%s.%N >'$T/t0'; exec '$ftlens' tui '$trace'"
+while [ ! -s "$T/pid" ] || [ ! -s "$T/t0" ]; do sleep 0.01; done
 pid=$(cat "$T/pid")
+t0=$(cat "$T/t0")
 if until_screen '\[[0-9]{3}\]' 60; then
 	echo "first screen: $(since "$t0") s, $(hwm)"
 else
 	echo "first screen: none within 60 s"
 	exit 1
 fi
+# TUI_BENCH_FIRST=1: the first screen only (repeat it: it is short and noisy)
+[ -n "${TUI_BENCH_FIRST:-}" ] && exit 0
 if until_gone 'reading: [0-9]+ events' 900; then
 	echo "model ready: $(since "$t0") s, $(hwm)"
 else
@@ -72,5 +91,51 @@ if until_screen "$last" 600; then
 else
 	echo "jump to end: '$last' not shown within 600 s"
 fi
+# a search through every row from the first: progress, then Esc
+tm send-keys -t b g
+sleep 0.3
+tm send-keys -t b / 'no_such_function_anywhere' Enter
+t2=$(now)
+if until_screen 'searching: [0-9]+ rows' 60; then
+	echo "search: progress after $(since "$t2") s"
+	sleep 0.5
+	t3=$(now)
+	tm send-keys -t b Escape
+	if until_screen 'stopped|no match' 30; then
+		echo "search: Esc: '$(tm capture-pane -p -t b | grep -Eo 'stopped|no match' | head -n 1)' after $(since "$t3") s"
+	else
+		echo "search: not stopped within 30 s of Esc"
+	fi
+else
+	echo "search: no progress line within 60 s"
+fi
+# fold and unfold the whole graph: unfolded, the tree's guides stand
+# side by side ("│ │ " or "| | "); folded, only the top level shows. The
+# figure includes tmux's latency (a capture every few ms).
+poll() { # poll yes|no PATTERN: until the screen shows it (yes) or not (no)
+	_end=$(($(date +%s) + 60))
+	while [ "$(date +%s)" -lt $_end ]; do
+		if tm capture-pane -p -t b | grep -Eq -- "$2"; then
+			[ "$1" = yes ] && return 0
+		else
+			[ "$1" = no ] && return 0
+		fi
+	done
+	return 1
+}
+nested='(│|\|) (│|\|) '
+tm send-keys -t b 2
+until_screen 'CALLS +TOTAL' 60 >/dev/null
+tm send-keys -t b C
+poll no "$nested"
+sleep 0.5
+t4=$(now)
+tm send-keys -t b E
+poll yes "$nested" && echo "unfold all (E): $(since "$t4") s (until the screen showed it), $(hwm)"
+sleep 0.5
+t5=$(now)
+tm send-keys -t b C
+poll no "$nested" && echo "fold all (C): $(since "$t5") s (until the screen showed it)"
 echo "peak RSS / input size: $(awk -v s="$size" '/^VmHWM/ { printf "%.1f%%", $2 * 1024 * 100 / s }' "/proc/$pid/status")"
+echo "peak RSS less the nodes / input size: $(awk -v s="$size" -v n="$(nodes_kib)" '/^VmHWM/ { printf "%.1f%%", ($2 - n) * 1024 * 100 / s }' "/proc/$pid/status")"
 tm send-keys -t b q

@@ -11,6 +11,7 @@
 #include "parse/console.h"
 #include "parse/open.h"
 #include "parse/stacktrace.h"
+#include "parse/text-index.h"
 #include "util/error.h"
 #include "util/input.h"
 #include "views/tui/tui.h"
@@ -25,6 +26,7 @@ typedef struct {
 	const char *buffer;
 	const FtlConsole *console; /* the events are its dump `dump` */
 	guint dump;
+	FtlIndexUse index; /* a single text file: its sparse index, to seek with */
 } TuiOpen;
 
 static FtlTrace *tui_open(gpointer data, GError **error)
@@ -32,8 +34,16 @@ static FtlTrace *tui_open(gpointer data, GError **error)
 	TuiOpen *o = data;
 	if (o->console)
 		return ftl_console_dump_open(o->console, o->dump, o->flags, error);
-	return ftl_trace_open_buffer((const char *const *)o->paths->pdata, o->paths->len, o->flags,
-				     o->buffer, error);
+	const char *const *paths = (const char *const *)o->paths->pdata;
+	FtlTrace *trace = ftl_trace_open_buffer(paths, o->paths->len, o->flags, o->buffer, error);
+	/* the Events list seeks with a fresh index; a large file without one
+	 * gets it from the model's pass, which reads it to the end */
+	if (trace &&
+	    ftl_text_index_attach_seekable(trace, o->index, 0, NULL) == FTL_INDEX_REFUSED) {
+		ftl_trace_free(trace);
+		trace = ftl_trace_open_buffer(paths, o->paths->len, o->flags, o->buffer, error);
+	}
+	return trace;
 }
 
 static TuiInputKind tui_sniff(const char *path, GError **error, gboolean *ok)
@@ -133,7 +143,8 @@ gboolean ftl_cmd_tui(int argc, char **argv, GError **error)
 		return FALSE;
 	}
 	g_autoptr(GPtrArray) paths = g_ptr_array_new();
-	TuiOpen o = { paths, g.strict ? FTL_OPEN_STRICT : FTL_OPEN_NONE, g.buffer, NULL, 0 };
+	TuiOpen o = { paths, g.strict ? FTL_OPEN_STRICT : FTL_OPEN_NONE,	 g.buffer, NULL,
+		      0,     g.no_index ? FTL_INDEX_USE_OFF : FTL_INDEX_USE_AUTO };
 	const char *no_color = g_getenv("NO_COLOR");
 	FtlTuiOptions opt = {
 		.label = argv[1],

@@ -42,6 +42,13 @@ typedef struct {
 	 * *value lives until the next call of next() or field(). Called only with
 	 * the event the source returned last. */
 	gboolean (*field)(FtlSource *src, const FtlEvent *ev, const char *key, FtlSlice *value);
+	/* Optional. Before the first next(): starts the stream at a restart
+	 * point at or before event number want (counted from 0 as next() gives
+	 * them, synthesized events included) and sets *at to its number.
+	 * FTL_STATUS_EOF when the source keeps no index to seek with (nothing
+	 * changed); FTL_STATUS_ERROR when the input does not hold what the
+	 * index promised (the source is then unusable: open it again). */
+	FtlStatus (*seek_event)(FtlSource *src, guint64 want, guint64 *at, GError **error);
 } FtlSourceOps;
 
 struct _FtlSource {

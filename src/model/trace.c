@@ -152,6 +152,17 @@ FtlSource *ftl_trace_source(const FtlTrace *t, guint i)
 	return g_ptr_array_index(t->sources, i);
 }
 
+FtlStatus ftl_trace_seek_event(FtlTrace *t, guint64 want, guint64 *at, GError **error)
+{
+	*at = 0;
+	if (t->sources->len != 1)
+		return FTL_STATUS_EOF;
+	FtlSource *src = ftl_trace_source(t, 0);
+	if (!src->ops->seek_event)
+		return FTL_STATUS_EOF;
+	return src->ops->seek_event(src, want, at, error);
+}
+
 const char *ftl_trace_tracer(const FtlTrace *t)
 {
 	for (guint i = 0; i < t->sources->len; i++) {

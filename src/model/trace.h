@@ -31,6 +31,11 @@ FtlDiags *ftl_trace_diags(FtlTrace *trace);
 const char *ftl_trace_dialect(FtlTrace *trace);
 guint ftl_trace_n_sources(const FtlTrace *trace);
 FtlSource *ftl_trace_source(const FtlTrace *trace, guint i);
+/* Before the trace is read: starts it at or before event number want when
+ * it is one source that can seek (source.h's seek_event), *at the number
+ * of the event it starts at; FTL_STATUS_EOF (*at 0, nothing changed) when
+ * it cannot; FTL_STATUS_ERROR when the seek failed (free the trace). */
+FtlStatus ftl_trace_seek_event(FtlTrace *trace, guint64 want, guint64 *at, GError **error);
 /* The tracer named by the first source that names one, else NULL. */
 const char *ftl_trace_tracer(const FtlTrace *trace);
 /* Facts about how the input was read that a user should see (info prints

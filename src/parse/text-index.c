@@ -33,8 +33,10 @@ static FtlIndexState text_index_build(FtlSource *src, const FtlIndexKey *key, Ft
 	return FTL_INDEX_BUILDING;
 }
 
-FtlIndexState ftl_text_index_attach(FtlTrace *trace, gint64 t_start, gint64 t_end, FtlIndexUse use,
-				    guint stride, char **why)
+/* keep: a fresh index that the window does not use stays with the source
+ * for a seek to an event number (ftl_trace_seek_event()). */
+static FtlIndexState text_index_attach(FtlTrace *trace, gint64 t_start, gint64 t_end,
+				       FtlIndexUse use, guint stride, gboolean keep, char **why)
 {
 	g_autofree char *local = NULL;
 	if (!why)
@@ -56,6 +58,8 @@ FtlIndexState ftl_text_index_attach(FtlTrace *trace, gint64 t_start, gint64 t_en
 	if (start < 0 && stop < 0) {
 		*why = g_strdup_printf("'%s': index fresh; the window needs all of the file",
 				       src->path);
+		if (keep)
+			ftl_text_source_keep_index(src, g_steal_pointer(&idx));
 		return FTL_INDEX_FRESH;
 	}
 	guint64 from = start < 0 ? 0 : ftl_index_point(idx, (guint)start)->offset;
@@ -70,4 +74,16 @@ FtlIndexState ftl_text_index_attach(FtlTrace *trace, gint64 t_start, gint64 t_en
 	}
 	*why = msg;
 	return FTL_INDEX_SEEKED;
+}
+
+FtlIndexState ftl_text_index_attach(FtlTrace *trace, gint64 t_start, gint64 t_end, FtlIndexUse use,
+				    guint stride, char **why)
+{
+	return text_index_attach(trace, t_start, t_end, use, stride, FALSE, why);
+}
+
+FtlIndexState ftl_text_index_attach_seekable(FtlTrace *trace, FtlIndexUse use, guint stride,
+					     char **why)
+{
+	return text_index_attach(trace, FTL_TS_NONE, FTL_TS_NONE, use, stride, TRUE, why);
 }

@@ -28,3 +28,10 @@ typedef enum {
  * and open it again with FTL_INDEX_USE_OFF. */
 FtlIndexState ftl_text_index_attach(FtlTrace *trace, gint64 t_start, gint64 t_end, FtlIndexUse use,
 				    guint stride, char **why);
+/* For a reader that jumps about in the whole file (the TUI): a fresh
+ * cached index stays with the trace's source for ftl_trace_seek_event();
+ * otherwise as ftl_text_index_attach() without a window (a large file, or
+ * any with FTL_INDEX_USE_BUILD, gets one built on the pass that reads it to
+ * the end, a point every stride events, 0: FTL_INDEX_STRIDE). */
+FtlIndexState ftl_text_index_attach_seekable(FtlTrace *trace, FtlIndexUse use, guint stride,
+					     char **why);

@@ -33,6 +33,7 @@ typedef struct {
 	gint64 max_seen, seg_min;
 	gboolean untimed;	 /* an event without a timestamp went by */
 	FtlIndex *used;		 /* seeked with it */
+	FtlIndex *kept;		 /* fresh, kept for a seek_event before the pass */
 	guint64 stop;		 /* file offset to stop at; G_MAXUINT64: the end */
 	guint64 n_given;	 /* events given so far: the next one's number */
 	gboolean ended;
@@ -403,6 +404,8 @@ static void text_index_ended(TextSource *ts)
 		text_index_restore_end(ts);
 		return;
 	}
+	if (!ix->build)
+		return; /* an index kept for a seek that never came */
 	FtlIndexEnd end;
 	text_index_end_state(ts, &end);
 	ftl_index_finish(ix->build, &end, ix->seg_min);
@@ -471,6 +474,7 @@ static void text_free(FtlSource *src)
 	if (ts->ix) {
 		ftl_index_free(ts->ix->build);
 		ftl_index_free(ts->ix->used);
+		ftl_index_free(ts->ix->kept);
 		g_clear_error(&ts->ix->save_error);
 		g_free(ts->ix);
 	}
@@ -490,11 +494,14 @@ const char *ftl_text_source_dialect(FtlSource *src)
 	return src->has_header ? "trace" : "trace_pipe";
 }
 
+static FtlStatus text_seek_event(FtlSource *src, guint64 want, guint64 *at, GError **error);
+
 static const FtlSourceOps text_ops = {
 	.name = "text",
 	.next = text_next,
 	.free = text_free,
 	.dialect = ftl_text_source_dialect,
+	.seek_event = text_seek_event,
 };
 
 static TextSource *text_source_new(FtlTrace *trace, FtlStream *stream, gint cpu_hint)
@@ -750,4 +757,33 @@ gboolean ftl_text_source_seek_index(FtlSource *src, FtlIndex *idx, gint start, g
 	ix->stop = stop >= 0 ? ftl_index_point(idx, (guint)stop)->offset : G_MAXUINT64;
 	ix->used = g_steal_pointer(&owned);
 	return TRUE;
+}
+
+void ftl_text_source_keep_index(FtlSource *src, FtlIndex *idx)
+{
+	TextSource *ts = (TextSource *)src;
+	TextIndexing *ix = text_indexing(ts);
+	if (ix->build || ix->used || ix->kept || ix->n_given) {
+		ftl_index_free(idx);
+		return;
+	}
+	ix->kept = idx;
+}
+
+/* The kept index's point at or before want, then as a --time window's seek
+ * to it (the whole file's end state restored at the end). */
+static FtlStatus text_seek_event(FtlSource *src, guint64 want, guint64 *at, GError **error)
+{
+	TextSource *ts = (TextSource *)src;
+	TextIndexing *ix = ts->ix;
+	*at = 0;
+	if (!ix || !ix->kept || ix->n_given)
+		return FTL_STATUS_EOF;
+	gint k = ftl_index_find_event(ix->kept, want);
+	if (k <= 0)
+		return FTL_STATUS_OK; /* the first point is the first event */
+	*at = ftl_index_point(ix->kept, (guint)k)->event_no;
+	FtlIndex *idx = g_steal_pointer(&ix->kept);
+	return ftl_text_source_seek_index(src, idx, k, -1, error) ? FTL_STATUS_OK
+								 : FTL_STATUS_ERROR;
 }

@@ -44,3 +44,7 @@ const FtlIndex *ftl_text_source_built(FtlSource *src, const GError **save_error)
  * does not hold point start's event at its offset. */
 gboolean ftl_text_source_seek_index(FtlSource *src, FtlIndex *idx, gint start, gint stop,
 				    GError **error);
+/* Keeps idx (taken; fresh for this file) for a seek to an event number
+ * before the pass (ftl_trace_seek_event()); a pass that never seeks reads
+ * the file as without it. */
+void ftl_text_source_keep_index(FtlSource *src, FtlIndex *idx);

@@ -12,7 +12,9 @@
 #include "analysis/oops.h"
 #include "parse/console.h"
 #include "parse/open.h"
+#include "parse/index.h"
 #include "parse/stacktrace.h"
+#include "parse/text-index.h"
 #include "unit.h"
 #include "views/tui/app.h"
 
@@ -30,6 +32,7 @@ typedef struct {
 	guint dump;
 	FtlTuiApp *app;
 	FtlTuiCanvas *canvas;
+	gboolean indexed; /* opened as ftlens tui does: seeking with a cached index */
 } Tui;
 
 static FtlTrace *tui_reopen(gpointer data, GError **error)
@@ -37,7 +40,11 @@ static FtlTrace *tui_reopen(gpointer data, GError **error)
 	Tui *t = data;
 	if (t->console)
 		return ftl_console_dump_open(t->console, t->dump, FTL_OPEN_NONE, error);
-	return ftl_trace_open(t->path, FTL_OPEN_NONE, error);
+	FtlTrace *trace = ftl_trace_open(t->path, FTL_OPEN_NONE, error);
+	if (trace && t->indexed)
+		CU_ASSERT_EQUAL(ftl_text_index_attach_seekable(trace, FTL_INDEX_USE_AUTO, 0, NULL),
+				FTL_INDEX_FRESH);
+	return trace;
 }
 
 static void tui_start(Tui *t, int rows, int cols)
@@ -429,6 +436,87 @@ static void test_hostile_screens(void)
 	g_rmdir(dir);
 }
 
+/* ---- seeking with the sparse index ------------------------------------------ */
+
+/* A function_graph trace without timestamps, comments or tails: two CPUs
+ * each in a call that stays open across the whole file, nested calls
+ * below it closed by bare "}" lines, so that naming an exit after a seek
+ * needs the calls open there. */
+static char *seek_trace(const char *dir, guint rounds)
+{
+	char *path = g_build_filename(dir, "seek.txt", NULL);
+	g_autoptr(GString) t = g_string_new("# tracer: function_graph\n#\n");
+	for (int cpu = 0; cpu < 2; cpu++)
+		g_string_append_printf(t, " %d)               |  outer_%d() {\n", cpu, cpu);
+	for (guint r = 0; r < rounds; r++) {
+		int cpu = r % 2;
+		g_string_append_printf(t, " %d)               |    mid_%u() {\n", cpu, r % 7);
+		g_string_append_printf(t, " %d)   0.%03u us    |      leaf_%u();\n", cpu, r % 1000,
+				       r % 5);
+		g_string_append_printf(t, " %d)   1.%03u us    |    }\n", cpu, r % 1000);
+	}
+	for (int cpu = 0; cpu < 2; cpu++)
+		g_string_append_printf(t, " %d) ! 999.999 us   |  }\n", cpu);
+	CU_ASSERT_TRUE(g_file_set_contents(path, t->str, (gssize)t->len, NULL));
+	return path;
+}
+
+/* Builds the trace's index with a point every 64 events (a full pass). */
+static void seek_index_build(const char *path)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(FtlTrace) trace = ftl_trace_open(path, FTL_OPEN_NONE, &error);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(trace);
+	CU_ASSERT_EQUAL(ftl_text_index_attach_seekable(trace, FTL_INDEX_USE_BUILD, 64, NULL),
+			FTL_INDEX_BUILDING);
+	g_autoptr(FtlIter) it = ftl_iter_new(trace, NULL);
+	const FtlEvent *ev;
+	while (ftl_iter_next(it, &ev, &error) == FTL_STATUS_OK)
+		;
+	CU_ASSERT_PTR_NULL(error);
+}
+
+/* The screens after each key of script, with the index and without: the
+ * same, and the indexed one reads a window for G, not the file. */
+static void test_seek_index(void)
+{
+	g_autofree char *dir = g_dir_make_tmp("ftl-tui-seek-XXXXXX", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	guint rounds = 30000; /* 90004 rows; 120004 events with the leaves' exits */
+	g_autofree char *path = seek_trace(dir, rounds);
+	seek_index_build(path);
+	static const char *const steps[] = { "G", "<PgUp><PgUp>k", "g", "G<Enter>", "<Enter>" };
+	Tui plain = { 0 }, seek = { 0 };
+	seek.indexed = TRUE;
+	tui_open_trace(&plain, path, 24, 100);
+	tui_open_trace(&seek, path, 24, 100);
+	for (guint i = 0; i < G_N_ELEMENTS(steps); i++) {
+		guint64 before = ftl_tui_events_n_read(seek.app->events);
+		tui_keys(&plain, steps[i]);
+		tui_keys(&seek, steps[i]);
+		g_autofree char *want = tui_screen(&plain);
+		g_autofree char *got = tui_screen(&seek);
+		if (strcmp(want, got))
+			fprintf(stderr, "\nafter %s, read %s\nwith the index:\n%s", steps[i], want,
+				got);
+		CU_ASSERT_STRING_EQUAL(got, want);
+		guint64 read = ftl_tui_events_n_read(seek.app->events) - before;
+		if (i == 0) {
+			/* the last rows: a bare "}" named after a call opened at the start */
+			CU_ASSERT_PTR_NOT_NULL(strstr(got, "} /* outer_1 */"));
+			CU_ASSERT_PTR_NOT_NULL(strstr(got, "} /* mid_"));
+			/* a checkpoint's rows and an index interval, not the file */
+			CU_ASSERT_TRUE(read < 4 * FTL_TUI_CHECKPOINT);
+		}
+	}
+	tui_close(&plain);
+	tui_close(&seek);
+	g_autofree char *cache = ftl_index_cache_path(path);
+	g_unlink(cache);
+	g_unlink(path);
+	g_rmdir(dir);
+}
+
 /* ---- screens of public traces --------------------------------------------------- */
 
 #define REAL_FGRAPH "fgraph/perftools_funcgraph_abstime_oncpu_vfs_read.txt"
@@ -507,6 +595,7 @@ int main(void)
 		{ "fixture: panels keep their view state; help", test_fixture_view_state },
 		{ "fixture: search, marks, CPU filter at 80x24", test_fixture_search_marks_filter },
 		{ "hostile comms and markers in every panel", test_hostile_screens },
+		{ "seek: G and back with the sparse index, as without it", test_seek_index },
 		{ "real: function_graph panels", test_real_fgraph },
 		{ "real: console log with an ftrace dump", test_real_oops },
 		{ "real: trace_marker text", test_real_markers },

@@ -57,6 +57,8 @@ static void app_status_progress(FtlTuiApp *app, GString *s)
 		if (at != FTL_TS_NONE)
 			g_string_append_printf(s, ", at %s", ftl_time_format_us(at, t, sizeof t));
 		g_string_append(s, " |");
+	} else if (app->loader_due) {
+		g_string_append(s, " reading: 0 events |");
 	}
 	if (app->events && ftl_tui_events_finding(app->events, &done))
 		g_string_append_printf(s, " searching: %" G_GUINT64_FORMAT " rows (Esc stops) |",

@@ -43,9 +43,15 @@ static void app_events_start(FtlTuiApp *app)
 	g_clear_pointer(&app->events, ftl_tui_events_free);
 	if (!app->opt->open && !app->first)
 		return;
-	FtlTuiSeeker seeker =
-		ftl_tui_seeker_from_start(app->opt, &app->io, g_steal_pointer(&app->first));
+	FtlTuiSeeker seeker = ftl_tui_seeker_new(app->opt, &app->io, g_steal_pointer(&app->first));
 	app->events = ftl_tui_events_new(seeker, &app->io, ftl_tui_filter_push(app->filter, NULL));
+}
+
+static void app_loader_start(FtlTuiApp *app)
+{
+	app->loader_due = 0;
+	app->loader = ftl_tui_loader_start(app->opt, &app->io,
+					   ftl_tui_filter_push(app->filter, NULL), NULL);
 }
 
 static void app_loader_stop(FtlTuiApp *app)
@@ -64,8 +70,7 @@ static void app_rebuild(FtlTuiApp *app)
 	if (ts != FTL_TS_NONE)
 		app->follow_ts = ts;
 	app_loader_stop(app);
-	app->loader = ftl_tui_loader_start(app->opt, &app->io,
-					   ftl_tui_filter_push(app->filter, NULL), NULL);
+	app_loader_start(app);
 	app_events_start(app);
 }
 
@@ -85,10 +90,10 @@ FtlTuiApp *ftl_tui_app_new(const FtlTuiOptions *opt)
 		app->panels[i] = app_panel_classes[i]->new ();
 		app->panels[i]->klass = app_panel_classes[i];
 	}
-	/* the list first, from the trace already open: the first screen at once */
+	/* the list first, from the trace already open: the first screen at
+	 * once; the model's reading, which takes every core, right after */
 	app_events_start(app);
-	app->loader =
-		ftl_tui_loader_start(opt, &app->io, ftl_tui_filter_push(app->filter, NULL), NULL);
+	app->loader_due = MAX(g_get_monotonic_time(), 1);
 	app->current = FTL_TUI_PANEL_EVENTS;
 	if (!app_panel_classes[FTL_TUI_PANEL_EVENTS]->available(app))
 		for (guint i = 0; i < FTL_TUI_N_PANELS; i++)
@@ -538,9 +543,27 @@ static FtlTuiReaction app_model_ready(FtlTuiApp *app)
 	return FTL_TUI_REACT_REDRAW;
 }
 
+/* The first model is due once the first rows are read (or 0.3 s went by
+ * without them). */
+static void app_loader_due(FtlTuiApp *app)
+{
+	gboolean exact;
+	if (!app->loader_due)
+		return;
+	if (!app->events || ftl_tui_events_count(app->events, &exact) > 0 || exact ||
+	    g_get_monotonic_time() - app->loader_due > 300000)
+		app_loader_start(app);
+}
+
+gboolean ftl_tui_app_busy(FtlTuiApp *app)
+{
+	return app->loader_due || (app->events && ftl_tui_events_busy(app->events));
+}
+
 FtlTuiReaction ftl_tui_app_tick(FtlTuiApp *app)
 {
 	FtlTuiReaction r = FTL_TUI_REACT_NONE;
+	app_loader_due(app);
 	if (app->loader) {
 		r |= FTL_TUI_REACT_STATUS; /* progress */
 		if (ftl_tui_loader_done(app->loader))
@@ -572,6 +595,8 @@ FtlTuiReaction ftl_tui_app_tick(FtlTuiApp *app)
 void ftl_tui_app_settle(FtlTuiApp *app)
 {
 	/* a tick can ask for more (a panel's find, the rows of a jump) */
+	if (app->loader_due)
+		app_loader_start(app);
 	for (int round = 0; round < 100; round++) {
 		if (app->loader)
 			while (!ftl_tui_loader_done(app->loader))

@@ -154,6 +154,8 @@ struct _FtlTuiApp {
 	FtlTuiIo io;
 	FtlTuiModel *model;   /* shown; NULL until the first is built */
 	FtlTuiLoader *loader; /* building one, or NULL */
+	gint64 loader_due;    /* the first one starts after the first screen: since when
+			       * (g_get_monotonic_time()), 0 when started */
 	FtlTuiFilter *filter; /* the stack as set */
 	FtlTuiEvents *events; /* the Events list under `filter`; NULL without events */
 	FtlTrace *first;      /* the opened trace, until the Events list takes it */
@@ -189,6 +191,9 @@ FtlTuiReaction ftl_tui_app_tick(FtlTuiApp *app);
 void ftl_tui_app_draw(FtlTuiApp *app, FtlTuiCanvas *c);
 /* Draws the status and message lines only (the "redraw line" reaction). */
 void ftl_tui_app_draw_status(FtlTuiApp *app, FtlTuiCanvas *c);
+/* TRUE while a background reader has rows or a find under way: the loop
+ * then looks for its results more often. */
+gboolean ftl_tui_app_busy(FtlTuiApp *app);
 /* Waits until the model is built and the readers are idle, then ticks
  * (tests: screens that do not depend on timing). */
 void ftl_tui_app_settle(FtlTuiApp *app);

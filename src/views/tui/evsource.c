@@ -13,6 +13,9 @@
 #define EV_BLOCK      128
 #define EV_BLOCKS_MAX 256
 #define EV_STEP	      4096 /* events between looks at cancel and the lock */
+/* Rows ahead beyond which a seekable input is opened again at the index
+ * point before them, not read through. */
+#define EV_FAR (4 * EV_STEP)
 
 typedef struct {
 	guint64 block;
@@ -32,6 +35,9 @@ struct _FtlTuiEvents {
 	GHashTable *blocks; /* block number -> EvBlock* */
 	GArray *wanted;	    /* guint64 block numbers asked for, newest last */
 	GArray *checkpoints;
+	FtlTuiCallSnaps *snaps; /* the names open at each checkpoint */
+	GPtrArray *old_snaps;	/* snapshots a stream may still borrow names from */
+	gint try_seek;		/* atomic: a new model, an index may have been built */
 	guint64 n_list, n_seen;
 	gboolean n_exact;
 	FtlTuiFind find;
@@ -44,7 +50,8 @@ struct _FtlTuiEvents {
 	gint cancel; /* atomic */
 	FtlTuiIo *io;
 	/* the reader thread's own */
-	guint io_held; /* events read under the shared lock, 0: not held */
+	guint io_held;	/* events read under the shared lock, 0: not held */
+	guint64 n_read; /* events taken from streams, all told */
 	FtlTuiStream stream;
 	gboolean open;
 	guint64 next; /* list number of the next listed event of the stream */
@@ -59,49 +66,63 @@ void ftl_tui_stream_clear(FtlTuiStream *s)
 	s->at = 0;
 }
 
-/* ---- the seeker that can only start at the start ------------------------ */
+/* ---- the seeker: the input opened again, at an index point ---------------- */
 
 typedef struct {
 	const FtlTuiOptions *opt;
 	FtlTuiIo *io;
 	FtlTrace *first;
-} StartSeeker;
+	gboolean broken; /* a seek failed: the index lied, read from the start */
+} Seeker;
 
-static gboolean start_seeker_open(gpointer self, guint64 want, FtlTuiStream *out, GError **error)
+static FtlTrace *seeker_reopen(Seeker *s, GError **error)
 {
-	StartSeeker *s = self;
-	(void)want;
+	g_rw_lock_writer_lock(&s->io->lock);
+	FtlTrace *trace = s->opt->open ? s->opt->open(s->opt->open_data, error) : NULL;
+	g_rw_lock_writer_unlock(&s->io->lock);
+	return trace;
+}
+
+static gboolean seeker_open(gpointer self, guint64 want, FtlTuiStream *out, GError **error)
+{
+	Seeker *s = self;
 	FtlTrace *trace = g_steal_pointer(&s->first);
-	if (!trace) {
-		g_rw_lock_writer_lock(&s->io->lock);
-		trace = s->opt->open ? s->opt->open(s->opt->open_data, error) : NULL;
-		g_rw_lock_writer_unlock(&s->io->lock);
-		if (!trace)
+	if (!trace && !(trace = seeker_reopen(s, error)))
+		return FALSE;
+	guint64 at = 0;
+	FtlStatus st = s->broken ? FTL_STATUS_EOF : ftl_trace_seek_event(trace, want, &at, NULL);
+	if (st == FTL_STATUS_ERROR) {
+		/* the cache named a place the file does not hold: never again */
+		s->broken = TRUE;
+		ftl_trace_free(trace);
+		if (!(trace = seeker_reopen(s, error)))
 			return FALSE;
+		at = 0;
 	}
 	out->trace = trace;
 	out->iter = ftl_iter_new(trace, NULL);
-	out->at = 0;
+	out->at = at;
+	out->seekable = st == FTL_STATUS_OK;
 	ftl_tui_call_names_init(&out->names);
 	return TRUE;
 }
 
-static void start_seeker_free(gpointer self)
+static void seeker_free(gpointer self)
 {
-	StartSeeker *s = self;
+	Seeker *s = self;
 	ftl_trace_free(s->first);
 	g_free(s);
 }
 
-static const FtlTuiSeekerOps start_seeker_ops = { start_seeker_open, start_seeker_free, FALSE };
+static const FtlTuiSeekerOps seeker_ops = { seeker_open, seeker_free };
 
-FtlTuiSeeker ftl_tui_seeker_from_start(const FtlTuiOptions *opt, FtlTuiIo *io, FtlTrace *first)
+FtlTuiSeeker ftl_tui_seeker_new(const FtlTuiOptions *opt, FtlTuiIo *io, FtlTrace *first)
 {
-	StartSeeker *s = g_new0(StartSeeker, 1);
+	Seeker *s = g_new0(Seeker, 1);
 	s->opt = opt;
 	s->io = io;
 	s->first = first;
-	return (FtlTuiSeeker){ &start_seeker_ops, s };
+	return (FtlTuiSeeker){ &seeker_ops, s };
 }
 
 /* ---- rows ----------------------------------------------------------------- */
@@ -217,6 +238,7 @@ static FtlStatus ev_iter_next(FtlTuiEvents *ev, const FtlEvent **e, GError **err
 	if (!ev->io_held)
 		g_rw_lock_reader_lock(&ev->io->lock);
 	FtlStatus st = ftl_iter_next(ev->stream.iter, e, error);
+	ev->n_read++;
 	if (++ev->io_held == EV_STEP || st != FTL_STATUS_OK) {
 		g_rw_lock_reader_unlock(&ev->io->lock);
 		ev->io_held = 0;
@@ -258,30 +280,50 @@ static FtlStatus ev_next(FtlTuiEvents *ev, const FtlEvent **e, const char **func
 	}
 }
 
-/* Opens a stream from which list row `target` is ahead: from the last
- * checkpoint at or before it, when the seeker can start there. */
-static gboolean ev_reopen(FtlTuiEvents *ev, guint64 target, GError **error)
+/* The last checkpoint at or before list row target ({0, 0} without one)
+ * and the snapshot of the names open there (NULL without one). */
+static FtlTuiCheckpoint ev_checkpoint(FtlTuiEvents *ev, guint64 target, FtlTuiCallSnaps **snaps)
 {
-	FtlTuiCheckpoint cp = { 0, 0, FTL_TS_NONE };
+	FtlTuiCheckpoint cp = { 0, 0, FTL_TS_NONE, 0, 0 };
+	gboolean found = FALSE;
 	g_mutex_lock(&ev->lock);
 	if (ev->checkpoints && ev->checkpoints->len) {
 		const FtlTuiCheckpoint *c = (const FtlTuiCheckpoint *)ev->checkpoints->data;
 		for (guint lo = 0, hi = ev->checkpoints->len; lo < hi;) {
 			guint mid = lo + (hi - lo) / 2;
 			if (c[mid].index <= target)
-				cp = c[mid], lo = mid + 1;
+				cp = c[mid], found = TRUE, lo = mid + 1;
 			else
 				hi = mid;
 		}
 	}
+	*snaps = found ? ev->snaps : NULL;
 	g_mutex_unlock(&ev->lock);
+	return cp;
+}
+
+/* Opens a stream from which list row `target` is ahead: from the last
+ * checkpoint at or before it, starting at the index point before that
+ * when the input has one. jump: the stream open now stays when the new
+ * one would start no further on. */
+static gboolean ev_reopen(FtlTuiEvents *ev, guint64 target, gboolean jump, GError **error)
+{
+	FtlTuiCallSnaps *snaps;
+	FtlTuiCheckpoint cp = ev_checkpoint(ev, target, &snaps);
 	ev_io_release(ev);
-	ftl_tui_stream_clear(&ev->stream);
-	ev->open = FALSE;
-	if (!ev->seeker.ops->open(ev->seeker.self, cp.raw, &ev->stream, error))
+	FtlTuiStream s = { 0 };
+	if (!ev->seeker.ops->open(ev->seeker.self, cp.raw, &s, error))
 		return FALSE;
+	if (jump && s.at <= ev->stream.at) {
+		ftl_tui_stream_clear(&s);
+		g_atomic_int_set(&ev->try_seek, s.seekable);
+		return TRUE;
+	}
+	ftl_tui_stream_clear(&ev->stream);
+	ev->stream = s;
 	ev->open = TRUE;
-	/* from where the seeker started to the checkpoint: names only */
+	/* from where the seeker started to the checkpoint: names only, or
+	 * nothing when the model left the names open there */
 	const FtlEvent *e;
 	while (ev->stream.at < cp.raw) {
 		FtlStatus st = ev_iter_next(ev, &e, error);
@@ -290,18 +332,32 @@ static gboolean ev_reopen(FtlTuiEvents *ev, guint64 target, GError **error)
 		if (st == FTL_STATUS_EOF)
 			break;
 		ev->stream.at++;
-		ftl_tui_call_names_feed(&ev->stream.names, e);
+		if (!snaps)
+			ftl_tui_call_names_feed(&ev->stream.names, e);
 	}
+	if (snaps)
+		ftl_tui_call_snaps_restore(snaps, cp.names, &ev->stream.names);
 	ev->next = cp.index;
 	return TRUE;
+}
+
+/* Whether list row target is so far ahead of the stream that opening the
+ * input again near it is cheaper than reading there. */
+static gboolean ev_far(FtlTuiEvents *ev, guint64 target)
+{
+	if (target < ev->next + EV_FAR || !(ev->stream.seekable || g_atomic_int_get(&ev->try_seek)))
+		return FALSE;
+	FtlTuiCallSnaps *snaps;
+	FtlTuiCheckpoint cp = ev_checkpoint(ev, target, &snaps);
+	return cp.raw > ev->stream.at + EV_FAR;
 }
 
 /* Positions the stream so that the next listed event is row target (or
  * the end comes first). FALSE on error or cancel. */
 static gboolean ev_seek(FtlTuiEvents *ev, guint64 target, GError **error)
 {
-	if (!ev->open || ev->next > target)
-		if (!ev_reopen(ev, target, error))
+	if (!ev->open || ev->next > target || ev_far(ev, target))
+		if (!ev_reopen(ev, target, ev->open && ev->next <= target, error))
 			return FALSE;
 	while (ev->next < target) {
 		const FtlEvent *e;
@@ -441,7 +497,7 @@ static gint64 ev_scan(FtlTuiEvents *ev, const FtlTuiFind *f, guint64 from, guint
  * starts at the beginning reads forward once. */
 static gint64 ev_scan_back(FtlTuiEvents *ev, const FtlTuiFind *f, GError **error)
 {
-	if (!ev->seeker.ops->random_access)
+	if (!ev->stream.seekable)
 		return ev_scan(ev, f, 0, f->from, TRUE, error);
 	guint64 end = f->from, width = EV_STEP;
 	while (end > 0) {
@@ -533,7 +589,7 @@ static void ev_job_done(FtlTuiEvents *ev, gboolean is_find, gint64 r, GError *er
 	if (is_find && !ev->find_pending) {
 		ev->find_running = FALSE;
 		ev->find_done = TRUE;
-		ev->find_result = r < 0 ? -1 : r;
+		ev->find_result = r < -1 ? -2 : r < 0 ? -1 : r;
 		ev->changed = TRUE;
 	}
 	if (error && !ev->error) {
@@ -585,6 +641,7 @@ FtlTuiEvents *ftl_tui_events_new(FtlTuiSeeker seeker, FtlTuiIo *io, FtlTuiFilter
 	g_cond_init(&ev->cond);
 	ev->blocks = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, ev_block_free);
 	ev->wanted = g_array_new(FALSE, FALSE, sizeof(guint64));
+	ev->old_snaps = g_ptr_array_new_with_free_func((GDestroyNotify)ftl_tui_call_snaps_unref);
 	ev->scratch = g_string_new(NULL);
 	ev->thread = g_thread_new("ftlens-events", ev_thread, ev);
 	return ev;
@@ -607,6 +664,8 @@ void ftl_tui_events_free(FtlTuiEvents *ev)
 	g_array_unref(ev->wanted);
 	if (ev->checkpoints)
 		g_array_unref(ev->checkpoints);
+	ftl_tui_call_snaps_unref(ev->snaps);
+	g_ptr_array_unref(ev->old_snaps);
 	if (ev->find.re)
 		g_regex_unref(ev->find.re);
 	g_clear_error(&ev->error);
@@ -622,6 +681,10 @@ void ftl_tui_events_set_model(FtlTuiEvents *ev, const FtlTuiModel *m)
 	if (ev->checkpoints)
 		g_array_unref(ev->checkpoints);
 	ev->checkpoints = m->checkpoints ? g_array_ref(m->checkpoints) : NULL;
+	if (ev->snaps)
+		g_ptr_array_add(ev->old_snaps, ev->snaps);
+	ev->snaps = m->call_snaps ? ftl_tui_call_snaps_ref(m->call_snaps) : NULL;
+	g_atomic_int_set(&ev->try_seek, TRUE);
 	ev->n_list = m->n_list;
 	ev->n_exact = TRUE;
 	g_mutex_unlock(&ev->lock);
@@ -728,6 +791,19 @@ gboolean ftl_tui_events_failed(FtlTuiEvents *ev, GError **error)
 		g_propagate_error(error, g_steal_pointer(&ev->error));
 	g_mutex_unlock(&ev->lock);
 	return failed;
+}
+
+gboolean ftl_tui_events_busy(FtlTuiEvents *ev)
+{
+	g_mutex_lock(&ev->lock);
+	gboolean busy = ev->working || ev->find_pending || ev->wanted->len;
+	g_mutex_unlock(&ev->lock);
+	return busy;
+}
+
+guint64 ftl_tui_events_n_read(FtlTuiEvents *ev)
+{
+	return ev->n_read;
 }
 
 void ftl_tui_events_wait(FtlTuiEvents *ev)

@@ -8,13 +8,15 @@
  * too, with progress, and can be cancelled.
  *
  * Random access rests on one seam, FtlTuiSeeker: "a stream of the input's
- * events that starts at or before event N". The one here can only start
- * at the beginning (it opens the input again and reads from its start);
- * the sparse index of the ingest work (issue 14) is the second
- * implementation: it starts at the index point at or before N, so a jump
- * anywhere costs at most one index interval. The checkpoints the model
+ * events that starts at or before event N". The one here opens the input
+ * again and, when its source keeps a sparse index (a large text file, the
+ * ingest work's parse/index.h), starts at the index point at or before N
+ * (ftl_trace_seek_event()), so a jump anywhere costs one index interval;
+ * without one it starts at the beginning. The checkpoints the model
  * leaves (model.h) say which unfiltered event number each list position
- * has, so list positions turn into the stream numbers a seeker takes. */
+ * has and which calls are open there, so list positions turn into the
+ * stream numbers a seeker takes and a bare "}" after a seek is named.
+ */
 #pragma once
 
 #include <glib.h>
@@ -45,18 +47,16 @@ typedef struct {
 	FtlIter *iter;
 	guint64 at;
 	FtlTuiCallNames names; /* calls open at `at`, for naming bare exits */
+	gboolean seekable;     /* its trace could start anywhere (an index) */
 } FtlTuiStream;
 
 void ftl_tui_stream_clear(FtlTuiStream *s);
 
 typedef struct {
-	/* Opens a stream at an event number <= want. Called in the reader
-	 * thread. */
+	/* Opens a stream at an event number <= want (out->at), near it when
+	 * out->seekable. Called in the reader thread. */
 	gboolean (*open)(gpointer self, guint64 want, FtlTuiStream *out, GError **error);
 	void (*free)(gpointer self);
-	/* TRUE when open() starts near want (an index), FALSE when it starts
-	 * at the beginning: a backward search then reads forward once. */
-	gboolean random_access;
 } FtlTuiSeekerOps;
 
 typedef struct {
@@ -64,9 +64,9 @@ typedef struct {
 	gpointer self;
 } FtlTuiSeeker;
 
-/* The seeker that reads from the start: opens the input again with
- * opt->open (first, taken, is used for the first stream). */
-FtlTuiSeeker ftl_tui_seeker_from_start(const FtlTuiOptions *opt, FtlTuiIo *io, FtlTrace *first);
+/* The seeker that opens the input again with opt->open (first, taken, is
+ * used for the first stream) and seeks in it when it can. */
+FtlTuiSeeker ftl_tui_seeker_new(const FtlTuiOptions *opt, FtlTuiIo *io, FtlTrace *first);
 
 typedef enum {
 	FTL_TUI_FIND_REGEX, /* the next row from `from` in direction dir whose text matches */
@@ -101,8 +101,8 @@ guint64 ftl_tui_events_count(FtlTuiEvents *ev, gboolean *exact);
 const FtlTuiRow *ftl_tui_events_row(FtlTuiEvents *ev, guint64 i);
 /* Starts a search or jump, cancelling the one before. */
 void ftl_tui_events_find(FtlTuiEvents *ev, const FtlTuiFind *find);
-/* TRUE once the last find ended: *index is the row, or -1 when there is
- * none (or it was cancelled). */
+/* TRUE once the last find ended: *index is the row, -1 when there is
+ * none, -2 when it was cancelled (or reading failed). */
 gboolean ftl_tui_events_found(FtlTuiEvents *ev, gint64 *index);
 /* TRUE while a find runs; *done gets the rows it went through. */
 gboolean ftl_tui_events_finding(FtlTuiEvents *ev, guint64 *done);
@@ -111,7 +111,12 @@ void ftl_tui_events_cancel(FtlTuiEvents *ev);
 gboolean ftl_tui_events_changed(FtlTuiEvents *ev);
 /* The reader's error, once (reading the input failed). */
 gboolean ftl_tui_events_failed(FtlTuiEvents *ev, GError **error);
+/* TRUE while the reader reads rows asked for or runs a find. */
+gboolean ftl_tui_events_busy(FtlTuiEvents *ev);
 /* Waits until nothing is asked of the reader (tests). */
 void ftl_tui_events_wait(FtlTuiEvents *ev);
+/* Events the reader took from its streams so far, read after
+ * ftl_tui_events_wait() (tests: a jump reads a window, not the file). */
+guint64 ftl_tui_events_n_read(FtlTuiEvents *ev);
 /* The text a search looks at: task, event, function and info. g_free(). */
 char *ftl_tui_row_text(const FtlTuiRow *row);

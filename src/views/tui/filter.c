@@ -252,3 +252,100 @@ const char *ftl_tui_call_names_feed(FtlTuiCallNames *n, const FtlEvent *ev)
 		return NULL;
 	}
 }
+
+/* ---- snapshots of the open calls ----------------------------------------- */
+
+#define SNAP_NONE G_MAXUINT32
+
+struct _FtlTuiCallSnaps {
+	gint ref;	    /* atomic */
+	GArray *words;	    /* guint32: per snapshot its slot count, then per
+			     * slot its depth and a string id per depth */
+	GPtrArray *strs;    /* char*, by id */
+	GStringChunk *text; /* the strings */
+	GHashTable *ids;    /* while adding: interned name -> id + 1 */
+};
+
+FtlTuiCallSnaps *ftl_tui_call_snaps_new(void)
+{
+	FtlTuiCallSnaps *s = g_new0(FtlTuiCallSnaps, 1);
+	s->ref = 1;
+	s->words = g_array_new(FALSE, FALSE, sizeof(guint32));
+	s->strs = g_ptr_array_new();
+	s->text = g_string_chunk_new(4096);
+	/* the names are interned in one trace: their addresses tell them apart */
+	s->ids = g_hash_table_new(g_direct_hash, g_direct_equal);
+	return s;
+}
+
+FtlTuiCallSnaps *ftl_tui_call_snaps_ref(FtlTuiCallSnaps *s)
+{
+	g_atomic_int_inc(&s->ref);
+	return s;
+}
+
+void ftl_tui_call_snaps_unref(FtlTuiCallSnaps *s)
+{
+	if (!s || !g_atomic_int_dec_and_test(&s->ref))
+		return;
+	g_array_unref(s->words);
+	g_ptr_array_unref(s->strs);
+	g_string_chunk_free(s->text);
+	if (s->ids)
+		g_hash_table_unref(s->ids);
+	g_free(s);
+}
+
+static guint32 call_snaps_id(FtlTuiCallSnaps *s, const char *name)
+{
+	if (!name)
+		return SNAP_NONE;
+	gpointer v = g_hash_table_lookup(s->ids, name);
+	if (v)
+		return GPOINTER_TO_UINT(v) - 1;
+	g_ptr_array_add(s->strs, g_string_chunk_insert(s->text, name));
+	g_hash_table_insert(s->ids, (gpointer)name, GUINT_TO_POINTER(s->strs->len));
+	return s->strs->len - 1;
+}
+
+guint32 ftl_tui_call_snaps_add(FtlTuiCallSnaps *s, const FtlTuiCallNames *n)
+{
+	g_return_val_if_fail(s->ids, 0);
+	guint32 at = s->words->len;
+	guint32 slots = n->cpus ? n->cpus->len : 0;
+	g_array_append_val(s->words, slots);
+	for (guint32 i = 0; i < slots; i++) {
+		const GPtrArray *open = g_ptr_array_index(n->cpus, i);
+		guint32 depth = open->len;
+		g_array_append_val(s->words, depth);
+		for (guint32 d = 0; d < depth; d++) {
+			guint32 id = call_snaps_id(s, g_ptr_array_index(open, d));
+			g_array_append_val(s->words, id);
+		}
+	}
+	return at;
+}
+
+void ftl_tui_call_snaps_seal(FtlTuiCallSnaps *s)
+{
+	g_clear_pointer(&s->ids, g_hash_table_unref);
+}
+
+void ftl_tui_call_snaps_restore(const FtlTuiCallSnaps *s, guint32 at, FtlTuiCallNames *n)
+{
+	const guint32 *w = (const guint32 *)s->words->data;
+	guint32 end = s->words->len;
+	g_return_if_fail(at < end);
+	guint32 slots = w[at++];
+	g_ptr_array_set_size(n->cpus, 0);
+	for (guint32 i = 0; i < slots && at < end; i++) {
+		guint32 depth = w[at++];
+		depth = MIN(depth, end - at);
+		GPtrArray *open = g_ptr_array_new();
+		g_ptr_array_set_size(open, depth);
+		for (guint32 d = 0; d < depth; d++, at++)
+			open->pdata[d] =
+				w[at] < s->strs->len ? g_ptr_array_index(s->strs, w[at]) : NULL;
+		g_ptr_array_add(n->cpus, open);
+	}
+}

@@ -69,5 +69,22 @@ void ftl_tui_call_names_clear(FtlTuiCallNames *n);
 /* The function ev is about (interned, from ev's trace), or NULL. */
 const char *ftl_tui_call_names_feed(FtlTuiCallNames *n, const FtlEvent *ev);
 
+/* Snapshots of FtlTuiCallNames taken while reading from the start, so that
+ * a reader that seeks (the sparse index) restarts with the calls open
+ * there: a bare "}" after the seek is named as after a full read. The
+ * strings are copied: snapshots outlive the trace they were taken from.
+ * Reference counted; immutable once sealed. */
+typedef struct _FtlTuiCallSnaps FtlTuiCallSnaps;
+
+FtlTuiCallSnaps *ftl_tui_call_snaps_new(void);
+FtlTuiCallSnaps *ftl_tui_call_snaps_ref(FtlTuiCallSnaps *s);
+void ftl_tui_call_snaps_unref(FtlTuiCallSnaps *s);
+/* Takes a snapshot of n; its handle for ftl_tui_call_snaps_restore(). */
+guint32 ftl_tui_call_snaps_add(FtlTuiCallSnaps *s, const FtlTuiCallNames *n);
+/* Drops what only adding needs (the strings' lookup table). */
+void ftl_tui_call_snaps_seal(FtlTuiCallSnaps *s);
+/* Sets n to snapshot `at` (its strings borrowed from s). */
+void ftl_tui_call_snaps_restore(const FtlTuiCallSnaps *s, guint32 at, FtlTuiCallNames *n);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlTuiFilter, ftl_tui_filter_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlTuiFilterItem, ftl_tui_filter_item_unref)

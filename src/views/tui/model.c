@@ -43,6 +43,7 @@ void ftl_tui_model_free(FtlTuiModel *m)
 		g_array_unref(m->lost);
 	if (m->checkpoints)
 		g_array_unref(m->checkpoints);
+	ftl_tui_call_snaps_unref(m->call_snaps);
 	ftl_tui_filter_free(m->filter);
 	ftl_trace_free(m->trace);
 	g_free(m);
@@ -139,7 +140,9 @@ static void loader_event(LoaderRun *r, const FtlEvent *ev)
 	if (!ftl_tui_filter_pass_list(m->filter, ev, func))
 		return;
 	if (m->n_list % FTL_TUI_CHECKPOINT == 0) {
-		FtlTuiCheckpoint cp = { m->n_list, raw, ev->ts };
+		/* after ev's own names: taking them in again changes nothing */
+		FtlTuiCheckpoint cp = { m->n_list, raw, ev->ts,
+					ftl_tui_call_snaps_add(m->call_snaps, &r->names), 0 };
 		g_array_append_val(m->checkpoints, cp);
 	}
 	m->n_list++;
@@ -180,6 +183,7 @@ static gpointer loader_thread(gpointer data)
 	m->lanes = g_ptr_array_new_with_free_func((GDestroyNotify)ftl_tui_lane_free);
 	m->lost = g_array_new(FALSE, FALSE, sizeof(FtlTuiLost));
 	m->checkpoints = g_array_new(FALSE, FALSE, sizeof(FtlTuiCheckpoint));
+	m->call_snaps = ftl_tui_call_snaps_new();
 	m->trace = g_steal_pointer(&l->first);
 	if (!m->trace && l->opt->open) {
 		g_rw_lock_writer_lock(&l->io->lock);
@@ -199,6 +203,7 @@ static gpointer loader_thread(gpointer data)
 			goto out;
 		ftl_pass_finish(pass);
 		ftl_tui_lanes_finish(m->lanes, m->last_ts);
+		ftl_tui_call_snaps_seal(m->call_snaps);
 	}
 	l->model = g_steal_pointer(&m);
 out:

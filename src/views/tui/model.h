@@ -75,12 +75,15 @@ typedef struct {
 } FtlTuiLost;
 
 /* Every FTL_TUI_CHECKPOINT-th event of the Events list: where it is in the
- * unfiltered stream and when. Seeks by time start from here. */
+ * unfiltered stream and when, and the calls open there. Seeks by time or
+ * row start from here. */
 #define FTL_TUI_CHECKPOINT 1024
 typedef struct {
 	guint64 index; /* in the list */
 	guint64 raw;   /* in the unfiltered stream */
 	gint64 ts;
+	guint32 names; /* the open calls: a snapshot in the model's call_snaps */
+	guint32 reserved;
 } FtlTuiCheckpoint;
 
 typedef struct {
@@ -97,6 +100,7 @@ typedef struct {
 	guint64 n_events;    /* events the analyses saw */
 	guint64 n_list;	     /* events the Events list shows */
 	GArray *checkpoints; /* FtlTuiCheckpoint */
+	FtlTuiCallSnaps *call_snaps;
 	gint64 first_ts, last_ts;
 	gboolean has_graph; /* function_graph or function events */
 	const FtlTuiOptions *opt;

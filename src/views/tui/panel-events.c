@@ -322,6 +322,8 @@ static FtlTuiReaction events_found(EventsPanel *e, FtlTuiApp *app, gint64 row)
 					    "no event at or after that time",
 					    "no event from that line" };
 	e->finding = FALSE;
+	if (row == -2)
+		return FTL_TUI_REACT_STATUS; /* Esc: its "stopped" stays */
 	if (row < 0) {
 		ftl_tui_app_say(app, TRUE, "%s", what[e->find_kind]);
 		return FTL_TUI_REACT_STATUS;

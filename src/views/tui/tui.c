@@ -14,6 +14,8 @@
 #include "views/tui/terminal.h"
 
 #define TUI_TICK_MS 100
+/* while rows asked for are read: they show within this */
+#define TUI_TICK_BUSY_MS 15
 
 static volatile sig_atomic_t tui_signal;
 
@@ -93,7 +95,8 @@ static void tui_loop(FtlTuiApp *app, FtlTuiCanvas *c, FtlTuiInputReader *in)
 {
 	tui_draw(app, c, FTL_TUI_REACT_REDRAW);
 	while (!tui_signal) {
-		FtlTuiInput key = ftl_tui_input_read(in, TUI_TICK_MS);
+		FtlTuiInput key = ftl_tui_input_read(in, ftl_tui_app_busy(app) ? TUI_TICK_BUSY_MS
+									       : TUI_TICK_MS);
 		if (tui_signal)
 			break;
 		if (key.key == FTL_TUI_KEY_RESIZE)
