@@ -76,10 +76,8 @@ for f in $samples; do
 		# trace-cmd is the reference only when it succeeds. It fails
 		# when a filter names an event the file lacks, and its 3.1.6
 		# reads past a zero-length buffer parsing the trappy files'
-		# trace_clock option (valgrind shows it), so its result there
-		# may differ between machines: CI once saw no events where
-		# this machine sees 16. A failed run compares nothing and the
-		# skip quotes its error.
+		# trace_clock option (valgrind shows it). A failed run compares
+		# nothing and the skip quotes its error.
 		if ! eval "trace-cmd report -t $tc \"\$f\"" >"$T/tc.out" 2>"$T/tc.err"; then
 			why="trace-cmd report $tc failed: $(sed -n 's/^ *//; /./{p;q}' "$T/tc.err" | cut -c1-120)"
 			skip "$b.dat: ftlens $ftl: $why"
@@ -87,6 +85,14 @@ for f in $samples; do
 			continue
 		fi
 		tc_keys <"$T/tc.out" >"$T/want"
+		# and its =~ filters once selected nothing under make -j2 where
+		# they select events alone (CI, and a full run here): an empty
+		# answer is asked for again before it is believed
+		if [ ! -s "$T/want" ] && eval "trace-cmd report -t $tc \"\$f\"" 2>/dev/null |
+			tc_keys >"$T/want2" && [ -s "$T/want2" ]; then
+			diag "trace-cmd report $tc selected nothing, then $(wc -l <"$T/want2") events"
+			mv "$T/want2" "$T/want"
+		fi
 		if [ -s "$T/want" ]; then
 			eval "\"\$FTLENS\" dump $ftl \"\$f\"" 2>/dev/null | ftl_keys >"$T/got"
 			same "$b.dat: ftlens $ftl = trace-cmd report $tc" "$T/want" "$T/got"
