@@ -262,6 +262,22 @@ tracefs_top_lock() {
 	flock -w 600 9 || skip_all "tracefs lock held for 10 minutes"
 }
 
+# tmux_wait_for PATTERN [SECONDS]: until the tmux pane "tui" shows PATTERN (a
+# grep -E), through the caller's tm() (tmux on its own socket); the last
+# screen is kept in $T/screen and shown when it never comes.
+tmux_wait_for() {
+	_n=$((${2:-20} * 10))
+	while [ $_n -gt 0 ]; do
+		tm capture-pane -p -t tui >"$T/screen" 2>/dev/null
+		grep -Eq -- "$1" "$T/screen" && return 0
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	diag "waited for '$1'; the screen was:"
+	diag "$(cat "$T/screen")"
+	return 1
+}
+
 # ---- flame views: reference tools and a browser --------------------------
 : "${FTL_TOOLS:=$top_srcdir/../shared/tools}"
 probe_FLAMEGRAPH() {

@@ -21,18 +21,7 @@ tm() { tmux -L "$sock" -f "$T/tmux.conf" "$@"; }
 trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
 
 # wait_for PATTERN [SECONDS]: until the pane shows PATTERN (a grep -E).
-wait_for() {
-	_n=$((${2:-20} * 10))
-	while [ $_n -gt 0 ]; do
-		tm capture-pane -p -t tui >"$T/screen" 2>/dev/null
-		grep -Eq -- "$1" "$T/screen" && return 0
-		sleep 0.1
-		_n=$((_n - 1))
-	done
-	diag "waited for '$1'; the screen was:"
-	diag "$(cat "$T/screen")"
-	return 1
-}
+wait_for() { tmux_wait_for "$@"; }
 # wait_dead: until the program in the pane ended (remain-on-exit keeps it).
 wait_dead() {
 	_n=200

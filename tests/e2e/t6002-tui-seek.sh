@@ -12,18 +12,7 @@ make_tmpdir
 sock=ftl-e2e-$$
 tm() { tmux -L "$sock" -f /dev/null "$@"; }
 trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
-wait_for() {
-	_n=$((${2:-30} * 10))
-	while [ $_n -gt 0 ]; do
-		tm capture-pane -p -t tui >"$T/screen" 2>/dev/null
-		grep -Eq -- "$1" "$T/screen" && return 0
-		sleep 0.1
-		_n=$((_n - 1))
-	done
-	diag "waited for '$1'; the screen was:"
-	diag "$(cat "$T/screen")"
-	return 1
-}
+wait_for() { tmux_wait_for "$1" "${2:-30}"; }
 wait_gone() {
 	_n=$((${2:-60} * 10))
 	while [ $_n -gt 0 ]; do
