@@ -437,6 +437,14 @@ void ftl_cli_globals_clear(FtlCliGlobals *g)
 	g_clear_pointer(&g->max_expand, g_free);
 }
 
+gboolean ftl_cli_stdin_twice(int argc, char **argv, GError **error)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-"))
+			return ftl_input_spool_stdin(error);
+	return TRUE;
+}
+
 FtlTrace *ftl_cli_open_trace(const FtlCliGlobals *g, int argc, char **argv, GError **error)
 {
 	if (argc < 2) {

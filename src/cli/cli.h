@@ -84,6 +84,10 @@ gboolean ftl_cli_take_pair(const char *cmd, const char *option, int *argc, char 
 /* Maps an error to the exit code: 2 for usage errors, 1 otherwise. */
 int ftl_cli_exit_code(const GError *error);
 
+/* For commands that read their operands twice (a look, then the pass): makes
+ * a "-" among argv[1..argc-1] readable again (ftl_input_spool_stdin). */
+gboolean ftl_cli_stdin_twice(int argc, char **argv, GError **error);
+
 /* Resolves --relative-to and --wallclock against the trace named by the
  * operands (a pre-pass over its markers) into g->origin_ns and
  * g->wall_offset_ns. A pattern that matches no marker is an error.

@@ -207,6 +207,9 @@ static gboolean flame_load(FlameInput *in, const FlameArgs *a, const FtlCliGloba
 			   char **argv, int argc, double min_fraction, GError **error)
 {
 	in->note = g_string_new(NULL);
+	/* the folded sniff and the console fallback read the input before the pass */
+	if (!ftl_cli_stdin_twice(argc, argv, error))
+		return FALSE;
 	if (!a->chart && flame_is_folded(argv + 1, argc - 1))
 		return flame_load_folded(in, argv + 1, argc - 1, error);
 	return flame_load_trace(in, a, g, argv, argc, min_fraction, error);

@@ -90,10 +90,49 @@ static gboolean time_origin_resolve(const TimeOriginQuery *q, const char *label,
 	return TRUE;
 }
 
+/* The pre-pass: the first marker each pattern matches, read from the start
+ * whatever the window, unfiltered (the origin must not move with --cpu or
+ * --pid). */
+static gboolean time_origin_scan(const FtlCliGlobals *g, int argc, char **argv,
+				 TimeOriginQuery *rel, TimeOriginQuery *wall, GError **error)
+{
+	FtlCliGlobals pre = *g;
+	pre.filter.t_start = pre.filter.t_end = FTL_TS_NONE;
+	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&pre, argc, argv, error);
+	if (!trace)
+		return FALSE;
+	g_autoptr(FtlIter) it = ftl_iter_new(trace, NULL);
+	const FtlEvent *ev;
+	FtlStatus st = FTL_STATUS_OK;
+	while ((!rel->re || !rel->found || !wall->re || !wall->found) &&
+	       (st = ftl_iter_next(it, &ev, error)) == FTL_STATUS_OK) {
+		if (ev->kind != FTL_EVENT_MARKER)
+			continue;
+		g_autofree char *text = g_strndup(ev->u.marker.text.p ? ev->u.marker.text.p : "",
+						  ev->u.marker.text.len);
+		TimeOriginQuery *qs[] = { rel, wall };
+		for (guint i = 0; i < G_N_ELEMENTS(qs); i++) {
+			TimeOriginQuery *q = qs[i];
+			if (!q->re || q->found || !g_regex_match(q->re, text, 0, NULL))
+				continue;
+			q->found = TRUE;
+			q->ts = ev->ts;
+			q->line = ev->line;
+			q->path = ev->src ? ev->src->path : ftl_trace_label(trace);
+		}
+	}
+	if ((!rel->re || !rel->found || !wall->re || !wall->found) && st == FTL_STATUS_ERROR)
+		return FALSE;
+	return (!rel->re || time_origin_resolve(rel, ftl_trace_label(trace), error)) &&
+	       (!wall->re || time_origin_resolve(wall, ftl_trace_label(trace), error));
+}
+
 gboolean ftl_cli_time_origin(FtlCliGlobals *g, int argc, char **argv, GError **error)
 {
 	if (!g->relative_to && !g->wallclock)
 		return TRUE;
+	if (!ftl_cli_stdin_twice(argc, argv, error))
+		return FALSE;
 	TimeOriginQuery rel = {
 		"--relative-to", g->relative_to, NULL, FALSE, FTL_TS_NONE, 0, NULL
 	};
@@ -118,42 +157,8 @@ gboolean ftl_cli_time_origin(FtlCliGlobals *g, int argc, char **argv, GError **e
 		goto out;
 	if (wall.pattern && !time_origin_compile(&wall, error))
 		goto out;
-	{
-		/* the pre-pass reads from the start, whatever the window */
-		FtlCliGlobals pre = *g;
-		pre.filter.t_start = pre.filter.t_end = FTL_TS_NONE;
-		g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&pre, argc, argv, error);
-		if (!trace)
-			goto out;
-		/* unfiltered: the origin must not move with --cpu or --pid */
-		g_autoptr(FtlIter) it = ftl_iter_new(trace, NULL);
-		const FtlEvent *ev;
-		FtlStatus st = FTL_STATUS_OK;
-		while ((!rel.re || !rel.found || !wall.re || !wall.found) &&
-		       (st = ftl_iter_next(it, &ev, error)) == FTL_STATUS_OK) {
-			if (ev->kind != FTL_EVENT_MARKER)
-				continue;
-			g_autofree char *text =
-				g_strndup(ev->u.marker.text.p ? ev->u.marker.text.p : "",
-					  ev->u.marker.text.len);
-			TimeOriginQuery *qs[] = { &rel, &wall };
-			for (guint i = 0; i < G_N_ELEMENTS(qs); i++) {
-				TimeOriginQuery *q = qs[i];
-				if (!q->re || q->found || !g_regex_match(q->re, text, 0, NULL))
-					continue;
-				q->found = TRUE;
-				q->ts = ev->ts;
-				q->line = ev->line;
-				q->path = ev->src ? ev->src->path : ftl_trace_label(trace);
-			}
-		}
-		if ((!rel.re || !rel.found || !wall.re || !wall.found) && st == FTL_STATUS_ERROR)
-			goto out;
-		if (rel.re && !time_origin_resolve(&rel, ftl_trace_label(trace), error))
-			goto out;
-		if (wall.re && !time_origin_resolve(&wall, ftl_trace_label(trace), error))
-			goto out;
-	}
+	if (!time_origin_scan(g, argc, argv, &rel, &wall, error))
+		goto out;
 	if (rel.re) {
 		g->origin_ns = rel.ts;
 		/* --time reads like the times shown: relative to the marker too */

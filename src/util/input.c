@@ -283,6 +283,27 @@ FtlInput *ftl_input_open(const char *path, GError **error)
 	return ok ? g_steal_pointer(&in) : NULL;
 }
 
+gboolean ftl_input_spool_stdin(GError **error)
+{
+	struct stat st;
+	if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode))
+		return TRUE;
+	g_autoptr(FtlStream) s = ftl_stream_open("-", error);
+	if (!s)
+		return FALSE;
+	int tmp = input_tmpfile("-", error);
+	if (tmp < 0)
+		return FALSE;
+	gboolean ok = input_expand(s, tmp, error);
+	if (ok && (lseek(tmp, 0, SEEK_SET) < 0 || dup2(tmp, STDIN_FILENO) < 0)) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'-': cannot keep a copy of standard input: %s",
+			    g_strerror(errno));
+		ok = FALSE;
+	}
+	close(tmp);
+	return ok;
+}
+
 void ftl_input_release(FtlInput *in, gsize offset)
 {
 	gsize page = (gsize)sysconf(_SC_PAGESIZE);

@@ -29,6 +29,11 @@ typedef struct {
  * data stays valid until then. Errors name the path. */
 FtlInput *ftl_input_open(const char *path, GError **error);
 void ftl_input_free(FtlInput *in);
+/* Makes standard input readable more than once, for commands that look at
+ * "-" before they read it: a pipe or device is copied (expanded, within
+ * --max-expand) into an unlinked temporary file that becomes fd 0. A regular
+ * file is left as it is. Each later open of "-" starts at the beginning. */
+gboolean ftl_input_spool_stdin(GError **error);
 /* An input over text made in memory (e.g. a trace recovered from a console
  * log): takes ownership of data (g_malloc'd, size bytes); label names it in
  * messages. Free with ftl_input_free(). */

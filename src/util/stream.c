@@ -321,12 +321,32 @@ static FtlStream *stream_alloc(const char *path)
 	return s;
 }
 
+/* Standard input: a regular file (a redirect, or the copy
+ * ftl_input_spool_stdin() made) is opened anew at the offset it had first, so
+ * every stream over "-" reads all of it; anything else is read once. */
+static int stream_stdin_fd(void)
+{
+	static gint64 origin = -1;
+	struct stat st;
+	if (fstat(STDIN_FILENO, &st) < 0 || !S_ISREG(st.st_mode))
+		return dup(STDIN_FILENO);
+	if (origin < 0)
+		origin = MAX(lseek(STDIN_FILENO, 0, SEEK_CUR), 0);
+	/* /proc gives a description with an offset of its own; dup() shares fd 0's */
+	int fd = open("/proc/self/fd/0", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		fd = dup(STDIN_FILENO);
+	if (fd >= 0)
+		lseek(fd, (off_t)origin, SEEK_SET);
+	return fd;
+}
+
 FtlStream *ftl_stream_open(const char *path, GError **error)
 {
 	g_autoptr(FtlStream) s = stream_alloc(path);
 	gboolean is_stdin = g_strcmp0(path, "-") == 0;
 	/* O_NONBLOCK: opening a FIFO without a writer would block for ever */
-	s->fd = is_stdin ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	s->fd = is_stdin ? stream_stdin_fd() : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (s->fd < 0) {
 		stream_errno(error, path, errno);
 		return NULL;

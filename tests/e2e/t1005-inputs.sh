@@ -3,12 +3,14 @@
 # reads as per_cpu/ does; a text trace shorter than its header's
 # entries-in-buffer says so (a diagnostic); text that merely holds
 # '#'-lines (a README, a mail) is no trace: one error naming the file and
-# line, exit 1; `oops` refuses a trace.dat and other binary data (exit 1).
+# line, exit 1; `oops` refuses a trace.dat and other binary data (exit 1);
+# commands that read their input twice (flame's sniff, --relative-to's
+# pre-pass) read standard input from a pipe as they read the file.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 prereq PYTHON
 make_tmpdir
-plan 7
+plan 10
 
 fg=$FTL_TESTDATA/vm/fgraph-basic
 cpus_of() { json_get "$1" "(j['events'], sorted(j['cpus'].items()))"; }
@@ -61,4 +63,24 @@ head -c 4000 /dev/zero | tr '\0' 'x' >>"$T/fake.dat"
 check "oops on a trace.dat: exit 1, says what it is" '[ $? -eq 1 ] && grep -q "a trace.dat" "$T/e"'
 awk 'BEGIN { srand(7); for (i = 0; i < 40000; i++) printf "%c", 128 + int(rand() * 127) }' >"$T/noise.bin"
 check "oops on bytes that are no UTF-8 text: exit 1" '"$FTLENS" oops "$T/noise.bin" >/dev/null 2>&1; [ $? -eq 1 ]'
+
+# standard input from a pipe, read twice: flame looks before its pass, and
+# --relative-to finds the marker in a pre-pass
+sample=$top_srcdir/data/sample-fgraph.txt
+printf 'a;b;c 3\na;b 2\nx 4\n' >"$T/in.folded"
+same_svg() { sed "s#$2#-#g" "$1" | cmp -s - "$3"; }
+"$FTLENS" flame -o "$T/file.svg" "$T/in.folded"
+cat "$T/in.folded" | "$FTLENS" flame -o "$T/pipe.svg" -
+check "folded stacks through a pipe: the same flame graph as from the file" '
+	same_svg "$T/file.svg" "$T/in.folded" "$T/pipe.svg" && grep -q "total=\"9\"" "$T/pipe.svg"'
+"$FTLENS" flame -o "$T/tfile.svg" "$sample"
+gzip -c "$sample" | "$FTLENS" flame -o "$T/tpipe.svg" -
+check "a gzipped trace through a pipe: the same flame graph as from the file" '
+	same_svg "$T/tfile.svg" "$sample" "$T/tpipe.svg"'
+"$FTLENS" dump --relative-to "after ls" "$sample" >"$T/rel-file.txt"
+cat "$sample" | "$FTLENS" dump --relative-to "after ls" - >"$T/rel-pipe.txt"
+"$FTLENS" dump --relative-to "after ls" - <"$sample" >"$T/rel-redir.txt"
+check "--relative-to on a pipe and on a redirect: the dump of the file" '
+	[ -s "$T/rel-file.txt" ] && cmp "$T/rel-file.txt" "$T/rel-pipe.txt" &&
+	cmp "$T/rel-file.txt" "$T/rel-redir.txt"'
 finish
