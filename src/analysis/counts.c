@@ -58,7 +58,8 @@ static void counts_cpu_init(gpointer slot, guint idx)
 
 static FtlCpuCounts *counts_cpu(FtlCounts *c, gint32 cpu)
 {
-	return ftl_slots_get(c->cpus, cpu < 0 ? 0 : (guint)cpu + 1, counts_cpu_init);
+	return ftl_slots_get(c->cpus, cpu < 0 ? 0 : (guint)cpu + 1, sizeof(FtlCpuCounts),
+			     counts_cpu_init);
 }
 
 void ftl_counts_feed(FtlCounts *c, const FtlEvent *ev)

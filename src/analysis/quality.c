@@ -68,7 +68,8 @@ static void quality_slot_init(gpointer slot, guint idx)
 
 static QualityCpu *quality_slot(FtlQuality *q, gint32 cpu)
 {
-	QualityCpu *s = ftl_slots_get(q->slots, cpu < 0 ? 0 : (guint)cpu + 1, quality_slot_init);
+	QualityCpu *s = ftl_slots_get(q->slots, cpu < 0 ? 0 : (guint)cpu + 1, sizeof(QualityCpu),
+				      quality_slot_init);
 	s->seen = TRUE;
 	return s;
 }

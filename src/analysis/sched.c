@@ -211,7 +211,7 @@ static FtlSchedCpu *acc_cpu(SchedAcc *a, gint32 cpu)
 {
 	if ((guint)cpu < a->cpus->len)
 		return &g_array_index(a->cpus, FtlSchedCpu, cpu);
-	return ftl_slots_get(a->cpus, (guint)cpu, acc_cpu_init);
+	return ftl_slots_grow(a->cpus, (guint)cpu, acc_cpu_init);
 }
 
 #define ACC(s, i) ((SchedAcc *)g_ptr_array_index((s)->accs, (i)))
@@ -239,7 +239,7 @@ static SchedCpu *sched_cpu(FtlSched *s, gint32 cpu)
 {
 	if ((guint)cpu < s->cpus->len)
 		return &g_array_index(s->cpus, SchedCpu, cpu);
-	return ftl_slots_get(s->cpus, (guint)cpu, sched_cpu_init);
+	return ftl_slots_grow(s->cpus, (guint)cpu, sched_cpu_init);
 }
 
 static SchedTask *sched_task(FtlSched *s, gint32 pid)

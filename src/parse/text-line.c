@@ -56,7 +56,7 @@ TextCpuTask *ftl_text_cpu_task(GArray *cpu_task, gint32 cpu)
 {
 	if (cpu < 0 || cpu >= 4096)
 		return NULL;
-	return ftl_slots_get(cpu_task, (guint)cpu, text_cpu_task_init);
+	return ftl_slots_get(cpu_task, (guint)cpu, sizeof(TextCpuTask), text_cpu_task_init);
 }
 
 void ftl_text_line_bind(TextLine *tl, FtlStrPool *pool)

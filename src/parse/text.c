@@ -263,7 +263,8 @@ static void text_account(TextSource *ts, const FtlEvent *ev)
 		ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_LOST_EVENTS, ts->base.path, ev->line,
 			      ev->cpu, ev->payload.p, ev->payload.len, ev->u.lost.count);
 	if (ev->ts != FTL_TS_NONE && ev->cpu >= 0 && ev->cpu < 4096) {
-		gint64 *last = ftl_slots_get(ts->last_ts, (guint)ev->cpu, text_last_ts_init);
+		gint64 *last = ftl_slots_get(ts->last_ts, (guint)ev->cpu, sizeof(gint64),
+					     text_last_ts_init);
 		if (*last != FTL_TS_NONE && ev->ts < *last)
 			ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_TIME_BACKWARDS,
 				      ts->base.path, ev->line, ev->cpu, NULL, 0, 0);

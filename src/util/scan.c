@@ -12,11 +12,14 @@ const char *ftl_scan_u64(const char *p, const char *e, guint64 *out)
 {
 	const char *s = p;
 	guint64 v = 0;
-	while (p < e && g_ascii_isdigit(*p)) {
-		guint d = (guint)(*p - '0');
-		if (v > (G_MAXUINT64 - d) / 10)
+	/* 19 digits cannot overflow: only the ones past them are checked */
+	const char *safe = e - p > 19 ? p + 19 : e;
+	while (p < safe && (guint)(*p - '0') < 10)
+		v = v * 10 + (guint)(*p++ - '0');
+	while (p < e && (guint)(*p - '0') < 10) {
+		if (__builtin_mul_overflow(v, 10u, &v) ||
+		    __builtin_add_overflow(v, (guint)(*p - '0'), &v))
 			return NULL;
-		v = v * 10 + d;
 		p++;
 	}
 	if (p == s)
@@ -47,17 +50,18 @@ const char *ftl_scan_hex(const char *p, const char *e, guint64 *out)
  * max digits; the rest are skipped. */
 static const char *scan_fraction(const char *p, const char *e, int max, guint64 *frac, int *nd)
 {
-	*frac = 0;
-	*nd = 0;
-	while (p < e && g_ascii_isdigit(*p)) {
-		if (*nd < max) {
-			*frac = *frac * 10 + (guint64)(*p - '0');
-			(*nd)++;
+	/* locals: stores through the pointers would alias the text */
+	guint64 f = 0;
+	int n = 0;
+	for (; p < e && (guint)(*p - '0') < 10; p++)
+		if (n < max) {
+			f = f * 10 + (guint)(*p - '0');
+			n++;
 		}
-		p++;
-	}
-	for (int i = *nd; i < max; i++)
-		*frac *= 10;
+	*nd = n;
+	for (; n < max; n++)
+		f *= 10;
+	*frac = f;
 	return p;
 }
 
@@ -103,8 +107,8 @@ gboolean ftl_scan_u64_str(const char *s, guint base, guint64 *out)
 {
 	const char *p, *e;
 	scan_trim(s, &p, &e);
-	gboolean hex = base == 16 || (base == 0 && e - p > 2 && p[0] == '0' &&
-				      (p[1] == 'x' || p[1] == 'X'));
+	gboolean hex = base == 16 ||
+		       (base == 0 && e - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'));
 	const char *q = hex ? ftl_scan_hex(p, e, out) : ftl_scan_u64(p, e, out);
 	return q && q == e;
 }

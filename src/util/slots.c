@@ -2,7 +2,7 @@
 /* Arrays indexed by CPU that grow on first use of an index. */
 #include "util/slots.h"
 
-gpointer ftl_slots_get(GArray *arr, guint idx, FtlSlotInit init)
+gpointer ftl_slots_grow(GArray *arr, guint idx, FtlSlotInit init)
 {
 	guint size = g_array_get_element_size(arr);
 	if (idx >= arr->len) {
