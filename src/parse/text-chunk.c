@@ -171,12 +171,27 @@ static void chunk_collect_frames(ChunkParse *cp, FtlEvent *ev)
 	ev->u.stack.n_frames = frames->len - first;
 }
 
+/* The slot of one more element at the end of a, which has room for *room
+ * elements of size bytes: GArray's append and set_size cost a call per line
+ * and this a store. a is not zero-terminated, so its len may move within
+ * what it holds. */
+static inline gpointer chunk_push(GArray *a, guint *room, gsize size)
+{
+	guint len = a->len;
+	if (G_UNLIKELY(len >= *room)) {
+		g_array_set_size(a, MAX(2 * len, 1024u));
+		*room = a->len;
+		g_array_set_size(a, len);
+	}
+	a->len = len + 1;
+	return a->data + (gsize)len * size;
+}
+
 /* A fresh event slot at the end of the chunk's events, for a line parser. */
 static FtlEvent *chunk_new_event(ChunkParse *cp)
 {
-	GArray *evs = cp->c->events;
-	g_array_set_size(evs, evs->len + 1);
-	cp->tl.ev = &g_array_index(evs, FtlEvent, evs->len - 1);
+	TextChunk *c = cp->c;
+	cp->tl.ev = chunk_push(c->events, &c->events_room, sizeof(FtlEvent));
 	ftl_text_line_reset(&cp->tl, cp->lineno, cp->seq);
 	return cp->tl.ev;
 }
@@ -190,13 +205,14 @@ static void chunk_drop_event(ChunkParse *cp)
 static void chunk_keep_event(ChunkParse *cp)
 {
 	TextChunk *c = cp->c;
-	g_array_append_val(c->fix, cp->tl.fix);
+	*(guint8 *)chunk_push(c->fix, &c->fix_room, 1) = cp->tl.fix;
 	c->stats.events++;
 	if (cp->tl.has_pending) {
 		cp->tl.has_pending = FALSE;
 		cp->tl.pending.seq = ++cp->seq;
-		g_array_append_val(c->events, cp->tl.pending);
-		g_array_append_val(c->fix, cp->tl.fix);
+		*(FtlEvent *)chunk_push(c->events, &c->events_room, sizeof(FtlEvent)) =
+			cp->tl.pending;
+		*(guint8 *)chunk_push(c->fix, &c->fix_room, 1) = cp->tl.fix;
 		c->stats.events++;
 	}
 }

@@ -29,8 +29,9 @@ typedef struct {
 	GArray *ops;	/* TextOp, in input order */
 	GArray *frames; /* FtlSlice: the frames of the chunk's stack events */
 	GArray *cpu_task;
-	FtlSourceStats stats; /* the chunk's lines (leaf exits counted in events) */
-	guint64 seqs;	      /* seq numbers the chunk used */
+	guint events_room, fix_room; /* elements events and fix hold without growing */
+	FtlSourceStats stats;	     /* the chunk's lines (leaf exits counted in events) */
+	guint64 seqs;		     /* seq numbers the chunk used */
 	gboolean fgraph, latency, report;
 	/* for the sniff: offsets of the first event or special line, of the
 	 * first header line ('#' lines alone do not make a trace: a README or a

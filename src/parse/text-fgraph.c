@@ -61,7 +61,7 @@ static gboolean fgraph_task_switch(TextLine *tl, const char *p, const char *e)
 static gboolean fgraph_duration(const char *p, const char *e, gint64 *ns, char *mark)
 {
 	*mark = ' ';
-	if (p < e && strchr("+!#*@$", *p)) {
+	if (p < e && (*p == '+' || *p == '!' || *p == '#' || *p == '*' || *p == '@' || *p == '$')) {
 		*mark = *p;
 		p = text_skip_ws(p + 1, e);
 	}
@@ -139,7 +139,8 @@ static void fgraph_columns(TextLine *tl, const char **q, const char *e, gboolean
 	FtlEvent *ev = tl->ev;
 	*c = (FgraphColumns){ .dur = FTL_TS_NONE, .mark = ' ', .pid = -1 };
 	for (;;) {
-		const char *s = text_skip_ws(*q, e);
+		/* a blank duration column is fifteen spaces */
+		const char *s = text_skip_ws(text_skip_spaces(*q, e), e);
 		const char *bar = memchr(s, '|', (gsize)(e - s));
 		if (!bar)
 			break;
@@ -231,12 +232,10 @@ TextLineResult ftl_text_parse_fgraph_line(TextLine *tl, const char *p, const cha
 		return TEXT_LINE_EVENT;
 	}
 	/* indent: "|  " then two blanks per level; without columns, ") " then two per level */
-	int sp = 0;
 	const char *f = cols.have_bar ? q : after_cpu;
-	while (f < e && *f == ' ') {
-		f++;
-		sp++;
-	}
+	const char *f0 = f;
+	f = text_skip_spaces(f, e);
+	int sp = (int)(f - f0);
 	int depth = cols.have_bar ? (sp - 2) / 2 : (sp - 1) / 2;
 	return ftl_text_parse_fgraph_call(tl, f, e, MAX(depth, 0), cols.dur, cols.mark);
 }

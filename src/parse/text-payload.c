@@ -502,6 +502,11 @@ static TextLineResult fgraph_comment(TextLine *tl, const char *p, const char *e)
 	return TEXT_LINE_EVENT;
 }
 
+/* What ends a function_graph call's name: its '(', or what no name has. */
+static const guint8 fgraph_name_stop[256] = {
+	['('] = TRUE, [' '] = TRUE, ['\t'] = TRUE, ['|'] = TRUE, [':'] = TRUE
+};
+
 /* The ')' that closes the '(' at open, or NULL. */
 static const char *fgraph_close_paren(const char *open, const char *e)
 {
@@ -552,13 +557,12 @@ TextLineResult ftl_text_parse_fgraph_call(TextLine *tl, const char *p, const cha
 	}
 	if (text_has_prefix(p, e, "/*"))
 		return fgraph_comment(tl, p, e);
-	/* "name(args) {" or "name(args);" */
-	const char *open = memchr(p, '(', (gsize)(e - p));
-	if (!open || open == p)
+	/* "name(args) {" or "name(args);": the name runs to the '(' */
+	const char *open = p;
+	while (open < e && !fgraph_name_stop[(guchar)*open])
+		open++;
+	if (open == e || *open != '(' || open == p)
 		return TEXT_LINE_NONE;
-	for (const char *c = p; c < open; c++)
-		if (*c == ' ' || *c == '\t' || *c == '|' || *c == ':')
-			return TEXT_LINE_NONE;
 	const char *close = fgraph_close_paren(open, e);
 	if (!close)
 		return TEXT_LINE_NONE;
