@@ -21,6 +21,7 @@ struct _FtlIter {
 	gboolean started;
 	FtlSource *advance; /* the source whose event was handed out last */
 	guint advance_idx;
+	gint64 last_ts; /* of the last timed event merged, filtered or not */
 };
 
 void ftl_filter_init(FtlFilter *f)
@@ -128,6 +129,7 @@ FtlIter *ftl_iter_new(FtlTrace *trace, const FtlFilter *filter)
 	FtlIter *it = g_new0(FtlIter, 1);
 	it->trace = trace;
 	it->filter = filter;
+	it->last_ts = FTL_TS_NONE;
 	it->heap = g_new0(IterSlot, ftl_trace_n_sources(trace) + 1);
 	return it;
 }
@@ -194,6 +196,25 @@ static FtlStatus iter_pull(FtlIter *it, FtlSource *src, guint idx, GError **erro
 	return FTL_STATUS_OK;
 }
 
+/* An event without a timestamp (function_graph's task-switch block, a
+ * comment) stands where the input put it: inside a time window when the last
+ * timed event before it is, or, with none before it, when the window has no
+ * start. Else a window would let every such event of the trace through. */
+static gboolean iter_time_ok(FtlIter *it, const FtlEvent *ev)
+{
+	const FtlFilter *f = it->filter;
+	if (ev->ts != FTL_TS_NONE) {
+		it->last_ts = ev->ts;
+		return TRUE; /* ftl_filter_match() checks it */
+	}
+	if (!f || (f->t_start == FTL_TS_NONE && f->t_end == FTL_TS_NONE))
+		return TRUE;
+	if (it->last_ts == FTL_TS_NONE)
+		return f->t_start == FTL_TS_NONE;
+	return (f->t_start == FTL_TS_NONE || it->last_ts >= f->t_start) &&
+	       (f->t_end == FTL_TS_NONE || it->last_ts <= f->t_end);
+}
+
 FtlStatus ftl_iter_next(FtlIter *it, const FtlEvent **out, GError **error)
 {
 	if (!it->started) {
@@ -219,7 +240,7 @@ FtlStatus ftl_iter_next(FtlIter *it, const FtlEvent **out, GError **error)
 		iter_sift_down(it, 0);
 		it->advance = top.src;
 		it->advance_idx = top.idx;
-		if (ftl_filter_match(it->filter, top.ev)) {
+		if (iter_time_ok(it, top.ev) && ftl_filter_match(it->filter, top.ev)) {
 			*out = top.ev;
 			return FTL_STATUS_OK;
 		}

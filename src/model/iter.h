@@ -18,8 +18,9 @@ typedef struct {
 
 void ftl_filter_init(FtlFilter *f);
 void ftl_filter_clear(FtlFilter *f);
-/* Events without a timestamp pass a time filter; events without a CPU or pid
- * fail a CPU or pid filter. */
+/* Events without a timestamp pass a time filter here (an iterator places
+ * them by the timed events around them); events without a CPU or pid fail a
+ * CPU or pid filter. */
 gboolean ftl_filter_match(const FtlFilter *f, const FtlEvent *ev);
 /* Parses "0,2-3" into a gint32 list. */
 gboolean ftl_filter_parse_list(const char *text, GArray **out, GError **error);

@@ -457,18 +457,44 @@ static void test_filter_time(void)
 	FtlFilter f;
 	ftl_filter_init(&f);
 	g_autoptr(GError) error = NULL;
-	/* Inclusive at both ends; the untimed event (21) passes a time filter. */
+	/* Inclusive at both ends; the untimed event (21) comes before every
+	 * timed one, so it is inside a window only when the window has no start. */
 	CU_ASSERT_TRUE_FATAL(ftl_filter_parse_time("1.5,2", &f.t_start, &f.t_end, &error));
 	g_autofree char *closed = filtered(&f);
-	ASSERT_ORDER(closed, "21 3 22 4 31 32 5");
+	ASSERT_ORDER(closed, "3 22 4 31 32 5");
 
 	CU_ASSERT_TRUE_FATAL(ftl_filter_parse_time("1.5,", &f.t_start, &f.t_end, &error));
 	g_autofree char *from = filtered(&f);
-	ASSERT_ORDER(from, "21 3 22 4 31 32 5 6 23");
+	ASSERT_ORDER(from, "3 22 4 31 32 5 6 23");
 
 	CU_ASSERT_TRUE_FATAL(ftl_filter_parse_time(",2", &f.t_start, &f.t_end, &error));
 	g_autofree char *until = filtered(&f);
 	ASSERT_ORDER(until, "21 1 2 3 22 4 31 32 5");
+	ftl_filter_clear(&f);
+}
+
+static void test_filter_time_untimed_between(void)
+{
+	/* function_graph's task-switch blocks have no time: each stands where
+	 * the input put it, inside a window when the timed event before it is */
+	static const FakeSpec one[] = {
+		S(1000000000, 0, 0, 1, 41), S(FTL_TS_NONE, 0, 1, 1, 42),
+		S(1600000000, 0, 2, 1, 43), S(FTL_TS_NONE, 0, 3, 1, 44),
+		S(1900000000, 0, 4, 1, 45), S(FTL_TS_NONE, 0, 5, 1, 46),
+		S(2500000000, 0, 6, 1, 47), S(FTL_TS_NONE, 0, 7, 1, 48),
+	};
+	FtlFilter f;
+	ftl_filter_init(&f);
+	g_autoptr(GError) error = NULL;
+	CU_ASSERT_TRUE_FATAL(ftl_filter_parse_time("1.5,2", &f.t_start, &f.t_end, &error));
+	const char *want[] = { "41 42 43 44 45 46 47 48", "43 44 45 46" };
+	for (guint i = 0; i < G_N_ELEMENTS(want); i++) {
+		g_autoptr(FtlTrace) trace = ftl_trace_new("fgraph", FTL_OPEN_NONE);
+		fake_add(trace, "fgraph", one, G_N_ELEMENTS(one));
+		g_autoptr(GString) out = g_string_new(NULL);
+		CU_ASSERT_EQUAL(drain(trace, i ? &f : NULL, out, &error), FTL_STATUS_EOF);
+		ASSERT_ORDER(out->str, want[i]);
+	}
 	ftl_filter_clear(&f);
 }
 
@@ -595,6 +621,7 @@ static const UnitTest tests[] = {
 	{ "parse time refuses nan", test_parse_time_nan },
 	{ "filter: none", test_filter_none },
 	{ "filter: time", test_filter_time },
+	{ "filter: time, untimed events between timed ones", test_filter_time_untimed_between },
 	{ "filter: cpu and pid", test_filter_cpu_pid },
 	{ "filter: match directly", test_filter_match_direct },
 	{ "error propagates", test_error_propagates },
