@@ -8,7 +8,6 @@
  * split into 2^HIST_SUB_BITS buckets (relative error <= 1/32). */
 #define HIST_SUB_BITS 5
 #define HIST_SUB      (1u << HIST_SUB_BITS)
-#define HIST_BUCKETS  ((64 - HIST_SUB_BITS + 1) * HIST_SUB)
 
 /* Up to this many durations are kept as they are, so percentiles of the
  * functions with few calls are exact; past it the histogram takes over. */
@@ -16,13 +15,21 @@
 
 #define ROW_SLAB 1024
 
+/* The buckets lo .. lo + n - 1 of the histogram, the only ones a function's
+ * calls reached so far: its durations span a few powers of two, and the whole
+ * histogram (7.5 KiB) per busy function added up to tens of MiB. */
+typedef struct {
+	guint16 lo, n;
+	guint32 count[];
+} StatHist;
+
 typedef struct {
 	FtlFuncStat st;
 	/* by st.timed: none for 0 or 1 (its duration is min_ns), the GArray of
-	 * gint64 durations for 2..EXACT_MAX, then the HIST_BUCKETS histogram */
+	 * gint64 durations for 2..EXACT_MAX, then the histogram */
 	union {
 		GArray *exact;
-		guint32 *hist;
+		StatHist *hist;
 	};
 } StatRow;
 
@@ -99,6 +106,23 @@ static gint64 funcstats_bucket_value(guint b)
 	return (gint64)(lo + width / 2);
 }
 
+/* Counts a call in bucket b, widening the histogram's range to reach it. */
+static void funcstats_hist_add(StatHist **hp, guint b)
+{
+	StatHist *h = *hp;
+	if (!h || b < h->lo || b >= (guint)h->lo + h->n) {
+		guint lo = h ? MIN(h->lo, b) : b, hi = h ? MAX((guint)h->lo + h->n, b + 1) : b + 1;
+		StatHist *w = g_malloc0(sizeof *w + (hi - lo) * sizeof w->count[0]);
+		w->lo = (guint16)lo;
+		w->n = (guint16)(hi - lo);
+		if (h)
+			memcpy(w->count + (h->lo - lo), h->count, h->n * sizeof h->count[0]);
+		g_free(h);
+		*hp = h = w;
+	}
+	h->count[b - h->lo]++;
+}
+
 static StatRow *funcstats_row(FtlFuncStats *s, const char *func, gint32 cpu, gint32 pid)
 {
 	FtlFuncStat probe = { .func = func,
@@ -157,17 +181,23 @@ void ftl_funcstats_add_call(const FtlCall *call, gpointer data)
 		g_array_append_val(r->exact, call->duration);
 		return;
 	}
-	/* The histogram (7.5 KiB) only for rows past the exact store: most
-	 * functions of a trace are called a few times, and a trace of a million
-	 * distinct names must not cost a histogram each. */
+	/* The histogram only for rows past the exact store: most functions of a
+	 * trace are called a few times, and a trace of a million distinct names
+	 * must not cost a histogram each. */
 	if (st->timed == EXACT_MAX + 1) {
-		guint32 *hist = g_new0(guint32, HIST_BUCKETS);
+		StatHist *hist = NULL;
+		/* min and max first: the range is set once, not widened per call */
+		funcstats_hist_add(&hist, funcstats_bucket(st->min_ns));
+		funcstats_hist_add(&hist, funcstats_bucket(st->max_ns));
+		hist->count[0]--;
+		hist->count[hist->n - 1]--;
 		for (guint i = 0; i < r->exact->len; i++)
-			hist[funcstats_bucket(g_array_index(r->exact, gint64, i))]++;
+			funcstats_hist_add(&hist,
+					   funcstats_bucket(g_array_index(r->exact, gint64, i)));
 		g_array_unref(r->exact);
 		r->hist = hist;
 	}
-	r->hist[funcstats_bucket(call->duration)]++;
+	funcstats_hist_add(&r->hist, funcstats_bucket(call->duration));
 }
 
 void ftl_funcstats_feed(FtlFuncStats *s, const FtlEvent *ev)
@@ -199,10 +229,10 @@ static gint64 funcstats_percentile(const StatRow *r, double q)
 	if (r->st.timed <= EXACT_MAX)
 		return g_array_index(r->exact, gint64, want - 1);
 	guint64 seen = 0;
-	for (guint b = 0; b < HIST_BUCKETS; b++) {
-		seen += r->hist[b];
+	for (guint i = 0; i < r->hist->n; i++) {
+		seen += r->hist->count[i];
 		if (seen >= want) {
-			gint64 v = funcstats_bucket_value(b);
+			gint64 v = funcstats_bucket_value(r->hist->lo + i);
 			return CLAMP(v, r->st.min_ns, r->st.max_ns);
 		}
 	}

@@ -142,6 +142,32 @@ static void test_percentiles_histogram(void)
 	CU_ASSERT(f->p99_ns <= f->max_ns && f->p50_ns >= f->min_ns);
 }
 
+static void script_widening(FtlCallTree *t)
+{
+	/* 300 calls of 50 us fill the exact store and start the histogram at
+	 * one bucket; then calls far below and far above widen it both ways */
+	for (int i = 0; i < 300; i++)
+		feed_leaf(t, NONE, 0, 1, "W", 0, 50000);
+	for (int i = 0; i < 10; i++) {
+		feed_leaf(t, NONE, 0, 1, "W", 0, 5);
+		feed_leaf(t, NONE, 0, 1, "W", 0, 2000000000);
+	}
+	feed_leaf(t, NONE, 0, 1, "W", 0, 1000000);
+}
+
+static void test_percentiles_histogram_widens(void)
+{
+	g_autoptr(FtlFuncStats) s = stats_of(FTL_FUNCSTATS_BY_FUNC, script_widening);
+	const FtlFuncStat *f = ftl_funcstats_lookup(s, evb_intern("W"));
+	CU_ASSERT_EQUAL(f->calls, 321);
+	CU_ASSERT_EQUAL(f->min_ns, 5);
+	CU_ASSERT_EQUAL(f->max_ns, 2000000000);
+	/* ranks: 10 x 5 ns, 300 x 50 us, 1 x 1 ms, 10 x 2 s */
+	CU_ASSERT(fabs((double)f->p50_ns - 50000) <= 50000 / 32.0);
+	CU_ASSERT(fabs((double)f->p95_ns - 50000) <= 50000 / 32.0);
+	CU_ASSERT(fabs((double)f->p99_ns - 2e9) <= 2e9 / 32.0);
+}
+
 static void test_percentiles_exact_small(void)
 {
 	g_autoptr(FtlFuncStats) s = stats_of(FTL_FUNCSTATS_BY_FUNC, script_hundred);
@@ -189,6 +215,7 @@ static const UnitTest tests[] = {
 	{ "recursion_not_double_counted", test_recursion_not_double_counted },
 	{ "percentiles", test_percentiles },
 	{ "percentiles_histogram", test_percentiles_histogram },
+	{ "percentiles_histogram_widens", test_percentiles_histogram_widens },
 	{ "percentiles_exact_small", test_percentiles_exact_small },
 	{ "untimed_calls", test_untimed_calls },
 	{ "function_tracer_hits", test_function_tracer_hits },
