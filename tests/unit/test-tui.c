@@ -329,6 +329,34 @@ static void test_fixture_fgraph_panels(void)
 	tui_close(&t);
 }
 
+/* The per-CPU and per-task trees are read when the Graph asks for them,
+ * not with the model; a filter's new model drops them. */
+static void test_fixture_lazy_trees(void)
+{
+	Tui t = { 0 };
+	g_autofree char *path = fixture(&t, "fgraph-events/trace.txt");
+	tui_open_trace(&t, path, 24, 100);
+	FtlTuiModel *m = t.app->model;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_PTR_NOT_NULL(m->trees[FTL_CALLTREE_GROUP_NONE]);
+	CU_ASSERT_PTR_NULL(m->trees[FTL_CALLTREE_GROUP_CPU]);
+	CU_ASSERT_PTR_NULL(m->trees[FTL_CALLTREE_GROUP_TASK]);
+	tui_keys(&t, "2p");
+	CU_ASSERT_PTR_NOT_NULL(m->trees[FTL_CALLTREE_GROUP_CPU]);
+	CU_ASSERT_PTR_NULL(m->trees[FTL_CALLTREE_GROUP_TASK]);
+	tui_expect(&t, "fixture-graph-cpu");
+	tui_keys(&t, "p");
+	CU_ASSERT_PTR_NOT_NULL(m->trees[FTL_CALLTREE_GROUP_TASK]);
+	tui_expect(&t, "fixture-graph-task");
+	tui_keys(&t, "fcpu 1<Enter>");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t.app->model);
+	CU_ASSERT_PTR_NOT_EQUAL(t.app->model, m);
+	CU_ASSERT_PTR_NOT_NULL(t.app->model->trees[FTL_CALLTREE_GROUP_TASK]);
+	CU_ASSERT_PTR_NULL(t.app->model->trees[FTL_CALLTREE_GROUP_CPU]);
+	tui_expect(&t, "fixture-graph-task-cpu1");
+	tui_close(&t);
+}
+
 static void test_fixture_markers(void)
 {
 	Tui t = { 0 };
@@ -590,6 +618,8 @@ int main(void)
 		{ "canvas: hostile text made visible", test_canvas_hostile },
 		{ "canvas: cut at the edge, wide characters, bars", test_canvas_cut },
 		{ "fixture: every panel of a function_graph trace", test_fixture_fgraph_panels },
+		{ "fixture: the per-CPU and per-task trees are read on demand",
+		  test_fixture_lazy_trees },
 		{ "fixture: markers", test_fixture_markers },
 		{ "fixture: stack table", test_fixture_stack },
 		{ "fixture: panels keep their view state; help", test_fixture_view_state },

@@ -89,7 +89,11 @@ typedef struct {
 typedef struct {
 	FtlTrace *trace; /* owns what the analyses borrow; NULL without events */
 	FtlTuiFilter *filter;
-	FtlCallTree *trees[3]; /* by FtlCallTreeGroup: all, per CPU, per task */
+	/* by FtlCallTreeGroup: all, per CPU, per task. Only the first is built
+	 * with the model: the others, each as big, when a panel asks for one
+	 * (ftl_tui_loader_start_tree) */
+	FtlCallTree *trees[3];
+	FtlTrace *tree_traces[3]; /* own what a tree built later borrows */
 	FtlFuncStats *funcs;
 	FtlMarkers *markers;
 	FtlSpans *spans; /* NULL without --span */
@@ -118,6 +122,12 @@ typedef struct _FtlTuiLoader FtlTuiLoader;
  * instead of opening the input again. */
 FtlTuiLoader *ftl_tui_loader_start(const FtlTuiOptions *opt, FtlTuiIo *io, FtlTuiFilter *filter,
 				   FtlTrace *first);
+/* Starts building the call tree of group alone, under filter (taken), in
+ * a model of its own (ftl_tui_model_take_tree moves it into the shown one). */
+FtlTuiLoader *ftl_tui_loader_start_tree(const FtlTuiOptions *opt, FtlTuiIo *io,
+					FtlTuiFilter *filter, FtlCallTreeGroup group);
+/* Moves from's tree of group, and the trace it borrows from, into to. */
+void ftl_tui_model_take_tree(FtlTuiModel *to, FtlTuiModel *from, FtlCallTreeGroup group);
 /* Progress, from any thread: events read so far and the time of the last. */
 guint64 ftl_tui_loader_events(FtlTuiLoader *l);
 gint64 ftl_tui_loader_time(FtlTuiLoader *l);

@@ -326,6 +326,7 @@ static void flame_model_changed(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiMode
 static FtlTuiReaction flame_tick(FtlTuiPanel *p, FtlTuiApp *app)
 {
 	FlamePanel *f = (FlamePanel *)p;
+	ftl_tui_app_want_tree(app, f->group);
 	const FtlCallNode *root = flame_tree_root(f, app);
 	if (!root || (f->keep_for == app->model->filter && f->keep_root == root))
 		return FTL_TUI_REACT_NONE;

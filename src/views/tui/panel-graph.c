@@ -459,6 +459,7 @@ static void graph_model_changed(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiMode
 static FtlTuiReaction graph_tick(FtlTuiPanel *p, FtlTuiApp *app)
 {
 	GraphPanel *g = (GraphPanel *)p;
+	ftl_tui_app_want_tree(app, g->group);
 	const FtlCallNode *root = graph_root(g, app);
 	if (!root || (g->keep_for == app->model->filter && g->keep_root == root))
 		return FTL_TUI_REACT_NONE;
