@@ -537,6 +537,18 @@ static void test_seek_index(void)
 			CU_ASSERT_TRUE(read < 4 * FTL_TUI_CHECKPOINT);
 		}
 	}
+	/* idle, the indexed reader lets its stream (and the chunks it read
+	 * ahead) go; the next rows come from the index again */
+	for (int i = 0; i < 300 && !ftl_tui_events_drops(seek.app->events); i++)
+		g_usleep(10000);
+	CU_ASSERT_EQUAL(ftl_tui_events_drops(seek.app->events), 1);
+	guint64 before = ftl_tui_events_n_read(seek.app->events);
+	tui_keys(&plain, "<PgUp><PgUp><PgUp>");
+	tui_keys(&seek, "<PgUp><PgUp><PgUp>");
+	g_autofree char *want = tui_screen(&plain);
+	g_autofree char *got = tui_screen(&seek);
+	CU_ASSERT_STRING_EQUAL(got, want);
+	CU_ASSERT_TRUE(ftl_tui_events_n_read(seek.app->events) - before < 4 * FTL_TUI_CHECKPOINT);
 	tui_close(&plain);
 	tui_close(&seek);
 	g_autofree char *cache = ftl_index_cache_path(path);

@@ -8,6 +8,10 @@
 
 #include "analysis/pass.h"
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #define LOADER_BATCH 4096
 #define LOADER_TRAIL 10
 
@@ -160,6 +164,13 @@ static void loader_event(LoaderRun *r, const FtlEvent *ev)
 	m->n_list++;
 }
 
+void ftl_tui_trim(void)
+{
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
+}
+
 /* Reads batches under the shared lock; FALSE on error or cancel. */
 static gboolean loader_read(FtlTuiLoader *l, LoaderRun *r, GError **error)
 {
@@ -219,6 +230,7 @@ static gpointer loader_thread(gpointer data)
 	}
 	l->model = g_steal_pointer(&m);
 out:
+	ftl_tui_trim(); /* the reader's chunks and the analyses' scratch are gone */
 	g_atomic_int_set(&l->done, 1);
 	return NULL;
 }

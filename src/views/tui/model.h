@@ -138,6 +138,13 @@ FtlTuiModel *ftl_tui_loader_finish(FtlTuiLoader *l, GError **error);
 /* Asks the thread to stop at its next check (a few thousand events). */
 void ftl_tui_loader_cancel(FtlTuiLoader *l);
 
+/* Gives the pages of freed memory back to the system. A reader's parsed
+ * chunks and the analyses' scratch are MiBs freed together, which glibc
+ * keeps resident in the thread's heap until its top is free: after a
+ * model is read or a stream let go they were tens of MiB, more than the
+ * 5% of the input the TUI may hold beside the call tree. */
+void ftl_tui_trim(void);
+
 /* Lanes (model-lanes.c): fed every event the analyses see. */
 void ftl_tui_lanes_feed(GPtrArray *lanes, const FtlEvent *ev);
 void ftl_tui_lanes_finish(GPtrArray *lanes, gint64 end);
