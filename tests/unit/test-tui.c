@@ -549,6 +549,19 @@ static void test_seek_index(void)
 	g_autofree char *got = tui_screen(&seek);
 	CU_ASSERT_STRING_EQUAL(got, want);
 	CU_ASSERT_TRUE(ftl_tui_events_n_read(seek.app->events) - before < 4 * FTL_TUI_CHECKPOINT);
+	/* a jump to an input line (Markers, Quality) starts at the checkpoint
+	 * before it: round r's mid_ entry is on line 5 + 3r */
+	guint64 line = 5 + 3 * (guint64)(rounds - 50);
+	before = ftl_tui_events_n_read(seek.app->events);
+	ftl_tui_app_events_at_line(plain.app, line);
+	ftl_tui_app_events_at_line(seek.app, line);
+	ftl_tui_app_settle(plain.app);
+	ftl_tui_app_settle(seek.app);
+	g_autofree char *want_line = tui_screen(&plain);
+	g_autofree char *got_line = tui_screen(&seek);
+	CU_ASSERT_STRING_EQUAL(got_line, want_line);
+	CU_ASSERT_PTR_NOT_NULL(strstr(got_line, "mid_4() {")); /* 29950 % 7 */
+	CU_ASSERT_TRUE(ftl_tui_events_n_read(seek.app->events) - before < 4 * FTL_TUI_CHECKPOINT);
 	tui_close(&plain);
 	tui_close(&seek);
 	g_autofree char *cache = ftl_index_cache_path(path);

@@ -119,6 +119,7 @@ typedef struct {
 	FtlPass *pass;
 	FtlTuiCallNames names;
 	guint64 raw;
+	guint64 last_line; /* of the last listed event */
 	gboolean tree_only;
 } LoaderRun;
 
@@ -155,9 +156,12 @@ static void loader_event(LoaderRun *r, const FtlEvent *ev)
 		return;
 	if (!ftl_tui_filter_pass_list(m->filter, ev, func))
 		return;
+	if (!ev->line || ev->line < r->last_line)
+		m->lines_sorted = FALSE;
+	r->last_line = ev->line;
 	if (m->n_list % FTL_TUI_CHECKPOINT == 0) {
 		/* after ev's own names: taking them in again changes nothing */
-		FtlTuiCheckpoint cp = { m->n_list, raw, ev->ts,
+		FtlTuiCheckpoint cp = { m->n_list, raw, ev->ts, ev->line,
 					ftl_tui_call_snaps_add(m->call_snaps, &r->names), 0 };
 		g_array_append_val(m->checkpoints, cp);
 	}
@@ -218,7 +222,8 @@ static gpointer loader_thread(gpointer data)
 	if (m->trace) {
 		g_autoptr(FtlPass) pass = ftl_pass_new();
 		loader_analyses(l, m, pass);
-		LoaderRun r = { m, pass, { 0 }, 0, l->tree >= 0 };
+		LoaderRun r = { m, pass, { 0 }, 0, 0, l->tree >= 0 };
+		m->lines_sorted = TRUE;
 		ftl_tui_call_names_init(&r.names);
 		gboolean ok = loader_read(l, &r, &l->error);
 		ftl_tui_call_names_clear(&r.names);

@@ -82,6 +82,7 @@ typedef struct {
 	guint64 index; /* in the list */
 	guint64 raw;   /* in the unfiltered stream */
 	gint64 ts;
+	guint64 line;  /* the event's input line */
 	guint32 names; /* the open calls: a snapshot in the model's call_snaps */
 	guint32 reserved;
 } FtlTuiCheckpoint;
@@ -104,6 +105,9 @@ typedef struct {
 	guint64 n_events;    /* events the analyses saw */
 	guint64 n_list;	     /* events the Events list shows */
 	GArray *checkpoints; /* FtlTuiCheckpoint */
+	/* the list's input lines never go down (one text file): a row is
+	 * found by its line from the checkpoint before it */
+	gboolean lines_sorted;
 	FtlTuiCallSnaps *call_snaps;
 	gint64 first_ts, last_ts;
 	gboolean has_graph; /* function_graph or function events */
