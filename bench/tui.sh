@@ -11,7 +11,12 @@
 #                 time until its progress shows, and from Esc until it
 #                 says it stopped
 #   fold/unfold   Graph panel: the time from E (expand all) and from C
-#                 (collapse all) until the screen shows the change
+#                 (collapse all) until the screen shows the change; then
+#                 in process (bench/tui-fold.c, built against FTLENS's
+#                 build tree): each key and its redraw through the
+#                 plain-text canvas, with the tree's node count
+#   harness floor the same polling on a program that prints a row at once:
+#                 what tmux and the polls add to every figure
 #   memory        VmHWM (peak RSS) of the ftlens process after each step,
 #                 its RSS split into anonymous and file-backed pages, and
 #                 the call trees' nodes (the analyses' arena: anonymous
@@ -19,12 +24,14 @@
 #                 (5% of the input) leaves out
 # Usage: [TUI_BENCH_FIRST=1] [TUI_BENCH_RUNS=3] bench/tui.sh FTLENS TRACE [LAST_FUNCTION]
 # FTLENS should be an optimized build (not the sanitizer one). LAST_FUNCTION
-# is a name on the input's last lines (default: read from its tail).
+# is a text on the input's last row (default: for function_graph text, the
+# function its tail closes); a trace.dat needs it given, e.g.
+#   bench/tui.sh /tmp/opt/ftlens /tmp/ftlens-bench/capture-v6.dat pfn=0x212f52
 # Figures are printed; nothing is timed in the test suite.
 set -u
 ftlens=$1
 trace=$2
-last=${3:-$(tail -n 20 "$trace" | sed -n 's/.*} \/\* \([A-Za-z0-9_.]*\) \*\/.*/\1/p' | tail -n 1)}
+last=${3-$(tail -n 20 "$trace" | tr -d '\000' | sed -n 's/.*} \/\* \([A-Za-z0-9_.]*\) \*\/.*/\1/p' | tail -n 1)}
 runs=${TUI_BENCH_RUNS:-3}
 sock=ftl-bench-$$
 T=$(mktemp -d "${TMPDIR:-/tmp}/ftl-bench-tui.XXXXXX") || exit 1
@@ -111,7 +118,9 @@ else
 fi
 t1=$(now)
 tm send-keys -t b G
-if until_screen "$last" 600; then
+if [ -z "$last" ]; then
+	echo "jump to end: skipped (give LAST_FUNCTION, a text on the input's last row)"
+elif until_screen "$last" 600; then
 	echo "jump to end (G, after the model): $(since "$t1") s, $(hwm)"
 else
 	echo "jump to end: '$last' not shown within 600 s"
@@ -150,17 +159,36 @@ poll() { # poll yes|no PATTERN: until the screen shows it (yes) or not (no)
 }
 nested='(│|\|) (│|\|) '
 tm send-keys -t b 2
-until_screen 'CALLS +TOTAL' 60 >/dev/null
-tm send-keys -t b C
-poll no "$nested"
-sleep 0.5
-t4=$(now)
-tm send-keys -t b E
-poll yes "$nested" && echo "unfold all (E): $(since "$t4") s (until the screen showed it), $(hwm)"
-sleep 0.5
-t5=$(now)
-tm send-keys -t b C
-poll no "$nested" && echo "fold all (C): $(since "$t5") s (until the screen showed it)"
+if until_screen 'CALLS +TOTAL' 10; then
+	tm send-keys -t b C
+	poll no "$nested"
+	sleep 0.5
+	t4=$(now)
+	tm send-keys -t b E
+	poll yes "$nested" && echo "unfold all (E): $(since "$t4") s (until the screen showed it), $(hwm)"
+	sleep 0.5
+	t5=$(now)
+	tm send-keys -t b C
+	poll no "$nested" && echo "fold all (C): $(since "$t5") s (until the screen showed it)"
+else
+	echo "fold/unfold: no Graph panel (the input has no function calls)"
+fi
 echo "peak RSS / input size: $(awk -v s="$size" '/^VmHWM/ { printf "%.1f%%", $2 * 1024 * 100 / s }' "/proc/$pid/status")"
 echo "peak RSS less the nodes / input size: $(awk -v s="$size" -v n="$(nodes_kib)" '/^VmHWM/ { printf "%.1f%%", ($2 - n) * 1024 * 100 / s }' "/proc/$pid/status")"
 tm send-keys -t b q
+
+# The same fold and unfold in process: bench/tui-fold.c drives the app with
+# keys and draws through the plain-text canvas, timing each key and its
+# redraw without tmux. Built against FTLENS's build tree.
+build=$(dirname "$ftlens")
+if [ -f "$build/Makefile" ] && make -s -C "$build" libftlens.a >/dev/null 2>&1; then
+	top=$(cd "$(dirname "$0")/.." && pwd)
+	vars=$(printf 'bench-vars:\n\t@echo "$(CC) $(CFLAGS) $(AM_CFLAGS) $(AM_CPPFLAGS) $(DEFS)"\n\t@echo "$(FTL_LIBS) $(NCURSES_LIBS) $(LIBS)"\n' |
+		make -s -C "$build" -f Makefile -f - bench-vars)
+	cc=$(printf '%s\n' "$vars" | sed -n 1p)
+	libs=$(printf '%s\n' "$vars" | sed -n 2p)
+	(cd "$build" && $cc -I"$top/src" -o "$T/tui-fold" "$top/bench/tui-fold.c" libftlens.a $libs) &&
+		"$T/tui-fold" "$trace" "${TUI_BENCH_FOLD_RUNS:-5}"
+else
+	echo "fold/unfold in process: no build tree beside $ftlens"
+fi
