@@ -354,6 +354,19 @@ static void test_fixture_lazy_trees(void)
 	CU_ASSERT_PTR_NOT_NULL(t.app->model->trees[FTL_CALLTREE_GROUP_TASK]);
 	CU_ASSERT_PTR_NULL(t.app->model->trees[FTL_CALLTREE_GROUP_CPU]);
 	tui_expect(&t, "fixture-graph-task-cpu1");
+	/* p is taken while the tree it chose is still read (no tick between):
+	 * task -> all -> CPU (not read) -> task; the flame's p too */
+	FtlTuiInput p = { 'p', 0, 0 };
+	for (int i = 0; i < 3; i++)
+		ftl_tui_app_key(t.app, &p);
+	g_autofree char *screen = tui_screen(&t);
+	CU_ASSERT_PTR_NOT_NULL(strstr(screen, "(per task; p: change)"));
+	tui_keys(&t, "6");
+	ftl_tui_app_key(t.app, &p);
+	ftl_tui_app_key(t.app, &p);
+	g_free(screen);
+	screen = tui_screen(&t);
+	CU_ASSERT_PTR_NOT_NULL(strstr(screen, "Flame (per task"));
 	tui_close(&t);
 }
 
