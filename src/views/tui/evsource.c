@@ -16,10 +16,6 @@
 /* Rows ahead beyond which a seekable input is opened again at the index
  * point before them, not read through. */
 #define EV_FAR (4 * EV_STEP)
-/* Idle this long, a stream that can be opened again near any row is let
- * go: its reader holds a few parsed chunks ahead (MiB each), which the
- * screen drawn from the cache does not need. */
-#define EV_IDLE_DROP_US (1 * G_TIME_SPAN_SECOND)
 
 typedef struct {
 	guint64 block;
@@ -52,7 +48,6 @@ struct _FtlTuiEvents {
 	gboolean quit, changed, working;
 	GError *error;
 	guint64 tick;
-	guint drops; /* streams let go while idle */
 	gint cancel; /* atomic */
 	FtlTuiIo *io;
 	/* the reader thread's own */
@@ -575,40 +570,6 @@ static gboolean ev_block_cached(FtlTuiEvents *ev, guint64 block)
 	return g_hash_table_contains(ev->blocks, &block);
 }
 
-/* Whether the stream can go and come back cheaply: seekable, and either
- * near the start or with checkpoints to start again from. Under lock. */
-static gboolean ev_can_drop(FtlTuiEvents *ev)
-{
-	return ev->open && ev->stream.seekable &&
-	       (ev->next <= EV_FAR || (ev->checkpoints && ev->checkpoints->len));
-}
-
-/* Under lock: waits for a job; FALSE when the stream idled long enough to
- * be let go. */
-static gboolean ev_idle_wait(FtlTuiEvents *ev)
-{
-	if (!ev_can_drop(ev)) {
-		g_cond_wait(&ev->cond, &ev->lock);
-		return TRUE;
-	}
-	return g_cond_wait_until(&ev->cond, &ev->lock,
-				 g_get_monotonic_time() + EV_IDLE_DROP_US) ||
-	       ev->quit || ev->find_pending || ev->wanted->len;
-}
-
-/* Called under lock, let go while the reader waits for its threads (the
- * stream is this thread's own). */
-static void ev_drop_stream(FtlTuiEvents *ev)
-{
-	g_mutex_unlock(&ev->lock);
-	ftl_tui_stream_clear(&ev->stream);
-	ev->open = FALSE;
-	ev->next = 0;
-	ftl_tui_trim();
-	g_mutex_lock(&ev->lock);
-	ev->drops++;
-}
-
 /* Under lock: the next job. FALSE when told to quit. */
 static gboolean ev_take_job(FtlTuiEvents *ev, FtlTuiFind *find, gboolean *is_find, guint64 *block)
 {
@@ -635,8 +596,7 @@ static gboolean ev_take_job(FtlTuiEvents *ev, FtlTuiFind *find, gboolean *is_fin
 		}
 		ev->working = FALSE;
 		g_cond_broadcast(&ev->cond);
-		if (!ev_idle_wait(ev))
-			ev_drop_stream(ev);
+		g_cond_wait(&ev->cond, &ev->lock);
 	}
 take:
 	ev->working = TRUE;
@@ -861,14 +821,6 @@ gboolean ftl_tui_events_busy(FtlTuiEvents *ev)
 	gboolean busy = ev->working || ev->find_pending || ev->wanted->len;
 	g_mutex_unlock(&ev->lock);
 	return busy;
-}
-
-guint ftl_tui_events_drops(FtlTuiEvents *ev)
-{
-	g_mutex_lock(&ev->lock);
-	guint n = ev->drops;
-	g_mutex_unlock(&ev->lock);
-	return n;
 }
 
 guint64 ftl_tui_events_n_read(FtlTuiEvents *ev)

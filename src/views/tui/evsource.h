@@ -117,8 +117,6 @@ gboolean ftl_tui_events_busy(FtlTuiEvents *ev);
 void ftl_tui_events_wait(FtlTuiEvents *ev);
 /* Events the reader took from its streams so far, read after
  * ftl_tui_events_wait() (tests: a jump reads a window, not the file). */
-/* How many times the reader let its stream go after idling (tests). */
-guint ftl_tui_events_drops(FtlTuiEvents *ev);
 guint64 ftl_tui_events_n_read(FtlTuiEvents *ev);
 /* The text a search looks at: task, event, function and info. g_free(). */
 char *ftl_tui_row_text(const FtlTuiRow *row);

@@ -145,7 +145,7 @@ void ftl_tui_loader_cancel(FtlTuiLoader *l);
 /* Gives the pages of freed memory back to the system. A reader's parsed
  * chunks and the analyses' scratch are MiBs freed together, which glibc
  * keeps resident in the thread's heap until its top is free: after a
- * model is read or a stream let go they were tens of MiB, more than the
+ * model is read they were tens of MiB, more than the
  * 5% of the input the TUI may hold beside the call tree. */
 void ftl_tui_trim(void);
 
