@@ -41,7 +41,7 @@ keys() { tm send-keys -t tui "$@"; }
 # the row under the cursor: reverse video without colour (NO_COLOR)
 cursor_row() { tm capture-pane -p -e -t tui | grep "$(printf '\033')\[7m" | sed 's/\x1b\[[0-9;]*m//g'; }
 
-plan 18
+plan 20
 [ -r "$trace" ] || skip_all "$trace missing"
 
 # The man page's key table is the program's (ftlens tui --keys).
@@ -75,6 +75,11 @@ check "Graph: C folds everything (only + signs)" \
 keys E
 check "Graph: E unfolds everything (no + sign left)" \
 	'sleep 0.5 && tm capture-pane -p -t tui >"$T/screen" && ! grep -q "[-\`]+ " "$T/screen" && grep -q "| |" "$T/screen"'
+keys p
+check "Graph: p reads the per-CPU tree when asked for: a row per CPU" \
+	'wait_for "per CPU; p: change" && wait_for "[-\`][-+] CPU [0-9]"'
+keys p p
+check "Graph: p twice more: all tasks again" 'wait_for "all tasks; p: change"'
 
 keys 1 f "cpu 1" Enter
 check "f cpu 1 filters the Events list to CPU 1" \

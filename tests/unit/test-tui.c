@@ -329,6 +329,47 @@ static void test_fixture_fgraph_panels(void)
 	tui_close(&t);
 }
 
+/* The per-CPU and per-task trees are read when the Graph asks for them,
+ * not with the model; a filter's new model drops them. */
+static void test_fixture_lazy_trees(void)
+{
+	Tui t = { 0 };
+	g_autofree char *path = fixture(&t, "fgraph-events/trace.txt");
+	tui_open_trace(&t, path, 24, 100);
+	FtlTuiModel *m = t.app->model;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_PTR_NOT_NULL(m->trees[FTL_CALLTREE_GROUP_NONE]);
+	CU_ASSERT_PTR_NULL(m->trees[FTL_CALLTREE_GROUP_CPU]);
+	CU_ASSERT_PTR_NULL(m->trees[FTL_CALLTREE_GROUP_TASK]);
+	tui_keys(&t, "2p");
+	CU_ASSERT_PTR_NOT_NULL(m->trees[FTL_CALLTREE_GROUP_CPU]);
+	CU_ASSERT_PTR_NULL(m->trees[FTL_CALLTREE_GROUP_TASK]);
+	tui_expect(&t, "fixture-graph-cpu");
+	tui_keys(&t, "p");
+	CU_ASSERT_PTR_NOT_NULL(m->trees[FTL_CALLTREE_GROUP_TASK]);
+	tui_expect(&t, "fixture-graph-task");
+	tui_keys(&t, "fcpu 1<Enter>");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t.app->model);
+	CU_ASSERT_PTR_NOT_EQUAL(t.app->model, m);
+	CU_ASSERT_PTR_NOT_NULL(t.app->model->trees[FTL_CALLTREE_GROUP_TASK]);
+	CU_ASSERT_PTR_NULL(t.app->model->trees[FTL_CALLTREE_GROUP_CPU]);
+	tui_expect(&t, "fixture-graph-task-cpu1");
+	/* p is taken while the tree it chose is still read (no tick between):
+	 * task -> all -> CPU (not read) -> task; the flame's p too */
+	FtlTuiInput p = { 'p', 0, 0 };
+	for (int i = 0; i < 3; i++)
+		ftl_tui_app_key(t.app, &p);
+	g_autofree char *screen = tui_screen(&t);
+	CU_ASSERT_PTR_NOT_NULL(strstr(screen, "(per task; p: change)"));
+	tui_keys(&t, "6");
+	ftl_tui_app_key(t.app, &p);
+	ftl_tui_app_key(t.app, &p);
+	g_free(screen);
+	screen = tui_screen(&t);
+	CU_ASSERT_PTR_NOT_NULL(strstr(screen, "Flame (per task"));
+	tui_close(&t);
+}
+
 static void test_fixture_markers(void)
 {
 	Tui t = { 0 };
@@ -509,6 +550,19 @@ static void test_seek_index(void)
 			CU_ASSERT_TRUE(read < 4 * FTL_TUI_CHECKPOINT);
 		}
 	}
+	/* a jump to an input line (Markers, Quality) starts at the checkpoint
+	 * before it: round r's mid_ entry is on line 5 + 3r */
+	guint64 line = 5 + 3 * (guint64)(rounds - 50);
+	guint64 before = ftl_tui_events_n_read(seek.app->events);
+	ftl_tui_app_events_at_line(plain.app, line);
+	ftl_tui_app_events_at_line(seek.app, line);
+	ftl_tui_app_settle(plain.app);
+	ftl_tui_app_settle(seek.app);
+	g_autofree char *want_line = tui_screen(&plain);
+	g_autofree char *got_line = tui_screen(&seek);
+	CU_ASSERT_STRING_EQUAL(got_line, want_line);
+	CU_ASSERT_PTR_NOT_NULL(strstr(got_line, "mid_4() {")); /* 29950 % 7 */
+	CU_ASSERT_TRUE(ftl_tui_events_n_read(seek.app->events) - before < 4 * FTL_TUI_CHECKPOINT);
 	tui_close(&plain);
 	tui_close(&seek);
 	g_autofree char *cache = ftl_index_cache_path(path);
@@ -590,6 +644,8 @@ int main(void)
 		{ "canvas: hostile text made visible", test_canvas_hostile },
 		{ "canvas: cut at the edge, wide characters, bars", test_canvas_cut },
 		{ "fixture: every panel of a function_graph trace", test_fixture_fgraph_panels },
+		{ "fixture: the per-CPU and per-task trees are read on demand",
+		  test_fixture_lazy_trees },
 		{ "fixture: markers", test_fixture_markers },
 		{ "fixture: stack table", test_fixture_stack },
 		{ "fixture: panels keep their view state; help", test_fixture_view_state },

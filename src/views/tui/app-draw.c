@@ -60,6 +60,12 @@ static void app_status_progress(FtlTuiApp *app, GString *s)
 	} else if (app->loader_due) {
 		g_string_append(s, " reading: 0 events |");
 	}
+	if (app->tree_loader) {
+		static const char *const groups[] = { "all", "per-CPU", "per-task" };
+		g_string_append_printf(s, " %s tree: %" G_GUINT64_FORMAT " events |",
+				       groups[app->tree_group],
+				       ftl_tui_loader_events(app->tree_loader));
+	}
 	if (app->events && ftl_tui_events_finding(app->events, &done))
 		g_string_append_printf(s, " searching: %" G_GUINT64_FORMAT " rows (Esc stops) |",
 				       done);

@@ -54,12 +54,18 @@ static void app_loader_start(FtlTuiApp *app)
 					   ftl_tui_filter_push(app->filter, NULL), NULL);
 }
 
+static void app_loader_cancel(FtlTuiLoader **l)
+{
+	if (!*l)
+		return;
+	ftl_tui_loader_cancel(*l);
+	ftl_tui_model_free(ftl_tui_loader_finish(g_steal_pointer(l), NULL));
+}
+
 static void app_loader_stop(FtlTuiApp *app)
 {
-	if (!app->loader)
-		return;
-	ftl_tui_loader_cancel(app->loader);
-	ftl_tui_model_free(ftl_tui_loader_finish(g_steal_pointer(&app->loader), NULL));
+	app_loader_cancel(&app->tree_loader);
+	app_loader_cancel(&app->loader);
 }
 
 static void app_rebuild(FtlTuiApp *app)
@@ -133,6 +139,34 @@ const FtlCallNode *ftl_tui_app_tree_root(FtlTuiApp *app, FtlCallTreeGroup group)
 {
 	return app->model && app->model->trees[group] ? ftl_calltree_root(app->model->trees[group])
 						      : NULL;
+}
+
+/* The per-CPU and per-task trees are each as big as the one of all calls,
+ * and few sessions look at them: one is read when a panel asks for it. */
+void ftl_tui_app_want_tree(FtlTuiApp *app, FtlCallTreeGroup group)
+{
+	/* while a new model is built, the shown one's filter is not the stack's */
+	if (!app->model || app->model->trees[group] || app->loader || !app->opt->open)
+		return;
+	if (app->tree_loader && app->tree_group == group)
+		return;
+	app_loader_cancel(&app->tree_loader);
+	app->tree_group = group;
+	app->tree_loader = ftl_tui_loader_start_tree(app->opt, &app->io,
+						     ftl_tui_filter_push(app->filter, NULL), group);
+}
+
+static FtlTuiReaction app_tree_ready(FtlTuiApp *app)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(FtlTuiModel) m = ftl_tui_loader_finish(g_steal_pointer(&app->tree_loader), &error);
+	if (!m) {
+		if (error && !app->error)
+			app->error = g_steal_pointer(&error);
+		return FTL_TUI_REACT_QUIT;
+	}
+	ftl_tui_model_take_tree(app->model, m, app->tree_group);
+	return FTL_TUI_REACT_REDRAW;
 }
 
 gboolean ftl_tui_app_has_graph(FtlTuiApp *app)
@@ -569,6 +603,11 @@ FtlTuiReaction ftl_tui_app_tick(FtlTuiApp *app)
 		if (ftl_tui_loader_done(app->loader))
 			r |= app_model_ready(app);
 	}
+	if (app->tree_loader) {
+		r |= FTL_TUI_REACT_STATUS;
+		if (ftl_tui_loader_done(app->tree_loader))
+			r |= app_tree_ready(app);
+	}
 	if (app->events) {
 		GError *error = NULL;
 		if (ftl_tui_events_failed(app->events, &error)) {
@@ -601,11 +640,14 @@ void ftl_tui_app_settle(FtlTuiApp *app)
 		if (app->loader)
 			while (!ftl_tui_loader_done(app->loader))
 				g_usleep(1000);
+		if (app->tree_loader)
+			while (!ftl_tui_loader_done(app->tree_loader))
+				g_usleep(1000);
 		if (app->events)
 			ftl_tui_events_wait(app->events);
 		ftl_tui_app_tick(app);
-		gboolean busy =
-			app->loader || (app->events && ftl_tui_events_finding(app->events, NULL));
+		gboolean busy = app->loader || app->tree_loader ||
+				(app->events && ftl_tui_events_finding(app->events, NULL));
 		if (!busy && (!app->events || !ftl_tui_events_changed(app->events)))
 			break;
 	}

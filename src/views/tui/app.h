@@ -156,6 +156,8 @@ struct _FtlTuiApp {
 	FtlTuiLoader *loader; /* building one, or NULL */
 	gint64 loader_due;    /* the first one starts after the first screen: since when
 			       * (g_get_monotonic_time()), 0 when started */
+	FtlTuiLoader *tree_loader; /* building a tree a panel asked for, or NULL */
+	FtlCallTreeGroup tree_group; /* its group */
 	FtlTuiFilter *filter; /* the stack as set */
 	FtlTuiEvents *events; /* the Events list under `filter`; NULL without events */
 	FtlTrace *first;      /* the opened trace, until the Events list takes it */
@@ -215,6 +217,10 @@ FtlTuiReaction ftl_tui_app_events_at_line(FtlTuiApp *app, guint64 line);
 /* The root of the call tree panels show, grouped by `group`; NULL before
  * the model. */
 const FtlCallNode *ftl_tui_app_tree_root(FtlTuiApp *app, FtlCallTreeGroup group);
+/* Asks for the tree of group when the model lacks it (the per-CPU and
+ * per-task ones are read on demand): ftl_tui_app_tree_root gives NULL
+ * until it is read. Panels call it from their tick. */
+void ftl_tui_app_want_tree(FtlTuiApp *app, FtlCallTreeGroup group);
 /* Whether the tree panels (Graph, Flame) have something to show. */
 gboolean ftl_tui_app_has_graph(FtlTuiApp *app);
 /* Formats ts for the time columns: absolute, or since mark A with T. */

@@ -35,6 +35,7 @@ struct _FtlTuiEvents {
 	GHashTable *blocks; /* block number -> EvBlock* */
 	GArray *wanted;	    /* guint64 block numbers asked for, newest last */
 	GArray *checkpoints;
+	gboolean lines_sorted; /* the model's: checkpoints' lines go up */
 	FtlTuiCallSnaps *snaps; /* the names open at each checkpoint */
 	GPtrArray *old_snaps;	/* snapshots a stream may still borrow names from */
 	gint try_seek;		/* atomic: a new model, an index may have been built */
@@ -284,7 +285,7 @@ static FtlStatus ev_next(FtlTuiEvents *ev, const FtlEvent **e, const char **func
  * and the snapshot of the names open there (NULL without one). */
 static FtlTuiCheckpoint ev_checkpoint(FtlTuiEvents *ev, guint64 target, FtlTuiCallSnaps **snaps)
 {
-	FtlTuiCheckpoint cp = { 0, 0, FTL_TS_NONE, 0, 0 };
+	FtlTuiCheckpoint cp = { .ts = FTL_TS_NONE };
 	gboolean found = FALSE;
 	g_mutex_lock(&ev->lock);
 	if (ev->checkpoints && ev->checkpoints->len) {
@@ -459,6 +460,26 @@ static void ev_progress(FtlTuiEvents *ev, guint64 rows)
 	g_mutex_unlock(&ev->lock);
 }
 
+/* Where a find of input line `line` starts: the last checkpoint on an
+ * earlier line, when lines go up through the list; else the first row. */
+static guint64 ev_line_from(FtlTuiEvents *ev, guint64 line)
+{
+	guint64 from = 0;
+	g_mutex_lock(&ev->lock);
+	if (ev->lines_sorted && ev->checkpoints) {
+		const FtlTuiCheckpoint *c = (const FtlTuiCheckpoint *)ev->checkpoints->data;
+		for (guint lo = 0, hi = ev->checkpoints->len; lo < hi;) {
+			guint mid = lo + (hi - lo) / 2;
+			if (c[mid].line < line)
+				from = c[mid].index, lo = mid + 1;
+			else
+				hi = mid;
+		}
+	}
+	g_mutex_unlock(&ev->lock);
+	return from;
+}
+
 /* The first matching row in [from, end); -1 none; -2 error or cancel. */
 static gint64 ev_scan(FtlTuiEvents *ev, const FtlTuiFind *f, guint64 from, guint64 end,
 		      gboolean last, GError **error)
@@ -537,7 +558,7 @@ static gint64 ev_run_find(FtlTuiEvents *ev, const FtlTuiFind *f, GError **error)
 		return ev_scan(ev, f, from, G_MAXUINT64, FALSE, error);
 	}
 	case FTL_TUI_FIND_LINE:
-		return ev_scan(ev, f, 0, G_MAXUINT64, FALSE, error);
+		return ev_scan(ev, f, ev_line_from(ev, f->line), G_MAXUINT64, FALSE, error);
 	}
 	return -1;
 }
@@ -681,6 +702,7 @@ void ftl_tui_events_set_model(FtlTuiEvents *ev, const FtlTuiModel *m)
 	if (ev->checkpoints)
 		g_array_unref(ev->checkpoints);
 	ev->checkpoints = m->checkpoints ? g_array_ref(m->checkpoints) : NULL;
+	ev->lines_sorted = m->lines_sorted;
 	if (ev->snaps)
 		g_ptr_array_add(ev->old_snaps, ev->snaps);
 	ev->snaps = m->call_snaps ? ftl_tui_call_snaps_ref(m->call_snaps) : NULL;

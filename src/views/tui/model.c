@@ -8,6 +8,10 @@
 
 #include "analysis/pass.h"
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #define LOADER_BATCH 4096
 #define LOADER_TRAIL 10
 
@@ -17,6 +21,7 @@ struct _FtlTuiLoader {
 	FtlTuiIo *io;
 	FtlTuiFilter *filter;
 	FtlTrace *first;
+	gint tree; /* a tree of this group alone, or -1: the whole model */
 	gint cancel; /* atomic */
 	gint done;   /* atomic */
 	GMutex lock; /* guards the progress below */
@@ -30,8 +35,10 @@ void ftl_tui_model_free(FtlTuiModel *m)
 {
 	if (!m)
 		return;
-	for (guint i = 0; i < G_N_ELEMENTS(m->trees); i++)
+	for (guint i = 0; i < G_N_ELEMENTS(m->trees); i++) {
 		ftl_calltree_free(m->trees[i]);
+		ftl_trace_free(m->tree_traces[i]);
+	}
 	ftl_funcstats_free(m->funcs);
 	ftl_markers_free(m->markers);
 	ftl_spans_free(m->spans);
@@ -80,12 +87,14 @@ const FtlTuiCheckpoint *ftl_tui_model_checkpoint_time(const FtlTuiModel *m, gint
 /* The analyses every panel reads, wired into pass. */
 static void loader_analyses(FtlTuiLoader *l, FtlTuiModel *m, FtlPass *pass)
 {
-	FtlDiags *diags = ftl_trace_diags(m->trace);
-	for (guint g = 0; g < G_N_ELEMENTS(m->trees); g++) {
+	if (l->tree >= 0) {
 		/* repairs are counted once, by the tree of all calls */
-		m->trees[g] = ftl_calltree_new((FtlCallTreeGroup)g, g ? NULL : diags);
-		ftl_pass_add(pass, &ftl_calltree_consumer, m->trees[g]);
+		m->trees[l->tree] = ftl_calltree_new((FtlCallTreeGroup)l->tree, NULL);
+		ftl_pass_add(pass, &ftl_calltree_consumer, m->trees[l->tree]);
+		return;
 	}
+	m->trees[0] = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, ftl_trace_diags(m->trace));
+	ftl_pass_add(pass, &ftl_calltree_consumer, m->trees[0]);
 	m->funcs = ftl_funcstats_new(FTL_FUNCSTATS_BY_FUNC);
 	ftl_calltree_add_on_call(m->trees[0], ftl_funcstats_add_call, m->funcs);
 	ftl_pass_add(pass, &ftl_funcstats_consumer, m->funcs);
@@ -110,11 +119,19 @@ typedef struct {
 	FtlPass *pass;
 	FtlTuiCallNames names;
 	guint64 raw;
+	guint64 last_line; /* of the last listed event */
+	gboolean tree_only;
 } LoaderRun;
 
 static void loader_event(LoaderRun *r, const FtlEvent *ev)
 {
 	FtlTuiModel *m = r->m;
+	if (r->tree_only) {
+		r->raw++;
+		if (ftl_tui_filter_pass_model(m->filter, ev))
+			ftl_pass_feed(r->pass, ev);
+		return;
+	}
 	const char *func = ftl_tui_call_names_feed(&r->names, ev);
 	guint64 raw = r->raw++;
 	if (!ftl_tui_filter_pass_model(m->filter, ev))
@@ -139,13 +156,23 @@ static void loader_event(LoaderRun *r, const FtlEvent *ev)
 		return;
 	if (!ftl_tui_filter_pass_list(m->filter, ev, func))
 		return;
+	if (!ev->line || ev->line < r->last_line)
+		m->lines_sorted = FALSE;
+	r->last_line = ev->line;
 	if (m->n_list % FTL_TUI_CHECKPOINT == 0) {
 		/* after ev's own names: taking them in again changes nothing */
-		FtlTuiCheckpoint cp = { m->n_list, raw, ev->ts,
+		FtlTuiCheckpoint cp = { m->n_list, raw, ev->ts, ev->line,
 					ftl_tui_call_snaps_add(m->call_snaps, &r->names), 0 };
 		g_array_append_val(m->checkpoints, cp);
 	}
 	m->n_list++;
+}
+
+void ftl_tui_trim(void)
+{
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
 }
 
 /* Reads batches under the shared lock; FALSE on error or cancel. */
@@ -195,7 +222,8 @@ static gpointer loader_thread(gpointer data)
 	if (m->trace) {
 		g_autoptr(FtlPass) pass = ftl_pass_new();
 		loader_analyses(l, m, pass);
-		LoaderRun r = { m, pass, { 0 }, 0 };
+		LoaderRun r = { m, pass, { 0 }, 0, 0, l->tree >= 0 };
+		m->lines_sorted = TRUE;
 		ftl_tui_call_names_init(&r.names);
 		gboolean ok = loader_read(l, &r, &l->error);
 		ftl_tui_call_names_clear(&r.names);
@@ -207,22 +235,43 @@ static gpointer loader_thread(gpointer data)
 	}
 	l->model = g_steal_pointer(&m);
 out:
+	ftl_tui_trim(); /* the reader's chunks and the analyses' scratch are gone */
 	g_atomic_int_set(&l->done, 1);
 	return NULL;
 }
 
-FtlTuiLoader *ftl_tui_loader_start(const FtlTuiOptions *opt, FtlTuiIo *io, FtlTuiFilter *filter,
-				   FtlTrace *first)
+static FtlTuiLoader *loader_start(const FtlTuiOptions *opt, FtlTuiIo *io, FtlTuiFilter *filter,
+				  FtlTrace *first, gint tree)
 {
 	FtlTuiLoader *l = g_new0(FtlTuiLoader, 1);
+	l->tree = tree;
 	l->opt = opt;
 	l->io = io;
 	l->filter = filter;
 	l->first = first;
 	l->at = FTL_TS_NONE;
 	g_mutex_init(&l->lock);
-	l->thread = g_thread_new("ftlens-model", loader_thread, l);
+	l->thread = g_thread_new(tree < 0 ? "ftlens-model" : "ftlens-tree", loader_thread, l);
 	return l;
+}
+
+FtlTuiLoader *ftl_tui_loader_start(const FtlTuiOptions *opt, FtlTuiIo *io, FtlTuiFilter *filter,
+				   FtlTrace *first)
+{
+	return loader_start(opt, io, filter, first, -1);
+}
+
+FtlTuiLoader *ftl_tui_loader_start_tree(const FtlTuiOptions *opt, FtlTuiIo *io,
+					FtlTuiFilter *filter, FtlCallTreeGroup group)
+{
+	return loader_start(opt, io, filter, NULL, (gint)group);
+}
+
+void ftl_tui_model_take_tree(FtlTuiModel *to, FtlTuiModel *from, FtlCallTreeGroup group)
+{
+	g_return_if_fail(!to->trees[group] && !to->tree_traces[group]);
+	to->trees[group] = g_steal_pointer(&from->trees[group]);
+	to->tree_traces[group] = g_steal_pointer(&from->trace);
 }
 
 guint64 ftl_tui_loader_events(FtlTuiLoader *l)

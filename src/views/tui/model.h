@@ -82,6 +82,7 @@ typedef struct {
 	guint64 index; /* in the list */
 	guint64 raw;   /* in the unfiltered stream */
 	gint64 ts;
+	guint64 line;  /* the event's input line */
 	guint32 names; /* the open calls: a snapshot in the model's call_snaps */
 	guint32 reserved;
 } FtlTuiCheckpoint;
@@ -89,7 +90,11 @@ typedef struct {
 typedef struct {
 	FtlTrace *trace; /* owns what the analyses borrow; NULL without events */
 	FtlTuiFilter *filter;
-	FtlCallTree *trees[3]; /* by FtlCallTreeGroup: all, per CPU, per task */
+	/* by FtlCallTreeGroup: all, per CPU, per task. Only the first is built
+	 * with the model: the others, each as big, when a panel asks for one
+	 * (ftl_tui_loader_start_tree) */
+	FtlCallTree *trees[3];
+	FtlTrace *tree_traces[3]; /* own what a tree built later borrows */
 	FtlFuncStats *funcs;
 	FtlMarkers *markers;
 	FtlSpans *spans; /* NULL without --span */
@@ -100,6 +105,9 @@ typedef struct {
 	guint64 n_events;    /* events the analyses saw */
 	guint64 n_list;	     /* events the Events list shows */
 	GArray *checkpoints; /* FtlTuiCheckpoint */
+	/* the list's input lines never go down (one text file): a row is
+	 * found by its line from the checkpoint before it */
+	gboolean lines_sorted;
 	FtlTuiCallSnaps *call_snaps;
 	gint64 first_ts, last_ts;
 	gboolean has_graph; /* function_graph or function events */
@@ -118,6 +126,12 @@ typedef struct _FtlTuiLoader FtlTuiLoader;
  * instead of opening the input again. */
 FtlTuiLoader *ftl_tui_loader_start(const FtlTuiOptions *opt, FtlTuiIo *io, FtlTuiFilter *filter,
 				   FtlTrace *first);
+/* Starts building the call tree of group alone, under filter (taken), in
+ * a model of its own (ftl_tui_model_take_tree moves it into the shown one). */
+FtlTuiLoader *ftl_tui_loader_start_tree(const FtlTuiOptions *opt, FtlTuiIo *io,
+					FtlTuiFilter *filter, FtlCallTreeGroup group);
+/* Moves from's tree of group, and the trace it borrows from, into to. */
+void ftl_tui_model_take_tree(FtlTuiModel *to, FtlTuiModel *from, FtlCallTreeGroup group);
 /* Progress, from any thread: events read so far and the time of the last. */
 guint64 ftl_tui_loader_events(FtlTuiLoader *l);
 gint64 ftl_tui_loader_time(FtlTuiLoader *l);
@@ -127,6 +141,13 @@ gboolean ftl_tui_loader_done(FtlTuiLoader *l);
 FtlTuiModel *ftl_tui_loader_finish(FtlTuiLoader *l, GError **error);
 /* Asks the thread to stop at its next check (a few thousand events). */
 void ftl_tui_loader_cancel(FtlTuiLoader *l);
+
+/* Gives the pages of freed memory back to the system. A reader's parsed
+ * chunks and the analyses' scratch are MiBs freed together, which glibc
+ * keeps resident in the thread's heap until its top is free: after a
+ * model is read they were tens of MiB, more than the
+ * 5% of the input the TUI may hold beside the call tree. */
+void ftl_tui_trim(void);
 
 /* Lanes (model-lanes.c): fed every event the analyses see. */
 void ftl_tui_lanes_feed(GPtrArray *lanes, const FtlEvent *ev);

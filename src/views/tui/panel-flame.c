@@ -229,8 +229,17 @@ static FtlTuiReaction flame_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cm
 				    const FtlTuiInput *in)
 {
 	FlamePanel *f = (FlamePanel *)p;
-	const FtlCallNode *root = flame_root(f, app);
 	(void)in;
+	if (cmd == FTL_TUI_CMD_GROUP) {
+		/* also while the tree shown is still being read */
+		f->group = (f->group + 1) % 3;
+		g_ptr_array_set_size(f->zoom, 0);
+		f->cursor = NULL;
+		f->top_depth = 0;
+		f->keep_for = NULL;
+		return FTL_TUI_REACT_REDRAW;
+	}
+	const FtlCallNode *root = flame_root(f, app);
 	if (!root)
 		return FTL_TUI_REACT_NONE;
 	if (!f->cursor)
@@ -249,13 +258,6 @@ static FtlTuiReaction flame_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cm
 			return FTL_TUI_REACT_NONE;
 		g_ptr_array_set_size(f->zoom, f->zoom->len - 1);
 		flame_show_cursor(f, app);
-		return FTL_TUI_REACT_REDRAW;
-	case FTL_TUI_CMD_GROUP:
-		f->group = (f->group + 1) % 3;
-		g_ptr_array_set_size(f->zoom, 0);
-		f->cursor = NULL;
-		f->top_depth = 0;
-		f->keep_for = NULL;
 		return FTL_TUI_REACT_REDRAW;
 	case FTL_TUI_CMD_LIST_CALLS:
 		ftl_tui_app_push_filter(app, ftl_tui_filter_item_func_exact(f->cursor->func));
@@ -326,6 +328,7 @@ static void flame_model_changed(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiMode
 static FtlTuiReaction flame_tick(FtlTuiPanel *p, FtlTuiApp *app)
 {
 	FlamePanel *f = (FlamePanel *)p;
+	ftl_tui_app_want_tree(app, f->group);
 	const FtlCallNode *root = flame_tree_root(f, app);
 	if (!root || (f->keep_for == app->model->filter && f->keep_root == root))
 		return FTL_TUI_REACT_NONE;

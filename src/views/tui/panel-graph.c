@@ -344,6 +344,14 @@ static FtlTuiReaction graph_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cm
 				    const FtlTuiInput *in)
 {
 	GraphPanel *g = (GraphPanel *)p;
+	if (cmd == FTL_TUI_CMD_GROUP) {
+		/* also while the tree shown is still being read */
+		g->group = (g->group + 1) % 3;
+		g->cursor = g->top = NULL;
+		g_hash_table_remove_all(g->toggled);
+		g->keep_for = NULL;
+		return FTL_TUI_REACT_REDRAW;
+	}
 	const FtlCallNode *root = graph_root(g, app);
 	if (!root)
 		return FTL_TUI_REACT_NONE;
@@ -360,12 +368,6 @@ static FtlTuiReaction graph_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cm
 			while (g->cursor->parent != root)
 				g->cursor = g->cursor->parent;
 		graph_scroll(g, root);
-		return FTL_TUI_REACT_REDRAW;
-	case FTL_TUI_CMD_GROUP:
-		g->group = (g->group + 1) % 3;
-		g->cursor = g->top = NULL;
-		g_hash_table_remove_all(g->toggled);
-		g->keep_for = NULL;
 		return FTL_TUI_REACT_REDRAW;
 	case FTL_TUI_CMD_LIST_CALLS:
 		return graph_list_calls(g, app);
@@ -459,6 +461,7 @@ static void graph_model_changed(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiMode
 static FtlTuiReaction graph_tick(FtlTuiPanel *p, FtlTuiApp *app)
 {
 	GraphPanel *g = (GraphPanel *)p;
+	ftl_tui_app_want_tree(app, g->group);
 	const FtlCallNode *root = graph_root(g, app);
 	if (!root || (g->keep_for == app->model->filter && g->keep_root == root))
 		return FTL_TUI_REACT_NONE;
