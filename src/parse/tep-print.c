@@ -583,20 +583,37 @@ static gboolean print_eval(const PrintRun *run, gint i, guint64 *out)
 	}
 }
 
+/* n bytes of s onto out: a copy when it has room (millions of short
+ * pieces: g_string_append_len() is a call and checks each) */
+static inline void print_put(GString *out, const char *s, gsize n)
+{
+	if (out->len + n >= out->allocated_len) {
+		g_string_append_len(out, s, (gssize)n);
+		return;
+	}
+	memcpy(out->str + out->len, s, n);
+	out->len += n;
+	out->str[out->len] = 0;
+}
+
 /* body (len bytes, after prefix) padded to the step's width as printf pads. */
 static void print_pad(GString *out, const Step *st, const char *prefix, const char *body,
 		      gsize len)
 {
+	if (!st->width && !*prefix) {
+		print_put(out, body, len);
+		return;
+	}
 	gsize plen = strlen(prefix), total = plen + len;
 	gsize fill = st->width > total ? st->width - total : 0;
 	if (!st->left && !st->zero)
 		for (gsize i = 0; i < fill; i++)
 			g_string_append_c(out, ' ');
-	g_string_append_len(out, prefix, (gssize)plen);
+	print_put(out, prefix, plen);
 	if (!st->left && st->zero)
 		for (gsize i = 0; i < fill; i++)
 			g_string_append_c(out, '0');
-	g_string_append_len(out, body, (gssize)len);
+	print_put(out, body, len);
 	if (st->left)
 		for (gsize i = 0; i < fill; i++)
 			g_string_append_c(out, ' ');
@@ -633,22 +650,31 @@ static void print_number(GString *out, const Step *st, guint64 v)
 /* "0x" and v in lowercase hex, as "0x%llx" and glibc's "%p" print it. */
 static void print_hex(GString *out, guint64 v)
 {
-	Step plain = { .conv = 'x', .ls = 2 };
-	g_string_append(out, "0x");
-	print_number(out, &plain, v);
+	char buf[20];
+	char *e = buf + sizeof buf, *s = e;
+	do
+		*--s = "0123456789abcdef"[v & 15];
+	while (v >>= 4);
+	*--s = 'x';
+	*--s = '0';
+	print_put(out, s, (gsize)(e - s));
 }
 
+/* %ps: the function's name; %pS: and "+0x" the offset into it */
 static void print_function(GString *out, const Step *st, struct tep_handle *tep, guint64 v)
 {
-	const char *name = tep_find_function(tep, v);
-	if (!name) {
+	const char *name = NULL;
+	unsigned long long start = 0;
+	unsigned long size;
+	if (st->conv == 'S' ? tep_find_function_info(tep, v, &name, &start, &size) == 0 || !name
+			    : !(name = tep_find_function(tep, v))) {
 		print_hex(out, v);
 		return;
 	}
-	g_string_append(out, name);
+	print_put(out, name, strlen(name));
 	if (st->conv == 'S') {
-		g_string_append(out, "+");
-		print_hex(out, v - tep_find_function_address(tep, v));
+		print_put(out, "+", 1);
+		print_hex(out, v - start);
 	}
 }
 
@@ -701,7 +727,7 @@ static void print_flags(const PrintRun *run, const Step *st, const StrArg *s, gu
 		}
 		if (f > 0 && (v & (guint64)f) == (guint64)f) {
 			if (any)
-				g_string_append_len(run->out, p->text->str + s->delim, s->delim_len);
+				print_put(run->out, p->text->str + s->delim, s->delim_len);
 			print_pad(run->out, st, "", p->text->str + sym->text, sym->len);
 			any = TRUE;
 			v &= ~(guint64)f;
@@ -709,7 +735,7 @@ static void print_flags(const PrintRun *run, const Step *st, const StrArg *s, gu
 	}
 	if (v) {
 		if (any)
-			g_string_append_len(run->out, p->text->str + s->delim, s->delim_len);
+			print_put(run->out, p->text->str + s->delim, s->delim_len);
 		print_hex(run->out, v);
 	}
 }
@@ -754,7 +780,7 @@ static gboolean print_step(const PrintRun *run, const Step *st)
 {
 	guint64 v;
 	if (st->kind == STEP_TEXT) {
-		g_string_append_len(run->out, run->p->text->str + st->first, st->n);
+		print_put(run->out, run->p->text->str + st->first, st->n);
 		return TRUE;
 	}
 	if (st->kind == STEP_STR)
@@ -768,7 +794,7 @@ static gboolean print_step(const PrintRun *run, const Step *st)
 	else if (v)
 		print_hex(run->out, v);
 	else
-		g_string_append(run->out, "(nil)");
+		print_put(run->out, "(nil)", 5);
 	return TRUE;
 }
 
