@@ -60,8 +60,13 @@ typedef struct {
 
 typedef struct {
 	FtlTepLazy *lazy;
-	struct tep_handle *tep;
+	struct tep_handle *tep;		 /* the child's, once it has opened the file */
+	FtlTepLazyOpen open;		 /* how the child opens the file */
+	gpointer open_ctx;
 } TepLazyTrial;
+
+/* The trial child's first step: opening the file the formats come from. */
+#define TEP_LAZY_OPEN (-2)
 
 struct _FtlTepLazy {
 	GPtrArray *formats;	/* TepLazyFormat*, in the file's order */
@@ -164,17 +169,36 @@ static gint tep_lazy_id(const TepLazyFormat *f)
 static int tep_lazy_trial_step(gpointer ctx, int i)
 {
 	TepLazyTrial *t = ctx;
-	if (i < 0 || (guint)i >= t->lazy->formats->len)
+	if (i == TEP_LAZY_OPEN && t->open) {
+		t->tep = t->open(t->open_ctx);
+		return t->tep ? 0 : -1;
+	}
+	if (!t->tep || i < 0 || (guint)i >= t->lazy->formats->len)
 		return -1;
 	tep_lazy_parse(t->tep, g_ptr_array_index(t->lazy->formats, i));
 	return 0;
 }
 
+FtlTrialResult ftl_tep_lazy_fork(FtlTepLazy *lazy, FtlTepLazyOpen open, gpointer ctx)
+{
+	lazy->trial = (TepLazyTrial){ lazy, NULL, open, ctx };
+	lazy->trials = ftl_trial_server_new(tep_lazy_trial_step, &lazy->trial);
+	if (!lazy->trials)
+		return FTL_TRIAL_OK; /* no child: the caller takes the risk */
+	FtlTrialResult r = ftl_trial_server_ask(lazy->trials, TEP_LAZY_OPEN);
+	if (r != FTL_TRIAL_OK)
+		g_clear_pointer(&lazy->trials, ftl_trial_server_free);
+	return r;
+}
+
 void ftl_tep_lazy_start(FtlTepLazy *lazy, struct tep_handle *tep)
 {
-	lazy->trial = (TepLazyTrial){ lazy, tep };
-	if (lazy->formats->len)
+	/* the child forked at the open serves the formats; else one now,
+	 * with the file as the parent has it */
+	if (!lazy->trials && lazy->formats->len) {
+		lazy->trial = (TepLazyTrial){ lazy, tep, NULL, NULL };
 		lazy->trials = ftl_trial_server_new(tep_lazy_trial_step, &lazy->trial);
+	}
 	/* chained by id, the file's order kept within an id */
 	for (guint i = lazy->formats->len; i-- > 0;) {
 		TepLazyFormat *f = g_ptr_array_index(lazy->formats, i);
