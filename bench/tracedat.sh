@@ -106,4 +106,5 @@ echo
 echo "Mev/s: millions of events (as trace-cmd report counts them) per wall second;"
 echo "x t-c: trace-cmd report's wall time over the command's; x CPU: the same in"
 echo "CPU time (user + sys), the fairer measure on a loaded machine."
+echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg) (at the start: in the host line)"
 exit $failed

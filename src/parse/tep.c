@@ -15,6 +15,7 @@
 #include <event-utils.h>
 #include <trace-seq.h>
 
+#include "parse/tep-print.h"
 #include "parse/trial.h"
 
 /* ---- library messages ------------------------------------------------ */
@@ -59,8 +60,13 @@ typedef struct {
 
 typedef struct {
 	FtlTepLazy *lazy;
-	struct tep_handle *tep;
+	struct tep_handle *tep;		 /* the child's, once it has opened the file */
+	FtlTepLazyOpen open;		 /* how the child opens the file */
+	gpointer open_ctx;
 } TepLazyTrial;
+
+/* The trial child's first step: opening the file the formats come from. */
+#define TEP_LAZY_OPEN (-2)
 
 struct _FtlTepLazy {
 	GPtrArray *formats;	/* TepLazyFormat*, in the file's order */
@@ -163,17 +169,36 @@ static gint tep_lazy_id(const TepLazyFormat *f)
 static int tep_lazy_trial_step(gpointer ctx, int i)
 {
 	TepLazyTrial *t = ctx;
-	if (i < 0 || (guint)i >= t->lazy->formats->len)
+	if (i == TEP_LAZY_OPEN && t->open) {
+		t->tep = t->open(t->open_ctx);
+		return t->tep ? 0 : -1;
+	}
+	if (!t->tep || i < 0 || (guint)i >= t->lazy->formats->len)
 		return -1;
 	tep_lazy_parse(t->tep, g_ptr_array_index(t->lazy->formats, i));
 	return 0;
 }
 
+FtlTrialResult ftl_tep_lazy_fork(FtlTepLazy *lazy, FtlTepLazyOpen open, gpointer ctx)
+{
+	lazy->trial = (TepLazyTrial){ lazy, NULL, open, ctx };
+	lazy->trials = ftl_trial_server_new(tep_lazy_trial_step, &lazy->trial);
+	if (!lazy->trials)
+		return FTL_TRIAL_OK; /* no child: the caller takes the risk */
+	FtlTrialResult r = ftl_trial_server_ask(lazy->trials, TEP_LAZY_OPEN);
+	if (r != FTL_TRIAL_OK)
+		g_clear_pointer(&lazy->trials, ftl_trial_server_free);
+	return r;
+}
+
 void ftl_tep_lazy_start(FtlTepLazy *lazy, struct tep_handle *tep)
 {
-	lazy->trial = (TepLazyTrial){ lazy, tep };
-	if (lazy->formats->len)
+	/* the child forked at the open serves the formats; else one now,
+	 * with the file as the parent has it */
+	if (!lazy->trials && lazy->formats->len) {
+		lazy->trial = (TepLazyTrial){ lazy, tep, NULL, NULL };
 		lazy->trials = ftl_trial_server_new(tep_lazy_trial_step, &lazy->trial);
+	}
 	/* chained by id, the file's order kept within an id */
 	for (guint i = lazy->formats->len; i-- > 0;) {
 		TepLazyFormat *f = g_ptr_array_index(lazy->formats, i);
@@ -206,6 +231,8 @@ typedef struct {
 	gint fixed;	   /* bytes the format's fixed fields need in a record */
 	struct tep_event *event; /* NULL: no format for the id */
 	struct tep_format_field *f[8];
+	FtlTepPrint *print; /* its payload's own rendering, NULL: the library's */
+	guint8 print_state; /* 0: no record printed, 1: one, 2: print compiled */
 } TepEventInfo;
 
 /* Field slots per kind. */
@@ -250,6 +277,10 @@ struct _FtlTepDecoder {
 	 * formats when the id differs from the last), and a direct-mapped
 	 * pid -> comm (the cmdlines are fixed once the input is open). */
 	TepEventInfo **by_id; /* TEP_ID_TABLE slots, NULL until an id is met */
+	/* FTLENS_PAYLOAD_CHECK: every payload rendered both ways and compared
+	 * (tests); the counts are printed when the decoder is freed */
+	gboolean check;
+	guint64 n_fast, n_library, n_different;
 	FtlTepLazy *lazy;     /* formats and kallsyms not parsed yet, or NULL */
 	/* The common fields (type, flags, pid) read in place, without a
 	 * library call each: where they lie, from the first record's format. */
@@ -907,6 +938,17 @@ gboolean ftl_tep_field(FtlTepDecoder *ts, struct tep_record *r, const char *key,
 	return TRUE;
 }
 
+/* The info of r's event when r holds its fixed fields, else NULL. */
+static TepEventInfo *tep_dec_whole(FtlTepDecoder *ts, struct tep_record *r)
+{
+	if (r->size < 8)
+		return NULL;
+	int id, pid, flags;
+	tep_dec_common(ts, r, &id, &pid, &flags);
+	TepEventInfo *info = tep_dec_info_of(ts, id);
+	return r->size < info->fixed ? NULL : info;
+}
+
 gint ftl_tep_short(FtlTepDecoder *ts, struct tep_record *r)
 {
 	if (r->size < 8)
@@ -917,15 +959,80 @@ gint ftl_tep_short(FtlTepDecoder *ts, struct tep_record *r)
 	return r->size < info->fixed ? info->fixed : 0;
 }
 
-void ftl_tep_payload(FtlTepDecoder *ts, struct tep_record *r, GString *out)
+/* len less the newlines and spaces p ends with. */
+static gsize tep_dec_trim(const char *p, gsize len)
 {
-	if (ftl_tep_short(ts, r))
-		return; /* too short for its fields: nothing to print */
-	const char *p = tep_dec_render(ts, r);
-	gsize len = strlen(p);
 	while (len && (p[len - 1] == '\n' || p[len - 1] == ' '))
 		len--;
-	g_string_append_len(out, p, (gssize)len);
+	return len;
+}
+
+/* r's payload by the event's compiled print format; FALSE, out unchanged,
+ * when the library must render it. The library renders an event's first
+ * record: names in its print fmt (vmemmap_base) are looked up in kallsyms
+ * then and become numbers the compiled format can take. */
+static gboolean tep_dec_payload_fast(FtlTepDecoder *ts, TepEventInfo *info, struct tep_record *r,
+				     GString *out)
+{
+	if (info->print_state == 0) {
+		info->print_state = 1;
+		return FALSE;
+	}
+	if (info->print_state == 1) {
+		info->print_state = 2;
+		info->print = ftl_tep_print_compile(info->event, ts->tep);
+		if (!info->print)
+			g_debug("payload of %s: libtraceevent's printing", info->name);
+	}
+	if (!info->print)
+		return FALSE;
+	if (ftl_tep_print_wants_functions(info->print))
+		tep_lazy_functions(ts->lazy, ts->tep);
+	gsize at = out->len;
+	if (!ftl_tep_print_run(info->print, ts->tep, r->data, r->size, out))
+		return FALSE;
+	g_string_truncate(out, at + tep_dec_trim(out->str + at, out->len - at));
+	return TRUE;
+}
+
+/* FTLENS_PAYLOAD_CHECK: the fast text (after at in out) against the
+ * library's, each difference on stderr. */
+static void tep_dec_payload_check(FtlTepDecoder *ts, TepEventInfo *info, struct tep_record *r,
+				  GString *out, gsize at)
+{
+	const char *p = tep_dec_render(ts, r);
+	gsize len = tep_dec_trim(p, strlen(p));
+	ts->n_fast++;
+	if (len == out->len - at && memcmp(p, out->str + at, len) == 0)
+		return;
+	ts->n_different++;
+	g_autofree char *lib = g_strescape(p, NULL);
+	g_autofree char *own = g_strescape(out->str + at, NULL);
+	g_printerr("ftlens: payload check: %s: library \"%s\", own \"%s\"\n",
+		   info->name, lib, own);
+}
+
+void ftl_tep_payload(FtlTepDecoder *ts, struct tep_record *r, GString *out)
+{
+	TepEventInfo *info = tep_dec_whole(ts, r);
+	if (!info)
+		return; /* too short for its fields: nothing to print */
+	gsize at = out->len;
+	if (info->event && tep_dec_payload_fast(ts, info, r, out)) {
+		if (ts->check)
+			tep_dec_payload_check(ts, info, r, out, at);
+		return;
+	}
+	ts->n_library++;
+	const char *p = tep_dec_render(ts, r);
+	g_string_append_len(out, p, (gssize)tep_dec_trim(p, strlen(p)));
+}
+
+static void tep_dec_info_free(gpointer p)
+{
+	TepEventInfo *info = p;
+	ftl_tep_print_free(info->print);
+	g_free(info);
 }
 
 FtlTepDecoder *ftl_tep_decoder_new(struct tep_handle *tep, FtlTrace *trace)
@@ -933,7 +1040,8 @@ FtlTepDecoder *ftl_tep_decoder_new(struct tep_handle *tep, FtlTrace *trace)
 	FtlTepDecoder *d = g_new0(FtlTepDecoder, 1);
 	d->tep = tep;
 	d->pool = ftl_trace_pool(trace);
-	d->events = g_hash_table_new_full(NULL, NULL, NULL, g_free);
+	d->events = g_hash_table_new_full(NULL, NULL, NULL, tep_dec_info_free);
+	d->check = g_getenv("FTLENS_PAYLOAD_CHECK") != NULL;
 	d->states = g_array_new(FALSE, FALSE, sizeof(TepStateSym));
 	d->state_text = g_string_new(NULL);
 	d->frames = g_array_new(FALSE, FALSE, sizeof(FtlSlice));
@@ -952,6 +1060,10 @@ void ftl_tep_decoder_free(FtlTepDecoder *d)
 {
 	if (!d)
 		return;
+	if (d->check)
+		g_printerr("ftlens: payload check: %" G_GUINT64_FORMAT " own, %" G_GUINT64_FORMAT
+			   " library, %" G_GUINT64_FORMAT " different\n",
+			   d->n_fast, d->n_library, d->n_different);
 	g_hash_table_unref(d->events);
 	g_free(d->by_id);
 	g_array_unref(d->states);

@@ -7,6 +7,7 @@
 
 #include "model/event.h"
 #include "model/trace.h"
+#include "parse/trial.h"
 
 struct tep_handle;
 struct tep_record;
@@ -51,11 +52,20 @@ void ftl_tep_lazy_free(FtlTepLazy *lazy);
  * kallsyms text. */
 void ftl_tep_lazy_add_format(FtlTepLazy *lazy, const char *sys, const char *buf, gsize size);
 void ftl_tep_lazy_set_kallsyms(FtlTepLazy *lazy, const char *text);
+/* Forks the child that tries this file's library calls before ftlens
+ * makes them: first open(ctx) there (which fills the child's copy of lazy
+ * and returns its tep, NULL on a clean failure), then, asked by
+ * ftl_tep_lazy_start()'s lookups, the parsing of each format: one child
+ * per file. Returns how the open ended in the child; the child is kept
+ * only when it opened the file. */
+typedef struct tep_handle *(*FtlTepLazyOpen)(gpointer ctx);
+FtlTrialResult ftl_tep_lazy_fork(FtlTepLazy *lazy, FtlTepLazyOpen open, gpointer ctx);
 /* Readies the lookup by id for tep, and parses the first format, so that
  * the common fields are known. Before the reader's threads start: each
  * format is parsed in a child first (libtraceevent 1.7 crashes on some
- * damaged print fmts), and that child is forked here. A format it crashes
- * on is never parsed: its events are unknown. */
+ * damaged print fmts), in the child ftl_tep_lazy_fork() made, or one
+ * forked here. A format it crashes on is never parsed: its events are
+ * unknown. */
 void ftl_tep_lazy_start(FtlTepLazy *lazy, struct tep_handle *tep);
 /* The decoders of tep fetch formats and names from lazy (borrowed; it
  * must outlive the decoder). */

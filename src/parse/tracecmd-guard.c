@@ -41,10 +41,10 @@
 /* ---- formats and kallsyms kept aside ------------------------------------ */
 
 /* Set while libtracecmd reads a file's headers (in the main thread only);
- * guard_keep says whether the text is kept there (in the trial child it
- * would only be copied and thrown away). */
+ * guard_keep_kallsyms says whether kallsyms is kept there (the trial child
+ * tries the formats, it would only copy kallsyms and throw it away). */
 static FtlTepLazy *guard_lazy;
-static gboolean guard_keep;
+static gboolean guard_keep_kallsyms;
 
 /* libtraceevent's own definition of name. */
 static void *guard_next(const char *name)
@@ -64,8 +64,7 @@ enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned
 	static enum tep_errno (*next)(struct tep_handle *, const char *, unsigned long,
 				      const char *);
 	if (guard_lazy) {
-		if (guard_keep)
-			ftl_tep_lazy_add_format(guard_lazy, sys, buf, size);
+		ftl_tep_lazy_add_format(guard_lazy, sys, buf, size);
 		return 0;
 	}
 	if (!next)
@@ -77,7 +76,7 @@ int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
 {
 	static int (*next)(struct tep_handle *, const char *);
 	if (guard_lazy) {
-		if (guard_keep)
+		if (guard_keep_kallsyms)
 			ftl_tep_lazy_set_kallsyms(guard_lazy, kallsyms);
 		return 0;
 	}
@@ -86,12 +85,13 @@ int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
 	return next(tep, kallsyms);
 }
 
-/* tracecmd_open_head() with the formats and kallsyms kept in lazy, or
- * skipped when not keep. */
-static struct tracecmd_input *guard_open_lazy(const char *path, FtlTepLazy *lazy, gboolean keep)
+/* tracecmd_open_head() with the formats kept in lazy, and kallsyms when
+ * kallsyms. */
+static struct tracecmd_input *guard_open_lazy(const char *path, FtlTepLazy *lazy,
+					      gboolean kallsyms)
 {
 	guard_lazy = lazy;
-	guard_keep = keep;
+	guard_keep_kallsyms = kallsyms;
 	struct tracecmd_input *handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	guard_lazy = NULL;
 	return handle;
@@ -104,13 +104,13 @@ typedef struct {
 	FtlTepLazy *lazy;
 } GuardOpen;
 
-/* The formats and kallsyms are skipped here as in the real open: they
- * are tried by ftl_tep_lazy_start()'s child. */
-static int guard_step_open(gpointer ctx, int unused)
+/* In the file's trial child: the open, the formats kept in the child's
+ * lazy as in the real one, so that the child then tries them there. */
+static struct tep_handle *guard_child_open(gpointer ctx)
 {
-	(void)unused;
 	GuardOpen *o = ctx;
-	return guard_open_lazy(o->path, o->lazy, FALSE) ? 0 : -1;
+	struct tracecmd_input *handle = guard_open_lazy(o->path, o->lazy, FALSE);
+	return handle ? tracecmd_get_tep(handle) : NULL;
 }
 
 static int guard_step_instance(gpointer handle, int i)
@@ -178,7 +178,8 @@ struct tracecmd_input *ftl_tracecmd_open_head(const char *path, FtlTepLazy *lazy
 					      FtlTracecmdResult *result)
 {
 	GuardOpen o = { path, lazy };
-	if (ftl_trial_run(guard_step_open, &o, 0, NULL) < 0) {
+	/* one child per file: it opens the file, then tries its formats */
+	if (ftl_tep_lazy_fork(lazy, guard_child_open, &o) == FTL_TRIAL_CRASHED) {
 		*result = FTL_TRACECMD_CRASHED;
 		return NULL;
 	}

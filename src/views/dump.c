@@ -35,27 +35,6 @@ static void dump_key(DumpSink *d, const char *key)
 	d->more = TRUE;
 }
 
-/* s right-aligned in width columns (printf's "%*s"), or left-aligned
- * ("%-*s") when left; s is the program's own ASCII. */
-static void dump_pad(GString *out, const char *s, gsize width, gboolean left)
-{
-	gsize n = strlen(s);
-	if (left)
-		g_string_append_len(out, s, (gssize)n);
-	for (; n < width; n++)
-		g_string_append_c(out, ' ');
-	if (!left)
-		g_string_append(out, s);
-}
-
-/* v as "%*d" would print it, then a space. */
-static void dump_pad_int(GString *out, gint64 v, gsize width)
-{
-	char buf[32];
-	dump_pad(out, ftl_int_format(v, buf, sizeof buf), width, FALSE);
-	g_string_append_c(out, ' ');
-}
-
 static void dump_json_text(GString *out, const char *s, gssize len)
 {
 	g_autofree char *q = ftl_json_quote(s, len);
@@ -96,32 +75,46 @@ void ftl_dump_event(GString *out, const FtlEvent *ev)
 	ftl_dump_event_at(out, ev, FTL_TS_NONE);
 }
 
-/* time, CPU, pid, comm, kind and event name: the columns every line has */
+/* s (the program's own ASCII) right-aligned in width columns at *at. */
+static void dump_col(char **at, const char *s, gsize width)
+{
+	gsize n = strlen(s);
+	for (; n < width; width--)
+		*(*at)++ = ' ';
+	memcpy(*at, s, n);
+	*at += n;
+}
+
+/* time, CPU, pid, comm, kind and event name: the columns every line has;
+ * the numbers laid out in one buffer, appended at once (millions of lines) */
 static void dump_prefix(GString *out, const FtlEvent *ev, gint64 origin)
 {
-	char tbuf[48];
+	char line[128], num[48];
+	char *at = line;
 	gint64 ts = ev->ts == FTL_TS_NONE || origin == FTL_TS_NONE ? ev->ts : ev->ts - origin;
-	ftl_time_format_ns(ts, tbuf, sizeof tbuf);
-	dump_pad(out, tbuf, 18, FALSE);
-	g_string_append_c(out, ' ');
-	if (ev->cpu >= 0)
-		dump_pad_int(out, ev->cpu, 3);
-	else
-		g_string_append(out, "  - ");
-	if (ev->pid >= 0)
-		dump_pad_int(out, ev->pid, 7);
-	else
-		g_string_append(out, "      - ");
-	gsize at = out->len;
+	dump_col(&at, ftl_time_format_ns(ts, num, sizeof num), 18);
+	*at++ = ' ';
+	dump_col(&at, ev->cpu >= 0 ? ftl_int_format(ev->cpu, num, sizeof num) : "-", 3);
+	*at++ = ' ';
+	dump_col(&at, ev->pid >= 0 ? ftl_int_format(ev->pid, num, sizeof num) : "-", 7);
+	*at++ = ' ';
+	g_string_append_len(out, line, at - line);
+	gsize from = out->len;
 	if (ev->comm)
 		ftl_escape_append(out, ev->comm, -1);
 	else
 		g_string_append(out, ev->pid >= 0 ? "<...>" : "-");
-	for (gsize w = out->len - at; w < 16; w++)
-		g_string_append_c(out, ' ');
-	g_string_append_c(out, ' ');
-	dump_pad(out, ftl_event_kind_name(ev->kind), 11, TRUE);
-	g_string_append_c(out, ' ');
+	at = line;
+	for (gsize w = out->len - from; w < 16; w++)
+		*at++ = ' ';
+	*at++ = ' ';
+	const char *kind = ftl_event_kind_name(ev->kind);
+	gsize n = strlen(kind);
+	memcpy(at, kind, n);
+	for (at += n; n < 11; n++)
+		*at++ = ' ';
+	*at++ = ' ';
+	g_string_append_len(out, line, at - line);
 	/* event names come from the trace's formats (or its text) too */
 	if (ev->name)
 		ftl_escape_append(out, ev->name, -1);

@@ -17,7 +17,11 @@
 # - stack-address: trace-cmd prints "=> name (address)" per kernel_stack
 #   frame, ftlens the name.
 # The figures (events, fields, equal, allowed, different) of each input and
-# their sum are printed to this test's log. Also: a marker is one event
+# their sum are printed to this test's log.
+# Also, with FTLENS_PAYLOAD_CHECK, ftlens renders every payload of every
+# input both by its own compiled print formats and by libtraceevent, and
+# counts the payloads rendered by its own and those that differ: none may
+# differ, and its own must have rendered some. Also: a marker is one event
 # with one name and its caller in info, markers and report, whether read
 # from raw pages or from the kernel's text of the same buffer.
 . "$(dirname "$0")/lib.sh"
@@ -27,13 +31,27 @@ R=$FTL_REAL_DATA/raw
 H=$(dirname "$0")
 
 total_events=0 total_fields=0 total_equal=0 total_allowed=0 total_different=0
+total_own=0 total_lib=0 total_own_diff=0
+
+# own_check LABEL: the sums of the FTLENS_PAYLOAD_CHECK lines in $T/err
+own_check() {
+	set -- "$1" $(awk '/^ftlens: payload check: [0-9]+ own/ { o += $4; l += $6; d += $8 }
+		END { print o + 0, l + 0, d + 0 }' "$T/err")
+	total_own=$((total_own + $2)) total_lib=$((total_lib + $3))
+	total_own_diff=$((total_own_diff + $4))
+	diag "$1: payloads by ftlens's own formats $2, by libtraceevent $3, different $4"
+	grep '^ftlens: payload check: .*library "' "$T/err" | head -5 | while read -r l; do
+		diag "  $l"
+	done
+}
 
 # compare LABEL FILE-FOR-FTLENS TRACE.DAT-FOR-TRACE-CMD
 compare() {
-	if ! "$FTLENS" dump "$2" >"$T/d" 2>"$T/err"; then
+	if ! FTLENS_PAYLOAD_CHECK=1 "$FTLENS" dump "$2" >"$T/d" 2>"$T/err"; then
 		not_ok "$1: ftlens dump failed: $(head -1 "$T/err")"
 		return
 	fi
+	own_check "$1"
 	trace-cmd report -N -t "$3" >"$T/r" 2>/dev/null
 	trace-cmd report -t "$3" >"$T/r2" 2>/dev/null
 	python3 "$H/payload_compare.py" "$1" "$T/d" "$T/r" "$T/r2" >"$T/cmp" 2>&1
@@ -62,7 +80,7 @@ pack_raw() { python3 "$H/raw2dat.py" "$@"; }
 n_real=0
 for f in "$R"/*.dat; do [ -f "$f" ] && n_real=$((n_real + 1)); done
 # (one point, skipped by name, when the corpus has none)
-plan $((n_real + (n_real == 0) + 3 + 2 + 3 + 1))
+plan $((n_real + (n_real == 0) + 3 + 2 + 3 + 2))
 
 # every trace.dat of the corpus
 if [ "$n_real" -eq 0 ]; then
@@ -145,4 +163,7 @@ fi
 diag "TOTAL events=$total_events fields=$total_fields equal=$total_equal allowed=$total_allowed different=$total_different"
 check "payload equality over all inputs: $total_fields fields of $total_events events, $total_different different" \
 	'[ "$total_different" -eq 0 ] && [ "$total_events" -gt 0 ]'
+diag "TOTAL payloads own=$total_own library=$total_lib different=$total_own_diff"
+check "own payload rendering equals libtraceevent's: $total_own payloads, $total_own_diff different ($total_lib by the library)" \
+	'[ "$total_own_diff" -eq 0 ] && [ "$total_own" -gt 0 ]'
 finish
