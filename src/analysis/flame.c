@@ -410,6 +410,118 @@ FtlFlame *ftl_flame_diff(const FtlFlame *a, const FtlFlame *b, gboolean normaliz
 	return d;
 }
 
+/* ---- paths in tree order ---------------------------------------------------- */
+
+/* The weight under which a frame is never drawn when the root weighs at
+ * least total and frames narrower than fraction of the root are merged:
+ * rounded down and one less, so that float rounding never makes it larger
+ * than the drawing's threshold. 0: nothing is known to be too narrow. */
+static gint64 flame_min_weight(gint64 total, double fraction)
+{
+	if (!(fraction > 0))
+		return 0;
+	double min = (double)total * fraction;
+	return min >= 2 && min < 9e18 ? (gint64)floor(min) - 1 : 0;
+}
+
+/* One node of the last path and what is known of it while it is open. */
+typedef struct {
+	FtlFlameNode *node;
+	gint64 sub;	   /* its subtree's weight so far */
+	FtlArenaMark mark; /* the arena just after it was made: its subtree follows */
+	guint64 n_nodes;   /* the tree's node count then */
+} FlamePathStep;
+
+struct _FtlFlamePaths {
+	FtlFlame *f;
+	double min_fraction;
+	gboolean fold;	  /* the paths came in tree order so far */
+	gboolean broken;  /* a path came back to a folded subtree */
+	guint64 n_folded; /* subtrees folded */
+	gint64 total;	  /* the weight read so far */
+	GArray *path;	  /* FlamePathStep: the last path */
+};
+
+FtlFlamePaths *ftl_flame_paths_new(FtlFlame *f, double min_fraction)
+{
+	FtlFlamePaths *p = g_new0(FtlFlamePaths, 1);
+	p->f = f;
+	p->min_fraction = min_fraction;
+	p->fold = min_fraction > 0;
+	p->path = g_array_new(FALSE, FALSE, sizeof(FlamePathStep));
+	return p;
+}
+
+guint64 ftl_flame_paths_n_folded(const FtlFlamePaths *p)
+{
+	return p->n_folded;
+}
+
+/* Closes the last path's nodes from the deepest up to (not including) keep:
+ * their subtrees are complete. Each adds its subtree into its parent's; one
+ * too light to draw loses its subtree, whose nodes (all made after it, as
+ * the paths come in tree order) go back to the arena. */
+static void flame_paths_close(FtlFlamePaths *p, guint keep)
+{
+	FtlFlame *f = p->f;
+	gint64 min = flame_min_weight(p->total, p->min_fraction);
+	for (guint i = p->path->len; i-- > keep;) {
+		FlamePathStep *s = &g_array_index(p->path, FlamePathStep, i);
+		FtlFlameNode *n = s->node;
+		if (p->fold && n->child && s->sub < min) {
+			ftl_arena_release(&f->arena, s->mark);
+			f->n_nodes = s->n_nodes;
+			n->child = n->last = n->last_child = NULL;
+			n->n_kids = 0;
+			n->sorted = TRUE;
+			n->self = s->sub;
+			p->n_folded++;
+		}
+		if (i)
+			g_array_index(p->path, FlamePathStep, i - 1).sub += s->sub;
+	}
+	g_array_set_size(p->path, MIN(keep, p->path->len));
+}
+
+void ftl_flame_paths_add(FtlFlamePaths *p, const FtlSlice *frames, guint n, guint same,
+			 gint64 weight)
+{
+	if (p->broken)
+		return;
+	FtlFlame *f = p->f;
+	same = MIN(same, p->path->len);
+	flame_paths_close(p, same);
+	FtlFlameNode *node = same ? g_array_index(p->path, FlamePathStep, same - 1).node : &f->root;
+	for (guint i = same; i < n; i++) {
+		guint64 before = f->n_nodes;
+		node = ftl_flame_child(f, node, frames[i].p, frames[i].len, FTL_FLAME_FRAME);
+		if (p->fold && f->n_nodes == before) {
+			/* a subtree closed before is back: out of tree order */
+			if (p->n_folded) {
+				p->broken = TRUE;
+				return;
+			}
+			p->fold = FALSE;
+		}
+		FlamePathStep s = { node, 0, ftl_arena_mark(&f->arena), f->n_nodes };
+		g_array_append_val(p->path, s);
+	}
+	ftl_flame_add(f, node, weight, 1);
+	if (n)
+		g_array_index(p->path, FlamePathStep, n - 1).sub += weight;
+	p->total = weight > G_MAXINT64 - p->total ? G_MAXINT64 : p->total + weight;
+}
+
+gboolean ftl_flame_paths_end(FtlFlamePaths *p)
+{
+	if (!p->broken)
+		flame_paths_close(p, 0);
+	gboolean ok = !p->broken;
+	g_array_free(p->path, TRUE);
+	g_free(p);
+	return ok;
+}
+
 /* ---- building from a trace ------------------------------------------------- */
 
 static const char *const flame_from_names[] = { "auto", "calls", "stacks", "functions" };
@@ -575,10 +687,7 @@ void ftl_flame_build_feed(FtlFlameBuild *b, const FtlEvent *ev)
  * and one less, so that float rounding never makes it larger. */
 static gint64 flame_build_min(const FtlFlameBuild *b)
 {
-	if (!(b->opt.min_fraction > 0))
-		return 0;
-	double min = (double)ftl_calltree_root(b->calls)->span_ns * b->opt.min_fraction;
-	return min >= 2 && min < 9e18 ? (gint64)floor(min) - 1 : 0;
+	return flame_min_weight(ftl_calltree_root(b->calls)->span_ns, b->opt.min_fraction);
 }
 
 void ftl_flame_build_finish(FtlFlameBuild *b)
