@@ -108,37 +108,28 @@ guint ftl_arena_n_chunks(const FtlArena *a)
 	return a->chunks ? a->chunks->len : 0;
 }
 
-FtlArenaMark ftl_arena_mark(const FtlArena *a)
-{
-	guint n = ftl_arena_n_chunks(a);
-	FtlArenaMark m = { n ? n - 1 : 0, 0 };
-	if (n)
-		ftl_arena_chunk(a, n - 1, &m.used);
-	return m;
-}
-
 void ftl_arena_release(FtlArena *a, FtlArenaMark mark)
 {
 	guint n = ftl_arena_n_chunks(a);
-	if (!n || mark.chunk >= n)
+	if (!n || mark.n_chunks > n)
 		return;
 	/* later chunks go back zeroed to the spares, kept mapped for reuse */
-	while (n - 1 > mark.chunk) {
+	for (; n > MAX(mark.n_chunks, 1); n--) {
 		gsize used = 0;
 		char *p = ftl_arena_chunk(a, n - 1, &used);
 		memset(p, 0, used);
 		if (!a->spare)
 			a->spare = g_ptr_array_new_with_free_func(arena_chunk_free);
 		g_ptr_array_add(a->spare, g_ptr_array_steal_index(a->chunks, n - 1));
-		n--;
-		ArenaChunk *c = g_ptr_array_index(a->chunks, n - 1);
+		ArenaChunk *c = g_ptr_array_index(a->chunks, n - 2);
 		a->cur = (char *)c->map + c->used;
 		a->left = c->len - c->used;
 	}
-	ArenaChunk *c = g_ptr_array_index(a->chunks, mark.chunk);
-	char *at = (char *)c->map + mark.used;
-	if (at < a->cur)
+	ArenaChunk *c = g_ptr_array_index(a->chunks, 0 + n - 1);
+	char *at = mark.n_chunks ? mark.cur : c->map;
+	if (at < a->cur) {
 		memset(at, 0, (gsize)(a->cur - at));
-	a->cur = at;
-	a->left = c->len - mark.used;
+		a->left += (gsize)(a->cur - at);
+		a->cur = at;
+	}
 }

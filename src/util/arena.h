@@ -19,8 +19,8 @@ typedef struct {
 
 /* A place in the arena: what was allocated up to some moment. */
 typedef struct {
-	guint chunk;
-	gsize used;
+	guint n_chunks; /* chunks then */
+	char *cur;	/* the free space of the last one then */
 } FtlArenaMark;
 
 void ftl_arena_init(FtlArena *a);
@@ -36,7 +36,10 @@ gpointer ftl_arena_alloc0(FtlArena *a, gsize size);
 guint ftl_arena_n_chunks(const FtlArena *a);
 char *ftl_arena_chunk(const FtlArena *a, guint i, gsize *used);
 /* The place the next allocation comes from. */
-FtlArenaMark ftl_arena_mark(const FtlArena *a);
+static inline FtlArenaMark ftl_arena_mark(const FtlArena *a)
+{
+	return (FtlArenaMark){ a->chunks ? a->chunks->len : 0, a->cur };
+}
 /* Gives back every object allocated since mark: their memory is zeroed and
  * handed out again, where fresh pages would each cost a fault. Objects
  * from before mark stay. */

@@ -43,21 +43,32 @@ static gint64 random_weight(GRand *r)
 	return (gint64)pow(10, g_rand_double_range(r, 0, 9)) + 1;
 }
 
+static gint name_cmp(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 /* A random subtree under the frames on stack, its paths in pre-order and
- * its children in a random order (not always by name). */
-static void random_subtree(Paths *p, GRand *r, GPtrArray *stack, guint depth)
+ * its children in name order (as sorted folded lines have them) or, unless
+ * sorted, in a random order. */
+static void random_subtree(Paths *p, GRand *r, GPtrArray *stack, guint depth, gboolean sorted)
 {
 	if (stack->len && g_rand_int_range(r, 0, 3) > 0)
 		paths_push(p, stack, random_weight(r));
-	guint kids = depth >= 7 ? 0 : (guint)g_rand_int_range(r, 0, depth < 2 ? 9 : 5);
+	guint kids = depth >= 7 ? 0 : (guint)g_rand_int_range(r, 0, depth < 2 ? 14 : 5);
 	gboolean used[40] = { FALSE };
+	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
 	for (guint k = 0; k < kids; k++) {
 		guint name = (guint)g_rand_int_range(r, 0, 40);
-		if (used[name])
-			continue; /* siblings have distinct names */
+		if (!used[name]) /* siblings have distinct names */
+			g_ptr_array_add(names, g_strdup_printf("fn_%u", name));
 		used[name] = TRUE;
-		g_ptr_array_add(stack, g_strdup_printf("fn_%u", name));
-		random_subtree(p, r, stack, depth + 1);
+	}
+	if (sorted)
+		g_ptr_array_sort(names, name_cmp);
+	for (guint k = 0; k < names->len; k++) {
+		g_ptr_array_add(stack, g_strdup(names->pdata[k]));
+		random_subtree(p, r, stack, depth + 1, sorted);
 		g_free(g_ptr_array_steal_index(stack, stack->len - 1));
 	}
 	if (!stack->len && !p->paths->len)
@@ -130,7 +141,9 @@ static char *svg_text(FtlFlame *f, double minwidth_px, double minwidth_pct)
 }
 
 /* Random trees: folded while read, each has exactly the unfolded tree's
- * weights where it can be drawn, and draws the same SVG. */
+ * weights where it can be drawn, and draws the same SVG; half of them with
+ * siblings in name order (names copied until the end), half not (names
+ * interned from the first sibling out of order). */
 static void test_fold_random(void)
 {
 	guint trees = 0, folded_total = 0;
@@ -139,7 +152,7 @@ static void test_fold_random(void)
 		Paths p = { g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev),
 			    g_array_new(FALSE, FALSE, sizeof(gint64)), 0 };
 		GPtrArray *stack = g_ptr_array_new_with_free_func(g_free);
-		random_subtree(&p, r, stack, 0);
+		random_subtree(&p, r, stack, 0, seed % 2 == 0);
 		g_ptr_array_unref(stack);
 		g_rand_free(r);
 		g_autoptr(FtlFlame) full = ftl_flame_new(FTL_FLAME_UNIT_NS);
@@ -211,6 +224,28 @@ static void test_fold_out_of_order(void)
 	CU_ASSERT_STRING_EQUAL(a->child->next->name, "d");
 	CU_ASSERT_PTR_NOT_NULL(a->child->next->child); /* d keeps e */
 	CU_ASSERT_EQUAL(ftl_flame_root(g)->value, 3000005);
+
+	/* a wide node's children in name order, then one out of it: the
+	 * children made so far are found again, none is made twice */
+	g_autoptr(FtlFlame) h = ftl_flame_new(FTL_FLAME_UNIT_NS);
+	fp = ftl_flame_paths_new(h, 0.001);
+	for (char c = 'a'; c <= 'm'; c++)
+		add_line(fp, (char[]){ c, 0 }, 1000, 0);
+	add_line(fp, "0", 1000, 0);
+	add_line(fp, "c;x", 7, 0);
+	add_line(fp, "k", 5, 0);
+	CU_ASSERT_TRUE(ftl_flame_paths_end(fp));
+	ftl_flame_finish(h);
+	guint kids = 0;
+	for (FtlFlameNode *c = ftl_flame_root(h)->child; c; c = c->next, kids++) {
+		if (!strcmp(c->name, "c")) {
+			CU_ASSERT_TRUE(c->value == 1007 && c->child && !strcmp(c->child->name, "x"));
+		} else if (!strcmp(c->name, "k")) {
+			CU_ASSERT_EQUAL(c->value, 1005);
+		}
+	}
+	CU_ASSERT_EQUAL(kids, 14);
+	CU_ASSERT_EQUAL(ftl_flame_root(h)->value, 14012);
 }
 
 static const UnitTest tests[] = {
