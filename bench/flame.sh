@@ -5,13 +5,16 @@
 # CPUs, task switches, irqs, markers):
 #   1. the same stacks: `ftlens export --to folded` once, then FlameGraph's
 #      flamegraph.pl and `ftlens flame` each draw an SVG from that folded
-#      file (both at their default 0.1 px minimum width), and `ftlens flame`
-#      straight from the trace;
+#      file into a file (both at their default 0.1 px minimum width, 1200 px
+#      wide), and `ftlens flame` straight from the trace;
 #   2. a big trace: `ftlens flame` (text -> SVG) next to `ftlens report` on
 #      the same file, in MB/s.
-# Per command: wall time, MB/s of the trace (10^6 bytes), CPU time, peak
-# RSS, from wait4() (bench/measure.c). Prints figures only: nothing here
-# passes or fails on speed.
+# Per command, the median of RUNS runs (the lower middle one for an even
+# RUNS) of: wall time (with the fastest and slowest), MB/s of the trace
+# (10^6 bytes), CPU time, peak RSS, from wait4() (bench/measure.c); the
+# ratios are of medians, printed with the load average they were taken at
+# (other work on the machine slows both sides, not always alike). Prints
+# figures only: nothing here passes or fails on speed.
 #
 # usage: bench/flame.sh [SMALL [BIG]]   (default 64M 1G; K, M, G = 2^10..)
 # env:   FTLENS=path/to/ftlens   (default ./ftlens of this tree; benchmark an
@@ -20,14 +23,14 @@
 #        BENCH_DIR=dir           traces and helpers are cached here
 #                                (default /tmp/ftlens-bench), made once per
 #                                size, seed and generator source
-#        RUNS=N                  runs per command, the fastest is shown (default 1)
+#        RUNS=N                  runs per command, the median is shown (default 5)
 #        SEED=N                  generator seed (default 1)
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 flamegraph=${FLAMEGRAPH:-$here/../../shared/tools/flamegraph/flamegraph.pl}
 dir=${BENCH_DIR:-/tmp/ftlens-bench}
-runs=${RUNS:-1}
+runs=${RUNS:-5}
 seed=${SEED:-1}
 small=${1:-64M}
 big=${2:-1G}
@@ -59,37 +62,54 @@ trace() {
 	echo "$_t"
 }
 
-# run LABEL CMD...: the fastest of $runs runs as one row; sets r_wall.
+# run LABEL CMD...: $runs runs as one row of medians; sets r_wall and
+# r_cpu (medians, each on its own).
 failed=0
 run() {
 	label=$1
 	shift
-	bench_measure "$runs" "$@"
-	if [ "$m_code" != 0 ]; then
-		printf '%-32s FAILED (exit %s)\n' "$label" "$m_code"
-		failed=1
-		r_wall=0 r_cpu=0
-		return 0
-	fi
-	r_wall=$m_wall
-	r_cpu=$(awk -v u="$m_user" -v s="$m_sys" 'BEGIN { print u + s }')
-	awk -v l="$label" -v w="$m_wall" -v u="$m_user" -v s="$m_sys" -v r="$m_rss" -v b="$bytes" 'BEGIN {
-		printf "%-32s %9.3f %8.1f %8.3f %9.1f\n", l, w, (w > 0 ? b / 1e6 / w : 0), u + s, r / 1024
-	}'
+	_rows='' _i=0
+	while [ $_i -lt "$runs" ]; do
+		_res=$("$dir/measure" "$@")
+		read -r _w _u _s _r _c <<EOF
+$_res
+EOF
+		if [ "$_c" != 0 ]; then
+			printf '%-28s FAILED (exit %s)\n' "$label" "$_c"
+			failed=1
+			r_wall=0 r_cpu=0
+			return 0
+		fi
+		_rows="$_rows$_w $_u $_s $_r
+"
+		_i=$((_i + 1))
+	done
+	_mid=$(((runs + 1) / 2))
+	r_wall=$(printf '%s' "$_rows" | sort -g -k1,1 | sed -n "${_mid}p" | cut -d' ' -f1)
+	r_cpu=$(printf '%s' "$_rows" | awk '{ print $2 + $3 }' | sort -g | sed -n "${_mid}p")
+	printf '%s' "$_rows" | awk -v l="$label" -v w="$r_wall" -v c="$r_cpu" -v b="$bytes" '
+		NR == 1 || $1 < lo { lo = $1 }
+		NR == 1 || $1 > hi { hi = $1 }
+		$4 > rss { rss = $4 }
+		END {
+			printf "%-28s %7.3f (%.3f-%.3f) %8.1f %8.3f %8.1f\n", l, w, lo, hi,
+				(w > 0 ? b / 1e6 / w : 0), c, rss / 1024
+		}'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 header() {
 	echo
 	echo "$1"
-	printf '%-32s %9s %8s %8s %9s\n' command "wall s" "MB/s" "CPU s" "RSS MiB"
+	printf '%-28s %7s %13s %8s %8s %8s\n' command "wall s" "(fastest-slowest)" "MB/s" "CPU s" "RSS MiB"
 }
-# drawn SVG: what ftlens -v says about it
-drawn() { "$ftlens" flame -v "$@" 2>&1 >/dev/null | grep -E 'frames|bytes' | sed 's/^/  ftlens -v: /'; }
+load() { cut -d' ' -f1 /proc/loadavg; }
+# drawn SVG: what ftlens --verbose says about it
+drawn() { "$ftlens" flame --verbose "$@" 2>&1 >/dev/null | grep -E 'frames|bytes' | sed 's/^/  ftlens --verbose: /'; }
 
 echo "ftlens: $ftlens ($("$ftlens" --version 2>/dev/null | head -n 1))"
 echo "flamegraph.pl: $flamegraph"
 bench_host
-echo "traces: $dir (seed $seed), runs per command: $runs (fastest shown)"
+echo "traces: $dir (seed $seed), runs per command: $runs (median shown)"
 
 # 1. the same stacks
 t=$(trace "$small")
@@ -98,30 +118,31 @@ header "1. the same stacks: fgraph $(awk -v b="$bytes" 'BEGIN { printf "%.0f MiB
 run "ftlens export --to folded" "$ftlens" export --to folded -o "$work/f.folded" "$t"
 "$ftlens" export --to folded -o "$work/f.folded" "$t"
 echo "  folded: $(wc -l <"$work/f.folded") distinct stacks, $(wc -c <"$work/f.folded") bytes"
-run "flamegraph.pl FOLDED" perl "$flamegraph" --countname ns "$work/f.folded"
+load0=$(load)
+run "flamegraph.pl FOLDED" -o "$work/pl.svg" perl "$flamegraph" --countname ns "$work/f.folded"
 pl=$r_wall pl_cpu=$r_cpu
 run "ftlens flame FOLDED" "$ftlens" flame -o "$work/f.svg" "$work/f.folded"
 fl=$r_wall fl_cpu=$r_cpu
 run "ftlens flame TRACE" "$ftlens" flame -o "$work/t.svg" "$t"
-perl "$flamegraph" --countname ns "$work/f.folded" >"$work/pl.svg"
 echo "  SVG bytes: flamegraph.pl $(wc -c <"$work/pl.svg"), ftlens $(wc -c <"$work/f.svg");" \
 	"frames drawn by flamegraph.pl: $(grep -c '^<g >' "$work/pl.svg" || true)"
 drawn -o "$work/f.svg" "$work/f.folded"
 echo "  ftlens flame is $(ratio "$pl" "$fl")x faster than flamegraph.pl on the same folded stacks" \
 	"in wall time, $(ratio "$pl_cpu" "$fl_cpu")x in CPU time ($(ratio "$pl" "$r_wall")x and" \
-	"$(ratio "$pl_cpu" "$r_cpu")x counting its own parse of the trace)"
+	"$(ratio "$pl_cpu" "$r_cpu")x counting its own parse of the trace); load $load0 -> $(load)"
 
 # 2. a big trace: flame next to report
 t=$(trace "$big")
 bytes=$(wc -c <"$t")
 header "2. text -> SVG: fgraph $(awk -v b="$bytes" 'BEGIN { printf "%.0f MiB", b / 1048576 }')"
+load0=$(load)
 run "ftlens report" "$ftlens" report "$t"
 rp=$r_wall rp_cpu=$r_cpu
 run "ftlens flame" "$ftlens" flame -o "$work/b.svg" "$t"
 fl=$r_wall fl_cpu=$r_cpu
 drawn -o "$work/b.svg" "$t"
 echo "  ftlens flame takes $(ratio "$fl" "$rp")x ftlens report's wall time and" \
-	"$(ratio "$fl_cpu" "$rp_cpu")x its CPU time on the same trace"
+	"$(ratio "$fl_cpu" "$rp_cpu")x its CPU time on the same trace; load $load0 -> $(load)"
 echo
 echo "MB/s is 10^6 bytes of the trace per wall second (for FOLDED rows, of the trace it came from)."
 echo "On a loaded machine compare CPU times: wall time includes waiting for a CPU."

@@ -18,6 +18,9 @@ struct _FtlFlame {
 	 * their parent, so the arena holds them parents first and finish sums
 	 * them in one backward sweep over it */
 	FtlArena arena;
+	/* names of nodes made by ftl_flame_paths_add() while the paths come
+	 * in name order, copied rather than interned until they last */
+	FtlArena name_bytes;
 	FtlPairMap kids; /* (parent, interned name) -> FtlFlameNode* */
 	FtlStrPool *names;
 	FtlPairMap copied; /* ftl_flame_add_calltree(): (call tree name, NULL) -> ours */
@@ -31,6 +34,7 @@ FtlFlame *ftl_flame_new(FtlFlameUnit unit)
 	FtlFlame *f = g_new0(FtlFlame, 1);
 	f->unit = unit;
 	ftl_arena_init(&f->arena);
+	ftl_arena_init(&f->name_bytes);
 	ftl_pairmap_init(&f->kids);
 	ftl_pairmap_init(&f->copied);
 	f->names = ftl_strpool_new_local();
@@ -47,6 +51,7 @@ void ftl_flame_free(FtlFlame *f)
 	if (!f)
 		return;
 	ftl_arena_clear(&f->arena);
+	ftl_arena_clear(&f->name_bytes);
 	ftl_pairmap_clear(&f->kids);
 	ftl_pairmap_clear(&f->copied);
 	ftl_strpool_free(f->names);
@@ -87,24 +92,28 @@ static const char *flame_intern(FtlFlame *f, const char *name, gssize len)
 				      len < 0 ? strlen(name) : strnlen(name, (gsize)len));
 }
 
-/* Orders names as sorted folded lines order them: a name ends in ';'. */
-static int flame_name_order(const char *a, const char *b)
+/* Orders names a[0..la) and b[0..lb) (no NUL bytes) as sorted folded lines
+ * order them: a name ends in ';'. */
+static int flame_name_order(const char *a, gsize la, const char *b, gsize lb)
 {
-	for (;; a++, b++) {
-		unsigned char x = *a ? (unsigned char)*a : ';';
-		unsigned char y = *b ? (unsigned char)*b : ';';
-		if (x != y)
-			return x < y ? -1 : 1;
-		if (!*a || !*b)
-			return *a ? 1 : *b ? -1 : 0;
-	}
+	gsize m = MIN(la, lb);
+	int c = memcmp(a, b, m);
+	if (c)
+		return c < 0 ? -1 : 1;
+	if (la == lb)
+		return 0;
+	unsigned char x = la > m ? (unsigned char)a[m] : ';';
+	unsigned char y = lb > m ? (unsigned char)b[m] : ';';
+	if (x != y)
+		return x < y ? -1 : 1;
+	return la > lb ? 1 : -1;
 }
 
 static int flame_name_cmp(gconstpointer pa, gconstpointer pb, gpointer unused)
 {
 	(void)unused;
-	return flame_name_order((*(FtlFlameNode *const *)pa)->name,
-				(*(FtlFlameNode *const *)pb)->name);
+	const FtlFlameNode *a = *(FtlFlameNode *const *)pa, *b = *(FtlFlameNode *const *)pb;
+	return flame_name_order(a->name, a->name_len, b->name, b->name_len);
 }
 
 /* The child of parent named by the interned name, made when absent. New
@@ -117,7 +126,7 @@ static FtlFlameNode *flame_child_interned(FtlFlame *f, FtlFlameNode *parent, con
 	FtlFlameNode *n, *tail = parent->last;
 	gboolean fresh = !tail;
 	if (tail && parent->sorted) {
-		int c = flame_name_order(tail->name, name);
+		int c = flame_name_order(tail->name, tail->name_len, name, len);
 		if (c == 0)
 			return parent->last_child = tail;
 		fresh = c < 0;
@@ -410,6 +419,185 @@ FtlFlame *ftl_flame_diff(const FtlFlame *a, const FtlFlame *b, gboolean normaliz
 	return d;
 }
 
+/* ---- paths in tree order ---------------------------------------------------- */
+
+/* The weight under which a frame is never drawn when the root weighs at
+ * least total and frames narrower than fraction of the root are merged:
+ * rounded down and one less, so that float rounding never makes it larger
+ * than the drawing's threshold. 0: nothing is known to be too narrow. */
+static gint64 flame_min_weight(gint64 total, double fraction)
+{
+	if (!(fraction > 0))
+		return 0;
+	double min = (double)total * fraction;
+	return min >= 2 && min < 9e18 ? (gint64)floor(min) - 1 : 0;
+}
+
+/* One node of the last path and what is known of it while it is open. */
+typedef struct {
+	FtlFlameNode *node;
+	gint64 sub;	   /* its subtree's weight so far */
+	FtlArenaMark mark; /* the arena just after it was made: its subtree follows */
+	FtlArenaMark name_mark; /* the same for the copied names */
+	guint64 n_nodes;   /* the tree's node count then */
+} FlamePathStep;
+
+struct _FtlFlamePaths {
+	FtlFlame *f;
+	double min_fraction;
+	gboolean fold;	  /* the paths came in tree order so far */
+	gboolean copied;  /* the siblings came in name order so far: names are copied */
+	gboolean broken;  /* a path came back to a folded subtree */
+	guint64 n_folded; /* subtrees folded */
+	gint64 total;	  /* the weight read so far */
+	FlamePathStep *path; /* the last path */
+	guint len, cap;
+};
+
+FtlFlamePaths *ftl_flame_paths_new(FtlFlame *f, double min_fraction)
+{
+	FtlFlamePaths *p = g_new0(FtlFlamePaths, 1);
+	p->f = f;
+	p->min_fraction = min_fraction;
+	p->fold = p->copied = min_fraction > 0;
+	return p;
+}
+
+guint64 ftl_flame_paths_n_folded(const FtlFlamePaths *p)
+{
+	return p->n_folded;
+}
+
+/* Closes the last path's nodes from the deepest up to (not including) keep:
+ * their subtrees are complete. Each adds its subtree into its parent's; one
+ * too light to draw loses its subtree, whose nodes (all made after it, as
+ * the paths come in tree order) go back to the arena. */
+static void flame_paths_close(FtlFlamePaths *p, guint keep)
+{
+	FtlFlame *f = p->f;
+	gint64 min = flame_min_weight(p->total, p->min_fraction);
+	for (guint i = p->len; i-- > keep;) {
+		FlamePathStep *s = &p->path[i];
+		FtlFlameNode *n = s->node;
+		if (p->fold && n->child && s->sub < min) {
+			ftl_arena_release(&f->arena, s->mark);
+			ftl_arena_release(&f->name_bytes, s->name_mark);
+			f->n_nodes = s->n_nodes;
+			n->child = n->last = n->last_child = NULL;
+			n->n_kids = 0;
+			n->sorted = TRUE;
+			n->self = s->sub;
+			p->n_folded++;
+		}
+		if (i)
+			p->path[i - 1].sub += s->sub;
+	}
+	p->len = MIN(keep, p->len);
+}
+
+/* While siblings come in name order, a child is new when its name sorts
+ * after the last one's: it is made with its name copied next to the others,
+ * which a fold gives back with the nodes, where interning it cost a hash
+ * and a table probe for each of the many nodes that are folded away. NULL
+ * when the name does not sort after the last child's. */
+static FtlFlameNode *flame_paths_new_child(FtlFlame *f, FtlFlameNode *parent, FtlSlice s)
+{
+	gsize len = strnlen(s.p, s.len);
+	FtlFlameNode *tail = parent->last;
+	if (tail && (!parent->sorted ||
+		     flame_name_order(tail->name, tail->name_len, s.p, len) >= 0))
+		return NULL;
+	char *name = ftl_arena_alloc0(&f->name_bytes, len + 1);
+	memcpy(name, s.p, len);
+	FtlFlameNode *n = flame_node_alloc(f);
+	n->name = name;
+	n->name_len = (guint32)len;
+	n->parent = parent;
+	n->depth = parent->depth + 1;
+	n->kind = FTL_FLAME_FRAME;
+	n->sorted = TRUE;
+	if (tail)
+		tail->next = n;
+	else
+		parent->child = n;
+	parent->last = parent->last_child = n;
+	parent->n_kids++;
+	return n;
+}
+
+/* Interns the copied names and puts wide nodes' children in the lookup
+ * map: from now on children are found as ftl_flame_child() finds them. */
+static void flame_paths_intern(FtlFlamePaths *p)
+{
+	FtlFlame *f = p->f;
+	p->copied = FALSE;
+	if (f->root.n_kids > FTL_PAIRMAP_SCAN)
+		for (FtlFlameNode *c = f->root.child; c; c = c->next)
+			ftl_pairmap_put(&f->kids, &f->root, c->name, c);
+	for (guint i = 0; i < ftl_arena_n_chunks(&f->arena); i++) {
+		gsize used;
+		char *chunk = ftl_arena_chunk(&f->arena, i, &used);
+		for (gsize off = 0; off + FLAME_NODE_SIZE <= used; off += FLAME_NODE_SIZE) {
+			FtlFlameNode *n = (FtlFlameNode *)(void *)(chunk + off);
+			n->name = ftl_strpool_intern_len(f->names, n->name, n->name_len);
+			if (n->parent->n_kids > FTL_PAIRMAP_SCAN)
+				ftl_pairmap_put(&f->kids, n->parent, n->name, n);
+		}
+	}
+}
+
+void ftl_flame_paths_add(FtlFlamePaths *p, const FtlSlice *frames, guint n, guint same,
+			 gint64 weight)
+{
+	if (p->broken)
+		return;
+	FtlFlame *f = p->f;
+	same = MIN(same, p->len);
+	flame_paths_close(p, same);
+	FtlFlameNode *node = same ? p->path[same - 1].node : &f->root;
+	if (n > p->cap) {
+		p->cap = MAX(n, 2 * p->cap);
+		p->path = g_renew(FlamePathStep, p->path, p->cap);
+	}
+	for (guint i = same; i < n; i++) {
+		guint64 before = f->n_nodes;
+		FtlFlameNode *made = p->copied ? flame_paths_new_child(f, node, frames[i]) : NULL;
+		if (!made && p->copied)
+			flame_paths_intern(p);
+		node = made ? made
+			    : ftl_flame_child(f, node, frames[i].p, frames[i].len, FTL_FLAME_FRAME);
+		if (p->fold && f->n_nodes == before) {
+			/* a subtree closed before is back: out of tree order */
+			if (p->n_folded) {
+				p->broken = TRUE;
+				return;
+			}
+			p->fold = FALSE;
+		}
+		p->path[p->len++] = (FlamePathStep){ node, 0, ftl_arena_mark(&f->arena),
+						     ftl_arena_mark(&f->name_bytes), f->n_nodes };
+	}
+	ftl_flame_add(f, node, weight, 1);
+	if (n)
+		p->path[n - 1].sub += weight;
+	p->total = weight > G_MAXINT64 - p->total ? G_MAXINT64 : p->total + weight;
+}
+
+gboolean ftl_flame_paths_end(FtlFlamePaths *p)
+{
+	if (!p->broken)
+		flame_paths_close(p, 0);
+	if (p->copied)
+		flame_paths_intern(p);
+	/* every name is the pool's now */
+	ftl_arena_clear(&p->f->name_bytes);
+	ftl_arena_init(&p->f->name_bytes);
+	gboolean ok = !p->broken;
+	g_free(p->path);
+	g_free(p);
+	return ok;
+}
+
 /* ---- building from a trace ------------------------------------------------- */
 
 static const char *const flame_from_names[] = { "auto", "calls", "stacks", "functions" };
@@ -575,10 +763,7 @@ void ftl_flame_build_feed(FtlFlameBuild *b, const FtlEvent *ev)
  * and one less, so that float rounding never makes it larger. */
 static gint64 flame_build_min(const FtlFlameBuild *b)
 {
-	if (!(b->opt.min_fraction > 0))
-		return 0;
-	double min = (double)ftl_calltree_root(b->calls)->span_ns * b->opt.min_fraction;
-	return min >= 2 && min < 9e18 ? (gint64)floor(min) - 1 : 0;
+	return flame_min_weight(ftl_calltree_root(b->calls)->span_ns, b->opt.min_fraction);
 }
 
 void ftl_flame_build_finish(FtlFlameBuild *b)

@@ -92,6 +92,28 @@ FtlFlame *ftl_flame_diff(const FtlFlame *a, const FtlFlame *b, gboolean normaliz
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlFlame, ftl_flame_free)
 
+/* ---- paths in tree order ---------------------------------------------------- */
+
+/* Builds a tree from weighted paths (folded lines), each given with how many
+ * of its first frames are the previous path's. When the paths come in tree
+ * order (every subtree's paths together, as ftlens's own folded output and
+ * sorted folded files have them) and min_fraction > 0, a subtree lighter
+ * than that share of the weight read so far is folded once complete: its
+ * root becomes a leaf whose own weight is the subtree's and its nodes are
+ * given back, so the tree never holds nodes a drawing with that minimum
+ * cannot show. Weights stay exact. */
+typedef struct _FtlFlamePaths FtlFlamePaths;
+
+FtlFlamePaths *ftl_flame_paths_new(FtlFlame *f, double min_fraction);
+void ftl_flame_paths_add(FtlFlamePaths *p, const FtlSlice *frames, guint n, guint same,
+			 gint64 weight);
+/* Completes the tree (not finished: call ftl_flame_finish()) and frees p.
+ * FALSE: a path came back to a subtree already folded, the tree is not
+ * exact: build it again with min_fraction 0. */
+gboolean ftl_flame_paths_end(FtlFlamePaths *p);
+/* Subtrees folded so far (one inside another counts too). */
+guint64 ftl_flame_paths_n_folded(const FtlFlamePaths *p);
+
 /* ---- building from a trace ------------------------------------------------ */
 
 typedef enum {

@@ -67,26 +67,10 @@ static void flame_input_clear(FlameInput *in)
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(FlameInput, flame_input_clear)
 
-/* A folded file's tree and the nodes of the line before, outermost first. */
-typedef struct {
-	FtlFlame *f;
-	FtlFlameNode **path;
-	guint cap;
-} FlameFolded;
-
 static void flame_add_folded(const FtlSlice *frames, guint n, guint same, gint64 weight,
 			     gpointer data)
 {
-	FlameFolded *ff = data;
-	FtlFlameNode *node = same ? ff->path[same - 1] : ftl_flame_root(ff->f);
-	if (n > ff->cap) {
-		ff->cap = MAX(n, 2 * ff->cap);
-		ff->path = g_renew(FtlFlameNode *, ff->path, ff->cap);
-	}
-	for (guint i = same; i < n; i++)
-		ff->path[i] = node =
-			ftl_flame_child(ff->f, node, frames[i].p, frames[i].len, FTL_FLAME_FRAME);
-	ftl_flame_add(ff->f, node, weight, 1);
+	ftl_flame_paths_add(data, frames, n, same, weight);
 }
 
 /* Folded stacks are read as they are: their weights are taken as ns. */
@@ -100,17 +84,31 @@ static gboolean flame_is_folded(char **paths, int n)
 	return n > 0;
 }
 
-static gboolean flame_load_folded(FlameInput *in, char **paths, int n, GError **error)
+/* Subtrees too narrow to draw are folded while reading (not from standard
+ * input, which cannot be read twice): paths out of tree order that come
+ * back to a folded one make the files read again without folding. */
+static gboolean flame_load_folded(FlameInput *in, char **paths, int n, double min_fraction,
+				  GError **error)
 {
-	in->folded = ftl_flame_new(FTL_FLAME_UNIT_NS);
-	FlameFolded ff = { in->folded, NULL, 0 };
-	gboolean ok = TRUE;
-	gint64 total = 0;
-	for (int i = 0; i < n && ok; i++)
-		ok = ftl_folded_read(paths[i], flame_add_folded, &ff, &total, error);
-	g_free(ff.path);
-	if (!ok)
-		return FALSE;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(paths[i], "-"))
+			min_fraction = 0;
+	for (;;) {
+		in->folded = ftl_flame_new(FTL_FLAME_UNIT_NS);
+		FtlFlamePaths *fp = ftl_flame_paths_new(in->folded, min_fraction);
+		gboolean ok = TRUE;
+		gint64 total = 0;
+		for (int i = 0; i < n && ok; i++)
+			ok = ftl_folded_read(paths[i], flame_add_folded, fp, &total, error);
+		if (!ftl_flame_paths_end(fp) && ok && min_fraction > 0) {
+			g_clear_pointer(&in->folded, ftl_flame_free);
+			min_fraction = 0;
+			continue;
+		}
+		if (!ok)
+			return FALSE;
+		break;
+	}
 	ftl_flame_finish(in->folded);
 	in->tree = in->folded;
 	g_string_append(in->note, "folded stacks");
@@ -211,7 +209,8 @@ static gboolean flame_load(FlameInput *in, const FlameArgs *a, const FtlCliGloba
 	if (!ftl_cli_stdin_twice(argc, argv, error))
 		return FALSE;
 	if (!a->chart && flame_is_folded(argv + 1, argc - 1))
-		return flame_load_folded(in, argv + 1, argc - 1, error);
+		return flame_load_folded(in, argv + 1, argc - 1, a->diff ? 0 : min_fraction,
+					 error);
 	return flame_load_trace(in, a, g, argv, argc, min_fraction, error);
 }
 

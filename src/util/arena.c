@@ -27,11 +27,13 @@ void ftl_arena_init(FtlArena *a)
 	a->cur = NULL;
 	a->left = 0;
 	a->next_size = ARENA_FIRST;
+	a->spare = NULL;
 }
 
 void ftl_arena_clear(FtlArena *a)
 {
 	g_clear_pointer(&a->chunks, g_ptr_array_unref);
+	g_clear_pointer(&a->spare, g_ptr_array_unref);
 	a->cur = NULL;
 	a->left = 0;
 }
@@ -44,6 +46,14 @@ static void arena_grow(FtlArena *a, gsize size)
 	if (a->chunks->len) {
 		ArenaChunk *last = g_ptr_array_index(a->chunks, a->chunks->len - 1);
 		last->used = last->len - a->left;
+	}
+	ArenaChunk *spare = a->spare && a->spare->len ? g_ptr_array_index(a->spare, a->spare->len - 1)
+						      : NULL;
+	if (spare && spare->len >= size) {
+		g_ptr_array_add(a->chunks, g_ptr_array_steal_index(a->spare, a->spare->len - 1));
+		a->cur = spare->map;
+		a->left = spare->len;
+		return;
 	}
 	if (huge)
 		len = (len + ARENA_HUGE - 1) / ARENA_HUGE * ARENA_HUGE;
@@ -96,4 +106,30 @@ char *ftl_arena_chunk(const FtlArena *a, guint i, gsize *used)
 guint ftl_arena_n_chunks(const FtlArena *a)
 {
 	return a->chunks ? a->chunks->len : 0;
+}
+
+void ftl_arena_release(FtlArena *a, FtlArenaMark mark)
+{
+	guint n = ftl_arena_n_chunks(a);
+	if (!n || mark.n_chunks > n)
+		return;
+	/* later chunks go back zeroed to the spares, kept mapped for reuse */
+	for (; n > MAX(mark.n_chunks, 1); n--) {
+		gsize used = 0;
+		char *p = ftl_arena_chunk(a, n - 1, &used);
+		memset(p, 0, used);
+		if (!a->spare)
+			a->spare = g_ptr_array_new_with_free_func(arena_chunk_free);
+		g_ptr_array_add(a->spare, g_ptr_array_steal_index(a->chunks, n - 1));
+		ArenaChunk *c = g_ptr_array_index(a->chunks, n - 2);
+		a->cur = (char *)c->map + c->used;
+		a->left = c->len - c->used;
+	}
+	ArenaChunk *c = g_ptr_array_index(a->chunks, 0 + n - 1);
+	char *at = mark.n_chunks ? mark.cur : c->map;
+	if (at < a->cur) {
+		memset(at, 0, (gsize)(a->cur - at));
+		a->left += (gsize)(a->cur - at);
+		a->cur = at;
+	}
 }

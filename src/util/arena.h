@@ -14,7 +14,14 @@ typedef struct {
 	char *cur;	   /* free space of the last chunk */
 	gsize left;
 	gsize next_size; /* size of the next chunk */
+	GPtrArray *spare; /* chunks given back by ftl_arena_release(), zeroed */
 } FtlArena;
+
+/* A place in the arena: what was allocated up to some moment. */
+typedef struct {
+	guint n_chunks; /* chunks then */
+	char *cur;	/* the free space of the last one then */
+} FtlArenaMark;
 
 void ftl_arena_init(FtlArena *a);
 /* Frees every object and the chunks. */
@@ -28,3 +35,12 @@ gpointer ftl_arena_alloc0(FtlArena *a, gsize size);
  * backwards, without a list of them. */
 guint ftl_arena_n_chunks(const FtlArena *a);
 char *ftl_arena_chunk(const FtlArena *a, guint i, gsize *used);
+/* The place the next allocation comes from. */
+static inline FtlArenaMark ftl_arena_mark(const FtlArena *a)
+{
+	return (FtlArenaMark){ a->chunks ? a->chunks->len : 0, a->cur };
+}
+/* Gives back every object allocated since mark: their memory is zeroed and
+ * handed out again, where fresh pages would each cost a fault. Objects
+ * from before mark stay. */
+void ftl_arena_release(FtlArena *a, FtlArenaMark mark);

@@ -60,9 +60,57 @@ static void test_chunks(void)
 	CU_ASSERT_EQUAL(ftl_arena_n_chunks(&a), 0);
 }
 
+/* What is released is handed out again, zeroed, from the mark on, across
+ * chunks; what came before the mark stays as it was. */
+static void test_release(void)
+{
+	FtlArena a;
+	ftl_arena_init(&a);
+	FtlArenaMark empty = ftl_arena_mark(&a);
+	for (guint i = 0; i < 1000; i++)
+		*(guint *)ftl_arena_alloc0(&a, 112) = i + 1;
+	FtlArenaMark m = ftl_arena_mark(&a);
+	guint chunks = ftl_arena_n_chunks(&a);
+	char *next = ftl_arena_alloc0(&a, 112);
+	gboolean ok = TRUE;
+	for (guint round = 0; round < 3; round++) {
+		/* 6 MB: into new chunks, then back */
+		for (guint i = 0; i < 60000; i++)
+			memset(ftl_arena_alloc0(&a, 112), 0xa5, 112);
+		ok = ok && ftl_arena_n_chunks(&a) > chunks;
+		ftl_arena_release(&a, m);
+		ok = ok && ftl_arena_n_chunks(&a) == chunks;
+		char *p = ftl_arena_alloc0(&a, 112);
+		ok = ok && p == next;
+		for (guint i = 0; i < 60000; i++) {
+			char *q = i ? ftl_arena_alloc0(&a, 112) : p;
+			for (guint j = 0; j < 112; j++)
+				ok = ok && q[j] == 0;
+			memset(q, 0x5a, 112);
+		}
+		ftl_arena_release(&a, m);
+	}
+	CU_ASSERT_TRUE(ok);
+	guint seen = 0;
+	for (guint c = 0; c < ftl_arena_n_chunks(&a); c++) {
+		gsize used = 0;
+		char *p = ftl_arena_chunk(&a, c, &used);
+		for (gsize off = 0; off < used; off += 112)
+			ok = ok && *(guint *)(p + off) == ++seen;
+	}
+	CU_ASSERT_TRUE(ok);
+	CU_ASSERT_EQUAL(seen, 1000);
+	ftl_arena_release(&a, empty);
+	gsize used = 1;
+	CU_ASSERT_TRUE(ftl_arena_chunk(&a, 0, &used) && used == 0);
+	CU_ASSERT_EQUAL(*(guint *)ftl_arena_alloc0(&a, 112), 0);
+	ftl_arena_clear(&a);
+}
+
 static const UnitTest tests[] = {
 	{ "zeroed, aligned, distinct", test_alloc },
 	{ "chunks in order", test_chunks },
+	{ "released memory reused, zeroed", test_release },
 	{ NULL, NULL },
 };
 
