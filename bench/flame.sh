@@ -68,22 +68,14 @@ failed=0
 run() {
 	label=$1
 	shift
-	_rows='' _i=0
-	while [ $_i -lt "$runs" ]; do
-		_res=$("$dir/measure" "$@")
-		read -r _w _u _s _r _c <<EOF
-$_res
-EOF
-		if [ "$_c" != 0 ]; then
-			printf '%-28s FAILED (exit %s)\n' "$label" "$_c"
-			failed=1
-			r_wall=0 r_cpu=0
-			return 0
-		fi
-		_rows="$_rows$_w $_u $_s $_r
-"
-		_i=$((_i + 1))
-	done
+	bench_measure "$runs" "$@"
+	if [ "$m_code" != 0 ]; then
+		printf '%-28s FAILED (exit %s)\n' "$label" "$m_code"
+		failed=1
+		r_wall=0 r_cpu=0
+		return 0
+	fi
+	_rows=$m_runs
 	_mid=$(((runs + 1) / 2))
 	r_wall=$(printf '%s' "$_rows" | sort -g -k1,1 | sed -n "${_mid}p" | cut -d' ' -f1)
 	r_cpu=$(printf '%s' "$_rows" | awk '{ print $2 + $3 }' | sort -g | sed -n "${_mid}p")

@@ -13,11 +13,12 @@ bench_build() {
 
 # bench_measure RUNS CMD...: runs CMD RUNS times, stdout to /dev/null, and
 # sets m_wall, m_user, m_sys (seconds) and m_rss (KiB) from the fastest run;
-# m_code is the first nonzero exit status (then the figures are not set).
+# m_code is the first nonzero exit status (then the figures are not set);
+# m_runs holds every run's "wall user sys rss" line, for medians.
 bench_measure() {
 	_runs=$1
 	shift
-	m_wall='' m_code=0
+	m_wall='' m_code=0 m_runs=''
 	_i=0
 	while [ $_i -lt "$_runs" ]; do
 		_res=$("$bench_dir/measure" "$@")
@@ -28,6 +29,8 @@ EOF
 			m_code=$_c
 			return 0
 		fi
+		m_runs="$m_runs$_w $_u $_s $_r
+"
 		if [ -z "$m_wall" ] || awk -v a="$_w" -v b="$m_wall" 'BEGIN { exit !(a < b) }'; then
 			m_wall=$_w m_user=$_u m_sys=$_s m_rss=$_r
 		fi
