@@ -36,7 +36,7 @@ check "ftrace_enabled the same before and after arm-oops" \
 check "no sanitizer report in the guest" '! grep -q "Sanitizer" "$C"'
 check "the program found tracefs by itself" 'grep -q '\''^simple_trace: markers go to /sys/kernel/tracing/trace_marker$'\'' "$C"'
 check "the kernel dumped the ftrace buffer after the crash" \
-	'awk '\''/^FTLENS-VM: crashing now/ { c = NR } /Dumping ftrace buffer:/ && c { d = 1 } END { exit !d }'\'' "$C"'
+	'awk '\''/(^|\] )FTLENS-VM: crashing now$/ { c = NR } /Dumping ftrace buffer:/ && c { d = 1 } END { exit !d }'\'' "$C"'
 # the dump: from "Dumping ftrace buffer:" to its closing dashes
 awk '/Dumping ftrace buffer:/ { on = 1; next } on && /\] --------------------*$/ && n++ { exit } on' "$C" |
 	sed 's/^\[ *[0-9.]*\] //' >"$T/dump"

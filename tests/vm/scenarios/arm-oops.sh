@@ -24,5 +24,8 @@ echo "scenario: ftrace_dump_on_oops: $(cat /proc/sys/kernel/ftrace_dump_on_oops)
 # No FTLENS_TRACE_MARKER: the library finds tracefs in /proc/mounts. The
 # crash follows at once: a 16 KiB buffer holds only the last moments.
 simple_trace --keep-on arm-oops-vm
-echo "FTLENS-VM: crashing now"
+# Through printk, not the tty: the console prints kernel records in order,
+# while a tty write still queued for the UART may come out after the oops,
+# or never.
+echo "FTLENS-VM: crashing now" >/dev/kmsg
 echo c >/proc/sysrq-trigger
