@@ -11,6 +11,16 @@ LC_ALL=C
 TZ=UTC
 export LC_ALL TZ
 
+# python3 resolved once when it is a version manager's shim script (pyenv's
+# runs several shell scripts a call: seconds per call on a loaded machine);
+# the interpreter it picks stays the same for the whole test script.
+ftl_python=$(command -v python3 2>/dev/null)
+if [ -n "$ftl_python" ] && [ "$(head -c 2 "$ftl_python" 2>/dev/null)" = "#!" ] &&
+	ftl_python=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) &&
+	[ -x "$ftl_python" ]; then
+	python3() { "$ftl_python" "$@"; }
+fi
+
 tap_n=0
 tap_failed=0
 
