@@ -452,7 +452,7 @@ FtlTrace *ftl_cli_open_trace(const FtlCliGlobals *g, int argc, char **argv, GErr
 			    "%s: no input file given (try 'ftlens help %s')", argv[0], argv[0]);
 		return NULL;
 	}
-	FtlOpenFlags flags = g->strict ? FTL_OPEN_STRICT : FTL_OPEN_NONE;
+	FtlOpenFlags flags = g->open_flags | (g->strict ? FTL_OPEN_STRICT : FTL_OPEN_NONE);
 	const char *const *paths = (const char *const *)argv + 1;
 	FtlTrace *trace = ftl_trace_open_buffer(paths, (guint)argc - 1, flags, g->buffer, error);
 	if (!trace)

@@ -18,6 +18,7 @@ typedef struct {
 	gboolean inverted; /* an -e/--filter came after -v */
 	gboolean strict;
 	gboolean no_index;    /* --no-index: no sparse index used or built */
+	FtlOpenFlags open_flags; /* set by the command: what ftl_cli_open_trace() adds */
 	guint build_index;    /* > 0: build one with this stride whatever the size (ftlens index) */
 	char *color;	/* auto|always|never */
 	char *cpu_list; /* raw option text */

@@ -20,6 +20,7 @@ gboolean ftl_cmd_info(int argc, char **argv, GError **error)
 		return FALSE;
 	FtlFormat fmt = g.format;
 	gboolean json = fmt == FTL_FORMAT_JSON;
+	g.open_flags |= FTL_OPEN_NO_CALLERS; /* info shows no marker */
 	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, argc, argv, error);
 	if (!trace)
 		return FALSE;

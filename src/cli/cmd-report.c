@@ -70,6 +70,7 @@ gboolean ftl_cmd_report(int argc, char **argv, GError **error)
 	FtlFuncStatsSort sort = FTL_FUNCSTATS_SORT_SELF;
 	if (!report_check(per, sort_s, top, threshold_us, &key, &sort, error))
 		return FALSE;
+	g.open_flags |= FTL_OPEN_NO_CALLERS; /* its markers table has no caller column */
 	if (!ftl_cli_time_origin(&g, argc, argv, error))
 		return FALSE;
 	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, argc, argv, error);

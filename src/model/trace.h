@@ -13,6 +13,10 @@
 typedef enum {
 	FTL_OPEN_NONE = 0,
 	FTL_OPEN_STRICT = 1u << 0, /* the first unparsed line is an error */
+	/* The command shows no marker's caller: a binary input may leave
+	 * u.marker.caller empty rather than resolve its address (which costs
+	 * a trace.dat's whole kallsyms). */
+	FTL_OPEN_NO_CALLERS = 1u << 1,
 } FtlOpenFlags;
 
 FtlTrace *ftl_trace_new(const char *label, FtlOpenFlags flags);

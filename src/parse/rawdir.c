@@ -253,14 +253,14 @@ static FtlStatus raw_next(FtlSource *src, const FtlEvent **out, GError **error)
 					    id, rc->cpu, rc->page_no, rc->rec.offset);
 			ftl_diags_add(ftl_trace_diags(rc->base.trace), FTL_DIAG_UNKNOWN_EVENT,
 				      rc->base.path, 0, rc->cpu, where, (gsize)n, 0);
-		} else if (rc->rec.size >= 8 && ftl_tep_short(rc->dec, &rc->rec)) {
+		} else if (ftl_tep_short(rc->dec)) {
 			char where[160];
 			gint n = g_snprintf(where, sizeof where,
 					    "CPU %d, page %" G_GUINT64_FORMAT
 					    ", file offset %llu: a %s record of %d bytes, its "
 					    "format's fields need %d",
 					    rc->cpu, rc->page_no, rc->rec.offset, rc->ev.name,
-					    rc->rec.size, ftl_tep_short(rc->dec, &rc->rec));
+					    rc->rec.size, ftl_tep_short(rc->dec));
 			ftl_diags_add(ftl_trace_diags(rc->base.trace), FTL_DIAG_BAD_PAGE,
 				      rc->base.path, 0, rc->cpu, where, (gsize)n, 0);
 		}

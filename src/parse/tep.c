@@ -271,6 +271,8 @@ struct _FtlTepDecoder {
 	GString *state_text; /* prev_state of the current sched_switch */
 	GArray *frames;	     /* FtlSlice: kernel_stack frames of the current event */
 	char number[32];     /* ftl_tep_field's text of a number */
+	gboolean no_callers; /* FTL_OPEN_NO_CALLERS: markers' callers left empty */
+	gint short_need;     /* ftl_tep_short() of the record decoded last */
 	/* Per-record lookups cached (millions of records, hundreds of ids
 	 * interleaved, a few pids): the infos of ids below TEP_ID_TABLE by
 	 * id (libtraceevent's tep_find_event() bisects its whole list of
@@ -704,7 +706,7 @@ static void tep_dec_marker(FtlTepDecoder *ts, struct tep_record *r, const TepEve
 	if (info->is_print && (p = tep_dec_str(r, info->f[F_BUF], &len))) {
 		tep_dec_marker_text(ev, p, len, FALSE);
 		gint64 ip;
-		if (tep_dec_num(r, info->f[F_PRINT_IP], &ip)) {
+		if (!ts->no_callers && tep_dec_num(r, info->f[F_PRINT_IP], &ip)) {
 			const char *fn = tep_dec_func_name(ts, ip);
 			ev->u.marker.caller = (FtlSlice){ fn, (guint32)strlen(fn) };
 		}
@@ -859,6 +861,7 @@ gboolean ftl_tep_decode(FtlTepDecoder *ts, struct tep_record *r, FtlEvent *ev, g
 	ev->tgid = -1;
 	ev->pid = -1;
 	*idp = -1;
+	ts->short_need = 0;
 	if (r->size < 8) {
 		/* not even the common fields */
 		ev->name = ftl_strpool_intern(ts->pool, "unknown_event");
@@ -874,8 +877,11 @@ gboolean ftl_tep_decode(FtlTepDecoder *ts, struct tep_record *r, FtlEvent *ev, g
 	struct tep_event *event = info->event;
 	ev->name = info->name;
 	ev->system = info->system;
-	if (r->size < info->fixed)
-		return event != NULL; /* a short record: its fields are not decoded */
+	if (r->size < info->fixed) {
+		/* a short record: its fields are not decoded */
+		ts->short_need = info->fixed;
+		return event != NULL;
+	}
 	ev->kind = info->kind;
 	switch (info->kind) {
 	case FTL_EVENT_FUNC:
@@ -949,14 +955,9 @@ static TepEventInfo *tep_dec_whole(FtlTepDecoder *ts, struct tep_record *r)
 	return r->size < info->fixed ? NULL : info;
 }
 
-gint ftl_tep_short(FtlTepDecoder *ts, struct tep_record *r)
+gint ftl_tep_short(const FtlTepDecoder *ts)
 {
-	if (r->size < 8)
-		return 8;
-	int id, pid, flags;
-	tep_dec_common(ts, r, &id, &pid, &flags);
-	TepEventInfo *info = tep_dec_info_of(ts, id);
-	return r->size < info->fixed ? info->fixed : 0;
+	return ts->short_need;
 }
 
 /* len less the newlines and spaces p ends with. */
@@ -1040,6 +1041,7 @@ FtlTepDecoder *ftl_tep_decoder_new(struct tep_handle *tep, FtlTrace *trace)
 	FtlTepDecoder *d = g_new0(FtlTepDecoder, 1);
 	d->tep = tep;
 	d->pool = ftl_trace_pool(trace);
+	d->no_callers = (ftl_trace_flags(trace) & FTL_OPEN_NO_CALLERS) != 0;
 	d->events = g_hash_table_new_full(NULL, NULL, NULL, tep_dec_info_free);
 	d->check = g_getenv("FTLENS_PAYLOAD_CHECK") != NULL;
 	d->states = g_array_new(FALSE, FALSE, sizeof(TepStateSym));

@@ -31,10 +31,12 @@ gboolean ftl_tep_decode(FtlTepDecoder *d, struct tep_record *r, FtlEvent *ev, gi
 gboolean ftl_tep_field(FtlTepDecoder *d, struct tep_record *r, const char *key,
 		       FtlSlice *value);
 
-/* The bytes r's event format needs (its fixed fields) when r is shorter,
- * else 0. A short record is decoded as a GENERIC event of its name only, and
- * has no payload text: the caller reports it as damaged. */
-gint ftl_tep_short(FtlTepDecoder *d, struct tep_record *r);
+/* The bytes the event format of the record ftl_tep_decode() read last
+ * needs (its fixed fields) when that record was shorter, else 0 (and 0 for
+ * a record without the 8 bytes of common fields). A short record is decoded
+ * as a GENERIC event of its name only, and has no payload text: the caller
+ * reports it as damaged. */
+gint ftl_tep_short(const FtlTepDecoder *d);
 
 /* Appends r's text as `trace-cmd report` prints it after the event name
  * (libtraceevent's print format): only views ask for it. */

@@ -147,8 +147,8 @@ static void tracedat_fill(TracedatSource *ts, struct tep_record *r)
 				    id, r->cpu, (unsigned long long)r->offset);
 		ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_UNKNOWN_EVENT,
 			      ts->base.path, 0, r->cpu, where, (gsize)n, 0);
-	} else if (r->size >= 8) {
-		gint need = ftl_tep_short(ts->dec, r);
+	} else {
+		gint need = ftl_tep_short(ts->dec);
 		if (need) {
 			char where[160];
 			gint n = g_snprintf(where, sizeof where,
