@@ -4,6 +4,8 @@
 
 #include "util/slots.h"
 
+#define COUNTS_RECENT 64
+
 struct _FtlCounts {
 	GArray *cpus;	   /* FtlCpuCounts, index cpu + 1 */
 	GHashTable *names; /* interned name -> FtlNameCount* */
@@ -13,8 +15,10 @@ struct _FtlCounts {
 	guint64 kinds[FTL_EVENT_N_KINDS];
 	guint64 event_lines, events, lost_events, lost_lines;
 	gint64 first_ts, last_ts;
-	const char *last_name;
-	FtlNameCount *last_nc;
+	/* The counts of the names seen last, by their interned pointer: a
+	 * trace.dat interleaves dozens of event names, and the hash lookup was
+	 * most of feeding one. */
+	FtlNameCount *recent[COUNTS_RECENT];
 };
 
 static void counts_marker_free(gpointer p)
@@ -96,18 +100,16 @@ void ftl_counts_feed(FtlCounts *c, const FtlEvent *ev)
 	cc->event_lines++;
 	c->event_lines++;
 	if (ev->name) {
-		FtlNameCount *nc;
-		if (ev->name == c->last_name) {
-			nc = c->last_nc;
-		} else {
+		FtlNameCount **slot = &c->recent[((guintptr)ev->name >> 4) % COUNTS_RECENT];
+		FtlNameCount *nc = *slot;
+		if (!nc || nc->name != ev->name) {
 			nc = g_hash_table_lookup(c->names, ev->name);
 			if (!nc) {
 				nc = g_new0(FtlNameCount, 1);
 				nc->name = ev->name;
 				g_hash_table_insert(c->names, (gpointer)ev->name, nc);
 			}
-			c->last_name = ev->name;
-			c->last_nc = nc;
+			*slot = nc;
 		}
 		nc->count++;
 	}
