@@ -415,6 +415,17 @@ static const char *tracedat_dialect(FtlSource *src)
 	return "trace.dat";
 }
 
+/* Only the pages ftlens reads itself can start at a time. */
+static FtlStatus tracedat_seek_time(FtlSource *src, gint64 when, GError **error)
+{
+	TracedatSource *ts = (TracedatSource *)src;
+	(void)error;
+	if (!ts->streams || ts->started)
+		return FTL_STATUS_EOF;
+	ftl_dat_streams_seek_time(ts->streams, when > 0 ? (guint64)when : 0);
+	return FTL_STATUS_OK;
+}
+
 static const FtlSourceOps tracedat_ops = {
 	.name = "tracedat",
 	.next = tracedat_next,
@@ -422,6 +433,7 @@ static const FtlSourceOps tracedat_ops = {
 	.dialect = tracedat_dialect,
 	.payload = tracedat_payload,
 	.field = tracedat_field,
+	.seek_time = tracedat_seek_time,
 };
 
 /* A source for one buffer of file; its reader is set up by the caller.
