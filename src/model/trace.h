@@ -36,8 +36,9 @@ FtlSource *ftl_trace_source(const FtlTrace *trace, guint i);
  * of the event it starts at; FTL_STATUS_EOF (*at 0, nothing changed) when
  * it cannot; FTL_STATUS_ERROR when the seek failed (free the trace). */
 FtlStatus ftl_trace_seek_event(FtlTrace *trace, guint64 want, guint64 *at, GError **error);
-/* Before the trace is read: starts every source at its first event at ts or
- * later (source.h's seek_time), so that the trace gives the events from
+/* Before the trace is read, or later (make a new FtlIter then): starts
+ * every source (again) at its first event at ts or later (source.h's
+ * seek_time), so that the trace gives the events from
  * the first at ts on, in the order a whole pass gives them when their
  * timestamps never go down and no two sources tie on (ts, cpu).
  * FTL_STATUS_EOF (nothing changed) when a source cannot seek so;

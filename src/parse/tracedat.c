@@ -415,14 +415,21 @@ static const char *tracedat_dialect(FtlSource *src)
 	return "trace.dat";
 }
 
-/* Only the pages ftlens reads itself can start at a time. */
+/* Only the pages ftlens reads itself can start at a time; before the
+ * first event or anywhere later (the merge starts again from there). */
 static FtlStatus tracedat_seek_time(FtlSource *src, gint64 when, GError **error)
 {
 	TracedatSource *ts = (TracedatSource *)src;
 	(void)error;
-	if (!ts->streams || ts->started)
+	if (!ts->streams)
 		return FTL_STATUS_EOF;
 	ftl_dat_streams_seek_time(ts->streams, when > 0 ? (guint64)when : 0);
+	ts->started = FALSE;
+	ts->heap_len = 0;
+	ts->cur = NULL;
+	ts->lost_pending = FALSE;
+	for (guint c = 0; c < ts->n_cpu_slots; c++)
+		ts->last_ts[c] = FTL_TS_NONE;
 	return FTL_STATUS_OK;
 }
 

@@ -124,6 +124,27 @@ static gboolean seeker_open(gpointer self, const FtlTuiCheckpoint *cp, FtlTuiStr
 	return TRUE;
 }
 
+static gboolean seeker_reseek(gpointer self, const FtlTuiCheckpoint *cp, FtlTuiStream *s)
+{
+	Seeker *sk = self;
+	if (sk->broken || cp->raw == 0)
+		return FALSE;
+	FtlStatus st = ftl_trace_seek_time(s->trace, cp->ts, NULL);
+	if (st == FTL_STATUS_ERROR) {
+		sk->broken = TRUE; /* the stream's trace is unusable: opened again */
+		ftl_tui_stream_clear(s);
+	}
+	if (st != FTL_STATUS_OK)
+		return FALSE;
+	ftl_iter_free(s->iter);
+	s->iter = ftl_iter_new(s->trace, NULL);
+	s->at = cp->raw - cp->ties;
+	s->seekable = TRUE;
+	ftl_tui_call_names_clear(&s->names);
+	ftl_tui_call_names_init(&s->names);
+	return TRUE;
+}
+
 static void seeker_free(gpointer self)
 {
 	Seeker *s = self;
@@ -131,7 +152,7 @@ static void seeker_free(gpointer self)
 	g_free(s);
 }
 
-static const FtlTuiSeekerOps seeker_ops = { seeker_open, seeker_free };
+static const FtlTuiSeekerOps seeker_ops = { seeker_open, seeker_reseek, seeker_free };
 
 FtlTuiSeeker ftl_tui_seeker_new(const FtlTuiOptions *opt, FtlTuiIo *io, FtlTrace *first)
 {
@@ -321,6 +342,23 @@ static FtlTuiCheckpoint ev_checkpoint(FtlTuiEvents *ev, guint64 target, FtlTuiCa
 	return cp;
 }
 
+/* The stream open now moved to checkpoint cp's time, without opening the
+ * input again (a trace.dat: a binary search of its pages); FALSE when it
+ * cannot, or (jump) would start no further on than it is. */
+static gboolean ev_reseek(FtlTuiEvents *ev, const FtlTuiCheckpoint *cp, gboolean jump)
+{
+	if (!ev->open || !ev->seeker.ops->reseek || cp->ts == FTL_TS_NONE || cp->ties > cp->raw)
+		return FALSE;
+	if (jump && cp->raw - cp->ties <= ev->stream.at)
+		return FALSE;
+	g_rw_lock_reader_lock(&ev->io->lock);
+	gboolean ok = ev->seeker.ops->reseek(ev->seeker.self, cp, &ev->stream);
+	g_rw_lock_reader_unlock(&ev->io->lock);
+	if (!ev->stream.iter)
+		ev->open = FALSE; /* left unusable */
+	return ok;
+}
+
 /* Opens a stream from which list row `target` is ahead: from the last
  * checkpoint at or before it, starting at the index point before that
  * when the input has one. jump: the stream open now stays when the new
@@ -330,17 +368,19 @@ static gboolean ev_reopen(FtlTuiEvents *ev, guint64 target, gboolean jump, GErro
 	FtlTuiCallSnaps *snaps;
 	FtlTuiCheckpoint cp = ev_checkpoint(ev, target, &snaps);
 	ev_io_release(ev);
-	FtlTuiStream s = { 0 };
-	if (!ev->seeker.ops->open(ev->seeker.self, &cp, &s, error))
-		return FALSE;
-	if (jump && s.at <= ev->stream.at) {
-		ftl_tui_stream_clear(&s);
-		g_atomic_int_set(&ev->try_seek, s.seekable);
-		return TRUE;
+	if (!ev_reseek(ev, &cp, jump)) {
+		FtlTuiStream s = { 0 };
+		if (!ev->seeker.ops->open(ev->seeker.self, &cp, &s, error))
+			return FALSE;
+		if (jump && ev->open && s.at <= ev->stream.at) {
+			ftl_tui_stream_clear(&s);
+			g_atomic_int_set(&ev->try_seek, s.seekable);
+			return TRUE;
+		}
+		ftl_tui_stream_clear(&ev->stream);
+		ev->stream = s;
+		ev->open = TRUE;
 	}
-	ftl_tui_stream_clear(&ev->stream);
-	ev->stream = s;
-	ev->open = TRUE;
 	/* from where the seeker started to the checkpoint: names only, or
 	 * nothing when the model left the names open there */
 	const FtlEvent *e;

@@ -63,6 +63,11 @@ typedef struct {
 	 * reader thread. */
 	gboolean (*open)(gpointer self, const FtlTuiCheckpoint *at, FtlTuiStream *out,
 			 GError **error);
+	/* Optional. Moves stream s (one open() gave) to the first event of
+	 * time at->ts, at->ties events before at->raw, without opening the
+	 * input again. FALSE when it cannot (s unchanged, or s to be
+	 * replaced when it was left unusable: broken for good). */
+	gboolean (*reseek)(gpointer self, const FtlTuiCheckpoint *at, FtlTuiStream *s);
 	void (*free)(gpointer self);
 } FtlTuiSeekerOps;
 
