@@ -49,6 +49,13 @@ typedef struct {
 	 * changed); FTL_STATUS_ERROR when the input does not hold what the
 	 * index promised (the source is then unusable: open it again). */
 	FtlStatus (*seek_event)(FtlSource *src, guint64 want, guint64 *at, GError **error);
+	/* Optional. Before the first next(), or later (the event next() gave
+	 * last is gone): starts the stream (again) at its first event whose
+	 * timestamp is ts or later, found without reading what comes before
+	 * (a binary input's per-CPU pages). Exact only when the
+	 * input's timestamps never go down: callers check that on a pass of
+	 * their own. FTL_STATUS_EOF when the source cannot (nothing changed). */
+	FtlStatus (*seek_time)(FtlSource *src, gint64 ts, GError **error);
 } FtlSourceOps;
 
 struct _FtlSource {

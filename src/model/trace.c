@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "util/error.h"
+
 struct _FtlTrace {
 	char *label;
 	FtlOpenFlags flags;
@@ -161,6 +163,28 @@ FtlStatus ftl_trace_seek_event(FtlTrace *t, guint64 want, guint64 *at, GError **
 	if (!src->ops->seek_event)
 		return FTL_STATUS_EOF;
 	return src->ops->seek_event(src, want, at, error);
+}
+
+FtlStatus ftl_trace_seek_time(FtlTrace *t, gint64 ts, GError **error)
+{
+	if (!t->sources->len)
+		return FTL_STATUS_EOF;
+	for (guint i = 0; i < t->sources->len; i++)
+		if (!ftl_trace_source(t, i)->ops->seek_time)
+			return FTL_STATUS_EOF;
+	for (guint i = 0; i < t->sources->len; i++) {
+		FtlSource *src = ftl_trace_source(t, i);
+		FtlStatus st = src->ops->seek_time(src, ts, error);
+		if (st == FTL_STATUS_OK)
+			continue;
+		if (st == FTL_STATUS_EOF && i == 0)
+			return st;
+		if (st == FTL_STATUS_EOF)
+			g_set_error(error, FTL_ERROR, FTL_ERROR_UNSUPPORTED,
+				    "'%s': only some of its inputs can start at a time", t->label);
+		return FTL_STATUS_ERROR;
+	}
+	return FTL_STATUS_OK;
 }
 
 const char *ftl_trace_tracer(const FtlTrace *t)

@@ -40,6 +40,14 @@ FtlSource *ftl_trace_source(const FtlTrace *trace, guint i);
  * of the event it starts at; FTL_STATUS_EOF (*at 0, nothing changed) when
  * it cannot; FTL_STATUS_ERROR when the seek failed (free the trace). */
 FtlStatus ftl_trace_seek_event(FtlTrace *trace, guint64 want, guint64 *at, GError **error);
+/* Before the trace is read, or later (make a new FtlIter then): starts
+ * every source (again) at its first event at ts or later (source.h's
+ * seek_time), so that the trace gives the events from
+ * the first at ts on, in the order a whole pass gives them when their
+ * timestamps never go down and no two sources tie on (ts, cpu).
+ * FTL_STATUS_EOF (nothing changed) when a source cannot seek so;
+ * FTL_STATUS_ERROR when only some could (free the trace). */
+FtlStatus ftl_trace_seek_time(FtlTrace *trace, gint64 ts, GError **error);
 /* The tracer named by the first source that names one, else NULL. */
 const char *ftl_trace_tracer(const FtlTrace *trace);
 /* Facts about how the input was read that a user should see (info prints

@@ -616,9 +616,26 @@ static void tep_dec_lat(int fl, FtlEvent *ev)
 
 /* Renders the event's INFO part (what trace-cmd report prints after the
  * name) into ts->text. Returns the text, NUL-terminated. */
+/* Whether event's print format may name a kernel address (%ps, %pS, %pf,
+ * %pF, %pB): only those need kallsyms. A "%%p" counts too (harmless). */
+static gboolean tep_dec_needs_symbols(const struct tep_event *event)
+{
+	const char *f = event ? event->print_fmt.format : NULL;
+	if (!f)
+		return TRUE;
+	for (const char *p = strstr(f, "%p"); p; p = strstr(p + 2, "%p"))
+		if (p[2] && strchr("sSfFB", p[2]))
+			return TRUE;
+	return FALSE;
+}
+
 static const char *tep_dec_render(FtlTepDecoder *ts, struct tep_record *r)
 {
-	tep_lazy_functions(ts->lazy, ts->tep); /* %pS, function events */
+	/* %pS, function events: kallsyms (MBs, a third of a second to parse)
+	 * only once an event that names addresses is rendered */
+	if (ts->lazy && ts->lazy->kallsyms &&
+	    tep_dec_needs_symbols(tep_find_event_by_record(ts->tep, r)))
+		tep_lazy_functions(ts->lazy, ts->tep);
 	trace_seq_reset(&ts->text);
 	tep_print_event(ts->tep, &ts->text, r, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&ts->text);

@@ -446,3 +446,73 @@ void ftl_dat_streams_advance(FtlDatStreams *s, guint i)
 	if (st->cur)
 		st->pos++;
 }
+
+/* ---- starting at a time ---------------------------------------------------- */
+
+/* Waits until the blocks handed to workers are filled: the ring is the
+ * reader's again. */
+static void stream_quiesce(DatStream *st)
+{
+	g_mutex_lock(&st->lock);
+	for (guint64 k = st->cur_index; k < st->next_fill; k++)
+		while (!st->ring[k % BLOCKS_AHEAD]->ready)
+			g_cond_wait(&st->filled, &st->lock);
+	g_mutex_unlock(&st->lock);
+}
+
+/* The first nonempty block in [k, end), filled into b, and its first
+ * record's timestamp; end when there is none. What a probe finds damaged
+ * is noted when the reader reaches that block, not here. */
+static guint64 stream_probe(DatStream *st, DatBlock *b, guint64 k, guint64 end, guint64 *ts)
+{
+	for (; k < end; k++) {
+		b->index = k;
+		block_fill(b);
+		g_ptr_array_set_size(b->bad, 0);
+		if (b->recs->len) {
+			*ts = g_array_index(b->recs, FtlDatRecord, 0).ts;
+			return k;
+		}
+	}
+	return end;
+}
+
+/* The last block whose first record is before ts (0 when none): the first
+ * record at ts or later is in it or after it, when the CPU's timestamps
+ * never go down. A binary search: a few blocks read, not the CPU's data. */
+static guint64 stream_find(DatStream *st, guint64 ts)
+{
+	DatBlock *scratch = st->ring[0];
+	guint64 lo = 0, hi = st->n_blocks, found = 0;
+	while (lo < hi) {
+		guint64 mid = lo + (hi - lo) / 2, first = 0;
+		guint64 k = stream_probe(st, scratch, mid, hi, &first);
+		if (k == hi) {
+			hi = mid;
+		} else if (first < ts) {
+			found = k;
+			lo = k + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	return found;
+}
+
+void ftl_dat_streams_seek_time(FtlDatStreams *s, guint64 ts)
+{
+	for (guint i = 0; i < s->n; i++) {
+		DatStream *st = s->streams[i];
+		stream_quiesce(st);
+		guint64 k = stream_find(st, ts);
+		st->cur = NULL;
+		st->cur_index = st->next_fill = k;
+		for (guint j = 0; j < BLOCKS_AHEAD; j++)
+			stream_schedule(st);
+	}
+	for (guint i = 0; i < s->n; i++) {
+		const FtlDatRecord *r;
+		while ((r = ftl_dat_streams_peek(s, i)) && r->ts < ts)
+			ftl_dat_streams_advance(s, i);
+	}
+}

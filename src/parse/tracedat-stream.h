@@ -40,5 +40,10 @@ guint32 ftl_dat_streams_cpu(const FtlDatStreams *s, guint i);
  * data stay valid until ftl_dat_streams_advance(s, i). */
 const FtlDatRecord *ftl_dat_streams_peek(FtlDatStreams *s, guint i);
 void ftl_dat_streams_advance(FtlDatStreams *s, guint i);
+/* Starts every stream (again) at its first record at ts or later, found
+ * by a binary search over its blocks (their first records' timestamps),
+ * so exact when a CPU's timestamps never go down. Records peeked before
+ * are gone. */
+void ftl_dat_streams_seek_time(FtlDatStreams *s, guint64 ts);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlDatStreams, ftl_dat_streams_free)

@@ -415,6 +415,24 @@ static const char *tracedat_dialect(FtlSource *src)
 	return "trace.dat";
 }
 
+/* Only the pages ftlens reads itself can start at a time; before the
+ * first event or anywhere later (the merge starts again from there). */
+static FtlStatus tracedat_seek_time(FtlSource *src, gint64 when, GError **error)
+{
+	TracedatSource *ts = (TracedatSource *)src;
+	(void)error;
+	if (!ts->streams)
+		return FTL_STATUS_EOF;
+	ftl_dat_streams_seek_time(ts->streams, when > 0 ? (guint64)when : 0);
+	ts->started = FALSE;
+	ts->heap_len = 0;
+	ts->cur = NULL;
+	ts->lost_pending = FALSE;
+	for (guint c = 0; c < ts->n_cpu_slots; c++)
+		ts->last_ts[c] = FTL_TS_NONE;
+	return FTL_STATUS_OK;
+}
+
 static const FtlSourceOps tracedat_ops = {
 	.name = "tracedat",
 	.next = tracedat_next,
@@ -422,6 +440,7 @@ static const FtlSourceOps tracedat_ops = {
 	.dialect = tracedat_dialect,
 	.payload = tracedat_payload,
 	.field = tracedat_field,
+	.seek_time = tracedat_seek_time,
 };
 
 /* A source for one buffer of file; its reader is set up by the caller.

@@ -243,6 +243,10 @@ static void trial_server_end(FtlTrialServer *server, gboolean kill_it)
 		return;
 	if (kill_it)
 		kill(server->pid, SIGKILL);
+	/* the hang-up the child waits for: a child forked later (another
+	 * trace.dat opened meanwhile, in another thread) holds a copy of this
+	 * end, so closing ours alone would leave it reading, and us waiting */
+	shutdown(server->fd, SHUT_RDWR);
 	close(server->fd);
 	server->fd = -1;
 	int status;

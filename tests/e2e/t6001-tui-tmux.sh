@@ -5,12 +5,15 @@
 # graph, sets marks A/B, filters a CPU, follows a resize, quits, and the
 # terminal is given back (no alternate screen, cooked mode, cursor shown) on
 # quit, on SIGTERM and on bad input. Hostile marker and comm text must not
-# drive the terminal: no clipboard write (OSC 52), no clear screen.
+# drive the terminal: no clipboard write (OSC 52), no clear screen. On a
+# trace.dat, G once the model is read enters the file at a checkpoint's
+# time and shows dump's last events.
 . "$(dirname "$0")/lib.sh"
 probe_TMUX() {
 	command -v tmux >/dev/null 2>&1 || { prereq_why="tmux is not installed"; return 1; }
 }
 prereq TMUX
+need_python
 make_tmpdir
 trace=$FTL_TESTDATA/vm/fgraph-options/combined.txt
 sock=ftl-e2e-$$
@@ -41,7 +44,7 @@ keys() { tm send-keys -t tui "$@"; }
 # the row under the cursor: reverse video without colour (NO_COLOR)
 cursor_row() { tm capture-pane -p -e -t tui | grep "$(printf '\033')\[7m" | sed 's/\x1b\[[0-9;]*m//g'; }
 
-plan 20
+plan 21
 [ -r "$trace" ] || skip_all "$trace missing"
 
 # The man page's key table is the program's (ftlens tui --keys).
@@ -155,6 +158,42 @@ tm capture-pane -p -t tui >"$T/hostile-screen"
 check "hostile text is shown made visible and never drives the terminal" \
 	'grep -q "\\\\x1b\[2J" "$T/hostile-screen" && grep -q "\\\\x9b" "$T/hostile-screen" &&
 	 grep -q "SINCE PREV" "$T/hostile-screen" && [ -z "$(tm list-buffers)" ]'
+keys q
+wait_dead
+
+# A trace.dat of 53,800 events: the fixture's raw pages 100 times over,
+# each copy a second later (a page's events are deltas from its header's
+# time). G after the model is read is a seek by time (a binary search of
+# each CPU's pages, the open stream moved); its rows (time, CPU, pid) must
+# be dump's last ones.
+raw=$FTL_TESTDATA/vm/raw/raw
+python3 - "$raw" "$T" <<'EOF'
+import struct, sys
+for cpu in (0, 1):
+    pages = open("%s/per_cpu/cpu%d/trace_pipe_raw" % (sys.argv[1], cpu), "rb").read()
+    with open("%s/cpu%d" % (sys.argv[2], cpu), "wb") as f:
+        for k in range(100):
+            for off in range(0, len(pages), 4096):
+                ts, = struct.unpack_from("<Q", pages, off)
+                f.write(struct.pack("<Q", ts + k * 10**9) + pages[off + 8:off + 4096])
+EOF
+python3 "$(dirname "$0")/raw2dat.py" "$raw/events" "$T/copies.dat" 0:"$T/cpu0" 1:"$T/cpu1"
+"$FTLENS" dump "$T/copies.dat" | tail -n 5 |
+	awk '{ printf "%s %d %d\n", substr($1, 1, length($1) - 3), $2, $3 }' >"$T/dump-tail"
+start "NO_COLOR=1 '$FTLENS' tui '$T/copies.dat'"
+wait_for "\[00[01]\]" >/dev/null
+n=100
+while [ $n -gt 0 ] && tm capture-pane -p -t tui | grep -q "reading: "; do
+	sleep 0.1
+	n=$((n - 1))
+done
+keys G
+check "trace.dat: G (a seek by time) shows dump's last events" \
+	'wait_for "$(tail -n 1 "$T/dump-tail" | cut -d" " -f1) \[001\]" &&
+	 grep -E "^ *[0-9]+\.[0-9]+ \[[0-9]{3}\] " "$T/screen" | tail -n 5 |
+	 sed -E "s/^ *([0-9.]+) \[0*([0-9]+)\] +[^ ]*-([0-9]+) .*/\1 \2 \3/" >"$T/tui-tail" &&
+	 cmp -s "$T/dump-tail" "$T/tui-tail" ||
+	 { diag "$(diff "$T/dump-tail" "$T/tui-tail")"; false; }'
 keys q
 wait_dead
 

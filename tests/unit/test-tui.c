@@ -8,8 +8,10 @@
 
 #include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/oops.h"
+#include "capture/tracedat-write.h"
 #include "parse/console.h"
 #include "parse/open.h"
 #include "parse/index.h"
@@ -571,6 +573,121 @@ static void test_seek_index(void)
 	g_rmdir(dir);
 }
 
+/* ---- a trace.dat entered by time ------------------------------------------ */
+
+#define DAT_COPIES 100
+#define DAT_SHIFT  G_GUINT64_CONSTANT(1000000000) /* more than the pages' span */
+
+/* The fixture's raw pages (538 events, 0.24 s, 3 pages per CPU) DAT_COPIES
+ * times over, each copy DAT_SHIFT later (a page's events are deltas from
+ * its header's timestamp), packed as a trace.dat: 53,800 events in 8
+ * blocks of pages per CPU. */
+static char *seek_tracedat(const char *dir)
+{
+	g_autofree char *src = g_build_filename(testdata, "vm", "raw", "raw", NULL);
+	g_autofree char *raw = g_build_filename(dir, "raw", NULL);
+	static const char *const links[] = { "events", "printk_formats", "saved_cmdlines",
+					     "trace_clock", "kallsyms" };
+	CU_ASSERT_EQUAL_FATAL(g_mkdir(raw, 0700), 0);
+	for (guint i = 0; i < G_N_ELEMENTS(links); i++) {
+		g_autofree char *to = g_canonicalize_filename(links[i], src);
+		g_autofree char *at = g_build_filename(raw, links[i], NULL);
+		CU_ASSERT_EQUAL_FATAL(symlink(to, at), 0);
+	}
+	for (int cpu = 0; cpu < 2; cpu++) {
+		g_autofree char *name = g_strdup_printf("cpu%d", cpu);
+		g_autofree char *in =
+			g_build_filename(src, "per_cpu", name, "trace_pipe_raw", NULL);
+		g_autofree char *out_dir = g_build_filename(raw, "per_cpu", name, NULL);
+		g_autofree char *out = g_build_filename(out_dir, "trace_pipe_raw", NULL);
+		g_autofree char *pages = NULL;
+		gsize len = 0;
+		CU_ASSERT_TRUE_FATAL(g_file_get_contents(in, &pages, &len, NULL));
+		CU_ASSERT_TRUE_FATAL(len > 0 && len % 4096 == 0);
+		g_autoptr(GByteArray) all = g_byte_array_new();
+		for (guint k = 0; k < DAT_COPIES; k++)
+			for (gsize off = 0; off < len; off += 4096) {
+				guint64 ts;
+				memcpy(&ts, pages + off, sizeof ts);
+				ts = GUINT64_TO_LE(GUINT64_FROM_LE(ts) + k * DAT_SHIFT);
+				g_byte_array_append(all, (const guint8 *)&ts, sizeof ts);
+				g_byte_array_append(all, (const guint8 *)pages + off + 8, 4096 - 8);
+			}
+		CU_ASSERT_EQUAL_FATAL(g_mkdir_with_parents(out_dir, 0700), 0);
+		CU_ASSERT_TRUE_FATAL(
+			g_file_set_contents(out, (const char *)all->data, (gssize)all->len, NULL));
+	}
+	char *path = g_build_filename(dir, "copies.dat", NULL);
+	g_autoptr(GError) error = NULL;
+	CU_ASSERT_TRUE_FATAL(ftl_tracedat_write(raw, path, NULL, &error));
+	return path;
+}
+
+/* Removes what seek_tracedat() made. */
+static void seek_tracedat_clean(const char *dir)
+{
+	static const char *const files[] = {
+		"copies.dat",
+		"raw/per_cpu/cpu0/trace_pipe_raw",
+		"raw/per_cpu/cpu1/trace_pipe_raw",
+		"raw/per_cpu/cpu0",
+		"raw/per_cpu/cpu1",
+		"raw/per_cpu",
+		"raw/events",
+		"raw/printk_formats",
+		"raw/saved_cmdlines",
+		"raw/trace_clock",
+		"raw/kallsyms",
+		"raw",
+	};
+	for (guint i = 0; i < G_N_ELEMENTS(files); i++) {
+		g_autofree char *p = g_build_filename(dir, files[i], NULL);
+		g_remove(p);
+	}
+	g_rmdir(dir);
+}
+
+/* The screens after each key, from libtracecmd's reader (which reads from
+ * the start) and from ftlens's page reader entered at a checkpoint's time
+ * (a binary search of each CPU's blocks): the same, and G reads a window,
+ * not the file. */
+static void test_seek_tracedat(void)
+{
+	g_autofree char *dir = g_dir_make_tmp("ftl-tui-dat-XXXXXX", NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	g_autofree char *path = seek_tracedat(dir);
+	static const char *const steps[] = { "G", "<PgUp><PgUp>k", "g", "G", "<PgUp>" };
+	g_autoptr(GPtrArray) want = g_ptr_array_new_with_free_func(g_free);
+	Tui plain = { 0 }, seek = { 0 };
+	/* one app at a time: the reader is chosen when a thread opens the file */
+	g_setenv("FTLENS_TRACEDAT_READER", "libtracecmd", TRUE);
+	tui_open_trace(&plain, path, 24, 100);
+	CU_ASSERT_EQUAL(plain.app->model->n_list, 538 * DAT_COPIES);
+	for (guint i = 0; i < G_N_ELEMENTS(steps); i++) {
+		tui_keys(&plain, steps[i]);
+		g_ptr_array_add(want, tui_screen(&plain));
+	}
+	tui_close(&plain);
+	g_unsetenv("FTLENS_TRACEDAT_READER");
+	tui_open_trace(&seek, path, 24, 100);
+	CU_ASSERT_TRUE(seek.app->model->ts_sorted);
+	for (guint i = 0; i < G_N_ELEMENTS(steps); i++) {
+		guint64 before = ftl_tui_events_n_read(seek.app->events);
+		tui_keys(&seek, steps[i]);
+		g_autofree char *got = tui_screen(&seek);
+		const char *w = g_ptr_array_index(want, i);
+		if (strcmp(w, got))
+			fprintf(stderr, "\nafter %s, read %s\nentered by time:\n%s", steps[i], w,
+				got);
+		CU_ASSERT_STRING_EQUAL(got, w);
+		guint64 read = ftl_tui_events_n_read(seek.app->events) - before;
+		if (i == 0 || i == 3)
+			CU_ASSERT_TRUE(read < 4 * FTL_TUI_CHECKPOINT);
+	}
+	tui_close(&seek);
+	seek_tracedat_clean(dir);
+}
+
 /* ---- screens of public traces --------------------------------------------------- */
 
 #define REAL_FGRAPH "fgraph/perftools_funcgraph_abstime_oncpu_vfs_read.txt"
@@ -652,6 +769,8 @@ int main(void)
 		{ "fixture: search, marks, CPU filter at 80x24", test_fixture_search_marks_filter },
 		{ "hostile comms and markers in every panel", test_hostile_screens },
 		{ "seek: G and back with the sparse index, as without it", test_seek_index },
+		{ "seek: G and back in a trace.dat entered by time, as read through",
+		  test_seek_tracedat },
 		{ "real: function_graph panels", test_real_fgraph },
 		{ "real: console log with an ftrace dump", test_real_oops },
 		{ "real: trace_marker text", test_real_markers },

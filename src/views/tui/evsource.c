@@ -36,6 +36,7 @@ struct _FtlTuiEvents {
 	GArray *wanted;	    /* guint64 block numbers asked for, newest last */
 	GArray *checkpoints;
 	gboolean lines_sorted; /* the model's: checkpoints' lines go up */
+	gboolean ts_sorted;    /* the model's: a checkpoint can be found by time */
 	FtlTuiCallSnaps *snaps; /* the names open at each checkpoint */
 	GPtrArray *old_snaps;	/* snapshots a stream may still borrow names from */
 	gint try_seek;		/* atomic: a new model, an index may have been built */
@@ -84,14 +85,29 @@ static FtlTrace *seeker_reopen(Seeker *s, GError **error)
 	return trace;
 }
 
-static gboolean seeker_open(gpointer self, guint64 want, FtlTuiStream *out, GError **error)
+/* No index, but times in order: the stream starts at the checkpoint's
+ * time, that many events before it. */
+static FtlStatus seeker_seek_time(FtlTrace *trace, const FtlTuiCheckpoint *cp, guint64 *at)
+{
+	if (cp->ts == FTL_TS_NONE || cp->raw == 0 || cp->ties > cp->raw)
+		return FTL_STATUS_EOF;
+	FtlStatus st = ftl_trace_seek_time(trace, cp->ts, NULL);
+	if (st == FTL_STATUS_OK)
+		*at = cp->raw - cp->ties;
+	return st;
+}
+
+static gboolean seeker_open(gpointer self, const FtlTuiCheckpoint *cp, FtlTuiStream *out,
+			    GError **error)
 {
 	Seeker *s = self;
 	FtlTrace *trace = g_steal_pointer(&s->first);
 	if (!trace && !(trace = seeker_reopen(s, error)))
 		return FALSE;
 	guint64 at = 0;
-	FtlStatus st = s->broken ? FTL_STATUS_EOF : ftl_trace_seek_event(trace, want, &at, NULL);
+	FtlStatus st = s->broken ? FTL_STATUS_EOF : ftl_trace_seek_event(trace, cp->raw, &at, NULL);
+	if (st == FTL_STATUS_EOF && !s->broken)
+		st = seeker_seek_time(trace, cp, &at);
 	if (st == FTL_STATUS_ERROR) {
 		/* the cache named a place the file does not hold: never again */
 		s->broken = TRUE;
@@ -108,6 +124,27 @@ static gboolean seeker_open(gpointer self, guint64 want, FtlTuiStream *out, GErr
 	return TRUE;
 }
 
+static gboolean seeker_reseek(gpointer self, const FtlTuiCheckpoint *cp, FtlTuiStream *s)
+{
+	Seeker *sk = self;
+	if (sk->broken || cp->raw == 0)
+		return FALSE;
+	FtlStatus st = ftl_trace_seek_time(s->trace, cp->ts, NULL);
+	if (st == FTL_STATUS_ERROR) {
+		sk->broken = TRUE; /* the stream's trace is unusable: opened again */
+		ftl_tui_stream_clear(s);
+	}
+	if (st != FTL_STATUS_OK)
+		return FALSE;
+	ftl_iter_free(s->iter);
+	s->iter = ftl_iter_new(s->trace, NULL);
+	s->at = cp->raw - cp->ties;
+	s->seekable = TRUE;
+	ftl_tui_call_names_clear(&s->names);
+	ftl_tui_call_names_init(&s->names);
+	return TRUE;
+}
+
 static void seeker_free(gpointer self)
 {
 	Seeker *s = self;
@@ -115,7 +152,7 @@ static void seeker_free(gpointer self)
 	g_free(s);
 }
 
-static const FtlTuiSeekerOps seeker_ops = { seeker_open, seeker_free };
+static const FtlTuiSeekerOps seeker_ops = { seeker_open, seeker_reseek, seeker_free };
 
 FtlTuiSeeker ftl_tui_seeker_new(const FtlTuiOptions *opt, FtlTuiIo *io, FtlTrace *first)
 {
@@ -299,8 +336,27 @@ static FtlTuiCheckpoint ev_checkpoint(FtlTuiEvents *ev, guint64 target, FtlTuiCa
 		}
 	}
 	*snaps = found ? ev->snaps : NULL;
+	if (!ev->ts_sorted)
+		cp.ts = FTL_TS_NONE; /* not to be found by its time */
 	g_mutex_unlock(&ev->lock);
 	return cp;
+}
+
+/* The stream open now moved to checkpoint cp's time, without opening the
+ * input again (a trace.dat: a binary search of its pages); FALSE when it
+ * cannot, or (jump) would start no further on than it is. */
+static gboolean ev_reseek(FtlTuiEvents *ev, const FtlTuiCheckpoint *cp, gboolean jump)
+{
+	if (!ev->open || !ev->seeker.ops->reseek || cp->ts == FTL_TS_NONE || cp->ties > cp->raw)
+		return FALSE;
+	if (jump && cp->raw - cp->ties <= ev->stream.at)
+		return FALSE;
+	g_rw_lock_reader_lock(&ev->io->lock);
+	gboolean ok = ev->seeker.ops->reseek(ev->seeker.self, cp, &ev->stream);
+	g_rw_lock_reader_unlock(&ev->io->lock);
+	if (!ev->stream.iter)
+		ev->open = FALSE; /* left unusable */
+	return ok;
 }
 
 /* Opens a stream from which list row `target` is ahead: from the last
@@ -312,17 +368,19 @@ static gboolean ev_reopen(FtlTuiEvents *ev, guint64 target, gboolean jump, GErro
 	FtlTuiCallSnaps *snaps;
 	FtlTuiCheckpoint cp = ev_checkpoint(ev, target, &snaps);
 	ev_io_release(ev);
-	FtlTuiStream s = { 0 };
-	if (!ev->seeker.ops->open(ev->seeker.self, cp.raw, &s, error))
-		return FALSE;
-	if (jump && s.at <= ev->stream.at) {
-		ftl_tui_stream_clear(&s);
-		g_atomic_int_set(&ev->try_seek, s.seekable);
-		return TRUE;
+	if (!ev_reseek(ev, &cp, jump)) {
+		FtlTuiStream s = { 0 };
+		if (!ev->seeker.ops->open(ev->seeker.self, &cp, &s, error))
+			return FALSE;
+		if (jump && ev->open && s.at <= ev->stream.at) {
+			ftl_tui_stream_clear(&s);
+			g_atomic_int_set(&ev->try_seek, s.seekable);
+			return TRUE;
+		}
+		ftl_tui_stream_clear(&ev->stream);
+		ev->stream = s;
+		ev->open = TRUE;
 	}
-	ftl_tui_stream_clear(&ev->stream);
-	ev->stream = s;
-	ev->open = TRUE;
 	/* from where the seeker started to the checkpoint: names only, or
 	 * nothing when the model left the names open there */
 	const FtlEvent *e;
@@ -703,6 +761,7 @@ void ftl_tui_events_set_model(FtlTuiEvents *ev, const FtlTuiModel *m)
 		g_array_unref(ev->checkpoints);
 	ev->checkpoints = m->checkpoints ? g_array_ref(m->checkpoints) : NULL;
 	ev->lines_sorted = m->lines_sorted;
+	ev->ts_sorted = m->ts_sorted;
 	if (ev->snaps)
 		g_ptr_array_add(ev->old_snaps, ev->snaps);
 	ev->snaps = m->call_snaps ? ftl_tui_call_snaps_ref(m->call_snaps) : NULL;

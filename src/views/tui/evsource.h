@@ -12,7 +12,10 @@
  * again and, when its source keeps a sparse index (a large text file, the
  * ingest work's parse/index.h), starts at the index point at or before N
  * (ftl_trace_seek_event()), so a jump anywhere costs one index interval;
- * without one it starts at the beginning. The checkpoints the model
+ * a binary input whose timestamps never go down (a trace.dat) starts at
+ * the checkpoint's time instead (ftl_trace_seek_time(): a binary search
+ * of each CPU's pages); otherwise it starts at the beginning. The
+ * checkpoints the model
  * leaves (model.h) say which unfiltered event number each list position
  * has and which calls are open there, so list positions turn into the
  * stream numbers a seeker takes and a bare "}" after a seek is named.
@@ -53,9 +56,18 @@ typedef struct {
 void ftl_tui_stream_clear(FtlTuiStream *s);
 
 typedef struct {
-	/* Opens a stream at an event number <= want (out->at), near it when
-	 * out->seekable. Called in the reader thread. */
-	gboolean (*open)(gpointer self, guint64 want, FtlTuiStream *out, GError **error);
+	/* Opens a stream at an event number <= at->raw (out->at), near it when
+	 * out->seekable: at an index point before it, or, when at->ts is not
+	 * FTL_TS_NONE (the model found the input's times in order), at the
+	 * first event of time at->ts, at->ties events before it. Called in the
+	 * reader thread. */
+	gboolean (*open)(gpointer self, const FtlTuiCheckpoint *at, FtlTuiStream *out,
+			 GError **error);
+	/* Optional. Moves stream s (one open() gave) to the first event of
+	 * time at->ts, at->ties events before at->raw, without opening the
+	 * input again. FALSE when it cannot (s unchanged, or s to be
+	 * replaced when it was left unusable: broken for good). */
+	gboolean (*reseek)(gpointer self, const FtlTuiCheckpoint *at, FtlTuiStream *s);
 	void (*free)(gpointer self);
 } FtlTuiSeekerOps;
 

@@ -121,7 +121,30 @@ typedef struct {
 	guint64 raw;
 	guint64 last_line; /* of the last listed event */
 	gboolean tree_only;
+	/* the unfiltered event before: its time, CPU and source, and how
+	 * many before it share its time */
+	gint64 prev_ts;
+	gint32 prev_cpu;
+	const FtlSource *prev_src;
+	guint64 ties;
 } LoaderRun;
+
+/* Whether the unfiltered stream can be entered by time (ts_sorted), and
+ * the events before ev that share its time. */
+static void loader_order(LoaderRun *r, const FtlEvent *ev)
+{
+	FtlTuiModel *m = r->m;
+	if (ev->ts == FTL_TS_NONE || (r->raw && ev->ts < r->prev_ts))
+		m->ts_sorted = FALSE;
+	else if (r->raw && ev->ts == r->prev_ts && ev->cpu == r->prev_cpu && ev->src != r->prev_src)
+		m->ts_sorted = FALSE;
+	r->ties = r->raw && ev->ts == r->prev_ts ? r->ties + 1 : 0;
+	if (r->ties > G_MAXUINT32)
+		m->ts_sorted = FALSE;
+	r->prev_ts = ev->ts;
+	r->prev_cpu = ev->cpu;
+	r->prev_src = ev->src;
+}
 
 static void loader_event(LoaderRun *r, const FtlEvent *ev)
 {
@@ -133,6 +156,7 @@ static void loader_event(LoaderRun *r, const FtlEvent *ev)
 		return;
 	}
 	const char *func = ftl_tui_call_names_feed(&r->names, ev);
+	loader_order(r, ev);
 	guint64 raw = r->raw++;
 	if (!ftl_tui_filter_pass_model(m->filter, ev))
 		return;
@@ -161,8 +185,12 @@ static void loader_event(LoaderRun *r, const FtlEvent *ev)
 	r->last_line = ev->line;
 	if (m->n_list % FTL_TUI_CHECKPOINT == 0) {
 		/* after ev's own names: taking them in again changes nothing */
-		FtlTuiCheckpoint cp = { m->n_list, raw, ev->ts, ev->line,
-					ftl_tui_call_snaps_add(m->call_snaps, &r->names), 0 };
+		FtlTuiCheckpoint cp = { m->n_list,
+					raw,
+					ev->ts,
+					ev->line,
+					ftl_tui_call_snaps_add(m->call_snaps, &r->names),
+					(guint32)MIN(r->ties, G_MAXUINT32) };
 		g_array_append_val(m->checkpoints, cp);
 	}
 	m->n_list++;
@@ -222,8 +250,8 @@ static gpointer loader_thread(gpointer data)
 	if (m->trace) {
 		g_autoptr(FtlPass) pass = ftl_pass_new();
 		loader_analyses(l, m, pass);
-		LoaderRun r = { m, pass, { 0 }, 0, 0, l->tree >= 0 };
-		m->lines_sorted = TRUE;
+		LoaderRun r = { .m = m, .pass = pass, .tree_only = l->tree >= 0 };
+		m->lines_sorted = m->ts_sorted = TRUE;
 		ftl_tui_call_names_init(&r.names);
 		gboolean ok = loader_read(l, &r, &l->error);
 		ftl_tui_call_names_clear(&r.names);

@@ -84,7 +84,9 @@ typedef struct {
 	gint64 ts;
 	guint64 line;  /* the event's input line */
 	guint32 names; /* the open calls: a snapshot in the model's call_snaps */
-	guint32 reserved;
+	/* unfiltered events just before it with its timestamp: a stream
+	 * started at ts (ftl_trace_seek_time) starts at raw - ties */
+	guint32 ties;
 } FtlTuiCheckpoint;
 
 typedef struct {
@@ -108,6 +110,9 @@ typedef struct {
 	/* the list's input lines never go down (one text file): a row is
 	 * found by its line from the checkpoint before it */
 	gboolean lines_sorted;
+	/* the unfiltered stream's timestamps never go down and no two
+	 * sources tie on (ts, cpu): a checkpoint is found by its time */
+	gboolean ts_sorted;
 	FtlTuiCallSnaps *call_snaps;
 	gint64 first_ts, last_ts;
 	gboolean has_graph; /* function_graph or function events */
