@@ -13,8 +13,10 @@ struct _FtlCounts {
 	guint64 kinds[FTL_EVENT_N_KINDS];
 	guint64 event_lines, events, lost_events, lost_lines;
 	gint64 first_ts, last_ts;
-	const char *last_name;
-	FtlNameCount *last_nc;
+	/* the last two names counted: function_graph entries and exits take
+	 * turns, and each would miss a cache of one */
+	const char *last_name[2];
+	FtlNameCount *last_nc[2];
 };
 
 static void counts_marker_free(gpointer p)
@@ -97,8 +99,10 @@ void ftl_counts_feed(FtlCounts *c, const FtlEvent *ev)
 	c->event_lines++;
 	if (ev->name) {
 		FtlNameCount *nc;
-		if (ev->name == c->last_name) {
-			nc = c->last_nc;
+		if (ev->name == c->last_name[0]) {
+			nc = c->last_nc[0];
+		} else if (ev->name == c->last_name[1]) {
+			nc = c->last_nc[1];
 		} else {
 			nc = g_hash_table_lookup(c->names, ev->name);
 			if (!nc) {
@@ -106,8 +110,10 @@ void ftl_counts_feed(FtlCounts *c, const FtlEvent *ev)
 				nc->name = ev->name;
 				g_hash_table_insert(c->names, (gpointer)ev->name, nc);
 			}
-			c->last_name = ev->name;
-			c->last_nc = nc;
+			c->last_name[1] = c->last_name[0];
+			c->last_nc[1] = c->last_nc[0];
+			c->last_name[0] = ev->name;
+			c->last_nc[0] = nc;
 		}
 		nc->count++;
 	}
