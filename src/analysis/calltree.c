@@ -55,6 +55,13 @@ typedef struct {
 	gint32 pid;
 } CallCtx;
 
+#define CALLTREE_CTX_CACHE 64
+
+typedef struct {
+	gint64 key;
+	CallCtx *ctx; /* NULL: empty */
+} CallCtxSlot;
+
 struct _FtlCallTree {
 	FtlCallTreeGroup group;
 	FtlDiags *diags;
@@ -71,9 +78,9 @@ struct _FtlCallTree {
 	GStringChunk *names;
 	FtlCallNode root;
 	guint64 n_calls, n_repaired;
-	/* one-entry cache: consecutive events usually share a context */
-	gint64 last_key;
-	CallCtx *last_ctx;
+	/* direct-mapped cache of contexts by key: the CPUs' events interleave,
+	 * so a one-entry cache missed about every other event */
+	CallCtxSlot ctx_cache[CALLTREE_CTX_CACHE];
 };
 
 const char *ftl_calltree_unknown_name(void)
@@ -102,7 +109,6 @@ FtlCallTree *ftl_calltree_new(FtlCallTreeGroup group, FtlDiags *diags)
 	t->names = g_string_chunk_new(4096);
 	t->root.func = "(root)";
 	t->root.min_ns = t->root.max_ns = FTL_TS_NONE;
-	t->last_key = G_MININT64;
 	t->on_call = g_array_new(FALSE, FALSE, sizeof(CallListener));
 	t->on_enter = g_array_new(FALSE, FALSE, sizeof(CallListener));
 	return t;
@@ -222,8 +228,9 @@ static CallCtx *calltree_ctx(FtlCallTree *t, const FtlEvent *ev)
 {
 	gint64 key = calltree_key(ev);
 	CallCtx *c;
-	if (t->last_ctx && t->last_key == key) {
-		c = t->last_ctx;
+	CallCtxSlot *slot = &t->ctx_cache[(guint64)key % CALLTREE_CTX_CACHE];
+	if (slot->ctx && slot->key == key) {
+		c = slot->ctx;
 	} else {
 		c = g_hash_table_lookup(t->ctxs, &key);
 		if (!c) {
@@ -239,8 +246,8 @@ static CallCtx *calltree_ctx(FtlCallTree *t, const FtlEvent *ev)
 			*k = key;
 			g_hash_table_insert(t->ctxs, k, c);
 		}
-		t->last_key = key;
-		t->last_ctx = c;
+		slot->key = key;
+		slot->ctx = c;
 	}
 	if (!c->group) {
 		char label[64];
@@ -320,7 +327,7 @@ static gboolean calltree_on_stack(CallCtx *c, const char *func)
 static CallFrame calltree_pop_frame(CallCtx *c)
 {
 	CallFrame f = g_array_index(c->frames, CallFrame, c->frames->len - 1);
-	g_array_set_size(c->frames, c->frames->len - 1);
+	c->frames->len--; /* not zero-terminated: shrinking is the length alone */
 	if (c->on_stack && c->frames->len < CALLTREE_SCAN_MAX / 2)
 		g_clear_pointer(&c->on_stack, g_hash_table_destroy);
 	else if (c->on_stack)

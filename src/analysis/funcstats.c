@@ -33,6 +33,8 @@ typedef struct {
 	};
 } StatRow;
 
+#define ROW_CACHE_BITS 10
+
 struct _FtlFuncStats {
 	FtlFuncStatsKey key;
 	GHashTable *rows; /* key struct (func, cpu, pid) -> StatRow* (key is &row->st) */
@@ -41,6 +43,9 @@ struct _FtlFuncStats {
 	 * its header and rounding to each of a million once-called names */
 	GPtrArray *slabs;
 	guint slab_used;
+	/* direct-mapped cache in front of rows: a few hundred hot functions
+	 * make most calls, and a probe is cheaper than the table's lookup */
+	StatRow *cache[1u << ROW_CACHE_BITS];
 };
 
 static guint funcstats_hash(gconstpointer p)
@@ -128,6 +133,9 @@ static StatRow *funcstats_row(FtlFuncStats *s, const char *func, gint32 cpu, gin
 	FtlFuncStat probe = { .func = func,
 			      .cpu = s->key == FTL_FUNCSTATS_BY_CPU ? cpu : -1,
 			      .pid = s->key == FTL_FUNCSTATS_BY_TASK ? pid : -1 };
+	StatRow **slot = &s->cache[(funcstats_hash(&probe) * 2654435769u) >> (32 - ROW_CACHE_BITS)];
+	if (*slot && funcstats_equal(&(*slot)->st, &probe))
+		return *slot;
 	StatRow *r = g_hash_table_lookup(s->rows, &probe);
 	if (!r) {
 		if (s->slab_used == ROW_SLAB) {
@@ -140,6 +148,7 @@ static StatRow *funcstats_row(FtlFuncStats *s, const char *func, gint32 cpu, gin
 		r->st.first_ts = r->st.last_ts = FTL_TS_NONE;
 		g_hash_table_add(s->rows, r);
 	}
+	*slot = r;
 	return r;
 }
 

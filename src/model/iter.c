@@ -128,7 +128,10 @@ FtlIter *ftl_iter_new(FtlTrace *trace, const FtlFilter *filter)
 {
 	FtlIter *it = g_new0(FtlIter, 1);
 	it->trace = trace;
-	it->filter = filter;
+	/* a filter that lets everything through costs nothing per event */
+	if (filter && (filter->cpus || filter->pids || filter->events ||
+		       filter->t_start != FTL_TS_NONE || filter->t_end != FTL_TS_NONE))
+		it->filter = filter;
 	it->last_ts = FTL_TS_NONE;
 	it->heap = g_new0(IterSlot, ftl_trace_n_sources(trace) + 1);
 	return it;
@@ -183,12 +186,27 @@ static void iter_sift_up(FtlIter *it, guint i)
 	}
 }
 
-static FtlStatus iter_pull(FtlIter *it, FtlSource *src, guint idx, GError **error)
+/* Pulls src's next event into the heap. The slot the last event handed out
+ * still holds (the root, at replace) takes it, so that when src stays the
+ * earliest, as it does for a run of events of one CPU and always for one
+ * source, a sift costs two comparisons and no pop and push. */
+static FtlStatus iter_pull(FtlIter *it, FtlSource *src, guint idx, gboolean replace, GError **error)
 {
 	const FtlEvent *ev = NULL;
 	FtlStatus st = src->ops->next(src, &ev, error);
 	if (st == FTL_STATUS_EOF)
 		ftl_source_end(src);
+	if (st == FTL_STATUS_OK && replace) {
+		it->heap[0].ev = ev;
+		if (it->n > 1)
+			iter_sift_down(it, 0);
+		return st;
+	}
+	if (replace) {
+		/* src is used up (or failed): its slot goes */
+		it->heap[0] = it->heap[--it->n];
+		iter_sift_down(it, 0);
+	}
 	if (st != FTL_STATUS_OK)
 		return st;
 	it->heap[it->n] = (IterSlot){ src, ev, idx };
@@ -220,28 +238,29 @@ FtlStatus ftl_iter_next(FtlIter *it, const FtlEvent **out, GError **error)
 	if (!it->started) {
 		it->started = TRUE;
 		for (guint i = 0; i < ftl_trace_n_sources(it->trace); i++) {
-			FtlStatus st = iter_pull(it, ftl_trace_source(it->trace, i), i, error);
+			FtlStatus st =
+				iter_pull(it, ftl_trace_source(it->trace, i), i, FALSE, error);
 			if (st == FTL_STATUS_ERROR)
 				return st;
 		}
 	}
 	for (;;) {
+		/* the root is the event handed out last: its source's next replaces it */
 		if (it->advance) {
 			FtlSource *src = it->advance;
 			it->advance = NULL;
-			FtlStatus st = iter_pull(it, src, it->advance_idx, error);
+			FtlStatus st = iter_pull(it, src, it->advance_idx, TRUE, error);
 			if (st == FTL_STATUS_ERROR)
 				return st;
 		}
 		if (it->n == 0)
 			return FTL_STATUS_EOF;
-		IterSlot top = it->heap[0];
-		it->heap[0] = it->heap[--it->n];
-		iter_sift_down(it, 0);
-		it->advance = top.src;
-		it->advance_idx = top.idx;
-		if (iter_time_ok(it, top.ev) && ftl_filter_match(it->filter, top.ev)) {
-			*out = top.ev;
+		const IterSlot *top = &it->heap[0];
+		it->advance = top->src;
+		it->advance_idx = top->idx;
+		if (iter_time_ok(it, top->ev) &&
+		    (!it->filter || ftl_filter_match(it->filter, top->ev))) {
+			*out = top->ev;
 			return FTL_STATUS_OK;
 		}
 	}

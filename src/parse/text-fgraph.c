@@ -22,7 +22,7 @@ static gboolean fgraph_comm_pid(TextLine *tl, const char *p, const char *e, cons
 		d--;
 	if (d == e || d - p < 2 || d[-1] != '-' || e - d > 10)
 		return FALSE;
-	guint64 v;
+	guint64 v = 0;
 	ftl_scan_u64(d, e, &v);
 	*pid = (gint32)MIN(v, G_MAXINT32);
 	const char *ce = d - 1;
@@ -30,12 +30,10 @@ static gboolean fgraph_comm_pid(TextLine *tl, const char *p, const char *e, cons
 	return TRUE;
 }
 
-/* " 0)    bash-4802   =>    <idle>-0   " */
+/* " 0)    bash-4802   =>    <idle>-0   ", a line without a '|' (every
+ * other function_graph line has one: the caller tests that first). */
 static gboolean fgraph_task_switch(TextLine *tl, const char *p, const char *e)
 {
-	/* cheap test first: every other function_graph line has a '|' */
-	if (memchr(p, '|', (gsize)(e - p)))
-		return FALSE;
 	const char *arrow = g_strstr_len(p, e - p, "=>");
 	if (!arrow)
 		return FALSE;
@@ -92,10 +90,13 @@ static int fgraph_time_column(TextLine *tl, const char **q, const char *e)
 	FtlEvent *ev = tl->ev;
 	guint64 v;
 	const char *r;
-	if (!g_ascii_isdigit(**q))
+	if (!g_ascii_isdigit(**q) || !(r = ftl_scan_u64(*q, e, &v)))
 		return 0;
-	gint64 ns;
-	if ((r = ftl_scan_sec(*q, e, &ns))) {
+	if (r < e && *r == '.') {
+		/* seconds; the digits were read once more only on these lines */
+		gint64 ns;
+		if (!(r = ftl_scan_sec(*q, e, &ns)))
+			return 0; /* "12." or too many seconds: no column */
 		r = text_skip_ws(r, e);
 		if (r < e && *r == '|') {
 			ev->ts = ns;
@@ -106,19 +107,16 @@ static int fgraph_time_column(TextLine *tl, const char **q, const char *e)
 		 * ("4.518 us |" without the CPU column) */
 		return text_has_prefix(r, e, "us") ? 0 : -1;
 	}
-	if ((r = ftl_scan_u64(*q, e, &v))) {
-		const char *r2 = text_skip_ws(r, e);
-		if (text_has_prefix(r2, e, "us")) {
-			r2 = text_skip_ws(r2 + 2, e);
-			if (r2 < e && *r2 == '|') {
-				ev->ts = (gint64)v * 1000;
-				ev->flags |= FTL_EVENT_F_TS_REL;
-				*q = r2 + 1;
-				return 1;
-			}
-		}
-	}
-	return 0;
+	r = text_skip_ws(r, e);
+	if (!text_has_prefix(r, e, "us"))
+		return 0;
+	r = text_skip_ws(r + 2, e);
+	if (r >= e || *r != '|')
+		return 0;
+	ev->ts = (gint64)v * 1000;
+	ev->flags |= FTL_EVENT_F_TS_REL;
+	*q = r + 1;
+	return 1;
 }
 
 /* What the '|'-terminated columns after the CPU said. */
@@ -129,6 +127,7 @@ typedef struct {
 	const char *comm;
 	gint32 pid; /* -1: no funcgraph-proc column */
 	gboolean have_bar;
+	gboolean no_bar; /* not one '|' after the CPU column */
 } FgraphColumns;
 
 /* Reads the columns from *q on (duration, irq arrows, latency flags,
@@ -142,8 +141,10 @@ static void fgraph_columns(TextLine *tl, const char **q, const char *e, gboolean
 		/* a blank duration column is fifteen spaces */
 		const char *s = text_skip_ws(text_skip_spaces(*q, e), e);
 		const char *bar = memchr(s, '|', (gsize)(e - s));
-		if (!bar)
+		if (!bar) {
+			c->no_bar = !c->have_bar;
 			break;
+		}
 		const char *se = bar;
 		while (se > s && (se[-1] == ' ' || se[-1] == '\t'))
 			se--;
@@ -214,10 +215,11 @@ TextLineResult ftl_text_parse_fgraph_line(TextLine *tl, const char *p, const cha
 	} else if (have_time) {
 		return TEXT_LINE_NONE;
 	}
-	if (have_cpu && fgraph_task_switch(tl, q, e))
-		return TEXT_LINE_EVENT;
+	/* the columns first: they find whether the line has a '|' at all */
 	FgraphColumns cols;
 	fgraph_columns(tl, &q, e, have_cpu, &cols);
+	if (have_cpu && cols.no_bar && fgraph_task_switch(tl, q, e))
+		return TEXT_LINE_EVENT;
 	if (!have_cpu && !cols.have_bar)
 		return TEXT_LINE_NONE;
 	fgraph_task(tl, &cols);

@@ -8,7 +8,7 @@
 
 #define SCAN_NS_MAX G_MAXINT64
 
-const char *ftl_scan_u64(const char *p, const char *e, guint64 *out)
+const char *ftl_scan_u64_checked(const char *p, const char *e, guint64 *out)
 {
 	const char *s = p;
 	guint64 v = 0;
@@ -86,8 +86,19 @@ const char *ftl_scan_usecs(const char *p, const char *e, gint64 *ns)
 	const char *q = ftl_scan_u64(p, e, &us);
 	if (!q || us > (guint64)(SCAN_NS_MAX / 1000) - 1)
 		return NULL;
-	if (q < e && *q == '.')
-		q = scan_fraction(q + 1, e, 3, &frac, &nd);
+	if (q < e && *q == '.') {
+		q++;
+		/* function_graph prints three digits: no loop for them */
+		if (e - q >= 3 && (guint)(q[0] - '0') < 10 && (guint)(q[1] - '0') < 10 &&
+		    (guint)(q[2] - '0') < 10) {
+			frac = (guint64)(q[0] - '0') * 100 + (guint64)(q[1] - '0') * 10 +
+			       (guint64)(q[2] - '0');
+			for (q += 3; q < e && (guint)(*q - '0') < 10; q++)
+				;
+		} else {
+			q = scan_fraction(q, e, 3, &frac, &nd);
+		}
+	}
 	*ns = (gint64)(us * 1000 + frac);
 	return q;
 }

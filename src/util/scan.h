@@ -11,8 +11,26 @@
 
 #include <glib.h>
 
-/* Decimal digits to a guint64. */
-const char *ftl_scan_u64(const char *p, const char *e, guint64 *out);
+/* Decimal digits to a guint64, checking each digit for overflow. */
+const char *ftl_scan_u64_checked(const char *p, const char *e, guint64 *out);
+
+/* Decimal digits to a guint64. Inline: parsers call it a few times per line
+ * on one- to six-digit numbers; 19 digits cannot overflow, so only a longer
+ * run takes the checked scan. */
+static inline const char *ftl_scan_u64(const char *p, const char *e, guint64 *out)
+{
+	const char *s = p;
+	const char *safe = e - p > 19 ? p + 19 : e;
+	guint64 v = 0;
+	while (p < safe && (guint)(*p - '0') < 10)
+		v = v * 10 + (guint)(*p++ - '0');
+	if (G_UNLIKELY(p == safe && p < e && (guint)(*p - '0') < 10))
+		return ftl_scan_u64_checked(s, e, out);
+	if (p == s)
+		return NULL;
+	*out = v;
+	return p;
+}
 /* Hexadecimal digits (an optional "0x" first) to a guint64. */
 const char *ftl_scan_hex(const char *p, const char *e, guint64 *out);
 /* "SSS.FFFFFF" seconds (1..9 fraction digits read, more ignored) to ns. */
