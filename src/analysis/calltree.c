@@ -438,10 +438,20 @@ static void calltree_unwind(FtlCallTree *t, CallCtx *c, gint depth, guint32 flag
 		calltree_pop(t, c, FTL_TS_NONE, flags, ev);
 }
 
+/* Whether anyone reads FtlCallFlags' RECURSIVE: only listeners see a
+ * call's flags, so a tree without them (flame graphs) skips the stack
+ * search it costs on every entry. */
+static gboolean calltree_wants_recursion(const FtlCallTree *t)
+{
+	return t->on_call->len || t->on_enter->len;
+}
+
 static void calltree_push(FtlCallTree *t, CallCtx *c, const CallFrame *f, const FtlEvent *ev)
 {
 	g_array_append_val(c->frames, *f);
-	if (!c->on_stack && c->frames->len > CALLTREE_SCAN_MAX) {
+	if (!calltree_wants_recursion(t)) {
+		/* no listener: nothing reads the count of frames per function */
+	} else if (!c->on_stack && c->frames->len > CALLTREE_SCAN_MAX) {
 		c->on_stack = g_hash_table_new(g_direct_hash, g_direct_equal);
 		for (guint i = 0; i < c->frames->len; i++)
 			calltree_count_frame(c, g_array_index(c->frames, CallFrame, i).func, 1);
@@ -490,7 +500,7 @@ static void calltree_entry(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 		.entry_ts = ev->ts,
 		.line = ev->line,
 	};
-	f.recursive = calltree_on_stack(c, func);
+	f.recursive = calltree_wants_recursion(t) && calltree_on_stack(c, func);
 	FtlCallNode *parent = c->frames->len
 				      ? g_array_index(c->frames, CallFrame, c->frames->len - 1).node
 				      : c->group;

@@ -86,7 +86,9 @@ typedef struct _FtlCallTree FtlCallTree;
 FtlCallTree *ftl_calltree_new(FtlCallTreeGroup group, FtlDiags *diags);
 void ftl_calltree_free(FtlCallTree *t);
 /* func is called for every finished call, in completion order; listeners
- * (function statistics, longest calls, ...) are called in the order added. */
+ * (function statistics, longest calls, ...) are called in the order added.
+ * Listeners are added before the first event: a tree without any skips
+ * what only they read (FTL_CALL_F_RECURSIVE). */
 void ftl_calltree_add_on_call(FtlCallTree *t, FtlCallFunc func, gpointer user_data);
 /* func is called for every call when it is entered (duration, self and span
  * FTL_TS_NONE); an exit without entry is never entered. */
