@@ -8,6 +8,20 @@
 /* The kernel keeps a comm in TASK_COMM_LEN (16) bytes with the NUL. */
 #define COMM_MAX 15
 
+/* What an event of a name tells of comms. */
+typedef enum {
+	COMM_NOTHING,
+	COMM_EXEC,	  /* sched_process_exec: pid=, filename= */
+	COMM_FORK,	  /* sched_process_fork: comm= pid=, child_comm= child_pid= */
+	COMM_SWITCH,	  /* sched_switch: prev_comm= prev_pid=, next_comm= next_pid= */
+	COMM_COMM_PID,	  /* the other sched_ events: comm= pid= */
+	COMM_NEWCOMM_PID, /* task_rename: newcomm= pid= */
+} CommAction;
+
+/* Names seen last, by their interned pointer, and their action: the string
+ * tests cost more than learning, on millions of events of other names. */
+#define COMM_RECENT 64
+
 struct _FtlCommRecovery {
 	FtlTasks *tasks;
 	FtlStrPool *pool;
@@ -16,6 +30,10 @@ struct _FtlCommRecovery {
 	GHashTable *names;
 	guint recovered;
 	gboolean finished;
+	struct {
+		const char *name;
+		CommAction action;
+	} recent[COMM_RECENT];
 };
 
 FtlCommRecovery *ftl_comm_new(FtlTasks *tasks, FtlStrPool *pool)
@@ -97,35 +115,57 @@ static void comm_learn_exec(FtlCommRecovery *c, const FtlEvent *ev)
 	comm_learn(c, pid, ftl_strpool_intern_len(c->pool, v.p + s, MIN(v.len - s, COMM_MAX)));
 }
 
+static CommAction comm_classify(const char *n)
+{
+	if (n[0] == 's' && g_str_has_prefix(n, "sched_")) {
+		if (strcmp(n, "sched_process_exec") == 0)
+			return COMM_EXEC;
+		if (strcmp(n, "sched_process_fork") == 0)
+			return COMM_FORK;
+		if (strcmp(n, "sched_switch") == 0)
+			return COMM_SWITCH;
+		/* sched_waking, sched_wakeup(_new), sched_process_exit/free/wait,
+		 * sched_migrate_task, sched_stat_*: all print comm= pid=. */
+		return COMM_COMM_PID;
+	}
+	if (strcmp(n, "task_newtask") == 0)
+		return COMM_COMM_PID;
+	if (strcmp(n, "task_rename") == 0)
+		return COMM_NEWCOMM_PID;
+	return COMM_NOTHING;
+}
+
 static void comm_feed_generic(FtlCommRecovery *c, const FtlEvent *ev)
 {
 	const char *n = ev->name;
 	if (!n)
 		return;
-	if (n[0] == 's' && g_str_has_prefix(n, "sched_")) {
-		if (strcmp(n, "sched_process_exec") == 0) {
-			comm_learn_exec(c, ev);
-			return;
-		}
-		if (strcmp(n, "sched_process_fork") == 0) {
-			comm_learn_fields(c, ev, "comm", "pid");
-			comm_learn_fields(c, ev, "child_comm", "child_pid");
-			return;
-		}
-		if (strcmp(n, "sched_switch") == 0) {
-			comm_learn_fields(c, ev, "prev_comm", "prev_pid");
-			comm_learn_fields(c, ev, "next_comm", "next_pid");
-			return;
-		}
-		/* sched_waking, sched_wakeup(_new), sched_process_exit/free/wait,
-		 * sched_migrate_task, sched_stat_*: all print comm= pid=. */
-		comm_learn_fields(c, ev, "comm", "pid");
-		return;
+	guint slot = (guint)(((guintptr)n >> 4) % COMM_RECENT);
+	if (c->recent[slot].name != n) {
+		c->recent[slot].name = n;
+		c->recent[slot].action = comm_classify(n);
 	}
-	if (n[0] == 't' && strcmp(n, "task_newtask") == 0)
+	switch (c->recent[slot].action) {
+	case COMM_EXEC:
+		comm_learn_exec(c, ev);
+		break;
+	case COMM_FORK:
 		comm_learn_fields(c, ev, "comm", "pid");
-	else if (n[0] == 't' && strcmp(n, "task_rename") == 0)
+		comm_learn_fields(c, ev, "child_comm", "child_pid");
+		break;
+	case COMM_SWITCH:
+		comm_learn_fields(c, ev, "prev_comm", "prev_pid");
+		comm_learn_fields(c, ev, "next_comm", "next_pid");
+		break;
+	case COMM_COMM_PID:
+		comm_learn_fields(c, ev, "comm", "pid");
+		break;
+	case COMM_NEWCOMM_PID:
 		comm_learn_fields(c, ev, "newcomm", "pid");
+		break;
+	case COMM_NOTHING:
+		break;
+	}
 }
 
 void ftl_comm_feed(FtlCommRecovery *c, const FtlEvent *ev)
