@@ -40,6 +40,10 @@ bench_dir=$dir bench_src=$here
 . "$here/lib.sh"
 bench_ftlens flame.sh "$(pwd)"
 bench_sizes flame.sh "$small" "$big"
+# the SVG's stylesheet and script: this checkout's, for an ftlens that is
+# neither installed nor in its build tree
+: "${FTLENS_DATADIR:=$here/../data}"
+export FTLENS_DATADIR
 [ -r "$flamegraph" ] || {
 	echo "flame.sh: no flamegraph.pl at '$flamegraph' (set FLAMEGRAPH)" >&2
 	exit 2
