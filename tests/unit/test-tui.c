@@ -58,6 +58,9 @@ static void tui_start(Tui *t, int rows, int cols)
 	if (t->opt.open) {
 		g_autoptr(GError) error = NULL;
 		t->opt.first = tui_reopen(t, &error);
+		if (!t->opt.first)
+			fprintf(stderr, "\nopening %s: %s\n", t->opt.label,
+				error ? error->message : "no error said");
 		CU_ASSERT_PTR_NOT_NULL_FATAL(t->opt.first);
 	}
 	t->app = ftl_tui_app_new(&t->opt);
