@@ -486,29 +486,6 @@ typedef struct {
 	GString *out;
 } PrintRun;
 
-static inline guint64 print_read(const guchar *d, gint size)
-{
-	switch (size) {
-	case 1:
-		return d[0];
-	case 2: {
-		guint16 v;
-		memcpy(&v, d, 2);
-		return v;
-	}
-	case 4: {
-		guint32 v;
-		memcpy(&v, d, 4);
-		return v;
-	}
-	default: {
-		guint64 v;
-		memcpy(&v, d, 8);
-		return v;
-	}
-	}
-}
-
 static guint64 print_binary(const char *op, guint64 l, guint64 r)
 {
 	switch (op[0]) {
@@ -552,7 +529,7 @@ static gboolean print_eval(const PrintRun *run, gint i, guint64 *out)
 	case X_FIELD:
 		if (x->off + x->size > run->size)
 			return FALSE;
-		*out = print_read(run->data + x->off, x->size);
+		*out = ftl_tep_read_uint(run->data + x->off, (guint)x->size, FALSE);
 		return TRUE;
 	case X_MASK:
 		if (!print_eval(run, x->a, &a))
@@ -569,7 +546,7 @@ static gboolean print_eval(const PrintRun *run, gint i, guint64 *out)
 		gint64 at = x->off + (gint64)a * x->size;
 		if (at + x->size > run->size)
 			return FALSE;
-		*out = print_read(run->data + at, x->size) & x->v;
+		*out = ftl_tep_read_uint(run->data + at, (guint)x->size, FALSE) & x->v;
 		return TRUE;
 	}
 	default:
@@ -685,7 +662,7 @@ static gboolean print_dynstr(const StrArg *s, const guchar *data, gint size, gsi
 {
 	if (s->off + 4 > size)
 		return FALSE;
-	guint32 loc = (guint32)print_read(data + s->off, 4);
+	guint32 loc = (guint32)ftl_tep_read_uint(data + s->off, 4, FALSE);
 	gsize o = loc & 0xffff, l = loc >> 16;
 	if (s->relative)
 		o += (gsize)s->off + 4;

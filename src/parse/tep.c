@@ -800,25 +800,7 @@ static TepEventInfo *tep_dec_info_of(FtlTepDecoder *ts, int id)
  * byte order. */
 static inline guint64 tep_dec_read(const FtlTepDecoder *ts, const guchar *p, guint size)
 {
-	switch (size) {
-	case 1:
-		return p[0];
-	case 2: {
-		guint16 v;
-		memcpy(&v, p, 2);
-		return ts->swap ? GUINT16_SWAP_LE_BE(v) : v;
-	}
-	case 4: {
-		guint32 v;
-		memcpy(&v, p, 4);
-		return ts->swap ? GUINT32_SWAP_LE_BE(v) : v;
-	}
-	default: {
-		guint64 v;
-		memcpy(&v, p, 8);
-		return ts->swap ? GUINT64_SWAP_LE_BE(v) : v;
-	}
-	}
+	return ftl_tep_read_uint(p, size, ts->swap);
 }
 
 static gboolean tep_dec_common_field(struct tep_event *event, const char *name, guint8 *off,
