@@ -546,7 +546,7 @@ static void flame_paths_intern(FtlFlamePaths *p)
 	}
 }
 
-void ftl_flame_paths_add(FtlFlamePaths *p, const FtlSlice *frames, guint n, guint same,
+void ftl_flame_paths_add(FtlFlamePaths *p, const FtlSlice *added, guint n_added, guint same,
 			 gint64 weight)
 {
 	if (p->broken)
@@ -554,6 +554,7 @@ void ftl_flame_paths_add(FtlFlamePaths *p, const FtlSlice *frames, guint n, guin
 	FtlFlame *f = p->f;
 	same = MIN(same, p->len);
 	flame_paths_close(p, same);
+	guint n = same + n_added;
 	FtlFlameNode *node = same ? p->path[same - 1].node : &f->root;
 	if (n > p->cap) {
 		p->cap = MAX(n, 2 * p->cap);
@@ -561,11 +562,11 @@ void ftl_flame_paths_add(FtlFlamePaths *p, const FtlSlice *frames, guint n, guin
 	}
 	for (guint i = same; i < n; i++) {
 		guint64 before = f->n_nodes;
-		FtlFlameNode *made = p->copied ? flame_paths_new_child(f, node, frames[i]) : NULL;
+		const FtlSlice *fr = &added[i - same];
+		FtlFlameNode *made = p->copied ? flame_paths_new_child(f, node, *fr) : NULL;
 		if (!made && p->copied)
 			flame_paths_intern(p);
-		node = made ? made
-			    : ftl_flame_child(f, node, frames[i].p, frames[i].len, FTL_FLAME_FRAME);
+		node = made ? made : ftl_flame_child(f, node, fr->p, fr->len, FTL_FLAME_FRAME);
 		if (p->fold && f->n_nodes == before) {
 			/* a subtree closed before is back: out of tree order */
 			if (p->n_folded) {

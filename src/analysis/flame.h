@@ -105,7 +105,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlFlame, ftl_flame_free)
 typedef struct _FtlFlamePaths FtlFlamePaths;
 
 FtlFlamePaths *ftl_flame_paths_new(FtlFlame *f, double min_fraction);
-void ftl_flame_paths_add(FtlFlamePaths *p, const FtlSlice *frames, guint n, guint same,
+/* The path: the previous path's first same frames (at most its length),
+ * then added[0..n_added). */
+void ftl_flame_paths_add(FtlFlamePaths *p, const FtlSlice *added, guint n_added, guint same,
 			 gint64 weight);
 /* Completes the tree (not finished: call ftl_flame_finish()) and frees p.
  * FALSE: a path came back to a subtree already folded, the tree is not

@@ -67,10 +67,10 @@ static void flame_input_clear(FlameInput *in)
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(FlameInput, flame_input_clear)
 
-static void flame_add_folded(const FtlSlice *frames, guint n, guint same, gint64 weight,
+static void flame_add_folded(const FtlSlice *added, guint n_added, guint same, gint64 weight,
 			     gpointer data)
 {
-	ftl_flame_paths_add(data, frames, n, same, weight);
+	ftl_flame_paths_add(data, added, n_added, same, weight);
 }
 
 /* Folded stacks are read as they are: their weights are taken as ns. */

@@ -12,11 +12,12 @@
  * not as a trace whose lines happen to end in a number). */
 gboolean ftl_folded_sniff(const char *data, gsize size);
 
-/* Called per line with the frames, outermost first (borrowed until it
- * returns), and the weight. The first same frames are those of the line
- * before (same is 0 on a file's first line): folded lines come sorted, so
- * a reader that keeps the previous path need only look up the rest. */
-typedef void (*FtlFoldedFunc)(const FtlSlice *frames, guint n, guint same, gint64 weight,
+/* Called per line with its path, outermost first, and the weight. The path
+ * is the first same frames of the line before (same is 0 on a file's first
+ * line) followed by added[0..n_added) (borrowed until it returns; n_added
+ * may be 0): folded lines come sorted, so a reader that keeps the previous
+ * path need only look up the rest. */
+typedef void (*FtlFoldedFunc)(const FtlSlice *added, guint n_added, guint same, gint64 weight,
 			      gpointer data);
 
 /* Reads path ("-": standard input; gzip and zstd too). A line that is not

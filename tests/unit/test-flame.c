@@ -89,7 +89,8 @@ static gboolean paths_build(const Paths *p, FtlFlame *f, double fraction, guint6
 		FtlSlice *s = g_new(FtlSlice, n + 1);
 		for (guint j = 0; j < n; j++)
 			s[j] = (FtlSlice){ v[j], (guint32)strlen(v[j]) };
-		ftl_flame_paths_add(fp, s, n, same, g_array_index(p->weights, gint64, i));
+		ftl_flame_paths_add(fp, s + same, n - same, same,
+				    g_array_index(p->weights, gint64, i));
 		g_free(s);
 		prev = v;
 	}
@@ -192,7 +193,7 @@ static void add_line(FtlFlamePaths *fp, const char *line, gint64 w, guint same)
 	FtlSlice s[16];
 	for (guint i = 0; i < n; i++)
 		s[i] = (FtlSlice){ v[i], (guint32)strlen(v[i]) };
-	ftl_flame_paths_add(fp, s, n, same, w);
+	ftl_flame_paths_add(fp, s + same, n - same, same, w);
 }
 
 /* Paths out of tree order: coming back to a folded subtree makes the
