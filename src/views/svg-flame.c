@@ -349,8 +349,8 @@ static void svg_diff_color(gint64 delta, gint64 max_abs, char *buf, gsize size)
 		g_snprintf(buf, size, "rgb(250,250,250)");
 }
 
-static void svg_fill(SvgLayout *L, const SvgBox *b, const char *name, gint64 max_abs, char *buf,
-		     gsize size)
+static void svg_fill(const SvgLayout *L, const SvgBox *b, const char *name, gint64 max_abs,
+		     char *buf, gsize size)
 {
 	if (b->flags & BOX_VANISHED)
 		g_strlcpy(buf, "url(#ftl-hatch)", size);
@@ -461,7 +461,7 @@ static double svg_box_y(const SvgLayout *L, const SvgBox *b)
 	return L->height - SVG_BOTTOM - (b->level + 1) * SVG_FH;
 }
 
-static void svg_frame(xmlTextWriterPtr w, SvgLayout *L, const SvgBox *b, gint64 all,
+static void svg_frame(xmlTextWriterPtr w, const SvgLayout *L, const SvgBox *b, gint64 all,
 		      gint64 max_abs, GString *scratch)
 {
 	char label[64], fill[48];
@@ -654,6 +654,66 @@ static gboolean svg_head(xmlTextWriterPtr w, SvgLayout *L, double width, GError 
 	return TRUE;
 }
 
+/* Frames are written by two writers when there are many: the second half
+ * by a thread into memory, as a fragment the document's writer then copies
+ * in. libxml2's writer spends some 15 us a frame (14 attributes, a title);
+ * the frames are independent and the two halves equal. */
+#define SVG_SPLIT_FRAMES 2048
+
+typedef struct {
+	const SvgLayout *L;
+	guint from, to;
+	gint64 all, max_abs;
+	xmlBufferPtr buf; /* the fragment; NULL when its writer failed */
+} SvgPart;
+
+static void svg_frames(xmlTextWriterPtr w, const SvgLayout *L, guint from, guint to, gint64 all,
+		       gint64 max_abs)
+{
+	g_autoptr(GString) scratch = g_string_new(NULL);
+	for (guint i = from; i < to; i++)
+		svg_frame(w, L, &g_array_index(L->boxes, SvgBox, i), all, max_abs, scratch);
+}
+
+static gpointer svg_part_thread(gpointer data)
+{
+	SvgPart *part = data;
+	xmlBufferPtr buf = xmlBufferCreate();
+	xmlTextWriterPtr w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
+	if (!w) {
+		if (buf)
+			xmlBufferFree(buf);
+		return NULL;
+	}
+	svg_frames(w, part->L, part->from, part->to, part->all, part->max_abs);
+	int rc = xmlTextWriterFlush(w);
+	xmlFreeTextWriter(w);
+	if (rc < 0)
+		xmlBufferFree(buf);
+	else
+		part->buf = buf;
+	return NULL;
+}
+
+/* Every box, in order; FALSE when a writer failed. */
+static gboolean svg_all_frames(xmlTextWriterPtr w, const SvgLayout *L, gint64 all, gint64 max_abs)
+{
+	guint n = L->boxes->len;
+	if (n < SVG_SPLIT_FRAMES) {
+		svg_frames(w, L, 0, n, all, max_abs);
+		return TRUE;
+	}
+	SvgPart part = { L, n / 2, n, all, max_abs, NULL };
+	GThread *t = g_thread_new("ftlens-svg", svg_part_thread, &part);
+	svg_frames(w, L, 0, n / 2, all, max_abs);
+	g_thread_join(t);
+	if (!part.buf)
+		return FALSE;
+	int rc = xmlTextWriterWriteRawLen(w, xmlBufferContent(part.buf), xmlBufferLength(part.buf));
+	xmlBufferFree(part.buf);
+	return rc >= 0;
+}
+
 /* long: one document, head to tail, in the order the format wants it */
 gboolean ftl_flame_svg_write(FtlFlame *f, const FtlFlameSvgOptions *opt, FILE *out,
 			     FtlFlameSvgStats *stats, GError **error)
@@ -708,12 +768,14 @@ gboolean ftl_flame_svg_write(FtlFlame *f, const FtlFlameSvgOptions *opt, FILE *o
 	W_FMT(w, "minpx", "%.2f", minpx);
 	W_STR(w, "unit", ftl_flame_unit(f) == FTL_FLAME_UNIT_NS ? "ns" : "samples");
 	W_STR(w, "mode", L.chart ? "chart" : opt->diff ? "diff" : opt->inverted ? "icicle" : "flame");
-	g_autoptr(GString) scratch = g_string_new(NULL);
-	for (guint i = 0; i < L.boxes->len; i++)
-		svg_frame(w, &L, &g_array_index(L.boxes, SvgBox, i), all, max_abs, scratch);
+	gboolean framed = svg_all_frames(w, &L, all, max_abs);
 	W_END(w);
 	W_END(w);
 	gboolean ok = ftl_svg_writer_end(sw, error);
+	if (ok && !framed) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "writing the SVG failed");
+		ok = FALSE;
+	}
 	L.st.frames = L.boxes->len;
 	L.st.bytes = sw->bytes;
 	if (stats)

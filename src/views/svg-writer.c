@@ -4,6 +4,8 @@
 
 #include "views/svg-writer.h"
 
+#include <libxml/parser.h>
+
 #include "util/datadir.h"
 #include "util/error.h"
 #include "util/escape.h"
@@ -20,6 +22,8 @@ static int svg_writer_io(void *ctx, const char *buf, int len)
 
 FtlSvgWriter *ftl_svg_writer_new(FILE *out, GError **error)
 {
+	/* before any thread writes: libxml2 sets its globals up once */
+	xmlInitParser();
 	FtlSvgWriter *sw = g_new0(FtlSvgWriter, 1);
 	sw->out = out;
 	xmlOutputBufferPtr ob = xmlOutputBufferCreateIO(svg_writer_io, NULL, sw, NULL);

@@ -3,6 +3,8 @@
  * draw keeps every weight exact and the drawing byte for byte the same. */
 #include "config.h"
 
+#include <libxml/parser.h>
+#include <libxml/tree.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -249,9 +251,60 @@ static void test_fold_out_of_order(void)
 	CU_ASSERT_EQUAL(ftl_flame_root(h)->value, 14012);
 }
 
+/* Appends the first line of each frame's title, in document order. */
+static void frame_titles(xmlNode *n, GString *out, guint *count)
+{
+	for (; n; n = n->next) {
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		if (!strcmp((const char *)n->name, "title") && n->parent &&
+		    !strcmp((const char *)n->parent->name, "g")) {
+			g_autofree char *t = (char *)xmlNodeGetContent(n);
+			char *nl = strchr(t, '\n');
+			g_string_append_len(out, t, nl ? nl - t : (gssize)strlen(t));
+			g_string_append_c(out, ' ');
+			(*count)++;
+		}
+		frame_titles(n->children, out, count);
+	}
+}
+
+/* Thousands of frames (written by two writers, the second half by a
+ * thread): one well-formed document, every frame once, in layout order
+ * (a parent, then its children by name). */
+static void test_many_frames(void)
+{
+	g_autoptr(FtlFlame) f = ftl_flame_new(FTL_FLAME_UNIT_NS);
+	g_autoptr(GString) want = g_string_new("all ");
+	for (guint i = 0; i < 80; i++) {
+		char a[16];
+		g_snprintf(a, sizeof a, "a%03u", i);
+		FtlFlameNode *top = ftl_flame_child(f, ftl_flame_root(f), a, -1, FTL_FLAME_FRAME);
+		g_string_append_printf(want, "%s ", a);
+		for (guint k = 0; k < 60; k++) {
+			char b[16];
+			g_snprintf(b, sizeof b, "b%02u", k);
+			ftl_flame_add(f, ftl_flame_child(f, top, b, -1, FTL_FLAME_FRAME), 1000, 1);
+			g_string_append_printf(want, "%s ", b);
+		}
+	}
+	ftl_flame_finish(f);
+	g_autofree char *svg = svg_text(f, 0, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(svg);
+	xmlDoc *doc = xmlReadMemory(svg, (int)strlen(svg), "many.svg", NULL, XML_PARSE_NONET);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(doc);
+	g_autoptr(GString) got = g_string_new(NULL);
+	guint count = 0;
+	frame_titles(xmlDocGetRootElement(doc), got, &count);
+	xmlFreeDoc(doc);
+	CU_ASSERT_EQUAL(count, 1 + 80 + 80 * 60);
+	CU_ASSERT_STRING_EQUAL(got->str, want->str);
+}
+
 static const UnitTest tests[] = {
 	{ "folding narrow subtrees keeps weights and drawing", test_fold_random },
 	{ "paths out of tree order", test_fold_out_of_order },
+	{ "thousands of frames: one document, in order", test_many_frames },
 	{ NULL, NULL },
 };
 
