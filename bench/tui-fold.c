@@ -17,9 +17,9 @@
 #include "views/tui/input.h"
 #include "views/tui/tree.h"
 
-static FtlTrace *bench_open(gpointer data, GError **error)
+static FtlTrace *bench_open(gpointer data, FtlOpenFlags flags, GError **error)
 {
-	return ftl_trace_open(data, FTL_OPEN_NONE, error);
+	return ftl_trace_open(data, flags, error);
 }
 
 /* Types script and draws: the milliseconds it took. */
@@ -58,7 +58,7 @@ int main(int argc, char **argv)
 	FtlTuiOptions opt = { .label = argv[1], .open = bench_open, .open_data = argv[1] };
 	opt.oops_cpu = -1;
 	opt.utf8 = TRUE;
-	opt.first = bench_open(argv[1], &error);
+	opt.first = bench_open(argv[1], FTL_OPEN_BROWSE, &error);
 	if (!opt.first) {
 		fprintf(stderr, "tui-fold: %s\n", error->message);
 		return 1;

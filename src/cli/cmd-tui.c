@@ -29,19 +29,20 @@ typedef struct {
 	FtlIndexUse index; /* a single text file: its sparse index, to seek with */
 } TuiOpen;
 
-static FtlTrace *tui_open(gpointer data, GError **error)
+static FtlTrace *tui_open(gpointer data, FtlOpenFlags more, GError **error)
 {
 	TuiOpen *o = data;
+	FtlOpenFlags flags = o->flags | more;
 	if (o->console)
-		return ftl_console_dump_open(o->console, o->dump, o->flags, error);
+		return ftl_console_dump_open(o->console, o->dump, flags, error);
 	const char *const *paths = (const char *const *)o->paths->pdata;
-	FtlTrace *trace = ftl_trace_open_buffer(paths, o->paths->len, o->flags, o->buffer, error);
+	FtlTrace *trace = ftl_trace_open_buffer(paths, o->paths->len, flags, o->buffer, error);
 	/* the Events list seeks with a fresh index; a large file without one
 	 * gets it from the model's pass, which reads it to the end */
 	if (trace &&
 	    ftl_text_index_attach_seekable(trace, o->index, 0, NULL) == FTL_INDEX_REFUSED) {
 		ftl_trace_free(trace);
-		trace = ftl_trace_open_buffer(paths, o->paths->len, o->flags, o->buffer, error);
+		trace = ftl_trace_open_buffer(paths, o->paths->len, flags, o->buffer, error);
 	}
 	return trace;
 }
@@ -161,8 +162,9 @@ gboolean ftl_cmd_tui(int argc, char **argv, GError **error)
 	g_autoptr(FtlOops) oops = NULL;
 	if (!tui_inputs(argc, argv, &opt, &o, stacks, &con, &oops, error))
 		return FALSE;
-	/* opened here, so that bad input is one message before the screen */
-	if (opt.open && !(opt.first = tui_open(&o, error)))
+	/* opened here, so that bad input is one message before the screen;
+	 * the Events list reads it */
+	if (opt.open && !(opt.first = tui_open(&o, FTL_OPEN_BROWSE, error)))
 		return FALSE;
 	return ftl_tui_run(&opt, error);
 }

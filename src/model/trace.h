@@ -17,6 +17,9 @@ typedef enum {
 	 * u.marker.caller empty rather than resolve its address (which costs
 	 * a trace.dat's whole kallsyms). */
 	FTL_OPEN_NO_CALLERS = 1u << 1,
+	/* A view reads rows as they are asked for (the TUI's Events list): a
+	 * text reader parses two chunks ahead, not its share of the pool's. */
+	FTL_OPEN_BROWSE = 1u << 2,
 } FtlOpenFlags;
 
 FtlTrace *ftl_trace_new(const char *label, FtlOpenFlags flags);

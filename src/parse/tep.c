@@ -15,6 +15,7 @@
 #include <event-utils.h>
 #include <trace-seq.h>
 
+#include "parse/kallsyms.h"
 #include "parse/tep-print.h"
 #include "parse/trial.h"
 
@@ -71,7 +72,8 @@ typedef struct {
 struct _FtlTepLazy {
 	GPtrArray *formats;	/* TepLazyFormat*, in the file's order */
 	GHashTable *by_id;	/* id -> the index + 1 of its first format not yet parsed */
-	char *kallsyms;		/* NULL once parsed, or when the file has none */
+	FtlKallsyms *kallsyms;	/* the file's, NULL when it has none */
+	gboolean resolving;	/* tep finds functions in it */
 	FtlTrialServer *trials; /* the child each format is parsed in first */
 	TepLazyTrial trial;	/* its context */
 };
@@ -99,7 +101,7 @@ void ftl_tep_lazy_free(FtlTepLazy *lazy)
 	ftl_trial_server_free(lazy->trials);
 	g_ptr_array_unref(lazy->formats);
 	g_hash_table_unref(lazy->by_id);
-	g_free(lazy->kallsyms);
+	ftl_kallsyms_unref(lazy->kallsyms);
 	g_free(lazy);
 }
 
@@ -115,8 +117,8 @@ void ftl_tep_lazy_add_format(FtlTepLazy *lazy, const char *sys, const char *buf,
 
 void ftl_tep_lazy_set_kallsyms(FtlTepLazy *lazy, const char *text)
 {
-	g_free(lazy->kallsyms);
-	lazy->kallsyms = g_strdup(text);
+	ftl_kallsyms_unref(lazy->kallsyms);
+	lazy->kallsyms = ftl_kallsyms_share(text);
 }
 
 static void tep_lazy_parse(struct tep_handle *tep, TepLazyFormat *f)
@@ -142,12 +144,13 @@ static void tep_lazy_event(FtlTepLazy *lazy, struct tep_handle *tep, int id)
 	}
 }
 
-/* kallsyms, parsed into tep the first time a name is asked for. */
+/* kallsyms, made tep's the first time a name is asked for: one table for
+ * every trace of the process opened on the same text (kallsyms.h). */
 static void tep_lazy_functions(FtlTepLazy *lazy, struct tep_handle *tep)
 {
-	if (lazy && lazy->kallsyms) {
-		tep_parse_kallsyms(tep, lazy->kallsyms);
-		g_clear_pointer(&lazy->kallsyms, g_free);
+	if (lazy && lazy->kallsyms && !lazy->resolving) {
+		ftl_kallsyms_attach(lazy->kallsyms, tep);
+		lazy->resolving = TRUE;
 	}
 }
 
@@ -633,7 +636,7 @@ static const char *tep_dec_render(FtlTepDecoder *ts, struct tep_record *r)
 {
 	/* %pS, function events: kallsyms (MBs, a third of a second to parse)
 	 * only once an event that names addresses is rendered */
-	if (ts->lazy && ts->lazy->kallsyms &&
+	if (ts->lazy && ts->lazy->kallsyms && !ts->lazy->resolving &&
 	    tep_dec_needs_symbols(tep_find_event_by_record(ts->tep, r)))
 		tep_lazy_functions(ts->lazy, ts->tep);
 	trace_seq_reset(&ts->text);

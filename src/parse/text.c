@@ -527,6 +527,8 @@ static TextSource *text_source_new(FtlTrace *trace, FtlStream *stream, gint cpu_
 		.max_line = FTL_TEXT_MAX_LINE,
 	};
 	ts->reader = ftl_line_reader_new(stream, &funcs);
+	if (ftl_trace_flags(trace) & FTL_OPEN_BROWSE)
+		ftl_line_reader_set_ahead(ts->reader, 2);
 	return ts;
 }
 

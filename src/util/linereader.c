@@ -30,6 +30,7 @@ struct _FtlLineReader {
 	FtlStream *stream;
 	FtlLineReaderFuncs f;
 	gsize chunk; /* bytes a chunk reads before it looks for its end */
+	guint ahead; /* chunks in flight at most, 0: the share of the budget */
 	gboolean threaded;
 	GMutex lock; /* slots' ready flags, the counters below */
 	GCond cond;
@@ -255,6 +256,8 @@ static guint lr_target(FtlLineReader *r)
 {
 	guint live = (guint)MAX(1, g_atomic_int_get(&lr_live));
 	guint t = (2 * ftl_line_reader_threads() + 2) / live;
+	if (r->ahead)
+		t = MIN(t, r->ahead);
 	return CLAMP(t, 2, r->n_slots - 1);
 }
 
@@ -292,6 +295,13 @@ FtlLineReader *ftl_line_reader_new(FtlStream *stream, const FtlLineReaderFuncs *
 	g_atomic_int_inc(&lr_live);
 	ftl_progress_expect(ftl_stream_input_size(stream));
 	return r;
+}
+
+void ftl_line_reader_set_ahead(FtlLineReader *r, guint chunks)
+{
+	g_mutex_lock(&r->lock);
+	r->ahead = chunks;
+	g_mutex_unlock(&r->lock);
 }
 
 /* Stops the jobs and waits for the running ones. */

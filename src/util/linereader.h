@@ -50,6 +50,9 @@ typedef struct _FtlLineReader FtlLineReader;
 /* Takes ownership of stream; funcs is copied. Nothing is read until the first
  * ftl_line_reader_next(). */
 FtlLineReader *ftl_line_reader_new(FtlStream *stream, const FtlLineReaderFuncs *funcs);
+/* At most chunks (2 or more) parsed ahead of the consumer, whatever the
+ * pool could take: a reader asked for a screenful at a time. */
+void ftl_line_reader_set_ahead(FtlLineReader *r, guint chunks);
 /* Waits for in-flight work, then frees everything, results included. */
 void ftl_line_reader_free(FtlLineReader *r);
 /* The next chunk in input order, parsed. The chunk returned before is left

@@ -21,7 +21,7 @@ struct _FtlStrPool {
 	guint used;
 };
 
-static guint32 strpool_hash(const char *s, gsize len)
+guint64 ftl_strpool_hash(const char *s, gsize len)
 {
 	/* eight bytes a step, each mixed by a multiply: a function name is
 	 * two to four steps, where a byte-wise hash took a multiply per byte */
@@ -36,7 +36,12 @@ static guint32 strpool_hash(const char *s, gsize len)
 	guint64 w = 0;
 	memcpy(&w, s + i, len - i);
 	h = (h ^ w) * 0xc4ceb9fe1a85ec53u;
-	return (guint32)(h ^ (h >> 29));
+	return h ^ (h >> 29);
+}
+
+static inline guint32 strpool_hash(const char *s, gsize len)
+{
+	return (guint32)ftl_strpool_hash(s, len);
 }
 
 FtlStrPool *ftl_strpool_new(void)

@@ -20,5 +20,8 @@ guint ftl_strpool_size(const FtlStrPool *pool);
 /* A number no other pool of the process has had: caches of interned
  * pointers check it, since a new pool may come at a freed one's address. */
 guint64 ftl_strpool_id(const FtlStrPool *pool);
+/* The pool's hash of s[0..len), 64 bits (kallsyms.c keys whole texts by
+ * it). */
+guint64 ftl_strpool_hash(const char *s, gsize len);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlStrPool, ftl_strpool_free)

@@ -152,11 +152,41 @@ static void test_seek(void)
 	g_string_free(rest, TRUE);
 }
 
+static gpointer count_chunk(const FtlLineChunk *c, gpointer data)
+{
+	g_atomic_int_inc((gint *)data);
+	return parse_chunk(c, NULL);
+}
+
+/* A reader capped at two chunks ahead parses no more than that while its
+ * consumer holds the first, though the pool could take eight. */
+static void test_ahead(void)
+{
+	g_autoptr(GString) text = some_lines(1 << 20);
+	gint parsed = 0;
+	ftl_line_reader_set_threads(3);
+	g_setenv("FTLENS_CHUNK_BYTES", "4096", TRUE);
+	FtlLineReaderFuncs f = { count_chunk, free_result, not_a_frame, &parsed, 1 << 20 };
+	FtlStream *s = ftl_stream_new_from_memory("mem", text->str, text->len, NULL);
+	g_autoptr(FtlLineReader) r = ftl_line_reader_new(s, &f);
+	g_unsetenv("FTLENS_CHUNK_BYTES");
+	ftl_line_reader_set_ahead(r, 2);
+	CU_ASSERT_PTR_NOT_NULL(ftl_line_reader_next(r));
+	g_usleep(300000); /* time for the pool to run ahead, were it let */
+	CU_ASSERT(g_atomic_int_get(&parsed) <= 3);
+	guint64 n = 1;
+	while (ftl_line_reader_next(r))
+		n++;
+	CU_ASSERT_EQUAL((guint64)g_atomic_int_get(&parsed), n);
+	CU_ASSERT(n > 100);
+}
+
 static const UnitTest tests[] = {
 	{ "chunks in order, the same with 1 and 4 threads", test_order_and_threads },
 	{ "the last line may lack its newline", test_no_final_newline },
 	{ "a line too long ends the input with its length", test_long_line },
 	{ "seek starts again at a line", test_seek },
+	{ "a reader capped ahead parses no further", test_ahead },
 	{ NULL, NULL },
 };
 

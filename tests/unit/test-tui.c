@@ -37,12 +37,12 @@ typedef struct {
 	gboolean indexed; /* opened as ftlens tui does: seeking with a cached index */
 } Tui;
 
-static FtlTrace *tui_reopen(gpointer data, GError **error)
+static FtlTrace *tui_reopen(gpointer data, FtlOpenFlags flags, GError **error)
 {
 	Tui *t = data;
 	if (t->console)
-		return ftl_console_dump_open(t->console, t->dump, FTL_OPEN_NONE, error);
-	FtlTrace *trace = ftl_trace_open(t->path, FTL_OPEN_NONE, error);
+		return ftl_console_dump_open(t->console, t->dump, flags, error);
+	FtlTrace *trace = ftl_trace_open(t->path, flags, error);
 	if (trace && t->indexed)
 		CU_ASSERT_EQUAL(ftl_text_index_attach_seekable(trace, FTL_INDEX_USE_AUTO, 0, NULL),
 				FTL_INDEX_FRESH);
@@ -57,7 +57,7 @@ static void tui_start(Tui *t, int rows, int cols)
 	t->opt.utf8 = TRUE;
 	if (t->opt.open) {
 		g_autoptr(GError) error = NULL;
-		t->opt.first = tui_reopen(t, &error);
+		t->opt.first = tui_reopen(t, FTL_OPEN_BROWSE, &error);
 		if (!t->opt.first)
 			fprintf(stderr, "\nopening %s: %s\n", t->opt.label,
 				error ? error->message : "no error said");

@@ -80,7 +80,8 @@ typedef struct {
 static FtlTrace *seeker_reopen(Seeker *s, GError **error)
 {
 	g_rw_lock_writer_lock(&s->io->lock);
-	FtlTrace *trace = s->opt->open ? s->opt->open(s->opt->open_data, error) : NULL;
+	FtlTrace *trace =
+		s->opt->open ? s->opt->open(s->opt->open_data, FTL_OPEN_BROWSE, error) : NULL;
 	g_rw_lock_writer_unlock(&s->io->lock);
 	return trace;
 }

@@ -242,7 +242,7 @@ static gpointer loader_thread(gpointer data)
 	m->trace = g_steal_pointer(&l->first);
 	if (!m->trace && l->opt->open) {
 		g_rw_lock_writer_lock(&l->io->lock);
-		m->trace = l->opt->open(l->opt->open_data, &l->error);
+		m->trace = l->opt->open(l->opt->open_data, FTL_OPEN_NONE, &l->error);
 		g_rw_lock_writer_unlock(&l->io->lock);
 		if (!m->trace)
 			goto out;

@@ -17,8 +17,9 @@
 #include "views/tui/filter.h"
 
 /* Opens the event input again: a trace can be read once, and the TUI reads
- * it several times (the model, the Events list, a rebuild). */
-typedef FtlTrace *(*FtlTuiOpenFunc)(gpointer data, GError **error);
+ * it several times (the model, the Events list, a rebuild). flags: more
+ * FtlOpenFlags (FTL_OPEN_BROWSE for the Events list's). */
+typedef FtlTrace *(*FtlTuiOpenFunc)(gpointer data, FtlOpenFlags flags, GError **error);
 
 /* What `ftlens tui` was given; everything borrowed for the TUI's life. */
 typedef struct {
