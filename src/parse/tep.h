@@ -31,7 +31,7 @@ gboolean ftl_tep_decode(FtlTepDecoder *d, struct tep_record *r, FtlEvent *ev, gi
 /* Where a record's common fields (type, pid, flags) lie, for readers that
  * take them out of records on other threads than the decoder's. */
 typedef struct {
-	gboolean ok; /* FALSE: unknown, or not where ftl_tep_common_read() looks */
+	gboolean ok;   /* FALSE: unknown, or not where ftl_tep_common_read() looks */
 	gboolean swap; /* the file's byte order is not ours */
 	guint8 type_off, type_size, pid_off, flags_off;
 } FtlTepCommon;
@@ -65,8 +65,8 @@ static inline void ftl_tep_common_read(const FtlTepCommon *c, const guchar *data
 
 /* ftl_tep_decode() of a record whose common fields were read already by
  * ftl_tep_common_read() with d's layout (r->size >= 8). */
-gboolean ftl_tep_decode_read(FtlTepDecoder *d, struct tep_record *r, gint id, gint pid,
-			     gint flags, FtlEvent *ev);
+gboolean ftl_tep_decode_read(FtlTepDecoder *d, struct tep_record *r, gint id, gint pid, gint flags,
+			     FtlEvent *ev);
 
 /* A field of r by name (the event's own fields, then the common ones):
  * numbers as decimal text in the decoder's scratch, strings pointing into r.

@@ -149,7 +149,9 @@ static gboolean block_load(DatBlock *b, gsize *len, guint64 *base, gboolean *in_
 static void block_split(DatBlock *b, gsize len, guint64 base, gboolean in_file)
 {
 	guint32 psize = b->st->all->page_size;
+	const FtlTepCommon *common = &b->st->all->common;
 	char why[200];
+	guint n = b->recs->len; /* records written in place, the array sized once at the end */
 	for (gsize off = 0; off + psize <= len; off += psize) {
 		guint64 at = base + off;
 		FtlPageStatus status = ftl_pages_load(b->pages, b->data + off, why, sizeof why);
@@ -162,19 +164,27 @@ static void block_split(DatBlock *b, gsize len, guint64 base, gboolean in_file)
 		}
 		gint64 missed = ftl_pages_missed(b->pages);
 		FtlPageRecord pr;
-		const FtlTepCommon *common = &b->st->all->common;
 		while (ftl_pages_next(b->pages, &pr, why, sizeof why)) {
-			FtlDatRecord r = { pr.ts, pr.data, pr.size, -1, missed, at + pr.offset, -1, 0 };
+			if (n == b->recs->len)
+				g_array_set_size(b->recs, MAX(n * 2, 256u));
+			FtlDatRecord *r = &g_array_index(b->recs, FtlDatRecord, n++);
+			*r = (FtlDatRecord){ .ts = pr.ts,
+					     .data = pr.data,
+					     .size = pr.size,
+					     .id = -1,
+					     .missed = missed,
+					     .where = at + pr.offset,
+					     .pid = -1 };
 			/* the reader's thread only merges and looks names up */
 			if (common->ok && pr.size >= 8)
-				ftl_tep_common_read(common, pr.data, &r.id, &r.pid, &r.flags);
-			g_array_append_val(b->recs, r);
+				ftl_tep_common_read(common, pr.data, &r->id, &r->pid, &r->flags);
 			missed = 0;
 		}
 		if (*why)
 			block_note(b, "page at %s offset %" G_GUINT64_FORMAT ": %s",
 				   in_file ? "file" : "decompressed", at, why);
 	}
+	g_array_set_size(b->recs, n);
 	if (len % psize)
 		block_note(b, "%zu bytes at %s offset %" G_GUINT64_FORMAT " are less than a page",
 			   len % psize, in_file ? "file" : "decompressed",

@@ -85,8 +85,8 @@ typedef struct {
 
 	/* The pages read by ftlens (tracedat-stream.c) ... */
 	FtlDatStreams *streams;
-	TracedatRun *runs;  /* per stream: the records taken and not merged yet */
-	guint *heap;	    /* stream indices that have a record, by (ts, index) */
+	TracedatRun *runs; /* per stream: the records taken and not merged yet */
+	guint *heap;	   /* stream indices that have a record, by (ts, index) */
 	guint heap_len;
 	gboolean started;   /* heap[0]'s record is the current one */
 	struct tep_record rec;
@@ -310,10 +310,19 @@ static struct tep_record *tracedat_streams_next(TracedatSource *ts)
 		/* the stream of the record handed out last moves on */
 		guint i = ts->heap[0];
 		TracedatRun *run = &ts->runs[i];
+		guint *h = ts->heap;
 		if (++run->at == run->end && !tracedat_run_fill(ts, i))
-			ts->heap[0] = ts->heap[--ts->heap_len];
-		if (ts->heap_len > 1)
+			h[0] = h[--ts->heap_len];
+		if (ts->heap_len == 2) {
+			/* two CPUs: one comparison, no sift */
+			if (tracedat_heap_less(ts, h[1], h[0])) {
+				guint t = h[0];
+				h[0] = h[1];
+				h[1] = t;
+			}
+		} else if (ts->heap_len > 2) {
 			tracedat_heap_down(ts, 0);
+		}
 	}
 	if (!ts->heap_len)
 		return NULL;
