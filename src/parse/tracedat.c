@@ -372,7 +372,16 @@ static struct tep_record *tracedat_tracecmd_next(TracedatSource *ts)
 	return r;
 }
 
-static FtlStatus tracedat_next(FtlSource *src, const FtlEvent **out, GError **error)
+/* Flattened: the per-record steps (merge, decode, accounting) compiled
+ * into one function, without a call each per record. */
+#if defined(__GNUC__)
+#define TRACEDAT_FLATTEN __attribute__((flatten))
+#else
+#define TRACEDAT_FLATTEN
+#endif
+
+TRACEDAT_FLATTEN static FtlStatus tracedat_next(FtlSource *src, const FtlEvent **out,
+						GError **error)
 {
 	TracedatSource *ts = (TracedatSource *)src;
 	(void)error;
