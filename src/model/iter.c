@@ -233,8 +233,33 @@ static gboolean iter_time_ok(FtlIter *it, const FtlEvent *ev)
 	       (f->t_end == FTL_TS_NONE || it->last_ts <= f->t_end);
 }
 
+/* ftl_iter_next() when one source is left and nothing is filtered (a
+ * trace.dat merges its CPUs itself): its next event as it comes, without
+ * the heap's bookkeeping. */
+static FtlStatus iter_next_one(FtlIter *it, const FtlEvent **out, GError **error)
+{
+	FtlSource *src = it->advance;
+	const FtlEvent *ev = NULL;
+	FtlStatus st = src->ops->next(src, &ev, error);
+	if (G_LIKELY(st == FTL_STATUS_OK)) {
+		it->heap[0].ev = ev;
+		if (ev->ts != FTL_TS_NONE)
+			it->last_ts = ev->ts;
+		*out = ev;
+		return st;
+	}
+	if (st == FTL_STATUS_EOF)
+		ftl_source_end(src);
+	/* used up (or failed): its slot goes, as in iter_pull() */
+	it->advance = NULL;
+	it->n = 0;
+	return st == FTL_STATUS_ERROR ? st : FTL_STATUS_EOF;
+}
+
 FtlStatus ftl_iter_next(FtlIter *it, const FtlEvent **out, GError **error)
 {
+	if (it->advance && it->n == 1 && !it->filter)
+		return iter_next_one(it, out, error);
 	if (!it->started) {
 		it->started = TRUE;
 		for (guint i = 0; i < ftl_trace_n_sources(it->trace); i++) {

@@ -288,11 +288,10 @@ struct _FtlTepDecoder {
 	guint64 n_fast, n_library, n_different;
 	FtlTepLazy *lazy;     /* formats and kallsyms not parsed yet, or NULL */
 	/* The common fields (type, flags, pid) read in place, without a
-	 * library call each: where they lie, from the first record's format. */
+	 * library call each: where they lie, from the first record's format
+	 * (or the first format parsed, when a reader asked before). */
 	gboolean common_done; /* looked for */
-	gboolean common_ok;   /* found, and within a record's first 8 bytes */
-	gboolean swap;	      /* the file's byte order is not ours */
-	guint8 type_off, type_size, flags_off, pid_off, pid_size;
+	FtlTepCommon common;
 	struct {
 		gint pid; /* -1: empty */
 		const char *comm;
@@ -605,16 +604,22 @@ static FtlSlice tep_dec_state(FtlTepDecoder *ts, struct tep_event *event, gint64
 	return (FtlSlice){ buf->str, (guint32)buf->len };
 }
 
-static void tep_dec_lat(int fl, FtlEvent *ev)
+/* The latency letters ("dNh") of the five low bits of common_flags:
+ * d irqs off (X: not supported), N need-resched, h hardirq, s softirq,
+ * H both. */
+static const char tep_lat[32][4] = {
+	"...", "d..", "X..", "d..", ".N.", "dN.", "XN.", "dN.", "..h", "d.h", "X.h",
+	"d.h", ".Nh", "dNh", "XNh", "dNh", "..s", "d.s", "X.s", "d.s", ".Ns", "dNs",
+	"XNs", "dNs", "..H", "d.H", "X.H", "d.H", ".NH", "dNH", "XNH", "dNH",
+};
+
+static inline void tep_dec_lat(int fl, FtlEvent *ev)
 {
-	/* Cheap to read: common_flags and common_preempt_count, printed like
-	 * the kernel's latency columns ("dNh1"). */
+	/* Cheap to read: common_flags printed like the kernel's latency
+	 * columns ("dNh"), looked up rather than tested bit by bit. */
 	if (fl < 0)
 		return;
-	ev->lat[0] = fl & 0x01 ? 'd' : fl & 0x02 ? 'X' : '.';
-	ev->lat[1] = fl & 0x04 ? 'N' : '.';
-	ev->lat[2] = (fl & 0x08) && (fl & 0x10) ? 'H' : fl & 0x08 ? 'h' : fl & 0x10 ? 's' : '.';
-	ev->lat[3] = 0;
+	memcpy(ev->lat, tep_lat[fl & 0x1f], 4);
 }
 
 /* Renders the event's INFO part (what trace-cmd report prints after the
@@ -799,13 +804,6 @@ static TepEventInfo *tep_dec_info_of(FtlTepDecoder *ts, int id)
 	return info;
 }
 
-/* An unsigned number of size bytes (1, 2, 4 or 8) at p, in the file's
- * byte order. */
-static inline guint64 tep_dec_read(const FtlTepDecoder *ts, const guchar *p, guint size)
-{
-	return ftl_tep_read_uint(p, size, ts->swap);
-}
-
 static gboolean tep_dec_common_field(struct tep_event *event, const char *name, guint8 *off,
 				     guint8 *size)
 {
@@ -818,23 +816,39 @@ static gboolean tep_dec_common_field(struct tep_event *event, const char *name, 
 	return TRUE;
 }
 
-/* Where the common fields lie, from the format of r (which has 8 bytes at
- * least); the library's readers stay in use when a format has them
- * elsewhere or of other sizes. */
+/* Where the common fields lie, from event's format; the library's readers
+ * stay in use when a format has them elsewhere or of other sizes. */
+static void tep_dec_common_from(FtlTepDecoder *ts, struct tep_event *event)
+{
+	FtlTepCommon *c = &ts->common;
+	guint8 flags_size = 0, pid_size = 0;
+	ts->common_done = TRUE;
+	c->swap = tep_is_file_bigendian(ts->tep) != tep_is_local_bigendian(ts->tep);
+	c->ok = tep_dec_common_field(event, "common_type", &c->type_off, &c->type_size) &&
+		tep_dec_common_field(event, "common_pid", &c->pid_off, &pid_size) &&
+		tep_dec_common_field(event, "common_flags", &c->flags_off, &flags_size) &&
+		flags_size == 1 && pid_size == 4;
+}
+
+/* The layout from the format of r (which has 8 bytes at least). */
 static void tep_dec_common_init(FtlTepDecoder *ts, struct tep_record *r)
 {
 	int id = tep_data_type(ts->tep, r);
 	tep_lazy_event(ts->lazy, ts->tep, id);
 	struct tep_event *event = tep_find_event(ts->tep, id);
-	guint8 flags_size = 0;
-	if (!event)
-		return; /* tried again with the next record */
-	ts->common_done = TRUE;
-	ts->swap = tep_is_file_bigendian(ts->tep) != tep_is_local_bigendian(ts->tep);
-	ts->common_ok = tep_dec_common_field(event, "common_type", &ts->type_off, &ts->type_size) &&
-			tep_dec_common_field(event, "common_pid", &ts->pid_off, &ts->pid_size) &&
-			tep_dec_common_field(event, "common_flags", &ts->flags_off, &flags_size) &&
-			flags_size == 1 && ts->pid_size == 4;
+	if (event)
+		tep_dec_common_from(ts, event);
+	/* else tried again with the next record */
+}
+
+void ftl_tep_common_layout(FtlTepDecoder *ts, FtlTepCommon *out)
+{
+	if (!ts->common_done) {
+		struct tep_event *event = tep_get_first_event(ts->tep);
+		if (event)
+			tep_dec_common_from(ts, event);
+	}
+	*out = ts->common;
 }
 
 /* common_type, common_pid and common_flags of r (8 bytes at least), as
@@ -843,48 +857,40 @@ static void tep_dec_common(FtlTepDecoder *ts, struct tep_record *r, int *id, int
 {
 	if (!ts->common_done)
 		tep_dec_common_init(ts, r);
-	if (!ts->common_ok) {
+	if (!ts->common.ok) {
 		*id = tep_data_type(ts->tep, r);
 		*pid = tep_data_pid(ts->tep, r);
 		*flags = tep_data_flags(ts->tep, r);
 		return;
 	}
-	const guchar *p = r->data;
-	*id = (int)tep_dec_read(ts, p + ts->type_off, ts->type_size);
-	*pid = (int)(guint32)tep_dec_read(ts, p + ts->pid_off, 4);
-	*flags = p[ts->flags_off];
+	ftl_tep_common_read(&ts->common, r->data, id, pid, flags);
 }
 
-gboolean ftl_tep_decode(FtlTepDecoder *ts, struct tep_record *r, FtlEvent *ev, gint *idp)
+/* Starts ev over for r: every field but the union written, and the union
+ * zeroed only when the event decoded last in ev had one. */
+static inline void tep_dec_reset(FtlEvent *ev, const struct tep_record *r)
 {
-	memset(ev, 0, sizeof *ev);
+	if (ev->kind != FTL_EVENT_GENERIC)
+		memset(&ev->u, 0, sizeof ev->u);
 	ev->ts = (gint64)r->ts;
+	ev->seq = 0;
+	ev->line = 0;
+	ev->src = NULL;
 	ev->cpu = r->cpu;
-	ev->tgid = -1;
 	ev->pid = -1;
-	*idp = -1;
-	ts->short_need = 0;
-	if (r->size < 8) {
-		/* not even the common fields */
-		ev->name = ftl_strpool_intern(ts->pool, "unknown_event");
-		return FALSE;
-	}
-	int id, flags;
-	tep_dec_common(ts, r, &id, &ev->pid, &flags);
-	if (ev->pid >= 0)
-		ev->comm = tep_dec_comm(ts, ev->pid);
-	tep_dec_lat(flags, ev);
-	*idp = id;
-	TepEventInfo *info = tep_dec_info_of(ts, id);
-	struct tep_event *event = info->event;
-	ev->name = info->name;
-	ev->system = info->system;
-	if (r->size < info->fixed) {
-		/* a short record: its fields are not decoded */
-		ts->short_need = info->fixed;
-		return event != NULL;
-	}
-	ev->kind = info->kind;
+	ev->tgid = -1;
+	ev->flags = 0;
+	ev->kind = FTL_EVENT_GENERIC;
+	memset(ev->lat, 0, sizeof ev->lat);
+	ev->name = ev->system = ev->comm = NULL;
+	ev->payload = (FtlSlice){ NULL, 0 };
+	ev->raw = (FtlSlice){ NULL, 0 };
+}
+
+/* The fields of r's event by its kind into ev, whose common part is set. */
+static void tep_dec_kind(FtlTepDecoder *ts, struct tep_record *r, const TepEventInfo *info,
+			 FtlEvent *ev)
+{
 	switch (info->kind) {
 	case FTL_EVENT_FUNC:
 		tep_dec_func(ts, r, info, ev);
@@ -897,7 +903,7 @@ gboolean ftl_tep_decode(FtlTepDecoder *ts, struct tep_record *r, FtlEvent *ev, g
 		tep_dec_marker(ts, r, info, ev);
 		break;
 	case FTL_EVENT_SCHED_SWITCH:
-		tep_dec_switch(ts, r, event, info, ev);
+		tep_dec_switch(ts, r, info->event, info, ev);
 		break;
 	case FTL_EVENT_SCHED_WAKEUP:
 		tep_dec_wakeup(ts, r, info, ev);
@@ -912,7 +918,44 @@ gboolean ftl_tep_decode(FtlTepDecoder *ts, struct tep_record *r, FtlEvent *ev, g
 	default:
 		break;
 	}
-	return event != NULL;
+}
+
+gboolean ftl_tep_decode_read(FtlTepDecoder *ts, struct tep_record *r, gint id, gint pid, gint flags,
+			     FtlEvent *ev)
+{
+	tep_dec_reset(ev, r);
+	ts->short_need = 0;
+	ev->pid = pid;
+	if (pid >= 0)
+		ev->comm = tep_dec_comm(ts, pid);
+	tep_dec_lat(flags, ev);
+	TepEventInfo *info = tep_dec_info_of(ts, id);
+	ev->name = info->name;
+	ev->system = info->system;
+	if (r->size < info->fixed) {
+		/* a short record: its fields are not decoded */
+		ts->short_need = info->fixed;
+		return info->event != NULL;
+	}
+	ev->kind = info->kind;
+	tep_dec_kind(ts, r, info, ev);
+	return info->event != NULL;
+}
+
+gboolean ftl_tep_decode(FtlTepDecoder *ts, struct tep_record *r, FtlEvent *ev, gint *idp)
+{
+	*idp = -1;
+	if (r->size < 8) {
+		/* not even the common fields */
+		tep_dec_reset(ev, r);
+		ts->short_need = 0;
+		ev->name = ftl_strpool_intern(ts->pool, "unknown_event");
+		return FALSE;
+	}
+	int id, pid, flags;
+	tep_dec_common(ts, r, &id, &pid, &flags);
+	*idp = id;
+	return ftl_tep_decode_read(ts, r, id, pid, flags, ev);
 }
 
 gboolean ftl_tep_field(FtlTepDecoder *ts, struct tep_record *r, const char *key, FtlSlice *value)

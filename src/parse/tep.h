@@ -4,6 +4,7 @@
 #pragma once
 
 #include <glib.h>
+#include <string.h>
 
 #include "model/event.h"
 #include "model/trace.h"
@@ -22,8 +23,50 @@ void ftl_tep_decoder_free(FtlTepDecoder *d);
 /* Fills ev from r: everything but src, seq and line. Slices point into r's
  * data or the decoder and live until the next call or until r is freed.
  * Returns FALSE when r's event id has no format (ev is then a GENERIC
- * "unknown_event_N"); *id gets the id in both cases. */
+ * "unknown_event_N"); *id gets the id in both cases. ev is zeroed before
+ * the first call, then holds the event decoded last: only what that one
+ * set is cleared (its union, when its kind has one). */
 gboolean ftl_tep_decode(FtlTepDecoder *d, struct tep_record *r, FtlEvent *ev, gint *id);
+
+/* Where a record's common fields (type, pid, flags) lie, for readers that
+ * take them out of records on other threads than the decoder's. */
+typedef struct {
+	gboolean ok;   /* FALSE: unknown, or not where ftl_tep_common_read() looks */
+	gboolean swap; /* the file's byte order is not ours */
+	guint8 type_off, type_size, pid_off, flags_off;
+} FtlTepCommon;
+
+/* The layout of d's common fields, from the first format its tep has
+ * parsed (ftl_tep_lazy_start() parses one); out->ok FALSE when there is
+ * none or the fields lie elsewhere. */
+void ftl_tep_common_layout(FtlTepDecoder *d, FtlTepCommon *out);
+
+/* The common fields of a record of 8 bytes or more at data, read as
+ * layout c says (c->ok). Thread-safe: it reads the record only. */
+static inline void ftl_tep_common_read(const FtlTepCommon *c, const guchar *data, gint *id,
+				       gint *pid, gint *flags)
+{
+	guint32 pid32;
+	memcpy(&pid32, data + c->pid_off, 4);
+	if (c->type_size == 2) {
+		guint16 t;
+		memcpy(&t, data + c->type_off, 2);
+		*id = c->swap ? GUINT16_SWAP_LE_BE(t) : t;
+	} else if (c->type_size == 4) {
+		guint32 t;
+		memcpy(&t, data + c->type_off, 4);
+		*id = (gint)(c->swap ? GUINT32_SWAP_LE_BE(t) : t);
+	} else {
+		*id = data[c->type_off];
+	}
+	*pid = (gint)(c->swap ? GUINT32_SWAP_LE_BE(pid32) : pid32);
+	*flags = data[c->flags_off];
+}
+
+/* ftl_tep_decode() of a record whose common fields were read already by
+ * ftl_tep_common_read() with d's layout (r->size >= 8). */
+gboolean ftl_tep_decode_read(FtlTepDecoder *d, struct tep_record *r, gint id, gint pid, gint flags,
+			     FtlEvent *ev);
 
 /* A field of r by name (the event's own fields, then the common ones):
  * numbers as decimal text in the decoder's scratch, strings pointing into r.

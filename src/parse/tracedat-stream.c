@@ -69,6 +69,7 @@ struct _FtlDatStreams {
 	guint commit_size;
 	gboolean big_endian, old_format;
 	FtlDatCompress compress;
+	FtlTepCommon common; /* where the workers read the common fields */
 	GThreadPool *pool; /* NULL: blocks are filled by the reader */
 	DatStream **streams;
 	guint n;
@@ -148,7 +149,9 @@ static gboolean block_load(DatBlock *b, gsize *len, guint64 *base, gboolean *in_
 static void block_split(DatBlock *b, gsize len, guint64 base, gboolean in_file)
 {
 	guint32 psize = b->st->all->page_size;
+	const FtlTepCommon *common = &b->st->all->common;
 	char why[200];
+	guint n = b->recs->len; /* records written in place, the array sized once at the end */
 	for (gsize off = 0; off + psize <= len; off += psize) {
 		guint64 at = base + off;
 		FtlPageStatus status = ftl_pages_load(b->pages, b->data + off, why, sizeof why);
@@ -162,14 +165,26 @@ static void block_split(DatBlock *b, gsize len, guint64 base, gboolean in_file)
 		gint64 missed = ftl_pages_missed(b->pages);
 		FtlPageRecord pr;
 		while (ftl_pages_next(b->pages, &pr, why, sizeof why)) {
-			FtlDatRecord r = { pr.ts, pr.data, pr.size, missed, at + pr.offset };
-			g_array_append_val(b->recs, r);
+			if (n == b->recs->len)
+				g_array_set_size(b->recs, MAX(n * 2, 256u));
+			FtlDatRecord *r = &g_array_index(b->recs, FtlDatRecord, n++);
+			*r = (FtlDatRecord){ .ts = pr.ts,
+					     .data = pr.data,
+					     .size = pr.size,
+					     .id = -1,
+					     .missed = missed,
+					     .where = at + pr.offset,
+					     .pid = -1 };
+			/* the reader's thread only merges and looks names up */
+			if (common->ok && pr.size >= 8)
+				ftl_tep_common_read(common, pr.data, &r->id, &r->pid, &r->flags);
 			missed = 0;
 		}
 		if (*why)
 			block_note(b, "page at %s offset %" G_GUINT64_FORMAT ": %s",
 				   in_file ? "file" : "decompressed", at, why);
 	}
+	g_array_set_size(b->recs, n);
 	if (len % psize)
 		block_note(b, "%zu bytes at %s offset %" G_GUINT64_FORMAT " are less than a page",
 			   len % psize, in_file ? "file" : "decompressed",
@@ -336,8 +351,9 @@ static gint stream_cmp_cpu(gconstpointer a, gconstpointer b)
 }
 
 FtlDatStreams *ftl_dat_streams_new(const char *path, const FtlDatLayout *l, const FtlDatBuffer *b,
-				   guint commit_size, gboolean old_format, guint threads,
-				   FtlDatBadFunc bad, gpointer bad_data, GError **error)
+				   guint commit_size, gboolean old_format,
+				   const FtlTepCommon *common, guint threads, FtlDatBadFunc bad,
+				   gpointer bad_data, GError **error)
 {
 	/* both come from the file (its header_page): the page reader takes
 	 * what a kernel writes only */
@@ -362,6 +378,8 @@ FtlDatStreams *ftl_dat_streams_new(const char *path, const FtlDatLayout *l, cons
 	s->big_endian = l->big_endian;
 	s->old_format = old_format;
 	s->compress = l->compress;
+	if (common)
+		s->common = *common;
 	s->bad = bad;
 	s->bad_data = bad_data;
 	s->n = b->cpus->len;
@@ -445,6 +463,24 @@ void ftl_dat_streams_advance(FtlDatStreams *s, guint i)
 	DatStream *st = s->streams[i];
 	if (st->cur)
 		st->pos++;
+}
+
+const FtlDatRecord *ftl_dat_streams_take(FtlDatStreams *s, guint i, guint *n)
+{
+	DatStream *st = s->streams[i];
+	if (st->cur && st->pos >= st->cur->recs->len) {
+		/* the block handed out last is done: its slot takes the block
+		 * BLOCKS_AHEAD on */
+		st->cur = NULL;
+		st->cur_index++;
+		stream_schedule(st);
+	}
+	const FtlDatRecord *r = ftl_dat_streams_peek(s, i);
+	if (!r)
+		return NULL;
+	*n = st->cur->recs->len - st->pos;
+	st->pos = st->cur->recs->len;
+	return r;
 }
 
 /* ---- starting at a time ---------------------------------------------------- */

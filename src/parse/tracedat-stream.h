@@ -7,6 +7,7 @@
 
 #include <glib.h>
 
+#include "parse/tep.h"
 #include "parse/tracedat-layout.h"
 
 typedef struct _FtlDatStreams FtlDatStreams;
@@ -15,9 +16,11 @@ typedef struct {
 	guint64 ts;
 	const guchar *data; /* the event's payload */
 	guint32 size;	    /* its bytes */
+	gint32 id;	    /* its common fields, read by the worker; -1: not read */
 	gint64 missed;	    /* events lost before it: 0 none, -1 lost but not counted */
 	guint64 where;	    /* the event's file offset; in compressed data, its offset
 			     * in the CPU's decompressed data */
+	gint32 pid, flags;
 } FtlDatRecord;
 
 /* A damaged page or chunk a worker skipped: reported by the reader's thread
@@ -27,12 +30,15 @@ typedef void (*FtlDatBadFunc)(gpointer data, guint32 cpu, const char *what);
 /* Streams for every CPU of buffer b (of the file at path laid out as l),
  * ordered by CPU number, with threads worker threads (0 or 1: the caller's
  * thread reads). commit_size and old_format as for ftl_pages_new(). The
- * chunk tables of compressed data are read here; damage in them becomes
- * bad-page notes, not errors. NULL with error set when the file cannot be
- * opened. Free with ftl_dat_streams_free(). */
+ * workers read each record's common fields as common says (copied; NULL
+ * or not ok: they leave them to the reader). The chunk tables of
+ * compressed data are read here; damage in them becomes bad-page notes,
+ * not errors. NULL with error set when the file cannot be opened. Free
+ * with ftl_dat_streams_free(). */
 FtlDatStreams *ftl_dat_streams_new(const char *path, const FtlDatLayout *l, const FtlDatBuffer *b,
-				   guint commit_size, gboolean old_format, guint threads,
-				   FtlDatBadFunc bad, gpointer bad_data, GError **error);
+				   guint commit_size, gboolean old_format,
+				   const FtlTepCommon *common, guint threads, FtlDatBadFunc bad,
+				   gpointer bad_data, GError **error);
 void ftl_dat_streams_free(FtlDatStreams *s);
 guint ftl_dat_streams_count(const FtlDatStreams *s);
 guint32 ftl_dat_streams_cpu(const FtlDatStreams *s, guint i);
@@ -40,6 +46,12 @@ guint32 ftl_dat_streams_cpu(const FtlDatStreams *s, guint i);
  * data stay valid until ftl_dat_streams_advance(s, i). */
 const FtlDatRecord *ftl_dat_streams_peek(FtlDatStreams *s, guint i);
 void ftl_dat_streams_advance(FtlDatStreams *s, guint i);
+/* The records of stream i not peeked at yet, up to the end of a block:
+ * *n of them (at least one), NULL when the stream is drained. They stay
+ * valid until the next call for i, which takes the block after (so one
+ * call per block instead of a peek and an advance per record). Do not mix
+ * with peek and advance but through ftl_dat_streams_seek_time(). */
+const FtlDatRecord *ftl_dat_streams_take(FtlDatStreams *s, guint i, guint *n);
 /* Starts every stream (again) at its first record at ts or later, found
  * by a binary search over its blocks (their first records' timestamps),
  * so exact when a CPU's timestamps never go down. Records peeked before

@@ -60,6 +60,12 @@ static void tracedat_file_unref(TracedatFile *f)
 	}
 }
 
+/* A stream's records in hand: at is its next one, end past the last. */
+typedef struct {
+	const FtlDatRecord *at, *end;
+	gint cpu;
+} TracedatRun;
+
 typedef struct {
 	FtlSource base;
 	TracedatFile *file;
@@ -79,11 +85,12 @@ typedef struct {
 
 	/* The pages read by ftlens (tracedat-stream.c) ... */
 	FtlDatStreams *streams;
-	guint *heap;	    /* stream indices that have a record, by (ts, index) */
-	guint64 *head_ts;   /* per stream: the timestamp of its next record */
+	TracedatRun *runs; /* per stream: the records taken and not merged yet */
+	guint *heap;	   /* stream indices that have a record, by (ts, index) */
 	guint heap_len;
 	gboolean started;   /* heap[0]'s record is the current one */
 	struct tep_record rec;
+	const FtlDatRecord *dat; /* the record behind rec */
 
 	/* ... or the records of libtracecmd, for the files only it reads. */
 	struct tracecmd_input *handle; /* an instance's own handle, or the file's */
@@ -138,7 +145,14 @@ static void tracedat_clamp_record(TracedatSource *ts, struct tep_record *r)
 static void tracedat_fill(TracedatSource *ts, struct tep_record *r)
 {
 	gint id;
-	gboolean known = ftl_tep_decode(ts->dec, r, &ts->ev, &id);
+	const FtlDatRecord *d = ts->streams ? ts->dat : NULL;
+	gboolean known;
+	if (d && d->id >= 0) {
+		id = d->id;
+		known = ftl_tep_decode_read(ts->dec, r, id, d->pid, d->flags, &ts->ev);
+	} else {
+		known = ftl_tep_decode(ts->dec, r, &ts->ev, &id);
+	}
 	ts->ev.src = &ts->base;
 	ts->ev.seq = ++ts->seq;
 	if (!known) {
@@ -237,9 +251,10 @@ static void tracedat_lost(TracedatSource *ts, const struct tep_record *r)
 
 /* ---- the reader over ftlens's own page streams ---------------------------- */
 
-static gboolean tracedat_heap_less(const TracedatSource *ts, guint a, guint b)
+static inline gboolean tracedat_heap_less(const TracedatSource *ts, guint a, guint b)
 {
-	return ts->head_ts[a] < ts->head_ts[b] || (ts->head_ts[a] == ts->head_ts[b] && a < b);
+	guint64 x = ts->runs[a].at->ts, y = ts->runs[b].at->ts;
+	return x < y || (x == y && a < b);
 }
 
 static void tracedat_heap_down(TracedatSource *ts, guint i)
@@ -260,28 +275,25 @@ static void tracedat_heap_down(TracedatSource *ts, guint i)
 	}
 }
 
-/* Stream heap[0] moved on: its new head takes its place, or it leaves. */
-static void tracedat_heap_update_top(TracedatSource *ts)
+/* The next block's records of stream i into its run; FALSE when drained. */
+static gboolean tracedat_run_fill(TracedatSource *ts, guint i)
 {
-	guint i = ts->heap[0];
-	const FtlDatRecord *r = ftl_dat_streams_peek(ts->streams, i);
-	if (r)
-		ts->head_ts[i] = r->ts;
-	else
-		ts->heap[0] = ts->heap[--ts->heap_len];
-	if (ts->heap_len)
-		tracedat_heap_down(ts, 0);
+	guint n;
+	const FtlDatRecord *r = ftl_dat_streams_take(ts->streams, i, &n);
+	if (!r)
+		return FALSE;
+	ts->runs[i].at = r;
+	ts->runs[i].end = r + n;
+	return TRUE;
 }
 
 static void tracedat_streams_start(TracedatSource *ts)
 {
 	guint n = ftl_dat_streams_count(ts->streams);
 	for (guint i = 0; i < n; i++) {
-		const FtlDatRecord *r = ftl_dat_streams_peek(ts->streams, i);
-		if (r) {
-			ts->head_ts[i] = r->ts;
+		ts->runs[i].cpu = (gint)ftl_dat_streams_cpu(ts->streams, i);
+		if (tracedat_run_fill(ts, i))
 			ts->heap[ts->heap_len++] = i;
-		}
 	}
 	for (guint i = ts->heap_len / 2; i-- > 0;)
 		tracedat_heap_down(ts, i);
@@ -289,22 +301,37 @@ static void tracedat_streams_start(TracedatSource *ts)
 }
 
 /* The next record in (ts, CPU) order, the order trace-cmd report prints,
- * into ts->rec; NULL at the end. */
+ * into ts->rec (and ts->dat); NULL at the end. */
 static struct tep_record *tracedat_streams_next(TracedatSource *ts)
 {
-	if (!ts->started)
+	if (!ts->started) {
 		tracedat_streams_start(ts);
-	else if (ts->heap_len) {
-		ftl_dat_streams_advance(ts->streams, ts->heap[0]);
-		tracedat_heap_update_top(ts);
+	} else if (ts->heap_len) {
+		/* the stream of the record handed out last moves on */
+		guint i = ts->heap[0];
+		TracedatRun *run = &ts->runs[i];
+		guint *h = ts->heap;
+		if (++run->at == run->end && !tracedat_run_fill(ts, i))
+			h[0] = h[--ts->heap_len];
+		if (ts->heap_len == 2) {
+			/* two CPUs: one comparison, no sift */
+			if (tracedat_heap_less(ts, h[1], h[0])) {
+				guint t = h[0];
+				h[0] = h[1];
+				h[1] = t;
+			}
+		} else if (ts->heap_len > 2) {
+			tracedat_heap_down(ts, 0);
+		}
 	}
 	if (!ts->heap_len)
 		return NULL;
-	guint i = ts->heap[0];
-	const FtlDatRecord *r = ftl_dat_streams_peek(ts->streams, i);
+	const TracedatRun *run = &ts->runs[ts->heap[0]];
+	const FtlDatRecord *r = run->at;
 	struct tep_record *rec = &ts->rec;
+	ts->dat = r;
 	rec->ts = r->ts;
-	rec->cpu = (int)ftl_dat_streams_cpu(ts->streams, i);
+	rec->cpu = run->cpu;
 	rec->size = (int)r->size;
 	rec->data = (void *)r->data;
 	rec->offset = r->where;
@@ -345,7 +372,16 @@ static struct tep_record *tracedat_tracecmd_next(TracedatSource *ts)
 	return r;
 }
 
-static FtlStatus tracedat_next(FtlSource *src, const FtlEvent **out, GError **error)
+/* Flattened: the per-record steps (merge, decode, accounting) compiled
+ * into one function, without a call each per record. */
+#if defined(__GNUC__)
+#define TRACEDAT_FLATTEN __attribute__((flatten))
+#else
+#define TRACEDAT_FLATTEN
+#endif
+
+TRACEDAT_FLATTEN static FtlStatus tracedat_next(FtlSource *src, const FtlEvent **out,
+						GError **error)
 {
 	TracedatSource *ts = (TracedatSource *)src;
 	(void)error;
@@ -391,7 +427,7 @@ static void tracedat_free(FtlSource *src)
 	TracedatSource *ts = (TracedatSource *)src;
 	ftl_dat_streams_free(ts->streams);
 	g_free(ts->heap);
-	g_free(ts->head_ts);
+	g_free(ts->runs);
 	if (!ts->streams)
 		g_clear_pointer(&ts->cur, tracedat_record_free);
 	for (gint c = 0; c < ts->n_cpus; c++)
@@ -626,14 +662,16 @@ static gboolean tracedat_add_streams(FtlTrace *trace, const char *path, const Ft
 						 header_cpus, MAX(slots, (guint)header_cpus));
 	if (top && l->cpustats->len)
 		ts->cpustats = ts->cpustats_copy = g_strdup(l->cpustats->str);
+	FtlTepCommon common;
+	ftl_tep_common_layout(ts->dec, &common);
 	ts->streams = ftl_dat_streams_new(path, l, b, (guint)tep_get_header_page_size(tep),
-					  tep_is_old_format(tep), tracedat_threads(),
+					  tep_is_old_format(tep), &common, tracedat_threads(),
 					  tracedat_bad_page, ts, error);
 	if (!ts->streams)
 		return FALSE;
 	guint n = ftl_dat_streams_count(ts->streams);
 	ts->heap = g_new(guint, MAX(n, 1));
-	ts->head_ts = g_new0(guint64, MAX(n, 1));
+	ts->runs = g_new0(TracedatRun, MAX(n, 1));
 	return TRUE;
 }
 
