@@ -23,6 +23,15 @@ wait_gone() {
 	done
 	return 1
 }
+# wait_file FILE [SECONDS]: until FILE has bytes (a program's exit status, under load)
+wait_file() {
+	_n=$((${2:-30} * 10))
+	while [ ! -s "$1" ] && [ $_n -gt 0 ]; do
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	[ -s "$1" ]
+}
 keys() { tm send-keys -t tui "$@"; }
 cursor_row() { tm capture-pane -p -e -t tui | grep "$(printf '\033')\[7m" | sed 's/\x1b\[[0-9;]*m//g'; }
 
@@ -57,5 +66,5 @@ check "G: the cursor on the last event; the bare } above it named after outer_1"
 	 grep -q "} /\* outer_1 \*/" "$T/screen" && grep -q "} /\* mid_[0-6] \*/" "$T/screen"'
 keys q
 check "q quits cleanly, nothing on stderr" \
-	'sleep 0.5 && [ -f "$T/rc" ] && grep -qx "rc=0" "$T/rc" && [ ! -s "$T/err" ]'
+	'wait_file "$T/rc" && grep -qx "rc=0" "$T/rc" && [ ! -s "$T/err" ]'
 finish
