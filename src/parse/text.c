@@ -644,7 +644,13 @@ FtlSource *ftl_text_source_open(FtlTrace *trace, FtlStream *stream, gint cpu_hin
 {
 	TextSource *ts = text_source_new(trace, stream, cpu_hint);
 	ts->base.trace = trace;
-	if (!text_sniff(ts, error)) {
+	/* the sniff reads a chunk or two: no more parsed ahead of it, since an
+	 * indexed --time window seeks away from them (the pass's first chunk
+	 * asks for the full read-ahead) */
+	ftl_line_reader_set_ahead(ts->reader, 2);
+	gboolean ok = text_sniff(ts, error);
+	ftl_line_reader_set_ahead(ts->reader, ftl_trace_flags(trace) & FTL_OPEN_BROWSE ? 2 : 0);
+	if (!ok) {
 		text_free(&ts->base);
 		return NULL;
 	}
@@ -741,6 +747,10 @@ gboolean ftl_text_source_seek_index(FtlSource *src, FtlIndex *idx, gint start, g
 	g_autoptr(FtlIndex) owned = idx;
 	TextIndexing *ix = text_indexing(ts);
 	g_return_val_if_fail(!ix->build && !ix->used && ix->n_given == 0, FALSE);
+	/* a window between two points is a few chunks: parsing a pool's
+	 * share of chunks ahead would parse several times what it reads */
+	if (stop >= 0)
+		ftl_line_reader_set_ahead(ts->reader, 2);
 	if (start >= 0) {
 		const FtlIndexPoint *p = ftl_index_point(idx, (guint)start);
 		if (!ftl_line_reader_seek(ts->reader, p->offset, error))

@@ -51,7 +51,8 @@ typedef struct _FtlLineReader FtlLineReader;
  * ftl_line_reader_next(). */
 FtlLineReader *ftl_line_reader_new(FtlStream *stream, const FtlLineReaderFuncs *funcs);
 /* At most chunks (2 or more) parsed ahead of the consumer, whatever the
- * pool could take: a reader asked for a screenful at a time. */
+ * pool could take: a reader asked for a screenful at a time. 0: the pool's
+ * share again (the default). */
 void ftl_line_reader_set_ahead(FtlLineReader *r, guint chunks);
 /* Waits for in-flight work, then frees everything, results included. */
 void ftl_line_reader_free(FtlLineReader *r);
