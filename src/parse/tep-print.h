@@ -6,33 +6,7 @@
 
 #include <glib.h>
 
-#include <string.h>
-
-/* An unsigned number of size bytes (1, 2, 4 or 8; anything else reads 8)
- * at p, byte-swapped when swap: how the decoder and the compiled print
- * formats read a record's fields. */
-static inline guint64 ftl_tep_read_uint(const guchar *p, guint size, gboolean swap)
-{
-	switch (size) {
-	case 1:
-		return p[0];
-	case 2: {
-		guint16 v;
-		memcpy(&v, p, 2);
-		return swap ? GUINT16_SWAP_LE_BE(v) : v;
-	}
-	case 4: {
-		guint32 v;
-		memcpy(&v, p, 4);
-		return swap ? GUINT32_SWAP_LE_BE(v) : v;
-	}
-	default: {
-		guint64 v;
-		memcpy(&v, p, 8);
-		return swap ? GUINT64_SWAP_LE_BE(v) : v;
-	}
-	}
-}
+#include "parse/tep.h"
 
 struct tep_event;
 struct tep_handle;

@@ -622,8 +622,6 @@ static inline void tep_dec_lat(int fl, FtlEvent *ev)
 	memcpy(ev->lat, tep_lat[fl & 0x1f], 4);
 }
 
-/* Renders the event's INFO part (what trace-cmd report prints after the
- * name) into ts->text. Returns the text, NUL-terminated. */
 /* Whether event's print format may name a kernel address (%ps, %pS, %pf,
  * %pF, %pB): only those need kallsyms. A "%%p" counts too (harmless). */
 static gboolean tep_dec_needs_symbols(const struct tep_event *event)
@@ -637,6 +635,8 @@ static gboolean tep_dec_needs_symbols(const struct tep_event *event)
 	return FALSE;
 }
 
+/* Renders the event's INFO part (what trace-cmd report prints after the
+ * name) into ts->text. Returns the text, NUL-terminated. */
 static const char *tep_dec_render(FtlTepDecoder *ts, struct tep_record *r)
 {
 	/* %pS, function events: kallsyms (MBs, a third of a second to parse)

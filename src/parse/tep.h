@@ -41,25 +41,39 @@ typedef struct {
  * none or the fields lie elsewhere. */
 void ftl_tep_common_layout(FtlTepDecoder *d, FtlTepCommon *out);
 
+/* An unsigned number of size bytes (1, 2, 4 or 8; anything else reads 8)
+ * at p, byte-swapped when swap: how the decoder, the page
+ * readers and the compiled print formats read a record's fields. */
+static inline guint64 ftl_tep_read_uint(const guchar *p, guint size, gboolean swap)
+{
+	switch (size) {
+	case 1:
+		return p[0];
+	case 2: {
+		guint16 v;
+		memcpy(&v, p, 2);
+		return swap ? GUINT16_SWAP_LE_BE(v) : v;
+	}
+	case 4: {
+		guint32 v;
+		memcpy(&v, p, 4);
+		return swap ? GUINT32_SWAP_LE_BE(v) : v;
+	}
+	default: {
+		guint64 v;
+		memcpy(&v, p, 8);
+		return swap ? GUINT64_SWAP_LE_BE(v) : v;
+	}
+	}
+}
+
 /* The common fields of a record of 8 bytes or more at data, read as
  * layout c says (c->ok). Thread-safe: it reads the record only. */
 static inline void ftl_tep_common_read(const FtlTepCommon *c, const guchar *data, gint *id,
 				       gint *pid, gint *flags)
 {
-	guint32 pid32;
-	memcpy(&pid32, data + c->pid_off, 4);
-	if (c->type_size == 2) {
-		guint16 t;
-		memcpy(&t, data + c->type_off, 2);
-		*id = c->swap ? GUINT16_SWAP_LE_BE(t) : t;
-	} else if (c->type_size == 4) {
-		guint32 t;
-		memcpy(&t, data + c->type_off, 4);
-		*id = (gint)(c->swap ? GUINT32_SWAP_LE_BE(t) : t);
-	} else {
-		*id = data[c->type_off];
-	}
-	*pid = (gint)(c->swap ? GUINT32_SWAP_LE_BE(pid32) : pid32);
+	*id = (gint)ftl_tep_read_uint(data + c->type_off, c->type_size, c->swap);
+	*pid = (gint)(guint32)ftl_tep_read_uint(data + c->pid_off, 4, c->swap);
 	*flags = data[c->flags_off];
 }
 
