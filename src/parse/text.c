@@ -505,6 +505,13 @@ static const FtlSourceOps text_ops = {
 	.seek_event = text_seek_event,
 };
 
+/* The reader's read-ahead for a pass: two chunks for a view that reads rows
+ * as they are asked for (FTL_OPEN_BROWSE), else the pool's share. */
+static void text_steady_ahead(TextSource *ts, FtlTrace *trace)
+{
+	ftl_line_reader_set_ahead(ts->reader, ftl_trace_flags(trace) & FTL_OPEN_BROWSE ? 2 : 0);
+}
+
 static TextSource *text_source_new(FtlTrace *trace, FtlStream *stream, gint cpu_hint)
 {
 	TextSource *ts = g_new0(TextSource, 1);
@@ -527,8 +534,7 @@ static TextSource *text_source_new(FtlTrace *trace, FtlStream *stream, gint cpu_
 		.max_line = FTL_TEXT_MAX_LINE,
 	};
 	ts->reader = ftl_line_reader_new(stream, &funcs);
-	if (ftl_trace_flags(trace) & FTL_OPEN_BROWSE)
-		ftl_line_reader_set_ahead(ts->reader, 2);
+	text_steady_ahead(ts, trace);
 	return ts;
 }
 
@@ -649,7 +655,7 @@ FtlSource *ftl_text_source_open(FtlTrace *trace, FtlStream *stream, gint cpu_hin
 	 * asks for the full read-ahead) */
 	ftl_line_reader_set_ahead(ts->reader, 2);
 	gboolean ok = text_sniff(ts, error);
-	ftl_line_reader_set_ahead(ts->reader, ftl_trace_flags(trace) & FTL_OPEN_BROWSE ? 2 : 0);
+	text_steady_ahead(ts, trace);
 	if (!ok) {
 		text_free(&ts->base);
 		return NULL;
