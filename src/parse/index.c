@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "util/error.h"
 #include "util/output.h"
@@ -31,7 +32,12 @@ const FtlDiagKind ftl_index_diag_kinds[FTL_INDEX_N_DIAGS] = {
 #define INDEX_MAX_CPUS 4096u
 
 /* The file's fixed header; the payload (the arrays, then the strings)
- * follows, and checksum is the SHA-256 of the payload. */
+ * follows. checksum holds zlib's CRC-32 of the whole file (this header with
+ * checksum zeroed, then the payload), little-endian, then 28 zero bytes. A
+ * CRC catches a damaged file as surely as a SHA-256 did, at a fiftieth of
+ * the cost (a 1 ms window read of a 1 GiB trace spent a fifth of its
+ * instructions on SHA-256); contents made to lie on purpose are
+ * index_check()'s business either way. */
 typedef struct {
 	char magic[8];
 	guint32 version, bom;
@@ -238,11 +244,15 @@ static void index_digest(const guchar *data, gsize len, guint8 out[32])
 	IndexHeader h;
 	memcpy(&h, data, sizeof h);
 	memset(h.checksum, 0, sizeof h.checksum);
-	g_autoptr(GChecksum) sum = g_checksum_new(G_CHECKSUM_SHA256);
-	g_checksum_update(sum, (const guchar *)&h, sizeof h);
-	g_checksum_update(sum, data + sizeof h, len - sizeof h);
-	gsize dlen = 32;
-	g_checksum_get_digest(sum, out, &dlen);
+	uLong crc = crc32(0, (const Bytef *)&h, sizeof h);
+	for (gsize at = sizeof h; at < len;) {
+		uInt n = (uInt)MIN(len - at, (gsize)G_MAXUINT32);
+		crc = crc32(crc, data + at, n);
+		at += n;
+	}
+	memset(out, 0, 32);
+	guint32 le = GUINT32_TO_LE((guint32)crc);
+	memcpy(out, &le, sizeof le);
 }
 
 GBytes *ftl_index_serialize(const FtlIndex *idx)

@@ -15,7 +15,7 @@
 #include "model/trace.h"
 
 /* Bumped whenever the file layout or what a restart point means changes. */
-#define FTL_INDEX_VERSION 1
+#define FTL_INDEX_VERSION 2
 /* Events between restart points. */
 #define FTL_INDEX_STRIDE 4096
 /* Smallest file that a pass indexes without being asked (ftlens index). */
