@@ -15,12 +15,41 @@ static gint32 payload_int(FtlSlice s, gint32 dflt)
 	return ftl_slice_to_i64(s, &v) && v >= G_MININT32 && v <= G_MAXINT32 ? (gint32)v : dflt;
 }
 
-static const char *payload_field_comm(TextLine *tl, const FtlEvent *ev, const char *key)
+/* The values of keys[0..n) in one walk over the payload's fields (the first
+ * of a repeated key, as ftl_event_field() finds it): bit i of the result
+ * says keys[i] was found, into vals[i]. A sched_switch asks for seven. */
+static guint payload_fields(const FtlEvent *ev, const char *const *keys, guint n, FtlSlice *vals)
 {
-	FtlSlice v;
-	if (!ftl_event_field(ev, key, &v) || v.len == 0)
-		return NULL;
-	return ftl_text_intern(tl, v.p, v.p + v.len);
+	guint found = 0, all = (1u << n) - 1;
+	if (ev->payload.len == 0) {
+		for (guint i = 0; i < n; i++)
+			if (ftl_event_field(ev, keys[i], &vals[i]))
+				found |= 1u << i;
+		return found;
+	}
+	guint32 pos = 0;
+	FtlSlice k, v;
+	while (found != all && ftl_payload_next_field(ev->payload, &pos, &k, &v))
+		for (guint i = 0; i < n; i++)
+			if (!(found & (1u << i)) && ftl_slice_eq(k, keys[i])) {
+				vals[i] = v;
+				found |= 1u << i;
+				break;
+			}
+	return found;
+}
+
+/* A task's "pid=", "comm=" and "prio=" values as payload_fields() found
+ * them in f[0..3) (bits 1, 2, 4 of got); what is missing keeps its value
+ * (a comm is NULL). */
+static void payload_task(TextLine *tl, guint got, const FtlSlice *f, const char **comm, gint32 *pid,
+			 gint32 *prio)
+{
+	*comm = (got & 2) && f[1].len ? ftl_text_intern(tl, f[1].p, f[1].p + f[1].len) : NULL;
+	if (got & 1)
+		*pid = payload_int(f[0], -1);
+	if (got & 4)
+		*prio = payload_int(f[2], -1);
 }
 
 /* trace-cmd's "comm:pid [prio]" form; returns the end or NULL. */
@@ -57,30 +86,28 @@ static const char *payload_comm_pid_prio(TextLine *tl, const char *p, const char
 static void payload_sched_switch(TextLine *tl)
 {
 	FtlEvent *ev = tl->ev;
-	FtlSlice v;
 	ev->kind = FTL_EVENT_SCHED_SWITCH;
 	/* a function_graph line may have filled other members of the union
 	 * before its comment turned out to be an event */
 	memset(&ev->u.sw, 0, sizeof ev->u.sw);
 	ev->u.sw.prev_pid = ev->u.sw.next_pid = -1;
 	ev->u.sw.prev_prio = ev->u.sw.next_prio = -1;
-	if (ftl_event_field(ev, "prev_pid", &v)) {
-		ev->u.sw.prev_comm = payload_field_comm(tl, ev, "prev_comm");
-		ev->u.sw.prev_pid = payload_int(v, -1);
-		if (ftl_event_field(ev, "prev_prio", &v))
-			ev->u.sw.prev_prio = payload_int(v, -1);
-		if (ftl_event_field(ev, "prev_state", &v)) {
+	static const char *const keys[] = { "prev_pid",	 "prev_comm", "prev_prio", "next_pid",
+					    "next_comm", "next_prio", "prev_state" };
+	FtlSlice f[G_N_ELEMENTS(keys)];
+	guint got = payload_fields(ev, keys, G_N_ELEMENTS(keys), f);
+	if (got & 1) {
+		payload_task(tl, got, f, &ev->u.sw.prev_comm, &ev->u.sw.prev_pid,
+			     &ev->u.sw.prev_prio);
+		if (got & 64) {
 			/* "S ==> next_comm=..." : the state is the first word */
 			guint32 n = 0;
-			while (n < v.len && v.p[n] != ' ')
+			while (n < f[6].len && f[6].p[n] != ' ')
 				n++;
-			ev->u.sw.prev_state = (FtlSlice){ v.p, n };
+			ev->u.sw.prev_state = (FtlSlice){ f[6].p, n };
 		}
-		ev->u.sw.next_comm = payload_field_comm(tl, ev, "next_comm");
-		if (ftl_event_field(ev, "next_pid", &v))
-			ev->u.sw.next_pid = payload_int(v, -1);
-		if (ftl_event_field(ev, "next_prio", &v))
-			ev->u.sw.next_prio = payload_int(v, -1);
+		payload_task(tl, got >> 3, f + 3, &ev->u.sw.next_comm, &ev->u.sw.next_pid,
+			     &ev->u.sw.next_prio);
 		return;
 	}
 	/* trace-cmd: "prev:1 [120] S ==> next:2 [120]" */
@@ -105,21 +132,18 @@ static void payload_sched_switch(TextLine *tl)
 static void payload_sched_wakeup(TextLine *tl)
 {
 	FtlEvent *ev = tl->ev;
-	FtlSlice v;
 	ev->kind = FTL_EVENT_SCHED_WAKEUP;
 	memset(&ev->u.wake, 0, sizeof ev->u.wake); /* as in payload_sched_switch() */
 	ev->u.wake.pid = ev->u.wake.prio = ev->u.wake.target_cpu = -1;
-	if (ftl_event_field(ev, "pid", &v)) {
-		ev->u.wake.comm = payload_field_comm(tl, ev, "comm");
-		ev->u.wake.pid = payload_int(v, -1);
-		if (ftl_event_field(ev, "prio", &v))
-			ev->u.wake.prio = payload_int(v, -1);
-		if (ftl_event_field(ev, "target_cpu", &v)) {
-			/* "target_cpu=001": decimal with leading zeros */
-			guint64 c;
-			if (ftl_scan_u64(v.p, v.p + v.len, &c))
-				ev->u.wake.target_cpu = (gint32)MIN(c, G_MAXINT32);
-		}
+	static const char *const keys[] = { "pid", "comm", "prio", "target_cpu" };
+	FtlSlice f[G_N_ELEMENTS(keys)];
+	guint got = payload_fields(ev, keys, G_N_ELEMENTS(keys), f);
+	if (got & 1) {
+		payload_task(tl, got, f, &ev->u.wake.comm, &ev->u.wake.pid, &ev->u.wake.prio);
+		/* "target_cpu=001": decimal with leading zeros */
+		guint64 c;
+		if ((got & 8) && ftl_scan_u64(f[3].p, f[3].p + f[3].len, &c))
+			ev->u.wake.target_cpu = (gint32)MIN(c, G_MAXINT32);
 		return;
 	}
 	const char *p = ev->payload.p, *e = p + ev->payload.len;
@@ -136,15 +160,17 @@ static void payload_sched_wakeup(TextLine *tl)
 static void payload_irq(TextLine *tl, gboolean entry)
 {
 	FtlEvent *ev = tl->ev;
-	FtlSlice v;
 	ev->kind = entry ? FTL_EVENT_IRQ_ENTRY : FTL_EVENT_IRQ_EXIT;
 	ev->u.irq.irq = -1;
-	if (ftl_event_field(ev, "irq", &v))
-		ev->u.irq.irq = payload_int(v, -1);
-	if (entry && ftl_event_field(ev, "name", &v))
-		ev->u.irq.name = v;
-	if (!entry && ftl_event_field(ev, "ret", &v))
-		ev->u.irq.ret = ftl_slice_eq(v, "handled") ? 1 : payload_int(v, 0);
+	static const char *const keys[] = { "irq", "name", "ret" };
+	FtlSlice f[G_N_ELEMENTS(keys)];
+	guint got = payload_fields(ev, keys, G_N_ELEMENTS(keys), f);
+	if (got & 1)
+		ev->u.irq.irq = payload_int(f[0], -1);
+	if (entry && (got & 2))
+		ev->u.irq.name = f[1];
+	if (!entry && (got & 4))
+		ev->u.irq.ret = ftl_slice_eq(f[2], "handled") ? 1 : payload_int(f[2], 0);
 }
 
 /* "func <-parent" / "func <-- parent" (trace-cmd) / "func (parent)" (old latency),
