@@ -650,10 +650,10 @@ FtlSource *ftl_text_source_open(FtlTrace *trace, FtlStream *stream, gint cpu_hin
 {
 	TextSource *ts = text_source_new(trace, stream, cpu_hint);
 	ts->base.trace = trace;
-	/* the sniff reads a chunk or two: no more parsed ahead of it, since an
-	 * indexed --time window seeks away from them (the pass's first chunk
-	 * asks for the full read-ahead) */
-	ftl_line_reader_set_ahead(ts->reader, 2);
+	/* the sniff reads a chunk (rarely more): none parsed ahead of it, since
+	 * an indexed --time window seeks away from them (the pass's first
+	 * chunk asks for the full read-ahead) */
+	ftl_line_reader_set_ahead(ts->reader, FTL_LINE_READER_ON_DEMAND);
 	gboolean ok = text_sniff(ts, error);
 	text_steady_ahead(ts, trace);
 	if (!ok) {
@@ -725,6 +725,22 @@ static gboolean text_seek_check(TextSource *ts, const FtlLineChunk *lc, const Ft
 	       ev->seq == 1 && ev->ts == p->ts;
 }
 
+/* Where the input may end for a window that stops at point p: its offset
+ * when a chunk could begin there (a line start, not a continuation of the
+ * event before: the index may lie), else the end of the file, and the
+ * source stops at the point all the same (ix->stop). */
+static guint64 text_window_end(TextSource *ts, const FtlIndexPoint *p)
+{
+	char buf[256];
+	int fd = ftl_stream_fd(ftl_line_reader_stream(ts->reader));
+	if (fd < 0 || p->offset == 0)
+		return G_MAXUINT64;
+	ssize_t n = pread(fd, buf, sizeof buf, (off_t)p->offset - 1);
+	if (n < 2 || buf[0] != '\n' || !ftl_text_chunk_can_cut(buf + 1, buf + n))
+		return G_MAXUINT64;
+	return p->offset;
+}
+
 /* The state the lines before point p left. */
 static void text_seek_state(TextSource *ts, const FtlIndex *idx, const FtlIndexPoint *p)
 {
@@ -759,7 +775,11 @@ gboolean ftl_text_source_seek_index(FtlSource *src, FtlIndex *idx, gint start, g
 		ftl_line_reader_set_ahead(ts->reader, 2);
 	if (start >= 0) {
 		const FtlIndexPoint *p = ftl_index_point(idx, (guint)start);
-		if (!ftl_line_reader_seek(ts->reader, p->offset, error))
+		/* the input as if it ended at the stop point: the chunks after
+		 * it are neither read nor parsed */
+		guint64 end = stop >= 0 ? text_window_end(ts, ftl_index_point(idx, (guint)stop))
+					: G_MAXUINT64;
+		if (!ftl_line_reader_seek_range(ts->reader, p->offset, end, error))
 			return FALSE;
 		ts->chunk = NULL;
 		const FtlLineChunk *lc = ftl_line_reader_next(ts->reader);

@@ -30,7 +30,8 @@ struct _FtlLineReader {
 	FtlStream *stream;
 	FtlLineReaderFuncs f;
 	gsize chunk; /* bytes a chunk reads before it looks for its end */
-	guint ahead; /* chunks in flight at most, 0: the share of the budget */
+	guint ahead; /* chunks in flight at most, 0: the share of the budget,
+		      * FTL_LINE_READER_ON_DEMAND: only the one asked for */
 	gboolean threaded;
 	GMutex lock; /* slots' ready flags, the counters below */
 	GCond cond;
@@ -256,6 +257,8 @@ static guint lr_target(FtlLineReader *r)
 {
 	guint live = (guint)MAX(1, g_atomic_int_get(&lr_live));
 	guint t = (2 * ftl_line_reader_threads() + 2) / live;
+	if (r->ahead == FTL_LINE_READER_ON_DEMAND)
+		return 1;
 	if (r->ahead)
 		t = MIN(t, r->ahead);
 	return CLAMP(t, 2, r->n_slots - 1);
@@ -361,7 +364,7 @@ const FtlLineChunk *ftl_line_reader_next(FtlLineReader *r)
 	}
 	r->held = s;
 	r->want++;
-	if (r->threaded) {
+	if (r->threaded && r->ahead != FTL_LINE_READER_ON_DEMAND) {
 		g_mutex_lock(&r->lock);
 		lr_refill(r);
 		g_mutex_unlock(&r->lock);
@@ -371,8 +374,13 @@ const FtlLineChunk *ftl_line_reader_next(FtlLineReader *r)
 
 gboolean ftl_line_reader_seek(FtlLineReader *r, guint64 offset, GError **error)
 {
+	return ftl_line_reader_seek_range(r, offset, G_MAXUINT64, error);
+}
+
+gboolean ftl_line_reader_seek_range(FtlLineReader *r, guint64 offset, guint64 end, GError **error)
+{
 	lr_stop(r);
-	if (!ftl_stream_seek(r->stream, offset, error))
+	if (!ftl_stream_seek_range(r->stream, offset, end, error))
 		return FALSE;
 	r->carry_len = 0;
 	r->next_index = r->submitted = r->want = 0;

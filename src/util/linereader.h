@@ -52,7 +52,9 @@ typedef struct _FtlLineReader FtlLineReader;
 FtlLineReader *ftl_line_reader_new(FtlStream *stream, const FtlLineReaderFuncs *funcs);
 /* At most chunks (2 or more) parsed ahead of the consumer, whatever the
  * pool could take: a reader asked for a screenful at a time. 0: the pool's
- * share again (the default). */
+ * share again (the default). FTL_LINE_READER_ON_DEMAND: none ahead, each
+ * chunk parsed when it is asked for (a sniff that may seek away next). */
+#define FTL_LINE_READER_ON_DEMAND 1u
 void ftl_line_reader_set_ahead(FtlLineReader *r, guint chunks);
 /* Waits for in-flight work, then frees everything, results included. */
 void ftl_line_reader_free(FtlLineReader *r);
@@ -63,6 +65,10 @@ const FtlLineChunk *ftl_line_reader_next(FtlLineReader *r);
 /* Starts reading again at offset of a seekable stream (a line start): the
  * chunk in hand and the ones in flight are dropped. */
 gboolean ftl_line_reader_seek(FtlLineReader *r, guint64 offset, GError **error);
+/* The same, and the input then ends at end (a line start; G_MAXUINT64: the
+ * stream's end), as ftl_stream_seek_range() makes it: nothing past it is
+ * read or parsed. */
+gboolean ftl_line_reader_seek_range(FtlLineReader *r, guint64 offset, guint64 end, GError **error);
 FtlStream *ftl_line_reader_stream(FtlLineReader *r);
 
 /* Parse threads for every reader of the process (-j); 1 parses inline. */

@@ -25,7 +25,8 @@ struct _FtlStream {
 	int fd; /* -1 for memory */
 	gboolean regular;
 	guint64 size;	 /* bytes of the file as opened; 0 when unknown */
-	guint64 limit;	 /* raw bytes to read: a regular file's size at open */
+	guint64 limit;	 /* raw bytes to read: a regular file's size at open,
+			  * or the end of a range (ftl_stream_seek_range) */
 	guint64 raw_pos; /* raw bytes read from fd (or memory) */
 	guint64 dev, ino;
 	gint64 mtime_ns;
@@ -78,7 +79,7 @@ static gboolean stream_errno(GError **error, const char *path, int err)
 static gssize stream_raw_read(FtlStream *s, void *buf, gsize len, GError **error)
 {
 	if (s->mem) {
-		gsize n = (gsize)MIN((guint64)len, s->size - s->raw_pos);
+		gsize n = (gsize)MIN((guint64)len, s->limit - s->raw_pos);
 		memcpy(buf, s->mem + s->raw_pos, n);
 		s->raw_pos += n;
 		return (gssize)n;
@@ -440,6 +441,11 @@ gboolean ftl_stream_is_seekable(const FtlStream *s)
 
 gboolean ftl_stream_seek(FtlStream *s, guint64 offset, GError **error)
 {
+	return ftl_stream_seek_range(s, offset, G_MAXUINT64, error);
+}
+
+gboolean ftl_stream_seek_range(FtlStream *s, guint64 offset, guint64 end, GError **error)
+{
 	g_return_val_if_fail(ftl_stream_is_seekable(s), FALSE);
 	if (offset > s->size) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_IO,
@@ -451,9 +457,10 @@ gboolean ftl_stream_seek(FtlStream *s, guint64 offset, GError **error)
 	if (!s->mem && lseek(s->fd, (off_t)offset, SEEK_SET) < 0)
 		return stream_errno(error, s->path, errno);
 	s->raw_pos = offset;
+	s->limit = CLAMP(end, offset, s->size);
 	s->ibuf_pos = s->ibuf_len = 0;
 	s->head_pos = s->head_len = 0;
-	s->raw_eof = offset == s->size;
+	s->raw_eof = offset == s->limit;
 	return TRUE;
 }
 

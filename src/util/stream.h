@@ -54,6 +54,10 @@ guint64 ftl_stream_input_pos(const FtlStream *s);
 gboolean ftl_stream_is_seekable(const FtlStream *s);
 /* Moves a seekable stream to offset (a file offset; peeked bytes are dropped). */
 gboolean ftl_stream_seek(FtlStream *s, guint64 offset, GError **error);
+/* The same, and the stream then ends at end (a file offset, at most the
+ * file's size; G_MAXUINT64 for its size) as if the file ended there: a
+ * reader that needs only [offset, end) reads nothing after it. */
+gboolean ftl_stream_seek_range(FtlStream *s, guint64 offset, guint64 end, GError **error);
 /* The file descriptor read from (-1 for memory); borrowed. */
 int ftl_stream_fd(const FtlStream *s);
 /* Identity of a regular file as opened (for caches keyed by it); FALSE for

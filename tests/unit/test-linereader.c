@@ -150,6 +150,24 @@ static void test_seek(void)
 		g_string_append_len(rest, c->text, c->len);
 	CU_ASSERT_STRING_EQUAL(rest->str, mid);
 	g_string_free(rest, TRUE);
+	/* a range: the input ends at a line start, nothing after it is read */
+	const char *end = strchr(mid + 100000, '\n') + 1;
+	guint64 from = (guint64)(mid - text->str), to = (guint64)(end - text->str);
+	CU_ASSERT_TRUE(ftl_line_reader_seek_range(r, from, to, &err));
+	rest = g_string_new(NULL);
+	while ((c = ftl_line_reader_next(r))) {
+		CU_ASSERT(c->offset + c->len <= to);
+		g_string_append_len(rest, c->text, c->len);
+	}
+	CU_ASSERT_EQUAL(rest->len, to - from);
+	CU_ASSERT(memcmp(rest->str, mid, rest->len) == 0);
+	g_string_free(rest, TRUE);
+	/* and a plain seek after it reads to the stream's end again */
+	CU_ASSERT_TRUE(ftl_line_reader_seek(r, from, &err));
+	gsize n = 0;
+	while ((c = ftl_line_reader_next(r)))
+		n += c->len;
+	CU_ASSERT_EQUAL(n, strlen(mid));
 }
 
 static gpointer count_chunk(const FtlLineChunk *c, gpointer data)
@@ -181,12 +199,42 @@ static void test_ahead(void)
 	CU_ASSERT(n > 100);
 }
 
+/* On demand, nothing is parsed beyond the chunk asked for: after the first,
+ * a seek (which waits for every job in flight) finds one chunk parsed; then
+ * the reader parses ahead again once it is asked to. */
+static void test_on_demand(void)
+{
+	g_autoptr(GString) text = some_lines(1 << 20);
+	gint parsed = 0;
+	ftl_line_reader_set_threads(3);
+	g_setenv("FTLENS_CHUNK_BYTES", "4096", TRUE);
+	FtlLineReaderFuncs f = { count_chunk, free_result, not_a_frame, &parsed, 1 << 20 };
+	FtlStream *s = ftl_stream_new_from_memory("mem", text->str, text->len, NULL);
+	g_autoptr(FtlLineReader) r = ftl_line_reader_new(s, &f);
+	g_unsetenv("FTLENS_CHUNK_BYTES");
+	ftl_line_reader_set_ahead(r, FTL_LINE_READER_ON_DEMAND);
+	const FtlLineChunk *c = ftl_line_reader_next(r);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+	g_usleep(100000); /* time for the pool to run ahead, were it let */
+	guint64 off = c->offset + c->len;
+	g_autoptr(GError) err = NULL;
+	CU_ASSERT_TRUE(ftl_line_reader_seek(r, off, &err));
+	CU_ASSERT_EQUAL(g_atomic_int_get(&parsed), 1);
+	ftl_line_reader_set_ahead(r, 0);
+	guint64 n = 0;
+	while ((c = ftl_line_reader_next(r)))
+		n++;
+	CU_ASSERT_EQUAL((guint64)g_atomic_int_get(&parsed), n + 1);
+	CU_ASSERT(n > 100);
+}
+
 static const UnitTest tests[] = {
 	{ "chunks in order, the same with 1 and 4 threads", test_order_and_threads },
 	{ "the last line may lack its newline", test_no_final_newline },
 	{ "a line too long ends the input with its length", test_long_line },
-	{ "seek starts again at a line", test_seek },
+	{ "seek starts again at a line, a range ends where asked", test_seek },
 	{ "a reader capped ahead parses no further", test_ahead },
+	{ "on demand, only the chunk asked for is parsed", test_on_demand },
 	{ NULL, NULL },
 };
 
