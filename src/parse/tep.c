@@ -18,6 +18,7 @@
 #include "parse/kallsyms.h"
 #include "parse/tep-print.h"
 #include "parse/trial.h"
+#include "util/arena.h"
 
 /* ---- library messages ------------------------------------------------ */
 
@@ -70,7 +71,9 @@ typedef struct {
 #define TEP_LAZY_OPEN (-2)
 
 struct _FtlTepLazy {
-	GPtrArray *formats;	/* TepLazyFormat*, in the file's order */
+	GPtrArray *formats;	/* TepLazyFormat*, in the file's order, in mem */
+	FtlArena mem;		/* the formats: megabytes of them in a capture,
+				 * on huge pages rather than a fault per 4 KiB */
 	GHashTable *by_id;	/* id -> the index + 1 of its first format not yet parsed */
 	FtlKallsyms *kallsyms;	/* the file's, NULL when it has none */
 	gboolean resolving;	/* tep finds functions in it */
@@ -78,18 +81,11 @@ struct _FtlTepLazy {
 	TepLazyTrial trial;	/* its context */
 };
 
-static void tep_lazy_format_free(gpointer p)
-{
-	TepLazyFormat *f = p;
-	g_free(f->sys);
-	g_free(f->text);
-	g_free(f);
-}
-
 FtlTepLazy *ftl_tep_lazy_new(void)
 {
 	FtlTepLazy *lazy = g_new0(FtlTepLazy, 1);
-	lazy->formats = g_ptr_array_new_with_free_func(tep_lazy_format_free);
+	lazy->formats = g_ptr_array_new();
+	ftl_arena_init_large(&lazy->mem);
 	lazy->by_id = g_hash_table_new(NULL, NULL);
 	return lazy;
 }
@@ -100,6 +96,7 @@ void ftl_tep_lazy_free(FtlTepLazy *lazy)
 		return;
 	ftl_trial_server_free(lazy->trials);
 	g_ptr_array_unref(lazy->formats);
+	ftl_arena_clear(&lazy->mem);
 	g_hash_table_unref(lazy->by_id);
 	ftl_kallsyms_unref(lazy->kallsyms);
 	g_free(lazy);
@@ -107,9 +104,9 @@ void ftl_tep_lazy_free(FtlTepLazy *lazy)
 
 void ftl_tep_lazy_add_format(FtlTepLazy *lazy, const char *sys, const char *buf, gsize size)
 {
-	TepLazyFormat *f = g_new0(TepLazyFormat, 1);
-	f->sys = g_strdup(sys ? sys : "");
-	f->text = g_strndup(buf, size);
+	TepLazyFormat *f = ftl_arena_alloc0(&lazy->mem, sizeof *f);
+	f->sys = ftl_arena_strndup(&lazy->mem, sys ? sys : "", sys ? strlen(sys) : 0);
+	f->text = ftl_arena_strndup(&lazy->mem, buf, size);
 	f->len = size;
 	f->next = -1;
 	g_ptr_array_add(lazy->formats, f);
