@@ -179,10 +179,12 @@ static int tep_lazy_trial_step(gpointer ctx, int i)
 	return 0;
 }
 
-FtlTrialResult ftl_tep_lazy_fork(FtlTepLazy *lazy, FtlTepLazyOpen open, gpointer ctx)
+FtlTrialResult ftl_tep_lazy_fork(FtlTepLazy *lazy, FtlTepLazyOpen open, gpointer ctx,
+				 gboolean *tried)
 {
 	lazy->trial = (TepLazyTrial){ lazy, NULL, open, ctx };
 	lazy->trials = ftl_trial_server_new(tep_lazy_trial_step, &lazy->trial);
+	*tried = lazy->trials != NULL;
 	if (!lazy->trials)
 		return FTL_TRIAL_OK; /* no child: the caller takes the risk */
 	FtlTrialResult r = ftl_trial_server_ask(lazy->trials, TEP_LAZY_OPEN);
