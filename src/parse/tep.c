@@ -55,7 +55,7 @@ void ftl_tep_capture_messages(GString *capture)
 
 typedef struct {
 	char *sys;
-	char *text; /* NUL-terminated copy */
+	char *text; /* NUL-terminated copy, in the lazy's mem */
 	gsize len;
 	gint next; /* the next format with the same id, -1 for none */
 } TepLazyFormat;
@@ -71,9 +71,10 @@ typedef struct {
 #define TEP_LAZY_OPEN (-2)
 
 struct _FtlTepLazy {
-	GPtrArray *formats;	/* TepLazyFormat*, in the file's order, in mem */
-	FtlArena mem;		/* the formats: megabytes of them in a capture,
-				 * on huge pages rather than a fault per 4 KiB */
+	GPtrArray *formats;	/* TepLazyFormat*, in the file's order */
+	FtlArena mem;		/* their texts: megabytes in a capture (2 on a
+				 * 6.x kernel's), on huge pages rather than a
+				 * fault per 4 KiB */
 	GHashTable *by_id;	/* id -> the index + 1 of its first format not yet parsed */
 	FtlKallsyms *kallsyms;	/* the file's, NULL when it has none */
 	gboolean resolving;	/* tep finds functions in it */
@@ -81,10 +82,17 @@ struct _FtlTepLazy {
 	TepLazyTrial trial;	/* its context */
 };
 
+static void tep_lazy_format_free(gpointer p)
+{
+	TepLazyFormat *f = p;
+	g_free(f->sys);
+	g_free(f);
+}
+
 FtlTepLazy *ftl_tep_lazy_new(void)
 {
 	FtlTepLazy *lazy = g_new0(FtlTepLazy, 1);
-	lazy->formats = g_ptr_array_new();
+	lazy->formats = g_ptr_array_new_with_free_func(tep_lazy_format_free);
 	ftl_arena_init_large(&lazy->mem);
 	lazy->by_id = g_hash_table_new(NULL, NULL);
 	return lazy;
@@ -104,8 +112,8 @@ void ftl_tep_lazy_free(FtlTepLazy *lazy)
 
 void ftl_tep_lazy_add_format(FtlTepLazy *lazy, const char *sys, const char *buf, gsize size)
 {
-	TepLazyFormat *f = ftl_arena_alloc0(&lazy->mem, sizeof *f);
-	f->sys = ftl_arena_strndup(&lazy->mem, sys ? sys : "", sys ? strlen(sys) : 0);
+	TepLazyFormat *f = g_new0(TepLazyFormat, 1);
+	f->sys = g_strdup(sys ? sys : "");
 	f->text = ftl_arena_strndup(&lazy->mem, buf, size);
 	f->len = size;
 	f->next = -1;
