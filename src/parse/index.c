@@ -9,7 +9,6 @@
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "util/error.h"
 #include "util/output.h"
