@@ -157,6 +157,7 @@ gboolean ftl_cmd_tui(int argc, char **argv, GError **error)
 			 (!no_color || !*no_color || !g_strcmp0(g.color, "always")),
 		.mouse = !no_mouse,
 	};
+	ftl_tui_memory_init();
 	g_autoptr(FtlStackSet) stacks = ftl_stack_set_new();
 	g_autoptr(FtlConsole) con = NULL;
 	g_autoptr(FtlOops) oops = NULL;

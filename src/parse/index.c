@@ -398,15 +398,46 @@ FtlIndex *ftl_index_parse(const guchar *data, gsize len, const FtlIndexKey *key,
 	return g_steal_pointer(&idx);
 }
 
-char *ftl_index_cache_path(const char *input)
+char *ftl_cache_path(const char *input, const char *ext)
 {
 	g_autofree char *abs = realpath(input, NULL);
 	if (!abs)
 		abs = g_canonicalize_filename(input, NULL);
 	g_autofree char *hash = g_compute_checksum_for_string(G_CHECKSUM_SHA256, abs, -1);
 	hash[32] = '\0';
-	g_autofree char *name = g_strconcat(hash, ".idx", NULL);
+	g_autofree char *name = g_strconcat(hash, ext, NULL);
 	return g_build_filename(g_get_user_cache_dir(), "ftlens", name, NULL);
+}
+
+char *ftl_index_cache_path(const char *input)
+{
+	return ftl_cache_path(input, ".idx");
+}
+
+gboolean ftl_index_key_of(const char *path, FtlIndexKey *key)
+{
+	GStatBuf st;
+	if (g_stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return FALSE;
+	key->size = (guint64)st.st_size;
+	key->ino = (guint64)st.st_ino;
+	key->dev = (guint64)st.st_dev;
+	key->mtime_ns =
+		(gint64)st.st_mtim.tv_sec * G_GINT64_CONSTANT(1000000000) + st.st_mtim.tv_nsec;
+	return TRUE;
+}
+
+gboolean ftl_cache_write(const char *path, const void *data, gsize len, const char *input,
+			 GError **error)
+{
+	g_autofree char *dir = g_path_get_dirname(path);
+	if (g_mkdir_with_parents(dir, 0700) < 0) {
+		int e = errno;
+		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': %s", dir, g_strerror(e));
+		return FALSE;
+	}
+	const char *inputs[] = { input, NULL };
+	return ftl_output_write_all(path, inputs, data, len, error);
 }
 
 FtlIndex *ftl_index_load(const char *input, const FtlIndexKey *key, GError **error)
@@ -425,15 +456,8 @@ FtlIndex *ftl_index_load(const char *input, const FtlIndexKey *key, GError **err
 gboolean ftl_index_save(const FtlIndex *idx, const char *input, GError **error)
 {
 	g_autofree char *path = ftl_index_cache_path(input);
-	g_autofree char *dir = g_path_get_dirname(path);
-	if (g_mkdir_with_parents(dir, 0700) < 0) {
-		int e = errno;
-		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': %s", dir, g_strerror(e));
-		return FALSE;
-	}
 	g_autoptr(GBytes) bytes = ftl_index_serialize(idx);
 	gsize len;
 	const void *data = g_bytes_get_data(bytes, &len);
-	const char *inputs[] = { input, NULL };
-	return ftl_output_write_all(path, inputs, data, len, error);
+	return ftl_cache_write(path, data, len, input, error);
 }

@@ -142,6 +142,15 @@ GBytes *ftl_index_serialize(const FtlIndex *idx);
 FtlIndex *ftl_index_parse(const guchar *data, gsize len, const FtlIndexKey *key, GError **error);
 /* $XDG_CACHE_HOME/ftlens/<hash of the absolute path>.idx (newly allocated). */
 char *ftl_index_cache_path(const char *input);
+/* The same with another ending (ext, e.g. ".idx"), for other facts kept
+ * about an input. */
+char *ftl_cache_path(const char *input, const char *ext);
+/* Writes len bytes of data to path, a cache file about input (through
+ * util/output.h, so atomically), creating the directory. */
+gboolean ftl_cache_write(const char *path, const void *data, gsize len, const char *input,
+			 GError **error);
+/* The key of the regular file at path; FALSE when it cannot be read. */
+gboolean ftl_index_key_of(const char *path, FtlIndexKey *key);
 /* Loads input's cached index, NULL (error set) when absent, stale or corrupt. */
 FtlIndex *ftl_index_load(const char *input, const FtlIndexKey *key, GError **error);
 /* Writes idx to input's cache file (through util/output.h, so atomically),

@@ -18,6 +18,7 @@
 #include "parse/kallsyms.h"
 #include "parse/tep-print.h"
 #include "parse/trial.h"
+#include "util/arena.h"
 
 /* ---- library messages ------------------------------------------------ */
 
@@ -54,7 +55,7 @@ void ftl_tep_capture_messages(GString *capture)
 
 typedef struct {
 	char *sys;
-	char *text; /* NUL-terminated copy */
+	char *text; /* NUL-terminated copy, in the lazy's mem */
 	gsize len;
 	gint next; /* the next format with the same id, -1 for none */
 } TepLazyFormat;
@@ -71,6 +72,9 @@ typedef struct {
 
 struct _FtlTepLazy {
 	GPtrArray *formats;	/* TepLazyFormat*, in the file's order */
+	FtlArena mem;		/* their texts: megabytes in a capture (2 on a
+				 * 6.x kernel's), on huge pages rather than a
+				 * fault per 4 KiB */
 	GHashTable *by_id;	/* id -> the index + 1 of its first format not yet parsed */
 	FtlKallsyms *kallsyms;	/* the file's, NULL when it has none */
 	gboolean resolving;	/* tep finds functions in it */
@@ -82,7 +86,6 @@ static void tep_lazy_format_free(gpointer p)
 {
 	TepLazyFormat *f = p;
 	g_free(f->sys);
-	g_free(f->text);
 	g_free(f);
 }
 
@@ -90,6 +93,7 @@ FtlTepLazy *ftl_tep_lazy_new(void)
 {
 	FtlTepLazy *lazy = g_new0(FtlTepLazy, 1);
 	lazy->formats = g_ptr_array_new_with_free_func(tep_lazy_format_free);
+	ftl_arena_init_large(&lazy->mem);
 	lazy->by_id = g_hash_table_new(NULL, NULL);
 	return lazy;
 }
@@ -100,6 +104,7 @@ void ftl_tep_lazy_free(FtlTepLazy *lazy)
 		return;
 	ftl_trial_server_free(lazy->trials);
 	g_ptr_array_unref(lazy->formats);
+	ftl_arena_clear(&lazy->mem);
 	g_hash_table_unref(lazy->by_id);
 	ftl_kallsyms_unref(lazy->kallsyms);
 	g_free(lazy);
@@ -109,7 +114,7 @@ void ftl_tep_lazy_add_format(FtlTepLazy *lazy, const char *sys, const char *buf,
 {
 	TepLazyFormat *f = g_new0(TepLazyFormat, 1);
 	f->sys = g_strdup(sys ? sys : "");
-	f->text = g_strndup(buf, size);
+	f->text = ftl_arena_strndup(&lazy->mem, buf, size);
 	f->len = size;
 	f->next = -1;
 	g_ptr_array_add(lazy->formats, f);
@@ -182,10 +187,12 @@ static int tep_lazy_trial_step(gpointer ctx, int i)
 	return 0;
 }
 
-FtlTrialResult ftl_tep_lazy_fork(FtlTepLazy *lazy, FtlTepLazyOpen open, gpointer ctx)
+FtlTrialResult ftl_tep_lazy_fork(FtlTepLazy *lazy, FtlTepLazyOpen open, gpointer ctx,
+				 gboolean *tried)
 {
 	lazy->trial = (TepLazyTrial){ lazy, NULL, open, ctx };
 	lazy->trials = ftl_trial_server_new(tep_lazy_trial_step, &lazy->trial);
+	*tried = lazy->trials != NULL;
 	if (!lazy->trials)
 		return FTL_TRIAL_OK; /* no child: the caller takes the risk */
 	FtlTrialResult r = ftl_trial_server_ask(lazy->trials, TEP_LAZY_OPEN);

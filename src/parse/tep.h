@@ -116,9 +116,11 @@ void ftl_tep_lazy_set_kallsyms(FtlTepLazy *lazy, const char *text);
  * and returns its tep, NULL on a clean failure), then, asked by
  * ftl_tep_lazy_start()'s lookups, the parsing of each format: one child
  * per file. Returns how the open ended in the child; the child is kept
- * only when it opened the file. */
+ * only when it opened the file. *tried is FALSE when no child could be
+ * made (FTL_TRIAL_OK then: the caller takes the risk). */
 typedef struct tep_handle *(*FtlTepLazyOpen)(gpointer ctx);
-FtlTrialResult ftl_tep_lazy_fork(FtlTepLazy *lazy, FtlTepLazyOpen open, gpointer ctx);
+FtlTrialResult ftl_tep_lazy_fork(FtlTepLazy *lazy, FtlTepLazyOpen open, gpointer ctx,
+				 gboolean *tried);
 /* Readies the lookup by id for tep, and parses the first format, so that
  * the common fields are known. Before the reader's threads start: each
  * format is parsed in a child first (libtraceevent 1.7 crashes on some

@@ -29,11 +29,13 @@
 
 #include "parse/tracecmd-guard.h"
 
+#include "parse/index.h"
 #include "parse/trial.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -174,17 +176,78 @@ static int guard_init_data(struct tracecmd_input *handle, GString *msgs)
  * the process (so that leak checkers do not count them). */
 static GPtrArray *guard_parked;
 
+/* ---- files whose headers passed the trial before ------------------------ */
+
+/* libtracecmd reads the same headers the same way each time: a large file
+ * whose open passed the trial is remembered in the cache
+ * ($XDG_CACHE_HOME/ftlens/<hash>.tracecmd-pass), so that opening it again
+ * skips the child's open (a capture's: 5 MB of kallsyms read and 2,300
+ * formats copied, the half of the TUI's first screen spent waiting on it).
+ * Its formats are still tried in a child. The record holds what the pass
+ * depends on: the file (size, mtime, inode, device: the sparse index's key)
+ * and the libraries that read it (path and identity of each loaded file),
+ * and ftlens's version; any change and the trial runs again. Files below
+ * FTL_INDEX_AUTO_MIN are not recorded, as they are not indexed. */
+#define GUARD_PASS_MAX 4096
+
+/* The record for path, or NULL when it cannot be made. */
+static char *guard_pass_record(const char *path)
+{
+	FtlIndexKey key;
+	if (!ftl_index_key_of(path, &key) || key.size < FTL_INDEX_AUTO_MIN)
+		return NULL;
+	g_autoptr(GString) s = g_string_new(NULL);
+	g_string_printf(s,
+			"ftlens %s: libtracecmd opens it\n%" G_GUINT64_FORMAT " %" G_GINT64_FORMAT
+			" %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT "\n",
+			PACKAGE_VERSION, key.size, key.mtime_ns, key.ino, key.dev);
+	const void *libs[] = { (const void *)tracecmd_open_head, (const void *)tep_alloc };
+	for (guint i = 0; i < G_N_ELEMENTS(libs); i++) {
+		Dl_info info;
+		FtlIndexKey lib;
+		if (!dladdr(libs[i], &info) || !info.dli_fname ||
+		    !ftl_index_key_of(info.dli_fname, &lib))
+			return NULL;
+		g_string_append_printf(s, "%s %" G_GUINT64_FORMAT " %" G_GINT64_FORMAT "\n",
+				       info.dli_fname, lib.ino, lib.mtime_ns);
+	}
+	return s->len < GUARD_PASS_MAX ? g_string_free(g_steal_pointer(&s), FALSE) : NULL;
+}
+
+/* Whether the cache file holds record. */
+static gboolean guard_passed(const char *cache, const char *record)
+{
+	FILE *f = fopen(cache, "rb");
+	if (!f)
+		return FALSE;
+	char buf[GUARD_PASS_MAX];
+	size_t n = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	return n == strlen(record) && memcmp(buf, record, n) == 0;
+}
+
 struct tracecmd_input *ftl_tracecmd_open_head(const char *path, FtlTepLazy *lazy,
 					      FtlTracecmdResult *result)
 {
 	GuardOpen o = { path, lazy };
-	/* one child per file: it opens the file, then tries its formats */
-	if (ftl_tep_lazy_fork(lazy, guard_child_open, &o) == FTL_TRIAL_CRASHED) {
+	g_autofree char *record = guard_pass_record(path);
+	g_autofree char *cache = record ? ftl_cache_path(path, ".tracecmd-pass") : NULL;
+	gboolean tried = FALSE;
+	FtlTrialResult trial = FTL_TRIAL_OK;
+	/* one child per file: it opens the file, then tries its formats (a
+	 * file that passed before gets its child at ftl_tep_lazy_start()) */
+	if (!cache || !guard_passed(cache, record))
+		trial = ftl_tep_lazy_fork(lazy, guard_child_open, &o, &tried);
+	if (trial == FTL_TRIAL_CRASHED) {
 		*result = FTL_TRACECMD_CRASHED;
 		return NULL;
 	}
 	struct tracecmd_input *handle = guard_open_lazy(path, lazy, TRUE);
 	*result = handle ? FTL_TRACECMD_OK : FTL_TRACECMD_FAILED;
+	g_autoptr(GError) error = NULL;
+	if (handle && tried && trial == FTL_TRIAL_OK && cache &&
+	    !ftl_cache_write(cache, record, strlen(record), path, &error))
+		g_debug("%s", error->message);
 	return handle;
 }
 

@@ -44,9 +44,20 @@ enum {
 };
 #define DAT_SEC_COMPRESSED 1u
 
+/* The file's bytes last read, shared by a reader and its copies: a
+ * capture's headers are thousands of small fields (2,300 formats' sizes),
+ * a pread each without it. */
+#define DAT_WINDOW (64u * 1024)
+typedef struct {
+	guint64 at;
+	gsize len;
+	guchar buf[DAT_WINDOW];
+} DatWindow;
+
 /* A reader over the file (mem NULL) or over a section held in memory,
  * that refuses to go past end and says where it stopped. */
 typedef struct {
+	DatWindow *win; /* the file's: reads of up to DAT_WINDOW bytes */
 	int fd;
 	const char *path;
 	const guchar *mem;
@@ -80,6 +91,26 @@ static gboolean cur_fail(DatCur *c, const char *fmt, ...)
 	return FALSE;
 }
 
+/* n bytes of the file at the reader's place, through its window; 0 or
+ * an errno. */
+static int cur_pread(DatCur *c, void *buf, guint64 n)
+{
+	DatWindow *w = c->win;
+	if (!w || n > DAT_WINDOW)
+		return ftl_fd_pread_all(c->fd, buf, (gsize)n, (gint64)c->pos);
+	if (c->pos < w->at || c->pos + n > w->at + w->len) {
+		gsize len = (gsize)MIN((guint64)DAT_WINDOW, c->end - c->pos);
+		w->len = 0;
+		int e = ftl_fd_pread_all(c->fd, w->buf, len, (gint64)c->pos);
+		if (e)
+			return e;
+		w->at = c->pos;
+		w->len = len;
+	}
+	memcpy(buf, w->buf + (c->pos - w->at), (gsize)n);
+	return 0;
+}
+
 static gboolean cur_read(DatCur *c, void *buf, guint64 n)
 {
 	if (c->failed)
@@ -91,7 +122,7 @@ static gboolean cur_read(DatCur *c, void *buf, guint64 n)
 	if (c->mem) {
 		memcpy(buf, c->mem + c->pos, n);
 	} else {
-		int e = ftl_fd_pread_all(c->fd, buf, (gsize)n, (gint64)c->pos);
+		int e = cur_pread(c, buf, n);
 		if (e)
 			return cur_fail(c, "read failed: %s", g_strerror(e));
 	}
@@ -661,7 +692,9 @@ FtlDatLayout *ftl_dat_layout_read(const char *path, GError **error)
 	l->file_size = (guint64)st.st_size;
 	l->buffers = g_ptr_array_new_with_free_func(dat_buffer_free);
 	l->cpustats = g_string_new(NULL);
-	DatCur c = { .fd = fd, .path = path, .end = l->file_size, .error = error };
+	g_autofree DatWindow *win = g_new(DatWindow, 1);
+	win->len = 0;
+	DatCur c = { .win = win, .fd = fd, .path = path, .end = l->file_size, .error = error };
 	c.part = "the file header";
 	gboolean ok = cur_skip(&c, 10);
 	g_autofree char *version = ok ? cur_string(&c) : NULL;

@@ -30,6 +30,12 @@ void ftl_arena_init(FtlArena *a)
 	a->spare = NULL;
 }
 
+void ftl_arena_init_large(FtlArena *a)
+{
+	ftl_arena_init(a);
+	a->next_size = ARENA_HUGE;
+}
+
 void ftl_arena_clear(FtlArena *a)
 {
 	g_clear_pointer(&a->chunks, g_ptr_array_unref);
@@ -91,6 +97,13 @@ gpointer ftl_arena_alloc0(FtlArena *a, gsize size)
 	gpointer p = a->cur;
 	a->cur += size;
 	a->left -= size;
+	return p;
+}
+
+char *ftl_arena_strndup(FtlArena *a, const char *s, gsize n)
+{
+	char *p = ftl_arena_alloc0(a, n + 1);
+	memcpy(p, s, n);
 	return p;
 }
 

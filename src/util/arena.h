@@ -24,10 +24,16 @@ typedef struct {
 } FtlArenaMark;
 
 void ftl_arena_init(FtlArena *a);
+/* As ftl_arena_init(), with 2 MiB chunks from the first: for an arena
+ * that holds megabytes (a capture's event formats), which the growing
+ * small chunks would fault in 4 KiB at a time. */
+void ftl_arena_init_large(FtlArena *a);
 /* Frees every object and the chunks. */
 void ftl_arena_clear(FtlArena *a);
 /* size zeroed bytes aligned to 16, valid until ftl_arena_clear(). */
 gpointer ftl_arena_alloc0(FtlArena *a, gsize size);
+/* A NUL-terminated copy of the n bytes at s, valid until ftl_arena_clear(). */
+char *ftl_arena_strndup(FtlArena *a, const char *s, gsize n);
 /* The memory handed out, in the order it was: chunk i (0 .. n_chunks - 1)
  * starts at the pointer returned and *used bytes of it were allocated.
  * Objects of one size (a multiple of 16) lie back to back in each chunk,

@@ -107,10 +107,34 @@ static void test_release(void)
 	ftl_arena_clear(&a);
 }
 
+/* Copies are terminated and distinct; a large arena's first chunk is a
+ * whole 2 MiB, aligned to it (what huge pages need). */
+static void test_strndup_large(void)
+{
+	FtlArena a;
+	ftl_arena_init_large(&a);
+	char *p = ftl_arena_strndup(&a, "format\nID: 7", 6);
+	char *q = ftl_arena_strndup(&a, "", 0);
+	CU_ASSERT_STRING_EQUAL(p, "format");
+	CU_ASSERT_STRING_EQUAL(q, "");
+	CU_ASSERT_TRUE(q > p + 6);
+	gsize used = 0;
+	char *chunk = ftl_arena_chunk(&a, 0, &used);
+	CU_ASSERT_EQUAL(ftl_arena_n_chunks(&a), 1);
+	CU_ASSERT_EQUAL((guintptr)chunk % (2u << 20), 0);
+	ftl_arena_clear(&a);
+	ftl_arena_init(&a);
+	ftl_arena_strndup(&a, "x", 1);
+	ftl_arena_chunk(&a, 0, &used);
+	CU_ASSERT_EQUAL(used, 16);
+	ftl_arena_clear(&a);
+}
+
 static const UnitTest tests[] = {
 	{ "zeroed, aligned, distinct", test_alloc },
 	{ "chunks in order", test_chunks },
 	{ "released memory reused, zeroed", test_release },
+	{ "copies; large arenas start with an aligned 2 MiB chunk", test_strndup_large },
 	{ NULL, NULL },
 };
 

@@ -370,6 +370,15 @@ static gboolean ev_reopen(FtlTuiEvents *ev, guint64 target, gboolean jump, GErro
 	FtlTuiCheckpoint cp = ev_checkpoint(ev, target, &snaps);
 	ev_io_release(ev);
 	if (!ev_reseek(ev, &cp, jump)) {
+		/* The stream open now is replaced when going back, and when it
+		 * seeks (the new one starts within an index stride of cp, which
+		 * lies EV_FAR past it): let go first, so that the two streams'
+		 * chunks parsed ahead (megabytes each) are never held at once.
+		 * On a failed open the list has no stream, and opens one next. */
+		if (ev->open && (!jump || ev->stream.seekable)) {
+			ftl_tui_stream_clear(&ev->stream);
+			ev->open = FALSE;
+		}
 		FtlTuiStream s = { 0 };
 		if (!ev->seeker.ops->open(ev->seeker.self, &cp, &s, error))
 			return FALSE;

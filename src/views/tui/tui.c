@@ -10,6 +10,10 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include "views/tui/app.h"
 #include "views/tui/terminal.h"
 
@@ -138,6 +142,22 @@ gboolean ftl_tui_run(const FtlTuiOptions *opt, GError **error)
 		return FALSE;
 	}
 	return c != NULL;
+}
+
+void ftl_tui_memory_init(void)
+{
+#ifdef __GLIBC__
+	/* One malloc arena for every thread: the model's reader, the Events
+	 * list's, the parse pool's and the page threads' each kept memory
+	 * freed in a heap of its own (4-12 MiB resident per thread, and more
+	 * as the readers' chunks moved between threads), which counted
+	 * against the 5% of the input the TUI may hold beside the call tree:
+	 * on the 1 GiB function_graph text, 54.1 MiB beside the nodes before,
+	 * 47.7 with this and the Events list's reopen letting go first. The
+	 * threads allocate little per event (chunks are recycled), and the
+	 * model is read as fast. */
+	mallopt(M_ARENA_MAX, 1);
+#endif
 }
 
 char *ftl_tui_keys_text(void)

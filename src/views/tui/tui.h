@@ -11,5 +11,8 @@
  * screen is restored), SIGTERM, SIGINT or SIGHUP (the signal is raised
  * again once the terminal is restored). */
 gboolean ftl_tui_run(const FtlTuiOptions *opt, GError **error);
+/* Sets malloc up for the TUI's threads; call before any thread starts
+ * (before the first input is opened). */
+void ftl_tui_memory_init(void);
 /* The key table as text (`ftlens tui --keys`); g_free(). */
 char *ftl_tui_keys_text(void);
