@@ -85,6 +85,7 @@ struct _FtlCallTree {
 	GStringChunk *names;
 	FtlCallNode root;
 	guint64 n_calls, n_repaired;
+	gboolean unsound; /* some call's children outweigh it */
 	/* direct-mapped cache of contexts by key: the CPUs' events interleave,
 	 * so a one-entry cache missed about every other event */
 	CallCtxSlot ctx_cache[CALLTREE_CTX_CACHE];
@@ -421,6 +422,7 @@ static void calltree_pop(FtlCallTree *t, CallCtx *c, gint64 duration, guint32 fl
 	calltree_account(t, f.node, c->frames.len ? c->frames.v[c->frames.len - 1].node : c->group,
 			 &call);
 	calltree_give_span(c, f.depth, call.span);
+	t->unsound |= f.node && duration != FTL_TS_NONE && f.span_ns > duration;
 	if (duration != FTL_TS_NONE) {
 		if (c->frames.len)
 			c->frames.v[c->frames.len - 1].child_ns += duration;
@@ -759,6 +761,15 @@ guint64 ftl_calltree_n_calls(const FtlCallTree *t)
 guint64 ftl_calltree_n_repaired(const FtlCallTree *t)
 {
 	return t->n_repaired;
+}
+
+/* A node's span is what its calls took; its children's spans are what their
+ * calls took, each given to the call it was made from (orphan exits and
+ * calls merged into "(deeper)" bring no children of their own). So when no
+ * call's children outweigh it, no node's children do. */
+gboolean ftl_calltree_sound(const FtlCallTree *t)
+{
+	return !t->unsound;
 }
 
 FTL_CONSUMER_DEFINE(calltree, FtlCallTree);
