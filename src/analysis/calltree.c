@@ -35,13 +35,20 @@ typedef struct {
 	gboolean irq; /* an "[irq]" frame: exits never match it */
 } CallFrame;
 
+/* A task's open calls, innermost last: pushed and popped once per call,
+ * so pushing is a store where GArray's append was a call and a copy. */
+typedef struct {
+	CallFrame *v;
+	guint len, cap;
+} CallStack;
+
 typedef struct {
 	FtlCallFunc func;
 	gpointer data;
 } CallListener;
 
 typedef struct {
-	GArray *frames; /* CallFrame */
+	CallStack frames;
 	/* depth -> gint64*: child time owed to a future orphan exit at that
 	 * depth. Keyed, not indexed: the depth is a number from the input. */
 	GHashTable *pending;
@@ -78,6 +85,7 @@ struct _FtlCallTree {
 	GStringChunk *names;
 	FtlCallNode root;
 	guint64 n_calls, n_repaired;
+	gboolean unsound; /* some call's children outweigh it */
 	/* direct-mapped cache of contexts by key: the CPUs' events interleave,
 	 * so a one-entry cache missed about every other event */
 	CallCtxSlot ctx_cache[CALLTREE_CTX_CACHE];
@@ -91,7 +99,7 @@ const char *ftl_calltree_unknown_name(void)
 static void calltree_ctx_free(gpointer p)
 {
 	CallCtx *c = p;
-	g_array_unref(c->frames);
+	g_free(c->frames.v);
 	g_hash_table_destroy(c->pending);
 	g_hash_table_destroy(c->pending_span);
 	g_clear_pointer(&c->on_stack, g_hash_table_destroy);
@@ -235,7 +243,6 @@ static CallCtx *calltree_ctx(FtlCallTree *t, const FtlEvent *ev)
 		c = g_hash_table_lookup(t->ctxs, &key);
 		if (!c) {
 			c = g_new0(CallCtx, 1);
-			c->frames = g_array_new(FALSE, FALSE, sizeof(CallFrame));
 			c->pending = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
 							   g_free);
 			c->pending_span = g_hash_table_new_full(g_direct_hash, g_direct_equal,
@@ -264,7 +271,7 @@ static CallCtx *calltree_ctx(FtlCallTree *t, const FtlEvent *ev)
 	}
 	/* per-CPU grouping follows the CPU a task runs on now */
 	if (t->group == FTL_CALLTREE_GROUP_CPU && ev->cpu >= 0 && ev->cpu != c->cpu &&
-	    c->frames->len == 0) {
+	    c->frames.len == 0) {
 		char label[32];
 		g_snprintf(label, sizeof label, "CPU %d", ev->cpu);
 		c->group =
@@ -318,17 +325,17 @@ static gboolean calltree_on_stack(CallCtx *c, const char *func)
 {
 	if (c->on_stack)
 		return g_hash_table_contains(c->on_stack, func);
-	for (guint i = 0; i < c->frames->len; i++)
-		if (g_array_index(c->frames, CallFrame, i).func == func)
+	for (guint i = 0; i < c->frames.len; i++)
+		if (c->frames.v[i].func == func)
 			return TRUE;
 	return FALSE;
 }
 
 static CallFrame calltree_pop_frame(CallCtx *c)
 {
-	CallFrame f = g_array_index(c->frames, CallFrame, c->frames->len - 1);
-	c->frames->len--; /* not zero-terminated: shrinking is the length alone */
-	if (c->on_stack && c->frames->len < CALLTREE_SCAN_MAX / 2)
+	CallFrame f = c->frames.v[c->frames.len - 1];
+	c->frames.len--; /* not zero-terminated: shrinking is the length alone */
+	if (c->on_stack && c->frames.len < CALLTREE_SCAN_MAX / 2)
 		g_clear_pointer(&c->on_stack, g_hash_table_destroy);
 	else if (c->on_stack)
 		calltree_count_frame(c, f.func, -1);
@@ -339,8 +346,8 @@ static CallFrame calltree_pop_frame(CallCtx *c)
  * the exit without entry that may come for the caller. */
 static void calltree_give_span(CallCtx *c, gint depth, gint64 span)
 {
-	if (c->frames->len)
-		g_array_index(c->frames, CallFrame, c->frames->len - 1).span_ns += span;
+	if (c->frames.len)
+		c->frames.v[c->frames.len - 1].span_ns += span;
 	else
 		calltree_owe(c->pending_span, depth - 1, span);
 }
@@ -409,23 +416,20 @@ static void calltree_pop(FtlCallTree *t, CallCtx *c, gint64 duration, guint32 fl
 			 (f.irq ? FTL_CALL_F_IRQ : 0),
 		.line = ev && !(flags & FTL_CALL_F_OPEN) ? ev->line : f.line,
 		.node = f.node,
-		.level = (gint)c->frames->len,
+		.level = (gint)c->frames.len,
 		.span = duration != FTL_TS_NONE ? duration : f.span_ns,
 	};
-	calltree_account(t, f.node,
-			 c->frames->len
-				 ? g_array_index(c->frames, CallFrame, c->frames->len - 1).node
-				 : c->group,
+	calltree_account(t, f.node, c->frames.len ? c->frames.v[c->frames.len - 1].node : c->group,
 			 &call);
 	calltree_give_span(c, f.depth, call.span);
+	t->unsound |= f.node && duration != FTL_TS_NONE && f.span_ns > duration;
 	if (duration != FTL_TS_NONE) {
-		if (c->frames->len)
-			g_array_index(c->frames, CallFrame, c->frames->len - 1).child_ns +=
-				duration;
+		if (c->frames.len)
+			c->frames.v[c->frames.len - 1].child_ns += duration;
 		else
 			calltree_owe(c->pending, f.depth - 1, duration);
 	}
-	if (c->focus_level >= 0 && (gint)c->frames->len <= c->focus_level)
+	if (c->focus_level >= 0 && (gint)c->frames.len <= c->focus_level)
 		c->focus_level = -1;
 }
 
@@ -433,8 +437,7 @@ static void calltree_pop(FtlCallTree *t, CallCtx *c, gint64 duration, guint32 fl
 static void calltree_unwind(FtlCallTree *t, CallCtx *c, gint depth, guint32 flags,
 			    const FtlEvent *ev)
 {
-	while (c->frames->len &&
-	       g_array_index(c->frames, CallFrame, c->frames->len - 1).depth > depth)
+	while (c->frames.len && c->frames.v[c->frames.len - 1].depth > depth)
 		calltree_pop(t, c, FTL_TS_NONE, flags, ev);
 }
 
@@ -448,13 +451,17 @@ static gboolean calltree_wants_recursion(const FtlCallTree *t)
 
 static void calltree_push(FtlCallTree *t, CallCtx *c, const CallFrame *f, const FtlEvent *ev)
 {
-	g_array_append_val(c->frames, *f);
+	if (c->frames.len == c->frames.cap) {
+		c->frames.cap = MAX(16, 2 * c->frames.cap);
+		c->frames.v = g_renew(CallFrame, c->frames.v, c->frames.cap);
+	}
+	c->frames.v[c->frames.len++] = *f;
 	if (!calltree_wants_recursion(t)) {
 		/* no listener: nothing reads the count of frames per function */
-	} else if (!c->on_stack && c->frames->len > CALLTREE_SCAN_MAX) {
+	} else if (!c->on_stack && c->frames.len > CALLTREE_SCAN_MAX) {
 		c->on_stack = g_hash_table_new(g_direct_hash, g_direct_equal);
-		for (guint i = 0; i < c->frames->len; i++)
-			calltree_count_frame(c, g_array_index(c->frames, CallFrame, i).func, 1);
+		for (guint i = 0; i < c->frames.len; i++)
+			calltree_count_frame(c, c->frames.v[i].func, 1);
 	} else if (c->on_stack) {
 		calltree_count_frame(c, f->func, 1);
 	}
@@ -471,7 +478,7 @@ static void calltree_push(FtlCallTree *t, CallCtx *c, const CallFrame *f, const 
 		.flags = (f->recursive ? FTL_CALL_F_RECURSIVE : 0) | (f->irq ? FTL_CALL_F_IRQ : 0),
 		.line = f->line,
 		.node = f->node,
-		.level = (gint)c->frames->len - 1,
+		.level = (gint)c->frames.len - 1,
 		.span = FTL_TS_NONE,
 	};
 	calltree_notify(t->on_enter, &call);
@@ -481,8 +488,8 @@ static void calltree_entry(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 {
 	gint depth = ev->u.graph.depth;
 	/* an interrupt's calls may be numbered from 0 again: no jump across "[irq]" */
-	if (c->frames->len && !g_array_index(c->frames, CallFrame, c->frames->len - 1).irq) {
-		const CallFrame *top = &g_array_index(c->frames, CallFrame, c->frames->len - 1);
+	if (c->frames.len && !c->frames.v[c->frames.len - 1].irq) {
+		const CallFrame *top = &c->frames.v[c->frames.len - 1];
 		if (depth <= top->depth) {
 			/* exits missing: the calls at or below this depth never returned */
 			calltree_diag(t, FTL_DIAG_DEPTH_JUMP, ev,
@@ -501,19 +508,17 @@ static void calltree_entry(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 		.line = ev->line,
 	};
 	f.recursive = calltree_wants_recursion(t) && calltree_on_stack(c, func);
-	FtlCallNode *parent = c->frames->len
-				      ? g_array_index(c->frames, CallFrame, c->frames->len - 1).node
-				      : c->group;
+	FtlCallNode *parent = c->frames.len ? c->frames.v[c->frames.len - 1].node : c->group;
 	if (!t->focus) {
 		f.node = calltree_child(t, parent, func);
 	} else if (c->focus_level >= 0) {
 		f.node = parent ? calltree_child(t, parent, func) : NULL;
 	} else if (func == t->focus) {
-		c->focus_level = (gint)c->frames->len;
+		c->focus_level = (gint)c->frames.len;
 		f.node = calltree_child(t, c->group, func);
 	}
 	/* a fresh top-level call: whatever an orphan exit was owed is stale */
-	if (c->frames->len == 0) {
+	if (c->frames.len == 0) {
 		calltree_take_owed(c->pending, depth);
 		calltree_take_owed(c->pending_span, depth);
 	}
@@ -523,8 +528,7 @@ static void calltree_entry(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 /* An interrupt: an "[irq]" frame on top of what it interrupted. */
 static void calltree_irq_enter(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 {
-	const CallFrame *top =
-		c->frames->len ? &g_array_index(c->frames, CallFrame, c->frames->len - 1) : NULL;
+	const CallFrame *top = c->frames.len ? &c->frames.v[c->frames.len - 1] : NULL;
 	CallFrame f = {
 		.func = CALLTREE_IRQ,
 		.depth = top ? top->depth : -1,
@@ -541,14 +545,14 @@ static void calltree_irq_enter(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 /* The interrupt returns: what it left open never returned. */
 static void calltree_irq_exit(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 {
-	gint i = (gint)c->frames->len - 1;
-	while (i >= 0 && !g_array_index(c->frames, CallFrame, i).irq)
+	gint i = (gint)c->frames.len - 1;
+	while (i >= 0 && !c->frames.v[i].irq)
 		i--;
 	if (i < 0)
 		return; /* the interrupt began before the trace */
-	while ((gint)c->frames->len - 1 > i)
+	while ((gint)c->frames.len - 1 > i)
 		calltree_pop(t, c, FTL_TS_NONE, FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED, ev);
-	const CallFrame *f = &g_array_index(c->frames, CallFrame, i);
+	const CallFrame *f = &c->frames.v[i];
 	gint64 dur = FTL_TS_NONE;
 	if (f->entry_ts != FTL_TS_NONE && ev->ts != FTL_TS_NONE && ev->ts >= f->entry_ts &&
 	    !(ev->flags & FTL_EVENT_F_TS_COUNTER))
@@ -562,8 +566,8 @@ static void calltree_exit(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 	const char *name = ev->u.graph.func;
 	/* Find the frame this exit closes: same depth (and name, when printed). */
 	gint match = -1;
-	for (gint i = (gint)c->frames->len - 1; i >= 0; i--) {
-		const CallFrame *f = &g_array_index(c->frames, CallFrame, i);
+	for (gint i = (gint)c->frames.len - 1; i >= 0; i--) {
+		const CallFrame *f = &c->frames.v[i];
 		if (f->irq)
 			continue;
 		if (f->depth == depth && (!name || f->func == name)) {
@@ -574,11 +578,11 @@ static void calltree_exit(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 			break;
 	}
 	if (match >= 0) {
-		if (match != (gint)c->frames->len - 1) {
+		if (match != (gint)c->frames.len - 1) {
 			calltree_diag(t, FTL_DIAG_DEPTH_JUMP, ev, "exit skips open calls");
 			calltree_unwind(t, c, depth, FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED, ev);
 		}
-		CallFrame *f = &g_array_index(c->frames, CallFrame, c->frames->len - 1);
+		CallFrame *f = &c->frames.v[c->frames.len - 1];
 		gint64 dur = ev->u.graph.duration;
 		if (dur == FTL_TS_NONE && f->entry_ts != FTL_TS_NONE && ev->ts != FTL_TS_NONE &&
 		    ev->ts >= f->entry_ts && !(ev->flags & FTL_EVENT_F_TS_COUNTER))
@@ -593,9 +597,7 @@ static void calltree_exit(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 	gint64 dur = ev->u.graph.duration;
 	gint64 child = calltree_take_owed(c->pending, depth);
 	gint64 drawn = calltree_take_owed(c->pending_span, depth);
-	FtlCallNode *parent = c->frames->len
-				      ? g_array_index(c->frames, CallFrame, c->frames->len - 1).node
-				      : c->group;
+	FtlCallNode *parent = c->frames.len ? c->frames.v[c->frames.len - 1].node : c->group;
 	FtlCallNode *node = NULL;
 	if (!t->focus || c->focus_level >= 0)
 		node = parent ? calltree_child(t, parent, func) : NULL;
@@ -613,18 +615,18 @@ static void calltree_exit(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 		.flags = FTL_CALL_F_ORPHAN,
 		.line = ev->line,
 		.node = node,
-		.level = (gint)c->frames->len,
+		.level = (gint)c->frames.len,
 		/* its children are drawn at the top already: only the rest is its own */
 		.span = dur == FTL_TS_NONE ? 0 : MAX(dur - drawn, 0),
 	};
 	calltree_account(t, node, parent, &call);
-	if (c->frames->len)
+	if (c->frames.len)
 		calltree_give_span(c, depth, call.span);
 	else
 		calltree_give_span(c, depth, dur == FTL_TS_NONE ? drawn : MAX(dur, drawn));
 	if (dur != FTL_TS_NONE) {
-		if (c->frames->len)
-			g_array_index(c->frames, CallFrame, c->frames->len - 1).child_ns += dur;
+		if (c->frames.len)
+			c->frames.v[c->frames.len - 1].child_ns += dur;
 		else
 			calltree_owe(c->pending, depth - 1, dur);
 	}
@@ -654,7 +656,7 @@ void ftl_calltree_feed(FtlCallTree *t, const FtlEvent *ev)
 		g_hash_table_iter_init(&it, t->ctxs);
 		while (g_hash_table_iter_next(&it, NULL, &v)) {
 			CallCtx *c = v;
-			if (c->cpu == ev->cpu && c->frames->len) {
+			if (c->cpu == ev->cpu && c->frames.len) {
 				calltree_unwind(t, c, -1, FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED,
 						ev);
 				calltree_diag(t, FTL_DIAG_DEPTH_JUMP, ev,
@@ -734,10 +736,10 @@ void ftl_calltree_finish(FtlCallTree *t)
 		g_ptr_array_add(ctxs, v);
 	for (guint i = 0; i < ctxs->len; i++) {
 		CallCtx *c = g_ptr_array_index(ctxs, i);
-		if (c->frames->len) {
+		if (c->frames.len) {
 			if (t->diags)
 				ftl_diags_add(t->diags, FTL_DIAG_OPEN_AT_END, "", 0, c->cpu, NULL,
-					      0, c->frames->len);
+					      0, c->frames.len);
 			calltree_unwind(t, c, -1, FTL_CALL_F_OPEN, NULL);
 		}
 	}
@@ -759,6 +761,15 @@ guint64 ftl_calltree_n_calls(const FtlCallTree *t)
 guint64 ftl_calltree_n_repaired(const FtlCallTree *t)
 {
 	return t->n_repaired;
+}
+
+/* A node's span is what its calls took; its children's spans are what their
+ * calls took, each given to the call it was made from (orphan exits and
+ * calls merged into "(deeper)" bring no children of their own). So when no
+ * call's children outweigh it, no node's children do. */
+gboolean ftl_calltree_sound(const FtlCallTree *t)
+{
+	return !t->unsound;
 }
 
 FTL_CONSUMER_DEFINE(calltree, FtlCallTree);

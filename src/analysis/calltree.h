@@ -125,6 +125,10 @@ extern const FtlConsumerClass ftl_calltree_consumer;
 const FtlCallNode *ftl_calltree_root(const FtlCallTree *t);
 guint64 ftl_calltree_n_calls(const FtlCallTree *t);
 guint64 ftl_calltree_n_repaired(const FtlCallTree *t);
+/* After finish: TRUE when no node's children's spans add up to more than
+ * its own span, anywhere in the tree (FALSE where durations rounded apart
+ * or repairs made a call's children outweigh it). */
+gboolean ftl_calltree_sound(const FtlCallTree *t);
 /* Human label for a task group node, e.g. "bash-123"; used by views. */
 const char *ftl_calltree_unknown_name(void);
 

@@ -256,9 +256,11 @@ static gint64 flame_calls_value(const FtlCallNode *from)
  * the layout merges it and never looks below it) is copied as a leaf whose
  * own weight is its subtree's: the nodes a drawing never reads are not
  * made. Call tree children are unique by name, so each flame node comes
- * from one call node and a leaf is never given children by another. */
+ * from one call node and a leaf is never given children by another. In a
+ * sound call tree (ftl_calltree_sound) a subtree weighs its root's span:
+ * the leaves' subtrees, most of the tree, are never walked. */
 static void flame_copy_calls(FtlFlame *f, FtlFlameNode *to, const FtlCallNode *from,
-			     gboolean groups, gint64 min)
+			     gboolean groups, gint64 min, gboolean sound)
 {
 	gint64 kids = 0;
 	for (const FtlCallNode *c = from->child; c; c = c->next) {
@@ -270,10 +272,11 @@ static void flame_copy_calls(FtlFlame *f, FtlFlameNode *to, const FtlCallNode *f
 		n->n_open += c->n_open;
 		n->n_orphan += c->n_orphan;
 		gint64 v;
-		if (!groups && c->span_ns < min && c->child && (v = flame_calls_value(c)) < min)
+		if (!groups && c->span_ns < min && c->child &&
+		    (v = sound ? c->span_ns : flame_calls_value(c)) < min)
 			n->self += v;
 		else
-			flame_copy_calls(f, n, c, FALSE, min);
+			flame_copy_calls(f, n, c, FALSE, min, sound);
 		kids += c->span_ns;
 	}
 	if (to->kind != FTL_FLAME_ROOT && to->kind != FTL_FLAME_GROUP)
@@ -282,7 +285,7 @@ static void flame_copy_calls(FtlFlame *f, FtlFlameNode *to, const FtlCallNode *f
 
 void ftl_flame_add_calltree(FtlFlame *f, const FtlCallNode *root, gboolean groups)
 {
-	flame_copy_calls(f, &f->root, root, groups, 0);
+	flame_copy_calls(f, &f->root, root, groups, 0, FALSE);
 }
 
 /* Puts n's children in name order. g_qsort_with_data() is stable, but
@@ -793,7 +796,8 @@ void ftl_flame_build_finish(FtlFlameBuild *b)
 		if (b->calls)
 			flame_copy_calls(b->from_calls, &b->from_calls->root,
 					 ftl_calltree_root(b->calls),
-					 b->opt.group != FTL_CALLTREE_GROUP_NONE, flame_build_min(b));
+					 b->opt.group != FTL_CALLTREE_GROUP_NONE,
+					 flame_build_min(b), ftl_calltree_sound(b->calls));
 		ftl_flame_finish(b->from_calls);
 		b->result = b->from_calls;
 	}

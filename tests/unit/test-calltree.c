@@ -332,6 +332,31 @@ static void test_irq_nests_in_the_interrupted_call(void)
 	CU_ASSERT(!ftl_diags_any(d));
 }
 
+/* Sound while every call's children fit in it; a child that outlasts its
+ * caller (durations printed, rounded apart) makes the tree unsound, and an
+ * orphan exit or an untimed open call never does. */
+static void test_sound(void)
+{
+	g_autoptr(FtlCallTree) t = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, NULL);
+	ftl_calltree_set_lean(t);
+	feed(t, evb_exit(NONE, 0, 5, "was_running", 0, 40));
+	feed(t, evb_entry(NONE, 0, 5, "A", 0));
+	feed_leaf(t, NONE, 0, 5, "B", 1, 30);
+	feed(t, evb_exit(NONE, 0, 5, NULL, 0, 30));
+	feed(t, evb_entry(NONE, 0, 5, "open", 0));
+	feed_leaf(t, NONE, 0, 5, "C", 1, 10);
+	ftl_calltree_finish(t);
+	CU_ASSERT_TRUE(ftl_calltree_sound(t));
+	g_autoptr(FtlCallTree) u = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, NULL);
+	feed(u, evb_entry(NONE, 0, 5, "A", 0));
+	feed_leaf(u, NONE, 0, 5, "B", 1, 31);
+	feed(u, evb_exit(NONE, 0, 5, NULL, 0, 30));
+	ftl_calltree_finish(u);
+	CU_ASSERT_FALSE(ftl_calltree_sound(u));
+	CU_ASSERT_EQUAL(child(ftl_calltree_root(u), "A")->span_ns, 30);
+	CU_ASSERT_EQUAL(child(child(ftl_calltree_root(u), "A"), "B")->span_ns, 31);
+}
+
 static void test_duration_from_timestamps(void)
 {
 	g_autoptr(FtlCallTree) t = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, NULL);
@@ -426,6 +451,7 @@ static const UnitTest tests[] = {
 	{ "idle_is_per_cpu", test_idle_is_per_cpu },
 	{ "lost_resets_stack", test_lost_resets_stack },
 	{ "irq_nests_in_the_interrupted_call", test_irq_nests_in_the_interrupted_call },
+	{ "sound", test_sound },
 	{ "duration_from_timestamps", test_duration_from_timestamps },
 	{ "focus_and_groups", test_focus_and_groups },
 	{ "node_budget", test_node_budget },

@@ -10,8 +10,11 @@
 #include <string.h>
 
 #include "analysis/flame.h"
+#include "evbuild.h"
 #include "unit.h"
 #include "views/svg-flame.h"
+
+#define NONE FTL_TS_NONE
 
 /* What cmd-flame folds with at the default 0.1 px of a 1200 px image. */
 #define FOLD_FRACTION (0.1 / (1200 - 20))
@@ -269,6 +272,53 @@ static void frame_titles(xmlNode *n, GString *out, guint *count)
 	}
 }
 
+/* A flame graph of calls: a wide call and narrow ones, one of whose child
+ * outlasts it (durations rounded apart). Drawn with narrow subtrees made
+ * leaves, each narrow call weighs what the whole tree gives it: its span
+ * when its children fit, its children's weight when they outweigh it. */
+static gint64 calls_weight(gboolean fold, gint64 kid, const char **leaf)
+{
+	FtlFlameBuildOptions o = { .from = FTL_FLAME_FROM_CALLS,
+				   .min_fraction = fold ? FOLD_FRACTION : 0 };
+	g_autoptr(FtlFlameBuild) b = ftl_flame_build_new(&o);
+	FtlEvent ev[2];
+	ev[0] = evb_entry(NONE, 0, 5, "wide", 0);
+	ftl_flame_build_feed(b, &ev[0]);
+	evb_leaf(ev, NONE, 0, 5, "inner", 1, 1000000000);
+	ftl_flame_build_feed(b, &ev[0]);
+	ftl_flame_build_feed(b, &ev[1]);
+	ev[0] = evb_exit(NONE, 0, 5, NULL, 0, 1000000000);
+	ftl_flame_build_feed(b, &ev[0]);
+	ev[0] = evb_entry(NONE, 0, 5, "narrow", 0);
+	ftl_flame_build_feed(b, &ev[0]);
+	evb_leaf(ev, NONE, 0, 5, "kid", 1, kid);
+	ftl_flame_build_feed(b, &ev[0]);
+	ftl_flame_build_feed(b, &ev[1]);
+	ev[0] = evb_exit(NONE, 0, 5, NULL, 0, 100);
+	ftl_flame_build_feed(b, &ev[0]);
+	ftl_flame_build_finish(b);
+	FtlFlameNode *root = ftl_flame_root(ftl_flame_build_tree(b));
+	for (FtlFlameNode *n = root->child; n; n = n->next)
+		if (!strcmp(n->name, "narrow")) {
+			*leaf = n->child ? "has children" : "leaf";
+			return n->value;
+		}
+	*leaf = "absent";
+	return -1;
+}
+
+static void test_calls_narrow_weight(void)
+{
+	const char *leaf;
+	CU_ASSERT_EQUAL(calls_weight(FALSE, 60, &leaf), 100);
+	CU_ASSERT_STRING_EQUAL(leaf, "has children");
+	CU_ASSERT_EQUAL(calls_weight(TRUE, 60, &leaf), 100);
+	CU_ASSERT_STRING_EQUAL(leaf, "leaf");
+	CU_ASSERT_EQUAL(calls_weight(FALSE, 300, &leaf), 300);
+	CU_ASSERT_EQUAL(calls_weight(TRUE, 300, &leaf), 300);
+	CU_ASSERT_STRING_EQUAL(leaf, "leaf");
+}
+
 /* Thousands of frames (written by two writers, the second half by a
  * thread): one well-formed document, every frame once, in layout order
  * (a parent, then its children by name). */
@@ -305,6 +355,7 @@ static const UnitTest tests[] = {
 	{ "folding narrow subtrees keeps weights and drawing", test_fold_random },
 	{ "paths out of tree order", test_fold_out_of_order },
 	{ "thousands of frames: one document, in order", test_many_frames },
+	{ "calls: a narrow call weighs its whole subtree", test_calls_narrow_weight },
 	{ NULL, NULL },
 };
 
