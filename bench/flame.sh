@@ -8,7 +8,7 @@
 #      file into a file (both at their default 0.1 px minimum width, 1200 px
 #      wide), and `ftlens flame` straight from the trace;
 #   2. a big trace: `ftlens flame` (text -> SVG) next to `ftlens report` on
-#      the same file, in MB/s.
+#      the same file, in MB/s, the two commands run in turn.
 # Per command, the median of RUNS runs (the lower middle one for an even
 # RUNS) of: wall time (with the fastest and slowest), MB/s of the trace
 # (10^6 bytes), CPU time, peak RSS, from wait4() (bench/measure.c); the
@@ -74,12 +74,19 @@ run() {
 	shift
 	bench_measure "$runs" "$@"
 	if [ "$m_code" != 0 ]; then
-		printf '%-28s FAILED (exit %s)\n' "$label" "$m_code"
-		failed=1
-		r_wall=0 r_cpu=0
+		show_failed "$label"
 		return 0
 	fi
-	_rows=$m_runs
+	show "$label" "$m_runs"
+}
+show_failed() {
+	printf '%-28s FAILED (exit %s)\n' "$1" "$m_code"
+	failed=1
+	r_wall=0 r_cpu=0
+}
+# show LABEL ROWS: the row of medians of ROWS (bench_measure's m_runs lines)
+show() {
+	label=$1 _rows=$2
 	_mid=$(((runs + 1) / 2))
 	r_wall=$(printf '%s' "$_rows" | sort -g -k1,1 | sed -n "${_mid}p" | cut -d' ' -f1)
 	r_cpu=$(printf '%s' "$_rows" | awk '{ print $2 + $3 }' | sort -g | sed -n "${_mid}p")
@@ -132,9 +139,23 @@ t=$(trace "$big")
 bytes=$(wc -c <"$t")
 header "2. text -> SVG: fgraph $(awk -v b="$bytes" 'BEGIN { printf "%.0f MiB", b / 1048576 }')"
 load0=$(load)
-run "ftlens report" "$ftlens" report "$t"
+# one run of each in turn, so that a load that drifts weighs on both alike
+rp_rows='' fl_rows='' rp_code=0 fl_code=0
+i=0
+while [ $i -lt "$runs" ]; do
+	bench_measure 1 "$ftlens" report "$t"
+	[ "$m_code" = 0 ] || rp_code=$m_code
+	rp_rows=$rp_rows$m_runs
+	bench_measure 1 "$ftlens" flame -o "$work/b.svg" "$t"
+	[ "$m_code" = 0 ] || fl_code=$m_code
+	fl_rows=$fl_rows$m_runs
+	i=$((i + 1))
+done
+m_code=$rp_code
+if [ "$m_code" = 0 ]; then show "ftlens report" "$rp_rows"; else show_failed "ftlens report"; fi
 rp=$r_wall rp_cpu=$r_cpu
-run "ftlens flame" "$ftlens" flame -o "$work/b.svg" "$t"
+m_code=$fl_code
+if [ "$m_code" = 0 ]; then show "ftlens flame" "$fl_rows"; else show_failed "ftlens flame"; fi
 fl=$r_wall fl_cpu=$r_cpu
 drawn -o "$work/b.svg" "$t"
 echo "  ftlens flame takes $(ratio "$fl" "$rp")x ftlens report's wall time and" \
