@@ -13,6 +13,7 @@
 
 #include "util/error.h"
 #include "util/output.h"
+#include "util/stream.h"
 
 G_STATIC_ASSERT(sizeof(FtlIndexCpu) == 16);
 G_STATIC_ASSERT(sizeof(FtlIndexPoint) == 72);
@@ -416,15 +417,7 @@ char *ftl_index_cache_path(const char *input)
 
 gboolean ftl_index_key_of(const char *path, FtlIndexKey *key)
 {
-	GStatBuf st;
-	if (g_stat(path, &st) < 0 || !S_ISREG(st.st_mode))
-		return FALSE;
-	key->size = (guint64)st.st_size;
-	key->ino = (guint64)st.st_ino;
-	key->dev = (guint64)st.st_dev;
-	key->mtime_ns =
-		(gint64)st.st_mtim.tv_sec * G_GINT64_CONSTANT(1000000000) + st.st_mtim.tv_nsec;
-	return TRUE;
+	return ftl_file_id(path, &key->dev, &key->ino, &key->size, &key->mtime_ns);
 }
 
 gboolean ftl_cache_write(const char *path, const void *data, gsize len, const char *input,

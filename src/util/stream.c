@@ -311,6 +311,17 @@ static gboolean stream_probe(FtlStream *s, GError **error)
 	return TRUE;
 }
 
+/* A file's identity as caches key it, from its stat. */
+static void stream_id(const struct stat *st, guint64 *dev, guint64 *ino, guint64 *size,
+		      gint64 *mtime_ns)
+{
+	*dev = (guint64)st->st_dev;
+	*ino = (guint64)st->st_ino;
+	*size = (guint64)st->st_size;
+	*mtime_ns =
+		(gint64)st->st_mtim.tv_sec * G_GINT64_CONSTANT(1000000000) + st->st_mtim.tv_nsec;
+}
+
 static FtlStream *stream_alloc(const char *path)
 {
 	FtlStream *s = g_new0(FtlStream, 1);
@@ -364,11 +375,8 @@ FtlStream *ftl_stream_open(const char *path, GError **error)
 	/* tracefs and procfs files say they are empty: read those as streams */
 	s->regular = !is_stdin && S_ISREG(st.st_mode) && st.st_size > 0;
 	if (s->regular) {
-		s->size = s->limit = (guint64)st.st_size;
-		s->dev = (guint64)st.st_dev;
-		s->ino = (guint64)st.st_ino;
-		s->mtime_ns = (gint64)st.st_mtim.tv_sec * G_GINT64_CONSTANT(1000000000) +
-			      st.st_mtim.tv_nsec;
+		stream_id(&st, &s->dev, &s->ino, &s->size, &s->mtime_ns);
+		s->limit = s->size;
 	}
 	if (!is_stdin && S_ISFIFO(st.st_mode) && !stream_wait_fifo(s, error))
 		return NULL;
@@ -467,6 +475,15 @@ gboolean ftl_stream_seek_range(FtlStream *s, guint64 offset, guint64 end, GError
 int ftl_stream_fd(const FtlStream *s)
 {
 	return s->fd;
+}
+
+gboolean ftl_file_id(const char *path, guint64 *dev, guint64 *ino, guint64 *size, gint64 *mtime_ns)
+{
+	struct stat st;
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return FALSE;
+	stream_id(&st, dev, ino, size, mtime_ns);
+	return TRUE;
 }
 
 gboolean ftl_stream_file_id(const FtlStream *s, guint64 *dev, guint64 *ino, guint64 *size,

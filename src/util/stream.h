@@ -64,5 +64,8 @@ int ftl_stream_fd(const FtlStream *s);
  * anything else. */
 gboolean ftl_stream_file_id(const FtlStream *s, guint64 *dev, guint64 *ino, guint64 *size,
 			    gint64 *mtime_ns);
+/* The same identity of the regular file at path, taken now; FALSE when it
+ * cannot be read or is not a regular file. */
+gboolean ftl_file_id(const char *path, guint64 *dev, guint64 *ino, guint64 *size, gint64 *mtime_ns);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlStream, ftl_stream_free)
