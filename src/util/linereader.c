@@ -255,10 +255,10 @@ static void lr_release(FtlLineReader *r, LrSlot *s)
 /* Chunks a reader keeps in flight: the readers alive share a budget. */
 static guint lr_target(FtlLineReader *r)
 {
-	guint live = (guint)MAX(1, g_atomic_int_get(&lr_live));
-	guint t = (2 * ftl_line_reader_threads() + 2) / live;
 	if (r->ahead == FTL_LINE_READER_ON_DEMAND)
 		return 1;
+	guint live = (guint)MAX(1, g_atomic_int_get(&lr_live));
+	guint t = (2 * ftl_line_reader_threads() + 2) / live;
 	if (r->ahead)
 		t = MIN(t, r->ahead);
 	return CLAMP(t, 2, r->n_slots - 1);

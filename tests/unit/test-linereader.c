@@ -176,18 +176,26 @@ static gpointer count_chunk(const FtlLineChunk *c, gpointer data)
 	return parse_chunk(c, NULL);
 }
 
+/* A reader of text in chunks of 4 KiB on three threads, its parses counted
+ * in *parsed; text must outlive it. */
+static FtlLineReader *counting_reader(const GString *text, gint *parsed)
+{
+	ftl_line_reader_set_threads(3);
+	g_setenv("FTLENS_CHUNK_BYTES", "4096", TRUE);
+	FtlLineReaderFuncs f = { count_chunk, free_result, not_a_frame, parsed, 1 << 20 };
+	FtlStream *s = ftl_stream_new_from_memory("mem", text->str, text->len, NULL);
+	FtlLineReader *r = ftl_line_reader_new(s, &f);
+	g_unsetenv("FTLENS_CHUNK_BYTES");
+	return r;
+}
+
 /* A reader capped at two chunks ahead parses no more than that while its
  * consumer holds the first, though the pool could take eight. */
 static void test_ahead(void)
 {
 	g_autoptr(GString) text = some_lines(1 << 20);
 	gint parsed = 0;
-	ftl_line_reader_set_threads(3);
-	g_setenv("FTLENS_CHUNK_BYTES", "4096", TRUE);
-	FtlLineReaderFuncs f = { count_chunk, free_result, not_a_frame, &parsed, 1 << 20 };
-	FtlStream *s = ftl_stream_new_from_memory("mem", text->str, text->len, NULL);
-	g_autoptr(FtlLineReader) r = ftl_line_reader_new(s, &f);
-	g_unsetenv("FTLENS_CHUNK_BYTES");
+	g_autoptr(FtlLineReader) r = counting_reader(text, &parsed);
 	ftl_line_reader_set_ahead(r, 2);
 	CU_ASSERT_PTR_NOT_NULL(ftl_line_reader_next(r));
 	g_usleep(300000); /* time for the pool to run ahead, were it let */
@@ -206,12 +214,7 @@ static void test_on_demand(void)
 {
 	g_autoptr(GString) text = some_lines(1 << 20);
 	gint parsed = 0;
-	ftl_line_reader_set_threads(3);
-	g_setenv("FTLENS_CHUNK_BYTES", "4096", TRUE);
-	FtlLineReaderFuncs f = { count_chunk, free_result, not_a_frame, &parsed, 1 << 20 };
-	FtlStream *s = ftl_stream_new_from_memory("mem", text->str, text->len, NULL);
-	g_autoptr(FtlLineReader) r = ftl_line_reader_new(s, &f);
-	g_unsetenv("FTLENS_CHUNK_BYTES");
+	g_autoptr(FtlLineReader) r = counting_reader(text, &parsed);
 	ftl_line_reader_set_ahead(r, FTL_LINE_READER_ON_DEMAND);
 	const FtlLineChunk *c = ftl_line_reader_next(r);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(c);
