@@ -114,6 +114,7 @@ FtlCallTree *ftl_calltree_new(FtlCallTreeGroup group, FtlDiags *diags)
 	t->ctxs = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, calltree_ctx_free);
 	ftl_pairmap_init(&t->nodes);
 	ftl_arena_init(&t->arena);
+	ftl_arena_set_prefault(&t->arena); /* a big trace's tree is most of its time */
 	t->names = g_string_chunk_new(4096);
 	t->root.func = "(root)";
 	t->root.min_ns = t->root.max_ns = FTL_TS_NONE;

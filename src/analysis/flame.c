@@ -34,6 +34,7 @@ FtlFlame *ftl_flame_new(FtlFlameUnit unit)
 	FtlFlame *f = g_new0(FtlFlame, 1);
 	f->unit = unit;
 	ftl_arena_init(&f->arena);
+	ftl_arena_set_prefault(&f->arena); /* a chart has a node per call */
 	ftl_arena_init(&f->name_bytes);
 	ftl_pairmap_init(&f->kids);
 	ftl_pairmap_init(&f->copied);

@@ -4,6 +4,7 @@
 
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define ARENA_FIRST (64u * 1024)
 #define ARENA_HUGE  (2u * 1024 * 1024)
@@ -11,12 +12,66 @@
 typedef struct {
 	void *map; /* what to munmap */
 	gsize len;
-	gsize used; /* bytes handed out, once the chunk is full */
+	gsize used;	 /* bytes handed out, once the chunk is full */
+	gint populating; /* a prefault job still runs on it (atomic) */
 } ArenaChunk;
+
+/* Prefault jobs: one helper thread for every arena of the process (the
+ * kernel zeroes pages one fault at a time anyway). A forked child has no
+ * helper: it neither pushes jobs nor waits for its parent's. */
+static GMutex prefault_lock;
+static GCond prefault_done;
+static GThreadPool *prefault_pool;
+static gint prefault_pid; /* the process whose helper it is (atomic) */
+
+/* Whether this process has the helper (before it exists: it will). */
+static gboolean arena_prefault_here(void)
+{
+	gint pid = g_atomic_int_get(&prefault_pid);
+	return !pid || pid == (gint)getpid();
+}
+
+static void arena_prefault_job(gpointer data, gpointer unused)
+{
+	ArenaChunk *c = data;
+	(void)unused;
+#ifdef MADV_POPULATE_WRITE
+	/* the kernel allocates the zeroed pages: nothing is written, so the
+	 * allocating thread may use the chunk before this ends (older
+	 * kernels refuse the advice: the chunk is then faulted in as used) */
+	madvise(c->map, c->len, MADV_POPULATE_WRITE);
+#endif
+	g_mutex_lock(&prefault_lock);
+	g_atomic_int_set(&c->populating, 0);
+	g_cond_broadcast(&prefault_done);
+	g_mutex_unlock(&prefault_lock);
+}
+
+static void arena_prefault(ArenaChunk *c)
+{
+	if (!arena_prefault_here())
+		return; /* a forked child: the lock may have been held at the fork */
+	g_mutex_lock(&prefault_lock);
+	if (!prefault_pool) {
+		prefault_pool = g_thread_pool_new(arena_prefault_job, NULL, 1, FALSE, NULL);
+		g_atomic_int_set(&prefault_pid, (gint)getpid());
+	}
+	if (prefault_pool) {
+		g_atomic_int_set(&c->populating, 1);
+		g_thread_pool_push(prefault_pool, c, NULL);
+	}
+	g_mutex_unlock(&prefault_lock);
+}
 
 static void arena_chunk_free(gpointer p)
 {
 	ArenaChunk *c = p;
+	if (g_atomic_int_get(&c->populating) && arena_prefault_here()) {
+		g_mutex_lock(&prefault_lock);
+		while (g_atomic_int_get(&c->populating))
+			g_cond_wait(&prefault_done, &prefault_lock);
+		g_mutex_unlock(&prefault_lock);
+	}
 	munmap(c->map, c->len);
 	g_free(c);
 }
@@ -28,6 +83,20 @@ void ftl_arena_init(FtlArena *a)
 	a->left = 0;
 	a->next_size = ARENA_FIRST;
 	a->spare = NULL;
+	a->prefault = FALSE;
+	a->ahead = NULL;
+}
+
+void ftl_arena_set_prefault(FtlArena *a)
+{
+	a->prefault = TRUE;
+}
+
+const void *ftl_arena_ahead(const FtlArena *a, gsize *len)
+{
+	const ArenaChunk *c = a->ahead;
+	*len = c ? c->len : 0;
+	return c ? c->map : NULL;
 }
 
 void ftl_arena_init_large(FtlArena *a)
@@ -40,27 +109,16 @@ void ftl_arena_clear(FtlArena *a)
 {
 	g_clear_pointer(&a->chunks, g_ptr_array_unref);
 	g_clear_pointer(&a->spare, g_ptr_array_unref);
+	g_clear_pointer(&a->ahead, arena_chunk_free);
 	a->cur = NULL;
 	a->left = 0;
 }
 
-/* A fresh zeroed chunk of at least size bytes (mmap gives zeroed pages). */
-static void arena_grow(FtlArena *a, gsize size)
+/* A fresh zeroed chunk of len bytes (mmap gives zeroed pages); a huge one
+ * is aligned and offered to transparent huge pages. */
+static ArenaChunk *arena_map(gsize len)
 {
-	gsize len = MAX(a->next_size, size);
 	gboolean huge = len >= ARENA_HUGE;
-	if (a->chunks->len) {
-		ArenaChunk *last = g_ptr_array_index(a->chunks, a->chunks->len - 1);
-		last->used = last->len - a->left;
-	}
-	ArenaChunk *spare = a->spare && a->spare->len ? g_ptr_array_index(a->spare, a->spare->len - 1)
-						      : NULL;
-	if (spare && spare->len >= size) {
-		g_ptr_array_add(a->chunks, g_ptr_array_steal_index(a->spare, a->spare->len - 1));
-		a->cur = spare->map;
-		a->left = spare->len;
-		return;
-	}
 	if (huge)
 		len = (len + ARENA_HUGE - 1) / ARENA_HUGE * ARENA_HUGE;
 	/* a huge chunk is mapped with room to align it, the rest given back */
@@ -83,10 +141,36 @@ static void arena_grow(FtlArena *a, gsize size)
 	c->map = start;
 	c->len = len;
 	c->used = 0;
+	c->populating = 0;
+	return c;
+}
+
+/* Makes a chunk of at least size bytes the last one: a spare, the chunk
+ * faulted in ahead, or a fresh one. */
+static void arena_grow(FtlArena *a, gsize size)
+{
+	if (a->chunks->len) {
+		ArenaChunk *last = g_ptr_array_index(a->chunks, a->chunks->len - 1);
+		last->used = last->len - a->left;
+	}
+	ArenaChunk *c =
+		a->spare && a->spare->len ? g_ptr_array_index(a->spare, a->spare->len - 1) : NULL;
+	if (c && c->len >= size) {
+		g_ptr_array_steal_index(a->spare, a->spare->len - 1);
+	} else if (a->ahead && ((ArenaChunk *)a->ahead)->len >= size) {
+		c = a->ahead;
+		a->ahead = NULL;
+	} else {
+		c = arena_map(MAX(a->next_size, size));
+		a->next_size = MIN(a->next_size * 2, (gsize)ARENA_HUGE);
+	}
 	g_ptr_array_add(a->chunks, c);
-	a->cur = start;
-	a->left = len;
-	a->next_size = MIN(a->next_size * 2, (gsize)ARENA_HUGE);
+	a->cur = c->map;
+	a->left = c->len;
+	if (a->prefault && !a->ahead && c->len >= ARENA_HUGE) {
+		a->ahead = arena_map(ARENA_HUGE);
+		arena_prefault(a->ahead);
+	}
 }
 
 gpointer ftl_arena_alloc0(FtlArena *a, gsize size)

@@ -15,6 +15,8 @@ typedef struct {
 	gsize left;
 	gsize next_size; /* size of the next chunk */
 	GPtrArray *spare; /* chunks given back by ftl_arena_release(), zeroed */
+	gboolean prefault;
+	gpointer ahead; /* the next 2 MiB chunk, being faulted in (prefault) */
 } FtlArena;
 
 /* A place in the arena: what was allocated up to some moment. */
@@ -28,6 +30,14 @@ void ftl_arena_init(FtlArena *a);
  * that holds megabytes (a capture's event formats), which the growing
  * small chunks would fault in 4 KiB at a time. */
 void ftl_arena_init_large(FtlArena *a);
+/* For an arena that grows to many megabytes in a thread whose time counts
+ * (the call tree of a big trace): once its chunks are 2 MiB, the next one
+ * is mapped in advance and faulted in by a helper thread while the last
+ * one fills, so the allocating thread rarely waits for the kernel to zero
+ * a page. At most one chunk more is kept than is used. */
+void ftl_arena_set_prefault(FtlArena *a);
+/* The chunk mapped ahead of need (*len bytes), NULL when there is none. */
+const void *ftl_arena_ahead(const FtlArena *a, gsize *len);
 /* Frees every object and the chunks. */
 void ftl_arena_clear(FtlArena *a);
 /* size zeroed bytes aligned to 16, valid until ftl_arena_clear(). */

@@ -3,6 +3,9 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "unit.h"
 #include "util/arena.h"
@@ -130,11 +133,116 @@ static void test_strndup_large(void)
 	ftl_arena_clear(&a);
 }
 
+/* Whether every page of len bytes at p is in memory. */
+static gboolean resident(const void *p, gsize len)
+{
+	gsize page = (gsize)sysconf(_SC_PAGESIZE), n = (len + page - 1) / page;
+	g_autofree unsigned char *v = g_malloc(n);
+	if (mincore((void *)p, len, v) != 0)
+		return FALSE;
+	for (gsize i = 0; i < n; i++)
+		if (!(v[i] & 1))
+			return FALSE;
+	return TRUE;
+}
+
+/* Whether this kernel takes MADV_POPULATE_WRITE (Linux 5.14 and later). */
+static gboolean can_populate(void)
+{
+#ifdef MADV_POPULATE_WRITE
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	gboolean ok = p != MAP_FAILED && madvise(p, 4096, MADV_POPULATE_WRITE) == 0;
+	if (p != MAP_FAILED)
+		munmap(p, 4096);
+	return ok;
+#else
+	return FALSE;
+#endif
+}
+
+/* 24 MB of objects in a prefaulting arena: each 2 MiB chunk after the
+ * first was mapped ahead and faulted in by the helper before any object of
+ * it was made; objects stay zeroed, distinct and in order. */
+static void test_prefault(void)
+{
+	FtlArena a;
+	ftl_arena_init(&a);
+	ftl_arena_set_prefault(&a);
+	gsize len = 0;
+	CU_ASSERT_PTR_NULL(ftl_arena_ahead(&a, &len));
+	const guint n = 200000;
+	const void *ahead = NULL;
+	guint used_ahead = 0, faulted = 0;
+	gboolean ok = TRUE;
+	for (guint i = 0; i < n; i++) {
+		guint *p = ftl_arena_alloc0(&a, 128);
+		if (ahead && (const void *)p == ahead)
+			used_ahead++; /* the chunk mapped ahead is the next one used */
+		ok = ok && p[0] == 0 && p[31] == 0;
+		p[0] = i + 1;
+		const void *now = ftl_arena_ahead(&a, &len);
+		if (now != ahead && now && can_populate()) {
+			/* the helper faults it in: no object of it was touched */
+			for (guint tries = 0; tries < 1000 && !resident(now, len); tries++)
+				g_usleep(10000);
+			faulted += resident(now, len);
+		}
+		ahead = now;
+	}
+	CU_ASSERT_TRUE(ok);
+	CU_ASSERT_EQUAL(len, 2u << 20);
+	CU_ASSERT_TRUE(used_ahead >= 10);
+	if (can_populate())
+		CU_ASSERT_EQUAL(faulted, used_ahead + 1);
+	guint seen = 0;
+	for (guint c = 0; c < ftl_arena_n_chunks(&a); c++) {
+		gsize used = 0;
+		char *p = ftl_arena_chunk(&a, c, &used);
+		for (gsize off = 0; off < used; off += 128)
+			ok = ok && *(guint *)(p + off) == ++seen;
+	}
+	CU_ASSERT_TRUE(ok);
+	CU_ASSERT_EQUAL(seen, n);
+	ftl_arena_clear(&a); /* waits for a job still running on the last chunk */
+	CU_ASSERT_PTR_NULL(ftl_arena_ahead(&a, &len));
+}
+
+/* A child forked while the parent has its helper builds its own arena
+ * without it (no job is pushed to a thread it does not have, no wait). */
+static void test_prefault_fork(void)
+{
+	FtlArena a;
+	ftl_arena_init(&a);
+	ftl_arena_set_prefault(&a);
+	for (guint i = 0; i < 40000; i++)
+		ftl_arena_alloc0(&a, 128); /* 5 MB: the helper has a job */
+	pid_t pid = fork();
+	if (pid == 0) {
+		alarm(20); /* a hang fails the test, it does not stall it */
+		FtlArena b;
+		ftl_arena_init(&b);
+		ftl_arena_set_prefault(&b);
+		gboolean ok = TRUE;
+		for (guint i = 0; i < 80000; i++)
+			ok = ok && *(guint *)ftl_arena_alloc0(&b, 128) == 0;
+		ftl_arena_clear(&b);
+		ftl_arena_clear(&a);
+		_exit(ok ? 0 : 1);
+	}
+	CU_ASSERT_FATAL(pid > 0);
+	int status = 0;
+	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+	CU_ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ftl_arena_clear(&a);
+}
+
 static const UnitTest tests[] = {
 	{ "zeroed, aligned, distinct", test_alloc },
 	{ "chunks in order", test_chunks },
 	{ "released memory reused, zeroed", test_release },
 	{ "copies; large arenas start with an aligned 2 MiB chunk", test_strndup_large },
+	{ "prefault: each next 2 MiB chunk faulted in ahead", test_prefault },
+	{ "prefault: a forked child goes without the helper", test_prefault_fork },
 	{ NULL, NULL },
 };
 
