@@ -47,6 +47,11 @@ typedef struct {
 	gpointer data;
 } CallListener;
 
+/* A node's open and orphan calls: few nodes have any. */
+typedef struct {
+	guint64 n_open, n_orphan;
+} CallRepairs;
+
 typedef struct {
 	CallStack frames;
 	/* depth -> gint64*: child time owed to a future orphan exit at that
@@ -80,6 +85,7 @@ struct _FtlCallTree {
 	const char *focus;
 	GHashTable *ctxs;  /* gint64 key -> CallCtx* */
 	FtlPairMap nodes;  /* (parent, func) -> FtlCallNode* */
+	GHashTable *repairs; /* FtlCallNode* -> CallRepairs*, made at the first */
 	FtlArena arena;	   /* the nodes, freed with the tree */
 	guint n_nodes, max_nodes; /* max_nodes 0: no budget */
 	GStringChunk *names;
@@ -129,6 +135,7 @@ void ftl_calltree_free(FtlCallTree *t)
 		return;
 	g_hash_table_destroy(t->ctxs);
 	ftl_pairmap_clear(&t->nodes);
+	g_clear_pointer(&t->repairs, g_hash_table_destroy);
 	ftl_arena_clear(&t->arena);
 	g_string_chunk_free(t->names);
 	g_array_unref(t->on_call);
@@ -378,6 +385,27 @@ static void calltree_stats(FtlCallNode *node, const FtlCallNode *caller, const F
 	}
 }
 
+static void calltree_count_repair(FtlCallTree *t, const FtlCallNode *node, guint32 flags)
+{
+	if (!t->repairs)
+		t->repairs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+	CallRepairs *r = g_hash_table_lookup(t->repairs, node);
+	if (!r) {
+		r = g_new0(CallRepairs, 1);
+		g_hash_table_insert(t->repairs, (gpointer)node, r);
+	}
+	r->n_open += (flags & FTL_CALL_F_OPEN) != 0;
+	r->n_orphan += (flags & FTL_CALL_F_ORPHAN) != 0;
+}
+
+void ftl_calltree_node_repairs(const FtlCallTree *t, const FtlCallNode *node, guint64 *n_open,
+			       guint64 *n_orphan)
+{
+	const CallRepairs *r = t->repairs ? g_hash_table_lookup(t->repairs, node) : NULL;
+	*n_open = r ? r->n_open : 0;
+	*n_orphan = r ? r->n_orphan : 0;
+}
+
 /* Accounts a finished call in its node and hands it to the callback.
  * caller is the node of the call it was made from: the same node only for
  * calls merged into "(deeper)", whose time and span the outer merged call
@@ -392,8 +420,8 @@ static void calltree_account(FtlCallTree *t, FtlCallNode *node, const FtlCallNod
 		node->calls++;
 		if (node != caller)
 			node->span_ns += call->span;
-		node->n_open += (call->flags & FTL_CALL_F_OPEN) != 0;
-		node->n_orphan += (call->flags & FTL_CALL_F_ORPHAN) != 0;
+		if (call->flags & (FTL_CALL_F_OPEN | FTL_CALL_F_ORPHAN))
+			calltree_count_repair(t, node, call->flags);
 		if (!t->lean)
 			calltree_stats(node, caller, call);
 	}

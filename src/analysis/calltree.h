@@ -45,6 +45,11 @@ typedef struct {
  * diagnostic deep_calls, so that every walk over the tree stays bounded. */
 #define FTL_CALLTREE_MAX_DEPTH 256
 
+/* The first 64 bytes are what building the tree reads and writes of every
+ * node (a lean node is just them, one cache line: a big trace's tree does
+ * not fit in any cache, and a node over two lines costs two misses). How
+ * many of its calls were open or orphan is rare: see
+ * ftl_calltree_node_repairs(). */
 struct _FtlCallNode {
 	const char *func; /* interned; group nodes carry "CPU 1" / "bash-123" */
 	FtlCallNode *parent;
@@ -55,10 +60,8 @@ struct _FtlCallNode {
 	/* What a flame graph draws: the sum of FtlCall.span, so that children
 	 * never exceed their parent and no time is counted twice. */
 	gint64 span_ns;
-	guint64 n_open;	  /* calls without an exit (no time of their own) */
-	guint64 n_orphan; /* exits without an entry */
-	gint depth;	  /* distance from the root */
-	guint n_kids;	  /* children made by the tree */
+	gint depth;   /* distance from the root */
+	guint n_kids; /* children made by the tree */
 	/* The statistics below are absent from a lean tree's nodes
 	 * (ftl_calltree_set_lean): they end at FTL_CALLNODE_LEAN_SIZE. */
 	guint64 timed;	 /* calls with a known duration */
@@ -70,6 +73,7 @@ struct _FtlCallNode {
 };
 
 #define FTL_CALLNODE_LEAN_SIZE G_STRUCT_OFFSET(FtlCallNode, timed)
+G_STATIC_ASSERT(FTL_CALLNODE_LEAN_SIZE == 64);
 
 typedef enum {
 	FTL_CALLTREE_GROUP_NONE,
@@ -129,6 +133,10 @@ guint64 ftl_calltree_n_repaired(const FtlCallTree *t);
  * its own span, anywhere in the tree (FALSE where durations rounded apart
  * or repairs made a call's children outweigh it). */
 gboolean ftl_calltree_sound(const FtlCallTree *t);
+/* Of node's calls, how many were open (no exit: no time of their own) and
+ * how many orphan (an exit without its entry); 0 for the root. */
+void ftl_calltree_node_repairs(const FtlCallTree *t, const FtlCallNode *node, guint64 *n_open,
+			       guint64 *n_orphan);
 /* Human label for a task group node, e.g. "bash-123"; used by views. */
 const char *ftl_calltree_unknown_name(void);
 

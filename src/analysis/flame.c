@@ -260,8 +260,8 @@ static gint64 flame_calls_value(const FtlCallNode *from)
  * from one call node and a leaf is never given children by another. In a
  * sound call tree (ftl_calltree_sound) a subtree weighs its root's span:
  * the leaves' subtrees, most of the tree, are never walked. */
-static void flame_copy_calls(FtlFlame *f, FtlFlameNode *to, const FtlCallNode *from,
-			     gboolean groups, gint64 min, gboolean sound)
+static void flame_copy_calls(FtlFlame *f, FtlFlameNode *to, const FtlCallTree *t,
+			     const FtlCallNode *from, gboolean groups, gint64 min, gboolean sound)
 {
 	gint64 kids = 0;
 	for (const FtlCallNode *c = from->child; c; c = c->next) {
@@ -270,23 +270,25 @@ static void flame_copy_calls(FtlFlame *f, FtlFlameNode *to, const FtlCallNode *f
 								    : FTL_FLAME_FRAME;
 		FtlFlameNode *n = flame_copy_child(f, to, c->func, kind);
 		n->calls += c->calls;
-		n->n_open += c->n_open;
-		n->n_orphan += c->n_orphan;
+		guint64 n_open, n_orphan;
+		ftl_calltree_node_repairs(t, c, &n_open, &n_orphan);
+		n->n_open += n_open;
+		n->n_orphan += n_orphan;
 		gint64 v;
 		if (!groups && c->span_ns < min && c->child &&
 		    (v = sound ? c->span_ns : flame_calls_value(c)) < min)
 			n->self += v;
 		else
-			flame_copy_calls(f, n, c, FALSE, min, sound);
+			flame_copy_calls(f, n, t, c, FALSE, min, sound);
 		kids += c->span_ns;
 	}
 	if (to->kind != FTL_FLAME_ROOT && to->kind != FTL_FLAME_GROUP)
 		to->self += MAX(from->span_ns - kids, 0);
 }
 
-void ftl_flame_add_calltree(FtlFlame *f, const FtlCallNode *root, gboolean groups)
+void ftl_flame_add_calltree(FtlFlame *f, const FtlCallTree *t, gboolean groups)
 {
-	flame_copy_calls(f, &f->root, root, groups, 0, FALSE);
+	flame_copy_calls(f, &f->root, t, ftl_calltree_root(t), groups, 0, FALSE);
 }
 
 /* Puts n's children in name order. g_qsort_with_data() is stable, but
@@ -795,7 +797,7 @@ void ftl_flame_build_finish(FtlFlameBuild *b)
 	} else {
 		b->from_calls = ftl_flame_new(FTL_FLAME_UNIT_NS);
 		if (b->calls)
-			flame_copy_calls(b->from_calls, &b->from_calls->root,
+			flame_copy_calls(b->from_calls, &b->from_calls->root, b->calls,
 					 ftl_calltree_root(b->calls),
 					 b->opt.group != FTL_CALLTREE_GROUP_NONE,
 					 flame_build_min(b), ftl_calltree_sound(b->calls));

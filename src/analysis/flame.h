@@ -68,7 +68,7 @@ FtlFlameNode *ftl_flame_child(FtlFlame *f, FtlFlameNode *parent, const char *nam
 void ftl_flame_add(FtlFlame *f, FtlFlameNode *node, gint64 weight, guint64 calls);
 /* Copies a finished call tree: weight = FtlCallNode.span_ns. Group nodes
  * become FTL_FLAME_GROUP, "[irq]" nodes FTL_FLAME_IRQ. */
-void ftl_flame_add_calltree(FtlFlame *f, const FtlCallNode *root, gboolean groups);
+void ftl_flame_add_calltree(FtlFlame *f, const FtlCallTree *t, gboolean groups);
 /* A node with no parent yet (charts link children themselves). */
 FtlFlameNode *ftl_flame_node_new(FtlFlame *f, const char *name, gssize len, FtlFlameKind kind);
 /* Makes v[0..n) the children of parent, in that order. */
