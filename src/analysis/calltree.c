@@ -196,11 +196,11 @@ static FtlCallNode *calltree_child(FtlCallTree *t, FtlCallNode *parent, const ch
 		func = calltree_deeper;
 	}
 	/* a caller tends to call what it called last (loops, repeated paths) */
-	FtlCallNode *n = parent->last_child;
+	FtlCallNode *n = parent->last_child, *last = NULL;
 	if (n && n->func == func)
 		return n;
 	if (parent->n_kids <= FTL_PAIRMAP_SCAN) {
-		for (n = parent->child; n; n = n->next)
+		for (n = parent->child; n; last = n, n = n->next)
 			if (n->func == func)
 				return parent->last_child = n;
 	} else if ((n = ftl_pairmap_get(&t->nodes, parent, func))) {
@@ -221,11 +221,17 @@ static FtlCallNode *calltree_child(FtlCallTree *t, FtlCallNode *parent, const ch
 	n->depth = parent->depth + 1;
 	if (!t->lean)
 		n->min_ns = n->max_ns = FTL_TS_NONE;
-	n->next = parent->child;
-	parent->child = n;
+	/* After the children it has: they came first, so they are the ones
+	 * called most, and a scan meets them before the newcomers. */
+	if (last) {
+		last->next = n;
+	} else {
+		n->next = parent->child;
+		parent->child = n;
+	}
 	if (++parent->n_kids == FTL_PAIRMAP_SCAN + 1) {
 		/* wide from now on: all its children go in the map */
-		for (FtlCallNode *c = n; c; c = c->next)
+		for (FtlCallNode *c = parent->child; c; c = c->next)
 			ftl_pairmap_put(&t->nodes, parent, c->func, c);
 	} else if (parent->n_kids > FTL_PAIRMAP_SCAN) {
 		ftl_pairmap_put(&t->nodes, parent, func, n);
