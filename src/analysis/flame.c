@@ -34,7 +34,6 @@ FtlFlame *ftl_flame_new(FtlFlameUnit unit)
 	FtlFlame *f = g_new0(FtlFlame, 1);
 	f->unit = unit;
 	ftl_arena_init(&f->arena);
-	ftl_arena_set_prefault(&f->arena); /* a chart has a node per call */
 	ftl_arena_init(&f->name_bytes);
 	ftl_pairmap_init(&f->kids);
 	ftl_pairmap_init(&f->copied);
@@ -201,6 +200,8 @@ void ftl_flame_node_set_children(FtlFlameNode *parent, FtlFlameNode *const *v, g
 void ftl_flame_set_chart(FtlFlame *f)
 {
 	f->chart = TRUE;
+	/* a node per call: as big as a call tree gets (merged trees stay small) */
+	ftl_arena_set_prefault(&f->arena);
 }
 
 gboolean ftl_flame_is_chart(const FtlFlame *f)
