@@ -15,12 +15,21 @@ bench_build() {
 # sets m_wall, m_user, m_sys (seconds) and m_rss (KiB) from the fastest run;
 # m_code is the first nonzero exit status (then the figures are not set);
 # m_runs holds every run's "wall user sys rss" line, for medians.
+# Before each run, CMD's last argument, when it is a regular file (the
+# input everywhere here), is read once into the page cache: a kernel may
+# drop pages it deems cold soon after (seen here: of a 1 GiB trace just
+# read, 998 MiB stayed cached 10 s later, 952 MiB after 30 s, 382 MiB
+# after some minutes), and the run would then time the disk too.
 bench_measure() {
 	_runs=$1
 	shift
 	m_wall='' m_code=0 m_runs=''
 	_i=0
 	while [ $_i -lt "$_runs" ]; do
+		for _last in "$@"; do :; done
+		if [ -f "$_last" ]; then
+			cat "$_last" >/dev/null
+		fi
 		_res=$("$bench_dir/measure" "$@")
 		read -r _w _u _s _r _c <<EOF
 $_res
