@@ -83,16 +83,17 @@ static gsize folded_common(const char *a, const char *b, gsize n)
 /* Folded files are read front to back in chunks of a few buffers used
  * again and again: mapping a file of some 40 MB cost a page fault per 64
  * KiB touched and its first reads, where buffers that stay in the cache
- * cost one copy. A thread reads and splits the lines while the caller's
- * thread hands them to func: the two halves of the work take about as
- * long, and func runs on the caller's thread as if read in one. */
+ * cost one copy. A thread reads the chunks, finds their lines and checks
+ * their weights; the caller's thread splits each line into frames against
+ * the line before and hands it to func, as if read in one. (The reading
+ * thread also split the lines once: it was then busy all the time and the
+ * caller's thread a third of it.) */
 #define FOLDED_CHUNK   ((gsize)256 << 10)
 #define FOLDED_BATCHES 4 /* chunks in flight between the threads */
 
-/* One parsed line of a batch: the first same frames of the line before,
- * then frames[first, first + n_added). */
+/* One line of a batch: its stack is buf[off, off + len). */
 typedef struct {
-	guint32 first, n_added, same;
+	gsize off, len;
 	gint64 weight;
 } FoldedLine;
 
@@ -101,75 +102,105 @@ typedef struct {
 	guint32 off, len;
 } FoldedFrame;
 
-/* A chunk of the file, its complete lines and their frames (into buf). */
+/* A chunk of the file and its complete lines (into buf). */
 typedef struct {
 	char *buf;
 	gsize cap;
 	FoldedLine *lines;
-	FtlSlice *frames;
-	guint n_lines, cap_lines, n_frames, cap_frames;
+	guint n_lines, cap_lines;
 	GError *error; /* the read ended with this error (the lines before it stand) */
 	gboolean last; /* the end of the file (or of the reading, on error) */
 } FoldedBatch;
 
+/* The reading thread's. */
 typedef struct {
 	const char *path;
 	FtlStream *in;
 	GAsyncQueue *free_q, *full_q; /* FoldedBatch */
 	FoldedBatch *batch;	      /* being filled */
-	FoldedFrame *frames;	      /* the frames of the last line, in prev */
-	guint n, cap;
-	const char *prev; /* the last line with frames, its stack prev_len bytes */
-	gsize prev_len;
-	GString *kept; /* prev, copied when the buffer moves under it */
 	guint64 line;
 	gint64 total; /* *total at the start, plus the weights read */
 } FoldedReader;
 
+/* The caller's thread's: the last line split, and the next one's frames. */
+typedef struct {
+	FoldedFrame *frames; /* the frames of the last line, in prev */
+	guint n, cap;
+	const char *prev; /* the last line with frames, its stack prev_len bytes */
+	gsize prev_len;
+	GString *kept;	 /* prev, copied when its batch goes back to be refilled */
+	FtlSlice *added; /* the frames a line adds, for func */
+	guint cap_added;
+} FoldedSplit;
+
 /* How many of the previous line's frames the stack p[0..len) starts with:
  * a frame is shared when its bytes are and the new line ends a frame where
  * it ends; the others are dropped. */
-static guint folded_same(FoldedReader *r, const char *p, gsize len)
+static guint folded_same(FoldedSplit *sp, const char *p, gsize len)
 {
-	gsize cp = folded_common(r->prev, p, MIN(r->prev_len, len));
+	gsize cp = folded_common(sp->prev, p, MIN(sp->prev_len, len));
 	/* the frames end in order, each but the last at a ';': those that end
 	 * before cp are shared, found by bisection (a line has tens) */
-	guint lo = 0, hi = r->n;
+	guint lo = 0, hi = sp->n;
 	while (lo < hi) {
 		guint mid = (lo + hi) / 2;
-		if ((gsize)r->frames[mid].off + r->frames[mid].len <= cp)
+		if ((gsize)sp->frames[mid].off + sp->frames[mid].len <= cp)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	guint same = lo;
 	if (same) {
-		gsize end = (gsize)r->frames[same - 1].off + r->frames[same - 1].len;
+		gsize end = (gsize)sp->frames[same - 1].off + sp->frames[same - 1].len;
 		if (end == cp && end != len && p[end] != ';')
 			same--; /* "a;bc" after "a;b": b is not shared */
 	}
-	r->n = same;
+	sp->n = same;
 	return same;
 }
 
 /* Adds the frame p[f..fe) of the line at p to the last line's frames and
- * to the batch's. */
-static void folded_push(FoldedReader *r, const char *p, const char *f, const char *fe)
+ * to those the line adds (n_added of them so far). */
+static void folded_push(FoldedSplit *sp, const char *p, const char *f, const char *fe,
+			guint n_added)
 {
-	if (r->n == r->cap) {
-		r->cap = MAX(2 * r->cap, 64);
-		r->frames = g_renew(FoldedFrame, r->frames, r->cap);
+	if (sp->n == sp->cap) {
+		sp->cap = MAX(2 * sp->cap, 64);
+		sp->frames = g_renew(FoldedFrame, sp->frames, sp->cap);
 	}
-	r->frames[r->n++] = (FoldedFrame){ (guint32)(f - p), (guint32)(fe - f) };
-	FoldedBatch *b = r->batch;
-	if (b->n_frames == b->cap_frames) {
-		b->cap_frames = MAX(2 * b->cap_frames, 16384);
-		b->frames = g_renew(FtlSlice, b->frames, b->cap_frames);
+	sp->frames[sp->n++] = (FoldedFrame){ (guint32)(f - p), (guint32)(fe - f) };
+	if (n_added == sp->cap_added) {
+		sp->cap_added = MAX(2 * sp->cap_added, 64);
+		sp->added = g_renew(FtlSlice, sp->added, sp->cap_added);
 	}
-	b->frames[b->n_frames++] = (FtlSlice){ f, (guint32)(fe - f) };
+	sp->added[n_added] = (FtlSlice){ f, (guint32)(fe - f) };
 }
 
-/* Splits the line p[0..e) into the batch being filled. */
+/* Splits the stack p[0..len) against the line before and hands it to func. */
+static void folded_split(FoldedSplit *sp, const char *p, gsize len, gint64 weight,
+			 FtlFoldedFunc func, gpointer data)
+{
+	const char *se = p + len;
+	guint same = sp->prev ? folded_same(sp, p, len) : 0;
+	guint n_added = 0;
+	const char *f = same ? p + sp->frames[same - 1].off + sp->frames[same - 1].len + 1 : p;
+	for (; f <= se;) {
+		const char *semi = memchr(f, ';', (gsize)(se - f));
+		const char *fe = semi ? semi : se;
+		if (fe > f)
+			folded_push(sp, p, f, fe, n_added++);
+		f = fe + 1;
+	}
+	if (!sp->n) {
+		sp->prev = NULL;
+		return;
+	}
+	func(n_added ? sp->added : NULL, n_added, same, weight, data);
+	sp->prev = p;
+	sp->prev_len = len;
+}
+
+/* Checks the line p[0..e) and adds it to the batch being filled. */
 static gboolean folded_line(FoldedReader *r, const char *p, const char *e, GError **error)
 {
 	r->line++;
@@ -192,47 +223,20 @@ static gboolean folded_line(FoldedReader *r, const char *p, const char *e, GErro
 		return FALSE;
 	}
 	r->total += w;
-	guint same = r->prev ? folded_same(r, p, (gsize)(se - p)) : 0;
 	FoldedBatch *b = r->batch;
-	guint32 first = b->n_frames;
-	const char *f = same ? p + r->frames[same - 1].off + r->frames[same - 1].len + 1 : p;
-	for (; f <= se;) {
-		const char *semi = memchr(f, ';', (gsize)(se - f));
-		const char *fe = semi ? semi : se;
-		if (fe > f)
-			folded_push(r, p, f, fe);
-		f = fe + 1;
-	}
-	if (!r->n) {
-		r->prev = NULL;
-		return TRUE;
-	}
 	if (b->n_lines == b->cap_lines) {
 		b->cap_lines = MAX(2 * b->cap_lines, 1024);
 		b->lines = g_renew(FoldedLine, b->lines, b->cap_lines);
 	}
-	b->lines[b->n_lines++] = (FoldedLine){ first, b->n_frames - first, same, w };
-	r->prev = p;
-	r->prev_len = (gsize)(se - p);
+	b->lines[b->n_lines++] = (FoldedLine){ (gsize)(p - b->buf), (gsize)(se - p), w };
 	return TRUE;
-}
-
-/* The buffer is about to move: the last line's stack (which the next line
- * is compared with) goes to r->kept. */
-static void folded_keep_prev(FoldedReader *r)
-{
-	if (!r->prev || r->prev == r->kept->str)
-		return;
-	g_string_truncate(r->kept, 0);
-	g_string_append_len(r->kept, r->prev, (gssize)r->prev_len);
-	r->prev = r->kept->str;
 }
 
 /* The next batch to fill, empty, with room for at least need bytes. */
 static FoldedBatch *folded_take(FoldedReader *r, gsize need)
 {
 	FoldedBatch *b = g_async_queue_pop(r->free_q);
-	b->n_lines = b->n_frames = 0;
+	b->n_lines = 0;
 	if (b->cap < need) {
 		b->cap = need;
 		b->buf = g_realloc(b->buf, b->cap);
@@ -240,7 +244,7 @@ static FoldedBatch *folded_take(FoldedReader *r, gsize need)
 	return b;
 }
 
-/* Reads a chunk after the len bytes the batch holds and splits its lines;
+/* Reads a chunk after the len bytes the batch holds and finds its lines;
  * the line cut at its end moves to the next batch. FALSE at the end. */
 static gboolean folded_chunk(FoldedReader *r, gsize *len)
 {
@@ -261,7 +265,6 @@ static gboolean folded_chunk(FoldedReader *r, gsize *len)
 	}
 	if (n == 0)
 		return FALSE;
-	folded_keep_prev(r);
 	gsize rest = (gsize)(end - p);
 	/* room for a chunk after the cut line, twice its length at least (a
 	 * line longer than the buffer) */
@@ -290,20 +293,26 @@ static void folded_batch_free(gpointer data)
 	FoldedBatch *b = data;
 	g_free(b->buf);
 	g_free(b->lines);
-	g_free(b->frames);
 	g_clear_error(&b->error);
 	g_free(b);
 }
 
-/* Hands each line of the batches the thread fills to func, to the last. */
-static gboolean folded_consume(FoldedReader *r, FtlFoldedFunc func, gpointer data, GError **error)
+/* Splits each line of the batches the thread fills and hands it to func,
+ * to the last. */
+static gboolean folded_consume(FoldedReader *r, FoldedSplit *sp, FtlFoldedFunc func, gpointer data,
+			       GError **error)
 {
 	for (;;) {
 		FoldedBatch *b = g_async_queue_pop(r->full_q);
 		for (guint i = 0; i < b->n_lines; i++) {
 			const FoldedLine *l = &b->lines[i];
-			func(l->n_added ? b->frames + l->first : NULL, l->n_added, l->same,
-			     l->weight, data);
+			folded_split(sp, b->buf + l->off, l->len, l->weight, func, data);
+		}
+		/* the buffer is refilled next: the next line is compared with a copy */
+		if (sp->prev && sp->prev != sp->kept->str) {
+			g_string_truncate(sp->kept, 0);
+			g_string_append_len(sp->kept, sp->prev, (gssize)sp->prev_len);
+			sp->prev = sp->kept->str;
 		}
 		gboolean last = b->last, failed = b->error != NULL;
 		if (failed)
@@ -321,18 +330,20 @@ gboolean ftl_folded_read(const char *path, FtlFoldedFunc func, gpointer data, gi
 	if (!in)
 		return FALSE;
 	g_autoptr(GString) kept = g_string_new(NULL);
-	FoldedReader r = { .path = path, .in = in, .kept = kept, .total = *total };
+	FoldedReader r = { .path = path, .in = in, .total = *total };
+	FoldedSplit sp = { .kept = kept };
 	r.free_q = g_async_queue_new_full(folded_batch_free);
 	r.full_q = g_async_queue_new_full(folded_batch_free);
 	for (guint i = 0; i < FOLDED_BATCHES; i++) {
 		g_async_queue_push(r.free_q, g_new0(FoldedBatch, 1));
 	}
 	GThread *t = g_thread_new("ftlens-folded", folded_thread, &r);
-	gboolean ok = folded_consume(&r, func, data, error);
+	gboolean ok = folded_consume(&r, &sp, func, data, error);
 	g_thread_join(t);
 	*total = r.total;
 	g_async_queue_unref(r.free_q);
 	g_async_queue_unref(r.full_q);
-	g_free(r.frames);
+	g_free(sp.frames);
+	g_free(sp.added);
 	return ok;
 }
