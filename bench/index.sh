@@ -57,7 +57,6 @@ ts_of() { grep -Eo ' [0-9]+\.[0-9]{6}: ' | tr -d ' :'; }
 # bench TRACE LABEL: the index's build cost and, with timestamps, a window
 bench() {
 	trace=$1
-	cat "$trace" >/dev/null # warm the page cache: every command reads from memory
 	echo "$2: $trace ($(wc -c <"$trace") bytes)"
 	printf '  %-34s %9s %9s %9s\n' command "wall s" "CPU s" "RSS MiB"
 	row "info --no-index" "$runs" "$ftlens" info --no-index "$trace"

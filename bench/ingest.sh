@@ -79,7 +79,6 @@ for size in "$@"; do
 		"$dir/gen-fgraph" -s "$seed" -t "$truth" "$size" "$trace"
 	fi
 	bytes=$(meta "$truth" bytes)
-	cat "$trace" >/dev/null # warm the page cache: every command reads from memory
 	trace_label="fgraph $(awk -v b="$bytes" 'BEGIN { printf "%.0f MiB", b / 1048576 }')"
 	wc_wall=
 	jlabel=n/a

@@ -49,7 +49,6 @@ printf '\n%-44s %8s %9s %9s  %s\n' "command on input" "CPU s" "RSS MiB" "bound" 
 row() {
 	label=$1 bound=$2
 	shift 2
-	cat "$(eval echo "\${$#}")" >/dev/null # warm the page cache
 	bench_measure 1 "$@"
 	if [ "$m_code" != 0 ]; then
 		printf '%-44s FAILED (exit %s)\n' "$label" "$m_code"

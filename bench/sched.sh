@@ -89,7 +89,6 @@ for size in "$@"; do
 	[ -f "$fgraph" ] || { echo "(generating $fgraph)" >&2 && "$dir/gen-fgraph" -s "$seed" "$size" "$fgraph"; }
 	for f in "$sched" "$fgraph"; do
 		bytes=$(wc -c <"$f")
-		cat "$f" >/dev/null # warm the page cache
 		case $f in */sched-*) kind=sched ;; *) kind=fgraph ;; esac
 		name="$kind $(awk -v b="$bytes" 'BEGIN { printf "%.0f MiB", b / 1048576 }')"
 		row "$name" "report" "" "$ftlens" report "$f"

@@ -56,7 +56,6 @@ targets=''
 
 for f in "$@"; do
 	bytes=$(wc -c <"$f")
-	cat "$f" >/dev/null # from the page cache, as the text bench
 	# events as trace-cmd prints them: one line with "[CPU] " each
 	n=$(trace-cmd report "$f" 2>/dev/null | grep -c '\[[0-9]*\] ' || true)
 	label="$(basename "$f")"
