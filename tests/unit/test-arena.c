@@ -35,6 +35,24 @@ static void test_alloc(void)
 	CU_ASSERT_PTR_NULL(a.chunks);
 }
 
+/* Walks a's objects of size bytes through its chunks, in the order made:
+ * how many there are when each begins with its number (1, 2, ...) and
+ * every chunk holds whole objects, else 0. */
+static guint numbered_in_order(const FtlArena *a, gsize size)
+{
+	guint seen = 0;
+	for (guint c = 0; c < ftl_arena_n_chunks(a); c++) {
+		gsize used = 0;
+		char *p = ftl_arena_chunk(a, c, &used);
+		if (!p || used % size)
+			return 0;
+		for (gsize off = 0; off < used; off += size)
+			if (*(guint *)(p + off) != ++seen)
+				return 0;
+	}
+	return seen;
+}
+
 /* Objects of one size, walked back through the chunks, come in the order
  * they were made, none missing, none extra. */
 static void test_chunks(void)
@@ -46,17 +64,7 @@ static void test_chunks(void)
 	for (guint i = 0; i < n; i++)
 		*(guint *)ftl_arena_alloc0(&a, 112) = i + 1;
 	CU_ASSERT_TRUE(ftl_arena_n_chunks(&a) > 3);
-	guint seen = 0;
-	gboolean ok = TRUE;
-	for (guint c = 0; c < ftl_arena_n_chunks(&a); c++) {
-		gsize used = 0;
-		char *p = ftl_arena_chunk(&a, c, &used);
-		ok = ok && p && used % 112 == 0;
-		for (gsize off = 0; p && off < used; off += 112)
-			ok = ok && *(guint *)(p + off) == ++seen;
-	}
-	CU_ASSERT_TRUE(ok);
-	CU_ASSERT_EQUAL(seen, n);
+	CU_ASSERT_EQUAL(numbered_in_order(&a, 112), n);
 	gsize used = 1;
 	CU_ASSERT_PTR_NULL(ftl_arena_chunk(&a, ftl_arena_n_chunks(&a), &used));
 	ftl_arena_clear(&a);
@@ -94,15 +102,7 @@ static void test_release(void)
 		ftl_arena_release(&a, m);
 	}
 	CU_ASSERT_TRUE(ok);
-	guint seen = 0;
-	for (guint c = 0; c < ftl_arena_n_chunks(&a); c++) {
-		gsize used = 0;
-		char *p = ftl_arena_chunk(&a, c, &used);
-		for (gsize off = 0; off < used; off += 112)
-			ok = ok && *(guint *)(p + off) == ++seen;
-	}
-	CU_ASSERT_TRUE(ok);
-	CU_ASSERT_EQUAL(seen, 1000);
+	CU_ASSERT_EQUAL(numbered_in_order(&a, 112), 1000);
 	ftl_arena_release(&a, empty);
 	gsize used = 1;
 	CU_ASSERT_TRUE(ftl_arena_chunk(&a, 0, &used) && used == 0);
@@ -194,15 +194,7 @@ static void test_prefault(void)
 	CU_ASSERT_TRUE(used_ahead >= 10);
 	if (can_populate())
 		CU_ASSERT_EQUAL(faulted, used_ahead + 1);
-	guint seen = 0;
-	for (guint c = 0; c < ftl_arena_n_chunks(&a); c++) {
-		gsize used = 0;
-		char *p = ftl_arena_chunk(&a, c, &used);
-		for (gsize off = 0; off < used; off += 128)
-			ok = ok && *(guint *)(p + off) == ++seen;
-	}
-	CU_ASSERT_TRUE(ok);
-	CU_ASSERT_EQUAL(seen, n);
+	CU_ASSERT_EQUAL(numbered_in_order(&a, 128), n);
 	ftl_arena_clear(&a); /* waits for a job still running on the last chunk */
 	CU_ASSERT_PTR_NULL(ftl_arena_ahead(&a, &len));
 }
