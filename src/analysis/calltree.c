@@ -345,6 +345,13 @@ static gboolean calltree_on_stack(CallCtx *c, const char *func)
 	return FALSE;
 }
 
+/* The node a call made now hangs from: the innermost open call's, or at
+ * the top of a stack its task's (or CPU's) group. */
+static FtlCallNode *calltree_caller(const CallCtx *c)
+{
+	return c->frames.len ? c->frames.v[c->frames.len - 1].node : c->group;
+}
+
 static CallFrame calltree_pop_frame(CallCtx *c)
 {
 	CallFrame f = c->frames.v[c->frames.len - 1];
@@ -454,8 +461,7 @@ static void calltree_pop(FtlCallTree *t, CallCtx *c, gint64 duration, guint32 fl
 		.level = (gint)c->frames.len,
 		.span = duration != FTL_TS_NONE ? duration : f.span_ns,
 	};
-	calltree_account(t, f.node, c->frames.len ? c->frames.v[c->frames.len - 1].node : c->group,
-			 &call);
+	calltree_account(t, f.node, calltree_caller(c), &call);
 	calltree_give_span(c, f.depth, call.span);
 	t->unsound |= f.node && duration != FTL_TS_NONE && f.span_ns > duration;
 	if (duration != FTL_TS_NONE) {
@@ -543,7 +549,7 @@ static void calltree_entry(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 		.line = ev->line,
 	};
 	f.recursive = calltree_wants_recursion(t) && calltree_on_stack(c, func);
-	FtlCallNode *parent = c->frames.len ? c->frames.v[c->frames.len - 1].node : c->group;
+	FtlCallNode *parent = calltree_caller(c);
 	if (!t->focus) {
 		f.node = calltree_child(t, parent, func);
 	} else if (c->focus_level >= 0) {
@@ -632,7 +638,7 @@ static void calltree_exit(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 	gint64 dur = ev->u.graph.duration;
 	gint64 child = calltree_take_owed(c->pending, depth);
 	gint64 drawn = calltree_take_owed(c->pending_span, depth);
-	FtlCallNode *parent = c->frames.len ? c->frames.v[c->frames.len - 1].node : c->group;
+	FtlCallNode *parent = calltree_caller(c);
 	FtlCallNode *node = NULL;
 	if (!t->focus || c->focus_level >= 0)
 		node = parent ? calltree_child(t, parent, func) : NULL;
