@@ -200,6 +200,17 @@ static void folded_split(FoldedSplit *sp, const char *p, gsize len, gint64 weigh
 	sp->prev_len = len;
 }
 
+/* The last line's batch goes back to be refilled: its stack (which the
+ * next line is compared with) goes to sp->kept. */
+static void folded_keep_prev(FoldedSplit *sp)
+{
+	if (!sp->prev || sp->prev == sp->kept->str)
+		return;
+	g_string_truncate(sp->kept, 0);
+	g_string_append_len(sp->kept, sp->prev, (gssize)sp->prev_len);
+	sp->prev = sp->kept->str;
+}
+
 /* Checks the line p[0..e) and adds it to the batch being filled. */
 static gboolean folded_line(FoldedReader *r, const char *p, const char *e, GError **error)
 {
@@ -308,12 +319,7 @@ static gboolean folded_consume(FoldedReader *r, FoldedSplit *sp, FtlFoldedFunc f
 			const FoldedLine *l = &b->lines[i];
 			folded_split(sp, b->buf + l->off, l->len, l->weight, func, data);
 		}
-		/* the buffer is refilled next: the next line is compared with a copy */
-		if (sp->prev && sp->prev != sp->kept->str) {
-			g_string_truncate(sp->kept, 0);
-			g_string_append_len(sp->kept, sp->prev, (gssize)sp->prev_len);
-			sp->prev = sp->kept->str;
-		}
+		folded_keep_prev(sp);
 		gboolean last = b->last, failed = b->error != NULL;
 		if (failed)
 			g_propagate_error(error, g_steal_pointer(&b->error));
