@@ -29,6 +29,10 @@ int main(int argc, char **argv)
 	}
 	g_autoptr(GError) error = NULL;
 	gboolean ok;
+	if (!strcmp(name, "help") && !strcmp(argv[2], "--commands")) {
+		ftl_cli_print_commands(stdout);
+		return 0;
+	}
 	if (!strcmp(name, "help")) {
 		const FtlCommand *cmd = ftl_cli_find(argv[2]);
 		if (!cmd) {
@@ -44,7 +48,7 @@ int main(int argc, char **argv)
 				name);
 			return 2;
 		}
-		ok = cmd->run(argc - 1, argv + 1, &error);
+		ok = cmd->run(cmd, argc - 1, argv + 1, &error);
 	}
 	if (fflush(stdout) != 0 && ok) {
 		perror("ftlens: writing output");

@@ -28,39 +28,39 @@ const FtlCommand ftl_commands[] = {
 	  "Reads the whole trace and prints its dialect, tracer, CPUs, the time span and\n"
 	  "event lines per CPU, event counts by name, markers, lost events and the\n"
 	  "header's entry counts. --format json prints one JSON object for scripts.",
-	  ftl_cmd_info, FTL_CMD_RESULTS },
+	  ftl_cmd_info, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS },
 	{ "dump", "FILE...", "one normalized line per event",
 	  "Prints every event as: timestamp (ns), CPU, pid, comm, kind, name and fields.\n"
 	  "Honours --cpu, --pid, --time, -e and --filter. The view to check what ftlens\n"
 	  "understood, and the field names --filter compares.",
-	  ftl_cmd_dump, FTL_CMD_RESULTS },
+	  ftl_cmd_dump, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS },
 	{ "report", "FILE...", "the batch report: quality, top functions, CPUs, markers",
 	  "Prints a header (input, tracer, span, CPUs, events, lost events, the window in\n"
 	  "which every CPU's data is complete and caveats), the top functions by self\n"
 	  "and by total time, a per-CPU summary, markers, and the longest calls.",
-	  ftl_cmd_report, FTL_CMD_RESULTS },
+	  ftl_cmd_report, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS },
 	{ "graph", "[FUNCTION] FILE...", "merged call tree with calls, total and self time",
 	  "Rebuilds function_graph call trees and merges them by call path, like\n"
 	  "uftrace graph; rooted at FUNCTION (all its calls merged) when given.",
-	  ftl_cmd_graph, FTL_CMD_RESULTS },
+	  ftl_cmd_graph, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS },
 	{ "split", "--per-cpu -o DIR FILE...", "one file per CPU in the input's dialect",
 	  "Writes DIR/cpuN/trace for every CPU, with the input's own lines, so that\n"
 	  "each file reads like the kernel's per_cpu/cpuN/trace.",
-	  ftl_cmd_split, FTL_CMD_RESULTS },
+	  ftl_cmd_split, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS },
 	{ "markers", "[--span START END] FILE...", "trace_marker writes and spans between them",
 	  "Lists markers (trace_marker writes, trace_printk, function_graph comments)\n"
 	  "with time, CPU, task and delta; --span START END pairs them into spans and\n"
 	  "shows what each CPU did inside each span.",
-	  ftl_cmd_markers, FTL_CMD_RESULTS },
+	  ftl_cmd_markers, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS },
 	{ "diff", "A B", "per-function calls, total and self time compared",
 	  "Compares the function statistics of two traces, sorted by absolute change.",
-	  ftl_cmd_diff, FTL_CMD_RESULTS },
+	  ftl_cmd_diff, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS },
 	{ "stack", "FILE... | --diff A B", "stack tracer tables: the max stack and stack hogs",
 	  "Reads stack_trace tables, stack_max_size values and ftlens stack series,\n"
 	  "checks each table's arithmetic and prints the deepest stack with a bar per\n"
 	  "frame, the functions ranked by frame size and, over many tables, how often\n"
 	  "each sits on a maximum stack; --diff compares the deepest stacks of two inputs.",
-	  ftl_cmd_stack, FTL_CMD_RESULTS },
+	  ftl_cmd_stack, FTL_CMD_RESULTS, FTL_INPUT_STACKS },
 	{ "record", "[options] [-- COMMAND ARGS]",
 	  "capture: trace.dat, flight recorder, stack snapshots",
 	  "Records the kernel's ring buffer through tracefs, in a private instance that is\n"
@@ -68,7 +68,7 @@ const FtlCommand ftl_commands[] = {
 	  "trace-cmd's option letters, around COMMAND or until Ctrl-C / --duration, into a\n"
 	  "trace.dat (version 6) or a raw directory. --flight saves the top-level buffer each\n"
 	  "time tracing_on drops to 0; --stack saves the stack tracer's maxima.",
-	  ftl_cmd_record, 0 },
+	  ftl_cmd_record, 0, 0 },
 	{ "oops", "LOG...", "kernel reports in a console log, with the ftrace dump before them",
 	  "Finds every kernel report (Oops, BUG, WARNING, KASAN, lockdep, hung task, panic...)\n"
 	  "in serial console, dmesg or syslog captures and prints its title, task, kernel,\n"
@@ -76,32 +76,32 @@ const FtlCommand ftl_commands[] = {
 	  "(ftrace_dump_on_oops) is read back as a trace: the last events of every CPU, the\n"
 	  "calls still open on the crashing CPU, the markers. --extract-trace OUT writes\n"
 	  "that dump as a text trace every other command reads.",
-	  ftl_cmd_oops, FTL_CMD_RESULTS },
+	  ftl_cmd_oops, FTL_CMD_RESULTS, FTL_INPUT_CONSOLE },
 	{ "arm-oops", "[-p TRACER] [-e EVENT]... [-b KB] | --disarm",
 	  "make an oops dump the trace to the console; undo it",
 	  "Sets ftrace_dump_on_oops, the buffer size, the tracer and the events of the\n"
 	  "top-level instance (the one buffer an oops dump prints) and turns tracing on;\n"
 	  "prints each setting before and after and saves the old values in\n"
 	  "$FTLENS_STATE_DIR/arm-oops.state (default /run/ftlens); --disarm restores them.",
-	  ftl_cmd_arm_oops, FTL_CMD_RESULTS },
+	  ftl_cmd_arm_oops, FTL_CMD_RESULTS, 0 },
 	{ "tui", "FILE...", "browse a trace interactively in the terminal",
 	  "Events, the call graph, functions, a timeline per CPU, markers, a flame graph,\n"
 	  "data quality, stack tables and kernel reports, in a curses screen that comes up\n"
 	  "at once and fills in as the input is read. h shows the keys; ftlens tui --keys\n"
 	  "prints them.",
-	  ftl_cmd_tui, 0 },
+	  ftl_cmd_tui, FTL_CMD_EVENTS, FTL_INPUT_EVENTS | FTL_INPUT_CONSOLE | FTL_INPUT_STACKS },
 	{ "flame", "-o OUT.svg FILE... | --diff A B | --stack FILE...",
 	  "flame graph, icicle, flame chart, differential flame graph or stack chart (SVG)",
 	  "Draws an interactive SVG (hover, click to zoom, Ctrl-F to search) from\n"
 	  "function_graph calls (width = exact inclusive time), stack traces or function\n"
 	  "samples, or folded stacks: --chart puts calls in time, --inverted draws an icicle,\n"
 	  "--diff A B colours the change, --stack draws the stack tracer's deepest stacks.",
-	  ftl_cmd_flame, 0 },
+	  ftl_cmd_flame, FTL_CMD_EVENTS, FTL_INPUT_EVENTS | FTL_INPUT_FOLDED | FTL_INPUT_STACKS },
 	{ "export", "--to FORMAT -o OUT FILE...", "folded stacks, speedscope or Chrome/Perfetto JSON",
 	  "Writes the calls of a trace for other tools: folded stacks (flamegraph.pl,\n"
 	  "speedscope), speedscope's own format (a timeline per task) or Chrome's\n"
 	  "trace-event JSON (Perfetto UI, chrome://tracing) with scheduler lines.",
-	  ftl_cmd_export, 0 },
+	  ftl_cmd_export, FTL_CMD_EVENTS, FTL_INPUT_EVENTS },
 	{ "sched", "[--per-span START END] FILE...",
 	  "who ran where and how late: CPUs, tasks, wakeup latency, interrupts",
 	  "From sched_switch, sched_waking/sched_wakeup, irq_handler_* and softirq_* events\n"
@@ -110,7 +110,7 @@ const FtlCommand ftl_commands[] = {
 	  "preempted) and migrations; wakeup latency percentiles, RT and normal apart, and\n"
 	  "the worst wakeups with their waker; interrupt and softirq durations. Every\n"
 	  "figure says its window and what could not be paired.",
-	  ftl_cmd_sched, FTL_CMD_RESULTS },
+	  ftl_cmd_sched, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS },
 	{ "timeline", "-o OUT.svg [--tasks PID,...|top N] FILE...",
 	  "per-CPU lanes over time as an interactive SVG",
 	  "One lane per CPU: the running task coloured by task (a legend of the busiest),\n"
@@ -119,7 +119,7 @@ const FtlCommand ftl_commands[] = {
 	  "runnable time hollow. Hover shows an interval's task, start and duration; the\n"
 	  "wheel zooms, dragging pans, a double click resets. Intervals thinner than a\n"
 	  "pixel merge into one summary per pixel, so the file stays under 5 MB.",
-	  ftl_cmd_timeline, 0 },
+	  ftl_cmd_timeline, FTL_CMD_EVENTS, FTL_INPUT_EVENTS },
 	{ "plot", "KIND -o OUT.(png|svg|pdf) [--script-only] FILE...",
 	  "plots through gnuplot: durations, latency, rate, cpu, stack",
 	  "KIND is durations -f FUNC [-f FUNC]... (call duration histogram, log x, and\n"
@@ -129,7 +129,7 @@ const FtlCommand ftl_commands[] = {
 	  "the snapshots of a `record --stack` series). OUT.dat and OUT.gp are\n"
 	  "written beside OUT from a template in ftlens's data directory, then gnuplot runs\n"
 	  "them (by argv, no shell); --script-only leaves them for you to edit and run.",
-	  ftl_cmd_plot, 0 },
+	  ftl_cmd_plot, FTL_CMD_EVENTS, FTL_INPUT_EVENTS | FTL_INPUT_STACKS },
 	{ "index", "FILE", "build the sparse index that --time windows seek with",
 	  "Reads a single-file text trace once and caches its sparse index in\n"
 	  "$XDG_CACHE_HOME/ftlens/ (default ~/.cache/ftlens/): every 4096th event's\n"
@@ -137,8 +137,8 @@ const FtlCommand ftl_commands[] = {
 	  "file's totals. Later --time windows parse only the part of the file they\n"
 	  "need, with the same output. Any pass over a file of 16 MiB or more builds\n"
 	  "it too; --no-index turns both off. Prints what the index holds.",
-	  ftl_cmd_index, 0 },
-	{ NULL, NULL, NULL, NULL, NULL, 0 },
+	  ftl_cmd_index, FTL_CMD_EVENTS, FTL_INPUT_EVENTS },
+	{ NULL, NULL, NULL, NULL, NULL, 0, 0 },
 };
 
 const FtlCommand *ftl_cli_find(const char *name)
@@ -156,13 +156,16 @@ void ftl_cli_print_usage(FILE *out)
 	for (const FtlCommand *c = ftl_commands; c->name; c++)
 		fprintf(out, "  %-10s %s\n", c->name, c->summary);
 	fprintf(out,
-		"\nglobal options (every command): --cpu LIST, --pid LIST, --time START,END,\n"
-		"  --relative-to PATTERN, --wallclock PATTERN=ISO8601, --buffer NAME, --strict,\n"
-		"  --max-expand SIZE, -j N, --color WHEN, --width N, --verbose, --no-index,\n"
-		"  -e EVENTS, --filter 'EVENTS: EXPR', -v (the -e/--filter after it filter out)\n"
+		"\noptions of every command: --color WHEN, --width N, --verbose\n"
+		"commands that read events (all but stack, oops, record, arm-oops) select them\n"
+		"  with --cpu LIST, --pid LIST, --time START,END, -e EVENTS,\n"
+		"  --filter 'EVENTS: EXPR', -v (the -e/--filter after it filter out),\n"
+		"  --relative-to PATTERN, --wallclock PATTERN=ISO8601, --buffer NAME, --dump N,\n"
+		"  and read with --strict, --no-index, --max-expand SIZE, -j N\n"
 		"commands that print results: -F/--format text|csv|json, --json, --no-pager\n"
 		"  (long output to a terminal goes through $PAGER, default less -FRX)\n"
-		"'ftlens help COMMAND' shows a command's options.\n");
+		"A selection that keeps no event, or a term of it that matches nothing, is an\n"
+		"error (exit 1) in every command. 'ftlens help COMMAND' shows a command's options.\n");
 }
 
 /* -e EVENTS and --filter 'EVENTS: EXPR', in command-line order so that
@@ -215,37 +218,16 @@ static GOptionGroup *cli_output_group(FtlCliGlobals *g)
 	return grp;
 }
 
-static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *entries, gpointer data,
-				   FtlCliGlobals *g)
+/* The options of the commands that select events (FTL_CMD_EVENTS). */
+static GOptionGroup *cli_selection_group(FtlCliGlobals *g, const GOptionEntry *own)
 {
-	const GOptionEntry global_entries[] = {
+	const GOptionEntry entries[] = {
 		{ "cpu", 0, 0, G_OPTION_ARG_STRING, &g->cpu_list,
 		  "Only events on these CPUs (e.g. 0,2-3)", "LIST" },
 		{ "pid", 0, 0, G_OPTION_ARG_STRING, &g->pid_list, "Only events of these pids",
 		  "LIST" },
 		{ "time", 0, 0, G_OPTION_ARG_STRING, &g->time_range,
 		  "Only events in this window, seconds (either side may be empty)", "START,END" },
-		{ "strict", 0, 0, G_OPTION_ARG_NONE, &g->strict,
-		  "Treat the first unrecognized line as an error", NULL },
-		{ "relative-to", 0, 0, G_OPTION_ARG_STRING, &g->relative_to,
-		  "Show times relative to the first marker matching PATTERN (a regex)", "PATTERN" },
-		{ "wallclock", 0, 0, G_OPTION_ARG_STRING, &g->wallclock,
-		  "Map trace time to wall time: the first marker matching PATTERN was at ISO8601",
-		  "PATTERN=ISO8601" },
-		{ "buffer", 0, 0, G_OPTION_ARG_STRING, &g->buffer,
-		  "Read only this ring buffer of a trace.dat (top, or an instance name)", "NAME" },
-		{ "max-expand", 0, 0, G_OPTION_ARG_STRING, &g->max_expand,
-		  "Disk a compressed input or a pipe may expand to when a seekable copy "
-		  "is needed (default 4G)",
-		  "SIZE" },
-		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &g->jobs,
-		  "Threads that parse a text trace (default $FTLENS_JOBS, else the online CPUs)",
-		  "N" },
-		{ "color", 0, 0, G_OPTION_ARG_STRING, &g->color,
-		  "Color output: auto, always or never", "WHEN" },
-		{ "verbose", 0, 0, G_OPTION_ARG_NONE, &g->verbose, "Say more", NULL },
-		{ "no-index", 0, 0, G_OPTION_ARG_NONE, &g->no_index,
-		  "Neither use nor build the sparse index of a text trace (ftlens index)", NULL },
 		{ "event", 'e', 0, G_OPTION_ARG_CALLBACK, (gpointer)cli_opt_events,
 		  "Only these events: NAME, SYSTEM or SYSTEM:NAME, globs, comma-separated",
 		  "EVENTS" },
@@ -256,6 +238,46 @@ static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *en
 		{ "invert", 'v', G_OPTION_FLAG_NO_ARG, G_OPTION_ARG_CALLBACK,
 		  (gpointer)cli_opt_invert, "The -e and --filter options after this one filter out",
 		  NULL },
+		{ "relative-to", 0, 0, G_OPTION_ARG_STRING, &g->relative_to,
+		  "Show times relative to the first marker matching PATTERN (a regex); --time "
+		  "is read relative to it too",
+		  "PATTERN" },
+		{ "wallclock", 0, 0, G_OPTION_ARG_STRING, &g->wallclock,
+		  "Map trace time to wall time: the first marker matching PATTERN was at ISO8601",
+		  "PATTERN=ISO8601" },
+		{ "buffer", 0, 0, G_OPTION_ARG_STRING, &g->buffer,
+		  "Read only this ring buffer of a trace.dat (top, or an instance name)", "NAME" },
+		{ "dump", 0, 0, G_OPTION_ARG_INT, &g->dump,
+		  "A console log's Nth ftrace dump (default: the first with lines in it)", "N" },
+		{ "strict", 0, 0, G_OPTION_ARG_NONE, &g->strict,
+		  "Treat the first unrecognized line as an error", NULL },
+		{ "no-index", 0, 0, G_OPTION_ARG_NONE, &g->no_index,
+		  "Neither use nor build the sparse index of a text trace (ftlens index)", NULL },
+		{ "max-expand", 0, 0, G_OPTION_ARG_STRING, &g->max_expand,
+		  "Disk a compressed input or a pipe may expand to when a seekable copy "
+		  "is needed (default 4G)",
+		  "SIZE" },
+		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &g->jobs,
+		  "Threads that parse a text trace (default $FTLENS_JOBS, else the online CPUs)",
+		  "N" },
+		{ NULL },
+	};
+	GOptionGroup *grp = g_option_group_new("selection", "Options that select events:",
+					       "Show the options that select events", g, NULL);
+	for (const GOptionEntry *e = entries; e->long_name; e++)
+		if (!cli_entry_taken(own, e))
+			g_option_group_add_entries(grp, (GOptionEntry[]){ *e, { NULL } });
+	return grp;
+}
+
+static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *entries, gpointer data,
+				   FtlCliGlobals *g)
+{
+	const GOptionEntry global_entries[] = {
+		{ "color", 0, 0, G_OPTION_ARG_STRING, &g->color,
+		  "Color output: auto, always or never", "WHEN" },
+		{ "verbose", 0, 0, G_OPTION_ARG_NONE, &g->verbose,
+		  "Say more (with events: how many were selected, first and last time)", NULL },
 		{ "width", 0, 0, G_OPTION_ARG_INT, &g->width,
 		  "Width of text tables in columns (default: the terminal's; 100 when output is "
 		  "not a terminal)",
@@ -273,6 +295,8 @@ static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *en
 	}
 	if (cmd->flags & FTL_CMD_RESULTS)
 		g_option_context_add_group(ctx, cli_output_group(g));
+	if (cmd->flags & FTL_CMD_EVENTS)
+		g_option_context_add_group(ctx, cli_selection_group(g, entries));
 	GOptionGroup *grp = g_option_group_new(
 		"global", "Options of every command:", "Show the global options", g, NULL);
 	for (const GOptionEntry *e = global_entries; e->long_name; e++)
@@ -286,7 +310,28 @@ gboolean ftl_cli_print_command_help(const FtlCommand *cmd, GError **error)
 {
 	/* The command's own entries are only known to it: ask it for --help. */
 	char *argv[] = { (char *)cmd->name, "--help-all", NULL };
-	return cmd->run(2, argv, error);
+	return cmd->run(cmd, 2, argv, error);
+}
+
+void ftl_cli_print_commands(FILE *out)
+{
+	static const struct {
+		FtlInputKind kind;
+		const char *name;
+	} kinds[] = { { FTL_INPUT_EVENTS, "events" },
+		      { FTL_INPUT_CONSOLE, "console" },
+		      { FTL_INPUT_STACKS, "stacks" },
+		      { FTL_INPUT_FOLDED, "folded" } };
+	for (const FtlCommand *c = ftl_commands; c->name; c++) {
+		fprintf(out, "%s\t", c->name);
+		gboolean any = FALSE;
+		for (guint i = 0; i < G_N_ELEMENTS(kinds); i++)
+			if (c->inputs & kinds[i].kind)
+				fprintf(out, "%s%s", any ? "," : "", kinds[i].name), any = TRUE;
+		fprintf(out, "%s\t%s\t%s\n", any ? "" : "-",
+			c->flags & FTL_CMD_EVENTS ? "selects" : "-",
+			c->flags & FTL_CMD_RESULTS ? "results" : "-");
+	}
 }
 
 /* -j N, else $FTLENS_JOBS, else every online CPU: the text parse threads. */
@@ -363,6 +408,7 @@ gboolean ftl_cli_parse_data(const FtlCommand *cmd, const GOptionEntry *entries, 
 			    FtlCliGlobals *g, int *argc, char ***argv, GError **error)
 {
 	memset(g, 0, sizeof *g);
+	g->cmd = cmd;
 	ftl_filter_init(&g->filter);
 	g->origin_ns = FTL_TS_NONE;
 	g->wall_offset_ns = FTL_TS_NONE;
@@ -402,6 +448,16 @@ gboolean ftl_cli_parse_data(const FtlCommand *cmd, const GOptionEntry *entries, 
 		g_prefix_error(error, "--time: ");
 		return FALSE;
 	}
+	if (g->dump < 0) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "%s: --dump %d: expected 1 or more",
+			    cmd->name, g->dump);
+		return FALSE;
+	}
+	/* every event command counts what it selects (an empty answer is an
+	 * error); what the trace holds besides, only to say which term
+	 * matched nothing or for --verbose */
+	if (cmd->flags & FTL_CMD_EVENTS)
+		g->filter.seen = ftl_selection_seen_new(g->verbose || ftl_cli_selecting(g));
 	if (g->invert && !g->inverted) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
 			    "%s: -v inverts the -e and --filter options after it, and none follows "
@@ -435,41 +491,148 @@ void ftl_cli_globals_clear(FtlCliGlobals *g)
 	g_clear_pointer(&g->wallclock, g_free);
 	g_clear_pointer(&g->buffer, g_free);
 	g_clear_pointer(&g->max_expand, g_free);
+	g_clear_pointer(&g->inputs, ftl_inputs_free);
 }
 
-gboolean ftl_cli_stdin_twice(int argc, char **argv, GError **error)
+/* The selection options given, as a person typed them ("--cpu 9 --time
+ * 1,2 -e 'irq'"); "" when none. */
+char *ftl_cli_selection_text(const FtlCliGlobals *g)
 {
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "-"))
-			return ftl_input_spool_stdin(error);
-	return TRUE;
+	GString *out = g_string_new(NULL);
+	const struct {
+		const char *opt;
+		const char *value;
+	} sel[] = { { "--cpu", g->cpu_list },
+		    { "--pid", g->pid_list },
+		    { "--time", g->time_range },
+		    { "--relative-to", g->relative_to },
+		    { "--wallclock", g->wallclock },
+		    { "--buffer", g->buffer } };
+	for (guint i = 0; i < G_N_ELEMENTS(sel); i++)
+		if (sel[i].value)
+			g_string_append_printf(out, "%s%s '%s'", out->len ? " " : "", sel[i].opt,
+					       sel[i].value);
+	if (g->dump)
+		g_string_append_printf(out, "%s--dump %d", out->len ? " " : "", g->dump);
+	g_autofree char *events = ftl_event_filter_describe(g->filter.events);
+	if (*events)
+		g_string_append_printf(out, "%s%s", out->len ? " " : "", events);
+	return g_string_free(out, FALSE);
 }
 
-FtlTrace *ftl_cli_open_trace(const FtlCliGlobals *g, int argc, char **argv, GError **error)
+gboolean ftl_cli_selecting(const FtlCliGlobals *g)
 {
-	if (argc < 2) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "%s: no input file given (try 'ftlens help %s')", argv[0], argv[0]);
-		return NULL;
+	g_autofree char *sel = ftl_cli_selection_text(g);
+	return *sel != 0;
+}
+
+gboolean ftl_cli_no_selection(const FtlCliGlobals *g, const char *mode, GError **error)
+{
+	g_autofree char *sel = ftl_cli_selection_text(g);
+	if (!*sel)
+		return TRUE;
+	g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+		    "%s: %s: these options select events, and %s has none to select", mode, sel,
+		    mode);
+	return FALSE;
+}
+
+gboolean ftl_cli_setup(FtlCliGlobals *g, guint accept, int argc, char **argv, GError **error)
+{
+	const char *name = g->cmd->name;
+	FtlInputsOptions o = {
+		.command = name,
+		.accept = accept,
+		.flags = g->open_flags | (g->strict ? FTL_OPEN_STRICT : FTL_OPEN_NONE),
+		.buffer = g->buffer,
+		.index = g->no_index ? FTL_INDEX_USE_OFF
+		       : g->build_index ? FTL_INDEX_USE_BUILD
+					: FTL_INDEX_USE_AUTO,
+		.index_stride = g->build_index,
+		.dump = (guint)g->dump,
+		.read_twice = g->relative_to || g->wallclock,
+		.verbose = g->verbose,
+	};
+	g_clear_pointer(&g->inputs, ftl_inputs_free);
+	g->inputs = ftl_inputs_sort(&o, argv + 1, argc > 1 ? (guint)argc - 1 : 0, error);
+	if (!g->inputs)
+		return FALSE;
+	if (ftl_inputs_note(g->inputs)) {
+		g_autofree char *v = ftl_escape(ftl_inputs_note(g->inputs), -1);
+		fprintf(stderr, "ftlens: %s: note: %s\n", name, v);
 	}
-	FtlOpenFlags flags = g->open_flags | (g->strict ? FTL_OPEN_STRICT : FTL_OPEN_NONE);
-	const char *const *paths = (const char *const *)argv + 1;
-	FtlTrace *trace = ftl_trace_open_buffer(paths, (guint)argc - 1, flags, g->buffer, error);
-	if (!trace)
-		return NULL;
-	g_autofree char *why = NULL;
-	FtlIndexUse use = g->no_index ? FTL_INDEX_USE_OFF : g->build_index ? FTL_INDEX_USE_BUILD
-									 : FTL_INDEX_USE_AUTO;
-	FtlIndexState st = ftl_text_index_attach(trace, g->filter.t_start, g->filter.t_end, use,
-						 g->build_index, &why);
-	if (g->verbose && why)
-		ftl_escape_fputs(why, stderr), fputc('\n', stderr);
-	if (st == FTL_INDEX_REFUSED) {
-		/* the source seeked and found the cache wrong: read it all */
-		ftl_trace_free(trace);
-		trace = ftl_trace_open_buffer(paths, (guint)argc - 1, flags, g->buffer, error);
+	if (!ftl_inputs_has_events(g->inputs)) {
+		if (ftl_inputs_kinds(g->inputs) & FTL_INPUT_FOLDED)
+			return ftl_cli_no_selection(g, "folded stacks", error);
+		return TRUE;
 	}
+	return ftl_cli_time_origin(g, error);
+}
+
+FtlTrace *ftl_cli_open_trace(FtlCliGlobals *g, GError **error)
+{
+	return ftl_inputs_open_trace(g->inputs, g->filter.t_start, g->filter.t_end, FTL_OPEN_NONE,
+				     error);
+}
+
+FtlTrace *ftl_cli_open_path(FtlCliGlobals *g, char *path, GError **error)
+{
+	char *argv[] = { (char *)g->cmd->name, path, NULL };
+	FtlInputs *all = g_steal_pointer(&g->inputs);
+	/* the origin is the whole command line's: set up once already */
+	g_autofree char *rel = g_steal_pointer(&g->relative_to);
+	g_autofree char *wall = g_steal_pointer(&g->wallclock);
+	FtlTrace *trace = NULL;
+	if (ftl_cli_setup(g, ftl_inputs_kinds(all), 2, argv, error))
+		trace = ftl_cli_open_trace(g, error);
+	g_clear_pointer(&g->inputs, ftl_inputs_free);
+	g->inputs = all;
+	g->relative_to = g_steal_pointer(&rel);
+	g->wallclock = g_steal_pointer(&wall);
 	return trace;
+}
+
+/* "12.345678" seconds of a timestamp as the views print it (origin moved) */
+static void cli_seconds(const FtlCliGlobals *g, GString *out, gint64 ts)
+{
+	if (ts == FTL_TS_NONE) {
+		g_string_append(out, "none");
+		return;
+	}
+	gint64 t = g->origin_ns != FTL_TS_NONE ? ts - g->origin_ns : ts;
+	g_string_append_printf(out, "%s%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT, t < 0 ? "-" : "",
+			       ABS(t) / 1000000000, ABS(t) % 1000000000);
+}
+
+gboolean ftl_cli_finish(FtlCliGlobals *g, FtlTrace *trace, GError **error)
+{
+	const char *name = g->cmd->name;
+	const FtlSelectionSeen *s = g->filter.seen;
+	if (s && s->full && g->verbose) {
+		g_autoptr(GString) line = g_string_new(NULL);
+		g_string_append_printf(line, "ftlens: %s: selected %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+				       " events, first ", name, s->selected, s->events);
+		cli_seconds(g, line, s->first);
+		g_string_append(line, ", last ");
+		cli_seconds(g, line, s->last);
+		fprintf(stderr, "%s\n", line->str);
+	}
+	g_autofree char *unmatched = ftl_filter_unmatched(&g->filter, ftl_trace_label(trace));
+	if (unmatched) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY, "%s: %s", name, unmatched);
+		return FALSE;
+	}
+	if (!s || s->selected)
+		return TRUE;
+	g_autofree char *sel = ftl_cli_selection_text(g);
+	if (*sel)
+		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY,
+			    "%s: %s selects none of the %" G_GUINT64_FORMAT " events in %s", name, sel,
+			    s->events, ftl_trace_label(trace));
+	else
+		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY, "%s: no events in %s", name,
+			    ftl_trace_label(trace));
+	return FALSE;
 }
 
 int ftl_cli_exit_code(const GError *error)

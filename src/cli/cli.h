@@ -9,9 +9,14 @@
 #include "analysis/counts.h"
 #include "model/iter.h"
 #include "model/trace.h"
+#include "parse/inputs.h"
 #include "views/table.h"
 
+typedef struct _FtlCommand FtlCommand;
+
 typedef struct {
+	const FtlCommand *cmd; /* the command being run */
+	FtlInputs *inputs;     /* its operands, sorted by ftl_cli_setup(); owned */
 	FtlFilter filter;
 	gboolean verbose;
 	gboolean invert;   /* -v seen: the -e/--filter after it filter out */
@@ -29,6 +34,7 @@ typedef struct {
 	char *buffer;	   /* --buffer NAME: one ring buffer of a trace.dat */
 	char *max_expand;  /* --max-expand SIZE: disk an expanded copy may take */
 	gint jobs;	   /* -j N: text parse threads (0: $FTLENS_JOBS, else online CPUs) */
+	gint dump;	   /* --dump N: which ftrace dump of a console log (0: the first with lines) */
 	gint width;	   /* --width N; 0: the terminal's, 100 when not a terminal */
 	/* FTL_CMD_RESULTS commands: -F/--format, --json (format: what they ask
 	 * for, text by default; format_given: either was given), --no-pager */
@@ -47,23 +53,35 @@ typedef enum {
 	/* prints results on stdout: takes -F/--format FMT and --json (into
 	 * FtlCliGlobals.format) and pages text to a terminal unless --no-pager */
 	FTL_CMD_RESULTS = 1u << 0,
+	/* selects events: takes the selection options (--cpu, --pid, --time,
+	 * -e, --filter, -v, --relative-to, --wallclock, --buffer, --dump,
+	 * --strict, --no-index, --max-expand, -j); other commands do not know
+	 * them (exit 2), and each of its modes without events refuses them
+	 * through ftl_cli_no_selection() */
+	FTL_CMD_EVENTS = 1u << 1,
 } FtlCommandFlags;
 
-typedef struct {
+struct _FtlCommand {
 	const char *name;
 	const char *args;	 /* e.g. "FILE..." */
 	const char *summary;	 /* one line */
 	const char *description; /* paragraph for `ftlens help CMD` */
-	/* argv[0] is the command name. Returns FALSE with error set on failure. */
-	gboolean (*run)(int argc, char **argv, GError **error);
-	guint flags; /* FtlCommandFlags */
-} FtlCommand;
+	/* cmd is the command's own entry; argv[0] is its name. Returns FALSE
+	 * with error set on failure. */
+	gboolean (*run)(const FtlCommand *cmd, int argc, char **argv, GError **error);
+	guint flags;  /* FtlCommandFlags */
+	guint inputs; /* FtlInputKind bits: what its operands may be (0: none) */
+};
 
 extern const FtlCommand ftl_commands[];
 const FtlCommand *ftl_cli_find(const char *name);
 void ftl_cli_print_usage(FILE *out);
 /* Prints a command's option help. */
 gboolean ftl_cli_print_command_help(const FtlCommand *cmd, GError **error);
+/* One line per command: name, the input kinds it reads and whether it
+ * selects events and prints results (`ftlens help --commands`, for scripts
+ * and the cross-command test). */
+void ftl_cli_print_commands(FILE *out);
 
 /* Parses argv with the command's entries plus the global ones into g.
  * On return argv holds the command name and the operands. */
@@ -74,8 +92,31 @@ gboolean ftl_cli_parse_data(const FtlCommand *cmd, const GOptionEntry *entries, 
 			    FtlCliGlobals *g, int *argc, char ***argv, GError **error);
 void ftl_cli_globals_clear(FtlCliGlobals *g);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(FtlCliGlobals, ftl_cli_globals_clear)
-/* Opens operands argv[1..argc) as one trace; a usage error when there are none. */
-FtlTrace *ftl_cli_open_trace(const FtlCliGlobals *g, int argc, char **argv, GError **error);
+
+/* The one setup of a command's operands, in one order for every command:
+ * the operands argv[1..argc) sorted by kind through the door (parse/
+ * inputs.h; accept: the FtlInputKind bits this mode reads, a subset of the
+ * table's), then, when they hold events, the time origin (--relative-to,
+ * --wallclock: a pre-pass over the markers) and the window it moves; -e
+ * and --filter were taken in command-line order by ftl_cli_parse(). A note
+ * on how the operands are read (a console log's dump) goes to stderr. */
+gboolean ftl_cli_setup(FtlCliGlobals *g, guint accept, int argc, char **argv, GError **error);
+/* Opens the event trace of the operands ftl_cli_setup() sorted, with the
+ * sparse index for the window. Free with ftl_trace_free(). */
+FtlTrace *ftl_cli_open_trace(FtlCliGlobals *g, GError **error);
+/* Opens one path as a trace with the same options (one side of a diff). */
+FtlTrace *ftl_cli_open_path(FtlCliGlobals *g, char *path, GError **error);
+/* After the pass that read trace through g->filter: a selection term that
+ * matched nothing (an event name, a field, a CPU, a pid, a window outside
+ * the trace) or a selection that kept no event is an FTL_ERROR_EMPTY error
+ * "CMD: ..." (exit 1). With --verbose, says on stderr how many events were
+ * selected and the first and last timestamps. */
+gboolean ftl_cli_finish(FtlCliGlobals *g, FtlTrace *trace, GError **error);
+/* A mode without events (mode names it: "flame --stack") refuses every
+ * selection option given, in one message listing them. */
+/* Whether any selection option was given. */
+gboolean ftl_cli_selecting(const FtlCliGlobals *g);
+gboolean ftl_cli_no_selection(const FtlCliGlobals *g, const char *mode, GError **error);
 /* Takes "OPTION A B" (or "OPTION=A B") out of argv before the options are
  * parsed, since GOption cannot take two values: *a and *b get copies (free
  * with g_free), or stay NULL when the option is absent. cmd names the
@@ -85,41 +126,47 @@ gboolean ftl_cli_take_pair(const char *cmd, const char *option, int *argc, char 
 /* Maps an error to the exit code: 2 for usage errors, 1 otherwise. */
 int ftl_cli_exit_code(const GError *error);
 
-/* For commands that read their operands twice (a look, then the pass): makes
- * a "-" among argv[1..argc-1] readable again (ftl_input_spool_stdin). */
-gboolean ftl_cli_stdin_twice(int argc, char **argv, GError **error);
-
-/* Resolves --relative-to and --wallclock against the trace named by the
- * operands (a pre-pass over its markers) into g->origin_ns and
- * g->wall_offset_ns. A pattern that matches no marker is an error.
- * (cli/time-origin.c) */
-gboolean ftl_cli_time_origin(FtlCliGlobals *g, int argc, char **argv, GError **error);
+/* Resolves --relative-to and --wallclock against the event trace of the
+ * sorted operands (a pre-pass over its markers) into g->origin_ns and
+ * g->wall_offset_ns, and moves the window with the origin. A pattern that
+ * matches no marker is an error. Part of ftl_cli_setup(). (cli/time-origin.c) */
+gboolean ftl_cli_time_origin(FtlCliGlobals *g, GError **error);
 
 /* Why a function-call answer is empty, in words for a person (cli/empty.c):
  * the selection (--cpu/--pid/--time) keeps none of the trace's events, or
  * the events it keeps (selected: counts of them) hold no function_graph
  * calls, and then what they do hold and the command that shows it. */
 char *ftl_cli_why_empty(const FtlCliGlobals *g, FtlTrace *trace, const FtlCounts *selected);
+/* The same for another thing the events lack ("sched_switch events"). */
+char *ftl_cli_why_lacking(const FtlCliGlobals *g, FtlTrace *trace, const FtlCounts *selected,
+			  const char *lacking);
+/* An FTL_ERROR_EMPTY error "CMD: why" (exit 1) for a view asked for what the
+ * selected events do not hold (lacking). Returns FALSE. */
+gboolean ftl_cli_lacks(const FtlCliGlobals *g, FtlTrace *trace, const FtlCounts *selected,
+		       const char *lacking, GError **error);
+/* The selection options as given ("--cpu 9 --time 1,2 -e 'irq'"); "" when
+ * none. Free with g_free(). */
+char *ftl_cli_selection_text(const FtlCliGlobals *g);
 /* The same as an FTL_ERROR_EMPTY error "CMD: why" (exit 1): for a command
  * whose whole answer is empty. Returns FALSE. */
 gboolean ftl_cli_empty(const FtlCliGlobals *g, FtlTrace *trace, const FtlCounts *selected,
 		       const char *cmd, GError **error);
 
-gboolean ftl_cmd_info(int argc, char **argv, GError **error);
-gboolean ftl_cmd_index(int argc, char **argv, GError **error);
-gboolean ftl_cmd_dump(int argc, char **argv, GError **error);
-gboolean ftl_cmd_report(int argc, char **argv, GError **error);
-gboolean ftl_cmd_graph(int argc, char **argv, GError **error);
-gboolean ftl_cmd_split(int argc, char **argv, GError **error);
-gboolean ftl_cmd_markers(int argc, char **argv, GError **error);
-gboolean ftl_cmd_diff(int argc, char **argv, GError **error);
-gboolean ftl_cmd_stack(int argc, char **argv, GError **error);
-gboolean ftl_cmd_record(int argc, char **argv, GError **error);
-gboolean ftl_cmd_oops(int argc, char **argv, GError **error);
-gboolean ftl_cmd_arm_oops(int argc, char **argv, GError **error);
-gboolean ftl_cmd_tui(int argc, char **argv, GError **error);
-gboolean ftl_cmd_flame(int argc, char **argv, GError **error);
-gboolean ftl_cmd_export(int argc, char **argv, GError **error);
-gboolean ftl_cmd_sched(int argc, char **argv, GError **error);
-gboolean ftl_cmd_timeline(int argc, char **argv, GError **error);
-gboolean ftl_cmd_plot(int argc, char **argv, GError **error);
+gboolean ftl_cmd_info(const FtlCommand *cmd, int argc, char **argv, GError **error);
+gboolean ftl_cmd_index(const FtlCommand *cmd, int argc, char **argv, GError **error);
+gboolean ftl_cmd_dump(const FtlCommand *cmd, int argc, char **argv, GError **error);
+gboolean ftl_cmd_report(const FtlCommand *cmd, int argc, char **argv, GError **error);
+gboolean ftl_cmd_graph(const FtlCommand *cmd, int argc, char **argv, GError **error);
+gboolean ftl_cmd_split(const FtlCommand *cmd, int argc, char **argv, GError **error);
+gboolean ftl_cmd_markers(const FtlCommand *cmd, int argc, char **argv, GError **error);
+gboolean ftl_cmd_diff(const FtlCommand *cmd, int argc, char **argv, GError **error);
+gboolean ftl_cmd_stack(const FtlCommand *cmd, int argc, char **argv, GError **error);
+gboolean ftl_cmd_record(const FtlCommand *cmd, int argc, char **argv, GError **error);
+gboolean ftl_cmd_oops(const FtlCommand *cmd, int argc, char **argv, GError **error);
+gboolean ftl_cmd_arm_oops(const FtlCommand *cmd, int argc, char **argv, GError **error);
+gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **error);
+gboolean ftl_cmd_flame(const FtlCommand *cmd, int argc, char **argv, GError **error);
+gboolean ftl_cmd_export(const FtlCommand *cmd, int argc, char **argv, GError **error);
+gboolean ftl_cmd_sched(const FtlCommand *cmd, int argc, char **argv, GError **error);
+gboolean ftl_cmd_timeline(const FtlCommand *cmd, int argc, char **argv, GError **error);
+gboolean ftl_cmd_plot(const FtlCommand *cmd, int argc, char **argv, GError **error);

@@ -45,7 +45,7 @@ static gboolean arm_check(int argc, char **argv, gboolean disarm, const char *tr
 	return TRUE;
 }
 
-gboolean ftl_cmd_arm_oops(int argc, char **argv, GError **error)
+gboolean ftl_cmd_arm_oops(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	g_autofree char *tracer = NULL, *buffer_s = NULL;
 	g_auto(GStrv) events = NULL;
@@ -63,7 +63,7 @@ gboolean ftl_cmd_arm_oops(int argc, char **argv, GError **error)
 		{ NULL },
 	};
 	g_auto(FtlCliGlobals) g = { 0 };
-	if (!ftl_cli_parse(ftl_cli_find("arm-oops"), entries, &g, &argc, &argv, error))
+	if (!ftl_cli_parse(cmd, entries, &g, &argc, &argv, error))
 		return FALSE;
 	FtlFormat format = g.format;
 	if (!arm_check(argc, argv, disarm, tracer, events, buffer_s, &buffer_kb, error))

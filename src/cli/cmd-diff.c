@@ -12,11 +12,10 @@
 
 /* One side: the trace's per-function statistics, built without the
  * merged call tree. */
-static FtlFuncStats *diff_side(const FtlCliGlobals *g, char *argv0, char *path, FtlTrace **trace,
-			       char **why, GError **error)
+static FtlFuncStats *diff_side(FtlCliGlobals *g, char *path, FtlTrace **trace, char **why,
+			       GError **error)
 {
-	char *side_argv[] = { argv0, path, NULL };
-	*trace = ftl_cli_open_trace(g, 2, side_argv, error);
+	*trace = ftl_cli_open_path(g, path, error);
 	if (!*trace)
 		return NULL;
 	g_autoptr(FtlCallTree) calls =
@@ -31,12 +30,16 @@ static FtlFuncStats *diff_side(const FtlCliGlobals *g, char *argv0, char *path, 
 	ftl_pass_add(pass, &ftl_funcstats_consumer, funcs);
 	if (!ftl_pass_run(pass, *trace, &g->filter, error))
 		return NULL;
-	if (!ftl_funcstats_n_rows(funcs))
+	/* a side whose selection keeps nothing is a side with no function */
+	g_autoptr(GError) empty = NULL;
+	if (!ftl_cli_finish(g, *trace, &empty))
+		*why = g_strdup(empty->message);
+	else if (!ftl_funcstats_n_rows(funcs))
 		*why = ftl_cli_why_empty(g, *trace, counts);
 	return g_steal_pointer(&funcs);
 }
 
-gboolean ftl_cmd_diff(int argc, char **argv, GError **error)
+gboolean ftl_cmd_diff(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	g_autofree char *sort_s = NULL;
 	gint top = 30;
@@ -47,7 +50,7 @@ gboolean ftl_cmd_diff(int argc, char **argv, GError **error)
 		{ NULL },
 	};
 	g_auto(FtlCliGlobals) g = { 0 };
-	if (!ftl_cli_parse(ftl_cli_find("diff"), entries, &g, &argc, &argv, error))
+	if (!ftl_cli_parse(cmd, entries, &g, &argc, &argv, error))
 		return FALSE;
 	FtlFormat format = g.format;
 	if (argc != 3) {
@@ -55,6 +58,8 @@ gboolean ftl_cmd_diff(int argc, char **argv, GError **error)
 			    "diff: expected two traces, A and B");
 		return FALSE;
 	}
+	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
+		return FALSE;
 	FtlDiffKey key = FTL_DIFF_BY_TOTAL;
 	if (sort_s && !ftl_diff_parse_key(sort_s, &key)) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
@@ -63,10 +68,10 @@ gboolean ftl_cmd_diff(int argc, char **argv, GError **error)
 	}
 	g_autoptr(FtlTrace) ta = NULL, tb = NULL;
 	g_autofree char *why_a = NULL, *why_b = NULL;
-	g_autoptr(FtlFuncStats) a = diff_side(&g, argv[0], argv[1], &ta, &why_a, error);
+	g_autoptr(FtlFuncStats) a = diff_side(&g, argv[1], &ta, &why_a, error);
 	if (!a)
 		return FALSE;
-	g_autoptr(FtlFuncStats) b = diff_side(&g, argv[0], argv[2], &tb, &why_b, error);
+	g_autoptr(FtlFuncStats) b = diff_side(&g, argv[2], &tb, &why_b, error);
 	if (!b)
 		return FALSE;
 	/* both sides empty: nothing to compare, say why (exit 1; CSV and JSON

@@ -8,7 +8,7 @@
 #include "views/dump.h"
 #include "views/info.h"
 
-gboolean ftl_cmd_dump(int argc, char **argv, GError **error)
+gboolean ftl_cmd_dump(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	gint64 limit = -1;
 	const GOptionEntry entries[] = {
@@ -16,11 +16,11 @@ gboolean ftl_cmd_dump(int argc, char **argv, GError **error)
 		{ NULL },
 	};
 	g_auto(FtlCliGlobals) g = { 0 };
-	if (!ftl_cli_parse(ftl_cli_find("dump"), entries, &g, &argc, &argv, error))
+	if (!ftl_cli_parse(cmd, entries, &g, &argc, &argv, error))
 		return FALSE;
-	if (!ftl_cli_time_origin(&g, argc, argv, error))
+	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
 		return FALSE;
-	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, argc, argv, error);
+	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, error);
 	if (!trace)
 		return FALSE;
 	g_autoptr(FtlIter) it = ftl_iter_new(trace, &g.filter);
@@ -45,5 +45,5 @@ gboolean ftl_cmd_dump(int argc, char **argv, GError **error)
 		return FALSE;
 	if (ftl_diags_any(ftl_trace_diags(trace)))
 		ftl_diags_print_text(stderr, ftl_trace_diags(trace));
-	return TRUE;
+	return ftl_cli_finish(&g, trace, error);
 }

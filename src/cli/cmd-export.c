@@ -14,7 +14,7 @@
 #include "views/export-folded.h"
 #include "views/export-speedscope.h"
 
-static gboolean export_folded(FtlTrace *trace, const FtlCliGlobals *g, const char *per,
+static gboolean export_folded(FtlTrace *trace, FtlCliGlobals *g, const char *per,
 			      const char *from_s, FILE *out, GError **error)
 {
 	FtlFlameBuildOptions o = { .diags = ftl_trace_diags(trace) };
@@ -28,9 +28,14 @@ static gboolean export_folded(FtlTrace *trace, const FtlCliGlobals *g, const cha
 					       : FTL_CALLTREE_GROUP_NONE;
 	g_autoptr(FtlFlameBuild) b = ftl_flame_build_new(&o);
 	g_autoptr(FtlPass) pass = ftl_pass_new();
+	g_autoptr(FtlCounts) counts = ftl_counts_new();
+	ftl_pass_add(pass, &ftl_counts_consumer, counts);
 	ftl_pass_add(pass, &ftl_flame_build_consumer, b);
-	if (!ftl_pass_run(pass, trace, &g->filter, error))
+	if (!ftl_pass_run(pass, trace, &g->filter, error) || !ftl_cli_finish(g, trace, error))
 		return FALSE;
+	if (!ftl_flame_root(ftl_flame_build_tree(b))->child)
+		return ftl_cli_lacks(g, trace, counts,
+				     "function calls, stack traces or function samples to fold", error);
 	guint64 lines = ftl_export_folded(ftl_flame_build_tree(b), out);
 	if (g->verbose)
 		g_printerr("ftlens: export: %" G_GUINT64_FORMAT " folded paths from %s\n", lines,
@@ -38,7 +43,7 @@ static gboolean export_folded(FtlTrace *trace, const FtlCliGlobals *g, const cha
 	return TRUE;
 }
 
-static gboolean export_speedscope(FtlTrace *trace, const FtlCliGlobals *g, FILE *out,
+static gboolean export_speedscope(FtlTrace *trace, FtlCliGlobals *g, FILE *out,
 				  GError **error)
 {
 	g_autoptr(FtlSpeedscopeExport) s =
@@ -46,9 +51,14 @@ static gboolean export_speedscope(FtlTrace *trace, const FtlCliGlobals *g, FILE 
 	if (!s)
 		return FALSE;
 	g_autoptr(FtlPass) pass = ftl_pass_new();
+	g_autoptr(FtlCounts) counts = ftl_counts_new();
+	ftl_pass_add(pass, &ftl_counts_consumer, counts);
 	ftl_pass_add(pass, &ftl_call_export_consumer, ftl_speedscope_export_calls(s));
-	if (!ftl_pass_run(pass, trace, &g->filter, error) ||
-	    !ftl_speedscope_export_write(s, error))
+	if (!ftl_pass_run(pass, trace, &g->filter, error) || !ftl_cli_finish(g, trace, error))
+		return FALSE;
+	if (!ftl_counts_kind(counts, FTL_EVENT_FUNC_ENTRY) && !ftl_counts_kind(counts, FTL_EVENT_FUNC_EXIT))
+		return ftl_cli_lacks(g, trace, counts, "function_graph calls", error);
+	if (!ftl_speedscope_export_write(s, error))
 		return FALSE;
 	guint64 profiles, events, open, orphans, dropped;
 	ftl_speedscope_export_stats(s, &profiles, &events, &open, &orphans, &dropped);
@@ -62,15 +72,24 @@ static gboolean export_speedscope(FtlTrace *trace, const FtlCliGlobals *g, FILE 
 	return TRUE;
 }
 
-static gboolean export_chrome(FtlTrace *trace, const FtlCliGlobals *g, FILE *out, GError **error)
+static gboolean export_chrome(FtlTrace *trace, FtlCliGlobals *g, FILE *out, GError **error)
 {
 	g_autoptr(FtlChromeExport) c =
 		ftl_chrome_export_new(out, ftl_trace_label(trace), ftl_trace_diags(trace), error);
 	if (!c)
 		return FALSE;
 	g_autoptr(FtlPass) pass = ftl_pass_new();
+	g_autoptr(FtlCounts) counts = ftl_counts_new();
+	ftl_pass_add(pass, &ftl_counts_consumer, counts);
 	ftl_pass_add(pass, &ftl_call_export_consumer, ftl_chrome_export_calls(c));
-	if (!ftl_pass_run(pass, trace, &g->filter, error) || !ftl_chrome_export_write(c, error))
+	if (!ftl_pass_run(pass, trace, &g->filter, error) || !ftl_cli_finish(g, trace, error))
+		return FALSE;
+	if (!ftl_counts_kind(counts, FTL_EVENT_FUNC_ENTRY) &&
+	    !ftl_counts_kind(counts, FTL_EVENT_FUNC_EXIT) &&
+	    !ftl_counts_kind(counts, FTL_EVENT_SCHED_SWITCH))
+		return ftl_cli_lacks(g, trace, counts, "function_graph calls or sched_switch events",
+				     error);
+	if (!ftl_chrome_export_write(c, error))
 		return FALSE;
 	guint64 events, sched;
 	ftl_chrome_export_stats(c, &events, &sched);
@@ -81,7 +100,7 @@ static gboolean export_chrome(FtlTrace *trace, const FtlCliGlobals *g, FILE *out
 	return TRUE;
 }
 
-gboolean ftl_cmd_export(int argc, char **argv, GError **error)
+gboolean ftl_cmd_export(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	g_autofree char *to = NULL, *output = NULL, *per = NULL, *from = NULL;
 	const GOptionEntry entries[] = {
@@ -96,7 +115,7 @@ gboolean ftl_cmd_export(int argc, char **argv, GError **error)
 		{ NULL },
 	};
 	g_auto(FtlCliGlobals) g = { 0 };
-	if (!ftl_cli_parse(ftl_cli_find("export"), entries, &g, &argc, &argv, error))
+	if (!ftl_cli_parse(cmd, entries, &g, &argc, &argv, error))
 		return FALSE;
 	const char *bad = NULL;
 	if (!to || (strcmp(to, "folded") && strcmp(to, "speedscope") && strcmp(to, "chrome")))
@@ -111,7 +130,9 @@ gboolean ftl_cmd_export(int argc, char **argv, GError **error)
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "export: %s", bad);
 		return FALSE;
 	}
-	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, argc, argv, error);
+	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
+		return FALSE;
+	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, error);
 	if (!trace)
 		return FALSE;
 	g_autoptr(FtlOutput) out = ftl_output_open(output, (const char *const *)argv + 1, error);

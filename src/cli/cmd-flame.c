@@ -10,11 +10,7 @@
 #include "analysis/pass.h"
 #include "analysis/stackhog.h"
 #include "cli/cli.h"
-#include "parse/console.h"
-#include "parse/folded.h"
-#include "parse/stacktrace.h"
 #include "util/error.h"
-#include "util/input.h"
 #include "util/output.h"
 #include "views/svg-flame.h"
 #include "views/svg-stack.h"
@@ -73,33 +69,23 @@ static void flame_add_folded(const FtlSlice *added, guint n_added, guint same, g
 	ftl_flame_paths_add(data, added, n_added, same, weight);
 }
 
-/* Folded stacks are read as they are: their weights are taken as ns. */
-static gboolean flame_is_folded(char **paths, int n)
-{
-	for (int i = 0; i < n; i++) {
-		g_autoptr(FtlInput) in = ftl_input_open(paths[i], NULL);
-		if (!in || !ftl_folded_sniff(in->data, in->size))
-			return FALSE;
-	}
-	return n > 0;
-}
-
 /* Subtrees too narrow to draw are folded while reading (not from standard
  * input, which cannot be read twice): paths out of tree order that come
  * back to a folded one make the files read again without folding. */
-static gboolean flame_load_folded(FlameInput *in, char **paths, int n, double min_fraction,
+static gboolean flame_load_folded(FlameInput *in, const FtlInputs *inputs, double min_fraction,
 				  GError **error)
 {
-	for (int i = 0; i < n; i++)
-		if (!strcmp(paths[i], "-"))
+	guint n = ftl_inputs_n(inputs, FTL_INPUT_FOLDED);
+	for (guint i = 0; i < n; i++)
+		if (!strcmp(ftl_inputs_path(inputs, FTL_INPUT_FOLDED, i), "-"))
 			min_fraction = 0;
 	for (;;) {
 		in->folded = ftl_flame_new(FTL_FLAME_UNIT_NS);
 		FtlFlamePaths *fp = ftl_flame_paths_new(in->folded, min_fraction);
 		gboolean ok = TRUE;
 		gint64 total = 0;
-		for (int i = 0; i < n && ok; i++)
-			ok = ftl_folded_read(paths[i], flame_add_folded, fp, &total, error);
+		for (guint i = 0; i < n && ok; i++)
+			ok = ftl_inputs_read_folded(inputs, i, flame_add_folded, fp, &total, error);
 		if (!ftl_flame_paths_end(fp) && ok && min_fraction > 0) {
 			g_clear_pointer(&in->folded, ftl_flame_free);
 			min_fraction = 0;
@@ -133,25 +119,14 @@ static FtlCallTreeGroup flame_group(const FlameArgs *a)
 }
 
 /* Runs one pass over the trace in paths with the flame or chart builder. */
-static gboolean flame_load_trace(FlameInput *in, const FlameArgs *a, const FtlCliGlobals *g,
-				 char **argv, int argc, double min_fraction, GError **error)
+static gboolean flame_load_trace(FlameInput *in, const FlameArgs *a, FtlCliGlobals *g,
+				 char *path, double min_fraction, GError **error)
 {
-	g_autoptr(GError) local = NULL;
-	in->trace = ftl_cli_open_trace(g, argc, argv, &local);
-	if (!in->trace && argc == 2 && g_error_matches(local, FTL_ERROR, FTL_ERROR_FORMAT)) {
-		/* a console log: the ftrace dump an oops printed */
-		g_autoptr(FtlConsole) con = ftl_console_read(argv[1], NULL);
-		if (con && con->dumps->len)
-			in->trace = ftl_console_dump_open(con, 0, FTL_OPEN_NONE, error);
-		else
-			g_propagate_error(error, g_steal_pointer(&local));
-		if (!in->trace)
-			return FALSE;
-		g_string_append(in->note, "the first ftrace dump in a console log; ");
-	} else if (!in->trace) {
-		g_propagate_error(error, g_steal_pointer(&local));
+	in->trace = path ? ftl_cli_open_path(g, path, error) : ftl_cli_open_trace(g, error);
+	if (!in->trace)
 		return FALSE;
-	}
+	if (ftl_inputs_note(g->inputs) && !path)
+		g_string_append(in->note, "an ftrace dump in a console log; ");
 	if (a->span_start && !(in->spans = ftl_spans_new(a->span_start, a->span_end, error)))
 		return FALSE;
 	const char *function =
@@ -172,8 +147,16 @@ static gboolean flame_load_trace(FlameInput *in, const FlameArgs *a, const FtlCl
 		in->build = ftl_flame_build_new(&o);
 		ftl_pass_add(pass, &ftl_flame_build_consumer, in->build);
 	}
-	if (!ftl_pass_run(pass, in->trace, &g->filter, error))
+	g_autoptr(FtlCounts) counts = ftl_counts_new();
+	ftl_pass_add(pass, &ftl_counts_consumer, counts);
+	if (!ftl_pass_run(pass, in->trace, &g->filter, error) || !ftl_cli_finish(g, in->trace, error))
 		return FALSE;
+	FtlFlame *drawn = in->chart ? ftl_flamechart_tree(in->chart) : ftl_flame_build_tree(in->build);
+	if (!ftl_flame_root(drawn)->child)
+		return ftl_cli_lacks(g, in->trace, counts,
+				     a->chart ? "function_graph calls to chart"
+					      : "function calls, stack traces or function samples",
+				     error);
 	guint64 lines, lost;
 	if (in->chart) {
 		in->tree = ftl_flamechart_tree(in->chart);
@@ -201,17 +184,20 @@ static gboolean flame_load_trace(FlameInput *in, const FlameArgs *a, const FtlCl
 	return TRUE;
 }
 
-static gboolean flame_load(FlameInput *in, const FlameArgs *a, const FtlCliGlobals *g,
-			   char **argv, int argc, double min_fraction, GError **error)
+/* One side: all operands, or with --diff the operand path alone. */
+static gboolean flame_load(FlameInput *in, const FlameArgs *a, FtlCliGlobals *g, char *path,
+			   double min_fraction, GError **error)
 {
 	in->note = g_string_new(NULL);
-	/* the folded sniff and the console fallback read the input before the pass */
-	if (!ftl_cli_stdin_twice(argc, argv, error))
-		return FALSE;
-	if (!a->chart && flame_is_folded(argv + 1, argc - 1))
-		return flame_load_folded(in, argv + 1, argc - 1, a->diff ? 0 : min_fraction,
-					 error);
-	return flame_load_trace(in, a, g, argv, argc, min_fraction, error);
+	if (ftl_inputs_kinds(g->inputs) & FTL_INPUT_FOLDED) {
+		if (!path)
+			return flame_load_folded(in, g->inputs, min_fraction, error);
+		FtlInputsOptions o = { .command = "flame", .accept = FTL_INPUT_FOLDED };
+		char *one[] = { path, NULL };
+		g_autoptr(FtlInputs) side = ftl_inputs_sort(&o, one, 1, error);
+		return side && flame_load_folded(in, side, 0, error);
+	}
+	return flame_load_trace(in, a, g, path, min_fraction, error);
 }
 
 static gboolean flame_check_args(FlameArgs *a, FtlCliGlobals *g, int argc, FtlSvgMinWidth *mw,
@@ -238,8 +224,8 @@ static gboolean flame_check_args(FlameArgs *a, FtlCliGlobals *g, int argc, FtlSv
 		bad = "--diff draws flame graphs: not with --chart or --stack";
 	else if (a->chart && a->stack)
 		bad = "--chart and --stack are different pictures: choose one";
-	else if (a->stack && (g->cpu_list || g->pid_list || g->time_range || a->span_start))
-		bad = "--stack: stack tables have no events to select";
+	else if (a->stack && a->span_start)
+		bad = "--stack: stack tables have no markers to make spans of";
 	if (bad) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "flame: %s", bad);
 		return FALSE;
@@ -267,7 +253,7 @@ static gboolean flame_write(const FlameArgs *a, const FtlCliGlobals *g, FtlFlame
 	return TRUE;
 }
 
-static gboolean flame_draw(const FlameArgs *a, FtlCliGlobals *g, int argc, char **argv,
+static gboolean flame_draw(const FlameArgs *a, FtlCliGlobals *g, char **argv,
 			   const FtlSvgMinWidth *mw, GError **error)
 {
 	FtlFlameSvgOptions o = { .width = (guint)a->width,
@@ -294,9 +280,8 @@ static gboolean flame_draw(const FlameArgs *a, FtlCliGlobals *g, int argc, char 
 	FtlFlame *tree;
 	g_autoptr(GString) sub = g_string_new(a->subtitle);
 	if (a->diff) {
-		char *one[2] = { argv[0], argv[1] }, *two[2] = { argv[0], argv[2] };
-		if (!flame_load(&in, a, g, one, 2, frac, error) ||
-		    !flame_load(&in_b, a, g, two, 2, frac, error))
+		if (!flame_load(&in, a, g, argv[1], frac, error) ||
+		    !flame_load(&in_b, a, g, argv[2], frac, error))
 			return FALSE;
 		if (ftl_flame_unit(in.tree) != ftl_flame_unit(in_b.tree)) {
 			g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
@@ -308,7 +293,7 @@ static gboolean flame_draw(const FlameArgs *a, FtlCliGlobals *g, int argc, char 
 				       argv[1], in.note->str, argv[2], in_b.note->str,
 				       a->normalize ? "; A scaled to B's total" : "");
 	} else {
-		if (!flame_load(&in, a, g, argv, argc, frac, error))
+		if (!flame_load(&in, a, g, NULL, frac, error))
 			return FALSE;
 		tree = in.tree;
 		g_string_append_printf(sub, "%s%s", sub->len ? "; " : "", in.note->str);
@@ -328,14 +313,12 @@ static gboolean flame_draw(const FlameArgs *a, FtlCliGlobals *g, int argc, char 
 	return flame_write(a, g, tree, &o, argv + 1, error);
 }
 
-static gboolean flame_stack(const FlameArgs *a, const FtlCliGlobals *g, int argc, char **argv,
+static gboolean flame_stack(const FlameArgs *a, const FtlCliGlobals *g, char **argv,
 			    GError **error)
 {
 	g_autoptr(FtlStackSet) set = ftl_stack_set_new();
-	for (int i = 1; i < argc; i++)
-		if (!ftl_stacktrace_read(set, argv[i], error))
-			return FALSE;
-	ftl_stacktrace_finish(set);
+	if (!ftl_inputs_read_stacks(g->inputs, set, error))
+		return FALSE;
 	FtlStackSvgOptions o = { .width = (guint)a->width, .title = a->title,
 				 .subtitle = a->subtitle, .limit = a->limit };
 	g_autoptr(FtlOutput) out = ftl_output_open(a->output, (const char *const *)argv + 1, error);
@@ -351,7 +334,7 @@ static gboolean flame_stack(const FlameArgs *a, const FtlCliGlobals *g, int argc
 	return TRUE;
 }
 
-gboolean ftl_cmd_flame(int argc, char **argv, GError **error)
+gboolean ftl_cmd_flame(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	g_auto(FlameArgs) a = { 0 };
 	char *span_help = NULL; /* never set: --span is taken out of argv first */
@@ -397,21 +380,20 @@ gboolean ftl_cmd_flame(int argc, char **argv, GError **error)
 	if (!ftl_cli_take_pair("flame", "--span", &argc, argv, &a.span_start, &a.span_end, error))
 		return FALSE;
 	g_auto(FtlCliGlobals) g = { 0 };
-	gboolean parsed = ftl_cli_parse(ftl_cli_find("flame"), entries, &g, &argc, &argv, error);
+	gboolean parsed = ftl_cli_parse(cmd, entries, &g, &argc, &argv, error);
 	g_free(span_help);
 	if (!parsed)
 		return FALSE;
+	if (a.stack && !ftl_cli_no_selection(&g, "flame --stack", error))
+		return FALSE;
+	guint accept = a.stack ? FTL_INPUT_STACKS
+		       : a.chart ? FTL_INPUT_EVENTS
+				 : FTL_INPUT_EVENTS | FTL_INPUT_FOLDED;
 	FtlSvgMinWidth mw = { -1, 0 };
-	if (!flame_check_args(&a, &g, argc, &mw, error))
+	if (!flame_check_args(&a, &g, argc, &mw, error) ||
+	    !ftl_cli_setup(&g, accept, argc, argv, error))
 		return FALSE;
-	if (argc < 2) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "flame: no input file given (try 'ftlens help flame')");
-		return FALSE;
-	}
 	if (a.stack)
-		return flame_stack(&a, &g, argc, argv, error);
-	if (!ftl_cli_time_origin(&g, argc, argv, error))
-		return FALSE;
-	return flame_draw(&a, &g, argc, argv, &mw, error);
+		return flame_stack(&a, &g, argv, error);
+	return flame_draw(&a, &g, argv, &mw, error);
 }

@@ -36,7 +36,7 @@ static gboolean graph_check(const char *per, gint max_nodes, double threshold_us
 	return TRUE;
 }
 
-gboolean ftl_cmd_graph(int argc, char **argv, GError **error)
+gboolean ftl_cmd_graph(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	g_autofree char *per = NULL, *function = NULL;
 	gint depth = -1, max_nodes = FTL_CALLTREE_DEFAULT_MAX_NODES;
@@ -56,7 +56,7 @@ gboolean ftl_cmd_graph(int argc, char **argv, GError **error)
 		{ NULL },
 	};
 	g_auto(FtlCliGlobals) g = { 0 };
-	if (!ftl_cli_parse(ftl_cli_find("graph"), entries, &g, &argc, &argv, error))
+	if (!ftl_cli_parse(cmd, entries, &g, &argc, &argv, error))
 		return FALSE;
 	FtlFormat format = g.format;
 	FtlCallTreeGroup group = FTL_CALLTREE_GROUP_NONE;
@@ -70,7 +70,9 @@ gboolean ftl_cmd_graph(int argc, char **argv, GError **error)
 		argv++;
 		argc--;
 	}
-	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, argc, argv, error);
+	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
+		return FALSE;
+	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, error);
 	if (!trace)
 		return FALSE;
 	g_autoptr(FtlCallTree) tree = ftl_calltree_new(group, ftl_trace_diags(trace));
@@ -81,7 +83,7 @@ gboolean ftl_cmd_graph(int argc, char **argv, GError **error)
 	g_autoptr(FtlPass) pass = ftl_pass_new();
 	ftl_pass_add(pass, &ftl_counts_consumer, counts);
 	ftl_pass_add(pass, &ftl_calltree_consumer, tree);
-	if (!ftl_pass_run(pass, trace, &g.filter, error))
+	if (!ftl_pass_run(pass, trace, &g.filter, error) || !ftl_cli_finish(&g, trace, error))
 		return FALSE;
 	const FtlCallNode *root = ftl_calltree_root(tree);
 	if (function && !root->child) {

@@ -31,7 +31,7 @@ static void index_print(const char *input, const FtlIndex *idx, gboolean built)
 					 : "read the whole file (some events have no timestamp)");
 }
 
-gboolean ftl_cmd_index(int argc, char **argv, GError **error)
+gboolean ftl_cmd_index(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	gint stride = FTL_INDEX_STRIDE;
 	const GOptionEntry entries[] = {
@@ -40,7 +40,7 @@ gboolean ftl_cmd_index(int argc, char **argv, GError **error)
 		{ NULL },
 	};
 	g_auto(FtlCliGlobals) g = { 0 };
-	if (!ftl_cli_parse(ftl_cli_find("index"), entries, &g, &argc, &argv, error))
+	if (!ftl_cli_parse(cmd, entries, &g, &argc, &argv, error))
 		return FALSE;
 	if (argc != 2) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "index: expected one FILE");
@@ -51,13 +51,17 @@ gboolean ftl_cmd_index(int argc, char **argv, GError **error)
 			    stride, 1 << 20);
 		return FALSE;
 	}
+	if (!ftl_cli_no_selection(&g, "index", error))
+		return FALSE;
 	if (g.no_index) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "index: --no-index says not to");
 		return FALSE;
 	}
 	g.build_index = (guint)stride;
 	g.filter.t_start = g.filter.t_end = FTL_TS_NONE;
-	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, argc, argv, error);
+	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
+		return FALSE;
+	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, error);
 	if (!trace)
 		return FALSE;
 	FtlSource *src = ftl_trace_n_sources(trace) == 1 ? ftl_trace_source(trace, 0) : NULL;

@@ -13,15 +13,17 @@
 #include "views/quality.h"
 #include "views/table.h"
 
-gboolean ftl_cmd_info(int argc, char **argv, GError **error)
+gboolean ftl_cmd_info(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	g_auto(FtlCliGlobals) g = { 0 };
-	if (!ftl_cli_parse(ftl_cli_find("info"), NULL, &g, &argc, &argv, error))
+	if (!ftl_cli_parse(cmd, NULL, &g, &argc, &argv, error))
 		return FALSE;
 	FtlFormat fmt = g.format;
 	gboolean json = fmt == FTL_FORMAT_JSON;
 	g.open_flags |= FTL_OPEN_NO_CALLERS; /* info shows no marker */
-	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, argc, argv, error);
+	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
+		return FALSE;
+	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, error);
 	if (!trace)
 		return FALSE;
 	g_autoptr(FtlCounts) counts = ftl_counts_new();
@@ -57,5 +59,6 @@ gboolean ftl_cmd_info(int argc, char **argv, GError **error)
 		fputc('\n', stdout);
 		ftl_quality_print_text(quality, stdout);
 	}
-	return TRUE;
+	/* what the trace holds is printed even when it is nothing */
+	return ftl_cli_finish(&g, trace, error);
 }

@@ -12,7 +12,7 @@
 #include "views/info.h"
 #include "views/markers.h"
 
-gboolean ftl_cmd_markers(int argc, char **argv, GError **error)
+gboolean ftl_cmd_markers(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	g_autofree char *span_start = NULL;
 	g_autofree char *span_end = NULL;
@@ -30,7 +30,7 @@ gboolean ftl_cmd_markers(int argc, char **argv, GError **error)
 	if (!ftl_cli_take_pair("markers", "--span", &argc, argv, &span_start, &span_end, error))
 		return FALSE;
 	g_auto(FtlCliGlobals) g = { 0 };
-	gboolean parsed = ftl_cli_parse(ftl_cli_find("markers"), entries, &g, &argc, &argv, error);
+	gboolean parsed = ftl_cli_parse(cmd, entries, &g, &argc, &argv, error);
 	g_free(span_help);
 	if (!parsed)
 		return FALSE;
@@ -46,9 +46,9 @@ gboolean ftl_cmd_markers(int argc, char **argv, GError **error)
 	g_autoptr(FtlSpans) spans = NULL;
 	if (span_start && !(spans = ftl_spans_new(span_start, span_end, error)))
 		return FALSE;
-	if (!ftl_cli_time_origin(&g, argc, argv, error))
+	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
 		return FALSE;
-	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, argc, argv, error);
+	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, error);
 	if (!trace)
 		return FALSE;
 	g_autoptr(FtlMarkers) m = ftl_markers_new();
@@ -56,7 +56,7 @@ gboolean ftl_cmd_markers(int argc, char **argv, GError **error)
 	ftl_pass_add(pass, &ftl_markers_consumer, m);
 	if (spans)
 		ftl_pass_add(pass, &ftl_spans_consumer, spans);
-	if (!ftl_pass_run(pass, trace, &g.filter, error))
+	if (!ftl_pass_run(pass, trace, &g.filter, error) || !ftl_cli_finish(&g, trace, error))
 		return FALSE;
 	opt.origin = g.origin_ns;
 	opt.origin_pattern = g.relative_to;

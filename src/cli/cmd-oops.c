@@ -8,7 +8,6 @@
 #include "analysis/oops.h"
 #include "analysis/pass.h"
 #include "cli/cli.h"
-#include "parse/console.h"
 #include "util/error.h"
 #include "util/output.h"
 #include "views/oops.h"
@@ -27,7 +26,7 @@ static void oops_read_dump(const FtlCliGlobals *g, const FtlConsole *con, const 
 	if (dump->empty || !dump->content->len)
 		return;
 	g_autoptr(GError) error = NULL;
-	FtlTrace *t = ftl_console_dump_open(con, d, g->strict ? FTL_OPEN_STRICT : FTL_OPEN_NONE, &error);
+	FtlTrace *t = ftl_inputs_open_dump(con, d, FTL_OPEN_NONE, &error);
 	if (!t) {
 		g_printerr("ftlens: oops: warning: %s\n", error->message);
 		return;
@@ -50,9 +49,9 @@ static void oops_read_dump(const FtlCliGlobals *g, const FtlConsole *con, const 
 }
 
 /* --extract-trace: the dump's recovered lines, written whole or not at all. */
-static gboolean oops_extract(const char *path, gint which, const char *out_path, GError **error)
+static gboolean oops_extract(FtlInputs *operands, gint which, const char *out_path, GError **error)
 {
-	g_autoptr(FtlConsole) con = ftl_console_read(path, error);
+	const FtlConsole *con = ftl_inputs_console(operands, 0, error);
 	if (!con)
 		return FALSE;
 	if (which > 0 && (guint)which > con->dumps->len && con->dumps->len) {
@@ -64,7 +63,7 @@ static gboolean oops_extract(const char *path, gint which, const char *out_path,
 	if (!ftl_console_pick_dump(con, which, &d, error))
 		return FALSE;
 	gsize len;
-	g_autofree char *text = ftl_console_dump_text(con, d, &len);
+	g_autofree char *text = ftl_inputs_dump_text(con, d, &len);
 	const char *inputs[] = { con->path, NULL };
 	if (!ftl_output_write_all(out_path, inputs, text, len, error))
 		return FALSE;
@@ -73,12 +72,11 @@ static gboolean oops_extract(const char *path, gint which, const char *out_path,
 }
 
 /* Every log's reports, as text one after the other or as one JSON document. */
-static gboolean oops_show(const FtlCliGlobals *g, int argc, char **argv, FtlFormat format,
-			  guint last_n, GError **error)
+static gboolean oops_show(const FtlCliGlobals *g, FtlFormat format, guint last_n, GError **error)
 {
 	g_autoptr(FtlOopsPrinter) pr = ftl_oops_printer_new(stdout, format);
-	for (int a = 1; a < argc; a++) {
-		g_autoptr(FtlConsole) con = ftl_console_read(argv[a], error);
+	for (guint a = 0; a < ftl_inputs_n(g->inputs, FTL_INPUT_CONSOLE); a++) {
+		const FtlConsole *con = ftl_inputs_console(g->inputs, a, error);
 		if (!con)
 			return FALSE;
 		g_autoptr(FtlOops) o = ftl_oops_find(con);
@@ -98,17 +96,13 @@ static gboolean oops_show(const FtlCliGlobals *g, int argc, char **argv, FtlForm
 	return TRUE;
 }
 
-static gboolean oops_check(const FtlCliGlobals *g, FtlFormat format, gint last_n, gint which,
-			   int argc, const char *extract, GError **error)
+static gboolean oops_check(gint last_n, gint which, int argc, const char *extract, GError **error)
 {
 	g_autofree char *why = NULL;
 	if (last_n < 0 || last_n > 100000)
 		why = g_strdup_printf("--last %d: expected 0-100000", last_n);
 	else if (which < 0)
 		why = g_strdup_printf("--dump %d: expected 1 or more", which);
-	else if (g->relative_to || g->wallclock)
-		why = g_strdup("--relative-to and --wallclock apply to traces: use them on the "
-			       "dump --extract-trace writes");
 	else if (argc < 2)
 		why = g_strdup("no console log given (try 'ftlens help oops')");
 	else if (extract && argc != 2)
@@ -118,7 +112,7 @@ static gboolean oops_check(const FtlCliGlobals *g, FtlFormat format, gint last_n
 	return !why;
 }
 
-gboolean ftl_cmd_oops(int argc, char **argv, GError **error)
+gboolean ftl_cmd_oops(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	g_autofree char *extract = NULL;
 	gint last_n = OOPS_LAST_DEFAULT, which = 0;
@@ -134,12 +128,13 @@ gboolean ftl_cmd_oops(int argc, char **argv, GError **error)
 		{ NULL },
 	};
 	g_auto(FtlCliGlobals) g = { 0 };
-	if (!ftl_cli_parse(ftl_cli_find("oops"), entries, &g, &argc, &argv, error))
+	if (!ftl_cli_parse(cmd, entries, &g, &argc, &argv, error))
 		return FALSE;
 	FtlFormat format = g.format;
-	if (!oops_check(&g, format, last_n, which, argc, extract, error))
+	if (!oops_check(last_n, which, argc, extract, error) ||
+	    !ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
 		return FALSE;
 	if (extract)
-		return oops_extract(argv[1], which, extract, error);
-	return oops_show(&g, argc, argv, format, (guint)last_n, error);
+		return oops_extract(g.inputs, which, extract, error);
+	return oops_show(&g, format, (guint)last_n, error);
 }

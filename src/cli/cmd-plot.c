@@ -12,7 +12,6 @@
 #include "analysis/rate.h"
 #include "analysis/sched.h"
 #include "cli/cli.h"
-#include "parse/stacktrace.h"
 #include "util/error.h"
 #include "views/info.h"
 #include "views/plot-gnuplot.h"
@@ -38,17 +37,9 @@ static gboolean plot_size(const char *s, FtlPlotOptions *o, GError **error)
 static gboolean plot_stack_files(FtlPlotOptions *o, FtlCliGlobals *g, int argc, char **argv,
 				 GError **error)
 {
-	if (argc < 2) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "plot stack: no input file given (a `record --stack` series)");
+	if (!ftl_cli_no_selection(g, "plot stack", error) ||
+	    !ftl_cli_setup(g, FTL_INPUT_STACKS, argc, argv, error))
 		return FALSE;
-	}
-	if (g->cpu_list || g->pid_list || g->time_range || g->relative_to || g->wallclock) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "plot stack: --cpu, --pid, --time, --relative-to and --wallclock select "
-			    "events; stack tables have none");
-		return FALSE;
-	}
 	g_autofree char *label = argc > 2 ? g_strdup_printf("%s and %d more", argv[1], argc - 2)
 					  : g_strdup(argv[1]);
 	o->input = label;
@@ -56,10 +47,8 @@ static gboolean plot_stack_files(FtlPlotOptions *o, FtlCliGlobals *g, int argc, 
 	if (!p)
 		return FALSE;
 	g_autoptr(FtlStackSet) set = ftl_stack_set_new();
-	for (int i = 1; i < argc; i++)
-		if (!ftl_stacktrace_read(set, argv[i], error))
-			return FALSE;
-	ftl_stacktrace_finish(set);
+	if (!ftl_inputs_read_stacks(g->inputs, set, error))
+		return FALSE;
 	FtlPlotData in = { .stack = set };
 	return ftl_plot_write(p, &in, (const char *const *)argv + 1, error);
 }
@@ -68,7 +57,9 @@ static gboolean plot_stack_files(FtlPlotOptions *o, FtlCliGlobals *g, int argc, 
 static gboolean plot_trace(FtlPlotOptions *o, FtlRateBy by, FtlCliGlobals *g, int argc,
 			   char **argv, GError **error)
 {
-	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(g, argc, argv, error);
+	if (!ftl_cli_setup(g, FTL_INPUT_EVENTS, argc, argv, error))
+		return FALSE;
+	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(g, error);
 	if (!trace)
 		return FALSE;
 	o->input = ftl_trace_label(trace);
@@ -95,8 +86,17 @@ static gboolean plot_trace(FtlPlotOptions *o, FtlRateBy by, FtlCliGlobals *g, in
 		ftl_sched_add_on_interval(s, ftl_plot_add_interval, p);
 		ftl_pass_add(pass, &ftl_sched_consumer, s);
 	}
-	if (!ftl_pass_run(pass, trace, &g->filter, error))
+	g_autoptr(FtlCounts) counts = ftl_counts_new();
+	ftl_pass_add(pass, &ftl_counts_consumer, counts);
+	if (!ftl_pass_run(pass, trace, &g->filter, error) || !ftl_cli_finish(g, trace, error))
 		return FALSE;
+	if (o->kind == FTL_PLOT_DURATIONS && !ftl_counts_kind(counts, FTL_EVENT_FUNC_ENTRY) &&
+	    !ftl_counts_kind(counts, FTL_EVENT_FUNC_EXIT))
+		return ftl_cli_lacks(g, trace, counts, "function_graph calls", error);
+	if (o->kind == FTL_PLOT_LATENCY && !ftl_counts_kind(counts, FTL_EVENT_SCHED_WAKEUP))
+		return ftl_cli_lacks(g, trace, counts, "sched_wakeup or sched_waking events", error);
+	if (o->kind == FTL_PLOT_CPU && !ftl_counts_kind(counts, FTL_EVENT_SCHED_SWITCH))
+		return ftl_cli_lacks(g, trace, counts, "sched_switch events", error);
 	FtlPlotData in = { .sched = s, .rate = rate, .markers = markers };
 	if (!ftl_plot_write(p, &in, (const char *const *)argv + 1, error))
 		return FALSE;
@@ -129,7 +129,7 @@ static gboolean plot_kind_options(FtlPlotOptions *o, char **functions, const cha
 	return TRUE;
 }
 
-gboolean ftl_cmd_plot(int argc, char **argv, GError **error)
+gboolean ftl_cmd_plot(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	g_autofree char *output = NULL, *size = NULL, *by_s = NULL;
 	g_auto(GStrv) functions = NULL;
@@ -151,7 +151,7 @@ gboolean ftl_cmd_plot(int argc, char **argv, GError **error)
 		{ NULL },
 	};
 	g_auto(FtlCliGlobals) g = { 0 };
-	if (!ftl_cli_parse(ftl_cli_find("plot"), entries, &g, &argc, &argv, error))
+	if (!ftl_cli_parse(cmd, entries, &g, &argc, &argv, error))
 		return FALSE;
 	FtlPlotOptions o = { .width = 1000, .height = 600, .script_only = script_only };
 	if (argc < 2 || !ftl_plot_parse_kind(argv[1], &o.kind)) {

@@ -234,7 +234,7 @@ static gboolean record_run(RecordArgs *a, char **cmd, GError **error)
 	return record_trace(a, &cfg, cmd, error);
 }
 
-gboolean ftl_cmd_record(int argc, char **argv, GError **error)
+gboolean ftl_cmd_record(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	RecordArgs a = { 0 };
 	a.max_depth = -1;
@@ -297,19 +297,19 @@ gboolean ftl_cmd_record(int argc, char **argv, GError **error)
 		  NULL },
 		{ NULL },
 	};
-	char **cmd = record_split_command(&argc, argv);
+	char **child = record_split_command(&argc, argv);
 	g_autofree char **opts = g_new0(char *, argc + 1);
 	memcpy(opts, argv, sizeof(char *) * (gsize)argc);
 	char **parse = opts;
 	g_auto(FtlCliGlobals) g;
-	gboolean ok = ftl_cli_parse_data(ftl_cli_find("record"), entries, events, &g, &argc,
+	gboolean ok = ftl_cli_parse_data(cmd, entries, events, &g, &argc,
 					 &parse, error);
 	if (ok && argc > 1)
 		ok = record_usage(error, "no FILE operands: put the command to trace after --");
 	if (ok && a.cleanup)
 		ok = record_cleanup(a.output ? a.output : RECORD_DEFAULT_OUTPUT, error);
 	else if (ok)
-		ok = record_run(&a, cmd, error);
+		ok = record_run(&a, child, error);
 	record_args_clear(&a);
 	return ok;
 }

@@ -42,7 +42,7 @@ static gboolean report_check(const char *per, const char *sort_s, gint top, doub
 }
 
 
-gboolean ftl_cmd_report(int argc, char **argv, GError **error)
+gboolean ftl_cmd_report(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	g_autofree char *per = NULL, *sort_s = NULL;
 	gint top = 15;
@@ -63,7 +63,7 @@ gboolean ftl_cmd_report(int argc, char **argv, GError **error)
 		{ NULL },
 	};
 	g_auto(FtlCliGlobals) g = { 0 };
-	if (!ftl_cli_parse(ftl_cli_find("report"), entries, &g, &argc, &argv, error))
+	if (!ftl_cli_parse(cmd, entries, &g, &argc, &argv, error))
 		return FALSE;
 	FtlFormat format = g.format;
 	FtlFuncStatsKey key = FTL_FUNCSTATS_BY_FUNC;
@@ -71,9 +71,9 @@ gboolean ftl_cmd_report(int argc, char **argv, GError **error)
 	if (!report_check(per, sort_s, top, threshold_us, &key, &sort, error))
 		return FALSE;
 	g.open_flags |= FTL_OPEN_NO_CALLERS; /* its markers table has no caller column */
-	if (!ftl_cli_time_origin(&g, argc, argv, error))
+	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
 		return FALSE;
-	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, argc, argv, error);
+	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, error);
 	if (!trace)
 		return FALSE;
 	g_autoptr(FtlCounts) counts = ftl_counts_new();
@@ -96,7 +96,7 @@ gboolean ftl_cmd_report(int argc, char **argv, GError **error)
 	g_autoptr(FtlSched) sched = sched_on ? ftl_sched_new(NULL) : NULL;
 	if (sched)
 		ftl_pass_add(pass, &ftl_sched_consumer, sched);
-	if (!ftl_pass_run(pass, trace, &g.filter, error))
+	if (!ftl_pass_run(pass, trace, &g.filter, error) || !ftl_cli_finish(&g, trace, error))
 		return FALSE;
 	g_autofree char *why = ftl_funcstats_n_rows(funcs) ? NULL : ftl_cli_why_empty(&g, trace, counts);
 	FtlReportData r = {
@@ -115,8 +115,5 @@ gboolean ftl_cmd_report(int argc, char **argv, GError **error)
 		.sched = sched,
 		.empty_why = why };
 	ftl_report_print(&r, format, stdout);
-	/* the report's other sections are an answer; no event selected is none */
-	if (!ftl_counts_events(counts))
-		return ftl_cli_empty(&g, trace, counts, "report", error);
 	return TRUE;
 }

@@ -15,13 +15,13 @@
 
 /* The spans' windows come from a pass of their own: a window must be known
  * before the pass that fills it. */
-static gboolean sched_add_spans(FtlSched *s, const FtlCliGlobals *g, int argc, char **argv,
-				const char *start, const char *end, GError **error)
+static gboolean sched_add_spans(FtlSched *s, FtlCliGlobals *g, const char *start, const char *end,
+				GError **error)
 {
 	g_autoptr(FtlSpans) spans = ftl_spans_new(start, end, error);
 	if (!spans)
 		return FALSE;
-	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(g, argc, argv, error);
+	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(g, error);
 	if (!trace)
 		return FALSE;
 	g_autoptr(FtlPass) pass = ftl_pass_new();
@@ -79,7 +79,7 @@ static gboolean sched_check(const SchedArgs *a, FtlSchedViewOptions *v, FtlSched
 	return TRUE;
 }
 
-gboolean ftl_cmd_sched(int argc, char **argv, GError **error)
+gboolean ftl_cmd_sched(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	g_auto(SchedArgs) a = { .top = 20, .worst = 10 };
 	char *span_help = NULL; /* never set: --per-span is taken out of argv first */
@@ -104,18 +104,18 @@ gboolean ftl_cmd_sched(int argc, char **argv, GError **error)
 	if (!ftl_cli_take_pair("sched", "--per-span", &argc, argv, &a.span_start, &a.span_end, error))
 		return FALSE;
 	g_auto(FtlCliGlobals) g = { 0 };
-	gboolean parsed = ftl_cli_parse(ftl_cli_find("sched"), entries, &g, &argc, &argv, error);
+	gboolean parsed = ftl_cli_parse(cmd, entries, &g, &argc, &argv, error);
 	g_free(span_help);
 	if (!parsed)
 		return FALSE;
 	FtlSchedViewOptions v = { .format = g.format, .sort = FTL_SCHED_SORT_RUN };
 	FtlSchedOptions o = { 0 };
-	if (!sched_check(&a, &v, &o, error) || !ftl_cli_time_origin(&g, argc, argv, error))
+	if (!sched_check(&a, &v, &o, error) || !ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
 		return FALSE;
 	g_autoptr(FtlSched) s = ftl_sched_new(&o);
-	if (a.span_start && !sched_add_spans(s, &g, argc, argv, a.span_start, a.span_end, error))
+	if (a.span_start && !sched_add_spans(s, &g, a.span_start, a.span_end, error))
 		return FALSE;
-	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, argc, argv, error);
+	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, error);
 	if (!trace)
 		return FALSE;
 	v.origin = g.origin_ns;
@@ -127,7 +127,7 @@ gboolean ftl_cmd_sched(int argc, char **argv, GError **error)
 	}
 	g_autoptr(FtlPass) pass = ftl_pass_new();
 	ftl_pass_add(pass, &ftl_sched_consumer, s);
-	if (!ftl_pass_run(pass, trace, &g.filter, error))
+	if (!ftl_pass_run(pass, trace, &g.filter, error) || !ftl_cli_finish(&g, trace, error))
 		return FALSE;
 	if (list)
 		ftl_sched_wakeup_list_print(list, v.format, stdout);

@@ -9,7 +9,7 @@
 #include "views/info.h"
 #include "views/split.h"
 
-gboolean ftl_cmd_split(int argc, char **argv, GError **error)
+gboolean ftl_cmd_split(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	gboolean per_cpu = FALSE, force = FALSE;
 	g_autofree char *out_dir = NULL;
@@ -23,7 +23,7 @@ gboolean ftl_cmd_split(int argc, char **argv, GError **error)
 		{ NULL },
 	};
 	g_auto(FtlCliGlobals) g = { 0 };
-	if (!ftl_cli_parse(ftl_cli_find("split"), entries, &g, &argc, &argv, error))
+	if (!ftl_cli_parse(cmd, entries, &g, &argc, &argv, error))
 		return FALSE;
 	if (!per_cpu) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
@@ -47,12 +47,14 @@ gboolean ftl_cmd_split(int argc, char **argv, GError **error)
 				    "twice); give a file");
 			return FALSE;
 		}
-	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, argc, argv, error);
+	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
+		return FALSE;
+	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, error);
 	if (!trace)
 		return FALSE;
 
 	g_autoptr(FtlSplit) s = ftl_split_new(out_dir, force, (const char *const *)argv + 1);
-	if (!ftl_split_run(s, trace, &g.filter, error))
+	if (!ftl_split_run(s, trace, &g.filter, error) || !ftl_cli_finish(&g, trace, error))
 		return FALSE;
 	/* what was written, when asked: --verbose, or a format for it */
 	if (g.format_given || g.verbose)

@@ -7,7 +7,6 @@
 
 #include "analysis/stackhog.h"
 #include "cli/cli.h"
-#include "parse/stacktrace.h"
 #include "util/error.h"
 #include "views/stack.h"
 
@@ -24,14 +23,14 @@ static const FtlStackTable *stack_deepest_from(const FtlStackSet *set, guint fir
 	return ftl_stackhog_deepest(h);
 }
 
-static gboolean stack_diff(FtlStackSet *set, char **argv, FtlFormat format, guint top,
-			   GError **error)
+static gboolean stack_diff(FtlStackSet *set, const FtlInputs *in, char **argv, FtlFormat format,
+			   guint top, GError **error)
 {
 	const FtlStackTable *side[2];
 	guint n[2];
 	for (guint k = 0; k < 2; k++) {
 		guint first = ftl_stack_set_n_tables(set);
-		if (!ftl_stacktrace_read(set, argv[1 + k], error))
+		if (!ftl_inputs_read_stack(in, k, set, error))
 			return FALSE;
 		side[k] = stack_deepest_from(set, first, &n[k]);
 		if (!side[k]) {
@@ -41,13 +40,13 @@ static gboolean stack_diff(FtlStackSet *set, char **argv, FtlFormat format, guin
 			return FALSE;
 		}
 	}
-	ftl_stacktrace_finish(set);
+	ftl_inputs_stacks_finish(set);
 	g_autoptr(FtlStackDiff) d = ftl_stackdiff_new(side[0], side[1]);
 	ftl_stack_view_print_diff(set, side[0], n[0], side[1], n[1], d, format, top, stdout);
 	return TRUE;
 }
 
-gboolean ftl_cmd_stack(int argc, char **argv, GError **error)
+gboolean ftl_cmd_stack(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	gboolean diff = FALSE;
 	gint top = 15;
@@ -59,7 +58,7 @@ gboolean ftl_cmd_stack(int argc, char **argv, GError **error)
 		{ NULL },
 	};
 	g_auto(FtlCliGlobals) g = { 0 };
-	if (!ftl_cli_parse(ftl_cli_find("stack"), entries, &g, &argc, &argv, error))
+	if (!ftl_cli_parse(cmd, entries, &g, &argc, &argv, error))
 		return FALSE;
 	FtlFormat format = g.format;
 	if (top < 1) {
@@ -67,29 +66,18 @@ gboolean ftl_cmd_stack(int argc, char **argv, GError **error)
 			    top);
 		return FALSE;
 	}
-	if (g.cpu_list || g.pid_list || g.time_range || g.relative_to || g.wallclock) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "stack: --cpu, --pid, --time, --relative-to and --wallclock select "
-			    "events; stack tables have none");
-		return FALSE;
-	}
 	if (diff && argc != 3) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
 			    "stack: --diff expects two inputs, A and B");
 		return FALSE;
 	}
-	if (argc < 2) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "stack: no input file given (try 'ftlens help stack')");
+	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
 		return FALSE;
-	}
 	g_autoptr(FtlStackSet) set = ftl_stack_set_new();
 	if (diff)
-		return stack_diff(set, argv, format, (guint)top, error);
-	for (int i = 1; i < argc; i++)
-		if (!ftl_stacktrace_read(set, argv[i], error))
-			return FALSE;
-	ftl_stacktrace_finish(set);
+		return stack_diff(set, g.inputs, argv, format, (guint)top, error);
+	if (!ftl_inputs_read_stacks(g.inputs, set, error))
+		return FALSE;
 	guint n = ftl_stack_set_n_tables(set);
 	g_autofree const FtlStackTable **tables = g_new(const FtlStackTable *, n + 1);
 	for (guint i = 0; i < n; i++)

@@ -69,7 +69,7 @@ static gboolean timeline_write(FtlTimeline *tl, FtlSched *s, FtlMarkers *m, cons
 	return ftl_output_commit(out, error);
 }
 
-gboolean ftl_cmd_timeline(int argc, char **argv, GError **error)
+gboolean ftl_cmd_timeline(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	g_autofree char *output = NULL, *tasks = NULL, *joined = NULL;
 	gint width = 1200;
@@ -86,7 +86,7 @@ gboolean ftl_cmd_timeline(int argc, char **argv, GError **error)
 	if (joined)
 		argc--;
 	g_auto(FtlCliGlobals) g = { 0 };
-	if (!ftl_cli_parse(ftl_cli_find("timeline"), entries, &g, &argc, &argv, error))
+	if (!ftl_cli_parse(cmd, entries, &g, &argc, &argv, error))
 		return FALSE;
 	FtlTimelineOptions o = { .width = (guint)width };
 	g_autoptr(GArray) pids = NULL;
@@ -102,7 +102,9 @@ gboolean ftl_cmd_timeline(int argc, char **argv, GError **error)
 	if (tasks && !timeline_tasks(tasks, &o, error))
 		return FALSE;
 	pids = o.pids;
-	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, argc, argv, error);
+	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
+		return FALSE;
+	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, error);
 	if (!trace)
 		return FALSE;
 	o.input = ftl_trace_label(trace);
@@ -113,8 +115,12 @@ gboolean ftl_cmd_timeline(int argc, char **argv, GError **error)
 	g_autoptr(FtlPass) pass = ftl_pass_new();
 	ftl_pass_add(pass, &ftl_sched_consumer, s);
 	ftl_pass_add(pass, &ftl_markers_consumer, m);
-	if (!ftl_pass_run(pass, trace, &g.filter, error))
+	g_autoptr(FtlCounts) counts = ftl_counts_new();
+	ftl_pass_add(pass, &ftl_counts_consumer, counts);
+	if (!ftl_pass_run(pass, trace, &g.filter, error) || !ftl_cli_finish(&g, trace, error))
 		return FALSE;
+	if (!ftl_counts_kind(counts, FTL_EVENT_SCHED_SWITCH))
+		return ftl_cli_lacks(&g, trace, counts, "sched_switch events", error);
 	if (!timeline_write(tl, s, m, output, argv + 1, error))
 		return FALSE;
 	if (ftl_diags_any(ftl_trace_diags(trace)))

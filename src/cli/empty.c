@@ -8,30 +8,17 @@
 #include "util/error.h"
 #include "util/escape.h"
 
-/* The selection options as given, "--cpu 9 --time 1,2 -e 'irq'"; "" when none. */
-static void empty_selection(const FtlCliGlobals *g, GString *out)
-{
-	const struct {
-		const char *opt;
-		const char *value;
-	} sel[] = { { "--cpu", g->cpu_list }, { "--pid", g->pid_list }, { "--time", g->time_range } };
-	for (guint i = 0; i < G_N_ELEMENTS(sel); i++) {
-		if (sel[i].value)
-			g_string_append_printf(out, "%s%s %s", out->len ? " " : "", sel[i].opt,
-					       sel[i].value);
-	}
-	g_autofree char *events = ftl_event_filter_describe(g->filter.events);
-	if (*events)
-		g_string_append_printf(out, "%s%s", out->len ? " " : "", events);
-}
-
 /* The command that shows what the events hold: function-tracer hits
  * (report counts them), else the events themselves, and the markers when
  * there are some. */
 static char *empty_command(const FtlCounts *c)
 {
 	guint64 markers = ftl_counts_kind(c, FTL_EVENT_MARKER);
-	const char *cmd = ftl_counts_kind(c, FTL_EVENT_FUNC) ? "ftlens report" : "ftlens dump";
+	const char *cmd = ftl_counts_kind(c, FTL_EVENT_FUNC_ENTRY) || ftl_counts_kind(c, FTL_EVENT_FUNC_EXIT)
+				  ? "ftlens graph` or `ftlens report"
+			  : ftl_counts_kind(c, FTL_EVENT_FUNC) ? "ftlens report"
+			  : ftl_counts_kind(c, FTL_EVENT_SCHED_SWITCH) ? "ftlens sched"
+								     : "ftlens dump";
 	if (!markers)
 		return g_strdup_printf("try `%s`", cmd);
 	return g_strdup_printf("try `%s`, or `ftlens markers` for its %" G_GUINT64_FORMAT
@@ -39,10 +26,11 @@ static char *empty_command(const FtlCounts *c)
 			       cmd, markers, markers == 1 ? "" : "s");
 }
 
-char *ftl_cli_why_empty(const FtlCliGlobals *g, FtlTrace *trace, const FtlCounts *selected)
+char *ftl_cli_why_lacking(const FtlCliGlobals *g, FtlTrace *trace, const FtlCounts *selected,
+			  const char *lacking)
 {
-	g_autoptr(GString) sel = g_string_new(NULL);
-	empty_selection(g, sel);
+	g_autofree char *sel_text = ftl_cli_selection_text(g);
+	g_autoptr(GString) sel = g_string_new(sel_text);
 	const char *label = ftl_trace_label(trace);
 	guint64 all = ftl_trace_stats(trace).events;
 	if (!ftl_counts_events(selected)) {
@@ -70,13 +58,25 @@ char *ftl_cli_why_empty(const FtlCliGlobals *g, FtlTrace *trace, const FtlCounts
 			 : g_strdup_printf("%s: its %" G_GUINT64_FORMAT " events", label,
 					   ftl_counts_events(selected));
 	g_autofree char *try = empty_command(selected);
-	return g_strdup_printf("no function_graph calls in %s (%s): %s", what, held->str, try);
+	return g_strdup_printf("no %s in %s (%s): %s", lacking, what, held->str, try);
+}
+
+char *ftl_cli_why_empty(const FtlCliGlobals *g, FtlTrace *trace, const FtlCounts *selected)
+{
+	return ftl_cli_why_lacking(g, trace, selected, "function_graph calls");
+}
+
+gboolean ftl_cli_lacks(const FtlCliGlobals *g, FtlTrace *trace, const FtlCounts *selected,
+		       const char *lacking, GError **error)
+{
+	g_autofree char *why = ftl_cli_why_lacking(g, trace, selected, lacking);
+	g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY, "%s: %s", g->cmd->name, why);
+	return FALSE;
 }
 
 gboolean ftl_cli_empty(const FtlCliGlobals *g, FtlTrace *trace, const FtlCounts *selected,
 		       const char *cmd, GError **error)
 {
-	g_autofree char *why = ftl_cli_why_empty(g, trace, selected);
-	g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY, "%s: %s", cmd, why);
-	return FALSE;
+	(void)cmd;
+	return ftl_cli_lacks(g, trace, selected, "function_graph calls", error);
 }

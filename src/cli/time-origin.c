@@ -7,7 +7,6 @@
 
 #include "analysis/markers.h"
 #include "cli/cli.h"
-#include "parse/open.h"
 #include "util/error.h"
 
 /* One pattern to resolve: the first marker matching it. */
@@ -93,12 +92,11 @@ static gboolean time_origin_resolve(const TimeOriginQuery *q, const char *label,
 /* The pre-pass: the first marker each pattern matches, read from the start
  * whatever the window, unfiltered (the origin must not move with --cpu or
  * --pid). */
-static gboolean time_origin_scan(const FtlCliGlobals *g, int argc, char **argv,
-				 TimeOriginQuery *rel, TimeOriginQuery *wall, GError **error)
+static gboolean time_origin_scan(const FtlCliGlobals *g, TimeOriginQuery *rel,
+				 TimeOriginQuery *wall, GError **error)
 {
-	FtlCliGlobals pre = *g;
-	pre.filter.t_start = pre.filter.t_end = FTL_TS_NONE;
-	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&pre, argc, argv, error);
+	g_autoptr(FtlTrace) trace =
+		ftl_inputs_open_trace(g->inputs, FTL_TS_NONE, FTL_TS_NONE, FTL_OPEN_NONE, error);
 	if (!trace)
 		return FALSE;
 	g_autoptr(FtlIter) it = ftl_iter_new(trace, NULL);
@@ -127,12 +125,10 @@ static gboolean time_origin_scan(const FtlCliGlobals *g, int argc, char **argv,
 	       (!wall->re || time_origin_resolve(wall, ftl_trace_label(trace), error));
 }
 
-gboolean ftl_cli_time_origin(FtlCliGlobals *g, int argc, char **argv, GError **error)
+gboolean ftl_cli_time_origin(FtlCliGlobals *g, GError **error)
 {
 	if (!g->relative_to && !g->wallclock)
 		return TRUE;
-	if (!ftl_cli_stdin_twice(argc, argv, error))
-		return FALSE;
 	TimeOriginQuery rel = {
 		"--relative-to", g->relative_to, NULL, FALSE, FTL_TS_NONE, 0, NULL
 	};
@@ -157,7 +153,7 @@ gboolean ftl_cli_time_origin(FtlCliGlobals *g, int argc, char **argv, GError **e
 		goto out;
 	if (wall.pattern && !time_origin_compile(&wall, error))
 		goto out;
-	if (!time_origin_scan(g, argc, argv, &rel, &wall, error))
+	if (!time_origin_scan(g, &rel, &wall, error))
 		goto out;
 	if (rel.re) {
 		g->origin_ns = rel.ts;

@@ -95,6 +95,13 @@ typedef struct {
 	GPtrArray *names; /* EvfName */
 	EvfNode *expr;	  /* NULL: every event of the names */
 	gboolean invert;
+	char *text;	  /* as given, for messages */
+	/* the expression's fields, and which of them an event it was
+	 * evaluated on had: a field no such event has is a typo */
+	GPtrArray *fields; /* EvfField*, borrowed from expr */
+	guint8 *found;
+	guint n_unfound;
+	guint64 evaluated;
 } EvfSpec;
 
 struct _FtlEventFilter {
@@ -145,6 +152,10 @@ static void evf_spec_free(gpointer p)
 	EvfSpec *s = p;
 	g_ptr_array_unref(s->names);
 	evf_node_free(s->expr);
+	g_free(s->text);
+	if (s->fields)
+		g_ptr_array_unref(s->fields);
+	g_free(s->found);
 	g_free(s);
 }
 
@@ -249,6 +260,7 @@ gboolean ftl_event_filter_add_events(FtlEventFilter *f, const char *list, gboole
 	}
 	EvfSpec *s = evf_spec_new(invert);
 	g_ptr_array_extend_and_steal(s->names, g_steal_pointer(&names));
+	s->text = g_strdup_printf("-e '%s'", list);
 	evf_add_spec(f, s);
 	evf_given(f, "-e", list, invert);
 	return TRUE;
@@ -626,6 +638,28 @@ static gboolean evf_parse_events(const char *text, gsize end, EvfSpec *s, GError
 	}
 }
 
+/* The fields an expression reads, left to right (a loop: no recursion
+ * on a depth the user typed). */
+static void evf_collect_fields(EvfNode *root, GPtrArray *out)
+{
+	g_autoptr(GPtrArray) todo = g_ptr_array_new();
+	g_ptr_array_add(todo, root);
+	while (todo->len) {
+		EvfNode *n = g_ptr_array_steal_index(todo, todo->len - 1);
+		if (!n)
+			continue;
+		if (n->type == N_CMP) {
+			if (n->l.type == OPND_FIELD)
+				g_ptr_array_add(out, &n->l.field);
+			if (n->r.type == OPND_FIELD)
+				g_ptr_array_add(out, &n->r.field);
+			continue;
+		}
+		g_ptr_array_add(todo, n->b);
+		g_ptr_array_add(todo, n->a);
+	}
+}
+
 gboolean ftl_event_filter_add_expr(FtlEventFilter *f, const char *text, gboolean invert,
 				   GError **error)
 {
@@ -649,7 +683,12 @@ gboolean ftl_event_filter_add_expr(FtlEventFilter *f, const char *text, gboolean
 			evf_spec_free(s);
 			return FALSE;
 		}
+		s->fields = g_ptr_array_new();
+		evf_collect_fields(s->expr, s->fields);
+		s->n_unfound = s->fields->len;
+		s->found = g_new0(guint8, s->fields->len + 1);
 	}
+	s->text = g_strdup_printf("--filter '%s'", text);
 	evf_add_spec(f, s);
 	evf_given(f, "--filter", text, invert);
 	return TRUE;
@@ -955,6 +994,19 @@ static gboolean evf_eval(FtlEventFilter *f, const EvfNode *n, const FtlEvent *ev
 	return FALSE;
 }
 
+/* Marks the fields of s's expression that ev has (until all are found):
+ * apart from evaluation, which stops at the first false term. */
+static void evf_probe_fields(EvfSpec *s, const FtlEvent *ev)
+{
+	for (guint i = 0; i < s->fields->len; i++) {
+		EvfValue v;
+		if (!s->found[i] && evf_value(ev, g_ptr_array_index(s->fields, i), &v)) {
+			s->found[i] = 1;
+			s->n_unfound--;
+		}
+	}
+}
+
 static gboolean evf_match_locked(FtlEventFilter *f, const FtlEvent *ev)
 {
 	const guint8 *hit = evf_hits(f, ev);
@@ -963,6 +1015,9 @@ static gboolean evf_match_locked(FtlEventFilter *f, const FtlEvent *ev)
 		const EvfSpec *s = g_ptr_array_index(f->specs, i);
 		if (!hit[i] || (plain_ok && !s->invert))
 			continue;
+		if (s->expr && s->n_unfound)
+			evf_probe_fields((EvfSpec *)s, ev);
+		((EvfSpec *)s)->evaluated++;
 		gboolean m = !s->expr || evf_eval(f, s->expr, ev);
 		if (m && s->invert)
 			return FALSE;
@@ -979,6 +1034,50 @@ gboolean ftl_event_filter_match(FtlEventFilter *f, const FtlEvent *ev)
 	gboolean pass = evf_match_locked(f, ev);
 	g_mutex_unlock(&f->lock);
 	return pass;
+}
+
+char *ftl_event_filter_unmatched(FtlEventFilter *f, GHashTable *seen, const char *label)
+{
+	g_autoptr(GString) out = g_string_new(NULL);
+	g_autoptr(GString) have = g_string_new(NULL);
+	g_autoptr(GList) keys = g_hash_table_get_keys(seen);
+	keys = g_list_sort(keys, (GCompareFunc)g_strcmp0);
+	guint shown = 0;
+	for (GList *k = keys; k; k = k->next)
+		if (shown++ < 12)
+			g_string_append_printf(have, "%s%s", have->len ? ", " : "", (char *)k->data);
+	if (shown > 12)
+		g_string_append_printf(have, " and %u more", shown - 12);
+	g_mutex_lock(&f->lock);
+	for (guint i = 0; i < f->specs->len; i++) {
+		const EvfSpec *s = g_ptr_array_index(f->specs, i);
+		for (guint j = 0; j < s->names->len; j++) {
+			const EvfName *n = g_ptr_array_index(s->names, j);
+			gboolean any = FALSE;
+			GHashTableIter it;
+			gpointer name, system;
+			g_hash_table_iter_init(&it, seen);
+			while (!any && g_hash_table_iter_next(&it, &name, &system))
+				any = evf_name_match(n, system ? system
+							       : ftl_event_system_guess(name),
+						     name);
+			if (any)
+				continue;
+			g_string_append_printf(out, "%s%s: no event of '%s' is named '%s%s%s' (%s%s)",
+					       out->len ? "\n" : "", s->text, label,
+					       n->system ? n->system : "", n->system ? ":" : "",
+					       n->name, have->len ? "it has " : "it has no event",
+					       have->str);
+		}
+		for (guint j = 0; s->evaluated && s->fields && j < s->fields->len; j++)
+			if (!s->found[j])
+				g_string_append_printf(
+					out, "%s%s: no event it names in '%s' has a field '%s'",
+					out->len ? "\n" : "", s->text, label,
+					((const EvfField *)g_ptr_array_index(s->fields, j))->name);
+	}
+	g_mutex_unlock(&f->lock);
+	return out->len ? g_string_free(g_steal_pointer(&out), FALSE) : NULL;
 }
 
 char *ftl_event_filter_describe(const FtlEventFilter *f)

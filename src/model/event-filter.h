@@ -46,6 +46,14 @@ gboolean ftl_event_filter_add_expr(FtlEventFilter *f, const char *text, gboolean
  * threads (a lock guards its per-name cache). */
 gboolean ftl_event_filter_match(FtlEventFilter *f, const FtlEvent *ev);
 
+/* After a pass: the names and fields of the filters that matched nothing,
+ * one line each ("-e 'sched_swich': no event of 'x.dat' is named
+ * 'sched_swich' (it has ...)"), against seen, the event names the trace
+ * showed (interned name -> system; borrowed). A field is unknown when the
+ * events its filter names were read and none had it. NULL when all
+ * matched. Free with g_free(). Not escaped. */
+char *ftl_event_filter_unmatched(FtlEventFilter *f, GHashTable *seen, const char *label);
+
 /* The filters as given on a command line ("-e sched_switch -v --filter
  * 'x: y == 1'"), for messages; free with g_free(). Not escaped. */
 char *ftl_event_filter_describe(const FtlEventFilter *f);

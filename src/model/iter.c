@@ -3,6 +3,7 @@
 #include "model/iter.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/error.h"
 #include "util/scan.h"
@@ -31,6 +32,7 @@ void ftl_filter_init(FtlFilter *f)
 	f->t_start = FTL_TS_NONE;
 	f->t_end = FTL_TS_NONE;
 	f->events = NULL;
+	f->seen = NULL;
 }
 
 void ftl_filter_clear(FtlFilter *f)
@@ -38,6 +40,149 @@ void ftl_filter_clear(FtlFilter *f)
 	g_clear_pointer(&f->cpus, g_array_unref);
 	g_clear_pointer(&f->pids, g_array_unref);
 	g_clear_pointer(&f->events, ftl_event_filter_free);
+	g_clear_pointer(&f->seen, ftl_selection_seen_free);
+}
+
+FtlSelectionSeen *ftl_selection_seen_new(gboolean full)
+{
+	FtlSelectionSeen *s = g_new0(FtlSelectionSeen, 1);
+	s->full = full;
+	s->names = g_hash_table_new(g_direct_hash, g_direct_equal);
+	return s;
+}
+
+void ftl_selection_seen_free(FtlSelectionSeen *s)
+{
+	if (!s)
+		return;
+	g_hash_table_unref(s->names);
+	g_free(s->pids);
+	g_free(s);
+}
+
+static void seen_reset(const FtlFilter *f)
+{
+	FtlSelectionSeen *s = f->seen;
+	GHashTable *names = s->names;
+	gboolean full = s->full;
+	g_free(s->pids);
+	memset(s, 0, sizeof *s);
+	s->names = names;
+	s->full = full;
+	g_hash_table_remove_all(names);
+	s->ts_min = s->ts_max = s->first = s->last = FTL_TS_NONE;
+	if (f->pids)
+		s->pids = g_new0(guint8, f->pids->len);
+}
+
+/* Every merged event, before the selection: what the trace holds. */
+static void seen_event(const FtlFilter *f, const FtlEvent *ev)
+{
+	FtlSelectionSeen *s = f->seen;
+	s->events++;
+	if (ev->ts != FTL_TS_NONE) {
+		if (s->ts_min == FTL_TS_NONE || ev->ts < s->ts_min)
+			s->ts_min = ev->ts;
+		if (s->ts_max == FTL_TS_NONE || ev->ts > s->ts_max)
+			s->ts_max = ev->ts;
+	}
+	if (ev->cpu >= 0 && ev->cpu < 64 * 64)
+		s->cpus[ev->cpu / 64] |= G_GUINT64_CONSTANT(1) << (ev->cpu % 64);
+	else if (ev->cpu >= 64 * 64)
+		s->cpus_beyond++;
+	if (f->pids)
+		for (guint i = 0; i < f->pids->len; i++)
+			s->pids[i] |= g_array_index(f->pids, gint32, i) == ev->pid;
+	if (f->events && ev->name && !g_hash_table_contains(s->names, ev->name))
+		g_hash_table_insert(s->names, (gpointer)ev->name, (gpointer)ev->system);
+}
+
+static void seen_selected(const FtlFilter *f, const FtlEvent *ev)
+{
+	FtlSelectionSeen *s = f->seen;
+	s->selected++;
+	if (ev->ts != FTL_TS_NONE) {
+		if (s->first == FTL_TS_NONE)
+			s->first = ev->ts;
+		s->last = ev->ts;
+	}
+}
+
+static gboolean seen_cpu(const FtlSelectionSeen *s, gint32 cpu)
+{
+	return cpu >= 0 && cpu < 64 * 64 && (s->cpus[cpu / 64] >> (cpu % 64) & 1);
+}
+
+/* "0-1, 3": the CPUs with events. */
+static void seen_cpu_list(const FtlSelectionSeen *s, GString *out)
+{
+	for (gint32 c = 0; c < 64 * 64; c++) {
+		if (!seen_cpu(s, c))
+			continue;
+		gint32 e = c;
+		while (e + 1 < 64 * 64 && seen_cpu(s, e + 1))
+			e++;
+		g_string_append_printf(out, "%s%d", out->len ? ", " : "", c);
+		if (e > c)
+			g_string_append_printf(out, "-%d", e);
+		c = e;
+	}
+}
+
+static void seen_seconds(GString *out, gint64 ns)
+{
+	g_string_append_printf(out, "%" G_GINT64_FORMAT ".%06" G_GINT64_FORMAT, ns / 1000000000,
+			       (ns % 1000000000) / 1000);
+}
+
+char *ftl_filter_unmatched(const FtlFilter *f, const char *label)
+{
+	const FtlSelectionSeen *s = f ? f->seen : NULL;
+	if (!s || !s->full)
+		return NULL;
+	g_autoptr(GString) out = g_string_new(NULL);
+	if (f->cpus) {
+		for (guint i = 0; i < f->cpus->len; i++) {
+			gint32 c = g_array_index(f->cpus, gint32, i);
+			if (seen_cpu(s, c))
+				continue;
+			g_autoptr(GString) have = g_string_new(NULL);
+			seen_cpu_list(s, have);
+			g_string_append_printf(out, "%s--cpu %d: no event of '%s' is on CPU %d (%s%s)",
+					       out->len ? "\n" : "", c, label, c,
+					       have->len ? "it has events on CPUs " : "it has no event",
+					       have->str);
+			break;
+		}
+	}
+	if (f->pids) {
+		for (guint i = 0; i < f->pids->len; i++)
+			if (!s->pids[i])
+				g_string_append_printf(out, "%s--pid %d: no event of '%s' is of pid %d",
+						       out->len ? "\n" : "", g_array_index(f->pids, gint32, i),
+						       label, g_array_index(f->pids, gint32, i));
+	}
+	gboolean window = f->t_start != FTL_TS_NONE || f->t_end != FTL_TS_NONE;
+	if (window && s->events && s->ts_min == FTL_TS_NONE)
+		g_string_append_printf(out, "%s--time: no event of '%s' has a timestamp to select by",
+				       out->len ? "\n" : "", label);
+	if (window && s->ts_min != FTL_TS_NONE &&
+	    !s->selected &&
+	    ((f->t_start != FTL_TS_NONE && f->t_start > s->ts_max) ||
+	     (f->t_end != FTL_TS_NONE && f->t_end < s->ts_min))) {
+		g_string_append_printf(out, "%s--time: the window lies outside '%s', whose events run "
+				       "from ", out->len ? "\n" : "", label);
+		seen_seconds(out, s->ts_min);
+		g_string_append(out, " to ");
+		seen_seconds(out, s->ts_max);
+		g_string_append(out, " s");
+	}
+	if (f->events) {
+		g_autofree char *ev = ftl_event_filter_unmatched(f->events, s->names, label);
+		if (ev)
+			g_string_append_printf(out, "%s%s", out->len ? "\n" : "", ev);
+	}
+	return out->len ? g_string_free(g_steal_pointer(&out), FALSE) : NULL;
 }
 
 static gboolean filter_in_list(const GArray *list, gint32 v)
@@ -129,9 +274,11 @@ FtlIter *ftl_iter_new(FtlTrace *trace, const FtlFilter *filter)
 	FtlIter *it = g_new0(FtlIter, 1);
 	it->trace = trace;
 	/* a filter that lets everything through costs nothing per event */
-	if (filter && (filter->cpus || filter->pids || filter->events ||
+	if (filter && (filter->cpus || filter->pids || filter->events || filter->seen ||
 		       filter->t_start != FTL_TS_NONE || filter->t_end != FTL_TS_NONE))
 		it->filter = filter;
+	if (it->filter && filter->seen)
+		seen_reset(filter);
 	it->last_ts = FTL_TS_NONE;
 	it->heap = g_new0(IterSlot, ftl_trace_n_sources(trace) + 1);
 	return it;
@@ -283,8 +430,12 @@ FtlStatus ftl_iter_next(FtlIter *it, const FtlEvent **out, GError **error)
 		const IterSlot *top = &it->heap[0];
 		it->advance = top->src;
 		it->advance_idx = top->idx;
-		if (iter_time_ok(it, top->ev) &&
-		    (!it->filter || ftl_filter_match(it->filter, top->ev))) {
+		const FtlFilter *f = it->filter;
+		if (G_UNLIKELY(f && f->seen && f->seen->full))
+			seen_event(f, top->ev);
+		if (iter_time_ok(it, top->ev) && (!f || ftl_filter_match(f, top->ev))) {
+			if (G_UNLIKELY(f && f->seen))
+				seen_selected(f, top->ev);
 			*out = top->ev;
 			return FTL_STATUS_OK;
 		}

@@ -8,12 +8,34 @@
 #include "model/event-filter.h"
 #include "model/trace.h"
 
+/* What an iterator saw of a trace while it applied a selection: the
+ * figures that say which term of a selection matched nothing, and how many
+ * events it kept (--verbose, the cross-command test). Reset by each new
+ * iterator over the filter that owns it. */
+typedef struct {
+	guint64 events;		/* events merged, selected or not */
+	gint64 ts_min, ts_max;	/* their timestamps (FTL_TS_NONE: none) */
+	guint64 selected;	/* events the selection kept */
+	gint64 first, last;	/* the first and last timestamps of those */
+	guint64 cpus[64];	/* bit per CPU (0-4095) that has events */
+	guint64 cpus_beyond;	/* events on a CPU past 4095 */
+	guint8 *pids;		/* per entry of FtlFilter.pids: that pid has events */
+	GHashTable *names;	/* event name seen (interned) -> its system */
+	gboolean full;		/* all of the above; else only selected, first, last */
+} FtlSelectionSeen;
+
+/* full: record what the trace holds (CPUs, pids, names, span) besides what
+ * was selected; it costs a little per event. */
+FtlSelectionSeen *ftl_selection_seen_new(gboolean full);
+void ftl_selection_seen_free(FtlSelectionSeen *s);
+
 typedef struct {
 	GArray *cpus;	/* gint32 list; NULL = all */
 	GArray *pids;	/* gint32 list; NULL = all */
 	gint64 t_start; /* ns, inclusive; FTL_TS_NONE = open */
 	gint64 t_end;	/* ns, inclusive; FTL_TS_NONE = open */
 	FtlEventFilter *events; /* -e / --filter / -v; NULL = all; owned */
+	FtlSelectionSeen *seen;	/* NULL, or filled by the iterators; owned */
 } FtlFilter;
 
 void ftl_filter_init(FtlFilter *f);
@@ -22,6 +44,11 @@ void ftl_filter_clear(FtlFilter *f);
  * them by the timed events around them); events without a CPU or pid fail a
  * CPU or pid filter. */
 gboolean ftl_filter_match(const FtlFilter *f, const FtlEvent *ev);
+/* After a pass: what of f matched nothing in the trace labelled label,
+ * one line per term ("--cpu 9: the trace has events on CPUs 0-1 only");
+ * NULL when every term matched something (or f has no seen record). Free
+ * with g_free(). */
+char *ftl_filter_unmatched(const FtlFilter *f, const char *label);
 /* Parses "0,2-3" into a gint32 list. */
 gboolean ftl_filter_parse_list(const char *text, GArray **out, GError **error);
 /* Parses "START,END" in seconds (either side may be empty). */

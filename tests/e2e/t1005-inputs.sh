@@ -52,9 +52,11 @@ for f in "$top_srcdir/README.md" "$T/mail.txt"; do
 done
 check "a README and a mail: one error naming file and line, exit 1 (each)" '
 	[ "$(sort -u "$T/refused")" = "1 1" ] && grep -q "mail.txt'"'"': line [0-9]*: not an ftrace trace" "$T/e"'
-check "a header-only trace (an idle CPU) still reads, with 0 events" '
+check "a header-only trace (an idle CPU) still reads: 0 events, exit 1 as every empty answer" '
 	sed -n "/^#/p" "$ev" >"$T/idle.txt" &&
-	[ "$("$FTLENS" info --json "$T/idle.txt" | python3 -c "import json,sys; print(json.load(sys.stdin)[\"events\"])")" = 0 ]'
+	{ "$FTLENS" info --json "$T/idle.txt" >"$T/idle.json" 2>"$T/idle.err"; [ $? -eq 1 ]; } &&
+	grep -q "no events in" "$T/idle.err" &&
+	[ "$(python3 -c "import json,sys; print(json.load(sys.stdin)[\"events\"])" <"$T/idle.json")" = 0 ]'
 
 # oops: binary data is no console log
 printf '\027\010\104tracing6\0' >"$T/fake.dat"

@@ -84,7 +84,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			 NULL };
 	g.relative_to = g_strdup(o[O_RELATIVE]);
 	g.wallclock = g_strdup(o[O_WALLCLOCK]);
-	if (!ftl_cli_time_origin(&g, 2, argv, &error))
+	g.cmd = ftl_cli_find("markers");
+	if (!ftl_cli_setup(&g, g.cmd->inputs, 2, argv, &error))
 		return 0;
 	g_autoptr(FtlTrace) trace = ftl_trace_open(argv[1], FTL_OPEN_NONE, &error);
 	g_assert(trace);
