@@ -12,6 +12,7 @@
 #include "parse/tracedat.h"
 #include "util/error.h"
 #include "util/input.h"
+#include "util/scan.h"
 
 /* ftrace_dump() opens and closes its output with exactly this rule. */
 #define CONSOLE_DUMP_RULE "---------------------------------"
@@ -56,18 +57,11 @@ static const char *console_time(const char *p, const char *e, gint64 *ns)
 	while (q < e && *q == ' ')
 		q++;
 	const char *d = console_digits(q, e);
-	if (d == q || d - q > 10 || d >= e || *d != '.')
+	gint64 t;
+	const char *f = d - q <= 10 ? ftl_scan_sec(q, e, &t) : NULL;
+	if (!f || f >= e || *f != ']')
 		return NULL;
-	const char *f = console_digits(d + 1, e);
-	if (f == d + 1 || f >= e || *f != ']')
-		return NULL;
-	gint64 sec = g_ascii_strtoll(q, NULL, 10), frac = 0;
-	int nd = 0;
-	for (const char *x = d + 1; x < f && nd < 9; x++, nd++)
-		frac = frac * 10 + (*x - '0');
-	for (; nd < 9; nd++)
-		frac *= 10;
-	*ns = sec * 1000000000 + frac;
+	*ns = t;
 	return f + 1;
 }
 
