@@ -43,8 +43,8 @@ void ftl_source_end(FtlSource *src)
 			"the header says %" G_GINT64_FORMAT " entries in the buffer, the file "
 			"holds %" G_GINT64_FORMAT,
 			src->entries_in_buffer, held);
-		ftl_diags_add(ftl_trace_diags(src->trace), FTL_DIAG_ENTRIES_SHORT, src->path, 0,
-			      src->cpu_hint, what, strlen(what),
+		ftl_diags_add(ftl_trace_diags(src->trace), FTL_DIAG_ENTRIES_SHORT,
+			      &(FtlDiagLoc){ src->path, 0, src->cpu_hint }, what, -1,
 			      (guint64)(src->entries_in_buffer - held));
 	}
 }

@@ -136,8 +136,8 @@ static void tracedat_clamp_record(TracedatSource *ts, struct tep_record *r)
 				    "CPU %d, file offset %llu: an event of %d bytes in a "
 				    "page with %" G_GINT64_FORMAT " left",
 				    r->cpu, (unsigned long long)r->offset, r->size, room);
-		ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_BAD_PAGE, ts->base.path, 0,
-			      r->cpu, where, (gsize)n, 0);
+		ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_BAD_PAGE,
+			      &(FtlDiagLoc){ ts->base.path, 0, r->cpu }, where, (gsize)n, 0);
 		r->size = (int)room;
 	}
 }
@@ -160,7 +160,7 @@ static void tracedat_fill(TracedatSource *ts, struct tep_record *r)
 		gint n = g_snprintf(where, sizeof where, "event id %d at CPU %d, file offset %llu",
 				    id, r->cpu, (unsigned long long)r->offset);
 		ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_UNKNOWN_EVENT,
-			      ts->base.path, 0, r->cpu, where, (gsize)n, 0);
+			      &(FtlDiagLoc){ ts->base.path, 0, r->cpu }, where, (gsize)n, 0);
 	} else {
 		gint need = ftl_tep_short(ts->dec);
 		if (need) {
@@ -171,7 +171,8 @@ static void tracedat_fill(TracedatSource *ts, struct tep_record *r)
 					    r->cpu, (unsigned long long)r->offset, ts->ev.name,
 					    r->size, need);
 			ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_BAD_PAGE,
-				      ts->base.path, 0, r->cpu, where, (gsize)n, 0);
+				      &(FtlDiagLoc){ ts->base.path, 0, r->cpu }, where, (gsize)n,
+				      0);
 		}
 	}
 }
@@ -188,8 +189,9 @@ static void tracedat_account(TracedatSource *ts)
 				    "CPU:%d [EVENTS DROPPED] before offset %llu", ev->cpu,
 				    (unsigned long long)ts->cur->offset);
 		ts->base.stats.special_lines++;
-		ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_LOST_EVENTS, ts->base.path, 0,
-			      ev->cpu, where, (gsize)n, ev->u.lost.count);
+		ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_LOST_EVENTS,
+			      &(FtlDiagLoc){ ts->base.path, 0, ev->cpu }, where, (gsize)n,
+			      ev->u.lost.count);
 		return;
 	}
 	ts->base.stats.event_lines++;
@@ -199,7 +201,7 @@ static void tracedat_account(TracedatSource *ts)
 		gint64 *last = &ts->last_ts[ev->cpu];
 		if (*last != FTL_TS_NONE && ev->ts < *last)
 			ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_TIME_BACKWARDS,
-				      ts->base.path, 0, ev->cpu, NULL, 0, 0);
+				      &(FtlDiagLoc){ ts->base.path, 0, ev->cpu }, NULL, 0, 0);
 		*last = ev->ts;
 	}
 }
@@ -216,8 +218,8 @@ static void tracedat_cpustats_one(gint cpu, const FtlCpuStats *st, gpointer data
 		"CPU %d: trace-cmd's saved cpustats report %" G_GUINT64_FORMAT
 		" overrun or dropped events",
 		cpu, n);
-	ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_LOST_EVENTS, ts->base.path, 0, cpu,
-		      text, strlen(text), n);
+	ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_LOST_EVENTS,
+		      &(FtlDiagLoc){ ts->base.path, 0, cpu }, text, -1, n);
 }
 
 static FtlStatus tracedat_eof(TracedatSource *ts)
@@ -344,8 +346,8 @@ static void tracedat_bad_page(gpointer data, guint32 cpu, const char *what)
 {
 	TracedatSource *ts = data;
 	g_autofree char *text = g_strdup_printf("CPU %u: %s", cpu, what);
-	ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_BAD_PAGE, ts->base.path, 0,
-		      (gint)cpu, text, strlen(text), 0);
+	ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_BAD_PAGE,
+		      &(FtlDiagLoc){ ts->base.path, 0, (gint)cpu }, text, -1, 0);
 }
 
 /* ---- the reader over libtracecmd's records ------------------------------- */
