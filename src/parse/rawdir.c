@@ -174,28 +174,17 @@ static gboolean raw_load_page(RawCpu *rc)
 static void raw_account(RawCpu *rc)
 {
 	FtlEvent *ev = &rc->ev;
-	FtlTrace *trace = rc->base.trace;
+	char where[128];
+	gint n = 0;
 	ev->seq = ++rc->seq;
-	rc->base.stats.total_lines++;
-	rc->base.stats.events++;
 	if (ev->kind == FTL_EVENT_LOST) {
-		char where[128];
-		gint n = g_snprintf(where, sizeof where,
-				    "CPU:%d [EVENTS DROPPED] at page %" G_GUINT64_FORMAT
-				    " (file offset %zu)",
-				    rc->cpu, rc->page_no, rc->page_off);
-		rc->base.stats.special_lines++;
+		n = g_snprintf(where, sizeof where,
+			       "CPU:%d [EVENTS DROPPED] at page %" G_GUINT64_FORMAT
+			       " (file offset %zu)",
+			       rc->cpu, rc->page_no, rc->page_off);
 		rc->lost_seen = TRUE;
-		ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_LOST_EVENTS, &rc->at, where,
-			      (gsize)n, ev->u.lost.count);
-		return;
 	}
-	rc->base.stats.event_lines++;
-	if (ev->pid >= 0)
-		ftl_tasks_note(ftl_trace_tasks(trace), ev->pid, ev->tgid, ev->comm, FALSE);
-	if (rc->last_ts != FTL_TS_NONE && ev->ts < rc->last_ts)
-		ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_TIME_BACKWARDS, &rc->at, NULL, 0, 0);
-	rc->last_ts = ev->ts;
+	ftl_source_account(&rc->base, ev, &rc->last_ts, (FtlSlice){ where, (guint32)n }, TRUE);
 }
 
 static void raw_stats_lost(RawCpu *rc)

@@ -180,30 +180,14 @@ static void tracedat_fill(TracedatSource *ts, struct tep_record *r)
 static void tracedat_account(TracedatSource *ts)
 {
 	FtlEvent *ev = &ts->ev;
-	FtlTrace *trace = ts->base.trace;
-	ts->base.stats.total_lines++;
-	ts->base.stats.events++;
-	if (ev->kind == FTL_EVENT_LOST) {
-		char where[96];
-		gint n = g_snprintf(where, sizeof where,
-				    "CPU:%d [EVENTS DROPPED] before offset %llu", ev->cpu,
-				    (unsigned long long)ts->cur->offset);
-		ts->base.stats.special_lines++;
-		ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_LOST_EVENTS,
-			      &(FtlDiagLoc){ ts->base.path, 0, ev->cpu }, where, (gsize)n,
-			      ev->u.lost.count);
-		return;
-	}
-	ts->base.stats.event_lines++;
-	if (ev->pid >= 0)
-		ftl_tasks_note(ftl_trace_tasks(trace), ev->pid, ev->tgid, ev->comm, FALSE);
-	if (ev->cpu >= 0 && (guint)ev->cpu < ts->n_cpu_slots) {
-		gint64 *last = &ts->last_ts[ev->cpu];
-		if (*last != FTL_TS_NONE && ev->ts < *last)
-			ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_TIME_BACKWARDS,
-				      &(FtlDiagLoc){ ts->base.path, 0, ev->cpu }, NULL, 0, 0);
-		*last = ev->ts;
-	}
+	char where[96];
+	gint n = 0;
+	if (ev->kind == FTL_EVENT_LOST)
+		n = g_snprintf(where, sizeof where, "CPU:%d [EVENTS DROPPED] before offset %llu",
+			       ev->cpu, (unsigned long long)ts->cur->offset);
+	gint64 *last =
+		ev->cpu >= 0 && (guint)ev->cpu < ts->n_cpu_slots ? &ts->last_ts[ev->cpu] : NULL;
+	ftl_source_account(&ts->base, ev, last, (FtlSlice){ where, (guint32)n }, TRUE);
 }
 
 /* At the end: overruns the saved ring-buffer statistics report for CPUs
