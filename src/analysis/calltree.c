@@ -190,7 +190,7 @@ static FtlCallNode *calltree_child(FtlCallTree *t, FtlCallNode *parent, const ch
 		/* Every view walks the tree: its depth stays bounded whatever
 		 * the input nests. What is deeper is counted in one node. */
 		if (t->diags)
-			ftl_diags_add(t->diags, FTL_DIAG_DEEP_CALLS, "", 0, -1, NULL, 0, 0);
+			ftl_diags_add(t->diags, FTL_DIAG_DEEP_CALLS, NULL, NULL, 0, 0);
 		if (parent->func == calltree_deeper)
 			return parent;
 		func = calltree_deeper;
@@ -210,8 +210,7 @@ static FtlCallNode *calltree_child(FtlCallTree *t, FtlCallNode *parent, const ch
 		/* over budget: the paths seen first keep their nodes, a new one
 		 * is counted (exactly) in its parent's "[other]" */
 		if (t->diags)
-			ftl_diags_add(t->diags, FTL_DIAG_NODE_BUDGET, "", 0, -1, NULL, 0,
-				      t->max_nodes);
+			ftl_diags_add(t->diags, FTL_DIAG_NODE_BUDGET, NULL, NULL, 0, t->max_nodes);
 		return calltree_child(t, parent, calltree_other);
 	}
 	t->n_nodes++;
@@ -298,8 +297,10 @@ static CallCtx *calltree_ctx(FtlCallTree *t, const FtlEvent *ev)
 static void calltree_diag(FtlCallTree *t, FtlDiagKind kind, const FtlEvent *ev, const char *what)
 {
 	if (t->diags)
-		ftl_diags_add(t->diags, kind, ev && ev->src ? ev->src->path : "", ev ? ev->line : 0,
-			      ev ? ev->cpu : -1, what, what ? strlen(what) : 0, 0);
+		ftl_diags_add(t->diags, kind,
+			      &(FtlDiagLoc){ ev && ev->src ? ev->src->path : "", ev ? ev->line : 0,
+					     ev ? ev->cpu : -1 },
+			      what, -1, 0);
 }
 
 /* Adds ns to the time owed at depth in h (nothing for a negative depth). */
@@ -779,8 +780,9 @@ void ftl_calltree_finish(FtlCallTree *t)
 		CallCtx *c = g_ptr_array_index(ctxs, i);
 		if (c->frames.len) {
 			if (t->diags)
-				ftl_diags_add(t->diags, FTL_DIAG_OPEN_AT_END, "", 0, c->cpu, NULL,
-					      0, c->frames.len);
+				ftl_diags_add(t->diags, FTL_DIAG_OPEN_AT_END,
+					      &(FtlDiagLoc){ NULL, 0, c->cpu }, NULL, 0,
+					      c->frames.len);
 			calltree_unwind(t, c, -1, FTL_CALL_F_OPEN, NULL);
 		}
 	}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/scan.h"
 
 /* ---- markers --------------------------------------------------------------- */
 
@@ -87,17 +88,12 @@ const FtlMarker *ftl_markers_get(const FtlMarkers *m, guint i)
 /* Reads up to max_digits decimal digits; FALSE if there are none or more. */
 static gboolean markers_read_digits(const char **p, guint max_digits, guint64 *out, guint *n_digits)
 {
-	guint64 v = 0;
-	guint n = 0;
-	while (g_ascii_isdigit(**p)) {
-		if (++n > max_digits)
-			return FALSE;
-		v = v * 10 + (guint64)(**p - '0');
-		(*p)++;
-	}
-	*out = v;
-	*n_digits = n;
-	return n > 0;
+	const char *q = ftl_scan_u64(*p, *p + strlen(*p), out);
+	if (!q || (guint)(q - *p) > max_digits)
+		return FALSE;
+	*n_digits = (guint)(q - *p);
+	*p = q;
+	return TRUE;
 }
 
 static gboolean markers_only_blanks(const char *p)

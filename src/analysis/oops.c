@@ -314,9 +314,11 @@ static void oops_mark_cut(FtlOopsReport *r, const FtlConsole *con)
 			     r->sanitizer_open;
 	r->cut = (l->flags & FTL_CONSOLE_LINE_CUT) || r->n_lines < 3 || needs_end;
 	if (r->cut)
-		ftl_diags_add(con->diags, FTL_DIAG_REPORT_CUT, con->path,
-			      ftl_console_line(con, r->header_line)->lineno, r->cpu, r->header,
-			      strlen(r->header), 0);
+		ftl_diags_add(con->diags, FTL_DIAG_REPORT_CUT,
+			      &(FtlDiagLoc){ con->path,
+					     ftl_console_line(con, r->header_line)->lineno,
+					     r->cpu },
+			      r->header, -1, 0);
 }
 
 /* Lines printed just before a report's first line that belong to it: back

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/fdio.h"
 
 struct _FtlChild {
 	pid_t pid;
@@ -105,19 +106,14 @@ pid_t ftl_child_pid(const FtlChild *c)
 
 gboolean ftl_child_release(FtlChild *c, GError **error)
 {
-	ssize_t n;
-	do
-		n = write(c->go_fd, "g", 1);
-	while (n < 0 && errno == EINTR);
+	ftl_fd_write_all(c->go_fd, "g", 1, -1);
 	close(c->go_fd);
 	c->go_fd = -1;
 	int e = 0;
-	do
-		n = read(c->status_fd, &e, sizeof e);
-	while (n < 0 && errno == EINTR);
+	gssize n = ftl_fd_read(c->status_fd, &e, sizeof e);
 	close(c->status_fd);
 	c->status_fd = -1;
-	if (n == (ssize_t)sizeof e) {
+	if (n == (gssize)sizeof e) {
 		/* Reap it now: it exited with 127 right after telling. */
 		while (waitpid(c->pid, &c->status, 0) < 0 && errno == EINTR)
 			;

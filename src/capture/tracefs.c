@@ -51,9 +51,7 @@ char *ftl_tracefs_read(const char *path, GError **error)
 	GString *s = g_string_new(NULL);
 	char buf[8192];
 	for (;;) {
-		ssize_t n = read(fd, buf, sizeof buf);
-		if (n < 0 && errno == EINTR)
-			continue;
+		gssize n = ftl_fd_read(fd, buf, sizeof buf);
 		if (n < 0) {
 			int e = errno;
 			close(fd);
@@ -75,12 +73,10 @@ int ftl_tracefs_write_errno(const char *path, const char *value, gboolean append
 	int fd = open(path, O_WRONLY | O_CLOEXEC | (append ? O_APPEND : O_TRUNC));
 	if (fd < 0)
 		return errno;
-	size_t len = strlen(value);
-	ssize_t n;
-	do
-		n = write(fd, value, len);
-	while (n < 0 && errno == EINTR);
-	int e = n < 0 ? errno : (size_t)n != len ? EIO : 0;
+	/* one write(): the kernel takes each as a whole command */
+	gsize len = strlen(value);
+	gssize n = ftl_fd_write(fd, value, len);
+	int e = n < 0 ? errno : (gsize)n != len ? EIO : 0;
 	close(fd);
 	return e;
 }
@@ -115,9 +111,7 @@ gboolean ftl_tracefs_copy(const char *src, const char *dst, GError **error)
 	char buf[65536];
 	gboolean ok = TRUE;
 	for (;;) {
-		ssize_t n = read(in, buf, sizeof buf);
-		if (n < 0 && errno == EINTR)
-			continue;
+		gssize n = ftl_fd_read(in, buf, sizeof buf);
 		if (n < 0) {
 			int e = errno;
 			g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': read: %s", src,

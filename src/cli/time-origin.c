@@ -8,6 +8,7 @@
 #include "analysis/markers.h"
 #include "cli/cli.h"
 #include "util/error.h"
+#include "util/scan.h"
 
 /* One pattern to resolve: the first marker matching it. */
 typedef struct {
@@ -43,9 +44,8 @@ static gint64 time_origin_fraction_ns(const char *iso)
 	p += strcspn(p, ".,");
 	if (!*p)
 		return 0;
-	gint64 ns = 0, scale = 100000000;
-	for (p++; g_ascii_isdigit(*p) && scale > 0; p++, scale /= 10)
-		ns += (*p - '0') * scale;
+	gint64 ns;
+	ftl_scan_frac_ns(p + 1, p + strlen(p), &ns);
 	return ns;
 }
 

@@ -55,17 +55,18 @@ void ftl_diags_free(FtlDiags *d)
 	g_free(d);
 }
 
-void ftl_diags_add(FtlDiags *d, FtlDiagKind kind, const char *file, guint64 line, gint cpu,
-		   const char *text, gsize text_len, guint64 amount)
+void ftl_diags_add(FtlDiags *d, FtlDiagKind kind, const FtlDiagLoc *at, const char *text,
+		   gssize text_len, guint64 amount)
 {
 	FtlDiagEntry *e = &d->e[kind];
 	if (e->count++ == 0) {
-		e->first_file = g_strdup(file ? file : "");
-		e->first_line = line;
-		e->first_cpu = cpu;
+		e->first_file = g_strdup(at && at->file ? at->file : "");
+		e->first_line = at ? at->line : 0;
+		e->first_cpu = at ? at->cpu : -1;
 		if (text) {
 			/* visible already (the text may hold NUL bytes), shortened */
-			e->first_text = ftl_escape(text, (gssize)MIN(text_len, 160));
+			gsize len = text_len < 0 ? strlen(text) : (gsize)text_len;
+			e->first_text = ftl_escape(text, (gssize)MIN(len, 160));
 		}
 	}
 	e->amount += amount;

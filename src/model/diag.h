@@ -40,13 +40,23 @@ typedef struct {
 	char *first_text; /* the offending text (its first 160 bytes) made visible */
 } FtlDiagEntry;
 
+/* Where an anomaly was seen: what the input does not say is NULL, 0, -1. */
+typedef struct {
+	const char *file;
+	guint64 line; /* 1-based; 0 in binary inputs */
+	gint cpu;
+} FtlDiagLoc;
+
 typedef struct _FtlDiags FtlDiags;
 
 FtlDiags *ftl_diags_new(void);
 void ftl_diags_free(FtlDiags *d);
-/* Counts one occurrence; the first one keeps its location and text. */
-void ftl_diags_add(FtlDiags *d, FtlDiagKind kind, const char *file, guint64 line, gint cpu,
-		   const char *text, gsize text_len, guint64 amount);
+/* Counts one occurrence at *at (NULL: nowhere) and adds amount to kind's.
+ * The first one keeps its location and its text: text_len bytes of text
+ * (-1: up to its NUL; text NULL: none), the first 160 of them, made
+ * visible. */
+void ftl_diags_add(FtlDiags *d, FtlDiagKind kind, const FtlDiagLoc *at, const char *text,
+		   gssize text_len, guint64 amount);
 /* Replaces kind's entry by a copy of from (an index restoring what a full
  * scan counted); from->first_text is visible already. */
 void ftl_diags_set(FtlDiags *d, FtlDiagKind kind, const FtlDiagEntry *from);

@@ -3,6 +3,7 @@
 #include "model/event.h"
 
 #include "model/source.h"
+#include "util/scan.h"
 
 #include <string.h>
 
@@ -35,39 +36,17 @@ gboolean ftl_slice_eq(FtlSlice s, const char *str)
 
 gboolean ftl_slice_to_i64(FtlSlice s, gint64 *out)
 {
-	guint32 i = 0;
-	gboolean neg = FALSE;
-	if (s.len == 0)
+	const char *p = s.p, *e = s.p + s.len;
+	gboolean neg = p < e && *p == '-';
+	p += neg;
+	gboolean hex = e - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+	guint64 v;
+	const char *q = hex ? ftl_scan_hex(p, e, &v) : ftl_scan_u64(p, e, &v);
+	if (!q || q != e)
 		return FALSE;
-	if (s.p[0] == '-') {
-		neg = TRUE;
-		i = 1;
-	}
-	guint64 v = 0;
-	if (s.len > i + 2 && s.p[i] == '0' && (s.p[i + 1] == 'x' || s.p[i + 1] == 'X')) {
-		/* hex is a bit pattern: 0xffffffffffffffea reads as -22 */
-		for (i += 2; i < s.len; i++) {
-			int d = g_ascii_xdigit_value(s.p[i]);
-			if (d < 0 || v > G_MAXUINT64 / 16)
-				return FALSE;
-			v = v * 16 + (guint)d;
-		}
-		if (neg && v > (guint64)G_MAXINT64 + 1)
-			return FALSE;
-	} else {
-		if (i == s.len)
-			return FALSE;
-		for (; i < s.len; i++) {
-			if (!g_ascii_isdigit(s.p[i]))
-				return FALSE;
-			guint d = (guint)(s.p[i] - '0');
-			if (v > (G_MAXUINT64 - d) / 10)
-				return FALSE;
-			v = v * 10 + d;
-		}
-		if (v > (guint64)G_MAXINT64 + (neg ? 1 : 0))
-			return FALSE;
-	}
+	/* hex is a bit pattern: 0xffffffffffffffea reads as -22 */
+	if ((neg || !hex) && v > (guint64)G_MAXINT64 + (neg ? 1 : 0))
+		return FALSE;
 	/* negate in unsigned arithmetic: -(2^63) has no positive twin */
 	*out = neg ? (gint64)(0 - v) : (gint64)v;
 	return TRUE;

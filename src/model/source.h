@@ -81,6 +81,15 @@ void ftl_source_clear(FtlSource *src);
 /* The source said EOF: checks what it read against what its header
  * promised (once; later EOFs of a reread are the same file). */
 void ftl_source_end(FtlSource *src);
+/* What every source notes of an event it hands out. A LOST event is a
+ * diagnostic at the event's line and CPU, lost_text its text. Any other
+ * puts its task in the task table (not a pid the parser inferred) and is
+ * checked against *last_ts, the last timestamp of its CPU (NULL: none
+ * kept; else updated), for time going backwards. Binary inputs, whose
+ * records are not lines, pass record: each event counts as a line of
+ * src->stats (a LOST one as special). */
+void ftl_source_account(FtlSource *src, const FtlEvent *ev, gint64 *last_ts, FtlSlice lost_text,
+			gboolean record);
 const char *ftl_source_dialect(FtlSource *src);
 /* Appends ev's payload text to out through the source's payload op; FALSE (and
  * nothing appended) when the source has none. ev must still be borrowed. */

@@ -43,9 +43,37 @@ void ftl_source_end(FtlSource *src)
 			"the header says %" G_GINT64_FORMAT " entries in the buffer, the file "
 			"holds %" G_GINT64_FORMAT,
 			src->entries_in_buffer, held);
-		ftl_diags_add(ftl_trace_diags(src->trace), FTL_DIAG_ENTRIES_SHORT, src->path, 0,
-			      src->cpu_hint, what, strlen(what),
+		ftl_diags_add(ftl_trace_diags(src->trace), FTL_DIAG_ENTRIES_SHORT,
+			      &(FtlDiagLoc){ src->path, 0, src->cpu_hint }, what, -1,
 			      (guint64)(src->entries_in_buffer - held));
+	}
+}
+
+void ftl_source_account(FtlSource *src, const FtlEvent *ev, gint64 *last_ts, FtlSlice lost_text,
+			gboolean record)
+{
+	gboolean lost = ev->kind == FTL_EVENT_LOST;
+	if (record) {
+		src->stats.total_lines++;
+		src->stats.events++;
+		if (lost)
+			src->stats.special_lines++;
+		else
+			src->stats.event_lines++;
+	}
+	FtlDiagLoc at = { src->path, ev->line, ev->cpu };
+	if (lost) {
+		ftl_diags_add(ftl_trace_diags(src->trace), FTL_DIAG_LOST_EVENTS, &at, lost_text.p,
+			      lost_text.len, ev->u.lost.count);
+		return;
+	}
+	if (ev->pid >= 0 && !(ev->flags & FTL_EVENT_F_PID_INFERRED))
+		ftl_tasks_note(ftl_trace_tasks(src->trace), ev->pid, ev->tgid, ev->comm, FALSE);
+	if (last_ts) {
+		if (*last_ts != FTL_TS_NONE && ev->ts < *last_ts)
+			ftl_diags_add(ftl_trace_diags(src->trace), FTL_DIAG_TIME_BACKWARDS, &at,
+				      NULL, 0, 0);
+		*last_ts = ev->ts;
 	}
 }
 

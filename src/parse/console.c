@@ -12,6 +12,7 @@
 #include "parse/tracedat.h"
 #include "util/error.h"
 #include "util/input.h"
+#include "util/scan.h"
 
 /* ftrace_dump() opens and closes its output with exactly this rule. */
 #define CONSOLE_DUMP_RULE "---------------------------------"
@@ -56,18 +57,11 @@ static const char *console_time(const char *p, const char *e, gint64 *ns)
 	while (q < e && *q == ' ')
 		q++;
 	const char *d = console_digits(q, e);
-	if (d == q || d - q > 10 || d >= e || *d != '.')
+	gint64 t;
+	const char *f = d - q <= 10 ? ftl_scan_sec(q, e, &t) : NULL;
+	if (!f || f >= e || *f != ']')
 		return NULL;
-	const char *f = console_digits(d + 1, e);
-	if (f == d + 1 || f >= e || *f != ']')
-		return NULL;
-	gint64 sec = g_ascii_strtoll(q, NULL, 10), frac = 0;
-	int nd = 0;
-	for (const char *x = d + 1; x < f && nd < 9; x++, nd++)
-		frac = frac * 10 + (*x - '0');
-	for (; nd < 9; nd++)
-		frac *= 10;
-	*ns = sec * 1000000000 + frac;
+	*ns = t;
 	return f + 1;
 }
 
@@ -322,8 +316,8 @@ static void console_add(FtlConsole *con, const char *p, const char *e, guint64 l
 		if (l->caller_kind)
 			con->has_caller = TRUE;
 		if (next && te > m)
-			ftl_diags_add(con->diags, FTL_DIAG_CUT_LINE, con->path, lineno, -1, p,
-				      (gsize)(e - p), 0);
+			ftl_diags_add(con->diags, FTL_DIAG_CUT_LINE,
+				      &(FtlDiagLoc){ con->path, lineno, -1 }, p, (gsize)(e - p), 0);
 		if (!next)
 			return;
 		/* the rest is a message of its own */
@@ -439,13 +433,14 @@ static guint console_find_dump(FtlConsole *con, guint start)
 	}
 	if (!d->closed) {
 		const FtlConsoleLine *h = ftl_console_line(con, start);
-		ftl_diags_add(con->diags, FTL_DIAG_DUMP_UNENDED, con->path, h->lineno, -1, h->text,
-			      h->len, 0);
+		ftl_diags_add(con->diags, FTL_DIAG_DUMP_UNENDED,
+			      &(FtlDiagLoc){ con->path, h->lineno, -1 }, h->text, h->len, 0);
 	}
 	if (d->skipped) {
 		const FtlConsoleLine *h = ftl_console_line(con, start);
-		ftl_diags_add(con->diags, FTL_DIAG_DUMP_INTERLEAVED, con->path, h->lineno, -1,
-			      h->text, h->len, d->skipped);
+		ftl_diags_add(con->diags, FTL_DIAG_DUMP_INTERLEAVED,
+			      &(FtlDiagLoc){ con->path, h->lineno, -1 }, h->text, h->len,
+			      d->skipped);
 	}
 	return MAX(d->end + 1, start + 1);
 }
@@ -465,16 +460,16 @@ FtlConsole *ftl_console_parse(const char *label, const char *data, gsize size)
 		gboolean binary = console_clean(p, le, clean);
 		guint32 flags = binary ? FTL_CONSOLE_LINE_BINARY : 0;
 		if (binary)
-			ftl_diags_add(con->diags, FTL_DIAG_BINARY_BYTES, label, lineno, -1, p,
-				      (gsize)(le - p), 0);
+			ftl_diags_add(con->diags, FTL_DIAG_BINARY_BYTES,
+				      &(FtlDiagLoc){ label, lineno, -1 }, p, (gsize)(le - p), 0);
 		console_add(con, clean->str, clean->str + clean->len, lineno, flags);
 		if (!nl && clean->len) {
 			/* the capture stopped in the middle of this message */
 			FtlConsoleLine *last =
 				&g_array_index(con->lines, FtlConsoleLine, con->lines->len - 1);
 			last->flags |= FTL_CONSOLE_LINE_CUT;
-			ftl_diags_add(con->diags, FTL_DIAG_CUT_LINE, label, lineno, -1, p,
-				      (gsize)(le - p), 0);
+			ftl_diags_add(con->diags, FTL_DIAG_CUT_LINE,
+				      &(FtlDiagLoc){ label, lineno, -1 }, p, (gsize)(le - p), 0);
 		}
 		p = nl ? nl + 1 : end;
 	}

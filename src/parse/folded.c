@@ -20,14 +20,9 @@ static const char *folded_weight(const char *p, const char *e, gint64 *w)
 		d--;
 	if (d == e || d == p || (d[-1] != ' ' && d[-1] != '\t'))
 		return NULL;
-	guint64 v = 0;
-	if (e - d <= 18) {
-		/* up to 18 digits cannot overflow: no checks per digit */
-		for (const char *q = d; q < e; q++)
-			v = v * 10 + (guint64)(*q - '0');
-	} else if (ftl_scan_u64(d, e, &v) != e || v > G_MAXINT64) {
+	guint64 v;
+	if (ftl_scan_u64(d, e, &v) != e || v > G_MAXINT64)
 		return NULL;
-	}
 	*w = (gint64)v;
 	const char *stack_end = d - 1;
 	while (stack_end > p && (stack_end[-1] == ' ' || stack_end[-1] == '\t'))

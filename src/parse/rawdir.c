@@ -50,6 +50,7 @@ typedef struct {
 	FtlEvent ev;
 	guint64 seq;
 	gint64 last_ts;
+	FtlDiagLoc at;	    /* this CPU's file, for diagnostics */
 	guint64 stats_lost; /* overruns per_cpu/cpuN/stats reports */
 	const char *n_lost;
 } RawCpu;
@@ -125,8 +126,7 @@ static void raw_bad_page(RawCpu *rc, const char *fmt, ...)
 	g_autofree char *text =
 		g_strdup_printf("CPU %d, page %" G_GUINT64_FORMAT " (file offset %zu): %s", rc->cpu,
 				rc->page_no, rc->page_off, why);
-	ftl_diags_add(ftl_trace_diags(rc->base.trace), FTL_DIAG_BAD_PAGE, rc->base.path, 0, rc->cpu,
-		      text, strlen(text), 0);
+	ftl_diags_add(ftl_trace_diags(rc->base.trace), FTL_DIAG_BAD_PAGE, &rc->at, text, -1, 0);
 }
 
 /* Loads the next page that holds data. FALSE at the end of the file. */
@@ -174,29 +174,17 @@ static gboolean raw_load_page(RawCpu *rc)
 static void raw_account(RawCpu *rc)
 {
 	FtlEvent *ev = &rc->ev;
-	FtlTrace *trace = rc->base.trace;
+	char where[128];
+	gint n = 0;
 	ev->seq = ++rc->seq;
-	rc->base.stats.total_lines++;
-	rc->base.stats.events++;
 	if (ev->kind == FTL_EVENT_LOST) {
-		char where[128];
-		gint n = g_snprintf(where, sizeof where,
-				    "CPU:%d [EVENTS DROPPED] at page %" G_GUINT64_FORMAT
-				    " (file offset %zu)",
-				    rc->cpu, rc->page_no, rc->page_off);
-		rc->base.stats.special_lines++;
+		n = g_snprintf(where, sizeof where,
+			       "CPU:%d [EVENTS DROPPED] at page %" G_GUINT64_FORMAT
+			       " (file offset %zu)",
+			       rc->cpu, rc->page_no, rc->page_off);
 		rc->lost_seen = TRUE;
-		ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_LOST_EVENTS, rc->base.path, 0,
-			      rc->cpu, where, (gsize)n, ev->u.lost.count);
-		return;
 	}
-	rc->base.stats.event_lines++;
-	if (ev->pid >= 0)
-		ftl_tasks_note(ftl_trace_tasks(trace), ev->pid, ev->tgid, ev->comm, FALSE);
-	if (rc->last_ts != FTL_TS_NONE && ev->ts < rc->last_ts)
-		ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_TIME_BACKWARDS, rc->base.path, 0,
-			      rc->cpu, NULL, 0, 0);
-	rc->last_ts = ev->ts;
+	ftl_source_account(&rc->base, ev, &rc->last_ts, (FtlSlice){ where, (guint32)n }, TRUE);
 }
 
 static void raw_stats_lost(RawCpu *rc)
@@ -206,8 +194,8 @@ static void raw_stats_lost(RawCpu *rc)
 	g_autofree char *text = g_strdup_printf("CPU %d: per_cpu stats report %" G_GUINT64_FORMAT
 						" overrun or dropped events",
 						rc->cpu, rc->stats_lost);
-	ftl_diags_add(ftl_trace_diags(rc->base.trace), FTL_DIAG_LOST_EVENTS, rc->base.path, 0,
-		      rc->cpu, text, strlen(text), rc->stats_lost);
+	ftl_diags_add(ftl_trace_diags(rc->base.trace), FTL_DIAG_LOST_EVENTS, &rc->at, text, -1,
+		      rc->stats_lost);
 	rc->stats_lost = 0;
 }
 
@@ -252,7 +240,7 @@ static FtlStatus raw_next(FtlSource *src, const FtlEvent **out, GError **error)
 					    ", file offset %llu",
 					    id, rc->cpu, rc->page_no, rc->rec.offset);
 			ftl_diags_add(ftl_trace_diags(rc->base.trace), FTL_DIAG_UNKNOWN_EVENT,
-				      rc->base.path, 0, rc->cpu, where, (gsize)n, 0);
+				      &rc->at, where, (gsize)n, 0);
 		} else if (ftl_tep_short(rc->dec)) {
 			char where[160];
 			gint n = g_snprintf(where, sizeof where,
@@ -261,8 +249,8 @@ static FtlStatus raw_next(FtlSource *src, const FtlEvent **out, GError **error)
 					    "format's fields need %d",
 					    rc->cpu, rc->page_no, rc->rec.offset, rc->ev.name,
 					    rc->rec.size, ftl_tep_short(rc->dec));
-			ftl_diags_add(ftl_trace_diags(rc->base.trace), FTL_DIAG_BAD_PAGE,
-				      rc->base.path, 0, rc->cpu, where, (gsize)n, 0);
+			ftl_diags_add(ftl_trace_diags(rc->base.trace), FTL_DIAG_BAD_PAGE, &rc->at,
+				      where, (gsize)n, 0);
 		}
 		raw_account(rc);
 		*out = &rc->ev;
@@ -690,6 +678,7 @@ static gboolean raw_add_sources(FtlTrace *trace, GPtrArray *files, GPtrArray *in
 		rc->base.cpu_hint = f->cpu;
 		rc->in = g_ptr_array_steal_index(ins, 0);
 		rc->cpu = f->cpu;
+		rc->at = (FtlDiagLoc){ rc->base.path, 0, rc->cpu };
 		rc->geo = *geo;
 		tep_ref(tep);
 		rc->tep = tep;

@@ -9,6 +9,7 @@
 
 #include "util/error.h"
 #include "util/input.h"
+#include "util/scan.h"
 
 #define SNIFF_BYTES  4096
 #define SERIES_MAGIC "# ftlens-stack-series"
@@ -75,19 +76,14 @@ static gboolean st_has_prefix(const char *p, const char *e, const char *s)
 /* Decimal digits, at most 18 of them, with an optional '-'; returns the end. */
 static const char *st_number(const char *p, const char *e, gboolean neg_ok, gint64 *out)
 {
-	gboolean neg = FALSE;
-	if (neg_ok && p < e && *p == '-') {
-		neg = TRUE;
-		p++;
-	}
-	const char *s = p;
-	gint64 v = 0;
-	while (p < e && g_ascii_isdigit(*p) && p - s < 18)
-		v = v * 10 + (*p++ - '0');
-	if (p == s || (p < e && g_ascii_isdigit(*p)))
+	gboolean neg = neg_ok && p < e && *p == '-';
+	p += neg;
+	guint64 v;
+	const char *q = ftl_scan_u64(p, e, &v);
+	if (!q || q - p > 18)
 		return NULL;
-	*out = neg ? -v : v;
-	return p;
+	*out = neg ? -(gint64)v : (gint64)v;
+	return q;
 }
 
 /* The whole of p..e is one number. */
@@ -406,23 +402,17 @@ static gboolean st_key(const char *ws, const char *we, const char *key, const ch
 /* "12.345678" (seconds, any number of fraction digits up to 9) in ns. */
 static gboolean st_seconds(const char *p, const char *e, gint64 *ns)
 {
-	gint64 sec, frac = 0;
+	gint64 sec, t = 0;
 	const char *q = st_number(p, e, FALSE, &sec);
 	if (!q || sec > 9000000000)
 		return FALSE;
-	if (q < e && *q == '.') {
-		int nd = 0;
-		for (q++; q < e && g_ascii_isdigit(*q); q++, nd++)
-			if (nd < 9)
-				frac = frac * 10 + (*q - '0');
-		if (nd == 0)
-			return FALSE;
-		for (; nd < 9; nd++)
-			frac *= 10;
-	}
+	if (q < e && *q == '.')
+		q = ftl_scan_sec(p, e, &t);
+	else
+		t = sec * 1000000000;
 	if (q != e)
 		return FALSE;
-	*ns = sec * 1000000000 + frac;
+	*ns = t;
 	return TRUE;
 }
 

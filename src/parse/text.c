@@ -187,7 +187,7 @@ static gboolean text_unparsed(TextSource *ts, const TextOp *op, GError **error)
 	guint64 line = ts->base_line + op->line;
 	ftl_diags_add(ftl_trace_diags(trace),
 		      op->truncated ? FTL_DIAG_TRUNCATED_LINE : FTL_DIAG_UNPARSED_LINE,
-		      ts->base.path, line, ts->base.cpu_hint, op->p, op->len, 0);
+		      &(FtlDiagLoc){ ts->base.path, line, ts->base.cpu_hint }, op->p, op->len, 0);
 	if (ftl_trace_flags(trace) & FTL_OPEN_STRICT) {
 		/* as read: main.c makes the message visible */
 		g_autofree char *txt = g_strndup(op->p, MIN(op->len, 80));
@@ -256,20 +256,11 @@ static void text_settle(TextSource *ts, FtlEvent *ev, guint fix)
 /* The task table, lost events and clock checks of an event of a line. */
 static void text_account(TextSource *ts, const FtlEvent *ev)
 {
-	FtlTrace *trace = ts->base.trace;
-	if (ev->pid >= 0 && !(ev->flags & FTL_EVENT_F_PID_INFERRED))
-		ftl_tasks_note(ftl_trace_tasks(trace), ev->pid, ev->tgid, ev->comm, FALSE);
-	if (ev->kind == FTL_EVENT_LOST)
-		ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_LOST_EVENTS, ts->base.path, ev->line,
-			      ev->cpu, ev->payload.p, ev->payload.len, ev->u.lost.count);
-	if (ev->ts != FTL_TS_NONE && ev->cpu >= 0 && ev->cpu < 4096) {
-		gint64 *last = ftl_slots_get(ts->last_ts, (guint)ev->cpu, sizeof(gint64),
-					     text_last_ts_init);
-		if (*last != FTL_TS_NONE && ev->ts < *last)
-			ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_TIME_BACKWARDS,
-				      ts->base.path, ev->line, ev->cpu, NULL, 0, 0);
-		*last = ev->ts;
-	}
+	gint64 *last = ev->ts != FTL_TS_NONE && ev->cpu >= 0 && ev->cpu < 4096
+			       ? ftl_slots_get(ts->last_ts, (guint)ev->cpu, sizeof(gint64),
+					       text_last_ts_init)
+			       : NULL;
+	ftl_source_account(&ts->base, ev, last, ev->payload, FALSE);
 }
 
 /* ---- the sparse index ---------------------------------------------------- */

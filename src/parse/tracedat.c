@@ -136,8 +136,8 @@ static void tracedat_clamp_record(TracedatSource *ts, struct tep_record *r)
 				    "CPU %d, file offset %llu: an event of %d bytes in a "
 				    "page with %" G_GINT64_FORMAT " left",
 				    r->cpu, (unsigned long long)r->offset, r->size, room);
-		ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_BAD_PAGE, ts->base.path, 0,
-			      r->cpu, where, (gsize)n, 0);
+		ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_BAD_PAGE,
+			      &(FtlDiagLoc){ ts->base.path, 0, r->cpu }, where, (gsize)n, 0);
 		r->size = (int)room;
 	}
 }
@@ -160,7 +160,7 @@ static void tracedat_fill(TracedatSource *ts, struct tep_record *r)
 		gint n = g_snprintf(where, sizeof where, "event id %d at CPU %d, file offset %llu",
 				    id, r->cpu, (unsigned long long)r->offset);
 		ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_UNKNOWN_EVENT,
-			      ts->base.path, 0, r->cpu, where, (gsize)n, 0);
+			      &(FtlDiagLoc){ ts->base.path, 0, r->cpu }, where, (gsize)n, 0);
 	} else {
 		gint need = ftl_tep_short(ts->dec);
 		if (need) {
@@ -171,7 +171,8 @@ static void tracedat_fill(TracedatSource *ts, struct tep_record *r)
 					    r->cpu, (unsigned long long)r->offset, ts->ev.name,
 					    r->size, need);
 			ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_BAD_PAGE,
-				      ts->base.path, 0, r->cpu, where, (gsize)n, 0);
+				      &(FtlDiagLoc){ ts->base.path, 0, r->cpu }, where, (gsize)n,
+				      0);
 		}
 	}
 }
@@ -179,29 +180,14 @@ static void tracedat_fill(TracedatSource *ts, struct tep_record *r)
 static void tracedat_account(TracedatSource *ts)
 {
 	FtlEvent *ev = &ts->ev;
-	FtlTrace *trace = ts->base.trace;
-	ts->base.stats.total_lines++;
-	ts->base.stats.events++;
-	if (ev->kind == FTL_EVENT_LOST) {
-		char where[96];
-		gint n = g_snprintf(where, sizeof where,
-				    "CPU:%d [EVENTS DROPPED] before offset %llu", ev->cpu,
-				    (unsigned long long)ts->cur->offset);
-		ts->base.stats.special_lines++;
-		ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_LOST_EVENTS, ts->base.path, 0,
-			      ev->cpu, where, (gsize)n, ev->u.lost.count);
-		return;
-	}
-	ts->base.stats.event_lines++;
-	if (ev->pid >= 0)
-		ftl_tasks_note(ftl_trace_tasks(trace), ev->pid, ev->tgid, ev->comm, FALSE);
-	if (ev->cpu >= 0 && (guint)ev->cpu < ts->n_cpu_slots) {
-		gint64 *last = &ts->last_ts[ev->cpu];
-		if (*last != FTL_TS_NONE && ev->ts < *last)
-			ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_TIME_BACKWARDS,
-				      ts->base.path, 0, ev->cpu, NULL, 0, 0);
-		*last = ev->ts;
-	}
+	char where[96];
+	gint n = 0;
+	if (ev->kind == FTL_EVENT_LOST)
+		n = g_snprintf(where, sizeof where, "CPU:%d [EVENTS DROPPED] before offset %llu",
+			       ev->cpu, (unsigned long long)ts->cur->offset);
+	gint64 *last =
+		ev->cpu >= 0 && (guint)ev->cpu < ts->n_cpu_slots ? &ts->last_ts[ev->cpu] : NULL;
+	ftl_source_account(&ts->base, ev, last, (FtlSlice){ where, (guint32)n }, TRUE);
 }
 
 /* At the end: overruns the saved ring-buffer statistics report for CPUs
@@ -216,8 +202,8 @@ static void tracedat_cpustats_one(gint cpu, const FtlCpuStats *st, gpointer data
 		"CPU %d: trace-cmd's saved cpustats report %" G_GUINT64_FORMAT
 		" overrun or dropped events",
 		cpu, n);
-	ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_LOST_EVENTS, ts->base.path, 0, cpu,
-		      text, strlen(text), n);
+	ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_LOST_EVENTS,
+		      &(FtlDiagLoc){ ts->base.path, 0, cpu }, text, -1, n);
 }
 
 static FtlStatus tracedat_eof(TracedatSource *ts)
@@ -344,8 +330,8 @@ static void tracedat_bad_page(gpointer data, guint32 cpu, const char *what)
 {
 	TracedatSource *ts = data;
 	g_autofree char *text = g_strdup_printf("CPU %u: %s", cpu, what);
-	ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_BAD_PAGE, ts->base.path, 0,
-		      (gint)cpu, text, strlen(text), 0);
+	ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_BAD_PAGE,
+		      &(FtlDiagLoc){ ts->base.path, 0, (gint)cpu }, text, -1, 0);
 }
 
 /* ---- the reader over libtracecmd's records ------------------------------- */

@@ -79,9 +79,7 @@ static ssize_t trial_read(int fd, char *buf, size_t n)
 			continue;
 		if (rc <= 0)
 			return -1;
-		ssize_t r = read(fd, buf + got, n - got);
-		if (r < 0 && errno == EINTR)
-			continue;
+		gssize r = ftl_fd_read(fd, buf + got, n - got);
 		if (r <= 0)
 			return 0;
 		got += (size_t)r;
@@ -195,15 +193,8 @@ static G_GNUC_NORETURN void trial_serve(int fd, FtlTrialStep step, gpointer ctx)
 	trial_child_setup(fd);
 	for (;;) {
 		gint32 arg;
-		gsize got = 0;
-		while (got < sizeof arg) {
-			ssize_t r = read(fd, (char *)&arg + got, sizeof arg - got);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0)
-				_exit(0);
-			got += (gsize)r;
-		}
+		if (ftl_fd_read_all(fd, &arg, sizeof arg) != 0)
+			_exit(0);
 		char answer = step(ctx, arg) == 0 ? 'o' : 'f';
 		if (ftl_fd_write_all(trial_fd, &answer, 1, -1) != 0)
 			_exit(1);
@@ -259,16 +250,9 @@ FtlTrialResult ftl_trial_server_ask(FtlTrialServer *server, int arg)
 	if (server->fd < 0)
 		return FTL_TRIAL_CRASHED;
 	gint32 a = arg;
-	gsize sent = 0;
-	while (sent < sizeof a) {
-		ssize_t w = send(server->fd, (char *)&a + sent, sizeof a - sent, MSG_NOSIGNAL);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			trial_server_end(server, TRUE);
-			return FTL_TRIAL_CRASHED;
-		}
-		sent += (gsize)w;
+	if (ftl_fd_send_all(server->fd, &a, sizeof a) != 0) {
+		trial_server_end(server, TRUE);
+		return FTL_TRIAL_CRASHED;
 	}
 	gint64 at = -1;
 	int answer = trial_listen(server->fd, &at);

@@ -1,14 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Whole-buffer reads and writes on a file descriptor: a signal may
- * interrupt a call and a call may move part of the buffer (a pipe, a file
- * system near full), so every caller that needs all of it loops the same
- * way, here. Both return 0 or the errno of the failure. */
+/* Reads and writes on a file descriptor: a signal may interrupt a call and
+ * a call may move part of the buffer (a pipe, a file system near full), so
+ * every caller retries and loops the same way, here. The _all forms return
+ * 0 or the errno of the failure. */
 #pragma once
 
 #include <glib.h>
 
+/* One read() of up to len bytes, again when a signal interrupts it: the
+ * count (0 at the end of the file), or -1 with errno set. */
+gssize ftl_fd_read(int fd, void *buf, gsize len);
+/* One write() of up to len bytes, again when a signal interrupts it: the
+ * count, or -1 with errno set. For files where each write() is a whole
+ * command (tracefs), a short count is the caller's to judge. */
+gssize ftl_fd_write(int fd, const void *buf, gsize len);
+
 /* All len bytes of buf to fd: at its file offset when at < 0, else at
  * offset at (pwrite). ENOSPC when a write takes nothing. */
 int ftl_fd_write_all(int fd, const void *buf, gsize len, gint64 at);
+/* All len bytes of buf to the socket fd, with no SIGPIPE when the peer is
+ * gone (send()'s MSG_NOSIGNAL: EPIPE instead). */
+int ftl_fd_send_all(int fd, const void *buf, gsize len);
+/* len bytes of fd from its file offset into buf. EIO when the file ends
+ * first. */
+int ftl_fd_read_all(int fd, void *buf, gsize len);
 /* len bytes of fd from offset at into buf. EIO when the file ends first. */
 int ftl_fd_pread_all(int fd, void *buf, gsize len, gint64 at);

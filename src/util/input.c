@@ -18,6 +18,7 @@
 
 #include "util/error.h"
 #include "util/fdio.h"
+#include "util/scan.h"
 
 #define INPUT_CHUNK (1u << 20)
 /* The expanded copy checks the free space each time it grows by this much,
@@ -39,15 +40,10 @@ guint64 ftl_input_max_expand(void)
 
 gboolean ftl_input_parse_size(const char *text, guint64 *bytes)
 {
-	guint64 v = 0;
-	const char *p = text;
-	if (!g_ascii_isdigit(*p))
+	guint64 v;
+	const char *p = ftl_scan_u64(text, text + strlen(text), &v);
+	if (!p)
 		return FALSE;
-	for (; g_ascii_isdigit(*p); p++) {
-		if (v > (G_MAXUINT64 - 9) / 10)
-			return FALSE;
-		v = v * 10 + (guint64)(*p - '0');
-	}
 	guint shift = 0;
 	switch (g_ascii_toupper(*p)) {
 	case 'K':

@@ -103,6 +103,15 @@ const char *ftl_scan_usecs(const char *p, const char *e, gint64 *ns)
 	return q;
 }
 
+const char *ftl_scan_frac_ns(const char *p, const char *e, gint64 *ns)
+{
+	guint64 frac;
+	int nd;
+	const char *q = scan_fraction(p, e, 9, &frac, &nd);
+	*ns = (gint64)frac;
+	return q;
+}
+
 /* s without the blanks around it, as [*p, *e). */
 static void scan_trim(const char *s, const char **p, const char **e)
 {

@@ -37,6 +37,10 @@ const char *ftl_scan_hex(const char *p, const char *e, guint64 *out);
 const char *ftl_scan_sec(const char *p, const char *e, gint64 *ns);
 /* "12.345" microseconds (any fraction length, ns precision) to ns. */
 const char *ftl_scan_usecs(const char *p, const char *e, gint64 *ns);
+/* The digits of a fraction of a second (p is past the point) to ns: the
+ * first nine read, more skipped. Returns their end: p itself, and *ns 0,
+ * when there are none. */
+const char *ftl_scan_frac_ns(const char *p, const char *e, gint64 *ns);
 
 /* A whole string: unsigned decimal; with base 0, "0x" selects hex. */
 gboolean ftl_scan_u64_str(const char *s, guint base, guint64 *out);

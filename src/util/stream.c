@@ -16,6 +16,7 @@
 #include <zstd.h>
 
 #include "util/error.h"
+#include "util/fdio.h"
 
 /* Compressed input is read this much at a time. */
 #define STREAM_IBUF (256u << 10)
@@ -88,10 +89,7 @@ static gssize stream_raw_read(FtlStream *s, void *buf, gsize len, GError **error
 		len = (gsize)MIN((guint64)len, s->limit - s->raw_pos);
 	if (len == 0)
 		return 0;
-	ssize_t n;
-	do
-		n = read(s->fd, buf, len);
-	while (n < 0 && errno == EINTR);
+	gssize n = ftl_fd_read(s->fd, buf, len);
 	if (n < 0) {
 		stream_errno(error, s->path, errno);
 		return -1;

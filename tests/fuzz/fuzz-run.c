@@ -26,6 +26,7 @@
 #include "analysis/pass.h"
 #include "analysis/quality.h"
 #include "util/escape.h"
+#include "util/fdio.h"
 #include "views/diff.h"
 #include "views/dump.h"
 #include "views/graph.h"
@@ -116,16 +117,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 static void fuzz_write_all(int fd, const guint8 *data, size_t size)
 {
-	while (size) {
-		ssize_t n = write(fd, data, size);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			perror("fuzz: write");
-			abort();
-		}
-		data += n;
-		size -= (size_t)n;
+	int e = ftl_fd_write_all(fd, data, size, -1);
+	if (e) {
+		fprintf(stderr, "fuzz: write: %s\n", g_strerror(e));
+		abort();
 	}
 }
 

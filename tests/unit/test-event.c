@@ -359,9 +359,10 @@ static void test_diags_counting(void)
 	CU_ASSERT_EQUAL(e->count, 0);
 	CU_ASSERT_PTR_NULL(e->first_file);
 
-	ftl_diags_add(d, FTL_DIAG_UNPARSED_LINE, "a.txt", 5, 2, "garbage here", 7, 0);
-	ftl_diags_add(d, FTL_DIAG_UNPARSED_LINE, "b.txt", 9, 3, "other", 5, 0);
-	ftl_diags_add(d, FTL_DIAG_UNPARSED_LINE, "c.txt", 11, 1, NULL, 0, 0);
+	ftl_diags_add(d, FTL_DIAG_UNPARSED_LINE, &(FtlDiagLoc){ "a.txt", 5, 2 }, "garbage here", 7,
+		      0);
+	ftl_diags_add(d, FTL_DIAG_UNPARSED_LINE, &(FtlDiagLoc){ "b.txt", 9, 3 }, "other", 5, 0);
+	ftl_diags_add(d, FTL_DIAG_UNPARSED_LINE, &(FtlDiagLoc){ "c.txt", 11, 1 }, NULL, 0, 0);
 	CU_ASSERT_TRUE(ftl_diags_any(d));
 	e = ftl_diags_get(d, FTL_DIAG_UNPARSED_LINE);
 	CU_ASSERT_EQUAL(e->count, 3);
@@ -374,9 +375,9 @@ static void test_diags_counting(void)
 	CU_ASSERT_STRING_EQUAL(e->first_text, "garbage");
 
 	/* Amounts add up across occurrences, per kind. */
-	ftl_diags_add(d, FTL_DIAG_LOST_EVENTS, NULL, 40, -1, NULL, 0, 10);
+	ftl_diags_add(d, FTL_DIAG_LOST_EVENTS, &(FtlDiagLoc){ NULL, 40, -1 }, NULL, 0, 10);
 	const char *lost = "CPU:0 [LOST 32 EVENTS]";
-	ftl_diags_add(d, FTL_DIAG_LOST_EVENTS, "x", 80, 0, lost, strlen(lost), 32);
+	ftl_diags_add(d, FTL_DIAG_LOST_EVENTS, &(FtlDiagLoc){ "x", 80, 0 }, lost, -1, 32);
 	e = ftl_diags_get(d, FTL_DIAG_LOST_EVENTS);
 	CU_ASSERT_EQUAL(e->count, 2);
 	CU_ASSERT_EQUAL(e->amount, 42);
@@ -399,14 +400,15 @@ static void test_diags_text_sanitized(void)
 	/* ESC, TAB, CR and DEL must not reach a terminal; UTF-8 stays
 	 * (util/escape.h's policy). */
 	const char *t = "ab\x1b[31mc\td\r\x7f\xc3\xa9";
-	ftl_diags_add(d, FTL_DIAG_UNPARSED_LINE, "f", 1, 0, t, strlen(t), 0);
+	ftl_diags_add(d, FTL_DIAG_UNPARSED_LINE, &(FtlDiagLoc){ "f", 1, 0 }, t, -1, 0);
 	CU_ASSERT_STRING_EQUAL(ftl_diags_get(d, FTL_DIAG_UNPARSED_LINE)->first_text,
 			       "ab\\x1b[31mc\\x09d\\x0d\\x7f\xc3\xa9");
 
 	/* Long lines are shortened, to 160 bytes. */
 	char longline[400];
 	memset(longline, 'x', sizeof longline);
-	ftl_diags_add(d, FTL_DIAG_TRUNCATED_LINE, "f", 2, 0, longline, sizeof longline, 0);
+	ftl_diags_add(d, FTL_DIAG_TRUNCATED_LINE, &(FtlDiagLoc){ "f", 2, 0 }, longline,
+		      sizeof longline, 0);
 	CU_ASSERT_EQUAL(strlen(ftl_diags_get(d, FTL_DIAG_TRUNCATED_LINE)->first_text), 160);
 }
 
@@ -417,7 +419,7 @@ static void test_diags_text_with_nul(void)
 	 * written at a crash) is a control byte like any other: it shows as \x00
 	 * and the text after it is kept. */
 	const char t[] = { 'a', 'b', '\0', 'c', 'd' };
-	ftl_diags_add(d, FTL_DIAG_UNPARSED_LINE, "f", 1, 0, t, sizeof t, 0);
+	ftl_diags_add(d, FTL_DIAG_UNPARSED_LINE, &(FtlDiagLoc){ "f", 1, 0 }, t, sizeof t, 0);
 	const char *got = ftl_diags_get(d, FTL_DIAG_UNPARSED_LINE)->first_text;
 	CU_ASSERT_STRING_EQUAL(got, "ab\\x00cd");
 	if (strcmp(got, "ab\\x00cd") != 0)

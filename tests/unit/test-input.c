@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -170,6 +171,28 @@ static void test_fd_pwrite_pread(void)
 	g_unlink(path);
 }
 
+static void test_fd_read_send(void)
+{
+	int s[2];
+	CU_ASSERT_FATAL(socketpair(AF_UNIX, SOCK_STREAM, 0, s) == 0);
+	CU_ASSERT_EQUAL(ftl_fd_send_all(s[0], "abcd", 4), 0);
+	CU_ASSERT_EQUAL(ftl_fd_write(s[0], "ef", 2), 2);
+	char buf[8];
+	CU_ASSERT_EQUAL(ftl_fd_read_all(s[1], buf, 3), 0);
+	CU_ASSERT(memcmp(buf, "abc", 3) == 0);
+	/* one read: what is there, not what was asked for */
+	CU_ASSERT_EQUAL(ftl_fd_read(s[1], buf, sizeof buf), 3);
+	CU_ASSERT(memcmp(buf, "def", 3) == 0);
+	/* the writer gone: a read at the end, a send without SIGPIPE */
+	close(s[0]);
+	CU_ASSERT_EQUAL(ftl_fd_read(s[1], buf, sizeof buf), 0);
+	CU_ASSERT_EQUAL(ftl_fd_read_all(s[1], buf, 1), EIO);
+	CU_ASSERT_EQUAL(ftl_fd_send_all(s[1], "x", 1), EPIPE);
+	close(s[1]);
+	CU_ASSERT_EQUAL(ftl_fd_read(s[1], buf, 1), -1);
+	CU_ASSERT_EQUAL(errno, EBADF);
+}
+
 static const UnitTest tests[] = {
 	{ "a file truncated while mapped: zeros and an error", test_truncated_while_mapped },
 	{ "--max-expand bounds the expanded copy", test_max_expand },
@@ -177,6 +200,7 @@ static const UnitTest tests[] = {
 	{ "fd_write_all: a whole buffer through interrupted, partial writes",
 	  test_fd_write_all_interrupted },
 	{ "fd_write_all at offsets, fd_pread_all, their errors", test_fd_pwrite_pread },
+	{ "fd_read, fd_write, fd_read_all, fd_send_all on a socket", test_fd_read_send },
 	{ NULL, NULL },
 };
 

@@ -59,6 +59,16 @@ static void test_times(void)
 	CU_ASSERT_EQUAL(ns, 577070);
 	s = "99999999999999999.000";
 	CU_ASSERT_PTR_NULL(ftl_scan_usecs(s, s + strlen(s), &ns));
+	/* a fraction alone: nine digits read, the rest skipped, none is 0 */
+	s = "5Z";
+	CU_ASSERT_PTR_EQUAL(ftl_scan_frac_ns(s, s + 2, &ns), s + 1);
+	CU_ASSERT_EQUAL(ns, 500000000);
+	s = "1234567891234+";
+	CU_ASSERT_PTR_EQUAL(ftl_scan_frac_ns(s, s + strlen(s), &ns), s + 13);
+	CU_ASSERT_EQUAL(ns, 123456789);
+	s = "Z";
+	CU_ASSERT_PTR_EQUAL(ftl_scan_frac_ns(s, s + 1, &ns), s);
+	CU_ASSERT_EQUAL(ns, 0);
 }
 
 static void test_strings(void)
