@@ -635,6 +635,21 @@ gboolean ftl_cli_finish(FtlCliGlobals *g, FtlTrace *trace, GError **error)
 	return FALSE;
 }
 
+gboolean ftl_cli_parse_per(const FtlCliGlobals *g, const char *per, gboolean none_ok,
+			   FtlCallTreeGroup *group, GError **error)
+{
+	*group = FTL_CALLTREE_GROUP_NONE;
+	if (!per || (none_ok && !strcmp(per, "none")))
+		return TRUE;
+	if (!strcmp(per, "cpu") || !strcmp(per, "task")) {
+		*group = per[0] == 'c' ? FTL_CALLTREE_GROUP_CPU : FTL_CALLTREE_GROUP_TASK;
+		return TRUE;
+	}
+	g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "%s: --per '%s': expected cpu or task%s",
+		    g->cmd->name, per, none_ok ? " (or none)" : "");
+	return FALSE;
+}
+
 int ftl_cli_exit_code(const GError *error)
 {
 	if (error &&

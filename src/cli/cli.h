@@ -6,6 +6,7 @@
 #include <glib.h>
 #include <stdio.h>
 
+#include "analysis/calltree.h"
 #include "analysis/counts.h"
 #include "model/iter.h"
 #include "model/trace.h"
@@ -123,6 +124,11 @@ gboolean ftl_cli_no_selection(const FtlCliGlobals *g, const char *mode, GError *
  * command in messages. */
 gboolean ftl_cli_take_pair(const char *cmd, const char *option, int *argc, char **argv, char **a,
 			   char **b, GError **error);
+/* --per cpu|task|none (none only where none_ok), the one spelling every
+ * command that groups by CPU or task takes; NULL is none. A usage error
+ * names the command's option. */
+gboolean ftl_cli_parse_per(const FtlCliGlobals *g, const char *per, gboolean none_ok,
+			   FtlCallTreeGroup *group, GError **error);
 /* Maps an error to the exit code: 2 for usage errors, 1 otherwise. */
 int ftl_cli_exit_code(const GError *error);
 

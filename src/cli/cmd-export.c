@@ -23,9 +23,8 @@ static gboolean export_folded(FtlTrace *trace, FtlCliGlobals *g, const char *per
 			    "export: --from: expected calls, stacks, functions or auto");
 		return FALSE;
 	}
-	o.group = per && !strcmp(per, "task")	? FTL_CALLTREE_GROUP_TASK
-		  : per && !strcmp(per, "cpu") ? FTL_CALLTREE_GROUP_CPU
-					       : FTL_CALLTREE_GROUP_NONE;
+	if (!ftl_cli_parse_per(g, per, TRUE, &o.group, error))
+		return FALSE;
 	g_autoptr(FtlFlameBuild) b = ftl_flame_build_new(&o);
 	g_autoptr(FtlPass) pass = ftl_pass_new();
 	g_autoptr(FtlCounts) counts = ftl_counts_new();
@@ -122,8 +121,6 @@ gboolean ftl_cmd_export(const FtlCommand *cmd, int argc, char **argv, GError **e
 		bad = "--to: expected folded, speedscope or chrome";
 	else if (!output)
 		bad = "-o FILE is required (- for standard output)";
-	else if (per && strcmp(per, "task") && strcmp(per, "cpu") && strcmp(per, "none"))
-		bad = "--per: expected task, cpu or none";
 	else if ((per || from) && strcmp(to, "folded"))
 		bad = "--per and --from shape folded stacks; speedscope and chrome keep every task";
 	if (bad) {

@@ -20,6 +20,7 @@ typedef struct {
 	char *span_start, *span_end;
 	gint width, max_frames;
 	gboolean chart, inverted, diff, normalize, stack;
+	FtlCallTreeGroup group; /* --per */
 	gint64 limit;
 } FlameArgs;
 
@@ -109,14 +110,6 @@ static void flame_note_lost(FlameInput *in, guint64 lost, guint64 lines)
 				       lost, lines, lines == 1 ? "" : "s");
 }
 
-static FtlCallTreeGroup flame_group(const FlameArgs *a)
-{
-	if (a->per && !strcmp(a->per, "cpu"))
-		return FTL_CALLTREE_GROUP_CPU;
-	if (a->per && !strcmp(a->per, "task"))
-		return FTL_CALLTREE_GROUP_TASK;
-	return FTL_CALLTREE_GROUP_NONE;
-}
 
 /* Runs one pass over the trace in paths with the flame or chart builder. */
 static gboolean flame_load_trace(FlameInput *in, const FlameArgs *a, FtlCliGlobals *g,
@@ -136,13 +129,13 @@ static gboolean flame_load_trace(FlameInput *in, const FlameArgs *a, FtlCliGloba
 	if (a->from)
 		ftl_flame_from_parse(a->from, &from);
 	if (a->chart) {
-		FtlFlameChartOptions o = { flame_group(a), function, in->spans,
+		FtlFlameChartOptions o = { a->group, function, in->spans,
 					   ftl_trace_diags(in->trace), min_fraction, 0 };
 		in->chart = ftl_flamechart_new(&o);
 		ftl_pass_add(pass, &ftl_flamechart_consumer, in->chart);
 	} else {
 		/* a difference needs both whole trees */
-		FtlFlameBuildOptions o = { from, flame_group(a), function, in->spans,
+		FtlFlameBuildOptions o = { from, a->group, function, in->spans,
 					   ftl_trace_diags(in->trace), a->diff ? 0 : min_fraction };
 		in->build = ftl_flame_build_new(&o);
 		ftl_pass_add(pass, &ftl_flame_build_consumer, in->build);
@@ -208,8 +201,6 @@ static gboolean flame_check_args(FlameArgs *a, FtlCliGlobals *g, int argc, FtlSv
 	const char *bad = NULL;
 	if (!a->output)
 		bad = "-o FILE is required (- for standard output)";
-	else if (a->per && strcmp(a->per, "task") && strcmp(a->per, "cpu") && strcmp(a->per, "none"))
-		bad = "--per: expected task, cpu or none";
 	else if (a->from && !ftl_flame_from_parse(a->from, &from))
 		bad = "--from: expected calls, stacks, functions or auto";
 	else if (a->colors && !ftl_flame_colors_parse(a->colors, &colors))
@@ -230,7 +221,7 @@ static gboolean flame_check_args(FlameArgs *a, FtlCliGlobals *g, int argc, FtlSv
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "flame: %s", bad);
 		return FALSE;
 	}
-	return TRUE;
+	return ftl_cli_parse_per(g, a->per, TRUE, &a->group, error);
 }
 
 static gboolean flame_write(const FlameArgs *a, const FtlCliGlobals *g, FtlFlame *tree,

@@ -11,18 +11,11 @@
 #include "views/graph.h"
 
 /* The option values graph cannot take. */
-static gboolean graph_check(const char *per, gint max_nodes, double threshold_us,
-			    FtlCallTreeGroup *group, GError **error)
+static gboolean graph_check(const FtlCliGlobals *g, const char *per, gint max_nodes,
+			    double threshold_us, FtlCallTreeGroup *group, GError **error)
 {
-	if (per && !strcmp(per, "cpu"))
-		*group = FTL_CALLTREE_GROUP_CPU;
-	else if (per && !strcmp(per, "task"))
-		*group = FTL_CALLTREE_GROUP_TASK;
-	else if (per) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "graph: --per '%s': expected cpu or task", per);
+	if (!ftl_cli_parse_per(g, per, FALSE, group, error))
 		return FALSE;
-	}
 	if (max_nodes < 0) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
 			    "graph: --max-nodes: expected a count, 0 for no limit");
@@ -60,7 +53,7 @@ gboolean ftl_cmd_graph(const FtlCommand *cmd, int argc, char **argv, GError **er
 		return FALSE;
 	FtlFormat format = g.format;
 	FtlCallTreeGroup group = FTL_CALLTREE_GROUP_NONE;
-	if (!graph_check(per, max_nodes, threshold_us, &group, error))
+	if (!graph_check(&g, per, max_nodes, threshold_us, &group, error))
 		return FALSE;
 	/* `graph FUNCTION FILE...`, as uftrace: a first operand that names no file */
 	if (!function && argc >= 3 && !g_file_test(argv[1], G_FILE_TEST_EXISTS) &&

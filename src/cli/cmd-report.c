@@ -14,18 +14,16 @@
 #define REPORT_LONGEST 50
 
 /* The options' values, or a usage error naming the one that is wrong. */
-static gboolean report_check(const char *per, const char *sort_s, gint top, double threshold_us,
-			     FtlFuncStatsKey *key, FtlFuncStatsSort *sort, GError **error)
+static gboolean report_check(const FtlCliGlobals *g, const char *per, const char *sort_s, gint top,
+			     double threshold_us, FtlFuncStatsKey *key, FtlFuncStatsSort *sort,
+			     GError **error)
 {
-	if (per && !strcmp(per, "cpu")) {
-		*key = FTL_FUNCSTATS_BY_CPU;
-	} else if (per && !strcmp(per, "task")) {
-		*key = FTL_FUNCSTATS_BY_TASK;
-	} else if (per) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "report: --per '%s': expected cpu or task", per);
+	FtlCallTreeGroup group;
+	if (!ftl_cli_parse_per(g, per, FALSE, &group, error))
 		return FALSE;
-	}
+	*key = group == FTL_CALLTREE_GROUP_CPU	  ? FTL_FUNCSTATS_BY_CPU
+	       : group == FTL_CALLTREE_GROUP_TASK ? FTL_FUNCSTATS_BY_TASK
+						  : FTL_FUNCSTATS_BY_FUNC;
 	if (sort_s && !ftl_funcstats_parse_sort(sort_s, sort)) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
 			    "report: --sort '%s': expected self, total, calls, avg, max or name",
@@ -68,7 +66,7 @@ gboolean ftl_cmd_report(const FtlCommand *cmd, int argc, char **argv, GError **e
 	FtlFormat format = g.format;
 	FtlFuncStatsKey key = FTL_FUNCSTATS_BY_FUNC;
 	FtlFuncStatsSort sort = FTL_FUNCSTATS_SORT_SELF;
-	if (!report_check(per, sort_s, top, threshold_us, &key, &sort, error))
+	if (!report_check(&g, per, sort_s, top, threshold_us, &key, &sort, error))
 		return FALSE;
 	g.open_flags |= FTL_OPEN_NO_CALLERS; /* its markers table has no caller column */
 	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
