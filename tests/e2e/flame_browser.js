@@ -6,7 +6,8 @@
 //
 //   node flame_browser.js MODULES svg FILE.svg SHOT.png [TERM EXPECTED%]
 //   node flame_browser.js MODULES inert FILE.svg SHOT.png
-//   node flame_browser.js MODULES load FILE.svg SHOT.png SELECTOR MIN
+//   node flame_browser.js MODULES load FILE.svg SHOT.png SELECTOR MIN [MARGIN]
+//     (MARGIN: the elements span the picture's width less MARGIN px)
 //   node flame_browser.js MODULES speedscope FILE.json SHOT.png
 //   node flame_browser.js MODULES schema FILE.json SCHEMA.json
 //   node flame_browser.js MODULES chrome FILE.json
@@ -135,6 +136,10 @@ async function checkSvg(browser, file, shot, term, expected) {
 	const details = await page.textContent("#details");
 	if (!details.startsWith(pick.name + ":") || !/%/.test(details))
 		fail(`hover on ${pick.name}: details say "${details}"`);
+	// the hover text stays inside the picture
+	const right = await page.$eval("#details", (e) => e.getBBox().x + e.getBBox().width);
+	if (right > svgw)
+		fail(`hover: the details line ends at ${right.toFixed(0)} px, the picture at ${svgw}`);
 	note(`hover: ${details.replace(/\n/g, " ")}`);
 
 	// click zooms: the frame fills the width, its ancestors too, others hide;
@@ -244,11 +249,22 @@ async function checkInert(browser, file, shot) {
 
 // A view without flame.js (the stack chart): it loads cleanly, has at
 // least MIN elements matching SELECTOR, and their tooltips show on hover.
-async function checkLoad(browser, file, shot, selector, min) {
+async function checkLoad(browser, file, shot, selector, min, wide) {
 	const page = await open(browser, file);
 	const n = await page.$$eval(selector, (e) => e.length);
 	if (n < +min)
 		fail(`${n} elements ${selector}, expected at least ${min}`);
+	if (wide) {
+		// the elements span the picture's width less its margins (px)
+		const [w, lo, hi] = await page.$$eval(selector, (es) => {
+			const bs = es.map((e) => e.getBBox());
+			return [+document.documentElement.getAttribute("width"),
+				Math.min(...bs.map((b) => b.x)), Math.max(...bs.map((b) => b.x + b.width))];
+		});
+		if (hi - lo < w - +wide)
+			fail(`${selector} span ${lo.toFixed(0)}..${hi.toFixed(0)} of a ${w} px picture`);
+		note(`${selector} span ${lo.toFixed(0)}..${hi.toFixed(0)} of ${w} px`);
+	}
 	await page.hover(selector + " >> nth=0");
 	await page.locator(":root").screenshot({ path: shot });
 	clean(page, file);
@@ -346,7 +362,7 @@ async function main() {
 		else if (cmd === "inert")
 			await checkInert(browser, args[0], args[1]);
 		else if (cmd === "load")
-			await checkLoad(browser, args[0], args[1], args[2], args[3]);
+			await checkLoad(browser, args[0], args[1], args[2], args[3], args[4]);
 		else if (cmd === "speedscope")
 			await checkSpeedscope(browser, args[0], args[1]);
 		else
