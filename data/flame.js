@@ -25,6 +25,7 @@ function ftlInit(evt) {
 	ftl.total = parseInt(g.getAttribute("total"), 10);
 	ftl.span = parseInt(g.getAttribute("span"), 10);
 	ftl.unit = g.getAttribute("unit");
+	ftl.mode = g.getAttribute("mode");
 	ftl.details = document.getElementById("details").firstChild;
 	ftl.matched = document.getElementById("matched");
 	ftl.unzoombtn = document.getElementById("unzoom");
@@ -73,7 +74,10 @@ function ftlInit(evt) {
 function ftlBind(e, i) {
 	e.addEventListener("mouseover", function () {
 		var f = ftl.frames[i];
-		ftl.details.nodeValue = f.name + ": " + f.info;
+		// cut to the picture's width (the matched share sits at its right)
+		var s = f.name + ": " + f.info;
+		var fit = Math.floor((ftl.width - 2 * ftl.xpad - 150) / (ftl.fontsize * ftl.fontwidth));
+		ftl.details.nodeValue = s.length > fit ? s.substring(0, Math.max(fit - 2, 1)) + ".." : s;
 	});
 	e.addEventListener("mouseout", function () { ftl.details.nodeValue = " "; });
 	e.addEventListener("click", function () { ftlZoom(i, true); });
@@ -89,6 +93,7 @@ function ftlKey(e) {
 		ftlToggleCase();
 	} else if (e.key === "Escape") {
 		ftlSearch(null, true);
+		ftlUnzoom(true);
 	}
 }
 
@@ -116,11 +121,39 @@ function ftlIsAncestor(a, i) {
 	return false;
 }
 
+// A flame chart zooms to the clicked frame's time range across all lanes:
+// every frame that overlaps it, cut to it.
+function ftlZoomChart(i) {
+	var z = ftl.frames[i];
+	var avail = ftl.width - 2 * ftl.xpad;
+	var scale = avail / Math.max(z.w, 1);
+	for (var j = 0; j < ftl.frames.length; j++) {
+		var f = ftl.frames[j];
+		f.g.classList.remove("parent");
+		var a = Math.max(f.o, z.o), b = Math.min(f.o + f.w, z.o + z.w);
+		if (b <= a && !(f.w === 0 && f.o >= z.o && f.o <= z.o + z.w)) {
+			f.g.classList.add("hide");
+			continue;
+		}
+		f.g.classList.remove("hide");
+		ftlPlace(f, ftl.xpad + (a - z.o) * scale, Math.max(b - a, 0) * scale);
+	}
+}
+
 function ftlZoom(i, save) {
 	var z = ftl.frames[i];
 	if (!z)
 		return;
 	ftl.zoomed = i;
+	if (ftl.mode === "chart") {
+		ftlZoomChart(i);
+		ftlMarks(z.o, z.w);
+		ftl.unzoombtn.classList.remove("hide");
+		ftlUpdateMatched();
+		if (save)
+			ftlToUrl();
+		return;
+	}
 	var avail = ftl.width - 2 * ftl.xpad;
 	var scale = avail / Math.max(z.w, 1);
 	for (var j = 0; j < ftl.frames.length; j++) {
@@ -163,13 +196,54 @@ function ftlUnzoom(save) {
 }
 
 // Chart markers and the time axis follow the zoom.
+function ftlDur(ns) {
+	var a = Math.abs(ns);
+	if (a >= 1e9)
+		return (a / 1e9).toFixed(3) + " s";
+	if (a >= 1e6)
+		return (a / 1e6).toFixed(3) + " ms";
+	if (a >= 1e3)
+		return (a / 1e3).toFixed(3) + " us";
+	return a.toFixed(0) + " ns";
+}
+
+// The time axis for [o, o + w] (ns from the chart's start): ticks at round
+// steps (1, 2, 5 x 10^k ns) of the axis's clock, as svg_axis() draws them.
+function ftlAxis(axis, o, w) {
+	var t0 = parseInt(axis.getAttribute("t0"), 10);
+	var y = parseFloat(axis.getAttribute("y")), y2 = parseFloat(axis.getAttribute("y2"));
+	var step = 1;
+	while (w / step > 10) {
+		if (w / (step * 2) <= 10) { step *= 2; break; }
+		if (w / (step * 5) <= 10) { step *= 5; break; }
+		step *= 10;
+	}
+	var scale = (ftl.width - 2 * ftl.xpad) / Math.max(w, 1);
+	while (axis.firstChild)
+		axis.removeChild(axis.firstChild);
+	var ns = "http://www.w3.org/2000/svg";
+	for (var t = Math.ceil((t0 + o) / step) * step; t - t0 <= o + w; t += step) {
+		var x = ftl.xpad + (t - t0 - o) * scale;
+		var l = document.createElementNS(ns, "line");
+		l.setAttribute("x1", x.toFixed(1));
+		l.setAttribute("x2", x.toFixed(1));
+		l.setAttribute("y1", (y - 4).toFixed(1));
+		l.setAttribute("y2", y2.toFixed(1));
+		axis.appendChild(l);
+		var tx = document.createElementNS(ns, "text");
+		tx.setAttribute("x", (x + 2).toFixed(1));
+		tx.setAttribute("y", (y - 6).toFixed(1));
+		tx.setAttribute("t", t);
+		tx.textContent = (t < 0 ? "-" : t > 0 ? "+" : "") + ftlDur(t);
+		axis.appendChild(tx);
+	}
+}
+
 function ftlMarks(o, w) {
 	var axis = document.getElementById("axis");
 	if (axis) {
-		if (ftl.zoomed >= 0)
-			axis.classList.add("hide");
-		else
-			axis.classList.remove("hide");
+		axis.classList.remove("hide");
+		ftlAxis(axis, o, w);
 	}
 	var marks = document.getElementById("marks");
 	if (!marks)
@@ -187,6 +261,9 @@ function ftlMarks(o, w) {
 		var x = (ftl.xpad + (mo - o) * scale).toFixed(1);
 		line.setAttribute("x1", x);
 		line.setAttribute("x2", x);
+		var label = m.getElementsByTagName("text")[0];
+		if (label)
+			label.setAttribute("x", (parseFloat(x) + 2).toFixed(1));
 	}
 }
 

@@ -11,10 +11,14 @@ set ylabel 'wakeups per bin (10 bins per decade)' noenhanced
 set title 'Histogram' noenhanced
 set style fill transparent solid 0.4
 set yrange [0:*]
+set offsets 0, 0, graph 0.05, 0
 plot @HIST@
 set ylabel 'fraction of wakeups at or below' noenhanced
 set title 'CDF' noenhanced
-set yrange [0:1]
+# a margin, so that the curve's end at 1 is not the frame
+set offsets 0, 0, 0, 0
+set yrange [-0.04:1.06]
+set ytics 0, 0.2, 1
 set key bottom right
 plot @CDF@
 unset multiplot

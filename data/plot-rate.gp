@@ -9,6 +9,8 @@ set grid
 set key outside right noenhanced
 set xlabel 'time since the first event (s)' noenhanced
 set ylabel 'events per second (bins of @BIN@ ms)' noenhanced
-set yrange [0:*]
+# room above the highest bin and below zero, so that no line is the frame
+set autoscale yfix
+set offsets 0, 0, graph 0.05, graph 0.03
 @MARKERS@
 plot @PLOT@

@@ -290,7 +290,8 @@ static gboolean flame_draw(const FlameArgs *a, FtlCliGlobals *g, char **argv,
 		g_string_append_printf(sub, "%s%s", sub->len ? "; " : "", in.note->str);
 	}
 	o.subtitle = sub->str;
-	o.input_label = in.trace ? ftl_trace_label(in.trace) : argv[1];
+	g_autofree char *both = a->diff ? g_strdup_printf("A: %s  B: %s", argv[1], argv[2]) : NULL;
+	o.input_label = both ? both : in.trace ? ftl_trace_label(in.trace) : argv[1];
 	g_autofree FtlFlameMark *marks = NULL;
 	if (in.chart) {
 		o.n_marks = ftl_flamechart_n_marks(in.chart);

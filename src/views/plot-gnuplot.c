@@ -23,6 +23,7 @@ enum {
 	PLOT_MARKERS = 200,	 /* markers drawn; the others are counted */
 	PLOT_LABELS = 40,	 /* labels at most across the plot */
 	PLOT_LABEL_COLS = 40,	 /* columns of a marker's label */
+	PLOT_CPU_LINES = 4,	 /* CPUs drawn as lines; more: a heat strip */
 };
 
 typedef struct {
@@ -280,7 +281,63 @@ static gboolean plot_latency(FtlPlot *p, GString *d, GHashTable *subst, const ch
 	return TRUE;
 }
 
-/* Per-CPU busy % in opt.bins bins over the whole trace's window. */
+/* A round bin width for a span: 1, 2 or 5 times a power of ten ns, the
+ * smallest that gives at most max_bins bins (so between 2/5 of them and
+ * all of them). */
+static gint64 plot_round_width(gint64 span, guint max_bins)
+{
+	double raw = MAX((double)span / max_bins, 1.0), p = pow(10.0, floor(log10(raw)));
+	for (;; p *= 10)
+		for (guint m = 1; m <= 5; m += m == 1 ? 1 : 3)
+			if (m * p >= raw * (1 - 1e-12))
+				return (gint64)(m * p);
+}
+
+/* The time axis's unit for a span: s from 2 s on, else ms, else us. */
+static void plot_time_unit(GHashTable *subst, gint64 span, double *scale)
+{
+	const char *unit = span >= 2000000000 ? "s" : span >= 2000000 ? "ms" : "us";
+	*scale = span >= 2000000000 ? 1e9 : span >= 2000000 ? 1e6 : 1e3;
+	g_hash_table_insert(subst, "TUNIT", g_strdup(unit));
+}
+
+/* The middle of bin k of width w, the last one cut at the span's end. */
+static double plot_bin_mid(guint k, double w, double span)
+{
+	return (k * w + MIN((k + 1) * w, span)) / 2;
+}
+
+/* The heat strip's blocks (the strip's cells all w wide, as an image's
+ * are; gnuplot cuts the last at the x range): each CPU's busy % per bin (time, cpu, busy, a
+ * row of CPUs per bin as `with image` reads it), then per bin the mean,
+ * least and most over the CPUs. */
+static void plot_cpu_heat(GString *d, const double *busy, guint nb, guint nc, double w,
+			  double span, double scale)
+{
+	g_string_append(d, "\n\n# index 1: heat: time, cpu, busy % of the bin\n");
+	for (guint k = 0; k < nb; k++) {
+		for (guint c = 0; c < nc; c++)
+			g_string_append_printf(d, "%.9g %u %.2f\n", (k + 0.5) * w / scale, c,
+					       100.0 * busy[(gsize)k * nc + c] / w);
+		g_string_append_c(d, '\n');
+	}
+	g_string_append(d, "\n# index 2: over the CPUs: time, mean, least, most busy %\n");
+	for (guint k = 0; k < nb; k++) {
+		double sum = 0, lo = G_MAXDOUBLE, hi = 0;
+		for (guint c = 0; c < nc; c++) {
+			double v = 100.0 * busy[(gsize)k * nc + c] / w;
+			sum += v;
+			lo = MIN(lo, v);
+			hi = MAX(hi, v);
+		}
+		g_string_append_printf(d, "%.9g %.2f %.2f %.2f\n", plot_bin_mid(k, w, span) / scale,
+				       sum / nc, lo, hi);
+	}
+}
+
+/* Per-CPU busy % in bins of a round width over the whole trace's window
+ * (at most opt.bins); a line per CPU, and with more than
+ * PLOT_CPU_LINES CPUs a heat strip of them and their mean instead. */
 static gboolean plot_cpu(FtlPlot *p, const FtlSched *s, GString *d, GHashTable *subst,
 			 GError **error)
 {
@@ -290,8 +347,10 @@ static gboolean plot_cpu(FtlPlot *p, const FtlSched *s, GString *d, GHashTable *
 			    "plot cpu: the trace has no timed events");
 		return FALSE;
 	}
-	guint nb = p->opt.bins, nc = sc->n_cpus;
-	double w = (double)(sc->t1 - sc->t0) / nb;
+	gint64 span = sc->t1 - sc->t0, wi = plot_round_width(span, p->opt.bins);
+	guint nb = (guint)((span + wi - 1) / wi), nc = sc->n_cpus;
+	double w = (double)wi, scale;
+	plot_time_unit(subst, span, &scale);
 	g_autofree double *busy = g_new0(double, (gsize)nb * nc);
 	for (guint i = 0; i < p->runs->len; i++) {
 		const PlotRun *r = &g_array_index(p->runs, PlotRun, i);
@@ -301,17 +360,40 @@ static gboolean plot_cpu(FtlPlot *p, const FtlSched *s, GString *d, GHashTable *
 		for (guint k = (guint)MAX(0.0, floor(a / w)); k < nb && k * w < b; k++)
 			busy[(gsize)k * nc + (guint)r->cpu] += MIN(b, (k + 1) * w) - MAX(a, k * w);
 	}
-	g_string_append(d, "time_s");
+	/* the last bin may run past the window: its share of the window */
+	double last = (double)span - (nb - 1) * w;
+	g_string_append_printf(d, "# bins of %" G_GINT64_FORMAT " ns; time in %s\ntime", wi,
+			       (char *)g_hash_table_lookup(subst, "TUNIT"));
 	for (guint c = 0; c < nc; c++)
 		g_string_append_printf(d, " CPU%u", c);
 	g_string_append_c(d, '\n');
 	for (guint k = 0; k < nb; k++) {
-		g_string_append_printf(d, "%.6f", (k + 0.5) * w / 1e9);
-		for (guint c = 0; c < nc; c++)
+		double bw = k + 1 < nb ? w : last;
+		g_string_append_printf(d, "%.9g", plot_bin_mid(k, w, (double)span) / scale);
+		for (guint c = 0; c < nc; c++) {
+			busy[(gsize)k * nc + c] *= w / bw;
 			g_string_append_printf(d, " %.2f", 100.0 * busy[(gsize)k * nc + c] / w);
+		}
 		g_string_append_c(d, '\n');
 	}
+	if (nc > PLOT_CPU_LINES) {
+		plot_cpu_heat(d, busy, nb, nc, w, (double)span, scale);
+		g_hash_table_insert(subst, "TEMPLATE", g_strdup("cpu-heat"));
+	}
+	/* a round width in its unit: "20 ms", "500 us" */
+	static const struct {
+		gint64 ns;
+		const char *unit;
+	} units[] = { { 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" }, { 1, "ns" } };
+	guint u = 0;
+	while (u < 3 && wi < units[u].ns)
+		u++;
+	g_hash_table_insert(subst, "BIN", g_strdup_printf("%g %s", (double)wi / units[u].ns,
+							  units[u].unit));
 	g_hash_table_insert(subst, "NCOL", g_strdup_printf("%u", nc + 1));
+	g_hash_table_insert(subst, "NCPU", g_strdup_printf("%u", nc));
+	g_hash_table_insert(subst, "CPUMAX", g_strdup_printf("%.1f", nc - 0.5));
+	g_hash_table_insert(subst, "XMAX", g_strdup_printf("%.9g", (double)span / scale));
 	return TRUE;
 }
 
@@ -676,7 +758,10 @@ gboolean ftl_plot_write(FtlPlot *p, const FtlPlotData *in, const char *const *in
 	g_autoptr(GString) d = g_string_new(NULL);
 	if (!plot_data(p, in, d, subst, qdat, error))
 		return FALSE;
-	g_autofree char *tmpl_name = g_strdup_printf("plot-%s.gp", plot_kinds[p->opt.kind].name);
+	/* a kind may pick a variant of its template (cpu: the heat strip) */
+	const char *variant = g_hash_table_lookup(subst, "TEMPLATE");
+	g_autofree char *tmpl_name =
+		g_strdup_printf("plot-%s.gp", variant ? variant : plot_kinds[p->opt.kind].name);
 	g_autofree char *tmpl = ftl_datadir_read(tmpl_name, NULL, error);
 	if (!tmpl)
 		return FALSE;

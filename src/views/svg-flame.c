@@ -544,6 +544,10 @@ static void svg_axis(xmlTextWriterPtr w, SvgLayout *L)
 	double y = SVG_TOP + SVG_FH;
 	W_START(w, "g");
 	W_STR(w, "id", "axis");
+	/* for flame.js, which draws the ticks again for a zoom */
+	W_FMT(w, "t0", "%" G_GINT64_FORMAT, L->t0 - origin);
+	W_FMT(w, "y", "%.1f", y);
+	W_FMT(w, "y2", "%.1f", L->height - SVG_BOTTOM);
 	/* ticks at round times of the axis's own clock (relative to origin) */
 	gint64 first = L->t0 - origin;
 	gint64 t = first >= 0 ? ((first + step - 1) / step) * step : -((-first) / step) * step;
@@ -574,6 +578,15 @@ static void svg_marks(xmlTextWriterPtr w, SvgLayout *L)
 		svg_text(w, m->text);
 		W_END(w);
 		ftl_svg_line(w, x, SVG_TOP + SVG_FH, x, L->height - SVG_BOTTOM);
+		/* its label, cut, beside the line's foot (all of it on hover) */
+		g_autofree char *vis = ftl_escape(m->text ? m->text : "", -1);
+		g_autofree char *cut = g_utf8_substring(vis, 0, MIN(g_utf8_strlen(vis, -1), 24));
+		W_START(w, "text");
+		W_STR(w, "class", "mkl");
+		ftl_svg_attr_num(w, "x", x + 2, 1);
+		ftl_svg_attr_num(w, "y", L->height - SVG_BOTTOM - 2 - (i % 3) * 11, 1);
+		xmlTextWriterWriteString(w, BAD_CAST cut);
+		W_END(w);
 		W_END(w);
 	}
 	W_END(w);

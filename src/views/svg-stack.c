@@ -206,7 +206,8 @@ gboolean ftl_stack_svg_write(FtlStackSet *set, const FtlStackSvgOptions *opt, FI
 							cols->len);
 	StackDraw d = { .opt = opt, .hogs = hogs };
 	d.width = opt->width ? opt->width : 1200;
-	d.col_w = MIN((d.width - STK_LEFT - STK_RIGHT) / cols->len, 300.0);
+	/* the columns share the width given, however few they are */
+	d.col_w = (d.width - STK_LEFT - STK_RIGHT) / cols->len;
 	d.height = STK_TOP + STK_PLOT + STK_BOTTOM;
 	d.top = MAX(ftl_stack_table_depth(ftl_stackhog_deepest(hogs)), opt->limit);
 	d.top = MAX(d.top + d.top / 20, 1);

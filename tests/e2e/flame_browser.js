@@ -6,7 +6,8 @@
 //
 //   node flame_browser.js MODULES svg FILE.svg SHOT.png [TERM EXPECTED%]
 //   node flame_browser.js MODULES inert FILE.svg SHOT.png
-//   node flame_browser.js MODULES load FILE.svg SHOT.png SELECTOR MIN
+//   node flame_browser.js MODULES load FILE.svg SHOT.png SELECTOR MIN [MARGIN]
+//     (MARGIN: the elements span the picture's width less MARGIN px)
 //   node flame_browser.js MODULES speedscope FILE.json SHOT.png
 //   node flame_browser.js MODULES schema FILE.json SCHEMA.json
 //   node flame_browser.js MODULES chrome FILE.json
@@ -135,19 +136,41 @@ async function checkSvg(browser, file, shot, term, expected) {
 	const details = await page.textContent("#details");
 	if (!details.startsWith(pick.name + ":") || !/%/.test(details))
 		fail(`hover on ${pick.name}: details say "${details}"`);
+	// the hover text stays inside the picture
+	const right = await page.$eval("#details", (e) => e.getBBox().x + e.getBBox().width);
+	if (right > svgw)
+		fail(`hover: the details line ends at ${right.toFixed(0)} px, the picture at ${svgw}`);
 	note(`hover: ${details.replace(/\n/g, " ")}`);
 
-	// click zooms: the frame fills the width, its ancestors too, others hide
+	// click zooms: the frame fills the width, its ancestors too, others hide;
+	// in a flame chart: its time range across all lanes, the axis redrawn
+	// for that range
+	const chart = (await page.getAttribute("#frames", "mode")) === "chart";
 	await page.click(rect);
 	let fs1 = await frames(page);
 	const [a, b] = subtree(fs1, pick.i);
 	if (Math.abs(parseFloat(fs1[pick.i].width) - avail) > 0.11)
 		fail(`zoomed ${pick.name} is ${fs1[pick.i].width} px wide, not ${avail}`);
 	const outside = fs1.filter((f) => (f.i < a || f.i > b) && !f.hidden);
-	if (outside.some((f) => Math.abs(parseFloat(f.width) - avail) > 0.11))
-		fail("after the zoom a frame outside the subtree is still drawn");
-	if (outside.length !== pick.l)
-		fail(`${outside.length} frames kept outside the zoom, ${pick.l} ancestors expected`);
+	if (chart) {
+		const lo = pick.o, hi = pick.o + pick.w;
+		const over = (f) => Math.min(f.o + f.w, hi) > Math.max(f.o, lo);
+		const wrong = fs1.filter((f) => f.hidden === over(f) && f.w > 0);
+		if (wrong.length)
+			fail(`chart zoom: ${wrong[0].name} at ${wrong[0].o}+${wrong[0].w} is ${wrong[0].hidden ? "hidden" : "shown"} for ${lo}..${hi}`);
+		const lanes = new Set(fs1.filter((f) => !f.hidden && f.l === 0).map((f) => f.i));
+		const ticks = await page.$$eval("#axis > text", (ts) => ts.map((t) => +t.getAttribute("t")));
+		const t0 = +(await page.getAttribute("#axis", "t0"));
+		if (ticks.length < 2 || ticks.some((t) => t - t0 < lo || t - t0 > hi))
+			fail(`chart zoom: axis ticks ${ticks} (less ${t0}) not inside ${lo}..${hi}`);
+		await page.locator(":root").screenshot({ path: shot.replace(/\.png$/, "-zoomed.png") });
+		note(`chart zoom: ${fs1.filter((f) => !f.hidden).length} frames of ${lanes.size} lanes in ${lo}..${hi} ns, ${ticks.length} ticks inside`);
+	} else {
+		if (outside.some((f) => Math.abs(parseFloat(f.width) - avail) > 0.11))
+			fail("after the zoom a frame outside the subtree is still drawn");
+		if (outside.length !== pick.l)
+			fail(`${outside.length} frames kept outside the zoom, ${pick.l} ancestors expected`);
+	}
 	if (await page.$eval("#unzoom", (e) => e.classList.contains("hide")))
 		fail("no Reset Zoom after a zoom");
 	note(`click: ${pick.name} zoomed to ${fs1[pick.i].width} px, ${b - a} frames below`);
@@ -159,6 +182,13 @@ async function checkSvg(browser, file, shot, term, expected) {
 		if (f.hidden || f.x !== fs0[f.i].x || f.width !== fs0[f.i].width)
 			fail(`Reset Zoom left ${f.name} at x=${f.x} width=${f.width}, not ${fs0[f.i].x}/${fs0[f.i].width}`);
 	note("Reset Zoom restored all " + fs2.length + " frames");
+	// Esc unzooms too
+	await page.click(rect);
+	await page.keyboard.press("Escape");
+	const fs4 = await frames(page);
+	if (fs4.some((f) => f.hidden || f.x !== fs0[f.i].x || f.width !== fs0[f.i].width))
+		fail("Esc did not restore every frame");
+	note("Esc restored all " + fs4.length + " frames");
 
 	if (term) {
 		const re = new RegExp(term);
@@ -219,11 +249,22 @@ async function checkInert(browser, file, shot) {
 
 // A view without flame.js (the stack chart): it loads cleanly, has at
 // least MIN elements matching SELECTOR, and their tooltips show on hover.
-async function checkLoad(browser, file, shot, selector, min) {
+async function checkLoad(browser, file, shot, selector, min, wide) {
 	const page = await open(browser, file);
 	const n = await page.$$eval(selector, (e) => e.length);
 	if (n < +min)
 		fail(`${n} elements ${selector}, expected at least ${min}`);
+	if (wide) {
+		// the elements span the picture's width less its margins (px)
+		const [w, lo, hi] = await page.$$eval(selector, (es) => {
+			const bs = es.map((e) => e.getBBox());
+			return [+document.documentElement.getAttribute("width"),
+				Math.min(...bs.map((b) => b.x)), Math.max(...bs.map((b) => b.x + b.width))];
+		});
+		if (hi - lo < w - +wide)
+			fail(`${selector} span ${lo.toFixed(0)}..${hi.toFixed(0)} of a ${w} px picture`);
+		note(`${selector} span ${lo.toFixed(0)}..${hi.toFixed(0)} of ${w} px`);
+	}
 	await page.hover(selector + " >> nth=0");
 	await page.locator(":root").screenshot({ path: shot });
 	clean(page, file);
@@ -321,7 +362,7 @@ async function main() {
 		else if (cmd === "inert")
 			await checkInert(browser, args[0], args[1]);
 		else if (cmd === "load")
-			await checkLoad(browser, args[0], args[1], args[2], args[3]);
+			await checkLoad(browser, args[0], args[1], args[2], args[3], args[4]);
 		else if (cmd === "speedscope")
 			await checkSpeedscope(browser, args[0], args[1]);
 		else

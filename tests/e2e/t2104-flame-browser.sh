@@ -54,12 +54,15 @@ check "icicle: the same interactions upside down" \
 check "flame chart: lanes in time, zoom follows the markers, search share" \
 	'"$FTLENS" flame --chart --minwidth 0 -o "$T/chart.svg" "$ev" &&
 	 browser svg "$T/chart.svg" "$shots/flame-chart.png" "read" "$(share "$T/ev.folded" read)"'
-check "differential: widths from B, hover gives A, B and the change" \
+check "differential: names A and B, widths from B, hover gives A, B and the change" \
 	'"$FTLENS" flame --diff --minwidth 0 -o "$T/diff.svg" "$vm/fgraph-options/irqs-on.txt" "$vm/fgraph-options/irqs-off.txt" &&
+	 grep -q "id=\"input\"[^>]*>A: [^<]*irqs-on.txt  B: [^<]*irqs-off.txt<" "$T/diff.svg" &&
 	 browser svg "$T/diff.svg" "$shots/diff.png" "mutex" "$(share "$T/off.folded" mutex)"'
-check REAL_DATA "stack chart: snapshots side by side load cleanly, frames hover" \
+check REAL_DATA "stack chart: two snapshots side by side fill the width given, frames hover" \
 	'"$FTLENS" flame --stack --limit 16384 -o "$T/stack.svg" "$vm/stack/stack_trace" "$real/stack/kdoc5.4_stack_trace_18_entries.txt" &&
-	 browser load "$T/stack.svg" "$shots/stack-chart.png" "g.sf" 40'
+	 browser load "$T/stack.svg" "$shots/stack-chart.png" "g.sf" 40 110 &&
+	 "$FTLENS" flame --stack --width 800 -o "$T/stack800.svg" "$vm/stack/stack_trace" &&
+	 browser load "$T/stack800.svg" "$shots/stack-chart-800.png" "g.sf" 10 110'
 check "hostile marker and names: shown as text, no script runs, no global set" \
 	'"$FTLENS" flame --chart -o "$T/hostile.svg" "$hostile/hostile-fgraph.txt" &&
 	 browser inert "$T/hostile.svg" "$shots/hostile.png"'

@@ -4,8 +4,12 @@
 # tests/package.json) it loads with no JS error, every CPU lane's
 # rectangles sum to the busy time `ftlens sched` reports for that CPU
 # (+-1 px), hover names the interval's task, the wheel zooms; a hostile
-# comm stays text. Screenshots are kept in tests/e2e/t2111-timeline/ beside
-# this test's log.
+# comm stays text. Zoomed to 1/8 of the span, the axis shows round ticks
+# inside the range in view and more rectangles than the whole picture drew
+# there, down to single switches; a drag pans, Esc resets. Task lanes are
+# named comm-pid, the busiest tasks' colours differ. Screenshots (whole,
+# an eighth, deep, reset) are kept in tests/e2e/t2111-timeline/ beside this
+# test's log.
 . "$(dirname "$0")/lib.sh"
 prereq PYTHON
 make_tmpdir
@@ -14,7 +18,7 @@ drive=$top_srcdir/tests/e2e/timeline_browser.js
 shots=$PWD/tests/e2e/t2111-timeline
 rm -rf "$shots" && mkdir -p "$shots" || exit 1
 diag "screenshots in $shots"
-plan 14
+plan 18
 
 browser() { node "$drive" "$FTL_NODE_MODULES" "$@"; }
 
@@ -47,6 +51,15 @@ check "--tasks top 2 adds two task lanes, runnable time hollow" \
 check "--tasks 20,30 gives those two lanes" \
 	'"$FTLENS" timeline --tasks 20,30 -o "$T/pids.svg" "$S" &&
 	 grep -q "lane=\"task 20\"" "$T/pids.svg" && grep -q "lane=\"task 30\"" "$T/pids.svg"'
+check "task lanes are named comm-pid" \
+	'python3 -c "
+import sys, xml.etree.ElementTree as E
+names = [t.text for t in E.parse(sys.argv[1]).getroot().iter(\"{http://www.w3.org/2000/svg}text\")
+         if t.get(\"class\") == \"lanename\"]
+tasks = [n for n in names if not n.startswith(\"CPU \")]
+assert len(tasks) == 2 and all(n.rsplit(\"-\", 1)[1] in (\"20\", \"30\") for n in tasks), names
+assert not any(n.startswith(\"task \") for n in tasks), names
+" "$T/pids.svg"'
 check "usage errors: no -o, a bad --tasks, a bad --width (exit 2)" \
 	'"$FTLENS" timeline "$S" 2>/dev/null; a=$?
 	 "$FTLENS" timeline --tasks top0 -o "$T/x.svg" "$S" 2>/dev/null; b=$?
@@ -80,8 +93,23 @@ cc -O2 -o "$T/gen-sched" "$top_srcdir/bench/gen-sched.c" -lm && "$T/gen-sched" -
 check "24 MiB of scheduling: the SVG stays under 5 MB, thin intervals merged" \
 	'"$FTLENS" timeline --tasks top 8 -o "$T/big.svg" "$T/big.txt" 2>/dev/null &&
 	 [ "$(wc -c <"$T/big.svg")" -lt 5000000 ] && grep -q "class=\"bin\"" "$T/big.svg" &&
+	 grep -q "class=\"tile\" l=\"1\"" "$T/big.svg" &&
 	 "$FTLENS" sched -F json "$T/big.txt" >"$T/big.json" 2>/dev/null'
 
+check "the twelve busiest tasks get colours apart (hue 20 deg or lightness 10 %)" \
+	'python3 -c "
+import re, sys
+hsl = {int(k): (int(h), int(l)) for k, h, l in
+       re.findall(r\"rect\\[k=.(\\d+).\\]\\{fill:hsl\\((\\d+),\\d+%,(\\d+)%\", open(sys.argv[1]).read())}
+top = [hsl[k] for k in range(min(12, len(hsl)))]
+assert len(top) == 12, len(top)
+for i, a in enumerate(top):
+    for b in top[:i]:
+        dh = min(abs(a[0] - b[0]), 360 - abs(a[0] - b[0]))
+        assert dh >= 20 or abs(a[1] - b[1]) >= 10, (a, b)
+" "$T/big.svg"'
+# 3 MiB: finer tiles over most of it, within the bound
+"$T/gen-sched" -s 5 3M "$T/mid.txt"
 B=CHROMIUM,NODE_MODULES
 check $B "browser: the hand-made trace's lanes sum to busy per CPU, hover, zoom" \
 	'browser lanes "$T/small.svg" "$shots/small.png" "$T/small.json"'
@@ -94,4 +122,10 @@ check REAL_DATA,$B "browser: a real sched trace (lisa) sums to busy per CPU" \
 	 "$FTLENS" timeline --tasks top 3 -o "$T/lisa.svg" "$f" &&
 	 "$FTLENS" sched -F json "$f" >"$T/lisa.json" &&
 	 browser lanes "$T/lisa.svg" "$shots/lisa.png" "$T/lisa.json"'
+check REAL_DATA,$B "browser: lisa zoomed to 1/8: round ticks in view, more detail, pan, Esc" \
+	'browser zoom "$T/lisa.svg" "$shots/lisa-zoom.png"'
+check $B "browser: 3 MiB generated zoomed to 1/8, then down to single switches" \
+	'"$FTLENS" timeline --tasks top 4 -o "$T/mid.svg" "$T/mid.txt" 2>/dev/null &&
+	 [ "$(wc -c <"$T/mid.svg")" -lt 5000000 ] &&
+	 browser zoom "$T/mid.svg" "$shots/generated-zoom.png"'
 finish

@@ -5,6 +5,11 @@
 # runs by itself; without gnuplot the script is left and the command says
 # so; usage errors; the input is never overwritten; hostile marker and
 # function text stays inert in the script (gnuplot runs nothing of it).
+# Plots that show their data: cpu on 2, 6 and 8 CPUs, busy and idle, short
+# and long: bins of a round width chosen from the span, a y range with
+# room beyond 0 and 100 %, a heat strip of the CPUs beyond four, every
+# value inside the plot, units on every axis; the PNGs are kept in
+# tests/e2e/t2112-plot/ beside this test's log.
 # Regenerate goldens with FTL_UPDATE_GOLDEN=1 after checking the
 # differences by eye.
 . "$(dirname "$0")/lib.sh"
@@ -14,7 +19,7 @@ E=$top_srcdir/tests/e2e/expected
 shots=$PWD/tests/e2e/t2112-plot
 rm -rf "$shots" && mkdir -p "$shots" || exit 1
 diag "plots in $shots"
-plan 34
+plan 40
 
 golden() { # NAME FILE: compare FILE with expected/NAME
 	[ -n "${FTL_UPDATE_GOLDEN:-}" ] && cp "$2" "$E/$1"
@@ -59,6 +64,70 @@ check REAL_DATA "cpu on real/raw/lisa_rtapp_6cpu_trace.dat (trace.dat): no gnupl
 	'plot cpu "$shots/rtapp-cpu.png" "$real/raw/lisa_rtapp_6cpu_trace.dat" &&
 	 png_is "$shots/rtapp-cpu.png" 1000 600'
 S=$FTL_TESTDATA/sched/small.txt
+
+# cpu_shows DAT GP NCPU: bins of a round width (1, 2 or 5 times a power of
+# ten ns), 40 to 200 of them over the span; the y range has room beyond 0
+# and 100 %; every value is a share in [0, 100] at a time inside the x
+# range; the axes name their units; with more than 4 CPUs a heat strip
+# (`with image`, a row per CPU for every bin) and the mean over the CPUs.
+cpu_shows() {
+	python3 - "$@" <<'PY'
+import math, re, sys
+dat, gp, ncpu = sys.argv[1], open(sys.argv[2]).read(), int(sys.argv[3])
+blocks = [b for b in open(dat).read().split("\n\n\n")]
+w = int(re.search(r"# bins of (\d+) ns", blocks[0]).group(1))
+m = w / 10 ** math.floor(math.log10(w))
+assert m in (1, 2, 5), ("bin width not round", w)
+# the busy % axis: the y range that reaches past 0
+lo, hi = [(float(a), float(b)) for a, b in re.findall(r"set yrange \[([-0-9.]+):([-0-9.]+)\]", gp)
+          if float(a) < 0 <= float(b)][0]
+assert lo < 0 and hi > 100, ("no margin", lo, hi)
+xmax = float(re.search(r"set xrange \[0:([0-9.e+-]+)\]", gp).group(1))
+rows = [l.split() for l in blocks[0].splitlines() if l and l[0].isdigit()]
+assert 40 <= len(rows) <= 200, ("bins", len(rows))
+assert all(len(r) == ncpu + 1 for r in rows), "columns"
+assert all(0 <= float(r[0]) <= xmax and all(0 <= float(v) <= 100 for v in r[1:]) for r in rows)
+for axis in ("xlabel", "ylabel"):
+    assert re.search(r"set %s '[^']*\((s|ms|us|%%)[^']*\)" % axis, gp) or \
+        re.search(r"set %s '[^']*%%" % axis, gp), ("no unit on", axis)
+if ncpu > 4:
+    assert "with image" in gp and "set cblabel 'busy (%" in gp, "no heat strip"
+    heat = [l.split() for l in blocks[1].splitlines() if l and l[0].isdigit()]
+    assert len(heat) == len(rows) * ncpu, ("heat cells", len(heat), len(rows) * ncpu)
+    assert sorted({int(c[1]) for c in heat}) == list(range(ncpu))
+    assert "index 2 using 1:2 with lines" in gp, "no mean"
+else:
+    assert "with image" not in gp, "a heat strip for few CPUs"
+print("# %d bins of %d ns, y range [%g:%g], %d CPUs%s" %
+      (len(rows), w, lo, hi, ncpu, ", heat strip" if ncpu > 4 else ""))
+PY
+}
+cc -O2 -o "$T/gen-sched" "$top_srcdir/bench/gen-sched.c" -lm || exit 1
+"$T/gen-sched" -s 7 -c 8 2M "$T/busy8.txt" && "$T/gen-sched" -s 7 -c 2 1M "$T/busy2.txt" || exit 1
+check "cpu on 8 CPUs busy all the time (generated): heat strip, the 100 % off the frame" \
+	'plot cpu "$shots/busy8-cpu.png" "$T/busy8.txt" &&
+	 cpu_shows "$shots/busy8-cpu.dat" "$shots/busy8-cpu.gp" 8'
+check "cpu on 2 CPUs busy all the time (generated): lines, the 100 % off the frame" \
+	'plot cpu "$shots/busy2-cpu.png" "$T/busy2.txt" &&
+	 cpu_shows "$shots/busy2-cpu.dat" "$shots/busy2-cpu.gp" 2'
+check REAL_DATA "cpu on real 8 CPUs (trappy, mostly idle, 5.5 s): heat strip, values in range" \
+	'plot cpu "$shots/trappy8-cpu.png" "$real/raw/trappy_arm32_8cpu_trace.dat" &&
+	 cpu_shows "$shots/trappy8-cpu.dat" "$shots/trappy8-cpu.gp" 8'
+check REAL_DATA "cpu on real 2 CPUs, 266 us: bins of microseconds, axis in us" \
+	'f=$real/events/kdoc5.4_events_instance_sched_wakeup_switch.txt &&
+	 plot cpu "$shots/kdoc2-cpu.png" "$f" && grep -q "(us)" "$shots/kdoc2-cpu.gp" &&
+	 cpu_shows "$shots/kdoc2-cpu.dat" "$shots/kdoc2-cpu.gp" 2'
+check REAL_DATA "cpu on real 6 CPUs (lisa, 6.7 s): heat strip" \
+	'plot cpu "$shots/lisa-cpu.png" "$real/events/lisa_tracecmd_report_sched_448k.txt" &&
+	 cpu_shows "$shots/lisa-cpu.dat" "$shots/lisa-cpu.gp" 6'
+check "latency, rate, durations: room above the data (and below zero for rate), CDFs beyond 0 and 1" \
+	'for t in latency rate durations; do
+		g=$top_srcdir/data/plot-$t.gp
+		grep -q "set offsets 0, 0, graph 0.05, " "$g" || { echo "# $t: no room on top"; exit 1; }
+	 done && grep -q "set offsets 0, 0, graph 0.05, graph 0.03" "$top_srcdir/data/plot-rate.gp" &&
+	 for t in latency durations; do
+		grep -q "set yrange \[-0.04:1.06\]" "$top_srcdir/data/plot-$t.gp" || { echo "# $t: CDF"; exit 1; }
+	 done'
 check "SVG and PDF outputs are what their names say" \
 	'plot latency "$T/l.svg" "$S" && plot cpu "$T/c.pdf" "$S" &&
 	 python3 -c "import sys, xml.etree.ElementTree as E; assert E.parse(sys.argv[1]).getroot().tag.endswith(\"svg\")" "$T/l.svg" &&

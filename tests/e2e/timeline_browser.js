@@ -2,10 +2,14 @@
 // Drives Debian's chromium headless (playwright-core, no downloaded browser)
 // over `ftlens timeline` SVGs for tests/e2e/t2111-timeline.sh: no JS error,
 // no network, each CPU lane's rectangles sum to the analysis' busy time,
-// hover names an interval, the wheel zooms, a hostile comm stays text.
+// hover names an interval, the wheel zooms, a hostile comm stays text;
+// zoom redraws the axis in round ticks inside the range in view, lays the
+// marker labels out again, shows more rectangles (finer tiles) down to
+// single switches; a drag pans, Esc resets.
 //
 //   node timeline_browser.js MODULES lanes FILE.svg SHOT.png SCHED.json
 //   node timeline_browser.js MODULES inert FILE.svg SHOT.png TEXT
+//   node timeline_browser.js MODULES zoom FILE.svg SHOT.png
 // Prints "# ..." notes; exits 0 when every check holds, 1 naming the first
 // one that failed.
 "use strict";
@@ -58,7 +62,7 @@ async function lanes(page) {
 		const plot = document.getElementById("plot");
 		const nspp = +plot.getAttribute("nspp");
 		const out = {};
-		for (const g of document.querySelectorAll("#plot > g.cpu")) {
+		for (const g of document.querySelectorAll("#base > g.cpu")) {
 			let ns = 0, px = 0, n = 0;
 			for (const r of g.querySelectorAll("rect")) {
 				const d = +r.getAttribute("d");
@@ -102,17 +106,24 @@ async function checkLanes(browser, file, shot, schedJson) {
 			fail(`CPU ${c.cpu}: rectangles carry ${l.ns} ns, the analysis says ${c.busy_ns}`);
 		note(`CPU ${c.cpu}: ${l.n} rectangles, ${l.px.toFixed(3)} px = busy ${want.toFixed(3)} px`);
 	}
-	// hover the widest running interval: the details line names its task
-	const at = await pointOn(page, "#plot rect.run");
+	// hover the widest running interval (or, where every interval is
+	// thinner than a bin, the widest bin): the details line names its task
+	let at = await pointOn(page, "#plot rect.run"), want = "duration";
+	if (!at) {
+		at = await pointOn(page, "#plot rect.bin");
+		want = "merged";
+	}
 	if (!at)
 		fail("no running interval can be pointed at");
 	const name = await page.textContent(`#tasks > text[k="${at.k}"]`);
 	await page.mouse.move(at.x, at.y);
 	const details = await page.textContent("#details");
-	if (!details.includes(name) || !details.includes("duration"))
-		fail(`hover: details say "${details}", expected ${name} and its duration`);
+	if (!details.includes(name) || !details.includes(want))
+		fail(`hover: details say "${details}", expected ${name} and "${want}"`);
 	note("hover: " + details);
-	// the wheel zooms the time axis around the pointer, a double click resets
+	// the wheel zooms the time axis around the pointer: the interval stays
+	// under it (drawn again by a finer tile, cut to the tile's range, when
+	// the zoom asks for one), a double click resets
 	for (let i = 0; i < 4; i++)
 		await page.mouse.wheel(0, -100);
 	const zoomed = await page.getAttribute("#plot", "transform");
@@ -121,7 +132,7 @@ async function checkLanes(browser, file, shot, schedJson) {
 		const r = document.elementFromPoint(x.x, x.y);
 		return r && r.getAttribute("s") === x.s ? r.getBoundingClientRect().width : -1;
 	}, at);
-	if (!(scale > 2) || !(after > at.w * 2))
+	if (!(scale > 2) || (want === "duration" && !(after > 0)))
 		fail(`wheel: transform is "${zoomed}", the interval under the pointer ${at.w} -> ${after} px`);
 	note(`wheel: scale ${scale.toFixed(3)}, interval under the pointer ${at.w.toFixed(1)} -> ${after.toFixed(1)} px`);
 	await page.screenshot({ path: shot.replace(/\.png$/, "-zoomed.png") });
@@ -156,6 +167,150 @@ async function checkInert(browser, file, shot, text) {
 	note("hostile comm shown as text, window.__pwned undefined");
 }
 
+// What the picture shows: the range in view (ns from the window's start),
+// the tick labels with their values and x, the marker labels shown, and
+// the rectangles drawn in the plot that lie in view (not hidden by a
+// display="none" tile, not a tile's white background).
+async function view(page) {
+	return page.evaluate(() => {
+		const plot = document.getElementById("plot");
+		const x0 = +plot.getAttribute("x0"), w = +plot.getAttribute("pw");
+		const nspp = +plot.getAttribute("nspp");
+		const m = /translate\(([-0-9.e+]+),0\) scale\(([0-9.e+]+),1\)/.exec(plot.getAttribute("transform"));
+		const tx = +m[1] - x0, k = +m[2];
+		const a = (-tx / k) * nspp, b = ((w - tx) / k) * nspp;
+		const units = { s: 1e9, ms: 1e6, us: 1e3, ns: 1 };
+		const ticks = [...document.querySelectorAll("#axis > text")].map((t) => {
+			const [num, unit] = t.textContent.split(" ");
+			return { text: t.textContent, v: +num * units[unit], x: +t.getAttribute("x") };
+		});
+		const labels = [...document.querySelectorAll("#mlabels > text")]
+			.filter((t) => t.getAttribute("display") !== "none")
+			.map((t) => ({ t: +t.getAttribute("t"), x: +t.getAttribute("x") }));
+		const svgLeft = document.documentElement.getBoundingClientRect().left;
+		let rects = 0, exact = 0, bins = 0;
+		// seen: in view and on top at its centre (not under a finer tile)
+		for (const r of plot.querySelectorAll("g.tile rect")) {
+			if (r.classList.contains("tilebg") || r.closest('[display="none"]'))
+				continue;
+			const bb = r.getBoundingClientRect();
+			const cx = Math.min(Math.max(bb.left + bb.width / 2, svgLeft + x0 + 0.5), svgLeft + x0 + w - 0.5);
+			if (bb.right - svgLeft < x0 || bb.left - svgLeft > x0 + w || bb.width <= 0 ||
+			    document.elementFromPoint(cx, bb.top + bb.height / 2) !== r)
+				continue;
+			rects++;
+			if (r.classList.contains("bin"))
+				bins++;
+			else if (r.classList.contains("run") && bb.width >= 1)
+				exact++;
+		}
+		return { x0, w, nspp, tx, k, a, b, ticks, labels, rects, exact, bins };
+	});
+}
+
+// The ticks lie in view at round values (a 1, 2 or 5 step), each label at
+// its time's place.
+function checkAxis(v, what) {
+	const t = v.ticks;
+	if (t.length < 4)
+		fail(`${what}: ${t.length} tick labels`);
+	const slack = (v.b - v.a) * 1e-6;
+	if (t[0].v < v.a - slack || t[t.length - 1].v > v.b + slack)
+		fail(`${what}: ticks ${t[0].text} .. ${t[t.length - 1].text} outside the view ${v.a.toFixed(0)} .. ${v.b.toFixed(0)} ns`);
+	const step = t[1].v - t[0].v, p = Math.pow(10, Math.floor(Math.log10(step) + 1e-9));
+	if (![1, 2, 5].some((m) => Math.abs(step - m * p) < p * 1e-6))
+		fail(`${what}: tick step ${step} ns is not round`);
+	for (const x of t) {
+		if (Math.abs(x.v / step - Math.round(x.v / step)) > 1e-6)
+			fail(`${what}: tick ${x.text} is not a multiple of the step ${step} ns`);
+		const want = v.x0 + v.tx + (x.v / v.nspp) * v.k + 2;
+		if (Math.abs(x.x - want) > 0.5)
+			fail(`${what}: tick ${x.text} at x ${x.x}, its time is at ${want.toFixed(1)}`);
+	}
+	for (const l of v.labels)
+		if (l.t < v.a || l.t > v.b)
+			fail(`${what}: a marker label at ${l.t} ns is shown outside the view`);
+	note(`${what}: view ${(v.a / 1e6).toFixed(3)} .. ${(v.b / 1e6).toFixed(3)} ms, ticks ${t.map((x) => x.text).join(", ")}; ${v.labels.length} marker labels; ${v.rects} rects in view (${v.bins} merged bins, ${v.exact} single intervals)`);
+}
+
+async function checkZoom(browser, file, shot) {
+	const page = await open(browser, file);
+	const before = await view(page);
+	checkAxis(before, "unzoomed");
+	await page.screenshot({ path: shot.replace(/\.png$/, "-1-whole.png") });
+	// zoom to the eighth of the span that has the most rectangles, with
+	// one wheel turn: the time under the pointer stays, so the pointer
+	// goes at 8/7 of the eighth's start
+	const { best: start, most } = await page.evaluate(() => {
+		const w = +document.getElementById("plot").getAttribute("pw");
+		const xs = [...document.querySelectorAll("#base rect")].map((r) => +r.getAttribute("x"));
+		let best = 0, most = -1;
+		for (let a = 0; a + w / 8 <= w + 1e-9; a += w / 64) {
+			const n = xs.filter((x) => x >= a && x < a + w / 8).length;
+			if (n > most) {
+				most = n;
+				best = a;
+			}
+		}
+		return { best, most };
+	});
+	const box = await page.evaluate(() => document.documentElement.getBoundingClientRect().left);
+	const px = box + before.x0 + (start * 8) / 7, py = 100;
+	await page.mouse.move(px, py);
+	await page.mouse.wheel(0, (-100 * Math.log(8)) / Math.log(1.25));
+	const z8 = await view(page);
+	if (Math.abs(z8.k - 8) > 1e-3 || Math.abs((z8.b - z8.a) * 8 - (before.b - before.a)) > (before.b - before.a) * 1e-6)
+		fail(`zoom: scale ${z8.k}, view ${z8.a} .. ${z8.b} is not 1/8 of the span`);
+	await page.screenshot({ path: shot.replace(/\.png$/, "-2-eighth.png") });
+	checkAxis(z8, "zoomed to 1/8");
+	// more than the unzoomed picture drew in that eighth
+	if (!(z8.rects > most))
+		fail(`zoomed to 1/8: ${z8.rects} rects in view, ${most} there before: no more detail`);
+	note(`zoomed to 1/8: ${z8.rects} rects in view, ${most} there before, ${before.rects} in all`);
+	// a drag pans; the axis follows
+	await page.mouse.move(px, 200);
+	await page.mouse.down();
+	// towards the middle: the view stays inside the window
+	const late = z8.a > (before.b - before.a) / 2;
+	await page.mouse.move(px + (late ? 150 : -150), 200, { steps: 5 });
+	await page.mouse.up();
+	const panned = await view(page);
+	if (!(late ? panned.a < z8.a : panned.a > z8.a))
+		fail(`drag: the view did not move (${z8.a} -> ${panned.a})`);
+	checkAxis(panned, "panned");
+	// deep, at the bin that merged the most: single switches there
+	const at = await page.evaluate(() => {
+		let best = null, most = 0;
+		for (const r of document.querySelectorAll("#plot g.tile rect.bin")) {
+			const b = r.getBoundingClientRect();
+			if (!r.closest('[display="none"]') && b.width > 0 && +r.getAttribute("n") > most &&
+			    document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2) === r) {
+				most = +r.getAttribute("n");
+				best = b.left + b.width / 2;
+			}
+		}
+		return best;
+	});
+	if (at === null)
+		fail("panned: no merged bin in view to zoom into");
+	await page.mouse.move(at, py);
+	await page.mouse.wheel(0, (-100 * Math.log(512)) / Math.log(1.25));
+	const deep = await view(page);
+	checkAxis(deep, "zoomed 4096x");
+	if (!(deep.exact > 0))
+		fail(`zoomed 4096x: ${deep.exact} single intervals and ${deep.bins} bins in view`);
+	await page.screenshot({ path: shot.replace(/\.png$/, "-3-deep.png") });
+	await page.keyboard.press("Escape");
+	const back = await view(page);
+	if (back.k !== 1 || back.tx !== 0 || back.rects !== before.rects ||
+	    back.ticks.map((t) => t.text).join() !== before.ticks.map((t) => t.text).join())
+		fail(`Esc: scale ${back.k}, ${back.rects} rects (${before.rects} before), ticks ${back.ticks.map((t) => t.text)}`);
+	note("Esc: back to the whole window, the same ticks and rects");
+	await page.screenshot({ path: shot.replace(/\.png$/, "-4-reset.png") });
+	clean(page, file);
+	await page.close();
+}
+
 async function main() {
 	const { chromium } = need("playwright-core");
 	const browser = await chromium.launch({
@@ -165,6 +320,8 @@ async function main() {
 	try {
 		if (cmd === "lanes")
 			await checkLanes(browser, args[0], args[1], args[2]);
+		else if (cmd === "zoom")
+			await checkZoom(browser, args[0], args[1]);
 		else if (cmd === "inert")
 			await checkInert(browser, args[0], args[1], args[2]);
 		else
