@@ -46,7 +46,7 @@ typedef struct {
 	guchar *page; /* a copy of the loaded page, FTL_PAGES_SLACK bytes longer */
 	struct tep_record rec;
 	gboolean lost_pending;
-	gboolean lost_seen;
+	guint64 pages_lost; /* what the pages' missed-events counts told */
 	FtlEvent ev;
 	guint64 seq;
 	gint64 last_ts;
@@ -185,7 +185,9 @@ static void raw_account(RawCpu *rc)
 				    " (file offset %zu)",
 				    rc->cpu, rc->page_no, rc->page_off);
 		rc->base.stats.special_lines++;
-		rc->lost_seen = TRUE;
+		rc->pages_lost = ev->u.lost.count > G_MAXUINT64 - rc->pages_lost
+					 ? G_MAXUINT64
+					 : rc->pages_lost + ev->u.lost.count;
 		ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_LOST_EVENTS, rc->base.path, 0,
 			      rc->cpu, where, (gsize)n, ev->u.lost.count);
 		return;
@@ -199,15 +201,22 @@ static void raw_account(RawCpu *rc)
 	rc->last_ts = ev->ts;
 }
 
+/* The saved stats count every event the ring buffer overwrote or
+ * dropped; a page tells of the ones missed before it only when it had room
+ * for the count. What the pages did not tell is added at the end, so that
+ * the losses are the stats' whenever they were saved. */
 static void raw_stats_lost(RawCpu *rc)
 {
-	if (rc->stats_lost == 0 || rc->lost_seen)
+	if (rc->stats_lost <= rc->pages_lost)
 		return;
-	g_autofree char *text = g_strdup_printf("CPU %d: per_cpu stats report %" G_GUINT64_FORMAT
-						" overrun or dropped events",
-						rc->cpu, rc->stats_lost);
+	guint64 more = rc->stats_lost - rc->pages_lost;
+	g_autofree char *text =
+		g_strdup_printf("CPU %d: per_cpu stats report %" G_GUINT64_FORMAT
+				" overrun or dropped events, %" G_GUINT64_FORMAT " more than the "
+				"pages' missed-events marks tell",
+				rc->cpu, rc->stats_lost, more);
 	ftl_diags_add(ftl_trace_diags(rc->base.trace), FTL_DIAG_LOST_EVENTS, rc->base.path, 0,
-		      rc->cpu, text, strlen(text), rc->stats_lost);
+		      rc->cpu, text, strlen(text), more);
 	rc->stats_lost = 0;
 }
 
