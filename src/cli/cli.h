@@ -115,6 +115,7 @@ gboolean ftl_cmd_markers(int argc, char **argv, GError **error);
 gboolean ftl_cmd_diff(int argc, char **argv, GError **error);
 gboolean ftl_cmd_stack(int argc, char **argv, GError **error);
 gboolean ftl_cmd_record(int argc, char **argv, GError **error);
+gboolean ftl_cmd_capture_script(int argc, char **argv, GError **error);
 gboolean ftl_cmd_oops(int argc, char **argv, GError **error);
 gboolean ftl_cmd_arm_oops(int argc, char **argv, GError **error);
 gboolean ftl_cmd_tui(int argc, char **argv, GError **error);
