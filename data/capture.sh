@@ -270,9 +270,29 @@ sweep() {
 }
 
 # The readers end after their current batch: none is killed in a read.
+# A dd that waits for pages that are not there (the stats promised more
+# than the kernel hands out) is ended after 3 s: a read that waits has
+# taken nothing yet.
 stop_readers() {
 	[ -n "$READERS" ] || return 0
 	true >"$STATE/stop"
+	t=0
+	while [ $t -lt 15 ]; do
+		left=0
+		for c in $(cpus); do
+			[ -e "$STATE/done.$c" ] || left=1
+		done
+		[ $left = 0 ] && break
+		sleep_a_bit
+		t=$((t + 1))
+	done
+	if [ $left = 1 ]; then
+		for f in "$STATE"/dd.*; do
+			[ -e "$f" ] || continue
+			read -r p <"$f"
+			kill "$p" 2>/dev/null
+		done
+	fi
 	for p in $READERS; do
 		wait "$p" 2>/dev/null
 	done
@@ -449,8 +469,9 @@ reader() { # CPU OUT PAGE_SIZE
 	while [ ! -e "$STATE/stop" ] && kill -s 0 $$ 2>/dev/null; do
 		n=$(($(stat_value "$stats" bytes) / $3 - 1))
 		if [ "$n" -gt 0 ]; then
-			dd if="$B/per_cpu/cpu$1/trace_pipe_raw" bs="$3" count="$n" 2>/dev/null >>"$2" ||
-				return 1
+			dd if="$B/per_cpu/cpu$1/trace_pipe_raw" bs="$3" count="$n" 2>/dev/null >>"$2" &
+			echo $! >"$STATE/dd.$1"
+			wait $! || return 1
 		else
 			sleep_a_bit
 		fi
@@ -463,7 +484,11 @@ start_readers() { # DIR
 	for c in $(cpus); do
 		mkdir -p "$1/per_cpu/cpu$c" || return 1
 		true >"$1/per_cpu/cpu$c/trace_pipe_raw"
-		reader "$c" "$1/per_cpu/cpu$c/trace_pipe_raw" "$psize" &
+		rm -f "$STATE/done.$c" "$STATE/dd.$c"
+		{
+			reader "$c" "$1/per_cpu/cpu$c/trace_pipe_raw" "$psize"
+			true >"$STATE/done.$c"
+		} &
 		READERS="$READERS $!"
 	done
 }
@@ -527,12 +552,24 @@ save_meta() { # DIR
 	done
 	uname -a >"$d/uname"
 	# kptr_restrict shows zeros to readers it hides addresses from: such a
-	# copy would only mislead.
-	read -r addr _ </proc/kallsyms
-	case $addr in
-	*[1-9a-fA-F]*) cat /proc/kallsyms >"$d/kallsyms" || return 1 ;;
-	*) say "/proc/kallsyms shows no addresses (kptr_restrict): function names will be missing" ;;
-	esac
+	# copy would only mislead (the first symbols may be at 0 on x86_64:
+	# any address among the first 64 tells).
+	shown=0
+	i=0
+	while [ $i -lt 64 ] && read -r addr _; do
+		case $addr in
+		*[1-9a-fA-F]*)
+			shown=1
+			break
+			;;
+		esac
+		i=$((i + 1))
+	done </proc/kallsyms
+	if [ $shown = 1 ]; then
+		cat /proc/kallsyms >"$d/kallsyms" || return 1
+	else
+		say "/proc/kallsyms shows no addresses (kptr_restrict): function names will be missing"
+	fi
 	{
 		echo "ftlens capture script $VERSION"
 		echo "mode $MODE"
