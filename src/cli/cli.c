@@ -138,6 +138,17 @@ const FtlCommand ftl_commands[] = {
 	  "need, with the same output. Any pass over a file of 16 MiB or more builds\n"
 	  "it too; --no-index turns both off. Prints what the index holds.",
 	  ftl_cmd_index, FTL_CMD_EVENTS, FTL_INPUT_EVENTS },
+	{ "capture-script", "[record's options] [--flight | --oops] [-- COMMAND ARGS]",
+	  "a POSIX sh script that captures on a board with busybox only",
+	  "Prints a shell script for busybox ash (dash, any POSIX sh) that, run as root on\n"
+	  "the board, records like `ftlens record` with these options in a private instance\n"
+	  "(or the top-level buffer, put back afterwards), reads every CPU's\n"
+	  "trace_pipe_raw while tracing and saves the pages, the formats, kallsyms, the\n"
+	  "per-CPU stats, trace_clock and uname as a tar stream on standard output (sh\n"
+	  "cap.sh > cap.tar) or a directory (sh cap.sh -o DIR). Every command reads both.\n"
+	  "--flight saves the buffer each time tracing_on drops to 0; --oops arms\n"
+	  "ftrace_dump_on_oops for a serial console capture.",
+	  ftl_cmd_capture_script, 0, 0 },
 	{ NULL, NULL, NULL, NULL, NULL, 0, 0 },
 };
 

@@ -168,6 +168,7 @@ gboolean ftl_cmd_markers(const FtlCommand *cmd, int argc, char **argv, GError **
 gboolean ftl_cmd_diff(const FtlCommand *cmd, int argc, char **argv, GError **error);
 gboolean ftl_cmd_stack(const FtlCommand *cmd, int argc, char **argv, GError **error);
 gboolean ftl_cmd_record(const FtlCommand *cmd, int argc, char **argv, GError **error);
+gboolean ftl_cmd_capture_script(const FtlCommand *cmd, int argc, char **argv, GError **error);
 gboolean ftl_cmd_oops(const FtlCommand *cmd, int argc, char **argv, GError **error);
 gboolean ftl_cmd_arm_oops(const FtlCommand *cmd, int argc, char **argv, GError **error);
 gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **error);

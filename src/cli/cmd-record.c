@@ -12,6 +12,7 @@
 #include "capture/flight.h"
 #include "capture/record.h"
 #include "capture/stack.h"
+#include "cli/capture-opts.h"
 #include "cli/capture-view.h"
 #include "cli/cli.h"
 #include "util/error.h"
@@ -46,25 +47,20 @@ static gboolean record_opt_filter(const char *name, const char *value, gpointer 
 
 typedef struct {
 	GPtrArray *events; /* FtlEventSpec*, in command-line order */
-	char *tracer, *clock, *output, *instance, *raw_dir, *stop_on;
-	char **ftrace_filter, **notrace, **graph, **options;
-	gint buffer_kb, max_depth, hits, pid;
+	FtlCaptureOpts t;
+	char *output, *instance, *raw_dir, *stop_on;
+	gint hits, pid;
 	double duration;
 	gboolean top, pid_filter, old_F, flight, stack, reset, cleanup;
 } RecordArgs;
 
 static void record_args_clear(RecordArgs *a)
 {
-	g_free(a->tracer);
-	g_free(a->clock);
+	ftl_capture_opts_clear(&a->t);
 	g_free(a->output);
 	g_free(a->instance);
 	g_free(a->raw_dir);
 	g_free(a->stop_on);
-	g_strfreev(a->ftrace_filter);
-	g_strfreev(a->notrace);
-	g_strfreev(a->graph);
-	g_strfreev(a->options);
 }
 
 static gboolean record_usage(GError **error, const char *msg)
@@ -76,9 +72,10 @@ static gboolean record_usage(GError **error, const char *msg)
 /* The combinations that make no sense, refused before anything is touched. */
 static gboolean record_check(const RecordArgs *a, char **cmd, GError **error)
 {
-	gboolean tracing = a->tracer || a->events->len || a->buffer_kb || a->clock ||
-			   a->ftrace_filter || a->notrace || a->graph || a->options ||
-			   a->max_depth >= 0;
+	const FtlCaptureOpts *t = &a->t;
+	gboolean tracing = t->tracer || a->events->len || t->buffer_kb || t->clock ||
+			   t->ftrace_filter || t->notrace || t->graph || t->options ||
+			   t->max_depth >= 0;
 	if (a->flight && a->stack)
 		return record_usage(error, "--flight and --stack are separate modes");
 	if (a->stack && (tracing || a->instance || a->top || a->raw_dir || a->pid_filter || a->pid))
@@ -108,7 +105,7 @@ static gboolean record_check(const RecordArgs *a, char **cmd, GError **error)
 		return record_usage(error, "-P: no process has that pid");
 	if (a->duration < 0)
 		return record_usage(error, "--duration: expected seconds >= 0");
-	if (a->buffer_kb < 0)
+	if (t->buffer_kb < 0)
 		return record_usage(error, "-b: expected KB per CPU");
 	if (cmd && !cmd[0])
 		return record_usage(error, "nothing after --");
@@ -179,19 +176,6 @@ static gboolean record_trace(const RecordArgs *a, const FtlBufferConfig *cfg, ch
 	return ok;
 }
 
-/* Everything after "--" is the command to trace, never options of ours:
- * *argc is cut to the options, and the command returned (NULL if none). */
-static char **record_split_command(int *argc, char **argv)
-{
-	for (int i = 1; i < *argc; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			*argc = i;
-			return argv + i + 1;
-		}
-	}
-	return NULL;
-}
-
 /* --cleanup, and the start of every record: instances of killed ftlens
  * records, and their staging directories beside output, removed, each said
  * on stderr. Without error, quiet when tracefs is not there (record's own
@@ -223,9 +207,10 @@ static gboolean record_run(RecordArgs *a, char **cmd, GError **error)
 	if (!record_check(a, cmd, error))
 		return FALSE;
 	record_cleanup(a->output ? a->output : RECORD_DEFAULT_OUTPUT, NULL);
-	FtlBufferConfig cfg = { a->tracer, a->events,	   (guint)a->buffer_kb,
-				a->clock,  a->ftrace_filter, a->notrace,
-				a->graph,  a->max_depth,     a->options,
+	const FtlCaptureOpts *t = &a->t;
+	FtlBufferConfig cfg = { t->tracer, a->events,	    (guint)t->buffer_kb,
+				t->clock,  t->ftrace_filter, t->notrace,
+				t->graph,  t->max_depth,     t->options,
 				-1 };
 	if (a->flight)
 		return record_flight(a, &cfg, cmd, error);
@@ -236,32 +221,15 @@ static gboolean record_run(RecordArgs *a, char **cmd, GError **error)
 
 gboolean ftl_cmd_record(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
-	RecordArgs a = { 0 };
-	a.max_depth = -1;
+	RecordArgs a = { .t = FTL_CAPTURE_OPTS_INIT };
 	g_autoptr(GPtrArray) events =
 		g_ptr_array_new_with_free_func((GDestroyNotify)ftl_event_spec_free);
 	a.events = events;
-	const GOptionEntry entries[] = {
-		{ "tracer", 'p', 0, G_OPTION_ARG_STRING, &a.tracer,
-		  "Tracer (function, function_graph, ...)", "TRACER" },
+	const GOptionEntry own[] = {
 		{ "event", 'e', 0, G_OPTION_ARG_CALLBACK, (gpointer)record_opt_event,
 		  "Enable events: SYSTEM, SYSTEM:EVENT, globs, all (repeatable)", "EVENT" },
 		{ "filter", 'f', 0, G_OPTION_ARG_CALLBACK, (gpointer)record_opt_filter,
 		  "Filter for the -e just before", "FILTER" },
-		{ "buffer-size", 'b', 0, G_OPTION_ARG_INT, &a.buffer_kb, "Ring buffer KB per CPU",
-		  "KB" },
-		{ "clock", 'C', 0, G_OPTION_ARG_STRING, &a.clock, "Trace clock (see trace_clock)",
-		  "CLOCK" },
-		{ "function", 'l', 0, G_OPTION_ARG_STRING_ARRAY, &a.ftrace_filter,
-		  "Trace only this function (set_ftrace_filter; globs; repeatable)", "FUNC" },
-		{ "notrace", 'n', 0, G_OPTION_ARG_STRING_ARRAY, &a.notrace,
-		  "Never trace this function (set_ftrace_notrace)", "FUNC" },
-		{ "graph-function", 'g', 0, G_OPTION_ARG_STRING_ARRAY, &a.graph,
-		  "Graph only below this function (set_graph_function)", "FUNC" },
-		{ "max-graph-depth", 0, 0, G_OPTION_ARG_INT, &a.max_depth,
-		  "function_graph depth limit", "N" },
-		{ "option", 'O', 0, G_OPTION_ARG_STRING_ARRAY, &a.options,
-		  "Trace option on (NAME) or off (noNAME, no-NAME) (repeatable)", "OPTION" },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &a.output,
 		  "Output file (default trace.dat; stack-series.txt with --stack)", "FILE" },
 		{ "instance", 0, 0, G_OPTION_ARG_STRING, &a.instance,
@@ -297,7 +265,10 @@ gboolean ftl_cmd_record(const FtlCommand *cmd, int argc, char **argv, GError **e
 		  NULL },
 		{ NULL },
 	};
-	char **child = record_split_command(&argc, argv);
+	GOptionEntry entries[FTL_CAPTURE_OPTS_N + G_N_ELEMENTS(own)];
+	ftl_capture_opts_entries(&a.t, entries);
+	memcpy(entries + FTL_CAPTURE_OPTS_N, own, sizeof own);
+	char **child = ftl_capture_opts_split_command(&argc, argv);
 	g_autofree char **opts = g_new0(char *, argc + 1);
 	memcpy(opts, argv, sizeof(char *) * (gsize)argc);
 	char **parse = opts;

@@ -17,6 +17,7 @@ struct _FtlTrace {
 	GPtrArray *notes;   /* char* */
 	GPtrArray *buffers; /* char*: ring buffers the input holds */
 	const char *clock;
+	const char *kernel;
 };
 
 void ftl_source_init(FtlSource *src, const FtlSourceOps *ops, const char *path)
@@ -263,6 +264,16 @@ GPtrArray *ftl_trace_notes(const FtlTrace *t)
 void ftl_trace_set_clock(FtlTrace *t, const char *clock)
 {
 	t->clock = clock ? ftl_strpool_intern(t->pool, clock) : NULL;
+}
+
+void ftl_trace_set_kernel(FtlTrace *t, const char *release)
+{
+	t->kernel = release ? ftl_strpool_intern(t->pool, release) : NULL;
+}
+
+const char *ftl_trace_kernel(const FtlTrace *t)
+{
+	return t->kernel;
 }
 
 const char *ftl_trace_clock(const FtlTrace *t)

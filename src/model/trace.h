@@ -62,6 +62,9 @@ GPtrArray *ftl_trace_notes(const FtlTrace *trace);
 /* The trace clock the input names (trace_clock, trace.dat's option), or NULL. */
 void ftl_trace_set_clock(FtlTrace *trace, const char *clock);
 const char *ftl_trace_clock(const FtlTrace *trace);
+/* The kernel release the input names (a saved `uname -a`), or NULL. */
+void ftl_trace_set_kernel(FtlTrace *trace, const char *release);
+const char *ftl_trace_kernel(const FtlTrace *trace);
 /* The ring buffers a binary input holds ("top" and instance names), whether
  * or not they were chosen with --buffer; char*, borrowed. */
 void ftl_trace_add_buffer(FtlTrace *trace, const char *name);

@@ -10,6 +10,7 @@
 
 #include "parse/console.h"
 #include "parse/rawdir.h"
+#include "parse/rawtar.h"
 #include "parse/stacktrace.h"
 #include "parse/text.h"
 #include "parse/tracedat.h"
@@ -135,6 +136,24 @@ static gboolean open_add_stream(FtlTrace *trace, FtlStream *stream, const char *
 		}
 		g_clear_pointer(&in, ftl_stream_free);
 		return ftl_tracedat_open(trace, path, buffer, error);
+	}
+	if (ftl_rawtar_sniff(head, n)) {
+		/* a raw capture in a tar (ftlens capture-script): libarchive reads
+		 * the file itself, whatever its compression */
+		if (memory) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_UNSUPPORTED,
+				    "'%s': a tar archive read from memory; give ftlens the file",
+				    path);
+			return FALSE;
+		}
+		if (buffer && strcmp(buffer, "top") != 0) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+				    "'%s': --buffer %s: a raw capture holds one buffer only", path,
+				    buffer);
+			return FALSE;
+		}
+		g_clear_pointer(&in, ftl_stream_free);
+		return ftl_rawtar_open(trace, path, error);
 	}
 	if (!open_check_text(path, head, n, error))
 		return FALSE;

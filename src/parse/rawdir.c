@@ -46,7 +46,7 @@ typedef struct {
 	guchar *page; /* a copy of the loaded page, FTL_PAGES_SLACK bytes longer */
 	struct tep_record rec;
 	gboolean lost_pending;
-	gboolean lost_seen;
+	guint64 pages_lost; /* what the pages' missed-events counts told */
 	FtlEvent ev;
 	guint64 seq;
 	gint64 last_ts;
@@ -182,20 +182,29 @@ static void raw_account(RawCpu *rc)
 			       "CPU:%d [EVENTS DROPPED] at page %" G_GUINT64_FORMAT
 			       " (file offset %zu)",
 			       rc->cpu, rc->page_no, rc->page_off);
-		rc->lost_seen = TRUE;
+		rc->pages_lost = ev->u.lost.count > G_MAXUINT64 - rc->pages_lost
+					 ? G_MAXUINT64
+					 : rc->pages_lost + ev->u.lost.count;
 	}
 	ftl_source_account(&rc->base, ev, &rc->last_ts, (FtlSlice){ where, (guint32)n }, TRUE);
 }
 
+/* The saved stats count every event the ring buffer overwrote or
+ * dropped; a page tells of the ones missed before it only when it had room
+ * for the count. What the pages did not tell is added at the end, so that
+ * the losses are the stats' whenever they were saved. */
 static void raw_stats_lost(RawCpu *rc)
 {
-	if (rc->stats_lost == 0 || rc->lost_seen)
+	if (rc->stats_lost <= rc->pages_lost)
 		return;
-	g_autofree char *text = g_strdup_printf("CPU %d: per_cpu stats report %" G_GUINT64_FORMAT
-						" overrun or dropped events",
-						rc->cpu, rc->stats_lost);
+	guint64 more = rc->stats_lost - rc->pages_lost;
+	g_autofree char *text =
+		g_strdup_printf("CPU %d: per_cpu stats report %" G_GUINT64_FORMAT
+				" overrun or dropped events, %" G_GUINT64_FORMAT " more than the "
+				"pages' missed-events marks tell",
+				rc->cpu, rc->stats_lost, more);
 	ftl_diags_add(ftl_trace_diags(rc->base.trace), FTL_DIAG_LOST_EVENTS, &rc->at, text, -1,
-		      rc->stats_lost);
+		      more);
 	rc->stats_lost = 0;
 }
 
@@ -301,7 +310,143 @@ static const FtlSourceOps raw_ops = {
 	.field = raw_field,
 };
 
-/* ---- finding the pieces ---------------------------------------------- */
+/* ---- the parts of a capture ------------------------------------------ */
+
+/* One CPU's pages. */
+typedef struct {
+	gint cpu;
+	FtlInput *in;
+	char *stats; /* the text of per_cpu/cpuN/stats, or NULL */
+} RawPages;
+
+static void raw_pages_free(gpointer p)
+{
+	RawPages *f = p;
+	ftl_input_free(f->in);
+	g_free(f->stats);
+	g_free(f);
+}
+
+static gint raw_pages_cmp(gconstpointer a, gconstpointer b)
+{
+	const RawPages *x = *(RawPages *const *)a, *y = *(RawPages *const *)b;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return strcmp(x->in->path, y->in->path);
+}
+
+/* One SYS/EVENT/format file. */
+typedef struct {
+	char *path;
+	char *sys;
+	char *text;
+	gsize len;
+	gboolean crashes; /* libtraceevent crashes on it */
+} RawFormat;
+
+static void raw_format_free(gpointer p)
+{
+	RawFormat *f = p;
+	g_free(f->path);
+	g_free(f->sys);
+	g_free(f->text);
+	g_free(f);
+}
+
+static const char *const raw_extra_names[FTL_RAW_N_EXTRA] = {
+	"kallsyms", "printk_formats", "saved_cmdlines", "trace_clock", "uname",
+};
+
+struct _FtlRawParts {
+	char *label;	    /* the directory or the archive */
+	char *layout;	    /* how the page files were found */
+	char *formats_root; /* where the formats were looked for */
+	char *hp_path;
+	char *hp;
+	gsize hp_len;
+	GPtrArray *pages;   /* RawPages */
+	GPtrArray *formats; /* RawFormat */
+	char *extra[FTL_RAW_N_EXTRA];
+};
+
+FtlRawParts *ftl_raw_parts_new(const char *label, const char *layout, const char *formats_root)
+{
+	FtlRawParts *p = g_new0(FtlRawParts, 1);
+	p->label = g_strdup(label);
+	p->layout = g_strdup(layout);
+	p->formats_root = g_strdup(formats_root);
+	p->pages = g_ptr_array_new_with_free_func(raw_pages_free);
+	p->formats = g_ptr_array_new_with_free_func(raw_format_free);
+	return p;
+}
+
+void ftl_raw_parts_free(FtlRawParts *p)
+{
+	if (!p)
+		return;
+	g_free(p->label);
+	g_free(p->layout);
+	g_free(p->formats_root);
+	g_free(p->hp_path);
+	g_free(p->hp);
+	g_ptr_array_unref(p->pages);
+	g_ptr_array_unref(p->formats);
+	for (guint i = 0; i < FTL_RAW_N_EXTRA; i++)
+		g_free(p->extra[i]);
+	g_free(p);
+}
+
+const char *ftl_raw_extra_name(FtlRawExtra which)
+{
+	return raw_extra_names[which];
+}
+
+void ftl_raw_parts_set_header_page(FtlRawParts *p, const char *path, char *text, gsize len)
+{
+	g_free(p->hp_path);
+	g_free(p->hp);
+	p->hp_path = g_strdup(path);
+	p->hp = text;
+	p->hp_len = len;
+}
+
+gboolean ftl_raw_parts_has_header_page(const FtlRawParts *p)
+{
+	return p->hp != NULL;
+}
+
+guint ftl_raw_parts_n_cpus(const FtlRawParts *p)
+{
+	return p->pages->len;
+}
+
+void ftl_raw_parts_add_pages(FtlRawParts *p, gint cpu, FtlInput *in, char *stats)
+{
+	RawPages *f = g_new0(RawPages, 1);
+	f->cpu = cpu;
+	f->in = in;
+	f->stats = stats;
+	g_ptr_array_add(p->pages, f);
+}
+
+void ftl_raw_parts_add_format(FtlRawParts *p, const char *path, const char *sys, char *text,
+			      gsize len)
+{
+	RawFormat *f = g_new0(RawFormat, 1);
+	f->path = g_strdup(path);
+	f->sys = g_strdup(sys);
+	f->text = text;
+	f->len = len;
+	g_ptr_array_add(p->formats, f);
+}
+
+void ftl_raw_parts_set_extra(FtlRawParts *p, FtlRawExtra which, char *text)
+{
+	g_free(p->extra[which]);
+	p->extra[which] = text;
+}
+
+/* ---- finding the pieces in a directory ------------------------------- */
 
 typedef struct {
 	gint cpu;
@@ -317,7 +462,7 @@ static void raw_page_file_free(gpointer p)
 	g_free(f);
 }
 
-static gint raw_cpu_number(const char *name, const char *suffix)
+gint ftl_raw_cpu_number(const char *name, const char *suffix)
 {
 	if (!g_str_has_prefix(name, "cpu"))
 		return -1;
@@ -326,14 +471,6 @@ static gint raw_cpu_number(const char *name, const char *suffix)
 	if (n == 0 || n > 6 || strcmp(d + n, suffix) != 0)
 		return -1;
 	return (gint)g_ascii_strtoll(d, NULL, 10);
-}
-
-static gint raw_page_file_cmp(gconstpointer a, gconstpointer b)
-{
-	const RawPageFile *x = *(RawPageFile *const *)a, *y = *(RawPageFile *const *)b;
-	if (x->cpu != y->cpu)
-		return x->cpu < y->cpu ? -1 : 1;
-	return strcmp(x->path, y->path);
 }
 
 static void raw_add_page_file(GPtrArray *files, gint cpu, char *path, char *stats)
@@ -353,7 +490,7 @@ static GPtrArray *raw_find_pages(const char *dir, const char **layout)
 	g_autofree char *pc = g_build_filename(dir, "per_cpu", NULL);
 	g_autoptr(GDir) d = g_dir_open(pc, 0, NULL);
 	while (d && (name = g_dir_read_name(d))) {
-		gint cpu = raw_cpu_number(name, "");
+		gint cpu = ftl_raw_cpu_number(name, "");
 		char *p = g_build_filename(pc, name, "trace_pipe_raw", NULL);
 		if (cpu >= 0 && g_file_test(p, G_FILE_TEST_IS_REGULAR))
 			raw_add_page_file(files, cpu, p, g_build_filename(pc, name, "stats", NULL));
@@ -366,9 +503,9 @@ static GPtrArray *raw_find_pages(const char *dir, const char **layout)
 			pass == 0 ? g_build_filename(dir, "traces", NULL) : g_strdup(dir);
 		g_autoptr(GDir) dd = g_dir_open(base, 0, NULL);
 		while (dd && (name = g_dir_read_name(dd))) {
-			gint cpu = raw_cpu_number(name, "");
+			gint cpu = ftl_raw_cpu_number(name, "");
 			if (cpu < 0)
-				cpu = raw_cpu_number(name, ".raw");
+				cpu = ftl_raw_cpu_number(name, ".raw");
 			char *p = g_build_filename(base, name, NULL);
 			if (cpu >= 0 && g_file_test(p, G_FILE_TEST_IS_REGULAR))
 				raw_add_page_file(files, cpu, p, NULL);
@@ -394,7 +531,6 @@ static GPtrArray *raw_find_pages(const char *dir, const char **layout)
 		}
 		*layout = "*.bin / *.raw page files (CPU numbers by file name order)";
 	}
-	g_ptr_array_sort(files, raw_page_file_cmp);
 	return files;
 }
 
@@ -411,27 +547,8 @@ static char *raw_find_formats(const char *dir)
 	return NULL;
 }
 
-/* One SYS/EVENT/format file. */
-typedef struct {
-	char *path;
-	char *sys;
-	char *text;
-	gsize len;
-	gboolean crashes; /* libtraceevent crashes on it */
-} RawFormat;
-
-static void raw_format_free(gpointer p)
+static void raw_read_formats(FtlRawParts *parts, const char *root)
 {
-	RawFormat *f = p;
-	g_free(f->path);
-	g_free(f->sys);
-	g_free(f->text);
-	g_free(f);
-}
-
-static GPtrArray *raw_read_formats(const char *root)
-{
-	GPtrArray *formats = g_ptr_array_new_with_free_func(raw_format_free);
 	g_autoptr(GDir) d = g_dir_open(root, 0, NULL);
 	const char *sys;
 	while (d && (sys = g_dir_read_name(d))) {
@@ -441,17 +558,29 @@ static GPtrArray *raw_read_formats(const char *root)
 		g_autoptr(GDir) sd = g_dir_open(sdir, 0, NULL);
 		const char *evn;
 		while (sd && (evn = g_dir_read_name(sd))) {
-			RawFormat *f = g_new0(RawFormat, 1);
-			f->path = g_build_filename(sdir, evn, "format", NULL);
-			f->sys = g_strdup(sys);
-			if (g_file_get_contents(f->path, &f->text, &f->len, NULL))
-				g_ptr_array_add(formats, f);
-			else
-				raw_format_free(f);
+			g_autofree char *path = g_build_filename(sdir, evn, "format", NULL);
+			char *text;
+			gsize len;
+			if (g_file_get_contents(path, &text, &len, NULL))
+				ftl_raw_parts_add_format(parts, path, sys, text, len);
 		}
 	}
-	return formats;
 }
+
+/* kallsyms, printk_formats, saved_cmdlines: found in dir or in dir/proc. */
+static char *raw_read_optional(const char *dir, const char *name)
+{
+	const char *subs[] = { "", "proc" };
+	for (guint i = 0; i < G_N_ELEMENTS(subs); i++) {
+		g_autofree char *p = g_build_filename(dir, subs[i], name, NULL);
+		char *buf = NULL;
+		if (g_file_get_contents(p, &buf, NULL, NULL))
+			return buf;
+	}
+	return NULL;
+}
+
+/* ---- reading the parts ----------------------------------------------- */
 
 typedef struct {
 	struct tep_handle *tep;
@@ -493,9 +622,8 @@ static void raw_mark_crashing_formats(struct tep_handle *tep, GPtrArray *formats
 	}
 }
 
-static gint raw_parse_formats(FtlTrace *trace, struct tep_handle *tep, const char *root)
+static gint raw_parse_formats(FtlTrace *trace, struct tep_handle *tep, GPtrArray *formats)
 {
-	g_autoptr(GPtrArray) formats = raw_read_formats(root);
 	raw_mark_crashing_formats(tep, formats);
 	gint n = 0;
 	for (guint i = 0; i < formats->len; i++) {
@@ -530,35 +658,30 @@ static gint raw_parse_formats(FtlTrace *trace, struct tep_handle *tep, const cha
 	return n;
 }
 
-/* kallsyms, printk_formats, saved_cmdlines: found in dir or in dir/proc. */
-static char *raw_read_optional(const char *dir, const char *name)
+static guint64 raw_stats_text_lost(const char *text)
 {
-	const char *subs[] = { "", "proc" };
-	for (guint i = 0; i < G_N_ELEMENTS(subs); i++) {
-		g_autofree char *p = g_build_filename(dir, subs[i], name, NULL);
-		char *buf = NULL;
-		if (g_file_get_contents(p, &buf, NULL, NULL))
-			return buf;
-	}
-	return NULL;
-}
-
-static void raw_read_clock(FtlTrace *trace, const char *dir)
-{
-	g_autofree char *text = raw_read_optional(dir, "trace_clock");
-	g_autofree char *clock = ftl_trace_clock_selected(text);
-	if (clock)
-		ftl_trace_set_clock(trace, clock);
-}
-
-static guint64 raw_read_stats(const char *path)
-{
-	g_autofree char *text = NULL;
-	if (!path || !g_file_get_contents(path, &text, NULL, NULL))
+	if (!text)
 		return 0;
 	FtlCpuStats st;
 	ftl_cpustats_parse(text, &st);
 	return ftl_cpustats_lost(&st);
+}
+
+/* The kernel release of a saved `uname -a` ("Linux board 6.1.0-9-armmp #1
+ * SMP ... armv7l GNU/Linux"): its third word. */
+static void raw_read_uname(FtlTrace *trace, const char *text)
+{
+	if (!text)
+		return;
+	g_autofree char *line = g_strndup(text, strcspn(text, "\n"));
+	g_auto(GStrv) words = g_strsplit_set(line, " \t", 4);
+	guint n = 0;
+	const char *release = NULL;
+	for (guint i = 0; words[i]; i++)
+		if (*words[i] && ++n == 3)
+			release = words[i];
+	if (release)
+		ftl_trace_set_kernel(trace, release);
 }
 
 gboolean ftl_rawdir_is_live_tracefs(const char *path)
@@ -568,18 +691,15 @@ gboolean ftl_rawdir_is_live_tracefs(const char *path)
 					  (unsigned long)st.f_type == RAW_DEBUGFS_MAGIC);
 }
 
-/* A tep handle for pages of geometry geo: the header page hp (read from
- * hp_path) and every event format below root parsed into it, *n_formats
- * of them. NULL with error set when the header page is refused or no
- * format parses. */
-static struct tep_handle *raw_tep_new(FtlTrace *trace, const char *dir, const char *root,
-				      const char *hp_path, char *hp, gsize hp_len,
-				      const RawGeometry *geo, gint max_cpu, gint *n_formats,
-				      GError **error)
+/* A tep handle for pages of geometry geo: the header page and every event
+ * format of parts parsed into it, *n_formats of them. NULL with error set
+ * when the header page is refused or no format parses. */
+static struct tep_handle *raw_tep_new(FtlTrace *trace, FtlRawParts *parts, const RawGeometry *geo,
+				      gint max_cpu, gint *n_formats, GError **error)
 {
 	struct tep_handle *tep = tep_alloc();
 	if (!tep) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': out of memory", dir);
+		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': out of memory", parts->label);
 		return NULL;
 	}
 	g_autoptr(GString) msgs = g_string_new(NULL);
@@ -590,23 +710,23 @@ static struct tep_handle *raw_tep_new(FtlTrace *trace, const char *dir, const ch
 	tep_set_local_bigendian(tep,
 				G_BYTE_ORDER == G_BIG_ENDIAN ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_cpus(tep, max_cpu);
-	if (tep_parse_header_page(tep, hp, hp_len, geo->hp.commit_size) < 0) {
+	if (tep_parse_header_page(tep, parts->hp, parts->hp_len, geo->hp.commit_size) < 0) {
 		ftl_tep_capture_messages(NULL);
 		tep_free(tep);
 		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
-			    "'%s': libtraceevent refuses it%s%s", hp_path, msgs->len ? ": " : "",
-			    msgs->str);
+			    "'%s': libtraceevent refuses it%s%s", parts->hp_path,
+			    msgs->len ? ": " : "", msgs->str);
 		return NULL;
 	}
-	*n_formats = raw_parse_formats(trace, tep, root);
+	*n_formats = raw_parse_formats(trace, tep, parts->formats);
 	ftl_tep_capture_messages(NULL);
 	if (msgs->len)
-		g_debug("'%s': libtraceevent: %s", dir, msgs->str);
+		g_debug("'%s': libtraceevent: %s", parts->label, msgs->str);
 	if (*n_formats == 0) {
 		tep_free(tep);
 		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
 			    "'%s': no event format parses below '%s' (SYSTEM/EVENT/format files)",
-			    dir, root);
+			    parts->label, parts->formats_root);
 		return NULL;
 	}
 	return tep;
@@ -636,47 +756,49 @@ static char *raw_printk_lines(const char *text)
 	return g_string_free(out, FALSE);
 }
 
-/* What else the directory may hold for tep: kallsyms, printk formats,
- * saved cmdlines; and the clock. Notes say what is missing. */
-static void raw_tep_extras(FtlTrace *trace, struct tep_handle *tep, const char *dir,
+/* What else the parts may hold for tep: kallsyms, printk formats, saved
+ * cmdlines; and the clock and the kernel. Notes say what is missing. */
+static void raw_tep_extras(FtlTrace *trace, struct tep_handle *tep, const FtlRawParts *parts,
 			   const RawGeometry *geo)
 {
-	g_autofree char *kallsyms = raw_read_optional(dir, "kallsyms");
+	const char *kallsyms = parts->extra[FTL_RAW_KALLSYMS];
 	if (kallsyms && tep_parse_kallsyms(tep, kallsyms) < 0)
 		ftl_trace_add_note(trace, "'%s/kallsyms' does not parse; addresses stay numbers",
-				   dir);
-	g_autofree char *printk = raw_read_optional(dir, "printk_formats");
+				   parts->label);
+	const char *printk = parts->extra[FTL_RAW_PRINTK_FORMATS];
 	if (printk) {
 		g_autofree char *safe = raw_printk_lines(printk);
 		tep_parse_printk_formats(tep, safe);
 	}
-	g_autofree char *cmdlines = raw_read_optional(dir, "saved_cmdlines");
+	const char *cmdlines = parts->extra[FTL_RAW_SAVED_CMDLINES];
 	if (cmdlines)
 		tep_parse_saved_cmdlines(tep, cmdlines);
-	raw_read_clock(trace, dir);
+	g_autofree char *clock = ftl_trace_clock_selected(parts->extra[FTL_RAW_TRACE_CLOCK]);
+	if (clock)
+		ftl_trace_set_clock(trace, clock);
+	raw_read_uname(trace, parts->extra[FTL_RAW_UNAME]);
 	if (!kallsyms)
 		ftl_trace_add_note(trace,
 				   "'%s': no kallsyms beside the raw pages: function addresses are "
 				   "shown as numbers",
-				   dir);
+				   parts->label);
 	if (geo->big_endian != (G_BYTE_ORDER == G_BIG_ENDIAN))
-		ftl_trace_add_note(trace, "'%s': pages read as %s-endian", dir,
+		ftl_trace_add_note(trace, "'%s': pages read as %s-endian", parts->label,
 				   geo->big_endian ? "big" : "little");
 }
 
-/* One source per page file of files, reading the inputs ins (taken, in the
- * same order) with tep (each source holds a reference of its own). */
-static gboolean raw_add_sources(FtlTrace *trace, GPtrArray *files, GPtrArray *ins,
-				struct tep_handle *tep, const RawGeometry *geo, gint max_cpu,
-				GError **error)
+/* One source per page file of parts (their inputs taken), reading with tep
+ * (each source holds a reference of its own). */
+static gboolean raw_add_sources(FtlTrace *trace, FtlRawParts *parts, struct tep_handle *tep,
+				const RawGeometry *geo, gint max_cpu, GError **error)
 {
 	gsize psize = (gsize)raw_page_size(geo);
-	for (guint i = 0; i < files->len; i++) {
-		const RawPageFile *f = g_ptr_array_index(files, i);
+	for (guint i = 0; i < parts->pages->len; i++) {
+		RawPages *f = g_ptr_array_index(parts->pages, i);
 		RawCpu *rc = g_new0(RawCpu, 1);
-		ftl_source_init(&rc->base, &raw_ops, f->path);
+		ftl_source_init(&rc->base, &raw_ops, f->in->path);
 		rc->base.cpu_hint = f->cpu;
-		rc->in = g_ptr_array_steal_index(ins, 0);
+		rc->in = g_steal_pointer(&f->in);
 		rc->cpu = f->cpu;
 		rc->at = (FtlDiagLoc){ rc->base.path, 0, rc->cpu };
 		rc->geo = *geo;
@@ -687,17 +809,58 @@ static gboolean raw_add_sources(FtlTrace *trace, GPtrArray *files, GPtrArray *in
 					  (guint32)psize, tep_is_old_format(tep));
 		rc->page = g_malloc0(psize + FTL_PAGES_SLACK);
 		rc->last_ts = FTL_TS_NONE;
-		rc->stats_lost = raw_read_stats(f->stats);
+		rc->stats_lost = raw_stats_text_lost(f->stats);
 		rc->n_lost = ftl_strpool_intern(ftl_trace_pool(trace), "lost");
 		rc->base.has_header = TRUE;
 		rc->base.header_cpus = max_cpu;
 		ftl_trace_add_source(trace, &rc->base);
 		if (!rc->pages) {
-			g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': out of memory", f->path);
+			g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': out of memory",
+				    rc->base.path);
 			return FALSE;
 		}
 	}
 	return TRUE;
+}
+
+gboolean ftl_rawdir_open_parts(FtlTrace *trace, FtlRawParts *parts, GError **error)
+{
+	if (!parts->hp) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
+			    "'%s': raw pages (%s) but no events/header_page to decode them with",
+			    parts->label, parts->layout);
+		return FALSE;
+	}
+	if (parts->pages->len == 0) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
+			    "'%s': formats but no raw pages (per_cpu/cpuN/trace_pipe_raw)",
+			    parts->label);
+		return FALSE;
+	}
+	RawGeometry geo;
+	if (!raw_parse_header_page(parts->hp_path, parts->hp, &geo, error))
+		return FALSE;
+	g_ptr_array_sort(parts->pages, raw_pages_cmp);
+	guint n = parts->pages->len;
+	g_autofree const FtlInput **ins = g_new0(const FtlInput *, n);
+	gint max_cpu = 0;
+	for (guint i = 0; i < n; i++) {
+		const RawPages *f = g_ptr_array_index(parts->pages, i);
+		ins[i] = f->in;
+		max_cpu = MAX(max_cpu, f->cpu + 1);
+	}
+	raw_guess_endian(&geo, (const FtlInput *const *)ins, n);
+	gint n_formats;
+	struct tep_handle *tep = raw_tep_new(trace, parts, &geo, max_cpu, &n_formats, error);
+	if (!tep)
+		return FALSE;
+	raw_tep_extras(trace, tep, parts, &geo);
+	gboolean ok = raw_add_sources(trace, parts, tep, &geo, max_cpu, error);
+	tep_free(tep); /* each source holds its own reference */
+	if (ok)
+		ftl_trace_add_note(trace, "'%s': raw ring-buffer pages (%s), %d event formats",
+				   parts->label, parts->layout, n_formats);
+	return ok;
 }
 
 gboolean ftl_rawdir_open(FtlTrace *trace, const char *dir, gboolean *found, GError **error)
@@ -715,51 +878,35 @@ gboolean ftl_rawdir_open(FtlTrace *trace, const char *dir, gboolean *found, GErr
 	if (files->len == 0)
 		return FALSE;
 	g_autofree char *root = raw_find_formats(dir);
-	if (!root) {
-		/* cpuN files alone may be anything; trace_pipe_raw is surely pages */
-		if (strcmp(layout, "per_cpu/cpuN/trace_pipe_raw") != 0)
-			return FALSE;
-		*found = TRUE;
-		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
-			    "'%s': raw pages (%s) but no events/header_page to decode them with",
-			    dir, layout);
+	/* cpuN files alone may be anything; trace_pipe_raw is surely pages */
+	if (!root && strcmp(layout, "per_cpu/cpuN/trace_pipe_raw") != 0)
 		return FALSE;
-	}
 	*found = TRUE;
-	g_autofree char *hp_path = g_build_filename(root, "header_page", NULL);
-	g_autofree char *hp = NULL;
-	gsize hp_len;
-	g_autoptr(GError) local = NULL;
-	if (!g_file_get_contents(hp_path, &hp, &hp_len, &local)) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': %s", hp_path, local->message);
-		return FALSE;
+	g_autoptr(FtlRawParts) parts = ftl_raw_parts_new(dir, layout, root ? root : dir);
+	if (root) {
+		g_autofree char *hp_path = g_build_filename(root, "header_page", NULL);
+		char *hp;
+		gsize hp_len;
+		g_autoptr(GError) local = NULL;
+		if (!g_file_get_contents(hp_path, &hp, &hp_len, &local)) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': %s", hp_path,
+				    local->message);
+			return FALSE;
+		}
+		ftl_raw_parts_set_header_page(parts, hp_path, hp, hp_len);
+		raw_read_formats(parts, root);
 	}
-	RawGeometry geo;
-	if (!raw_parse_header_page(hp_path, hp, &geo, error))
-		return FALSE;
-
-	g_autoptr(GPtrArray) ins = g_ptr_array_new_with_free_func((GDestroyNotify)ftl_input_free);
 	for (guint i = 0; i < files->len; i++) {
 		const RawPageFile *f = g_ptr_array_index(files, i);
 		FtlInput *in = ftl_input_open(f->path, error);
 		if (!in)
 			return FALSE;
-		g_ptr_array_add(ins, in);
+		char *stats = NULL;
+		if (f->stats)
+			g_file_get_contents(f->stats, &stats, NULL, NULL);
+		ftl_raw_parts_add_pages(parts, f->cpu, in, stats);
 	}
-	raw_guess_endian(&geo, (const FtlInput *const *)ins->pdata, ins->len);
-	gint max_cpu = 0;
-	for (guint i = 0; i < files->len; i++)
-		max_cpu = MAX(max_cpu, ((RawPageFile *)g_ptr_array_index(files, i))->cpu + 1);
-	gint n_formats;
-	struct tep_handle *tep = raw_tep_new(trace, dir, root, hp_path, hp, hp_len, &geo, max_cpu,
-					     &n_formats, error);
-	if (!tep)
-		return FALSE;
-	raw_tep_extras(trace, tep, dir, &geo);
-	gboolean ok = raw_add_sources(trace, files, ins, tep, &geo, max_cpu, error);
-	tep_free(tep); /* each source holds its own reference */
-	if (ok)
-		ftl_trace_add_note(trace, "'%s': raw ring-buffer pages (%s), %d event formats", dir,
-				   layout, n_formats);
-	return ok;
+	for (guint i = 0; i < FTL_RAW_N_EXTRA; i++)
+		ftl_raw_parts_set_extra(parts, i, raw_read_optional(dir, raw_extra_names[i]));
+	return ftl_rawdir_open_parts(trace, parts, error);
 }

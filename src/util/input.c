@@ -194,13 +194,15 @@ static gboolean input_space_ok(int fd, const char *path, guint64 written, GError
 	return FALSE;
 }
 
-static gboolean input_expand(FtlStream *s, int out_fd, GError **error)
+/* Copies what read gives into out_fd, within --max-expand and the free
+ * space; path and what ("gzip", "the stream") name it in messages. */
+static gboolean input_expand_from(FtlInputReadFunc read, gpointer data, const char *path,
+				  const char *what, int out_fd, GError **error)
 {
-	const char *path = ftl_stream_path(s);
 	g_autofree char *buf = g_malloc(INPUT_CHUNK);
 	guint64 written = 0, next_check = 0;
 	for (;;) {
-		gssize n = ftl_stream_read(s, buf, INPUT_CHUNK, error);
+		gssize n = read(data, buf, INPUT_CHUNK, error);
 		if (n < 0)
 			return FALSE;
 		if (n == 0)
@@ -210,11 +212,7 @@ static gboolean input_expand(FtlStream *s, int out_fd, GError **error)
 				    "'%s': %s expands past --max-expand (%" G_GUINT64_FORMAT
 				    " MiB) on disk; give a larger --max-expand, or the file "
 				    "decompressed",
-				    path,
-				    ftl_stream_compression(s) != FTL_COMPRESSION_NONE
-					    ? ftl_compression_name(ftl_stream_compression(s))
-					    : "the stream",
-				    input_max_expand >> 20);
+				    path, what, input_max_expand >> 20);
 			return FALSE;
 		}
 		if (written >= next_check) {
@@ -230,6 +228,19 @@ static gboolean input_expand(FtlStream *s, int out_fd, GError **error)
 		}
 		written += (guint64)n;
 	}
+}
+
+static gssize input_stream_read(gpointer data, void *buf, gsize len, GError **error)
+{
+	return ftl_stream_read(data, buf, len, error);
+}
+
+static gboolean input_expand(FtlStream *s, int out_fd, GError **error)
+{
+	const char *what = ftl_stream_compression(s) != FTL_COMPRESSION_NONE
+				   ? ftl_compression_name(ftl_stream_compression(s))
+				   : "the stream";
+	return input_expand_from(input_stream_read, s, ftl_stream_path(s), what, out_fd, error);
 }
 
 static gboolean input_map(FtlInput *in, int fd, GError **error)
@@ -275,6 +286,21 @@ FtlInput *ftl_input_open(const char *path, GError **error)
 	if (tmp < 0)
 		return NULL;
 	ok = input_expand(s, tmp, error) && input_map(in, tmp, error);
+	close(tmp);
+	return ok ? g_steal_pointer(&in) : NULL;
+}
+
+FtlInput *ftl_input_new_from_reader(const char *label, FtlInputReadFunc read, gpointer data,
+				    GError **error)
+{
+	g_autoptr(FtlInput) in = g_new0(FtlInput, 1);
+	in->path = g_strdup(label);
+	in->guard = -1;
+	int tmp = input_tmpfile(label, error);
+	if (tmp < 0)
+		return NULL;
+	gboolean ok = input_expand_from(read, data, label, "the member", tmp, error) &&
+		      input_map(in, tmp, error);
 	close(tmp);
 	return ok ? g_steal_pointer(&in) : NULL;
 }

@@ -29,6 +29,13 @@ typedef struct {
  * data stays valid until then. Errors name the path. */
 FtlInput *ftl_input_open(const char *path, GError **error);
 void ftl_input_free(FtlInput *in);
+/* Gives up to len bytes into buf: the count, 0 at the end, -1 with error. */
+typedef gssize (*FtlInputReadFunc)(gpointer data, void *buf, gsize len, GError **error);
+/* The bytes read gives (a member of an archive, say), copied into an
+ * unlinked temporary file within --max-expand and the free space, and
+ * mapped; label names it in messages. Free with ftl_input_free(). */
+FtlInput *ftl_input_new_from_reader(const char *label, FtlInputReadFunc read, gpointer data,
+				    GError **error);
 /* Makes standard input readable more than once, for commands that look at
  * "-" before they read it: a pipe or device is copied (expanded, within
  * --max-expand) into an unlinked temporary file that becomes fd 0. A regular

@@ -118,6 +118,8 @@ static void info_text_where(FILE *out, FtlTrace *trace, const FtlCounts *c, gint
 	info_line(out, "Tracer:", ftl_counts_tracer(c, trace));
 	if (ftl_trace_clock(trace))
 		info_line(out, "Clock:", ftl_trace_clock(trace));
+	if (ftl_trace_kernel(trace))
+		info_line(out, "Kernel:", ftl_trace_kernel(trace));
 	GPtrArray *bufs = ftl_trace_buffers(trace);
 	if (bufs->len) {
 		g_ptr_array_add(bufs, NULL);
@@ -303,6 +305,7 @@ static void info_json_where(JsonBuilder *b, FtlTrace *trace, const FtlCounts *c)
 	ftl_json_member_text(b, "dialect", ftl_trace_dialect(trace));
 	ftl_json_member_text(b, "tracer", ftl_counts_tracer(c, trace));
 	ftl_json_member_text(b, "clock", ftl_trace_clock(trace));
+	ftl_json_member_text(b, "kernel", ftl_trace_kernel(trace));
 	info_json_text_array(b, "buffers", ftl_trace_buffers(trace));
 	info_json_text_array(b, "notes", ftl_trace_notes(trace));
 }

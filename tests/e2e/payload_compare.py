@@ -38,7 +38,12 @@ ALLOWED = {
 }
 
 REPORT_RE = re.compile(r"^\s*(.*?)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+(\S+?):(.*)$")
-LOST_RE = re.compile(r"^CPU:\s*(\d+) \[LOST (\d+) EVENTS\]")
+# trace.dat's lost records, and raw pages' missed-events marks (no count
+# when the page had no room for it)
+LOST_RE = re.compile(r"^CPU:\s*(\d+) \[(?:LOST (\d+) EVENTS|(\d+)? ?EVENTS DROPPED)\]")
+# function_graph's print fmts, as trace-cmd -N renders them
+FGRAPH_ENTRY_RE = re.compile(r"^--> (\S+) \((\d+)\)$")
+FGRAPH_EXIT_RE = re.compile(r"^<-- (\S+) \((\d+)\) \(start: ([0-9a-f]+)\s+end: ([0-9a-f]+)\) over: (\d+)$")
 KINDS = ("event|entry|exit|func|marker|switch|wakeup|irq-entry|irq-exit|lost|stack|"
          "task-switch|buffer-start")
 DUMP_RE = re.compile(r"^\s*(-?\d+)\.(\d+)\s+(\d+|-)\s+(\d+|-) (.*?)\s+(" + KINDS +
@@ -64,7 +69,8 @@ def read_report(path):
             continue
         m = LOST_RE.match(line)
         if m:
-            lost[int(m.group(1))] = lost.get(int(m.group(1)), 0) + int(m.group(2))
+            lost[int(m.group(1))] = lost.get(int(m.group(1)), 0) + \
+                int(m.group(2) or m.group(3) or 0)
             last = None
             continue
         if last is not None:  # a continuation: stack frames, a marker's newline
@@ -109,6 +115,16 @@ def fields_of(ours, theirs):
         for i in range(max(len(frames), len(theirs_f))):
             out.append(("frame%d" % i, frames[i] if i < len(frames) else None,
                         theirs_f[i] if i < len(theirs_f) else None))
+        return out
+    if kind in ("entry", "exit") and (FGRAPH_ENTRY_RE.match(q) or FGRAPH_EXIT_RE.match(q)):
+        # the raw funcgraph events: func, depth and (exit) the call's
+        # duration, rettime - calltime
+        d = dict(kv(p))
+        m = FGRAPH_ENTRY_RE.match(q) or FGRAPH_EXIT_RE.match(q)
+        out = [("func", d.get("func"), m.group(1)), ("depth", d.get("depth"), m.group(2))]
+        if kind == "exit":
+            out.append(("duration_ns", d.get("duration_ns"),
+                         str(int(m.group(4), 16) - int(m.group(3), 16))))
         return out
     if kind == "func":
         d = dict(kv(p))

@@ -132,7 +132,7 @@ fi
 
 # --- -F/--format and --json on every command of the table ---------------------
 results="info dump report graph split markers diff stack oops arm-oops sched"
-files="record tui flame export timeline plot index"
+files="record tui flame export timeline plot index capture-script"
 commands=$("$FTLENS" --help | sed -n '/^commands:/,/^$/p' | awk 'NF > 1 { print $1 }')
 n=0
 for c in $commands; do
