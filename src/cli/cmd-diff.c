@@ -15,7 +15,7 @@
 static FtlFuncStats *diff_side(FtlCliGlobals *g, char *path, FtlTrace **trace, char **why,
 			       GError **error)
 {
-	*trace = ftl_cli_open_path(g, path, error);
+	*trace = path ? ftl_cli_open_path(g, path, error) : ftl_cli_open_trace(g, error);
 	if (!*trace)
 		return NULL;
 	g_autoptr(FtlCallTree) calls =
@@ -58,7 +58,9 @@ gboolean ftl_cmd_diff(const FtlCommand *cmd, int argc, char **argv, GError **err
 			    "diff: expected two traces, A and B");
 		return FALSE;
 	}
-	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
+	/* each side is sorted through the door alone (a console log's dump is
+	 * read alone); the time origin is A's */
+	if (!ftl_cli_setup(&g, cmd->inputs, 2, argv, error))
 		return FALSE;
 	FtlDiffKey key = FTL_DIFF_BY_TOTAL;
 	if (sort_s && !ftl_diff_parse_key(sort_s, &key)) {
@@ -68,7 +70,7 @@ gboolean ftl_cmd_diff(const FtlCommand *cmd, int argc, char **argv, GError **err
 	}
 	g_autoptr(FtlTrace) ta = NULL, tb = NULL;
 	g_autofree char *why_a = NULL, *why_b = NULL;
-	g_autoptr(FtlFuncStats) a = diff_side(&g, argv[1], &ta, &why_a, error);
+	g_autoptr(FtlFuncStats) a = diff_side(&g, NULL, &ta, &why_a, error);
 	if (!a)
 		return FALSE;
 	g_autoptr(FtlFuncStats) b = diff_side(&g, argv[2], &tb, &why_b, error);

@@ -183,8 +183,8 @@ static gboolean flame_load(FlameInput *in, const FlameArgs *a, FtlCliGlobals *g,
 {
 	in->note = g_string_new(NULL);
 	if (ftl_inputs_kinds(g->inputs) & FTL_INPUT_FOLDED) {
-		if (!path)
-			return flame_load_folded(in, g->inputs, min_fraction, error);
+		if (!path) /* a difference needs both whole trees */
+			return flame_load_folded(in, g->inputs, a->diff ? 0 : min_fraction, error);
 		FtlInputsOptions o = { .command = "flame", .accept = FTL_INPUT_FOLDED };
 		char *one[] = { path, NULL };
 		g_autoptr(FtlInputs) side = ftl_inputs_sort(&o, one, 1, error);
@@ -271,7 +271,7 @@ static gboolean flame_draw(const FlameArgs *a, FtlCliGlobals *g, char **argv,
 	FtlFlame *tree;
 	g_autoptr(GString) sub = g_string_new(a->subtitle);
 	if (a->diff) {
-		if (!flame_load(&in, a, g, argv[1], frac, error) ||
+		if (!flame_load(&in, a, g, NULL, frac, error) ||
 		    !flame_load(&in_b, a, g, argv[2], frac, error))
 			return FALSE;
 		if (ftl_flame_unit(in.tree) != ftl_flame_unit(in_b.tree)) {
@@ -382,8 +382,9 @@ gboolean ftl_cmd_flame(const FtlCommand *cmd, int argc, char **argv, GError **er
 		       : a.chart ? FTL_INPUT_EVENTS
 				 : FTL_INPUT_EVENTS | FTL_INPUT_FOLDED;
 	FtlSvgMinWidth mw = { -1, 0 };
+	/* with --diff, A alone: B is sorted through the door by itself */
 	if (!flame_check_args(&a, &g, argc, &mw, error) ||
-	    !ftl_cli_setup(&g, accept, argc, argv, error))
+	    !ftl_cli_setup(&g, accept, a.diff ? 2 : argc, argv, error))
 		return FALSE;
 	if (a.stack)
 		return flame_stack(&a, &g, argv, error);

@@ -344,9 +344,11 @@ gboolean ftl_split_run(FtlSplit *s, FtlTrace *trace, const FtlFilter *filter, GE
 		for (guint i = 0; i < n; i++)
 			cpus = MAX(cpus, ftl_trace_source(trace, i)->header_cpus);
 		g_string_printf(s->header, "cpus=%d\n", cpus);
-	} else if (n && !split_read_header(ftl_trace_source(trace, 0)->path, s->header, error)) {
+	} else if (n && g_file_test(ftl_trace_source(trace, 0)->path, G_FILE_TEST_EXISTS) &&
+		   !split_read_header(ftl_trace_source(trace, 0)->path, s->header, error)) {
 		return FALSE;
-	}
+	} /* else a trace read from memory (a console log's ftrace dump) has no
+	   * file to take the header from: its files start with the events */
 	if (!split_make_out_dir(s, error))
 		return FALSE;
 	g_autoptr(FtlIter) it = ftl_iter_new(trace, filter);
