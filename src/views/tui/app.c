@@ -27,16 +27,6 @@ static FtlTuiPanel *app_shown(FtlTuiApp *app)
 	return app->panels[app->current];
 }
 
-void ftl_tui_app_say(FtlTuiApp *app, gboolean error, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	g_free(app->message);
-	app->message = g_strdup_vprintf(fmt, ap);
-	app->message_error = error;
-	va_end(ap);
-}
-
 /* The Events list under the filter stack as it is now. */
 static void app_events_start(FtlTuiApp *app)
 {
@@ -89,6 +79,7 @@ FtlTuiApp *ftl_tui_app_new(const FtlTuiOptions *opt)
 	app->first = opt->first;
 	app->mark[0] = app->mark[1] = FTL_TS_NONE;
 	app->follow_ts = FTL_TS_NONE;
+	app->go.show = FTL_TUI_N_PANELS;
 	app->prompt_text = g_string_new(NULL);
 	for (guint i = 0; i < G_N_ELEMENTS(app->bookmarks); i++)
 		app->bookmarks[i] = (FtlTuiBookmark){ FTL_TS_NONE, -1 };
@@ -115,6 +106,7 @@ void ftl_tui_app_free(FtlTuiApp *app)
 	if (!app)
 		return;
 	app_loader_stop(app);
+	ftl_tui_go_clear(app);
 	g_clear_pointer(&app->events, ftl_tui_events_free);
 	for (guint i = 0; i < FTL_TUI_N_PANELS; i++)
 		app->panels[i]->klass->free(app->panels[i]);
@@ -175,22 +167,11 @@ gboolean ftl_tui_app_has_graph(FtlTuiApp *app)
 	return app->events && (!app->model || app->model->has_graph);
 }
 
-char *ftl_tui_app_time(FtlTuiApp *app, gint64 ts, char *buf, gsize size)
-{
-	if (ts != FTL_TS_NONE && app->time_mode == FTL_TUI_TIME_MARK &&
-	    app->mark[0] != FTL_TS_NONE) {
-		gint64 d = ts - app->mark[0];
-		char t[32];
-		ftl_time_format_us(d < 0 ? -d : d, t, sizeof t);
-		g_snprintf(buf, size, "%c%s", d < 0 ? '-' : '+', t);
-		return buf;
-	}
-	return ftl_time_format_us(ts, buf, size);
-}
-
 /* ---- panels ---------------------------------------------------------------- */
 
-FtlTuiReaction ftl_tui_app_show(FtlTuiApp *app, FtlTuiPanelId id)
+/* Shows panel id. The Events list goes first where the Timeline's cursor
+ * is, when that moved: its goto_time only moves its own cursor. */
+static FtlTuiReaction app_show(FtlTuiApp *app, FtlTuiPanelId id)
 {
 	if (!app_panel_classes[id]->available(app)) {
 		ftl_tui_app_say(app, TRUE, "%s: nothing in this input for it",
@@ -200,8 +181,9 @@ FtlTuiReaction ftl_tui_app_show(FtlTuiApp *app, FtlTuiPanelId id)
 	app->current = id;
 	FtlTuiPanel *p = app_shown(app);
 	if (id == FTL_TUI_PANEL_EVENTS && app->follow_ts != FTL_TS_NONE && p->klass->goto_time) {
-		p->klass->goto_time(p, app, app->follow_ts);
+		gint64 ts = app->follow_ts;
 		app->follow_ts = FTL_TS_NONE;
+		p->klass->goto_time(p, app, ts);
 	}
 	return FTL_TUI_REACT_SWITCH | FTL_TUI_REACT_REDRAW;
 }
@@ -212,12 +194,12 @@ static FtlTuiReaction app_cycle(FtlTuiApp *app, int dir)
 	for (guint n = 0; n < FTL_TUI_N_PANELS; n++) {
 		id = (id + FTL_TUI_N_PANELS + (guint)dir) % FTL_TUI_N_PANELS;
 		if (app_panel_classes[id]->available(app))
-			return ftl_tui_app_show(app, id);
+			return app_show(app, id);
 	}
 	return FTL_TUI_REACT_NONE;
 }
 
-FtlTuiReaction ftl_tui_app_push_filter(FtlTuiApp *app, FtlTuiFilterItem *item)
+static FtlTuiReaction app_push_filter(FtlTuiApp *app, FtlTuiFilterItem *item)
 {
 	FtlTuiFilter *f = ftl_tui_filter_push(app->filter, item);
 	ftl_tui_filter_item_unref(item);
@@ -238,22 +220,37 @@ static FtlTuiReaction app_pop_filter(FtlTuiApp *app)
 	return FTL_TUI_REACT_REBUILD | FTL_TUI_REACT_REDRAW;
 }
 
-FtlTuiReaction ftl_tui_app_events_at_time(FtlTuiApp *app, gint64 ts)
+static FtlTuiReaction app_events_find(FtlTuiApp *app, const FtlTuiFind *f)
 {
-	if (!app->events || ts == FTL_TS_NONE)
+	if (!app->events)
 		return FTL_TUI_REACT_NONE;
-	FtlTuiFind f = { .kind = FTL_TUI_FIND_TIME, .ts = ts };
-	ftl_tui_events_panel_find(app->panels[FTL_TUI_PANEL_EVENTS], app, &f);
-	return ftl_tui_app_show(app, FTL_TUI_PANEL_EVENTS);
+	app->follow_ts = FTL_TS_NONE; /* the find says where */
+	ftl_tui_events_panel_find(app->panels[FTL_TUI_PANEL_EVENTS], app, f);
+	return app_show(app, FTL_TUI_PANEL_EVENTS);
 }
 
-FtlTuiReaction ftl_tui_app_events_at_line(FtlTuiApp *app, guint64 line)
+static FtlTuiReaction app_events_at_time(FtlTuiApp *app, gint64 ts)
 {
-	if (!app->events || !line)
+	if (ts == FTL_TS_NONE)
 		return FTL_TUI_REACT_NONE;
-	FtlTuiFind f = { .kind = FTL_TUI_FIND_LINE, .line = line, .cpu = -1 };
-	ftl_tui_events_panel_find(app->panels[FTL_TUI_PANEL_EVENTS], app, &f);
-	return ftl_tui_app_show(app, FTL_TUI_PANEL_EVENTS);
+	FtlTuiFind f = { .kind = FTL_TUI_FIND_TIME, .ts = ts };
+	return app_events_find(app, &f);
+}
+
+FtlTuiReaction ftl_tui_app_go(FtlTuiApp *app, FtlTuiReaction r)
+{
+	if (!(r & FTL_TUI_REACT_GO))
+		return r;
+	FtlTuiGo go = app->go;
+	app->go = (FtlTuiGo){ .show = FTL_TUI_N_PANELS };
+	r &= ~(FtlTuiReaction)FTL_TUI_REACT_GO;
+	if (go.filter)
+		r |= app_push_filter(app, go.filter);
+	if (go.find)
+		r |= app_events_find(app, &go.at);
+	else if (go.show < FTL_TUI_N_PANELS)
+		r |= app_show(app, go.show);
+	return r;
 }
 
 static gint64 app_cursor_time(FtlTuiApp *app)
@@ -346,7 +343,7 @@ static FtlTuiReaction app_prompt_commit(FtlTuiApp *app, FtlTuiPromptKind kind, c
 		FtlTuiFilterItem *it = ftl_tui_filter_item_parse(text, &error);
 		if (!it)
 			break;
-		return ftl_tui_app_push_filter(app, it);
+		return app_push_filter(app, it);
 	}
 	case FTL_TUI_PROMPT_TIME: {
 		gint64 ts;
@@ -356,7 +353,7 @@ static FtlTuiReaction app_prompt_commit(FtlTuiApp *app, FtlTuiPromptKind kind, c
 		FtlTuiPanel *p = app_shown(app);
 		if (p->klass->goto_time)
 			return p->klass->goto_time(p, app, ts);
-		return ftl_tui_app_events_at_time(app, ts);
+		return app_events_at_time(app, ts);
 	}
 	case FTL_TUI_PROMPT_NONE:
 		break;
@@ -431,10 +428,11 @@ static FtlTuiReaction app_bookmark_key(FtlTuiApp *app, gint key)
 	}
 	if (bm->row >= 0 && app->events) {
 		ftl_tui_events_panel_goto_row(app->panels[FTL_TUI_PANEL_EVENTS], bm->row);
-		return ftl_tui_app_show(app, FTL_TUI_PANEL_EVENTS);
+		app->follow_ts = FTL_TS_NONE;
+		return app_show(app, FTL_TUI_PANEL_EVENTS);
 	}
 	if (bm->ts != FTL_TS_NONE)
-		return ftl_tui_app_events_at_time(app, bm->ts);
+		return app_events_at_time(app, bm->ts);
 	ftl_tui_app_say(app, TRUE, "bookmark %c: not set (m%c sets it)", (char)key, (char)key);
 	return FTL_TUI_REACT_STATUS;
 }
@@ -504,7 +502,7 @@ static FtlTuiReaction app_command(FtlTuiApp *app, FtlTuiCmd cmd, const FtlTuiInp
 		break;
 	}
 	if (cmd >= FTL_TUI_CMD_PANEL_1 && cmd <= FTL_TUI_CMD_PANEL_9)
-		return ftl_tui_app_show(app, (FtlTuiPanelId)(cmd - FTL_TUI_CMD_PANEL_1));
+		return app_show(app, (FtlTuiPanelId)(cmd - FTL_TUI_CMD_PANEL_1));
 	FtlTuiPanel *p = app_shown(app);
 	return p->klass->command(p, app, cmd, in);
 }
@@ -548,6 +546,7 @@ FtlTuiReaction ftl_tui_app_key(FtlTuiApp *app, const FtlTuiInput *in)
 			r = FTL_TUI_REACT_STATUS;
 		}
 	}
+	r = ftl_tui_app_go(app, r);
 	if (r & (FTL_TUI_REACT_REBUILD | FTL_TUI_REACT_SWITCH))
 		r |= ftl_tui_app_tick(app);
 	return r;
@@ -625,7 +624,7 @@ FtlTuiReaction ftl_tui_app_tick(FtlTuiApp *app)
 	/* a panel the inputs have nothing for has no model part to wait on */
 	for (guint i = 0; i < FTL_TUI_N_PANELS; i++)
 		if (app->panels[i]->klass->tick && app_panel_classes[i]->available(app))
-			r |= app->panels[i]->klass->tick(app->panels[i], app);
+			r |= ftl_tui_app_go(app, app->panels[i]->klass->tick(app->panels[i], app));
 	if (app->error)
 		r |= FTL_TUI_REACT_QUIT;
 	return r;

@@ -38,6 +38,7 @@ typedef enum {
 	FTL_TUI_REACT_SWITCH = 1u << 3,	 /* another panel is shown */
 	FTL_TUI_REACT_QUIT = 1u << 4,
 	FTL_TUI_REACT_CLEAR = 1u << 5, /* repaint the terminal from scratch (Ctrl-L) */
+	FTL_TUI_REACT_GO = 1u << 6,    /* go where app->go says (below) */
 } FtlTuiReaction;
 
 /* What keys are bound to (keys.c maps keys to them, one table). The global
@@ -149,6 +150,18 @@ typedef struct {
 	gint64 row; /* Events row, -1 when set elsewhere */
 } FtlTuiBookmark;
 
+/* Where a panel sends the user (another panel, a place in the Events
+ * list, the calls of a function): the panel fills app->go with one of the
+ * ftl_tui_go_*() below and returns their FTL_TUI_REACT_GO; the app goes
+ * there once the panel returned. So no panel calls back into the app,
+ * and showing a panel never re-enters the panel that asked for it. */
+typedef struct {
+	FtlTuiFilterItem *filter; /* pushed first (owned), or NULL */
+	gboolean find;		  /* then the Events list goes to `at` */
+	FtlTuiFind at;
+	FtlTuiPanelId show; /* and this panel is shown; FTL_TUI_N_PANELS: none */
+} FtlTuiGo;
+
 struct _FtlTuiApp {
 	const FtlTuiOptions *opt;
 	FtlTuiIo io;
@@ -178,6 +191,7 @@ struct _FtlTuiApp {
 	GError *error; /* a background failure: the loop ends with it */
 	int rows, cols;
 	gint64 follow_ts; /* the Timeline's cursor, for the Events list; FTL_TS_NONE */
+	FtlTuiGo go;	  /* asked by the panel that returned FTL_TUI_REACT_GO */
 };
 
 /* Starts reading (model thread, Events reader) and sets the first panel.
@@ -189,6 +203,10 @@ void ftl_tui_app_free(FtlTuiApp *app);
 FtlTuiReaction ftl_tui_app_key(FtlTuiApp *app, const FtlTuiInput *in);
 /* Background results: a model built, rows read, a find ended. */
 FtlTuiReaction ftl_tui_app_tick(FtlTuiApp *app);
+/* Does what a reaction with FTL_TUI_REACT_GO asks (ftl_tui_go_*()) and
+ * returns the reaction that leaves; other reactions pass unchanged. The
+ * keys' and ticks' reactions come out of the two above already done. */
+FtlTuiReaction ftl_tui_app_go(FtlTuiApp *app, FtlTuiReaction r);
 /* Draws the whole screen (rows and cols from the canvas). */
 void ftl_tui_app_draw(FtlTuiApp *app, FtlTuiCanvas *c);
 /* Draws the status and message lines only (the "redraw line" reaction). */
@@ -204,16 +222,18 @@ GError *ftl_tui_app_take_error(FtlTuiApp *app);
 
 /* For panels. */
 FtlTuiPanel *ftl_tui_app_panel(FtlTuiApp *app, FtlTuiPanelId id);
-/* Shows panel id (when available). */
-FtlTuiReaction ftl_tui_app_show(FtlTuiApp *app, FtlTuiPanelId id);
 /* A message on the bottom line until the next key. */
 void ftl_tui_app_say(FtlTuiApp *app, gboolean error, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
-/* Pushes a filter item (taken) and rebuilds. */
-FtlTuiReaction ftl_tui_app_push_filter(FtlTuiApp *app, FtlTuiFilterItem *item);
-/* Shows the Events list at the first event at or after ts / of input line
- * `line` (jumps from other panels). */
-FtlTuiReaction ftl_tui_app_events_at_time(FtlTuiApp *app, gint64 ts);
-FtlTuiReaction ftl_tui_app_events_at_line(FtlTuiApp *app, guint64 line);
+/* What a panel returns to be taken elsewhere (FtlTuiGo): panel id; the
+ * Events list at the first event at or after ts, or of input line `line`
+ * (on cpu, -1 any); the Events list of the calls to `item` (a filter,
+ * taken). */
+FtlTuiReaction ftl_tui_go_panel(FtlTuiApp *app, FtlTuiPanelId id);
+FtlTuiReaction ftl_tui_go_time(FtlTuiApp *app, gint64 ts);
+FtlTuiReaction ftl_tui_go_line(FtlTuiApp *app, guint64 line, gint32 cpu);
+FtlTuiReaction ftl_tui_go_filter(FtlTuiApp *app, FtlTuiFilterItem *item);
+/* Drops a request not acted on (the app, when it is done or freed). */
+void ftl_tui_go_clear(FtlTuiApp *app);
 /* The root of the call tree panels show, grouped by `group`; NULL before
  * the model. */
 const FtlCallNode *ftl_tui_app_tree_root(FtlTuiApp *app, FtlCallTreeGroup group);

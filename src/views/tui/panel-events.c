@@ -311,7 +311,7 @@ static FtlTuiReaction events_goto_time(FtlTuiPanel *p, FtlTuiApp *app, gint64 ts
 {
 	FtlTuiFind f = { .kind = FTL_TUI_FIND_TIME, .ts = ts };
 	ftl_tui_events_panel_find(p, app, &f);
-	return ftl_tui_app_show(app, FTL_TUI_PANEL_EVENTS);
+	return FTL_TUI_REACT_STATUS; /* the row once it is found */
 }
 
 /* A find of this panel ended: go there. */

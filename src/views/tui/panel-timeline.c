@@ -367,7 +367,7 @@ static FtlTuiReaction timeline_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd
 		t->lane = t->top = 0;
 		return FTL_TUI_REACT_REDRAW;
 	case FTL_TUI_CMD_ACTIVATE:
-		return ftl_tui_app_events_at_time(app, t->cursor);
+		return ftl_tui_go_time(app, t->cursor);
 	default:
 		return FTL_TUI_REACT_NONE;
 	}
