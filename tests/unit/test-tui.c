@@ -319,6 +319,51 @@ static void test_fixture_timeline_to_events(void)
 	tui_close(&t);
 }
 
+static char *first_line(const char *screen)
+{
+	const char *nl = strchr(screen, '\n');
+	return g_strndup(screen, nl ? (gsize)(nl - screen) : strlen(screen));
+}
+
+/* The tab row is the same from the first screen on, and a number is
+ * always the same panel: a panel whose part of the model is still read
+ * says so, one the input turns out to have nothing for stays in the row
+ * and says why (a function_graph trace without timestamps: no Timeline,
+ * no Markers). Help starts with the keys of the panel shown. */
+static void test_fixture_tabs_stable(void)
+{
+	Tui t = { .unsettled = TRUE };
+	g_autofree char *path = fixture(&t, "fgraph-basic/trace.txt");
+	tui_open_trace(&t, path, 24, 80);
+	CU_ASSERT_PTR_NULL(t.app->model); /* read after the first screen */
+	t.app->current = FTL_TUI_PANEL_TIMELINE;
+	ftl_tui_app_draw(t.app, t.canvas);
+	g_autofree char *loading = ftl_tui_canvas_text_dump(t.canvas);
+	CU_ASSERT_PTR_NOT_NULL(strstr(loading, "Timeline: reading the input"));
+	g_autofree char *tabs0 = first_line(loading);
+	CU_ASSERT_PTR_NOT_NULL(strstr(tabs0, " 1 Events  2 Graph  3 Functions  4 Timeline  5 Markers"));
+	t.app->current = FTL_TUI_PANEL_EVENTS;
+	ftl_tui_app_settle(t.app);
+	tui_keys(&t, "4");
+	g_autofree char *empty = tui_screen(&t);
+	CU_ASSERT_EQUAL(t.app->current, FTL_TUI_PANEL_TIMELINE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(empty, "Timeline: no timestamps in this input"));
+	g_autofree char *tabs1 = first_line(empty);
+	CU_ASSERT_STRING_EQUAL(tabs0, tabs1);
+	/* Tab visits the panels that have something: Markers (the trace's
+	 * "before foo", "after foo") after Functions */
+	tui_keys(&t, "3<Tab>");
+	CU_ASSERT_EQUAL(t.app->current, FTL_TUI_PANEL_MARKERS);
+	tui_keys(&t, "8");
+	g_autofree char *stack = tui_screen(&t);
+	CU_ASSERT_EQUAL(t.app->current, FTL_TUI_PANEL_MARKERS);
+	CU_ASSERT_PTR_NOT_NULL(strstr(stack, "Stack: nothing in this input for it"));
+	tui_keys(&t, "6h");
+	g_autofree char *help = tui_screen(&t);
+	CU_ASSERT_PTR_NOT_NULL(strstr(help, "What (Flame's own keys first)\n  p          Graph,Flame"));
+	tui_close(&t);
+}
+
 /* Search, marks A/B with the delta in the status line, a CPU filter and
  * Esc popping it, at 80x24. */
 static void test_fixture_search_marks_filter(void)
@@ -670,6 +715,7 @@ int main(void)
 		{ "fixture: stack table", test_fixture_stack },
 		{ "fixture: panels keep their view state; help", test_fixture_view_state },
 		{ "fixture: back to Events from a moved Timeline", test_fixture_timeline_to_events },
+		{ "fixture: the tab row is the same from the first screen", test_fixture_tabs_stable },
 		{ "fixture: search, marks, CPU filter at 80x24", test_fixture_search_marks_filter },
 		{ "hostile comms and markers in every panel", test_hostile_screens },
 		{ "seek: G and back with the sparse index, as without it", test_seek_index },

@@ -161,10 +161,24 @@ static FtlTuiReaction app_tree_ready(FtlTuiApp *app)
 	return FTL_TUI_REACT_REDRAW;
 }
 
-gboolean ftl_tui_app_has_graph(FtlTuiApp *app)
+gboolean ftl_tui_app_has_events(FtlTuiApp *app)
 {
-	/* shown while the model is built: the input may well have calls */
-	return app->events && (!app->model || app->model->has_graph);
+	return app->events != NULL;
+}
+
+const char *ftl_tui_app_no_calls(FtlTuiApp *app)
+{
+	if (!app->model || app->model->has_graph)
+		return NULL;
+	return ftl_tui_filter_depth(app->filter)
+		       ? "no function calls pass the filters (Esc pops one)"
+		       : "no function calls in this input: a function_graph or function trace has them";
+}
+
+gboolean ftl_tui_app_panel_has(FtlTuiApp *app, FtlTuiPanelId id)
+{
+	const FtlTuiPanelClass *k = app_panel_classes[id];
+	return k->available(app) && !(k->empty && k->empty(app));
 }
 
 /* ---- panels ---------------------------------------------------------------- */
@@ -193,7 +207,7 @@ static FtlTuiReaction app_cycle(FtlTuiApp *app, int dir)
 	guint id = app->current;
 	for (guint n = 0; n < FTL_TUI_N_PANELS; n++) {
 		id = (id + FTL_TUI_N_PANELS + (guint)dir) % FTL_TUI_N_PANELS;
-		if (app_panel_classes[id]->available(app))
+		if (ftl_tui_app_panel_has(app, id))
 			return app_show(app, id);
 	}
 	return FTL_TUI_REACT_NONE;
@@ -451,9 +465,24 @@ static FtlTuiReaction app_back(FtlTuiApp *app, const FtlTuiInput *in)
 	return r ? r : app_pop_filter(app);
 }
 
+/* A click in the tab row shows the panel clicked. */
+static FtlTuiReaction app_click_tab(FtlTuiApp *app, int x)
+{
+	FtlTuiTab tabs[FTL_TUI_N_PANELS];
+	ftl_tui_app_tabs(app, app->cols, tabs);
+	for (guint i = 0; i < FTL_TUI_N_PANELS; i++)
+		if (tabs[i].w && x >= tabs[i].x && x < tabs[i].x + tabs[i].w)
+			return app_show(app, i);
+	return FTL_TUI_REACT_NONE;
+}
+
 static FtlTuiReaction app_command(FtlTuiApp *app, FtlTuiCmd cmd, const FtlTuiInput *in)
 {
 	switch (cmd) {
+	case FTL_TUI_CMD_CLICK:
+		if (in->y == 0)
+			return app_click_tab(app, in->x);
+		break;
 	case FTL_TUI_CMD_QUIT:
 		return FTL_TUI_REACT_QUIT;
 	case FTL_TUI_CMD_HELP:
@@ -623,7 +652,7 @@ FtlTuiReaction ftl_tui_app_tick(FtlTuiApp *app)
 	}
 	/* a panel the inputs have nothing for has no model part to wait on */
 	for (guint i = 0; i < FTL_TUI_N_PANELS; i++)
-		if (app->panels[i]->klass->tick && app_panel_classes[i]->available(app))
+		if (app->panels[i]->klass->tick && ftl_tui_app_panel_has(app, i))
 			r |= ftl_tui_app_go(app, app->panels[i]->klass->tick(app->panels[i], app));
 	if (app->error)
 		r |= FTL_TUI_REACT_QUIT;

@@ -101,8 +101,16 @@ typedef struct {
 	const char *name;
 	FtlTuiPanel *(*new)(void);
 	void (*free)(FtlTuiPanel *p);
-	/* Whether the inputs have something for it (panels without are skipped). */
+	/* Whether the inputs can have something for it, known from the first
+	 * screen on: the tab row shows these panels and never changes. */
 	gboolean (*available)(FtlTuiApp *app);
+	/* Why it has nothing after all, once the model is read ("no function
+	 * calls in this input"); NULL when it has something or the model is
+	 * still read. May be NULL: never empty. The app draws the reason. */
+	const char *(*empty)(FtlTuiApp *app);
+	/* It has nothing to draw until the model is read: the app says the
+	 * input is being read instead. */
+	gboolean needs_model;
 	/* Draws rows [y, y + h) from the app and its own view state only. */
 	void (*draw)(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCanvas *c, int y, int h);
 	/* A command the app does not do itself; NONE when it has no meaning here. */
@@ -241,8 +249,13 @@ const FtlCallNode *ftl_tui_app_tree_root(FtlTuiApp *app, FtlCallTreeGroup group)
  * per-task ones are read on demand): ftl_tui_app_tree_root gives NULL
  * until it is read. Panels call it from their tick. */
 void ftl_tui_app_want_tree(FtlTuiApp *app, FtlCallTreeGroup group);
-/* Whether the tree panels (Graph, Flame) have something to show. */
-gboolean ftl_tui_app_has_graph(FtlTuiApp *app);
+/* For the panels that show what an event input has (available). */
+gboolean ftl_tui_app_has_events(FtlTuiApp *app);
+/* For the tree panels (Graph, Functions, Flame): why they are empty. */
+const char *ftl_tui_app_no_calls(FtlTuiApp *app);
+/* Whether panel id is in the tab row and has something (or may, while the
+ * model is read): what Tab and Shift-Tab visit. */
+gboolean ftl_tui_app_panel_has(FtlTuiApp *app, FtlTuiPanelId id);
 /* Formats ts for the time columns: absolute, or since mark A with T. */
 char *ftl_tui_app_time(FtlTuiApp *app, gint64 ts, char *buf, gsize size);
 
@@ -342,5 +355,16 @@ FtlTuiReaction ftl_tui_lines_panel_tick(FtlTuiPanel *p, FtlTuiApp *app);
 gboolean ftl_tui_parse_time(const char *text, gint64 cursor, gint64 start, gint64 *out,
 			    GError **error);
 /* app-draw.c */
+/* A panel's place in the tab row: w columns from x; w 0 when it is not in
+ * the row (nothing for it in these inputs). */
+typedef struct {
+	int x, w;
+	char text[24];
+} FtlTuiTab;
+/* Lays out the tab row in cols: every panel the inputs can have, numbered
+ * as its key; when they do not fit, the names of the panels not shown are
+ * cut to three letters, then left out (the number stays). Returns the
+ * columns used. */
+int ftl_tui_app_tabs(FtlTuiApp *app, int cols, FtlTuiTab tabs[FTL_TUI_N_PANELS]);
 void ftl_tui_app_draw_chrome(FtlTuiApp *app, FtlTuiCanvas *c);
 void ftl_tui_app_draw_help(FtlTuiApp *app, FtlTuiCanvas *c, int y, int h);

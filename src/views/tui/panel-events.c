@@ -32,11 +32,6 @@ static void events_free(FtlTuiPanel *p)
 	g_free(p);
 }
 
-static gboolean events_available(FtlTuiApp *app)
-{
-	return app->events != NULL;
-}
-
 /* ---- columns --------------------------------------------------------------- */
 
 typedef struct {
@@ -371,7 +366,7 @@ const FtlTuiPanelClass ftl_tui_events_panel = {
 	.name = "Events",
 	.new = events_new,
 	.free = events_free,
-	.available = events_available,
+	.available = ftl_tui_app_has_events,
 	.draw = events_draw,
 	.command = events_command,
 	.search = events_search,

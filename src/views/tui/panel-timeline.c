@@ -46,9 +46,15 @@ static void timeline_free(FtlTuiPanel *p)
 	g_free(t);
 }
 
-static gboolean timeline_available(FtlTuiApp *app)
+static const char *timeline_empty(FtlTuiApp *app)
 {
-	return app->model && app->model->first_ts != FTL_TS_NONE && app->model->lanes->len;
+	if (!app->model)
+		return NULL;
+	if (app->model->first_ts == FTL_TS_NONE)
+		return "no timestamps in this input: nothing to place in time";
+	if (!app->model->lanes->len)
+		return "no CPU in this input ran a task it names";
+	return NULL;
 }
 
 static int timeline_rows(TimelinePanel *t)
@@ -398,7 +404,9 @@ const FtlTuiPanelClass ftl_tui_timeline_panel = {
 	.name = "Timeline",
 	.new = timeline_new,
 	.free = timeline_free,
-	.available = timeline_available,
+	.available = ftl_tui_app_has_events,
+	.empty = timeline_empty,
+	.needs_model = TRUE,
 	.draw = timeline_draw,
 	.command = timeline_command,
 	.cursor_time = timeline_cursor_time,
