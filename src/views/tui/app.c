@@ -27,6 +27,18 @@ static FtlTuiPanel *app_shown(FtlTuiApp *app)
 	return app->panels[app->current];
 }
 
+/* The panel shown, when it has something to act on: one that waits for
+ * the model or has nothing in it is drawn by the app, and its view state
+ * may still name an older model's parts (its tick does not run). */
+static FtlTuiPanel *app_live(FtlTuiApp *app)
+{
+	FtlTuiPanel *p = app_shown(app);
+	const FtlTuiPanelClass *k = p->klass;
+	if ((k->needs_model && !app->model) || (k->empty && k->empty(app)))
+		return NULL;
+	return p;
+}
+
 /* The Events list under the filter stack as it is now. */
 static void app_events_start(FtlTuiApp *app)
 {
@@ -269,8 +281,8 @@ FtlTuiReaction ftl_tui_app_go(FtlTuiApp *app, FtlTuiReaction r)
 
 static gint64 app_cursor_time(FtlTuiApp *app)
 {
-	FtlTuiPanel *p = app_shown(app);
-	return p->klass->cursor_time ? p->klass->cursor_time(p, app) : FTL_TS_NONE;
+	FtlTuiPanel *p = app_live(app);
+	return p && p->klass->cursor_time ? p->klass->cursor_time(p, app) : FTL_TS_NONE;
 }
 
 /* ---- the prompt ---------------------------------------------------------- */
@@ -322,13 +334,13 @@ gboolean ftl_tui_parse_time(const char *text, gint64 cursor, gint64 start, gint6
 
 static FtlTuiReaction app_search(FtlTuiApp *app, int dir)
 {
-	FtlTuiPanel *p = app_shown(app);
+	FtlTuiPanel *p = app_live(app);
 	if (!app->search) {
 		ftl_tui_app_say(app, TRUE, "no search yet: / or ? starts one");
 		return FTL_TUI_REACT_STATUS;
 	}
-	if (!p->klass->search) {
-		ftl_tui_app_say(app, TRUE, "%s: no search here", p->klass->name);
+	if (!p || !p->klass->search) {
+		ftl_tui_app_say(app, TRUE, "%s: no search here", app_shown(app)->klass->name);
 		return FTL_TUI_REACT_STATUS;
 	}
 	return p->klass->search(p, app, app->search, dir);
@@ -364,8 +376,8 @@ static FtlTuiReaction app_prompt_commit(FtlTuiApp *app, FtlTuiPromptKind kind, c
 		gint64 start = app->model ? app->model->first_ts : FTL_TS_NONE;
 		if (!ftl_tui_parse_time(text, app_cursor_time(app), start, &ts, &error))
 			break;
-		FtlTuiPanel *p = app_shown(app);
-		if (p->klass->goto_time)
+		FtlTuiPanel *p = app_live(app);
+		if (p && p->klass->goto_time)
 			return p->klass->goto_time(p, app, ts);
 		return app_events_at_time(app, ts);
 	}
@@ -460,8 +472,8 @@ static FtlTuiReaction app_back(FtlTuiApp *app, const FtlTuiInput *in)
 		ftl_tui_app_say(app, FALSE, "stopped");
 		return FTL_TUI_REACT_STATUS;
 	}
-	FtlTuiPanel *p = app_shown(app);
-	FtlTuiReaction r = p->klass->command(p, app, FTL_TUI_CMD_BACK, in);
+	FtlTuiPanel *p = app_live(app);
+	FtlTuiReaction r = p ? p->klass->command(p, app, FTL_TUI_CMD_BACK, in) : 0;
 	return r ? r : app_pop_filter(app);
 }
 
@@ -532,8 +544,8 @@ static FtlTuiReaction app_command(FtlTuiApp *app, FtlTuiCmd cmd, const FtlTuiInp
 	}
 	if (cmd >= FTL_TUI_CMD_PANEL_1 && cmd <= FTL_TUI_CMD_PANEL_9)
 		return app_show(app, (FtlTuiPanelId)(cmd - FTL_TUI_CMD_PANEL_1));
-	FtlTuiPanel *p = app_shown(app);
-	return p->klass->command(p, app, cmd, in);
+	FtlTuiPanel *p = app_live(app);
+	return p ? p->klass->command(p, app, cmd, in) : FTL_TUI_REACT_NONE;
 }
 
 static FtlTuiReaction app_help_key(FtlTuiApp *app, gint key)
