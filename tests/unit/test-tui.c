@@ -364,6 +364,41 @@ static void test_fixture_tabs_stable(void)
 	tui_close(&t);
 }
 
+/* The Timeline at 80x24 on a scheduling trace: CPU rows, then the
+ * busiest tasks by letter with runnable shaded apart from running, the
+ * marker labels that fit and no label over another, what the cursor is on;
+ * M lists the markers; a click and Enter go to the Events there. */
+static void test_fixture_timeline(void)
+{
+	Tui t = { 0 };
+	g_autofree char *path = fixture(&t, "events/default.txt");
+	tui_open_trace(&t, path, 24, 80);
+	tui_keys(&t, "4");
+	tui_expect(&t, "fixture-timeline");
+	g_autofree char *s = tui_screen(&t);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "CPU 0        "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\n a taskset-10"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\u2591")); /* runnable */
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "(Enter: Events here)"));
+	/* a letter is one task: no two task rows share one */
+	CU_ASSERT_PTR_NULL(strstr(s, "\n a sh-"));
+	tui_keys(&t, "M");
+	g_autofree char *list = tui_screen(&t);
+	CU_ASSERT_PTR_NOT_NULL(strstr(list, "   1      3.781262  before default\n"));
+	tui_keys(&t, "<Esc>++]");
+	g_autofree char *zoomed = tui_screen(&t);
+	CU_ASSERT_STRING_NOT_EQUAL(zoomed, s);
+	FtlTuiInput click = { FTL_TUI_KEY_CLICK, 4, 40 }; /* CPU 1, mid-screen */
+	ftl_tui_app_key(t.app, &click);
+	FtlTuiPanel *tl = ftl_tui_app_panel(t.app, FTL_TUI_PANEL_TIMELINE);
+	gint64 ts = tl->klass->cursor_time(tl, t.app);
+	tui_keys(&t, "<Enter>");
+	CU_ASSERT_EQUAL(t.app->current, FTL_TUI_PANEL_EVENTS);
+	FtlTuiPanel *ev = ftl_tui_app_panel(t.app, FTL_TUI_PANEL_EVENTS);
+	CU_ASSERT_TRUE(ev->klass->cursor_time(ev, t.app) >= ts);
+	tui_close(&t);
+}
+
 /* Search, marks A/B with the delta in the status line, a CPU filter and
  * Esc popping it, at 80x24. */
 static void test_fixture_search_marks_filter(void)
@@ -716,6 +751,7 @@ int main(void)
 		{ "fixture: panels keep their view state; help", test_fixture_view_state },
 		{ "fixture: back to Events from a moved Timeline", test_fixture_timeline_to_events },
 		{ "fixture: the tab row is the same from the first screen", test_fixture_tabs_stable },
+		{ "fixture: the Timeline at 80x24", test_fixture_timeline },
 		{ "fixture: search, marks, CPU filter at 80x24", test_fixture_search_marks_filter },
 		{ "hostile comms and markers in every panel", test_hostile_screens },
 		{ "seek: G and back with the sparse index, as without it", test_seek_index },
