@@ -29,15 +29,24 @@ export LC_ALL=C TZ=UTC top_srcdir="$top" FTL_TESTDATA="$top/tests/data"
 export FTL_REAL_DATA="${FTL_REAL_DATA:-$top/../shared/data/real}"
 export XDG_CACHE_HOME="$bench_dir/cache"
 export FTL_TUI_RANDOM_STEPS=$steps FTL_TUI_RANDOM_SEED=$seed
+# as the test suite runs it: a sanitizer's finding ends the run
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+show='^[a-z-]+: |FAIL|passed|Elapsed|runtime error|Sanitizer|hang'
 rc=0
-FTL_TUI_RANDOM_KINDS=${KINDS:-} "$prog" 2>&1 | grep -E '^[a-z-]+: |FAIL|passed|Elapsed' || rc=1
+log=$bench_dir/tui-random.log
+# run [ENV=VALUE...]: the test with those, its lines that matter shown
+run() {
+	env "$@" "$prog" >"$log" 2>&1 || rc=1
+	grep -E "$show" "$log"
+}
+run FTL_TUI_RANDOM_KINDS="${KINDS:-}"
 if [ "$big" != 0 ]; then
 	bench_sizes tui-random.sh "$big"
 	bench_build gen-fgraph
 	input=$bench_dir/tui-random-fgraph-$big.txt
 	[ -f "$input" ] || "$bench_dir/gen-fgraph" -s 1 -p "$big" "$input" || exit 1
 	echo "big: $(du -h "$input" | cut -f1) $input"
-	FTL_TUI_RANDOM_KINDS=big FTL_TUI_RANDOM_INPUT=$input "$prog" 2>&1 |
-		grep -E '^[a-z-]+: |FAIL|passed|Elapsed' || rc=1
+	run FTL_TUI_RANDOM_KINDS=big FTL_TUI_RANDOM_INPUT="$input"
 fi
 exit $rc
