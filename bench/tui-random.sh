@@ -29,6 +29,8 @@ export LC_ALL=C TZ=UTC top_srcdir="$top" FTL_TESTDATA="$top/tests/data"
 export FTL_REAL_DATA="${FTL_REAL_DATA:-$top/../shared/data/real}"
 export XDG_CACHE_HOME="$bench_dir/cache"
 export FTL_TUI_RANDOM_STEPS=$steps FTL_TUI_RANDOM_SEED=$seed FTL_TUI_RANDOM_FULL=1
+# a restart reopens the big input: slow under ASan on a busy machine
+export FTL_TUI_RANDOM_WATCHDOG=${WATCHDOG:-600}
 # as the test suite runs it: a sanitizer's finding ends the run
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

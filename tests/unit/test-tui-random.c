@@ -17,7 +17,9 @@
  * FTL_TUI_RANDOM_KINDS a comma-separated list of the kinds to run. The
  * trace.dat runs a quarter of the steps (each start of the app waits on
  * its reading threads) unless FTL_TUI_RANDOM_FULL is set. Each
- * kind prints its seed and steps: the way to replay it. */
+ * kind prints its seed and steps: the way to replay it;
+ * FTL_TUI_RANDOM_TRACE=1 prints every step (what a hang was doing), and
+ * FTL_TUI_RANDOM_WATCHDOG the seconds a step may take (default 120). */
 #include "config.h"
 
 #include <signal.h>
@@ -26,6 +28,8 @@
 #include "tui-drive.h"
 
 static const char *testdata, *realdata, *srcdir;
+static gboolean trace_steps; /* FTL_TUI_RANDOM_TRACE: each step on stderr */
+static guint watchdog_s;     /* FTL_TUI_RANDOM_WATCHDOG: a step longer is a hang */
 static guint64 steps_per_kind;
 static guint32 seed0;
 
@@ -168,7 +172,7 @@ static void kind_run(const Kind *k, guint32 seed, guint64 steps)
 	guint64 fails = 0;
 	signal(SIGALRM, on_alarm);
 	for (guint64 step = 0; step < steps && fails < 3; step++) {
-		alarm(120);
+		alarm(watchdog_s);
 		guint32 what = (guint32)g_rand_int_range(rand, 0, 1000);
 		FtlTuiInput in = { FTL_TUI_KEY_TICK, 0, 0 };
 		if (what < 20) {
@@ -210,6 +214,11 @@ static void kind_run(const Kind *k, guint32 seed, guint64 steps)
 			in.key = FTL_TUI_KEY_TICK;
 		} else {
 			in.key = monkey_key(&m);
+		}
+		if (trace_steps) {
+			char kb[8];
+			fprintf(stderr, "%s %" G_GUINT64_FORMAT " %s\n", k->name, step,
+				ftl_tui_key_name(in.key, kb));
 		}
 		const FtlTuiBinding *b = ftl_tui_keys_lookup(in.key, t.app->current);
 		gboolean quit_key = !t.app->prompt && !t.app->pending && b &&
@@ -332,6 +341,11 @@ int main(void)
 	const char *seed = g_getenv("FTL_TUI_RANDOM_SEED");
 	steps_per_kind = steps ? g_ascii_strtoull(steps, NULL, 10) : 1000;
 	seed0 = seed ? (guint32)g_ascii_strtoull(seed, NULL, 10) : 20261206;
+	trace_steps = g_getenv("FTL_TUI_RANDOM_TRACE") != NULL;
+	/* under ASan on a loaded machine, opening the 1 GiB input again (a
+	 * restart) waited 30 s and more for its first chunk */
+	const char *wd = g_getenv("FTL_TUI_RANDOM_WATCHDOG");
+	watchdog_s = wd ? (guint)g_ascii_strtoull(wd, NULL, 10) : 120;
 	/* absolute: the driver works in the inputs' directories */
 	g_autofree char *abs_data = g_canonicalize_filename(testdata, NULL);
 	g_autofree char *abs_src = g_canonicalize_filename(srcdir, NULL);
