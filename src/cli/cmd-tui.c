@@ -53,12 +53,16 @@ static gboolean tui_inputs(FtlInputs *in, FtlTuiOptions *opt, FtlStackSet *stack
 
 gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
-	gboolean ascii = FALSE, no_mouse = FALSE, keys = FALSE;
+	gboolean ascii = FALSE, mouse = FALSE, no_mouse = FALSE, keys = FALSE;
 	const GOptionEntry entries[] = {
 		{ "ascii", 0, 0, G_OPTION_ARG_NONE, &ascii,
 		  "ASCII bars and lines, not UTF-8 blocks", NULL },
-		{ "no-mouse", 0, 0, G_OPTION_ARG_NONE, &no_mouse,
-		  "Leave the mouse to the terminal (selecting text)", NULL },
+		{ "mouse", 0, 0, G_OPTION_ARG_NONE, &mouse,
+		  "Take the mouse: the wheel scrolls, a click selects (not the terminal's "
+		  "selection)",
+		  NULL },
+		/* the default since the mouse is left alone; kept for scripts */
+		{ "no-mouse", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &no_mouse, NULL, NULL },
 		{ "keys", 0, 0, G_OPTION_ARG_NONE, &keys, "Print the key table and exit", NULL },
 		{ NULL },
 	};
@@ -81,7 +85,7 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 		.utf8 = g_get_charset(NULL) && !ascii,
 		.color = g_strcmp0(g.color, "never") &&
 			 (!no_color || !*no_color || !g_strcmp0(g.color, "always")),
-		.mouse = !no_mouse,
+		.mouse = mouse && !no_mouse,
 	};
 	ftl_tui_memory_init();
 	g_autoptr(FtlStackSet) stacks = ftl_stack_set_new();

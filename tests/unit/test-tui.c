@@ -6,145 +6,12 @@
  * public traces ($FTL_REAL_DATA; a test without them says so and passes). */
 #include "config.h"
 
-#include <glib/gstdio.h>
-#include <string.h>
 #include <unistd.h>
 
-#include "analysis/oops.h"
 #include "capture/tracedat-write.h"
-#include "parse/console.h"
-#include "parse/open.h"
-#include "parse/index.h"
-#include "parse/stacktrace.h"
-#include "parse/text-index.h"
-#include "unit.h"
-#include "views/tui/app.h"
+#include "tui-drive.h"
 
-static const char *testdata, *realdata, *expected_dir;
-
-/* ---- driving the app ------------------------------------------------------ */
-
-typedef struct {
-	FtlTuiOptions opt;
-	char *path; /* relative to dir, so that screens do not name the build's place */
-	char *cwd;
-	FtlStackSet *stacks;
-	FtlConsole *console;
-	FtlOops *oops;
-	guint dump;
-	FtlTuiApp *app;
-	FtlTuiCanvas *canvas;
-	gboolean indexed; /* opened as ftlens tui does: seeking with a cached index */
-} Tui;
-
-static FtlTrace *tui_reopen(gpointer data, FtlOpenFlags flags, GError **error)
-{
-	Tui *t = data;
-	if (t->console)
-		return ftl_console_dump_open(t->console, t->dump, flags, error);
-	FtlTrace *trace = ftl_trace_open(t->path, flags, error);
-	if (trace && t->indexed)
-		CU_ASSERT_EQUAL(ftl_text_index_attach_seekable(trace, FTL_INDEX_USE_AUTO, 0, NULL),
-				FTL_INDEX_FRESH);
-	return trace;
-}
-
-static void tui_start(Tui *t, int rows, int cols)
-{
-	t->opt.label = t->path ? t->path : "console";
-	t->opt.open_data = t;
-	t->opt.oops_cpu = t->oops ? t->opt.oops_cpu : -1;
-	t->opt.utf8 = TRUE;
-	if (t->opt.open) {
-		g_autoptr(GError) error = NULL;
-		t->opt.first = tui_reopen(t, FTL_OPEN_BROWSE, &error);
-		if (!t->opt.first)
-			fprintf(stderr, "\nopening %s: %s\n", t->opt.label,
-				error ? error->message : "no error said");
-		CU_ASSERT_PTR_NOT_NULL_FATAL(t->opt.first);
-	}
-	t->app = ftl_tui_app_new(&t->opt);
-	t->canvas = ftl_tui_canvas_text_new(rows, cols, TRUE);
-	ftl_tui_app_settle(t->app);
-}
-
-/* An event input (a trace file or a directory of them). */
-static void tui_open_trace(Tui *t, const char *path, int rows, int cols)
-{
-	t->path = g_strdup(path);
-	t->opt.open = tui_reopen;
-	tui_start(t, rows, cols);
-}
-
-/* A console log: its reports, and its first ftrace dump as the events. */
-static void tui_open_console(Tui *t, const char *path, int rows, int cols)
-{
-	g_autoptr(GError) error = NULL;
-	t->path = g_strdup(path); /* the title; the events come from the dump */
-	t->console = ftl_console_read(path, &error);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(t->console);
-	t->oops = ftl_oops_find(t->console);
-	t->opt.console = t->console;
-	t->opt.oops = t->oops;
-	t->opt.oops_cpu = -1;
-	if (ftl_console_pick_dump(t->console, 0, &t->dump, NULL)) {
-		t->opt.oops_cpu = ftl_oops_dump_cpu(t->oops, t->dump);
-		t->opt.open = tui_reopen;
-	}
-	tui_start(t, rows, cols);
-}
-
-static void tui_open_stacks(Tui *t, const char *path, int rows, int cols)
-{
-	g_autoptr(GError) error = NULL;
-	t->stacks = ftl_stack_set_new();
-	CU_ASSERT_TRUE_FATAL(ftl_stacktrace_read(t->stacks, path, &error));
-	ftl_stacktrace_finish(t->stacks);
-	t->opt.stacks = t->stacks;
-	tui_start(t, rows, cols);
-}
-
-static void tui_close(Tui *t)
-{
-	ftl_tui_app_free(t->app);
-	ftl_tui_canvas_free(t->canvas);
-	if (t->stacks)
-		ftl_stack_set_free(t->stacks);
-	if (t->oops)
-		ftl_oops_free(t->oops);
-	if (t->console)
-		ftl_console_free(t->console);
-	g_free(t->path);
-	if (t->cwd)
-		CU_ASSERT_EQUAL(g_chdir(t->cwd), 0);
-	g_free(t->cwd);
-}
-
-/* Works in dir until tui_close(): inputs are named relative to it. */
-static void tui_in(Tui *t, const char *dir)
-{
-	t->cwd = g_get_current_dir();
-	CU_ASSERT_EQUAL_FATAL(g_chdir(dir), 0);
-}
-
-/* Draws until the screen stops changing: a draw asks for the rows it
- * lacks, and settling reads them. */
-static char *tui_screen(Tui *t)
-{
-	char *last = NULL;
-	for (int i = 0; i < 20; i++) {
-		ftl_tui_app_draw(t->app, t->canvas);
-		char *now = ftl_tui_canvas_text_dump(t->canvas);
-		if (last && !strcmp(last, now)) {
-			g_free(last);
-			return now;
-		}
-		g_free(last);
-		last = now;
-		ftl_tui_app_settle(t->app);
-	}
-	return last;
-}
+static const char *testdata, *realdata, *expected_dir, *srcdir;
 
 /* Types script (input.h's key names), drawing before each key as the loop
  * does (paging needs the page drawn); the reaction of the last key. */
@@ -421,6 +288,117 @@ static void test_fixture_view_state(void)
 	tui_close(&t);
 }
 
+/* Back to Events once the Timeline's cursor moved: the list goes to the
+ * Timeline's time (it recursed until the stack ran out: issue 30). So do
+ * the other ways into Events that carry a place: Enter in the Timeline,
+ * v (list the calls) from Functions and Flame, with the Timeline's time pending. */
+static void test_fixture_timeline_to_events(void)
+{
+	Tui t = { 0 };
+	g_autofree char *src = g_canonicalize_filename("data/sample-fgraph.txt", srcdir);
+	tui_open_trace(&t, src, 24, 100);
+	tui_keys(&t, "4<Right><Right><Right>");
+	gint64 ts = ftl_tui_app_panel(t.app, FTL_TUI_PANEL_TIMELINE)
+			    ->klass->cursor_time(ftl_tui_app_panel(t.app, FTL_TUI_PANEL_TIMELINE),
+						 t.app);
+	CU_ASSERT_NOT_EQUAL_FATAL(ts, FTL_TS_NONE);
+	tui_keys(&t, "1");
+	CU_ASSERT_EQUAL(t.app->current, FTL_TUI_PANEL_EVENTS);
+	FtlTuiPanel *ev = ftl_tui_app_panel(t.app, FTL_TUI_PANEL_EVENTS);
+	gint64 at = ev->klass->cursor_time(ev, t.app);
+	CU_ASSERT_TRUE(at != FTL_TS_NONE && at >= ts);
+	tui_keys(&t, "4<Right><Enter>");
+	CU_ASSERT_EQUAL(t.app->current, FTL_TUI_PANEL_EVENTS);
+	tui_keys(&t, "4<Left>3v");
+	CU_ASSERT_EQUAL(t.app->current, FTL_TUI_PANEL_EVENTS);
+	CU_ASSERT_EQUAL(ftl_tui_filter_depth(t.app->filter), 1);
+	tui_keys(&t, "4<Right>6v");
+	CU_ASSERT_EQUAL(t.app->current, FTL_TUI_PANEL_EVENTS);
+	CU_ASSERT_EQUAL(ftl_tui_filter_depth(t.app->filter), 2);
+	g_free(tui_screen(&t));
+	tui_close(&t);
+}
+
+static char *first_line(const char *screen)
+{
+	const char *nl = strchr(screen, '\n');
+	return g_strndup(screen, nl ? (gsize)(nl - screen) : strlen(screen));
+}
+
+/* The tab row is the same from the first screen on, and a number is
+ * always the same panel: a panel whose part of the model is still read
+ * says so, one the input turns out to have nothing for stays in the row
+ * and says why (a function_graph trace without timestamps: no Timeline,
+ * no Markers). Help starts with the keys of the panel shown. */
+static void test_fixture_tabs_stable(void)
+{
+	Tui t = { .unsettled = TRUE };
+	g_autofree char *path = fixture(&t, "fgraph-basic/trace.txt");
+	tui_open_trace(&t, path, 24, 80);
+	CU_ASSERT_PTR_NULL(t.app->model); /* read after the first screen */
+	t.app->current = FTL_TUI_PANEL_TIMELINE;
+	ftl_tui_app_draw(t.app, t.canvas);
+	g_autofree char *loading = ftl_tui_canvas_text_dump(t.canvas);
+	CU_ASSERT_PTR_NOT_NULL(strstr(loading, "Timeline: reading the input"));
+	g_autofree char *tabs0 = first_line(loading);
+	CU_ASSERT_PTR_NOT_NULL(strstr(tabs0, " 1 Events  2 Graph  3 Functions  4 Timeline  5 Markers"));
+	t.app->current = FTL_TUI_PANEL_EVENTS;
+	ftl_tui_app_settle(t.app);
+	tui_keys(&t, "4");
+	g_autofree char *empty = tui_screen(&t);
+	CU_ASSERT_EQUAL(t.app->current, FTL_TUI_PANEL_TIMELINE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(empty, "Timeline: no timestamps in this input"));
+	g_autofree char *tabs1 = first_line(empty);
+	CU_ASSERT_STRING_EQUAL(tabs0, tabs1);
+	/* Tab visits the panels that have something: Markers (the trace's
+	 * "before foo", "after foo") after Functions */
+	tui_keys(&t, "3<Tab>");
+	CU_ASSERT_EQUAL(t.app->current, FTL_TUI_PANEL_MARKERS);
+	tui_keys(&t, "8");
+	g_autofree char *stack = tui_screen(&t);
+	CU_ASSERT_EQUAL(t.app->current, FTL_TUI_PANEL_MARKERS);
+	CU_ASSERT_PTR_NOT_NULL(strstr(stack, "Stack: nothing in this input for it"));
+	tui_keys(&t, "6h");
+	g_autofree char *help = tui_screen(&t);
+	CU_ASSERT_PTR_NOT_NULL(strstr(help, "What (Flame's own keys first)\n  p          Graph,Flame"));
+	tui_close(&t);
+}
+
+/* The Timeline at 80x24 on a scheduling trace: CPU rows, then the
+ * busiest tasks by letter with runnable shaded apart from running, the
+ * marker labels that fit and no label over another, what the cursor is on;
+ * M lists the markers; a click and Enter go to the Events there. */
+static void test_fixture_timeline(void)
+{
+	Tui t = { 0 };
+	g_autofree char *path = fixture(&t, "events/default.txt");
+	tui_open_trace(&t, path, 24, 80);
+	tui_keys(&t, "4");
+	tui_expect(&t, "fixture-timeline");
+	g_autofree char *s = tui_screen(&t);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "CPU 0        "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\n a taskset-10"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\u2591")); /* runnable */
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "(Enter: Events here)"));
+	/* a letter is one task: no two task rows share one */
+	CU_ASSERT_PTR_NULL(strstr(s, "\n a sh-"));
+	tui_keys(&t, "M");
+	g_autofree char *list = tui_screen(&t);
+	CU_ASSERT_PTR_NOT_NULL(strstr(list, "   1      3.781262  before default\n"));
+	tui_keys(&t, "<Esc>++]");
+	g_autofree char *zoomed = tui_screen(&t);
+	CU_ASSERT_STRING_NOT_EQUAL(zoomed, s);
+	FtlTuiInput click = { FTL_TUI_KEY_CLICK, 4, 40 }; /* CPU 1, mid-screen */
+	ftl_tui_app_key(t.app, &click);
+	FtlTuiPanel *tl = ftl_tui_app_panel(t.app, FTL_TUI_PANEL_TIMELINE);
+	gint64 ts = tl->klass->cursor_time(tl, t.app);
+	tui_keys(&t, "<Enter>");
+	CU_ASSERT_EQUAL(t.app->current, FTL_TUI_PANEL_EVENTS);
+	FtlTuiPanel *ev = ftl_tui_app_panel(t.app, FTL_TUI_PANEL_EVENTS);
+	CU_ASSERT_TRUE(ev->klass->cursor_time(ev, t.app) >= ts);
+	tui_close(&t);
+}
+
 /* Search, marks A/B with the delta in the status line, a CPU filter and
  * Esc popping it, at 80x24. */
 static void test_fixture_search_marks_filter(void)
@@ -559,8 +537,8 @@ static void test_seek_index(void)
 	 * before it: round r's mid_ entry is on line 5 + 3r */
 	guint64 line = 5 + 3 * (guint64)(rounds - 50);
 	guint64 before = ftl_tui_events_n_read(seek.app->events);
-	ftl_tui_app_events_at_line(plain.app, line);
-	ftl_tui_app_events_at_line(seek.app, line);
+	ftl_tui_app_go(plain.app, ftl_tui_go_line(plain.app, line, -1));
+	ftl_tui_app_go(seek.app, ftl_tui_go_line(seek.app, line, -1));
 	ftl_tui_app_settle(plain.app);
 	ftl_tui_app_settle(seek.app);
 	g_autofree char *want_line = tui_screen(&plain);
@@ -749,6 +727,8 @@ int main(void)
 	testdata = g_getenv("FTL_TESTDATA") ? g_getenv("FTL_TESTDATA") : "tests/data";
 	realdata = g_getenv("FTL_REAL_DATA");
 	const char *top = g_getenv("top_srcdir") ? g_getenv("top_srcdir") : ".";
+	g_autofree char *abs_top = g_canonicalize_filename(top, NULL);
+	srcdir = abs_top;
 	/* absolute: tests work in the inputs' directories */
 	g_autofree char *exp = g_canonicalize_filename("tests/unit/expected/tui", top);
 	expected_dir = exp;
@@ -769,6 +749,9 @@ int main(void)
 		{ "fixture: markers", test_fixture_markers },
 		{ "fixture: stack table", test_fixture_stack },
 		{ "fixture: panels keep their view state; help", test_fixture_view_state },
+		{ "fixture: back to Events from a moved Timeline", test_fixture_timeline_to_events },
+		{ "fixture: the tab row is the same from the first screen", test_fixture_tabs_stable },
+		{ "fixture: the Timeline at 80x24", test_fixture_timeline },
 		{ "fixture: search, marks, CPU filter at 80x24", test_fixture_search_marks_filter },
 		{ "hostile comms and markers in every panel", test_hostile_screens },
 		{ "seek: G and back with the sparse index, as without it", test_seek_index },

@@ -13,17 +13,44 @@
 #define APP_MIN_ROWS 6
 #define APP_MIN_COLS 30
 
+int ftl_tui_app_tabs(FtlTuiApp *app, int cols, FtlTuiTab tabs[FTL_TUI_N_PANELS])
+{
+	int x = 0;
+	for (int level = 0; level < 3; level++) {
+		x = 0;
+		for (guint i = 0; i < FTL_TUI_N_PANELS; i++) {
+			FtlTuiTab *t = &tabs[i];
+			const FtlTuiPanelClass *k = app->panels[i]->klass;
+			t->x = x;
+			t->w = 0;
+			t->text[0] = 0;
+			if (!k->available(app))
+				continue;
+			int keep = i == app->current || level == 0 ? 24 : level == 1 ? 3 : 0;
+			g_snprintf(t->text, sizeof t->text, " %u%s%.*s ", i + 1, keep ? " " : "",
+				   keep, k->name);
+			t->w = (int)strlen(t->text);
+			x += t->w;
+		}
+		if (x <= cols)
+			break;
+	}
+	return x;
+}
+
 static void app_draw_tabs(FtlTuiApp *app, FtlTuiCanvas *c)
 {
 	ftl_tui_fill(c, 0, 0, -1, FTL_TUI_STYLE_TAB);
-	int x = 0;
+	FtlTuiTab tabs[FTL_TUI_N_PANELS];
+	int x = ftl_tui_app_tabs(app, c->cols, tabs);
 	for (guint i = 0; i < FTL_TUI_N_PANELS; i++) {
-		FtlTuiPanel *p = app->panels[i];
-		if (!p->klass->available(app))
+		if (!tabs[i].w)
 			continue;
-		g_autofree char *tab = g_strdup_printf(" %u %s ", i + 1, p->klass->name);
-		x += ftl_tui_put(c, 0, x, -1, tab,
-				 i == app->current ? FTL_TUI_STYLE_TAB_ACTIVE : FTL_TUI_STYLE_TAB);
+		const FtlTuiPanelClass *k = app->panels[i]->klass;
+		FtlTuiStyle st = i == app->current		   ? FTL_TUI_STYLE_TAB_ACTIVE
+				 : k->empty && k->empty(app) ? FTL_TUI_STYLE_TAB_EMPTY
+							     : FTL_TUI_STYLE_TAB;
+		ftl_tui_put(c, 0, tabs[i].x, -1, tabs[i].text, st);
 	}
 	/* the input's name, from the command line: made visible all the same */
 	g_autofree char *label = ftl_escape(app->opt->label ? app->opt->label : "", -1);
@@ -121,10 +148,30 @@ static void app_draw_bottom(FtlTuiApp *app, FtlTuiCanvas *c, int y)
 	}
 }
 
+/* The keys of the panel shown first, then those of every panel, then the
+ * other panels' own; each part sorted by key. */
+static GPtrArray *app_help_rows(FtlTuiApp *app)
+{
+	g_autoptr(GPtrArray) sorted = ftl_tui_keys_sorted();
+	GPtrArray *rows = g_ptr_array_new();
+	guint here = 1u << app->current;
+	for (int part = 0; part < 3; part++)
+		for (guint i = 0; i < sorted->len; i++) {
+			const FtlTuiBinding *b = g_ptr_array_index(sorted, i);
+			int p = b->panels == FTL_TUI_ALL ? 1 : (b->panels & here) ? 0 : 2;
+			if (p == part)
+				g_ptr_array_add(rows, (gpointer)b);
+		}
+	return rows;
+}
+
 void ftl_tui_app_draw_help(FtlTuiApp *app, FtlTuiCanvas *c, int y, int h)
 {
-	g_autoptr(GPtrArray) rows = ftl_tui_keys_sorted();
-	ftl_tui_put(c, y, 0, -1, " Key        Where                   What", FTL_TUI_STYLE_HEADER);
+	g_autoptr(GPtrArray) rows = app_help_rows(app);
+	g_autofree char *head =
+		g_strdup_printf(" Key        Where                   What (%s's own keys first)",
+				app->panels[app->current]->klass->name);
+	ftl_tui_put(c, y, 0, -1, head, FTL_TUI_STYLE_HEADER);
 	int n = (int)rows->len, top = MIN(app->help_top, MAX(n - (h - 1), 0));
 	for (int i = 0; i + 1 < h && top + i < n; i++) {
 		const FtlTuiBinding *b = g_ptr_array_index(rows, top + i);
@@ -147,10 +194,23 @@ void ftl_tui_app_draw(FtlTuiApp *app, FtlTuiCanvas *c)
 	}
 	app_draw_tabs(app, c);
 	int h = c->rows - 3;
+	FtlTuiPanel *p = app->panels[app->current];
+	const char *empty = p->klass->empty ? p->klass->empty(app) : NULL;
 	if (app->help) {
 		ftl_tui_app_draw_help(app, c, 1, h);
+	} else if (empty || (p->klass->needs_model && !app->model)) {
+		/* the tab is there from the first screen: it says what it waits
+		 * for, or why it stays empty */
+		g_autofree char *what =
+			empty ? g_strdup_printf("%s: %s", p->klass->name, empty)
+			      : g_strdup_printf("%s: reading the input (%" G_GUINT64_FORMAT
+						" events so far); it shows once they are read",
+						p->klass->name,
+						app->loader ? ftl_tui_loader_events(app->loader) : 0);
+		ftl_tui_fill(c, 1, 0, -1, FTL_TUI_STYLE_HEADER);
+		ftl_tui_put(c, 1, 0, -1, p->klass->name, FTL_TUI_STYLE_HEADER);
+		ftl_tui_put(c, 3, 2, -1, what, empty ? FTL_TUI_STYLE_DIM : FTL_TUI_STYLE_NORMAL);
 	} else {
-		FtlTuiPanel *p = app->panels[app->current];
 		p->klass->draw(p, app, c, 1, h);
 	}
 	app_draw_status(app, c, c->rows - 2);

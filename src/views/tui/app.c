@@ -27,14 +27,16 @@ static FtlTuiPanel *app_shown(FtlTuiApp *app)
 	return app->panels[app->current];
 }
 
-void ftl_tui_app_say(FtlTuiApp *app, gboolean error, const char *fmt, ...)
+/* The panel shown, when it has something to act on: one that waits for
+ * the model or has nothing in it is drawn by the app, and its view state
+ * may still name an older model's parts (its tick does not run). */
+static FtlTuiPanel *app_live(FtlTuiApp *app)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	g_free(app->message);
-	app->message = g_strdup_vprintf(fmt, ap);
-	app->message_error = error;
-	va_end(ap);
+	FtlTuiPanel *p = app_shown(app);
+	const FtlTuiPanelClass *k = p->klass;
+	if ((k->needs_model && !app->model) || (k->empty && k->empty(app)))
+		return NULL;
+	return p;
 }
 
 /* The Events list under the filter stack as it is now. */
@@ -89,6 +91,7 @@ FtlTuiApp *ftl_tui_app_new(const FtlTuiOptions *opt)
 	app->first = opt->first;
 	app->mark[0] = app->mark[1] = FTL_TS_NONE;
 	app->follow_ts = FTL_TS_NONE;
+	app->go.show = FTL_TUI_N_PANELS;
 	app->prompt_text = g_string_new(NULL);
 	for (guint i = 0; i < G_N_ELEMENTS(app->bookmarks); i++)
 		app->bookmarks[i] = (FtlTuiBookmark){ FTL_TS_NONE, -1 };
@@ -115,6 +118,7 @@ void ftl_tui_app_free(FtlTuiApp *app)
 	if (!app)
 		return;
 	app_loader_stop(app);
+	ftl_tui_go_clear(app);
 	g_clear_pointer(&app->events, ftl_tui_events_free);
 	for (guint i = 0; i < FTL_TUI_N_PANELS; i++)
 		app->panels[i]->klass->free(app->panels[i]);
@@ -169,28 +173,31 @@ static FtlTuiReaction app_tree_ready(FtlTuiApp *app)
 	return FTL_TUI_REACT_REDRAW;
 }
 
-gboolean ftl_tui_app_has_graph(FtlTuiApp *app)
+gboolean ftl_tui_app_has_events(FtlTuiApp *app)
 {
-	/* shown while the model is built: the input may well have calls */
-	return app->events && (!app->model || app->model->has_graph);
+	return app->events != NULL;
 }
 
-char *ftl_tui_app_time(FtlTuiApp *app, gint64 ts, char *buf, gsize size)
+const char *ftl_tui_app_no_calls(FtlTuiApp *app)
 {
-	if (ts != FTL_TS_NONE && app->time_mode == FTL_TUI_TIME_MARK &&
-	    app->mark[0] != FTL_TS_NONE) {
-		gint64 d = ts - app->mark[0];
-		char t[32];
-		ftl_time_format_us(d < 0 ? -d : d, t, sizeof t);
-		g_snprintf(buf, size, "%c%s", d < 0 ? '-' : '+', t);
-		return buf;
-	}
-	return ftl_time_format_us(ts, buf, size);
+	if (!app->model || app->model->has_graph)
+		return NULL;
+	return ftl_tui_filter_depth(app->filter)
+		       ? "no function calls pass the filters (Esc pops one)"
+		       : "no function calls in this input: a function_graph or function trace has them";
+}
+
+gboolean ftl_tui_app_panel_has(FtlTuiApp *app, FtlTuiPanelId id)
+{
+	const FtlTuiPanelClass *k = app_panel_classes[id];
+	return k->available(app) && !(k->empty && k->empty(app));
 }
 
 /* ---- panels ---------------------------------------------------------------- */
 
-FtlTuiReaction ftl_tui_app_show(FtlTuiApp *app, FtlTuiPanelId id)
+/* Shows panel id. The Events list goes first where the Timeline's cursor
+ * is, when that moved: its goto_time only moves its own cursor. */
+static FtlTuiReaction app_show(FtlTuiApp *app, FtlTuiPanelId id)
 {
 	if (!app_panel_classes[id]->available(app)) {
 		ftl_tui_app_say(app, TRUE, "%s: nothing in this input for it",
@@ -200,8 +207,9 @@ FtlTuiReaction ftl_tui_app_show(FtlTuiApp *app, FtlTuiPanelId id)
 	app->current = id;
 	FtlTuiPanel *p = app_shown(app);
 	if (id == FTL_TUI_PANEL_EVENTS && app->follow_ts != FTL_TS_NONE && p->klass->goto_time) {
-		p->klass->goto_time(p, app, app->follow_ts);
+		gint64 ts = app->follow_ts;
 		app->follow_ts = FTL_TS_NONE;
+		p->klass->goto_time(p, app, ts);
 	}
 	return FTL_TUI_REACT_SWITCH | FTL_TUI_REACT_REDRAW;
 }
@@ -211,13 +219,13 @@ static FtlTuiReaction app_cycle(FtlTuiApp *app, int dir)
 	guint id = app->current;
 	for (guint n = 0; n < FTL_TUI_N_PANELS; n++) {
 		id = (id + FTL_TUI_N_PANELS + (guint)dir) % FTL_TUI_N_PANELS;
-		if (app_panel_classes[id]->available(app))
-			return ftl_tui_app_show(app, id);
+		if (ftl_tui_app_panel_has(app, id))
+			return app_show(app, id);
 	}
 	return FTL_TUI_REACT_NONE;
 }
 
-FtlTuiReaction ftl_tui_app_push_filter(FtlTuiApp *app, FtlTuiFilterItem *item)
+static FtlTuiReaction app_push_filter(FtlTuiApp *app, FtlTuiFilterItem *item)
 {
 	FtlTuiFilter *f = ftl_tui_filter_push(app->filter, item);
 	ftl_tui_filter_item_unref(item);
@@ -238,28 +246,43 @@ static FtlTuiReaction app_pop_filter(FtlTuiApp *app)
 	return FTL_TUI_REACT_REBUILD | FTL_TUI_REACT_REDRAW;
 }
 
-FtlTuiReaction ftl_tui_app_events_at_time(FtlTuiApp *app, gint64 ts)
+static FtlTuiReaction app_events_find(FtlTuiApp *app, const FtlTuiFind *f)
 {
-	if (!app->events || ts == FTL_TS_NONE)
+	if (!app->events)
 		return FTL_TUI_REACT_NONE;
-	FtlTuiFind f = { .kind = FTL_TUI_FIND_TIME, .ts = ts };
-	ftl_tui_events_panel_find(app->panels[FTL_TUI_PANEL_EVENTS], app, &f);
-	return ftl_tui_app_show(app, FTL_TUI_PANEL_EVENTS);
+	app->follow_ts = FTL_TS_NONE; /* the find says where */
+	ftl_tui_events_panel_find(app->panels[FTL_TUI_PANEL_EVENTS], app, f);
+	return app_show(app, FTL_TUI_PANEL_EVENTS);
 }
 
-FtlTuiReaction ftl_tui_app_events_at_line(FtlTuiApp *app, guint64 line)
+static FtlTuiReaction app_events_at_time(FtlTuiApp *app, gint64 ts)
 {
-	if (!app->events || !line)
+	if (ts == FTL_TS_NONE)
 		return FTL_TUI_REACT_NONE;
-	FtlTuiFind f = { .kind = FTL_TUI_FIND_LINE, .line = line, .cpu = -1 };
-	ftl_tui_events_panel_find(app->panels[FTL_TUI_PANEL_EVENTS], app, &f);
-	return ftl_tui_app_show(app, FTL_TUI_PANEL_EVENTS);
+	FtlTuiFind f = { .kind = FTL_TUI_FIND_TIME, .ts = ts };
+	return app_events_find(app, &f);
+}
+
+FtlTuiReaction ftl_tui_app_go(FtlTuiApp *app, FtlTuiReaction r)
+{
+	if (!(r & FTL_TUI_REACT_GO))
+		return r;
+	FtlTuiGo go = app->go;
+	app->go = (FtlTuiGo){ .show = FTL_TUI_N_PANELS };
+	r &= ~(FtlTuiReaction)FTL_TUI_REACT_GO;
+	if (go.filter)
+		r |= app_push_filter(app, go.filter);
+	if (go.find)
+		r |= app_events_find(app, &go.at);
+	else if (go.show < FTL_TUI_N_PANELS)
+		r |= app_show(app, go.show);
+	return r;
 }
 
 static gint64 app_cursor_time(FtlTuiApp *app)
 {
-	FtlTuiPanel *p = app_shown(app);
-	return p->klass->cursor_time ? p->klass->cursor_time(p, app) : FTL_TS_NONE;
+	FtlTuiPanel *p = app_live(app);
+	return p && p->klass->cursor_time ? p->klass->cursor_time(p, app) : FTL_TS_NONE;
 }
 
 /* ---- the prompt ---------------------------------------------------------- */
@@ -311,13 +334,13 @@ gboolean ftl_tui_parse_time(const char *text, gint64 cursor, gint64 start, gint6
 
 static FtlTuiReaction app_search(FtlTuiApp *app, int dir)
 {
-	FtlTuiPanel *p = app_shown(app);
+	FtlTuiPanel *p = app_live(app);
 	if (!app->search) {
 		ftl_tui_app_say(app, TRUE, "no search yet: / or ? starts one");
 		return FTL_TUI_REACT_STATUS;
 	}
-	if (!p->klass->search) {
-		ftl_tui_app_say(app, TRUE, "%s: no search here", p->klass->name);
+	if (!p || !p->klass->search) {
+		ftl_tui_app_say(app, TRUE, "%s: no search here", app_shown(app)->klass->name);
 		return FTL_TUI_REACT_STATUS;
 	}
 	return p->klass->search(p, app, app->search, dir);
@@ -346,17 +369,17 @@ static FtlTuiReaction app_prompt_commit(FtlTuiApp *app, FtlTuiPromptKind kind, c
 		FtlTuiFilterItem *it = ftl_tui_filter_item_parse(text, &error);
 		if (!it)
 			break;
-		return ftl_tui_app_push_filter(app, it);
+		return app_push_filter(app, it);
 	}
 	case FTL_TUI_PROMPT_TIME: {
 		gint64 ts;
 		gint64 start = app->model ? app->model->first_ts : FTL_TS_NONE;
 		if (!ftl_tui_parse_time(text, app_cursor_time(app), start, &ts, &error))
 			break;
-		FtlTuiPanel *p = app_shown(app);
-		if (p->klass->goto_time)
+		FtlTuiPanel *p = app_live(app);
+		if (p && p->klass->goto_time)
 			return p->klass->goto_time(p, app, ts);
-		return ftl_tui_app_events_at_time(app, ts);
+		return app_events_at_time(app, ts);
 	}
 	case FTL_TUI_PROMPT_NONE:
 		break;
@@ -431,10 +454,11 @@ static FtlTuiReaction app_bookmark_key(FtlTuiApp *app, gint key)
 	}
 	if (bm->row >= 0 && app->events) {
 		ftl_tui_events_panel_goto_row(app->panels[FTL_TUI_PANEL_EVENTS], bm->row);
-		return ftl_tui_app_show(app, FTL_TUI_PANEL_EVENTS);
+		app->follow_ts = FTL_TS_NONE;
+		return app_show(app, FTL_TUI_PANEL_EVENTS);
 	}
 	if (bm->ts != FTL_TS_NONE)
-		return ftl_tui_app_events_at_time(app, bm->ts);
+		return app_events_at_time(app, bm->ts);
 	ftl_tui_app_say(app, TRUE, "bookmark %c: not set (m%c sets it)", (char)key, (char)key);
 	return FTL_TUI_REACT_STATUS;
 }
@@ -448,14 +472,29 @@ static FtlTuiReaction app_back(FtlTuiApp *app, const FtlTuiInput *in)
 		ftl_tui_app_say(app, FALSE, "stopped");
 		return FTL_TUI_REACT_STATUS;
 	}
-	FtlTuiPanel *p = app_shown(app);
-	FtlTuiReaction r = p->klass->command(p, app, FTL_TUI_CMD_BACK, in);
+	FtlTuiPanel *p = app_live(app);
+	FtlTuiReaction r = p ? p->klass->command(p, app, FTL_TUI_CMD_BACK, in) : 0;
 	return r ? r : app_pop_filter(app);
+}
+
+/* A click in the tab row shows the panel clicked. */
+static FtlTuiReaction app_click_tab(FtlTuiApp *app, int x)
+{
+	FtlTuiTab tabs[FTL_TUI_N_PANELS];
+	ftl_tui_app_tabs(app, app->cols, tabs);
+	for (guint i = 0; i < FTL_TUI_N_PANELS; i++)
+		if (tabs[i].w && x >= tabs[i].x && x < tabs[i].x + tabs[i].w)
+			return app_show(app, i);
+	return FTL_TUI_REACT_NONE;
 }
 
 static FtlTuiReaction app_command(FtlTuiApp *app, FtlTuiCmd cmd, const FtlTuiInput *in)
 {
 	switch (cmd) {
+	case FTL_TUI_CMD_CLICK:
+		if (in->y == 0)
+			return app_click_tab(app, in->x);
+		break;
 	case FTL_TUI_CMD_QUIT:
 		return FTL_TUI_REACT_QUIT;
 	case FTL_TUI_CMD_HELP:
@@ -504,9 +543,9 @@ static FtlTuiReaction app_command(FtlTuiApp *app, FtlTuiCmd cmd, const FtlTuiInp
 		break;
 	}
 	if (cmd >= FTL_TUI_CMD_PANEL_1 && cmd <= FTL_TUI_CMD_PANEL_9)
-		return ftl_tui_app_show(app, (FtlTuiPanelId)(cmd - FTL_TUI_CMD_PANEL_1));
-	FtlTuiPanel *p = app_shown(app);
-	return p->klass->command(p, app, cmd, in);
+		return app_show(app, (FtlTuiPanelId)(cmd - FTL_TUI_CMD_PANEL_1));
+	FtlTuiPanel *p = app_live(app);
+	return p ? p->klass->command(p, app, cmd, in) : FTL_TUI_REACT_NONE;
 }
 
 static FtlTuiReaction app_help_key(FtlTuiApp *app, gint key)
@@ -548,6 +587,7 @@ FtlTuiReaction ftl_tui_app_key(FtlTuiApp *app, const FtlTuiInput *in)
 			r = FTL_TUI_REACT_STATUS;
 		}
 	}
+	r = ftl_tui_app_go(app, r);
 	if (r & (FTL_TUI_REACT_REBUILD | FTL_TUI_REACT_SWITCH))
 		r |= ftl_tui_app_tick(app);
 	return r;
@@ -624,8 +664,8 @@ FtlTuiReaction ftl_tui_app_tick(FtlTuiApp *app)
 	}
 	/* a panel the inputs have nothing for has no model part to wait on */
 	for (guint i = 0; i < FTL_TUI_N_PANELS; i++)
-		if (app->panels[i]->klass->tick && app_panel_classes[i]->available(app))
-			r |= app->panels[i]->klass->tick(app->panels[i], app);
+		if (app->panels[i]->klass->tick && ftl_tui_app_panel_has(app, i))
+			r |= ftl_tui_app_go(app, app->panels[i]->klass->tick(app->panels[i], app));
 	if (app->error)
 		r |= FTL_TUI_REACT_QUIT;
 	return r;

@@ -38,6 +38,7 @@ typedef enum {
 	FTL_TUI_REACT_SWITCH = 1u << 3,	 /* another panel is shown */
 	FTL_TUI_REACT_QUIT = 1u << 4,
 	FTL_TUI_REACT_CLEAR = 1u << 5, /* repaint the terminal from scratch (Ctrl-L) */
+	FTL_TUI_REACT_GO = 1u << 6,    /* go where app->go says (below) */
 } FtlTuiReaction;
 
 /* What keys are bound to (keys.c maps keys to them, one table). The global
@@ -89,6 +90,9 @@ typedef enum {
 	FTL_TUI_CMD_SORT_REVERSE,
 	FTL_TUI_CMD_ZOOM_IN,
 	FTL_TUI_CMD_ZOOM_OUT,
+	FTL_TUI_CMD_PAN_LEFT,
+	FTL_TUI_CMD_PAN_RIGHT,
+	FTL_TUI_CMD_MARKER_LIST,
 	FTL_TUI_N_CMDS
 } FtlTuiCmd;
 
@@ -100,8 +104,16 @@ typedef struct {
 	const char *name;
 	FtlTuiPanel *(*new)(void);
 	void (*free)(FtlTuiPanel *p);
-	/* Whether the inputs have something for it (panels without are skipped). */
+	/* Whether the inputs can have something for it, known from the first
+	 * screen on: the tab row shows these panels and never changes. */
 	gboolean (*available)(FtlTuiApp *app);
+	/* Why it has nothing after all, once the model is read ("no function
+	 * calls in this input"); NULL when it has something or the model is
+	 * still read. May be NULL: never empty. The app draws the reason. */
+	const char *(*empty)(FtlTuiApp *app);
+	/* It has nothing to draw until the model is read: the app says the
+	 * input is being read instead. */
+	gboolean needs_model;
 	/* Draws rows [y, y + h) from the app and its own view state only. */
 	void (*draw)(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCanvas *c, int y, int h);
 	/* A command the app does not do itself; NONE when it has no meaning here. */
@@ -149,6 +161,18 @@ typedef struct {
 	gint64 row; /* Events row, -1 when set elsewhere */
 } FtlTuiBookmark;
 
+/* Where a panel sends the user (another panel, a place in the Events
+ * list, the calls of a function): the panel fills app->go with one of the
+ * ftl_tui_go_*() below and returns their FTL_TUI_REACT_GO; the app goes
+ * there once the panel returned. So no panel calls back into the app,
+ * and showing a panel never re-enters the panel that asked for it. */
+typedef struct {
+	FtlTuiFilterItem *filter; /* pushed first (owned), or NULL */
+	gboolean find;		  /* then the Events list goes to `at` */
+	FtlTuiFind at;
+	FtlTuiPanelId show; /* and this panel is shown; FTL_TUI_N_PANELS: none */
+} FtlTuiGo;
+
 struct _FtlTuiApp {
 	const FtlTuiOptions *opt;
 	FtlTuiIo io;
@@ -178,6 +202,7 @@ struct _FtlTuiApp {
 	GError *error; /* a background failure: the loop ends with it */
 	int rows, cols;
 	gint64 follow_ts; /* the Timeline's cursor, for the Events list; FTL_TS_NONE */
+	FtlTuiGo go;	  /* asked by the panel that returned FTL_TUI_REACT_GO */
 };
 
 /* Starts reading (model thread, Events reader) and sets the first panel.
@@ -189,6 +214,10 @@ void ftl_tui_app_free(FtlTuiApp *app);
 FtlTuiReaction ftl_tui_app_key(FtlTuiApp *app, const FtlTuiInput *in);
 /* Background results: a model built, rows read, a find ended. */
 FtlTuiReaction ftl_tui_app_tick(FtlTuiApp *app);
+/* Does what a reaction with FTL_TUI_REACT_GO asks (ftl_tui_go_*()) and
+ * returns the reaction that leaves; other reactions pass unchanged. The
+ * keys' and ticks' reactions come out of the two above already done. */
+FtlTuiReaction ftl_tui_app_go(FtlTuiApp *app, FtlTuiReaction r);
 /* Draws the whole screen (rows and cols from the canvas). */
 void ftl_tui_app_draw(FtlTuiApp *app, FtlTuiCanvas *c);
 /* Draws the status and message lines only (the "redraw line" reaction). */
@@ -204,16 +233,18 @@ GError *ftl_tui_app_take_error(FtlTuiApp *app);
 
 /* For panels. */
 FtlTuiPanel *ftl_tui_app_panel(FtlTuiApp *app, FtlTuiPanelId id);
-/* Shows panel id (when available). */
-FtlTuiReaction ftl_tui_app_show(FtlTuiApp *app, FtlTuiPanelId id);
 /* A message on the bottom line until the next key. */
 void ftl_tui_app_say(FtlTuiApp *app, gboolean error, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
-/* Pushes a filter item (taken) and rebuilds. */
-FtlTuiReaction ftl_tui_app_push_filter(FtlTuiApp *app, FtlTuiFilterItem *item);
-/* Shows the Events list at the first event at or after ts / of input line
- * `line` (jumps from other panels). */
-FtlTuiReaction ftl_tui_app_events_at_time(FtlTuiApp *app, gint64 ts);
-FtlTuiReaction ftl_tui_app_events_at_line(FtlTuiApp *app, guint64 line);
+/* What a panel returns to be taken elsewhere (FtlTuiGo): panel id; the
+ * Events list at the first event at or after ts, or of input line `line`
+ * (on cpu, -1 any); the Events list of the calls to `item` (a filter,
+ * taken). */
+FtlTuiReaction ftl_tui_go_panel(FtlTuiApp *app, FtlTuiPanelId id);
+FtlTuiReaction ftl_tui_go_time(FtlTuiApp *app, gint64 ts);
+FtlTuiReaction ftl_tui_go_line(FtlTuiApp *app, guint64 line, gint32 cpu);
+FtlTuiReaction ftl_tui_go_filter(FtlTuiApp *app, FtlTuiFilterItem *item);
+/* Drops a request not acted on (the app, when it is done or freed). */
+void ftl_tui_go_clear(FtlTuiApp *app);
 /* The root of the call tree panels show, grouped by `group`; NULL before
  * the model. */
 const FtlCallNode *ftl_tui_app_tree_root(FtlTuiApp *app, FtlCallTreeGroup group);
@@ -221,8 +252,13 @@ const FtlCallNode *ftl_tui_app_tree_root(FtlTuiApp *app, FtlCallTreeGroup group)
  * per-task ones are read on demand): ftl_tui_app_tree_root gives NULL
  * until it is read. Panels call it from their tick. */
 void ftl_tui_app_want_tree(FtlTuiApp *app, FtlCallTreeGroup group);
-/* Whether the tree panels (Graph, Flame) have something to show. */
-gboolean ftl_tui_app_has_graph(FtlTuiApp *app);
+/* For the panels that show what an event input has (available). */
+gboolean ftl_tui_app_has_events(FtlTuiApp *app);
+/* For the tree panels (Graph, Functions, Flame): why they are empty. */
+const char *ftl_tui_app_no_calls(FtlTuiApp *app);
+/* Whether panel id is in the tab row and has something (or may, while the
+ * model is read): what Tab and Shift-Tab visit. */
+gboolean ftl_tui_app_panel_has(FtlTuiApp *app, FtlTuiPanelId id);
 /* Formats ts for the time columns: absolute, or since mark A with T. */
 char *ftl_tui_app_time(FtlTuiApp *app, gint64 ts, char *buf, gsize size);
 
@@ -322,5 +358,16 @@ FtlTuiReaction ftl_tui_lines_panel_tick(FtlTuiPanel *p, FtlTuiApp *app);
 gboolean ftl_tui_parse_time(const char *text, gint64 cursor, gint64 start, gint64 *out,
 			    GError **error);
 /* app-draw.c */
+/* A panel's place in the tab row: w columns from x; w 0 when it is not in
+ * the row (nothing for it in these inputs). */
+typedef struct {
+	int x, w;
+	char text[24];
+} FtlTuiTab;
+/* Lays out the tab row in cols: every panel the inputs can have, numbered
+ * as its key; when they do not fit, the names of the panels not shown are
+ * cut to three letters, then left out (the number stays). Returns the
+ * columns used. */
+int ftl_tui_app_tabs(FtlTuiApp *app, int cols, FtlTuiTab tabs[FTL_TUI_N_PANELS]);
 void ftl_tui_app_draw_chrome(FtlTuiApp *app, FtlTuiCanvas *c);
 void ftl_tui_app_draw_help(FtlTuiApp *app, FtlTuiCanvas *c, int y, int h);

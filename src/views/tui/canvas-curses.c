@@ -10,6 +10,8 @@
 
 #include <curses.h>
 #include <stdio.h>
+#include <string.h>
+#include <term.h>
 #include <unistd.h>
 
 #include "util/error.h"
@@ -19,6 +21,8 @@ typedef struct {
 	SCREEN *screen;
 	FILE *out, *in;
 	attr_t attrs[FTL_TUI_N_STYLES];
+	struct termios modes; /* before curses */
+	gboolean have_modes;
 } CursesCanvas;
 
 static void curses_put(FtlTuiCanvas *c, int y, int x, const char *text, FtlTuiStyle style)
@@ -70,6 +74,7 @@ static void curses_styles(CursesCanvas *cc, gboolean color)
 		[FTL_TUI_STYLE_NORMAL] = { -1, -1, A_NORMAL, A_NORMAL },
 		[FTL_TUI_STYLE_TAB] = { COLOR_WHITE, COLOR_BLUE, A_NORMAL, A_REVERSE },
 		[FTL_TUI_STYLE_TAB_ACTIVE] = { COLOR_BLACK, COLOR_CYAN, A_BOLD, A_BOLD },
+		[FTL_TUI_STYLE_TAB_EMPTY] = { COLOR_BLACK, COLOR_BLUE, A_BOLD, A_DIM | A_REVERSE },
 		[FTL_TUI_STYLE_HEADER] = { COLOR_YELLOW, -1, A_BOLD, A_BOLD | A_UNDERLINE },
 		[FTL_TUI_STYLE_CURSOR] = { COLOR_BLACK, COLOR_CYAN, A_NORMAL, A_REVERSE },
 		[FTL_TUI_STYLE_STATUS] = { COLOR_BLACK, COLOR_WHITE, A_NORMAL, A_REVERSE },
@@ -108,6 +113,8 @@ FtlTuiCanvas *ftl_tui_canvas_curses_new(gboolean color, gboolean utf8, GError **
 			    "tui: needs a terminal on standard input and output");
 		return NULL;
 	}
+	struct termios modes;
+	gboolean have_modes = tcgetattr(STDIN_FILENO, &modes) == 0;
 	int out_fd = dup(STDOUT_FILENO), in_fd = dup(STDIN_FILENO);
 	FILE *out = out_fd >= 0 ? fdopen(out_fd, "w") : NULL;
 	FILE *in = in_fd >= 0 ? fdopen(in_fd, "r") : NULL;
@@ -131,6 +138,8 @@ FtlTuiCanvas *ftl_tui_canvas_curses_new(gboolean color, gboolean utf8, GError **
 	cc->screen = screen;
 	cc->out = out;
 	cc->in = in;
+	cc->modes = modes;
+	cc->have_modes = have_modes;
 	cc->base.utf8 = utf8;
 	set_term(screen);
 	cbreak();
@@ -155,4 +164,47 @@ void ftl_tui_canvas_curses_clear(FtlTuiCanvas *c)
 {
 	(void)c;
 	clearok(curscr, TRUE);
+}
+
+static void curses_restore_add(FtlTuiTermRestore *r, const char *seq)
+{
+	/* tigetstr: (char *)-1 when the name is not a string capability */
+	if (!seq || seq == (char *)-1)
+		return;
+	size_t n = strlen(seq);
+	if (r->len + n < sizeof r->seq) {
+		memcpy(r->seq + r->len, seq, n);
+		r->len += n;
+	}
+}
+
+void ftl_tui_canvas_curses_restore_info(FtlTuiCanvas *c, FtlTuiTermRestore *r)
+{
+	CursesCanvas *cc = (CursesCanvas *)c;
+	memset(r, 0, sizeof *r);
+	r->fd = fileno(cc->out);
+	/* xterm's mouse reporting, whichever mode curses asked for */
+	curses_restore_add(r, "\033[?1000l\033[?1002l\033[?1003l\033[?1006l");
+	curses_restore_add(r, tigetstr("sgr0"));
+	curses_restore_add(r, tigetstr("cnorm"));
+	curses_restore_add(r, tigetstr("rmkx"));
+	curses_restore_add(r, tigetstr("rmcup"));
+	curses_restore_add(r, "\r\n");
+	r->modes_fd = fileno(cc->in);
+	r->modes = cc->modes;
+	r->have_modes = cc->have_modes;
+}
+
+void ftl_tui_term_restore(const FtlTuiTermRestore *r)
+{
+	if (r->fd < 0)
+		return;
+	for (size_t done = 0; done < r->len;) {
+		ssize_t n = write(r->fd, r->seq + done, r->len - done);
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	if (r->have_modes)
+		tcsetattr(r->modes_fd, TCSANOW, &r->modes);
 }

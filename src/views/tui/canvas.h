@@ -14,6 +14,7 @@ typedef enum {
 	FTL_TUI_STYLE_NORMAL,
 	FTL_TUI_STYLE_TAB,	  /* a panel's name in the tab row */
 	FTL_TUI_STYLE_TAB_ACTIVE, /* the panel shown */
+	FTL_TUI_STYLE_TAB_EMPTY,  /* a panel with nothing in this input */
 	FTL_TUI_STYLE_HEADER,	  /* column titles */
 	FTL_TUI_STYLE_CURSOR,	  /* the selected row or item */
 	FTL_TUI_STYLE_STATUS,	  /* the status line */

@@ -98,13 +98,10 @@ FtlTuiReaction ftl_tui_lines_command(FtlTuiLines *l, FtlTuiApp *app, FtlTuiCmd c
 	if (cmd != FTL_TUI_CMD_ACTIVATE || l->cursor >= n)
 		return FTL_TUI_REACT_NONE;
 	const FtlTuiLine *line = &g_array_index(l->lines, FtlTuiLine, l->cursor);
-	if (line->line && app->events) {
-		FtlTuiFind f = { .kind = FTL_TUI_FIND_LINE, .line = line->line, .cpu = line->cpu };
-		ftl_tui_events_panel_find(ftl_tui_app_panel(app, FTL_TUI_PANEL_EVENTS), app, &f);
-		return ftl_tui_app_show(app, FTL_TUI_PANEL_EVENTS);
-	}
-	if (line->ts != FTL_TS_NONE)
-		return ftl_tui_app_events_at_time(app, line->ts);
+	if (line->line && app->events)
+		return ftl_tui_go_line(app, line->line, line->cpu);
+	if (line->ts != FTL_TS_NONE && app->events)
+		return ftl_tui_go_time(app, line->ts);
 	ftl_tui_app_say(app, FALSE, "nothing to go to from this line");
 	return FTL_TUI_REACT_STATUS;
 }

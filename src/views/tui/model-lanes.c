@@ -17,6 +17,8 @@ void ftl_tui_lane_free(FtlTuiLane *lane)
 	g_array_unref(lane->runs);
 	g_array_unref(lane->irqs);
 	g_array_unref(lane->lost);
+	g_array_unref(lane->waits);
+	g_array_unref(lane->pending);
 	g_free(lane);
 }
 
@@ -33,6 +35,8 @@ FtlTuiLane *ftl_tui_lanes_get(GPtrArray *lanes, gint32 cpu)
 		lane->runs = g_array_new(FALSE, FALSE, sizeof(FtlTuiRun));
 		lane->irqs = g_array_new(FALSE, FALSE, sizeof(FtlTuiSpan));
 		lane->lost = g_array_new(FALSE, FALSE, sizeof(FtlTuiSpan));
+		lane->waits = g_array_new(FALSE, FALSE, sizeof(FtlTuiRun));
+		lane->pending = g_array_new(FALSE, FALSE, sizeof(FtlTuiRun));
 		lane->pid = -1;
 		lane->since = lane->last_ts = FTL_TS_NONE;
 		lanes->pdata[cpu] = lane;
@@ -65,6 +69,45 @@ static void lane_open(FtlTuiLane *lane, gint64 t, gint32 pid, const char *comm)
 	lane->since = t;
 }
 
+/* Runnable: from a wakeup for this CPU, or a preemption on it, until the
+ * task runs here. A task that runs elsewhere instead is dropped when the
+ * list is full (a few dozen tasks wait at once at most, in practice). */
+#define LANES_PENDING_MAX 64
+
+static void lane_wait(FtlTuiLane *lane, gint64 t, gint32 pid, const char *comm)
+{
+	if (pid <= 0)
+		return;
+	for (guint i = 0; i < lane->pending->len; i++)
+		if (g_array_index(lane->pending, FtlTuiRun, i).pid == pid)
+			return; /* runnable already: since then */
+	if (lane->pending->len >= LANES_PENDING_MAX)
+		g_array_remove_index(lane->pending, 0);
+	FtlTuiRun r = { t, t, pid, comm };
+	g_array_append_val(lane->pending, r);
+}
+
+static void lane_ran(FtlTuiLane *lane, gint64 t, gint32 pid)
+{
+	for (guint i = 0; i < lane->pending->len; i++) {
+		FtlTuiRun r = g_array_index(lane->pending, FtlTuiRun, i);
+		if (r.pid != pid)
+			continue;
+		g_array_remove_index(lane->pending, i);
+		if (t > r.t0) {
+			r.t1 = t;
+			g_array_append_val(lane->waits, r);
+		}
+		return;
+	}
+}
+
+static gboolean lane_preempted(const FtlSlice *state)
+{
+	/* "R" or "R+": the task was running and still could */
+	return state->len && state->p[0] == 'R';
+}
+
 static void lane_irq(FtlTuiLane *lane, const FtlEvent *ev)
 {
 	if (ev->kind == FTL_EVENT_IRQ_ENTRY) {
@@ -94,9 +137,24 @@ void ftl_tui_lanes_feed(GPtrArray *lanes, const FtlEvent *ev)
 		break;
 	}
 	case FTL_EVENT_SCHED_SWITCH:
+		if (lane_preempted(&ev->u.sw.prev_state))
+			lane_wait(lane, ev->ts, ev->u.sw.prev_pid, ev->u.sw.prev_comm);
+		lane_ran(lane, ev->ts, ev->u.sw.next_pid);
+		lane_open(lane, ev->ts, ev->u.sw.next_pid, ev->u.sw.next_comm);
+		break;
 	case FTL_EVENT_TASK_SWITCH:
 		lane_open(lane, ev->ts, ev->u.sw.next_pid, ev->u.sw.next_comm);
 		break;
+	case FTL_EVENT_SCHED_WAKEUP: {
+		FtlTuiLane *target = ev->u.wake.target_cpu >= 0
+					     ? ftl_tui_lanes_get(lanes, ev->u.wake.target_cpu)
+					     : lane;
+		if (target)
+			lane_wait(target, ev->ts, ev->u.wake.pid, ev->u.wake.comm);
+		if (ev->pid >= 0 && ev->pid != lane->pid)
+			lane_open(lane, ev->ts, ev->pid, ev->comm);
+		break;
+	}
 	case FTL_EVENT_IRQ_ENTRY:
 	case FTL_EVENT_IRQ_EXIT:
 		/* the event also names the task it interrupted */

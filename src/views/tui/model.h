@@ -61,7 +61,11 @@ typedef struct {
 	GArray *runs; /* FtlTuiRun by time; idle (pid 0) and unknown left out */
 	GArray *irqs; /* FtlTuiSpan: interrupt context */
 	GArray *lost; /* FtlTuiSpan: from the CPU's last event before a LOST line to it */
+	/* FtlTuiRun by end: a task runnable here (woken for this CPU, or
+	 * preempted on it) until it ran here */
+	GArray *waits;
 	/* while reading */
+	GArray *pending; /* FtlTuiRun: runnable since t0, not run yet */
 	gint32 pid;
 	const char *comm;
 	gint64 since, last_ts, irq_t0;

@@ -32,11 +32,6 @@ static void events_free(FtlTuiPanel *p)
 	g_free(p);
 }
 
-static gboolean events_available(FtlTuiApp *app)
-{
-	return app->events != NULL;
-}
-
 /* ---- columns --------------------------------------------------------------- */
 
 typedef struct {
@@ -311,7 +306,7 @@ static FtlTuiReaction events_goto_time(FtlTuiPanel *p, FtlTuiApp *app, gint64 ts
 {
 	FtlTuiFind f = { .kind = FTL_TUI_FIND_TIME, .ts = ts };
 	ftl_tui_events_panel_find(p, app, &f);
-	return ftl_tui_app_show(app, FTL_TUI_PANEL_EVENTS);
+	return FTL_TUI_REACT_STATUS; /* the row once it is found */
 }
 
 /* A find of this panel ended: go there. */
@@ -371,7 +366,7 @@ const FtlTuiPanelClass ftl_tui_events_panel = {
 	.name = "Events",
 	.new = events_new,
 	.free = events_free,
-	.available = events_available,
+	.available = ftl_tui_app_has_events,
 	.draw = events_draw,
 	.command = events_command,
 	.search = events_search,

@@ -260,8 +260,7 @@ static FtlTuiReaction flame_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cm
 		flame_show_cursor(f, app);
 		return FTL_TUI_REACT_REDRAW;
 	case FTL_TUI_CMD_LIST_CALLS:
-		ftl_tui_app_push_filter(app, ftl_tui_filter_item_func_exact(f->cursor->func));
-		return ftl_tui_app_show(app, FTL_TUI_PANEL_EVENTS) | FTL_TUI_REACT_REBUILD;
+		return ftl_tui_go_filter(app, ftl_tui_filter_item_func_exact(f->cursor->func));
 	default:
 		return flame_move(f, app, cmd, MAX(app->cols, 1));
 	}
@@ -351,7 +350,9 @@ const FtlTuiPanelClass ftl_tui_flame_panel = {
 	.name = "Flame",
 	.new = flame_new,
 	.free = flame_free,
-	.available = ftl_tui_app_has_graph,
+	.available = ftl_tui_app_has_events,
+	.empty = ftl_tui_app_no_calls,
+	.needs_model = TRUE,
 	.draw = flame_draw,
 	.command = flame_command,
 	.search = flame_search,

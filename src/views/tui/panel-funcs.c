@@ -334,8 +334,7 @@ static FtlTuiReaction funcs_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cm
 	case FTL_TUI_CMD_LIST_CALLS:
 		if (!func)
 			return FTL_TUI_REACT_NONE;
-		ftl_tui_app_push_filter(app, ftl_tui_filter_item_func_exact(func));
-		return ftl_tui_app_show(app, FTL_TUI_PANEL_EVENTS) | FTL_TUI_REACT_REBUILD;
+		return ftl_tui_go_filter(app, ftl_tui_filter_item_func_exact(func));
 	default:
 		return FTL_TUI_REACT_NONE;
 	}
@@ -372,7 +371,9 @@ const FtlTuiPanelClass ftl_tui_funcs_panel = {
 	.name = "Functions",
 	.new = funcs_new,
 	.free = funcs_free,
-	.available = ftl_tui_app_has_graph,
+	.available = ftl_tui_app_has_events,
+	.empty = ftl_tui_app_no_calls,
+	.needs_model = TRUE,
 	.draw = funcs_draw,
 	.command = funcs_command,
 	.search = funcs_search,

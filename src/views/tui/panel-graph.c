@@ -289,9 +289,7 @@ static FtlTuiReaction graph_list_calls(GraphPanel *g, FtlTuiApp *app)
 		ftl_tui_app_say(app, TRUE, "not a function");
 		return FTL_TUI_REACT_STATUS;
 	}
-	ftl_tui_app_push_filter(app, ftl_tui_filter_item_func_exact(g->cursor->func));
-	ftl_tui_app_show(app, FTL_TUI_PANEL_EVENTS);
-	return FTL_TUI_REACT_REBUILD | FTL_TUI_REACT_SWITCH | FTL_TUI_REACT_REDRAW;
+	return ftl_tui_go_filter(app, ftl_tui_filter_item_func_exact(g->cursor->func));
 }
 
 static FtlTuiReaction graph_fold(GraphPanel *g, FtlTuiApp *app, FtlTuiCmd cmd)
@@ -374,7 +372,7 @@ static FtlTuiReaction graph_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cm
 	case FTL_TUI_CMD_FLAME_OF:
 		ftl_tui_flame_panel_focus(ftl_tui_app_panel(app, FTL_TUI_PANEL_FLAME), g->group,
 					  g->cursor);
-		return ftl_tui_app_show(app, FTL_TUI_PANEL_FLAME);
+		return ftl_tui_go_panel(app, FTL_TUI_PANEL_FLAME);
 	case FTL_TUI_CMD_CLICK:
 		if (in->y >= 2 && in->y - 2 < p->page && g->top) {
 			g->cursor = graph_step(g, root, g->top, in->y - 2);
@@ -484,7 +482,9 @@ const FtlTuiPanelClass ftl_tui_graph_panel = {
 	.name = "Graph",
 	.new = graph_new,
 	.free = graph_free,
-	.available = ftl_tui_app_has_graph,
+	.available = ftl_tui_app_has_events,
+	.empty = ftl_tui_app_no_calls,
+	.needs_model = TRUE,
 	.draw = graph_draw,
 	.command = graph_command,
 	.search = graph_search,

@@ -6,11 +6,13 @@
 
 #include "views/tui/app.h"
 
-static gboolean markers_available(FtlTuiApp *app)
+static const char *markers_empty(FtlTuiApp *app)
 {
-	return app->model && app->model->markers &&
-	       (ftl_markers_count(app->model->markers) ||
-		(app->model->spans && ftl_spans_count(app->model->spans)));
+	if (!app->model || (app->model->markers && (ftl_markers_count(app->model->markers) ||
+						   (app->model->spans &&
+						    ftl_spans_count(app->model->spans)))))
+		return NULL;
+	return "no trace_marker writes in this input";
 }
 
 static void markers_row(FtlTuiLines *l, FtlTuiApp *app, const FtlMarker *m, GString *buf)
@@ -79,5 +81,5 @@ static FtlTuiPanel *markers_new(void)
 
 const FtlTuiPanelClass ftl_tui_markers_panel = {
 	FTL_TUI_LINES_PANEL_METHODS, .id = FTL_TUI_PANEL_MARKERS,    .name = "Markers",
-	.new = markers_new,	     .available = markers_available,
+	.new = markers_new,	     .available = ftl_tui_app_has_events, .empty = markers_empty, .needs_model = TRUE,
 };

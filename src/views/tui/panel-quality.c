@@ -6,11 +6,6 @@
 
 #include "views/tui/app.h"
 
-static gboolean quality_available(FtlTuiApp *app)
-{
-	return app->events != NULL;
-}
-
 static void quality_window(FtlTuiLines *l, const FtlQuality *q)
 {
 	char a[32], b[32], d[32];
@@ -117,5 +112,5 @@ static FtlTuiPanel *quality_new(void)
 
 const FtlTuiPanelClass ftl_tui_quality_panel = {
 	FTL_TUI_LINES_PANEL_METHODS, .id = FTL_TUI_PANEL_QUALITY,    .name = "Quality",
-	.new = quality_new,	     .available = quality_available,
+	.new = quality_new,	     .available = ftl_tui_app_has_events, .needs_model = TRUE,
 };

@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The Timeline panel: a row per CPU (or per task), the task that ran most
- * of each column's time shown by its initial and colour, idle blank,
- * interrupts '!', lost stretches shaded, markers as labelled ticks above;
- * zoom around a cursor whose time the Events list follows. */
+/* The Timeline panel: a row per CPU, then a row for each of the busiest
+ * tasks, down to the legend. A task has a letter of its own (by running
+ * time: a, b, ...) and a colour; a CPU's cell shows the letter of the task
+ * that ran most of it, or a half block where it went idle or busy within
+ * the cell; a task's row shows running (full and half blocks) apart from
+ * runnable (woken or preempted, waiting for a CPU: shaded) and asleep
+ * (blank). Interrupts '!', lost stretches shaded. Markers are ticks above,
+ * labelled where the label fits, numbered otherwise; M lists them. The
+ * line at the bottom names what the cursor is on; Enter shows it in
+ * Events. Zoom around the cursor, pan by half a screen. */
 #include "config.h"
 
 #include <string.h>
@@ -16,17 +22,19 @@ typedef struct {
 	gint32 pid;
 	const char *comm;
 	gint64 run;
+	char glyph[4]; /* a-z A-Z by running time, '*' for the rest */
 } TaskRow;
 
 typedef struct {
 	FtlTuiPanel base;
 	gint64 t0, span; /* the view: [t0, t0 + span) over the lane columns */
 	gint64 cursor;
-	gint lane, top;
-	gboolean per_task;
+	gint lane, top; /* the selected row (CPUs, then tasks), the first task row shown */
+	gboolean list;	/* M: the markers in view listed */
 	gconstpointer for_model;
-	GArray *lanes; /* FtlTuiLane* of the model, CPUs that have one */
-	GArray *tasks; /* TaskRow, most running time first */
+	GArray *lanes;	    /* FtlTuiLane* of the model, CPUs that have one */
+	GArray *tasks;	    /* TaskRow, most running time first */
+	GHashTable *by_pid; /* pid -> index in tasks + 1 */
 } TimelinePanel;
 
 static FtlTuiPanel *timeline_new(void)
@@ -34,6 +42,7 @@ static FtlTuiPanel *timeline_new(void)
 	TimelinePanel *t = g_new0(TimelinePanel, 1);
 	t->lanes = g_array_new(FALSE, FALSE, sizeof(FtlTuiLane *));
 	t->tasks = g_array_new(FALSE, FALSE, sizeof(TaskRow));
+	t->by_pid = g_hash_table_new(g_direct_hash, g_direct_equal);
 	t->cursor = FTL_TS_NONE;
 	return &t->base;
 }
@@ -43,17 +52,30 @@ static void timeline_free(FtlTuiPanel *p)
 	TimelinePanel *t = (TimelinePanel *)p;
 	g_array_unref(t->lanes);
 	g_array_unref(t->tasks);
+	g_hash_table_unref(t->by_pid);
 	g_free(t);
 }
 
-static gboolean timeline_available(FtlTuiApp *app)
+static const char *timeline_empty(FtlTuiApp *app)
 {
-	return app->model && app->model->first_ts != FTL_TS_NONE && app->model->lanes->len;
+	if (!app->model)
+		return NULL;
+	if (app->model->first_ts == FTL_TS_NONE)
+		return "no timestamps in this input: nothing to place in time";
+	if (!app->model->lanes->len)
+		return "no CPU in this input ran a task it names";
+	return NULL;
 }
 
 static int timeline_rows(TimelinePanel *t)
 {
-	return (int)(t->per_task ? t->tasks->len : t->lanes->len);
+	return (int)(t->lanes->len + t->tasks->len);
+}
+
+static const TaskRow *timeline_task(TimelinePanel *t, gint32 pid)
+{
+	guint i = GPOINTER_TO_UINT(g_hash_table_lookup(t->by_pid, GINT_TO_POINTER(pid)));
+	return i ? &g_array_index(t->tasks, TaskRow, i - 1) : NULL;
 }
 
 /* ---- what a column shows ------------------------------------------------------ */
@@ -79,6 +101,21 @@ static gboolean timeline_any(GArray *spans, gint64 a, gint64 b)
 	return i < spans->len && g_array_index(spans, FtlTuiSpan, i).t0 < b;
 }
 
+/* Whether a run of pid in arr (sorted by end) meets [a, b). */
+static gboolean timeline_run_in(GArray *arr, gint64 a, gint64 b, gint32 pid)
+{
+	/* sorted by end, not by start: a wait open at b ends among the next
+	 * few (LANES_PENDING_MAX wait at once at most) */
+	guint past = 0;
+	for (guint i = timeline_first(arr, sizeof(FtlTuiRun), a); i < arr->len && past < 256; i++) {
+		const FtlTuiRun *r = &g_array_index(arr, FtlTuiRun, i);
+		if (r->t0 < b && r->pid == pid)
+			return TRUE;
+		past += r->t1 >= b;
+	}
+	return FALSE;
+}
+
 /* The run of lane that covers most of [a, b), or NULL (idle, unknown);
  * with pid >= 0 only that task's runs count. *cover gets its time. */
 static const FtlTuiRun *timeline_run(const FtlTuiLane *lane, gint64 a, gint64 b, gint32 pid,
@@ -98,59 +135,82 @@ static const FtlTuiRun *timeline_run(const FtlTuiLane *lane, gint64 a, gint64 b,
 	return best;
 }
 
-/* A task's initial, made visible (a comm is trace text). */
-static void timeline_initial(const char *comm, gint32 pid, char out[16])
+/* What a CPU's half cell shows: the task that ran most of it, or none. */
+static const FtlTuiRun *timeline_half(const FtlTuiLane *lane, gint64 a, gint64 b)
 {
-	if (!comm || !*comm) {
-		g_snprintf(out, 16, "%d", pid % 10);
-		return;
-	}
-	g_autofree char *safe = ftl_escape(comm, -1);
-	gsize n = (gsize)(g_utf8_next_char(safe) - safe);
-	memcpy(out, safe, MIN(n, 15));
-	out[MIN(n, 15)] = 0;
-	if (ftl_escape_width(out) != 1)
-		g_strlcpy(out, "*", 16); /* a wide or escaped initial would not fit a cell */
+	gint64 cover;
+	return timeline_run(lane, a, b, -1, &cover);
 }
 
-static void timeline_cell(TimelinePanel *t, FtlTuiCanvas *c, int y, int x, int row, gint64 a,
-			  gint64 b, int cursor)
+/* Whether pid ran (on any CPU) in [a, b); or, when not, waited runnable. */
+static gboolean timeline_task_ran(TimelinePanel *t, gint32 pid, gint64 a, gint64 b,
+				  gboolean *waited)
 {
-	char ch[16] = " ";
-	FtlTuiStyle st = FTL_TUI_STYLE_NORMAL;
 	gint64 cover;
-	if (t->per_task) {
-		const TaskRow *task = &g_array_index(t->tasks, TaskRow, row);
-		gint64 best = 0;
-		for (guint i = 0; i < t->lanes->len; i++) {
-			const FtlTuiLane *lane = g_array_index(t->lanes, FtlTuiLane *, i);
-			if (timeline_run(lane, a, b, task->pid, &cover) && cover > best) {
-				best = cover;
-				g_snprintf(ch, sizeof ch, "%d", lane->cpu % 10);
-				st = ftl_tui_name_style(task->comm, task->pid);
-			}
-		}
-	} else {
-		const FtlTuiLane *lane = g_array_index(t->lanes, FtlTuiLane *, row);
-		const FtlTuiRun *r = timeline_run(lane, a, b, -1, &cover);
-		if (r) {
-			timeline_initial(r->comm, r->pid, ch);
-			st = ftl_tui_name_style(r->comm, r->pid);
-		}
-		if (timeline_any(lane->irqs, a, b)) {
-			g_strlcpy(ch, "!", sizeof ch);
-			st = FTL_TUI_STYLE_IRQ;
-		}
-		if (timeline_any(lane->lost, a, b)) {
-			g_strlcpy(ch, c->utf8 ? "\u2591" : "~", sizeof ch);
-			st = FTL_TUI_STYLE_WARN;
-		}
+	*waited = FALSE;
+	for (guint i = 0; i < t->lanes->len; i++) {
+		const FtlTuiLane *lane = g_array_index(t->lanes, FtlTuiLane *, i);
+		if (timeline_run(lane, a, b, pid, &cover))
+			return TRUE;
 	}
-	/* the cursor's column: the cursor on the selected row, a mark on the others */
-	ftl_tui_put(c, y, x, 1, ch,
-		    cursor == 2 ? FTL_TUI_STYLE_CURSOR
-		    : cursor	? FTL_TUI_STYLE_MARK
-				: st);
+	for (guint i = 0; i < t->lanes->len && !*waited; i++) {
+		const FtlTuiLane *lane = g_array_index(t->lanes, FtlTuiLane *, i);
+		/* waits are sorted by their end, as runs */
+		*waited = timeline_run_in(lane->waits, a, b, pid);
+	}
+	return FALSE;
+}
+
+typedef struct {
+	const char *full, *left, *right, *wait, *lost;
+} TimelineGlyphs;
+
+static const TimelineGlyphs timeline_utf8 = { "\u2588", "\u258c", "\u2590", "\u2591", "\u2591" };
+static const TimelineGlyphs timeline_ascii = { "#", "[", "]", "-", "~" };
+
+/* A CPU's cell [a, b): halves [a, m) and [m, b). */
+static void timeline_cpu_cell(TimelinePanel *t, FtlTuiCanvas *c, const FtlTuiLane *lane,
+			      gint64 a, gint64 b, FtlTuiStyle *st, const char **ch)
+{
+	const TimelineGlyphs *g = c->utf8 ? &timeline_utf8 : &timeline_ascii;
+	gint64 m = a + MAX((b - a) / 2, 1);
+	const FtlTuiRun *l = timeline_half(lane, a, m), *r = timeline_half(lane, m, MAX(b, m + 1));
+	gint64 cover;
+	const FtlTuiRun *most = timeline_run(lane, a, b, -1, &cover);
+	*ch = " ";
+	*st = FTL_TUI_STYLE_NORMAL;
+	if (most) {
+		const TaskRow *task = timeline_task(t, most->pid);
+		*st = ftl_tui_name_style(most->comm, most->pid);
+		*ch = task ? task->glyph : "*";
+		if (!l)
+			*ch = g->right; /* it started within the cell */
+		else if (!r)
+			*ch = g->left; /* it ended within it */
+	}
+	if (timeline_any(lane->irqs, a, b)) {
+		*ch = "!";
+		*st = FTL_TUI_STYLE_IRQ;
+	}
+	if (timeline_any(lane->lost, a, b)) {
+		*ch = g->lost;
+		*st = FTL_TUI_STYLE_WARN;
+	}
+}
+
+/* A task's cell: running (halves), runnable, asleep. */
+static void timeline_task_cell(TimelinePanel *t, FtlTuiCanvas *c, const TaskRow *task, gint64 a,
+			       gint64 b, FtlTuiStyle *st, const char **ch)
+{
+	const TimelineGlyphs *g = c->utf8 ? &timeline_utf8 : &timeline_ascii;
+	gint64 m = a + MAX((b - a) / 2, 1);
+	gboolean wl, wr;
+	gboolean l = timeline_task_ran(t, task->pid, a, m, &wl);
+	gboolean r = timeline_task_ran(t, task->pid, m, MAX(b, m + 1), &wr);
+	*st = ftl_tui_name_style(task->comm, task->pid);
+	*ch = l && r ? g->full : l ? g->left : r ? g->right : wl || wr ? g->wait : " ";
+	if (!l && !r && !wl && !wr)
+		*st = FTL_TUI_STYLE_NORMAL;
 }
 
 /* ---- drawing --------------------------------------------------------------------- */
@@ -162,7 +222,52 @@ static gint64 timeline_col_time(TimelinePanel *t, int col, int w)
 
 static int timeline_time_col(TimelinePanel *t, gint64 ts, int w)
 {
+	if (ts < t->t0 || ts >= t->t0 + t->span)
+		return -1;
 	return (int)((double)(ts - t->t0) * w / (double)t->span);
+}
+
+/* The markers in view, in time order: a tick each, then its label when
+ * it fits before the next tick, else its number (M lists them); a tick
+ * under a label drawn before is left to the list. */
+static void timeline_markers_row(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas *c, int y, int w)
+{
+	const FtlMarkers *m = app->model->markers;
+	int last_end = -1, number = 0;
+	for (guint i = 0; m && i < ftl_markers_count(m); i++) {
+		const FtlMarker *mk = ftl_markers_get(m, i);
+		int x = mk->ts == FTL_TS_NONE ? -1 : timeline_time_col(t, mk->ts, w);
+		if (x < 0)
+			continue;
+		number++;
+		if (x <= last_end)
+			continue; /* its tick is under a label: M lists it */
+		ftl_tui_put(c, y, TL_LABEL + x, 1, c->utf8 ? "\u2502" : "|", FTL_TUI_STYLE_MARK);
+		/* the label when it fits before the next tick, else its number */
+		int next = w;
+		for (guint k = i + 1; k < ftl_markers_count(m); k++) {
+			const FtlMarker *nx = ftl_markers_get(m, k);
+			int nxc = nx->ts == FTL_TS_NONE ? -1 : timeline_time_col(t, nx->ts, w);
+			if (nxc > x) {
+				next = nxc;
+				break;
+			}
+		}
+		int room = MIN(next, w) - x - 1;
+		g_autofree char *safe = ftl_escape(mk->text ? mk->text : "", -1);
+		int need = (int)ftl_escape_width(safe);
+		if (need >= 1 && need <= room) {
+			last_end = x + ftl_tui_put(c, y, TL_LABEL + x + 1, room, safe, FTL_TUI_STYLE_MARK);
+		} else {
+			char num[16];
+			g_snprintf(num, sizeof num, "%d", number);
+			if ((int)strlen(num) <= room)
+				last_end = x + ftl_tui_put(c, y, TL_LABEL + x + 1, room, num,
+							   FTL_TUI_STYLE_DIM);
+			else
+				last_end = x;
+		}
+	}
 }
 
 static void timeline_ruler(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas *c, int y, int w)
@@ -170,38 +275,26 @@ static void timeline_ruler(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas *c, in
 	char a[32], b[32], d[32], cur[48];
 	ftl_tui_fill(c, y, 0, -1, FTL_TUI_STYLE_HEADER);
 	g_autofree char *head =
-		g_strdup_printf("%s  %s .. %s  (a column: %s)", t->per_task ? "TASK" : "CPU",
+		g_strdup_printf("%s .. %s  (a cell: %s; +/- zoom, [ ] pan, M markers)",
 				ftl_time_format_us(t->t0, a, sizeof a),
 				ftl_time_format_us(t->t0 + t->span, b, sizeof b),
 				ftl_tui_duration(MAX(t->span / w, 1), d, sizeof d));
 	ftl_tui_put(c, y, 0, -1, head, FTL_TUI_STYLE_HEADER);
+	timeline_markers_row(t, app, c, y + 1, w);
 	int cx = timeline_time_col(t, t->cursor, w);
-	if (cx >= 0 && cx < w)
-		ftl_tui_put(c, y + 1, TL_LABEL + cx, 1, "v", FTL_TUI_STYLE_MARK);
-	/* the marker row: ticks, and labels where they fit */
-	const FtlMarkers *m = app->model->markers;
-	int last_end = -1;
-	for (guint i = 0; i < ftl_markers_count(m); i++) {
-		const FtlMarker *mk = ftl_markers_get(m, i);
-		if (mk->ts == FTL_TS_NONE || mk->ts < t->t0 || mk->ts >= t->t0 + t->span)
-			continue;
-		int x = timeline_time_col(t, mk->ts, w);
-		ftl_tui_put(c, y + 1, TL_LABEL + x, 1, c->utf8 ? "\u2502" : "|",
-			    FTL_TUI_STYLE_MARK);
-		if (x > last_end)
-			last_end = x + ftl_tui_put_raw(c, y + 1, TL_LABEL + x + 1, 16, mk->text, -1,
-						       FTL_TUI_STYLE_MARK);
-	}
-	ftl_tui_put(c, y + 1, 0, TL_LABEL, ftl_tui_app_time(app, t->cursor, cur, sizeof cur),
+	if (cx >= 0)
+		ftl_tui_put(c, y + 1, TL_LABEL + cx, 1, "v", FTL_TUI_STYLE_CURSOR);
+	ftl_tui_put(c, y + 1, 0, TL_LABEL - 1, ftl_tui_app_time(app, t->cursor, cur, sizeof cur),
 		    FTL_TUI_STYLE_DIM);
 }
 
 static void timeline_label(TimelinePanel *t, FtlTuiCanvas *c, int y, int row, FtlTuiStyle st)
 {
-	if (t->per_task) {
-		const TaskRow *task = &g_array_index(t->tasks, TaskRow, row);
+	if (row >= (int)t->lanes->len) {
+		const TaskRow *task = &g_array_index(t->tasks, TaskRow, row - (int)t->lanes->len);
 		g_autofree char *raw =
-			g_strdup_printf("%s-%d", task->comm ? task->comm : "<...>", task->pid);
+			g_strdup_printf("%s %s-%d", task->glyph, task->comm ? task->comm : "<...>",
+					task->pid);
 		ftl_tui_put_raw(c, y, 0, TL_LABEL - 1, raw, -1, st);
 	} else {
 		g_autofree char *label =
@@ -210,45 +303,130 @@ static void timeline_label(TimelinePanel *t, FtlTuiCanvas *c, int y, int row, Ft
 	}
 }
 
-/* What runs on the selected row at the cursor. */
-static void timeline_info(TimelinePanel *t, FtlTuiCanvas *c, int y)
+/* The legend: letters of tasks without a row of their own, as room allows. */
+static void timeline_legend(TimelinePanel *t, FtlTuiCanvas *c, int y, guint first)
+{
+	int x = 0;
+	x += ftl_tui_put(c, y, x, -1, c->utf8 ? "\u2588 runs  \u2591 runnable  " : "# runs  - runnable  ",
+			 FTL_TUI_STYLE_DIM);
+	guint i;
+	for (i = first; i < t->tasks->len; i++) {
+		const TaskRow *task = &g_array_index(t->tasks, TaskRow, i);
+		if (!strcmp(task->glyph, "*"))
+			break;
+		g_autofree char *raw = g_strdup_printf("%s %s-%d", task->glyph,
+						       task->comm ? task->comm : "<...>", task->pid);
+		g_autofree char *safe = ftl_escape(raw, -1);
+		int w = (int)ftl_escape_width(safe);
+		if (x + w + 12 > c->cols)
+			break;
+		x += ftl_tui_put(c, y, x, w, safe, ftl_tui_name_style(task->comm, task->pid));
+		x += ftl_tui_put(c, y, x, 2, "  ", FTL_TUI_STYLE_NORMAL);
+	}
+	if (i < t->tasks->len) {
+		g_autofree char *more = g_strdup_printf("* %u more", t->tasks->len - i);
+		ftl_tui_put(c, y, x, -1, more, FTL_TUI_STYLE_DIM);
+	}
+}
+
+/* What the cursor is on, in the selected row. */
+static void timeline_info(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas *c, int y)
 {
 	ftl_tui_fill(c, y, 0, -1, FTL_TUI_STYLE_STATUS);
-	if (t->per_task || !t->lanes->len)
+	if (!timeline_rows(t))
 		return;
-	const FtlTuiLane *lane = g_array_index(t->lanes, FtlTuiLane *, t->lane);
+	char d[32], a[32];
+	g_autofree char *what = NULL;
 	gint64 cover;
-	const FtlTuiRun *r = timeline_run(lane, t->cursor, t->cursor + 1, -1, &cover);
-	char d[32];
-	g_autofree char *what = r ? g_strdup_printf("CPU %d: %s-%d, running %s here", lane->cpu,
-						    r->comm ? r->comm : "<...>", r->pid,
-						    ftl_tui_duration(r->t1 - r->t0, d, sizeof d))
-				  : g_strdup_printf("CPU %d: idle or unknown", lane->cpu);
-	ftl_tui_put_raw(c, y, 0, -1, what, -1, FTL_TUI_STYLE_STATUS);
+	if (t->lane < (int)t->lanes->len) {
+		const FtlTuiLane *lane = g_array_index(t->lanes, FtlTuiLane *, t->lane);
+		const FtlTuiRun *r = timeline_run(lane, t->cursor, t->cursor + 1, -1, &cover);
+		what = r ? g_strdup_printf("CPU %d: %s-%d runs since %s (%s)", lane->cpu,
+					   r->comm ? r->comm : "<...>", r->pid,
+					   ftl_tui_app_time(app, r->t0, a, sizeof a),
+					   ftl_tui_duration(r->t1 - r->t0, d, sizeof d))
+			 : g_strdup_printf("CPU %d: idle or unknown", lane->cpu);
+	} else {
+		const TaskRow *task = &g_array_index(t->tasks, TaskRow, t->lane - (int)t->lanes->len);
+		gboolean waited;
+		gboolean ran = timeline_task_ran(t, task->pid, t->cursor, t->cursor + 1, &waited);
+		what = g_strdup_printf("%s-%d: %s", task->comm ? task->comm : "<...>", task->pid,
+				       ran ? "running" : waited ? "runnable, waiting for a CPU"
+								: "asleep or unknown");
+	}
+	g_autofree char *line = g_strdup_printf("%s  (Enter: Events here)", what);
+	ftl_tui_put_raw(c, y, 0, -1, line, -1, FTL_TUI_STYLE_STATUS);
+}
+
+/* M: the markers in view, numbered as the ticks. */
+static void timeline_list(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas *c, int y, int h, int w)
+{
+	const FtlMarkers *m = app->model->markers;
+	ftl_tui_fill(c, y, 0, -1, FTL_TUI_STYLE_HEADER);
+	ftl_tui_put(c, y, 0, -1, "  #  TIME          MARKER (M: back)", FTL_TUI_STYLE_HEADER);
+	int row = 1, number = 0;
+	for (guint i = 0; m && i < ftl_markers_count(m) && row < h; i++) {
+		const FtlMarker *mk = ftl_markers_get(m, i);
+		if (mk->ts == FTL_TS_NONE || timeline_time_col(t, mk->ts, w) < 0)
+			continue;
+		number++;
+		char ts[32];
+		g_autofree char *raw = g_strdup_printf("%3d  %12s  %s", number,
+						       ftl_tui_app_time(app, mk->ts, ts, sizeof ts),
+						       mk->text ? mk->text : "");
+		ftl_tui_put_raw(c, y + row++, 0, -1, raw, -1, FTL_TUI_STYLE_NORMAL);
+	}
+	if (!number)
+		ftl_tui_put(c, y + 1, 2, -1, "no marker in view", FTL_TUI_STYLE_DIM);
 }
 
 static void timeline_draw(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCanvas *c, int y, int h)
 {
 	TimelinePanel *t = (TimelinePanel *)p;
 	int w = c->cols - TL_LABEL;
-	p->page = MAX(h - 3, 1);
-	if (!app->model || t->span <= 0 || w < 1) {
+	/* ruler, markers; rows; legend, info */
+	p->page = MAX(h - 4, 1);
+	if (!app->model || t->for_model != app->model || t->span <= 0 || w < 1 || h < 5) {
 		ftl_tui_put(c, y, 0, -1, "Timeline: reading...", FTL_TUI_STYLE_HEADER);
 		return;
 	}
 	timeline_ruler(t, app, c, y, w);
-	int cx = timeline_time_col(t, t->cursor, w);
-	for (int row = 0; row < p->page && t->top + row < timeline_rows(t); row++) {
-		int i = t->top + row, yy = y + 2 + row;
-		timeline_label(t, c, yy, i,
-			       i == t->lane ? FTL_TUI_STYLE_CURSOR : FTL_TUI_STYLE_NORMAL);
-		for (int x = 0; x < w; x++)
-			timeline_cell(
-				t, c, yy, TL_LABEL + x, i, timeline_col_time(t, x, w),
-				MAX(timeline_col_time(t, x + 1, w), timeline_col_time(t, x, w) + 1),
-				x == cx ? (i == t->lane ? 2 : 1) : 0);
+	if (t->list) {
+		timeline_list(t, app, c, y + 2, h - 3, w);
+		timeline_info(t, app, c, y + h - 1);
+		return;
 	}
-	timeline_info(t, c, y + h - 1);
+	int cx = timeline_time_col(t, t->cursor, w);
+	int n_cpu = (int)t->lanes->len, shown = 0;
+	for (int row = 0; row < p->page; row++) {
+		/* the CPUs always, then the tasks from t->top */
+		int i = row < n_cpu ? row : n_cpu + t->top + (row - n_cpu);
+		if (i >= timeline_rows(t))
+			break;
+		int yy = y + 2 + row;
+		shown = i - n_cpu + 1;
+		timeline_label(t, c, yy, i, i == t->lane ? FTL_TUI_STYLE_CURSOR : FTL_TUI_STYLE_NORMAL);
+		for (int x = 0; x < w; x++) {
+			gint64 a = timeline_col_time(t, x, w);
+			gint64 b = MAX(timeline_col_time(t, x + 1, w), a + 1);
+			const char *ch;
+			FtlTuiStyle st;
+			if (i < n_cpu)
+				timeline_cpu_cell(t, c, g_array_index(t->lanes, FtlTuiLane *, i), a, b,
+						  &st, &ch);
+			else
+				timeline_task_cell(t, c, &g_array_index(t->tasks, TaskRow, i - n_cpu),
+						   a, b, &st, &ch);
+			/* the cursor's column: the cursor on the selected row */
+			if (x == cx)
+				st = i == t->lane ? FTL_TUI_STYLE_CURSOR : FTL_TUI_STYLE_MARK;
+			if (x == cx && !strcmp(ch, " "))
+				ch = c->utf8 ? "\u2502" : "|";
+			ftl_tui_put(c, yy, TL_LABEL + x, 1, ch, st);
+		}
+	}
+	timeline_legend(t, c, y + h - 2, (guint)MAX(shown, 0));
+	timeline_info(t, app, c, y + h - 1);
 }
 
 /* ---- the model, moving ------------------------------------------------------------ */
@@ -272,7 +450,7 @@ static void timeline_tasks(TimelinePanel *t)
 			gpointer at;
 			if (!g_hash_table_lookup_extended(idx, GINT_TO_POINTER(r->pid), NULL,
 							  &at)) {
-				TaskRow row = { r->pid, r->comm, 0 };
+				TaskRow row = { r->pid, r->comm, 0, "*" };
 				at = GUINT_TO_POINTER(t->tasks->len);
 				g_array_append_val(t->tasks, row);
 				g_hash_table_insert(idx, GINT_TO_POINTER(r->pid), at);
@@ -284,6 +462,15 @@ static void timeline_tasks(TimelinePanel *t)
 		}
 	}
 	g_array_sort(t->tasks, timeline_task_cmp);
+	/* letters by running time; the legend and the CPU rows use them */
+	static const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+	g_hash_table_remove_all(t->by_pid);
+	for (guint i = 0; i < t->tasks->len; i++) {
+		TaskRow *row = &g_array_index(t->tasks, TaskRow, i);
+		if (i < sizeof letters - 1)
+			g_snprintf(row->glyph, sizeof row->glyph, "%c", letters[i]);
+		g_hash_table_insert(t->by_pid, GINT_TO_POINTER(row->pid), GUINT_TO_POINTER(i + 1));
+	}
 }
 
 static FtlTuiReaction timeline_tick(FtlTuiPanel *p, FtlTuiApp *app)
@@ -332,24 +519,59 @@ static void timeline_zoom(TimelinePanel *t, FtlTuiApp *app, gboolean in, int w)
 	t->t0 = CLAMP(t->t0, app->model->first_ts, app->model->first_ts + full - span);
 }
 
+/* Keeps the selected task row in view below the CPU rows. */
+static void timeline_scroll(TimelinePanel *t, int page)
+{
+	int n_cpu = (int)t->lanes->len;
+	if (t->lane < n_cpu)
+		return;
+	gint64 top = t->top;
+	ftl_tui_scroll(&top, t->lane - n_cpu, MAX(page - n_cpu, 1));
+	t->top = (int)top;
+}
+
 static FtlTuiReaction timeline_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cmd,
 				       const FtlTuiInput *in)
 {
 	TimelinePanel *t = (TimelinePanel *)p;
 	int w = MAX(app->cols - TL_LABEL, 1);
 	gint64 lane = t->lane;
-	(void)in;
-	if (!app->model || t->span <= 0)
+	if (!app->model || t->for_model != app->model || t->span <= 0)
 		return FTL_TUI_REACT_NONE;
 	if (cmd != FTL_TUI_CMD_TOP && cmd != FTL_TUI_CMD_BOTTOM &&
 	    ftl_tui_move(&lane, timeline_rows(t), p->page, cmd)) {
 		t->lane = (gint)lane;
-		gint64 top = t->top;
-		ftl_tui_scroll(&top, lane, p->page);
-		t->top = (gint)top;
+		timeline_scroll(t, p->page);
 		return FTL_TUI_REACT_REDRAW;
 	}
 	switch (cmd) {
+	case FTL_TUI_CMD_CLICK: {
+		/* rows from screen row 3 (tabs, ruler, markers); the column's time */
+		int row = in->y - 3, n_cpu = (int)t->lanes->len;
+		int i = row < n_cpu ? row : n_cpu + t->top + (row - n_cpu);
+		if (row < 0 || row >= p->page || i >= timeline_rows(t) || in->x < TL_LABEL)
+			return FTL_TUI_REACT_NONE;
+		t->lane = i;
+		t->cursor = timeline_col_time(t, MIN(in->x - TL_LABEL, w - 1), w);
+		break;
+	}
+	case FTL_TUI_CMD_PAN_LEFT:
+	case FTL_TUI_CMD_PAN_RIGHT: {
+		gint64 d = (cmd == FTL_TUI_CMD_PAN_LEFT ? -1 : 1) * MAX(t->span / 2, 1);
+		gint64 full = MAX(app->model->last_ts - app->model->first_ts, 1) + 1;
+		t->t0 = CLAMP(t->t0 + d, app->model->first_ts,
+			      app->model->first_ts + MAX(full - t->span, 0));
+		t->cursor = CLAMP(t->cursor + d, t->t0, t->t0 + t->span - 1);
+		break;
+	}
+	case FTL_TUI_CMD_MARKER_LIST:
+		t->list = !t->list;
+		return FTL_TUI_REACT_REDRAW;
+	case FTL_TUI_CMD_BACK:
+		if (!t->list)
+			return FTL_TUI_REACT_NONE;
+		t->list = FALSE;
+		return FTL_TUI_REACT_REDRAW;
 	case FTL_TUI_CMD_LEFT:
 	case FTL_TUI_CMD_RIGHT:
 		t->cursor += (cmd == FTL_TUI_CMD_LEFT ? -1 : 1) * MAX(t->span / w, 1);
@@ -362,12 +584,8 @@ static FtlTuiReaction timeline_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd
 	case FTL_TUI_CMD_ZOOM_OUT:
 		timeline_zoom(t, app, cmd == FTL_TUI_CMD_ZOOM_IN, w);
 		break;
-	case FTL_TUI_CMD_GROUP:
-		t->per_task = !t->per_task;
-		t->lane = t->top = 0;
-		return FTL_TUI_REACT_REDRAW;
 	case FTL_TUI_CMD_ACTIVATE:
-		return ftl_tui_app_events_at_time(app, t->cursor);
+		return ftl_tui_go_time(app, t->cursor);
 	default:
 		return FTL_TUI_REACT_NONE;
 	}
@@ -384,7 +602,7 @@ static gint64 timeline_cursor_time(FtlTuiPanel *p, FtlTuiApp *app)
 static FtlTuiReaction timeline_goto_time(FtlTuiPanel *p, FtlTuiApp *app, gint64 ts)
 {
 	TimelinePanel *t = (TimelinePanel *)p;
-	if (!app->model || t->span <= 0)
+	if (!app->model || t->for_model != app->model || t->span <= 0)
 		return FTL_TUI_REACT_NONE;
 	t->cursor = ts;
 	t->t0 = ts - t->span / 2;
@@ -398,7 +616,9 @@ const FtlTuiPanelClass ftl_tui_timeline_panel = {
 	.name = "Timeline",
 	.new = timeline_new,
 	.free = timeline_free,
-	.available = timeline_available,
+	.available = ftl_tui_app_has_events,
+	.empty = timeline_empty,
+	.needs_model = TRUE,
 	.draw = timeline_draw,
 	.command = timeline_command,
 	.cursor_time = timeline_cursor_time,

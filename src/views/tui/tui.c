@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The TUI's loop: keys from the terminal into the app, reactions into
  * drawing, background results on a timer; and the terminal given back on
- * every way out, signals and reading errors included. */
+ * every way out, signals, crashes and reading errors included. */
 #include "config.h"
 
 #include "views/tui/tui.h"
@@ -51,6 +51,50 @@ static void tui_signals_restore(TuiSignals *s)
 {
 	for (int i = 0; i < 3; i++)
 		sigaction(s->sigs[i], &s->old[i], NULL);
+}
+
+/* A fatal signal (a crash, an abort, an assertion) while the screen is
+ * up: the terminal is given back first, then the signal goes on to the
+ * handler there was (the sanitizers' report, a core dump). What the
+ * handler needs is set once before and only read in it. */
+static const int tui_fatal_sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+#define TUI_N_FATAL G_N_ELEMENTS(tui_fatal_sigs)
+static FtlTuiTermRestore tui_fatal_restore = { .fd = -1 };
+static struct sigaction tui_fatal_old[TUI_N_FATAL];
+/* a stack overflow leaves no stack for the handler */
+static char tui_fatal_stack[64 * 1024];
+
+static void tui_on_fatal(int sig, siginfo_t *info, void *ctx)
+{
+	(void)ctx;
+	ftl_tui_term_restore(&tui_fatal_restore);
+	for (guint i = 0; i < TUI_N_FATAL; i++)
+		if (tui_fatal_sigs[i] == sig)
+			sigaction(sig, &tui_fatal_old[i], NULL);
+	/* a fault happens again when the handler returns, now to the old
+	 * handler; a signal sent (abort(), kill) is sent again */
+	if (info->si_code <= 0)
+		raise(sig);
+}
+
+static void tui_fatal_set(FtlTuiCanvas *c)
+{
+	ftl_tui_canvas_curses_restore_info(c, &tui_fatal_restore);
+	stack_t st = { .ss_sp = tui_fatal_stack, .ss_size = sizeof tui_fatal_stack };
+	sigaltstack(&st, NULL);
+	struct sigaction sa = { 0 };
+	sa.sa_sigaction = tui_on_fatal;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	for (guint i = 0; i < TUI_N_FATAL; i++)
+		sigaction(tui_fatal_sigs[i], &sa, &tui_fatal_old[i]);
+}
+
+static void tui_fatal_clear(void)
+{
+	for (guint i = 0; i < TUI_N_FATAL; i++)
+		sigaction(tui_fatal_sigs[i], &tui_fatal_old[i], NULL);
+	tui_fatal_restore.fd = -1;
 }
 
 /* Whatever a library prints on stderr while the screen is up (libtracecmd
@@ -125,8 +169,10 @@ gboolean ftl_tui_run(const FtlTuiOptions *opt, GError **error)
 	FtlTuiCanvas *c = ftl_tui_canvas_curses_new(opt->color, opt->utf8, error);
 	if (c) {
 		FtlTuiInputReader *in = ftl_tui_input_new(opt->mouse);
+		tui_fatal_set(c);
 		tui_loop(app, c, in);
 		ftl_tui_input_free(in);
+		tui_fatal_clear();
 		ftl_tui_canvas_free(c); /* the terminal is back */
 	}
 	tui_stderr_release(saved, held);

@@ -9,7 +9,8 @@
 /* Runs the TUI until the user quits. The terminal is given back on every
  * way out: quitting, an error while reading (returned here, after the
  * screen is restored), SIGTERM, SIGINT or SIGHUP (the signal is raised
- * again once the terminal is restored). */
+ * again once the terminal is restored), a crash or an abort (SIGSEGV,
+ * SIGBUS, SIGABRT, SIGFPE, SIGILL: the handler there was gets it after). */
 gboolean ftl_tui_run(const FtlTuiOptions *opt, GError **error);
 /* Sets malloc up for the TUI's threads; call before any thread starts
  * (before the first input is opened). */
