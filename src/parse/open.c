@@ -207,6 +207,14 @@ static gint open_add_per_cpu(FtlTrace *trace, const char *dir, GError **error)
 			g_propagate_error(error, g_steal_pointer(&local));
 			return -1;
 		}
+		/* per_cpu/cpuN/stats beside it: what that CPU lost */
+		g_autofree char *stats = g_build_filename(dir, c, "stats", NULL);
+		g_autofree char *text = NULL;
+		if (!file && g_file_get_contents(stats, &text, NULL, NULL)) {
+			FtlCpuStats st;
+			ftl_cpustats_parse(text, &st);
+			ftl_trace_set_cpustats(trace, cpu, &st);
+		}
 		added++;
 	}
 	return added;

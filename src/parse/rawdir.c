@@ -563,13 +563,16 @@ static void raw_read_clock(FtlTrace *trace, const char *dir)
 		ftl_trace_set_clock(trace, clock);
 }
 
-static guint64 raw_read_stats(const char *path)
+/* per_cpu/cpuN/stats, when the directory has it, into the trace; the
+ * events it says were lost (0 without). */
+static guint64 raw_read_stats(FtlTrace *trace, gint cpu, const char *path)
 {
 	g_autofree char *text = NULL;
 	if (!path || !g_file_get_contents(path, &text, NULL, NULL))
 		return 0;
 	FtlCpuStats st;
 	ftl_cpustats_parse(text, &st);
+	ftl_trace_set_cpustats(trace, cpu, &st);
 	return ftl_cpustats_lost(&st);
 }
 
@@ -698,7 +701,7 @@ static gboolean raw_add_sources(FtlTrace *trace, GPtrArray *files, GPtrArray *in
 					  (guint32)psize, tep_is_old_format(tep));
 		rc->page = g_malloc0(psize + FTL_PAGES_SLACK);
 		rc->last_ts = FTL_TS_NONE;
-		rc->stats_lost = raw_read_stats(f->stats);
+		rc->stats_lost = raw_read_stats(trace, f->cpu, f->stats);
 		rc->n_lost = ftl_strpool_intern(ftl_trace_pool(trace), "lost");
 		rc->base.has_header = TRUE;
 		rc->base.header_cpus = max_cpu;
