@@ -122,13 +122,6 @@ void ftl_quality_feed(FtlQuality *q, const FtlEvent *ev)
 	}
 }
 
-/* a + b for counts that are never negative, saturating */
-static gint64 quality_add(gint64 a, gint64 b)
-{
-	gint64 r;
-	return __builtin_add_overflow(a, b, &r) ? G_MAXINT64 : r;
-}
-
 /* Each CPU's lost events by the one rule (model/trace.h), the statistics'
  * overrun, and the whole trace's sums. */
 static void quality_lost_and_total(FtlQuality *q)
@@ -148,15 +141,12 @@ static void quality_lost_and_total(FtlQuality *q)
 		if (c->pub.overrun < 0)
 			all_stats = FALSE;
 		else
-			overrun = quality_add(overrun, c->pub.overrun);
+			overrun = ftl_lost_sum(overrun, c->pub.overrun);
 		t->events += c->pub.events;
 		t->event_lines += c->pub.event_lines;
 		t->lost_lines += c->pub.lost_lines;
 		t->buffer_started += c->pub.buffer_started;
-		if (c->pub.lost_events == FTL_LOST_UNKNOWN || t->lost_events == FTL_LOST_UNKNOWN)
-			t->lost_events = FTL_LOST_UNKNOWN;
-		else
-			t->lost_events = quality_add(t->lost_events, c->pub.lost_events);
+		t->lost_events = ftl_lost_sum(t->lost_events, c->pub.lost_events);
 		if (c->pub.first_ts != FTL_TS_NONE) {
 			if (t->first_ts == FTL_TS_NONE || c->pub.first_ts < t->first_ts)
 				t->first_ts = c->pub.first_ts;

@@ -252,7 +252,7 @@ void ftl_trace_set_cpustats(FtlTrace *t, gint cpu, const FtlCpuStats *st)
 
 const FtlCpuStats *ftl_trace_cpustats(const FtlTrace *t, gint cpu)
 {
-	if (cpu < 0 || (guint)cpu >= t->cpustats->len ||
+	if (!t || cpu < 0 || (guint)cpu >= t->cpustats->len ||
 	    !g_array_index(t->cpustats_set, gboolean, cpu))
 		return NULL;
 	return &g_array_index(t->cpustats, FtlCpuStats, cpu);
@@ -266,6 +266,14 @@ gint64 ftl_trace_cpu_lost(const FtlTrace *t, gint cpu, guint64 counted, guint64 
 	if (uncounted)
 		return FTL_LOST_UNKNOWN;
 	return (gint64)MIN(counted, (guint64)G_MAXINT64);
+}
+
+gint64 ftl_lost_sum(gint64 a, gint64 b)
+{
+	gint64 r;
+	if (a == FTL_LOST_UNKNOWN || b == FTL_LOST_UNKNOWN)
+		return FTL_LOST_UNKNOWN;
+	return __builtin_add_overflow(a, b, &r) ? G_MAXINT64 : r;
 }
 
 void ftl_trace_header_entries(const FtlTrace *t, gint64 *in_buffer, gint64 *written)

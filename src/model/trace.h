@@ -73,6 +73,7 @@ GPtrArray *ftl_trace_buffers(const FtlTrace *trace);
  * long as the trace. */
 void ftl_trace_set_cpustats(FtlTrace *trace, gint cpu, const FtlCpuStats *st);
 const FtlCpuStats *ftl_trace_cpustats(const FtlTrace *trace, gint cpu);
+/* trace may be NULL here (no statistics). */
 /* The one rule for how many events a CPU lost, given the LOST marks read
  * for it (counted: the sum of the counts they give; uncounted: marks that
  * give none): what its statistics say when the input has them, else the
@@ -80,6 +81,8 @@ const FtlCpuStats *ftl_trace_cpustats(const FtlTrace *trace, gint cpu);
  * without marks and without statistics lost 0 as far as the input says. */
 #define FTL_LOST_UNKNOWN ((gint64)-1)
 gint64 ftl_trace_cpu_lost(const FtlTrace *trace, gint cpu, guint64 counted, guint64 uncounted);
+/* a + b of two such figures: unknown when either is, saturating. */
+gint64 ftl_lost_sum(gint64 a, gint64 b);
 /* The header's entries-in-buffer and entries-written for the whole trace
  * (-1 each when no source's header gives them): a merged file's header is
  * its own buffer's; the kernel writes the whole buffer's totals, summed
