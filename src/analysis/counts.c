@@ -1,20 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Counts: per-CPU and per-event-name tallies and time spans. */
+/* Counts: per-event-name and per-kind tallies, the first markers. */
 #include "analysis/counts.h"
-
-#include "util/slots.h"
 
 #define COUNTS_RECENT 64
 
 struct _FtlCounts {
-	GArray *cpus;	   /* FtlCpuCounts, index cpu + 1 */
 	GHashTable *names; /* interned name -> FtlNameCount* */
 	GPtrArray *sorted_names;
-	GArray *sorted_cpus; /* FtlCpuCounts that saw events */
 	GPtrArray *markers;  /* FtlMarkerSample* */
 	guint64 kinds[FTL_EVENT_N_KINDS];
-	guint64 event_lines, events, lost_events, lost_lines;
-	gint64 first_ts, last_ts;
+	guint64 events;
 	/* The counts of the names seen last, by their interned pointer: a
 	 * trace.dat interleaves dozens of event names, and the hash lookup was
 	 * most of feeding one. */
@@ -31,10 +26,8 @@ static void counts_marker_free(gpointer p)
 FtlCounts *ftl_counts_new(void)
 {
 	FtlCounts *c = g_new0(FtlCounts, 1);
-	c->cpus = g_array_new(FALSE, TRUE, sizeof(FtlCpuCounts));
 	c->names = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
 	c->markers = g_ptr_array_new_with_free_func(counts_marker_free);
-	c->first_ts = c->last_ts = FTL_TS_NONE;
 	return c;
 }
 
@@ -42,63 +35,20 @@ void ftl_counts_free(FtlCounts *c)
 {
 	if (!c)
 		return;
-	g_array_unref(c->cpus);
 	g_hash_table_destroy(c->names);
 	if (c->sorted_names)
 		g_ptr_array_unref(c->sorted_names);
-	if (c->sorted_cpus)
-		g_array_unref(c->sorted_cpus);
 	g_ptr_array_unref(c->markers);
 	g_free(c);
 }
 
-/* slot 0 holds the events without a CPU */
-static void counts_cpu_init(gpointer slot, guint idx)
-{
-	FtlCpuCounts *cc = slot;
-	cc->cpu = (gint32)idx - 1;
-	cc->first_ts = cc->last_ts = FTL_TS_NONE;
-}
-
-static FtlCpuCounts *counts_cpu(FtlCounts *c, gint32 cpu)
-{
-	return ftl_slots_get(c->cpus, cpu < 0 ? 0 : (guint)cpu + 1, sizeof(FtlCpuCounts),
-			     counts_cpu_init);
-}
-
 void ftl_counts_feed(FtlCounts *c, const FtlEvent *ev)
 {
-	FtlCpuCounts *cc = counts_cpu(c, ev->cpu);
-	cc->events++;
 	c->events++;
 	c->kinds[ev->kind]++;
-	/* a leaf's synthesized exit time is computed, not printed: spans use what
-	 * the lines say, like the quality window does */
-	if (ev->ts != FTL_TS_NONE && !(ev->flags & FTL_EVENT_F_SYNTH)) {
-		if (cc->first_ts == FTL_TS_NONE || ev->ts < cc->first_ts)
-			cc->first_ts = ev->ts;
-		if (cc->last_ts == FTL_TS_NONE || ev->ts > cc->last_ts)
-			cc->last_ts = ev->ts;
-		if (c->first_ts == FTL_TS_NONE || ev->ts < c->first_ts)
-			c->first_ts = ev->ts;
-		if (c->last_ts == FTL_TS_NONE || ev->ts > c->last_ts)
-			c->last_ts = ev->ts;
-	}
-	if (ev->flags & FTL_EVENT_F_SYNTH)
+	if (ev->flags & FTL_EVENT_F_SYNTH || ev->kind == FTL_EVENT_LOST ||
+	    ev->kind == FTL_EVENT_BUFFER_START)
 		return;
-	if (ev->kind == FTL_EVENT_LOST) {
-		cc->lost_lines++;
-		cc->lost_events += ev->u.lost.count;
-		c->lost_lines++;
-		c->lost_events += ev->u.lost.count;
-		return;
-	}
-	if (ev->kind == FTL_EVENT_BUFFER_START) {
-		cc->buffer_started++;
-		return;
-	}
-	cc->event_lines++;
-	c->event_lines++;
 	if (ev->name) {
 		FtlNameCount **slot = &c->recent[((guintptr)ev->name >> 4) % COUNTS_RECENT];
 		FtlNameCount *nc = *slot;
@@ -142,22 +92,6 @@ void ftl_counts_finish(FtlCounts *c)
 	while (g_hash_table_iter_next(&it, NULL, &v))
 		g_ptr_array_add(c->sorted_names, v);
 	g_ptr_array_sort(c->sorted_names, counts_name_cmp);
-	c->sorted_cpus = g_array_new(FALSE, FALSE, sizeof(FtlCpuCounts));
-	for (guint i = 0; i < c->cpus->len; i++) {
-		FtlCpuCounts *cc = &g_array_index(c->cpus, FtlCpuCounts, i);
-		if (cc->events)
-			g_array_append_val(c->sorted_cpus, *cc);
-	}
-}
-
-guint ftl_counts_n_cpus(const FtlCounts *c)
-{
-	return c->sorted_cpus->len;
-}
-
-const FtlCpuCounts *ftl_counts_cpu(const FtlCounts *c, guint i)
-{
-	return &g_array_index(c->sorted_cpus, FtlCpuCounts, i);
 }
 
 GPtrArray *ftl_counts_names(const FtlCounts *c)
@@ -170,34 +104,9 @@ guint64 ftl_counts_kind(const FtlCounts *c, FtlEventKind kind)
 	return c->kinds[kind];
 }
 
-guint64 ftl_counts_event_lines(const FtlCounts *c)
-{
-	return c->event_lines;
-}
-
 guint64 ftl_counts_events(const FtlCounts *c)
 {
 	return c->events;
-}
-
-guint64 ftl_counts_lost_events(const FtlCounts *c)
-{
-	return c->lost_events;
-}
-
-guint64 ftl_counts_lost_lines(const FtlCounts *c)
-{
-	return c->lost_lines;
-}
-
-gint64 ftl_counts_first_ts(const FtlCounts *c)
-{
-	return c->first_ts;
-}
-
-gint64 ftl_counts_last_ts(const FtlCounts *c)
-{
-	return c->last_ts;
 }
 
 GPtrArray *ftl_counts_marker_samples(const FtlCounts *c)

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Counts: per-CPU and per-event-name tallies and time spans, what `info` shows. */
+/* Counts: per-event-name and per-kind tallies and the first markers, what
+ * `info` shows beside the per-CPU summary (analysis/quality.h, which owns
+ * the events, spans and lost events per CPU). */
 #pragma once
 
 #include "analysis/pass.h"
@@ -7,17 +9,6 @@
 
 #include "model/event.h"
 #include "model/trace.h"
-
-typedef struct {
-	gint32 cpu;	     /* -1 for events without a CPU */
-	guint64 event_lines; /* input lines that produced an event */
-	guint64 events;	     /* events, synthesized leaf exits included */
-	gint64 first_ts;     /* FTL_TS_NONE when no event had a timestamp */
-	gint64 last_ts;
-	guint64 lost_lines;
-	guint64 lost_events;
-	guint64 buffer_started;
-} FtlCpuCounts;
 
 typedef struct {
 	const char *name; /* interned */
@@ -42,18 +33,11 @@ void ftl_counts_finish(FtlCounts *c);
 extern const FtlConsumerClass ftl_counts_consumer;
 
 /* Results, valid after finish and as long as c. */
-guint ftl_counts_n_cpus(const FtlCounts *c);
-/* Sorted by cpu, the unknown CPU (-1) first when present. */
-const FtlCpuCounts *ftl_counts_cpu(const FtlCounts *c, guint i);
 /* Sorted by count (descending), then name. */
 GPtrArray *ftl_counts_names(const FtlCounts *c);
 guint64 ftl_counts_kind(const FtlCounts *c, FtlEventKind kind);
-guint64 ftl_counts_event_lines(const FtlCounts *c);
+/* Every event, of every kind (what a command that found none says). */
 guint64 ftl_counts_events(const FtlCounts *c);
-guint64 ftl_counts_lost_events(const FtlCounts *c);
-guint64 ftl_counts_lost_lines(const FtlCounts *c);
-gint64 ftl_counts_first_ts(const FtlCounts *c);
-gint64 ftl_counts_last_ts(const FtlCounts *c);
 /* The first markers (at most FTL_COUNTS_MARKER_SAMPLES), in order. */
 #define FTL_COUNTS_MARKER_SAMPLES 20
 GPtrArray *ftl_counts_marker_samples(const FtlCounts *c);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Data quality: per-CPU spans, lost events and header counts, and the window
- * in which every CPU's data is complete, with caveats in plain sentences. */
+/* Data quality: the per-CPU summary (events, spans, lost events), the header
+ * counts, and the window in which every CPU's data is complete, with caveats
+ * in plain sentences. */
 #include "analysis/quality.h"
 
 #include <string.h>
@@ -19,6 +20,8 @@ typedef struct {
 	/* A LOST line has no timestamp in text traces: the loss ends where the
 	 * next event of that CPU begins, so it stays pending until then. */
 	gboolean lost_pending;
+	guint64 lost_counted;	/* the counts LOST marks give */
+	guint64 lost_uncounted; /* LOST marks that give none */
 	gint64 lost_resume_ts; /* timestamp after the last resolved LOST line */
 	const char *lost_file; /* where the last LOST line was (borrowed from its source) */
 	guint64 lost_line;
@@ -28,6 +31,7 @@ struct _FtlQuality {
 	FtlTrace *trace;
 	GArray *slots; /* QualityCpu, index cpu + 1 (slot 0: events without a CPU) */
 	GArray *rows;  /* QualityCpu, the seen slots sorted by cpu, after finish */
+	FtlCpuQuality total;
 	GPtrArray *caveats;
 	gint64 win_start, win_end;
 	gint64 evicted;
@@ -62,7 +66,7 @@ static void quality_slot_init(gpointer slot, guint idx)
 	QualityCpu *s = slot;
 	s->pub.cpu = (gint32)idx - 1;
 	s->pub.first_ts = s->pub.last_ts = FTL_TS_NONE;
-	s->pub.entries_in_buffer = s->pub.entries_written = -1;
+	s->pub.overrun = -1;
 	s->lost_resume_ts = FTL_TS_NONE;
 }
 
@@ -76,16 +80,20 @@ static QualityCpu *quality_slot(FtlQuality *q, gint32 cpu)
 
 void ftl_quality_feed(FtlQuality *q, const FtlEvent *ev)
 {
+	if (ev->cpu >= 65536)
+		return;
+	QualityCpu *s = quality_slot(q, ev->cpu);
+	s->pub.events++;
 	/* A synthesized event repeats a line already fed (a leaf's exit); its
 	 * computed time is no line's timestamp. */
 	if (ev->flags & FTL_EVENT_F_SYNTH)
 		return;
-	if (ev->cpu >= 65536)
-		return;
-	QualityCpu *s = quality_slot(q, ev->cpu);
 	if (ev->kind == FTL_EVENT_LOST) {
 		s->pub.lost_lines++;
-		s->pub.lost_events += ev->u.lost.count;
+		if (ev->u.lost.count)
+			s->lost_counted += ev->u.lost.count;
+		else
+			s->lost_uncounted++;
 		s->lost_file = ev->src ? ev->src->path : NULL;
 		s->lost_line = ev->line;
 		if (ev->ts != FTL_TS_NONE) {
@@ -101,7 +109,7 @@ void ftl_quality_feed(FtlQuality *q, const FtlEvent *ev)
 		s->pub.buffer_started++;
 		return;
 	}
-	s->pub.events++;
+	s->pub.event_lines++;
 	if (ev->ts == FTL_TS_NONE)
 		return;
 	if (s->pub.first_ts == FTL_TS_NONE || ev->ts < s->pub.first_ts)
@@ -114,41 +122,47 @@ void ftl_quality_feed(FtlQuality *q, const FtlEvent *ev)
 	}
 }
 
-/* The header counts. A merged file's header gives the totals. The kernel
- * prints the same line in each per_cpu/cpuN/trace header; whether it holds
- * that CPU's numbers or the whole buffer's depends on the kernel, so equal
- * numbers in every per-CPU header are taken as one total rather than
- * counted once per file. */
-static void quality_entries(FtlQuality *q)
+/* Each CPU's lost events by the one rule (model/trace.h), the statistics'
+ * overrun, and the whole trace's sums. */
+static void quality_lost_and_total(FtlQuality *q)
 {
-	gint64 merged = -1, percpu_sum = -1;
-	gint64 first_in = -1, first_wr = -1;
-	gboolean percpu_same = TRUE;
-	guint n_percpu = 0;
-	for (guint i = 0; i < ftl_trace_n_sources(q->trace); i++) {
-		FtlSource *src = ftl_trace_source(q->trace, i);
-		if (src->entries_in_buffer < 0 || src->entries_written < 0)
-			continue;
-		gint64 ev = MAX(src->entries_written - src->entries_in_buffer, 0);
-		if (src->cpu_hint < 0) {
-			merged = MAX(merged, 0) + ev;
-			continue;
+	FtlCpuQuality *t = &q->total;
+	memset(t, 0, sizeof *t);
+	t->cpu = -1;
+	t->first_ts = t->last_ts = FTL_TS_NONE;
+	gboolean all_stats = q->rows->len > 0;
+	gint64 overrun = 0;
+	for (guint i = 0; i < q->rows->len; i++) {
+		QualityCpu *c = &g_array_index(q->rows, QualityCpu, i);
+		c->pub.lost_events = ftl_trace_cpu_lost(q->trace, c->pub.cpu, c->lost_counted,
+							c->lost_uncounted);
+		const FtlCpuStats *st = ftl_trace_cpustats(q->trace, c->pub.cpu);
+		c->pub.overrun = st ? (gint64)MIN(st->overrun, (guint64)G_MAXINT64) : -1;
+		if (c->pub.overrun < 0)
+			all_stats = FALSE;
+		else
+			overrun = ftl_lost_sum(overrun, c->pub.overrun);
+		t->events += c->pub.events;
+		t->event_lines += c->pub.event_lines;
+		t->lost_lines += c->pub.lost_lines;
+		t->buffer_started += c->pub.buffer_started;
+		t->lost_events = ftl_lost_sum(t->lost_events, c->pub.lost_events);
+		if (c->pub.first_ts != FTL_TS_NONE) {
+			if (t->first_ts == FTL_TS_NONE || c->pub.first_ts < t->first_ts)
+				t->first_ts = c->pub.first_ts;
+			if (t->last_ts == FTL_TS_NONE || c->pub.last_ts > t->last_ts)
+				t->last_ts = c->pub.last_ts;
 		}
-		QualityCpu *s = quality_slot(q, src->cpu_hint);
-		s->pub.entries_in_buffer = src->entries_in_buffer;
-		s->pub.entries_written = src->entries_written;
-		if (n_percpu++ == 0) {
-			first_in = src->entries_in_buffer;
-			first_wr = src->entries_written;
-		} else if (first_in != src->entries_in_buffer || first_wr != src->entries_written) {
-			percpu_same = FALSE;
-		}
-		percpu_sum = MAX(percpu_sum, 0) + ev;
 	}
-	if (n_percpu > 1 && percpu_same)
-		percpu_sum = MAX(first_wr - first_in, 0);
-	if (merged >= 0 || percpu_sum >= 0)
-		q->evicted = MAX(merged, 0) + MAX(percpu_sum, 0);
+	t->overrun = all_stats ? overrun : -1;
+	/* the statistics count per CPU; the header, where it is the kernel's,
+	 * says the same sum */
+	gint64 in_buffer, written;
+	ftl_trace_header_entries(q->trace, &in_buffer, &written);
+	if (t->overrun >= 0)
+		q->evicted = t->overrun;
+	else if (in_buffer >= 0 && written >= 0)
+		q->evicted = MAX(written - in_buffer, 0);
 }
 
 static gint quality_row_cmp(gconstpointer a, gconstpointer b)
@@ -170,10 +184,17 @@ static void quality_caveat_lost(FtlQuality *q, const QualityCpu *c)
 	char t[64];
 	GString *s = g_string_new(NULL);
 	g_string_append_printf(s, "CPU %d lost ", c->pub.cpu);
-	if (c->pub.lost_events)
-		g_string_append_printf(s, "%" G_GUINT64_FORMAT " events", c->pub.lost_events);
-	else
+	if (c->pub.lost_events == FTL_LOST_UNKNOWN)
 		g_string_append(s, "events (how many is not given)");
+	else
+		g_string_append_printf(s, "%" G_GINT64_FORMAT " events", c->pub.lost_events);
+	if (c->pub.overrun >= 0)
+		g_string_append(s, " (its ring-buffer statistics say)");
+	if (!c->pub.lost_lines) {
+		g_string_append(s, "; no mark in the data says where");
+		g_ptr_array_add(q->caveats, g_string_free(s, FALSE));
+		return;
+	}
 	g_string_append_printf(s, " in %" G_GUINT64_FORMAT " LOST line%s", c->pub.lost_lines,
 			       c->pub.lost_lines == 1 ? "" : "s");
 	const char *which = c->pub.lost_lines == 1 ? "" : "the last ";
@@ -191,23 +212,25 @@ static void quality_caveats(FtlQuality *q, gint64 min_first, gint64 max_last)
 {
 	char t1[64], d[64];
 	gboolean any_ts = min_first != FTL_TS_NONE;
-	guint64 events = 0;
-	for (guint i = 0; i < q->rows->len; i++)
-		events += g_array_index(q->rows, QualityCpu, i).pub.events;
-	if (!any_ts && events)
+	if (!any_ts && q->total.event_lines)
 		g_ptr_array_add(q->caveats,
 				g_strdup("The input has no timestamps: no CPU has a time span and "
 					 "there is no complete window to report."));
 	if (q->evicted > 0)
 		g_ptr_array_add(
 			q->caveats,
-			g_strdup_printf("The header says %" G_GINT64_FORMAT " events were "
-					"overwritten before the trace was read (entries-written "
-					"minus entries-in-buffer): the oldest data is gone.",
-					q->evicted));
+			g_strdup_printf("%s %" G_GINT64_FORMAT " events were "
+					"overwritten before the trace was read%s: the oldest "
+					"data is gone.",
+					q->total.overrun >= 0 ? "The CPU statistics say"
+							      : "The header says",
+					q->evicted,
+					q->total.overrun >= 0
+						? ""
+						: " (entries-written minus entries-in-buffer)"));
 	for (guint i = 0; i < q->rows->len; i++) {
 		const QualityCpu *c = &g_array_index(q->rows, QualityCpu, i);
-		if (c->pub.lost_lines)
+		if (c->pub.lost_lines || c->pub.lost_events > 0)
 			quality_caveat_lost(q, c);
 	}
 	if (any_ts) {
@@ -239,7 +262,8 @@ static void quality_caveats(FtlQuality *q, gint64 min_first, gint64 max_last)
 							"the kernel marked its buffer as started "
 							"late, its older events were overwritten.",
 							c->pub.cpu, t1, d, earliest->pub.cpu));
-			else if (gap > span / QUALITY_LATE_SHARE)
+			else if (gap > span / QUALITY_LATE_SHARE && c->pub.overrun != 0)
+				/* not when its statistics say it overwrote none */
 				g_ptr_array_add(
 					q->caveats,
 					g_strdup_printf("CPU %d starts at %s, %s after CPU %d: "
@@ -255,10 +279,10 @@ static void quality_caveats(FtlQuality *q, gint64 min_first, gint64 max_last)
 					 "is complete."));
 	}
 	const QualityCpu *nocpu = q->rows->len ? &g_array_index(q->rows, QualityCpu, 0) : NULL;
-	if (nocpu && nocpu->pub.cpu < 0 && q->rows->len > 1 && nocpu->pub.events)
+	if (nocpu && nocpu->pub.cpu < 0 && q->rows->len > 1 && nocpu->pub.event_lines)
 		g_ptr_array_add(q->caveats,
 				g_strdup_printf("%" G_GUINT64_FORMAT " events carry no CPU number.",
-						nocpu->pub.events));
+						nocpu->pub.event_lines));
 }
 
 void ftl_quality_finish(FtlQuality *q)
@@ -266,13 +290,13 @@ void ftl_quality_finish(FtlQuality *q)
 	if (q->finished)
 		return;
 	q->finished = TRUE;
-	quality_entries(q);
 	for (guint i = 0; i < q->slots->len; i++) {
 		QualityCpu *s = &g_array_index(q->slots, QualityCpu, i);
 		if (s->seen)
 			g_array_append_val(q->rows, *s);
 	}
 	g_array_sort(q->rows, quality_row_cmp);
+	quality_lost_and_total(q);
 
 	gint64 start = FTL_TS_NONE, end = FTL_TS_NONE, min_first = FTL_TS_NONE,
 	       max_last = FTL_TS_NONE;
@@ -312,6 +336,11 @@ const FtlCpuQuality *ftl_quality_cpu(const FtlQuality *q, guint i)
 {
 	g_return_val_if_fail(i < q->rows->len, NULL);
 	return &g_array_index(q->rows, QualityCpu, i).pub;
+}
+
+const FtlCpuQuality *ftl_quality_total(const FtlQuality *q)
+{
+	return &q->total;
 }
 
 gint64 ftl_quality_window_start(const FtlQuality *q)

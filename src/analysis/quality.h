@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Data quality: how much of a trace can be trusted, per CPU and as a whole. */
+/* Data quality and the per-CPU summary: each CPU's events, span and lost
+ * events, computed once for every command and view that prints them (info,
+ * report, the TUI's Quality panel, JSON), and how much of the trace can be
+ * trusted, per CPU and as a whole. */
 #pragma once
 
 #include "analysis/pass.h"
@@ -8,15 +11,19 @@
 #include "model/trace.h"
 
 typedef struct {
-	gint32 cpu;
-	gint64 first_ts; /* FTL_TS_NONE when the CPU's events carry no time */
-	gint64 last_ts;
+	gint32 cpu; /* -1: events without a CPU */
+	/* every event the input gave: synthesized leaf exits and the LOST and
+	 * buffer-started marks included */
 	guint64 events;
-	guint64 lost_lines;	  /* LOST / DROPPED lines */
-	guint64 lost_events;	  /* the counts they give */
-	guint64 buffer_started;	  /* "##### CPU N buffer started ####" lines */
-	gint64 entries_in_buffer; /* from this CPU's own header (per_cpu files), else -1 */
-	gint64 entries_written;
+	guint64 event_lines; /* events read from a line or record of their own */
+	gint64 first_ts;     /* of its event lines; FTL_TS_NONE when they carry no time */
+	gint64 last_ts;
+	guint64 lost_lines; /* LOST / DROPPED lines, pages with the missed-events mark */
+	/* ftl_trace_cpu_lost(): the input's statistics when it has them, else
+	 * what the marks say; FTL_LOST_UNKNOWN when a mark gives no count */
+	gint64 lost_events;
+	gint64 overrun;		/* the statistics' overrun, -1 without statistics */
+	guint64 buffer_started; /* "##### CPU N buffer started ####" lines */
 } FtlCpuQuality;
 
 typedef struct _FtlQuality FtlQuality;
@@ -29,16 +36,23 @@ void ftl_quality_finish(FtlQuality *q);
 /* The quality analysis as a pass consumer (analysis/pass.h). */
 extern const FtlConsumerClass ftl_quality_consumer;
 
-/* After finish; borrowed, valid as long as q. Sorted by cpu. */
+/* After finish; borrowed, valid as long as q. Sorted by cpu, the events
+ * without a CPU (-1) first. */
 guint ftl_quality_n_cpus(const FtlQuality *q);
 const FtlCpuQuality *ftl_quality_cpu(const FtlQuality *q, guint i);
+/* The whole trace (cpu -1): the CPUs' sums, the earliest first and the
+ * latest last timestamp; lost_events unknown when one CPU's is, overrun
+ * -1 unless every CPU has statistics. Borrowed, valid as long as q. */
+const FtlCpuQuality *ftl_quality_total(const FtlQuality *q);
 /* The window in which every CPU's data is complete: from the latest first
  * event to the earliest last event over the CPUs, and after the last LOST
  * line on any CPU. FTL_TS_NONE when the input has no timestamps or the window
  * is empty. */
 gint64 ftl_quality_window_start(const FtlQuality *q);
 gint64 ftl_quality_window_end(const FtlQuality *q);
-/* entries-written minus entries-in-buffer from the header(s), -1 if unknown. */
+/* Events overwritten before the trace was read: the overruns of the CPU
+ * statistics when every CPU has them, else entries-written minus
+ * entries-in-buffer from the header(s); -1 if unknown. */
 gint64 ftl_quality_evicted(const FtlQuality *q);
 /* TRUE when [t0, t1] lies inside the complete window (and so no CPU's data
  * is missing there). Always FALSE when the window is unknown. */

@@ -87,6 +87,9 @@ struct _FtlSched {
 	GArray *on_iv, *on_wake;
 	gint64 first_ts, last_ts;
 	SchedTask *last; /* the task asked for last */
+	/* the input, known from the events' source: its CPU statistics give
+	 * the whole trace's lost events (ftl_trace_cpu_lost) */
+	const FtlTrace *trace;
 };
 
 static const char *const softirq_names[] = { "HI",	 "TIMER",   "NET_TX", "NET_RX",	 "BLOCK",
@@ -561,8 +564,13 @@ static void sched_lost(FtlSched *s, const FtlEvent *ev)
 		if (at != FTL_TS_NONE ? !acc_has(a, at) : a->w0 != G_MININT64)
 			continue;
 		FtlSchedCpu *ac = acc_cpu(a, ev->cpu);
-		ac->lost_lines += ev->kind == FTL_EVENT_LOST;
-		ac->lost_events += ev->kind == FTL_EVENT_LOST ? ev->u.lost.count : 0;
+		if (ev->kind != FTL_EVENT_LOST)
+			continue;
+		ac->lost_lines++;
+		if (ev->u.lost.count)
+			ac->lost_events += (gint64)MIN(ev->u.lost.count, (guint64)G_MAXINT64 / 2);
+		else
+			ac->lost_uncounted++;
 	}
 	if (!c->seen || c->lost)
 		return;
@@ -805,6 +813,8 @@ static void sched_feed_kind(FtlSched *s, SchedCpu *c, const FtlEvent *ev)
 
 void ftl_sched_feed(FtlSched *s, const FtlEvent *ev)
 {
+	if (!s->trace && ev->src)
+		s->trace = ev->src->trace;
 	if (ev->kind == FTL_EVENT_LOST || ev->kind == FTL_EVENT_BUFFER_START) {
 		sched_lost(s, ev);
 		return;
@@ -911,6 +921,13 @@ static void sched_acc_cpus(FtlSched *s, SchedAcc *a, gint64 w0, gint64 w1)
 		if (!c->seen)
 			continue;
 		FtlSchedCpu *ac = acc_cpu(a, (gint32)i);
+		/* the marks in a window; the whole trace by the one rule */
+		if (a->w0 == G_MININT64 && a->w1 == G_MAXINT64)
+			ac->lost_events = ftl_trace_cpu_lost(s->trace, (gint)i,
+							     (guint64)ac->lost_events,
+							     ac->lost_uncounted);
+		else if (ac->lost_uncounted)
+			ac->lost_events = FTL_LOST_UNKNOWN;
 		ac->t0 = MAX(c->first_ts, w0);
 		ac->t1 = MAX(ac->t0, w1);
 		if (ac->t1 > ac->t0 || ac->switches || ac->busy_ns || ac->lost_lines)

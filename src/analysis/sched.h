@@ -72,8 +72,13 @@ typedef struct {
 	gint64 hardirq_ns;
 	gint64 softirq_ns;
 	guint64 switches;
-	guint64 lost_events; /* as the LOST lines say (0 when they give no count) */
+	/* The events lost in this scope: FTL_LOST_UNKNOWN when a LOST mark in
+	 * it gives no count. The whole trace's follows the one rule
+	 * (ftl_trace_cpu_lost: the input's CPU statistics where it has them),
+	 * the figure info and report print. */
+	gint64 lost_events;
 	guint64 lost_lines;
+	guint64 lost_uncounted; /* LOST marks without a count */
 } FtlSchedCpu;
 
 typedef enum {

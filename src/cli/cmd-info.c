@@ -10,7 +10,6 @@
 #include "cli/cli.h"
 #include "util/error.h"
 #include "views/info.h"
-#include "views/quality.h"
 #include "views/table.h"
 
 gboolean ftl_cmd_info(const FtlCommand *cmd, int argc, char **argv, GError **error)
@@ -40,24 +39,12 @@ gboolean ftl_cmd_info(const FtlCommand *cmd, int argc, char **argv, GError **err
 	ftl_counts_finish(counts);
 	ftl_quality_finish(quality);
 	if (fmt == FTL_FORMAT_CSV) {
-		ftl_info_print_csv(stdout, trace, counts);
+		ftl_info_print_csv(stdout, trace, counts, quality);
 	} else if (json) {
-		g_autoptr(JsonNode) root = ftl_info_to_json(trace, counts);
-		/* The quality view adds a member to an open builder object; move
-		 * it over to info's object. */
-		g_autoptr(JsonBuilder) qb = json_builder_new();
-		json_builder_begin_object(qb);
-		ftl_quality_add_json(quality, qb);
-		json_builder_end_object(qb);
-		g_autoptr(JsonNode) qroot = json_builder_get_root(qb);
-		json_object_set_member(
-			json_node_get_object(root), "quality",
-			json_object_dup_member(json_node_get_object(qroot), "quality"));
+		g_autoptr(JsonNode) root = ftl_info_to_json(trace, counts, quality);
 		ftl_json_print(root, stdout);
 	} else {
-		ftl_info_print_text(stdout, trace, counts);
-		fputc('\n', stdout);
-		ftl_quality_print_text(quality, stdout);
+		ftl_info_print_text(stdout, trace, counts, quality);
 	}
 	/* what the trace holds is printed even when it is nothing */
 	return ftl_cli_finish(&g, trace, error);

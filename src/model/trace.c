@@ -18,6 +18,8 @@ struct _FtlTrace {
 	GPtrArray *buffers; /* char*: ring buffers the input holds */
 	const char *clock;
 	const char *kernel;
+	GArray *cpustats;    /* FtlCpuStats by cpu */
+	GArray *cpustats_set; /* gboolean by cpu: cpustats[cpu] came from the input */
 };
 
 void ftl_source_init(FtlSource *src, const FtlSourceOps *ops, const char *path)
@@ -30,24 +32,60 @@ void ftl_source_init(FtlSource *src, const FtlSourceOps *ops, const char *path)
 	src->header_cpus = -1;
 }
 
+/* "# entries-in-buffer/entries-written: 4000/4000": one entry per event,
+ * a function_graph leaf line two (its entry and return), the events
+ * counted with the exits the parser made for them. */
+static void source_entries_short(FtlSource *src, gint64 in_buffer, gint64 held)
+{
+	if (in_buffer <= held)
+		return;
+	g_autofree char *what = g_strdup_printf("the header says %" G_GINT64_FORMAT
+						" entries in the buffer, the file%s "
+						"hold%s %" G_GINT64_FORMAT,
+						in_buffer, src->cpu_hint >= 0 ? "s" : "",
+						src->cpu_hint >= 0 ? "" : "s", held);
+	ftl_diags_add(ftl_trace_diags(src->trace), FTL_DIAG_ENTRIES_SHORT,
+		      &(FtlDiagLoc){ src->path, 0, src->cpu_hint }, what, -1,
+		      (guint64)(in_buffer - held));
+}
+
+/* A per_cpu/cpuN/trace header gives the whole buffer's entries (the kernel
+ * sums them over its CPUs): once the files of every CPU the header counts
+ * have ended, their events together are what it promised. Fewer files than
+ * CPUs promise nothing to check against. */
+static void source_end_percpu(FtlSource *src)
+{
+	FtlTrace *t = src->trace;
+	gint64 held = 0, in_buffer = -1, written = -1;
+	guint files = 0;
+	for (guint i = 0; i < t->sources->len; i++) {
+		FtlSource *s = g_ptr_array_index(t->sources, i);
+		if (s->cpu_hint < 0 || s->entries_in_buffer < 0)
+			continue;
+		if (!s->end_checked)
+			return;
+		files++;
+		held += (gint64)s->stats.events;
+		if (s->entries_written > written) {
+			written = s->entries_written;
+			in_buffer = s->entries_in_buffer;
+		}
+	}
+	if (src->header_cpus > 0 && files >= (guint)src->header_cpus)
+		source_entries_short(src, in_buffer, held);
+}
+
 void ftl_source_end(FtlSource *src)
 {
 	if (src->end_checked)
 		return;
 	src->end_checked = TRUE;
-	/* "# entries-in-buffer/entries-written: 4000/4000": one entry per event,
-	 * a function_graph leaf line two (its entry and return), the events
-	 * counted with the exits the parser made for them */
-	gint64 held = (gint64)src->stats.events;
-	if (src->entries_in_buffer > held) {
-		g_autofree char *what = g_strdup_printf(
-			"the header says %" G_GINT64_FORMAT " entries in the buffer, the file "
-			"holds %" G_GINT64_FORMAT,
-			src->entries_in_buffer, held);
-		ftl_diags_add(ftl_trace_diags(src->trace), FTL_DIAG_ENTRIES_SHORT,
-			      &(FtlDiagLoc){ src->path, 0, src->cpu_hint }, what, -1,
-			      (guint64)(src->entries_in_buffer - held));
-	}
+	if (src->entries_in_buffer < 0)
+		return;
+	if (src->cpu_hint >= 0 && src->trace)
+		source_end_percpu(src);
+	else if (src->cpu_hint < 0)
+		source_entries_short(src, src->entries_in_buffer, (gint64)src->stats.events);
 }
 
 void ftl_source_account(FtlSource *src, const FtlEvent *ev, gint64 *last_ts, FtlSlice lost_text,
@@ -113,6 +151,8 @@ FtlTrace *ftl_trace_new(const char *label, FtlOpenFlags flags)
 	t->diags = ftl_diags_new();
 	t->notes = g_ptr_array_new_with_free_func(g_free);
 	t->buffers = g_ptr_array_new_with_free_func(g_free);
+	t->cpustats = g_array_new(FALSE, TRUE, sizeof(FtlCpuStats));
+	t->cpustats_set = g_array_new(FALSE, TRUE, sizeof(gboolean));
 	return t;
 }
 
@@ -126,6 +166,8 @@ void ftl_trace_free(FtlTrace *t)
 	ftl_diags_free(t->diags);
 	g_ptr_array_unref(t->notes);
 	g_ptr_array_unref(t->buffers);
+	g_array_unref(t->cpustats);
+	g_array_unref(t->cpustats_set);
 	g_free(t->label);
 	g_free(t);
 }
@@ -224,6 +266,64 @@ const char *ftl_trace_tracer(const FtlTrace *t)
 			return s->tracer;
 	}
 	return NULL;
+}
+
+void ftl_trace_set_cpustats(FtlTrace *t, gint cpu, const FtlCpuStats *st)
+{
+	if (cpu < 0 || cpu >= 65536)
+		return;
+	if ((guint)cpu >= t->cpustats->len) {
+		g_array_set_size(t->cpustats, (guint)cpu + 1);
+		g_array_set_size(t->cpustats_set, (guint)cpu + 1);
+	}
+	g_array_index(t->cpustats, FtlCpuStats, cpu) = *st;
+	g_array_index(t->cpustats_set, gboolean, cpu) = TRUE;
+}
+
+const FtlCpuStats *ftl_trace_cpustats(const FtlTrace *t, gint cpu)
+{
+	if (!t || cpu < 0 || (guint)cpu >= t->cpustats->len ||
+	    !g_array_index(t->cpustats_set, gboolean, cpu))
+		return NULL;
+	return &g_array_index(t->cpustats, FtlCpuStats, cpu);
+}
+
+gint64 ftl_trace_cpu_lost(const FtlTrace *t, gint cpu, guint64 counted, guint64 uncounted)
+{
+	const FtlCpuStats *st = ftl_trace_cpustats(t, cpu);
+	if (st)
+		return (gint64)MIN(ftl_cpustats_lost(st), (guint64)G_MAXINT64);
+	if (uncounted)
+		return FTL_LOST_UNKNOWN;
+	return (gint64)MIN(counted, (guint64)G_MAXINT64);
+}
+
+gint64 ftl_lost_sum(gint64 a, gint64 b)
+{
+	gint64 r;
+	if (a == FTL_LOST_UNKNOWN || b == FTL_LOST_UNKNOWN)
+		return FTL_LOST_UNKNOWN;
+	return __builtin_add_overflow(a, b, &r) ? G_MAXINT64 : r;
+}
+
+void ftl_trace_header_entries(const FtlTrace *t, gint64 *in_buffer, gint64 *written)
+{
+	gint64 m_in = -1, m_wr = -1, p_in = -1, p_wr = -1;
+	for (guint i = 0; i < t->sources->len; i++) {
+		const FtlSource *s = g_ptr_array_index(t->sources, i);
+		if (s->entries_in_buffer < 0 || s->entries_written < 0)
+			continue;
+		if (s->cpu_hint < 0) {
+			m_in = MAX(m_in, 0) + s->entries_in_buffer;
+			m_wr = MAX(m_wr, 0) + s->entries_written;
+		} else if (s->entries_written > p_wr) {
+			/* the same totals in each file; the one read last is the newest */
+			p_in = s->entries_in_buffer;
+			p_wr = s->entries_written;
+		}
+	}
+	*in_buffer = m_in < 0 && p_in < 0 ? -1 : MAX(m_in, 0) + MAX(p_in, 0);
+	*written = m_wr < 0 && p_wr < 0 ? -1 : MAX(m_wr, 0) + MAX(p_wr, 0);
 }
 
 FtlSourceStats ftl_trace_stats(const FtlTrace *t)

@@ -9,6 +9,7 @@
 #include "model/source.h"
 #include "model/task.h"
 #include "util/strpool.h"
+#include "util/tracefs-text.h"
 
 typedef enum {
 	FTL_OPEN_NONE = 0,
@@ -69,6 +70,28 @@ const char *ftl_trace_kernel(const FtlTrace *trace);
  * or not they were chosen with --buffer; char*, borrowed. */
 void ftl_trace_add_buffer(FtlTrace *trace, const char *name);
 GPtrArray *ftl_trace_buffers(const FtlTrace *trace);
+/* The input's own ring-buffer statistics of one CPU (a raw directory's
+ * per_cpu/cpuN/stats, a trace.dat's saved CPU stats), set by its source
+ * when it opens; NULL when the input has none for cpu. Borrowed; lives as
+ * long as the trace. */
+void ftl_trace_set_cpustats(FtlTrace *trace, gint cpu, const FtlCpuStats *st);
+const FtlCpuStats *ftl_trace_cpustats(const FtlTrace *trace, gint cpu);
+/* trace may be NULL here (no statistics). */
+/* The one rule for how many events a CPU lost, given the LOST marks read
+ * for it (counted: the sum of the counts they give; uncounted: marks that
+ * give none): what its statistics say when the input has them, else the
+ * marks' sum when every mark gives a count, else FTL_LOST_UNKNOWN. A CPU
+ * without marks and without statistics lost 0 as far as the input says. */
+#define FTL_LOST_UNKNOWN ((gint64)-1)
+gint64 ftl_trace_cpu_lost(const FtlTrace *trace, gint cpu, guint64 counted, guint64 uncounted);
+/* a + b of two such figures: unknown when either is, saturating. */
+gint64 ftl_lost_sum(gint64 a, gint64 b);
+/* The header's entries-in-buffer and entries-written for the whole trace
+ * (-1 each when no source's header gives them): a merged file's header is
+ * its own buffer's; the kernel writes the whole buffer's totals, summed
+ * over its CPUs, into every per_cpu/cpuN/trace header, so those count
+ * once. */
+void ftl_trace_header_entries(const FtlTrace *trace, gint64 *in_buffer, gint64 *written);
 /* Sum of the sources' line accounting. */
 FtlSourceStats ftl_trace_stats(const FtlTrace *trace);
 

@@ -226,6 +226,23 @@ static gint open_add_per_cpu(FtlTrace *trace, const char *dir, GError **error)
 			g_propagate_error(error, g_steal_pointer(&local));
 			return -1;
 		}
+		/* per_cpu/cpuN/stats beside it: what that CPU lost (its trace
+		 * file marks no loss: the kernel's LOST lines are trace_pipe's) */
+		g_autofree char *stats = g_build_filename(dir, c, "stats", NULL);
+		g_autofree char *text = NULL;
+		if (!file && g_file_get_contents(stats, &text, NULL, NULL)) {
+			FtlCpuStats st;
+			ftl_cpustats_parse(text, &st);
+			ftl_trace_set_cpustats(trace, cpu, &st);
+			guint64 n = ftl_cpustats_lost(&st);
+			g_autofree char *what = g_strdup_printf(
+				"CPU %d: per_cpu stats report %" G_GUINT64_FORMAT
+				" overrun or dropped events",
+				cpu, n);
+			if (n)
+				ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_LOST_EVENTS, stats,
+					      0, cpu, what, strlen(what), n);
+		}
 		added++;
 	}
 	return added;

@@ -658,12 +658,15 @@ static gint raw_parse_formats(FtlTrace *trace, struct tep_handle *tep, GPtrArray
 	return n;
 }
 
-static guint64 raw_stats_text_lost(const char *text)
+/* A CPU's saved stats text into the trace; the events it says were lost
+ * (0 without it). */
+static guint64 raw_stats_text_lost(FtlTrace *trace, gint cpu, const char *text)
 {
 	if (!text)
 		return 0;
 	FtlCpuStats st;
 	ftl_cpustats_parse(text, &st);
+	ftl_trace_set_cpustats(trace, cpu, &st);
 	return ftl_cpustats_lost(&st);
 }
 
@@ -809,7 +812,7 @@ static gboolean raw_add_sources(FtlTrace *trace, FtlRawParts *parts, struct tep_
 					  (guint32)psize, tep_is_old_format(tep));
 		rc->page = g_malloc0(psize + FTL_PAGES_SLACK);
 		rc->last_ts = FTL_TS_NONE;
-		rc->stats_lost = raw_stats_text_lost(f->stats);
+		rc->stats_lost = raw_stats_text_lost(trace, f->cpu, f->stats);
 		rc->n_lost = ftl_strpool_intern(ftl_trace_pool(trace), "lost");
 		rc->base.has_header = TRUE;
 		rc->base.header_cpus = max_cpu;

@@ -206,6 +206,19 @@ static void tracedat_cpustats_one(gint cpu, const FtlCpuStats *st, gpointer data
 		      &(FtlDiagLoc){ ts->base.path, 0, cpu }, text, -1, n);
 }
 
+static void tracedat_cpustats_keep_one(gint cpu, const FtlCpuStats *st, gpointer data)
+{
+	ftl_trace_set_cpustats(data, cpu, st);
+}
+
+/* The top buffer's saved CPU statistics into the trace, where the shared
+ * figures read each CPU's lost events. */
+static void tracedat_cpustats_keep(TracedatSource *ts)
+{
+	if (ts->cpustats)
+		ftl_cpustats_parse_all(ts->cpustats, tracedat_cpustats_keep_one, ts->base.trace);
+}
+
 static FtlStatus tracedat_eof(TracedatSource *ts)
 {
 	if (ts->top && ts->cpustats) {
@@ -603,6 +616,7 @@ static gboolean tracedat_add_buffers_tracecmd(FtlTrace *trace, const char *path,
 		TracedatSource *ts =
 			tracedat_source_add(trace, path, file, TRUE, NULL, cpus, (guint)cpus);
 		ts->cpustats = tracecmd_get_cpustats(handle);
+		tracedat_cpustats_keep(ts);
 		tracedat_use_tracecmd(ts, handle, FALSE, (int)page_size);
 	}
 	for (int i = 0; i < n; i++) {
@@ -648,6 +662,7 @@ static gboolean tracedat_add_streams(FtlTrace *trace, const char *path, const Ft
 						 header_cpus, MAX(slots, (guint)header_cpus));
 	if (top && l->cpustats->len)
 		ts->cpustats = ts->cpustats_copy = g_strdup(l->cpustats->str);
+	tracedat_cpustats_keep(ts);
 	FtlTepCommon common;
 	ftl_tep_common_layout(ts->dec, &common);
 	ts->streams = ftl_dat_streams_new(path, l, b, (guint)tep_get_header_page_size(tep),

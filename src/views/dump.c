@@ -274,7 +274,12 @@ static void dump_fields(DumpSink *d, const FtlEvent *ev)
 		dump_printed(d, ev);
 		break;
 	case FTL_EVENT_LOST:
-		dump_int(d, "count", (gint64)ev->u.lost.count);
+		if (ev->u.lost.count) {
+			dump_int(d, "count", (gint64)MIN(ev->u.lost.count, (guint64)G_MAXINT64));
+		} else { /* a mark that gives no count: unknown, never 0 */
+			dump_key(d, "count");
+			g_string_append(d->out, d->json ? "null" : "unknown");
+		}
 		break;
 	case FTL_EVENT_STACK:
 		dump_stack(d, ev);

@@ -220,8 +220,12 @@ static void ch_event(gpointer self, gint64 at, const FtlEvent *ev)
 	FtlChromeExport *c = self;
 	if (ev->kind == FTL_EVENT_LOST) {
 		char name[96];
-		g_snprintf(name, sizeof name, "LOST %" G_GUINT64_FORMAT " events on CPU %d",
-			   ev->u.lost.count, ev->cpu);
+		if (ev->u.lost.count)
+			g_snprintf(name, sizeof name, "LOST %" G_GUINT64_FORMAT " events on CPU %d",
+				   ev->u.lost.count, ev->cpu);
+		else /* a mark that gives no count: unknown, never 0 */
+			g_snprintf(name, sizeof name, "LOST events (how many unknown) on CPU %d",
+				   ev->cpu);
 		ch_begin(c);
 		fprintf(c->out, "{\"name\":\"%s\",\"cat\":\"lost\",\"ph\":\"i\",\"s\":\"g\",\"ts\":",
 			name);

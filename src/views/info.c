@@ -3,37 +3,16 @@
 #include "views/info.h"
 
 #include "util/escape.h"
+#include "views/quality.h"
 #include "util/timefmt.h"
 
-/* The header's entries-in-buffer/entries-written, summed over sources. */
-static void info_entries(FtlTrace *trace, gint64 *in_buf, gint64 *written, gint *hcpus)
+/* The header's CPU count: the largest a source's header gives, else -1. */
+static gint info_header_cpus(FtlTrace *trace)
 {
-	*in_buf = *written = -1;
-	*hcpus = -1;
-	/* per_cpu/cpuN/trace headers repeat the whole buffer's totals: when every
-	 * source says the same, count it once */
-	gboolean same = TRUE;
-	gint64 first_in = -2, first_wr = -2;
-	for (guint i = 0; i < ftl_trace_n_sources(trace); i++) {
-		FtlSource *s = ftl_trace_source(trace, i);
-		if (s->entries_in_buffer < 0)
-			continue;
-		if (first_in == -2) {
-			first_in = s->entries_in_buffer;
-			first_wr = s->entries_written;
-		} else if (s->entries_in_buffer != first_in || s->entries_written != first_wr) {
-			same = FALSE;
-		}
-	}
-	for (guint i = 0; i < ftl_trace_n_sources(trace); i++) {
-		FtlSource *s = ftl_trace_source(trace, i);
-		if (s->entries_in_buffer >= 0 && !(same && *in_buf >= 0)) {
-			*in_buf = MAX(*in_buf, 0) + s->entries_in_buffer;
-			*written = MAX(*written, 0) + s->entries_written;
-		}
-		if (s->header_cpus > *hcpus)
-			*hcpus = s->header_cpus;
-	}
+	gint hcpus = -1;
+	for (guint i = 0; i < ftl_trace_n_sources(trace); i++)
+		hcpus = MAX(hcpus, ftl_trace_source(trace, i)->header_cpus);
+	return hcpus;
 }
 
 void ftl_diags_print_text(FILE *out, const FtlDiags *diags)
@@ -102,7 +81,8 @@ static void info_line(FILE *out, const char *label, const char *value)
 }
 
 /* Input, dialect, tracer, clock, buffers, CPUs and span. */
-static void info_text_where(FILE *out, FtlTrace *trace, const FtlCounts *c, gint hcpus)
+static void info_text_where(FILE *out, FtlTrace *trace, const FtlCounts *c,
+			    const FtlQuality *q)
 {
 	char b1[64], b2[64], b3[64];
 	info_line(out, "Input:", ftl_trace_label(trace));
@@ -129,11 +109,12 @@ static void info_text_where(FILE *out, FtlTrace *trace, const FtlCounts *c, gint
 		ftl_escape_fputs(list, out);
 		fputc('\n', out);
 	}
-	fprintf(out, "CPUs:     %u with events", ftl_counts_n_cpus(c));
+	gint hcpus = info_header_cpus(trace);
+	fprintf(out, "CPUs:     %u with events", ftl_quality_n_cpus(q));
 	if (hcpus >= 0)
 		fprintf(out, " (header says %d)", hcpus);
 	fputc('\n', out);
-	gint64 t0 = ftl_counts_first_ts(c), t1 = ftl_counts_last_ts(c);
+	gint64 t0 = ftl_quality_total(q)->first_ts, t1 = ftl_quality_total(q)->last_ts;
 	if (t0 != FTL_TS_NONE)
 		fprintf(out, "Span:     %s .. %s (%s)\n", ftl_time_format_us(t0, b1, sizeof b1),
 			ftl_time_format_us(t1, b2, sizeof b2),
@@ -143,10 +124,14 @@ static void info_text_where(FILE *out, FtlTrace *trace, const FtlCounts *c, gint
 }
 
 /* Lines, events, the header's counts, lost events, markers. */
-static void info_text_counts(FILE *out, FtlTrace *trace, const FtlCounts *c, gint64 in_buf,
-			     gint64 written)
+static void info_text_counts(FILE *out, FtlTrace *trace, const FtlCounts *c,
+			     const FtlQuality *q)
 {
+	char b1[32];
 	FtlSourceStats st = ftl_trace_stats(trace);
+	const FtlCpuQuality *all = ftl_quality_total(q);
+	gint64 in_buf, written;
+	ftl_trace_header_entries(trace, &in_buf, &written);
 	fprintf(out,
 		"Lines:    %" G_GUINT64_FORMAT " total: %" G_GUINT64_FORMAT
 		" event, %" G_GUINT64_FORMAT " header, %" G_GUINT64_FORMAT
@@ -154,25 +139,26 @@ static void info_text_counts(FILE *out, FtlTrace *trace, const FtlCounts *c, gin
 		st.total_lines, st.event_lines, st.header_lines, st.special_lines, st.blank_lines,
 		st.unparsed_lines);
 	fprintf(out, "Events:   %" G_GUINT64_FORMAT " (from %" G_GUINT64_FORMAT " lines)\n",
-		ftl_counts_events(c), ftl_counts_event_lines(c));
+		all->events, all->event_lines);
 	if (in_buf >= 0)
 		fprintf(out,
 			"Header:   entries-in-buffer %" G_GINT64_FORMAT
 			", entries-written %" G_GINT64_FORMAT " (%" G_GINT64_FORMAT
 			" overwritten)\n",
 			in_buf, written, written - in_buf);
-	fprintf(out, "Lost:     %" G_GUINT64_FORMAT " events in %" G_GUINT64_FORMAT " LOST lines\n",
-		ftl_counts_lost_events(c), ftl_counts_lost_lines(c));
+	fprintf(out, "Lost:     %s events in %" G_GUINT64_FORMAT " LOST lines%s\n",
+		ftl_lost_format(all->lost_events, b1, sizeof b1), all->lost_lines,
+		all->overrun >= 0 ? " (events: the CPU statistics)" : "");
 	fprintf(out, "Markers:  %" G_GUINT64_FORMAT "\n", ftl_counts_kind(c, FTL_EVENT_MARKER));
 }
 
-static void info_text_cpus(FILE *out, const FtlCounts *c)
+static void info_text_cpus(FILE *out, const FtlQuality *q)
 {
 	char b1[64], b2[64], b3[64];
 	fprintf(out, "\n%5s %12s %12s %-17s %-17s %s\n", "CPU", "event lines", "events", "first",
 		"last", "span");
-	for (guint i = 0; i < ftl_counts_n_cpus(c); i++) {
-		const FtlCpuCounts *cc = ftl_counts_cpu(c, i);
+	for (guint i = 0; i < ftl_quality_n_cpus(q); i++) {
+		const FtlCpuQuality *cc = ftl_quality_cpu(q, i);
 		char cpu[16];
 		if (cc->cpu < 0)
 			g_strlcpy(cpu, "?", sizeof cpu);
@@ -186,7 +172,7 @@ static void info_text_cpus(FILE *out, const FtlCounts *c)
 				? "-"
 				: info_span(cc->first_ts, cc->last_ts, b3, sizeof b3));
 		if (cc->lost_events || cc->lost_lines)
-			fprintf(out, "  lost %" G_GUINT64_FORMAT, cc->lost_events);
+			fprintf(out, "  lost %s", ftl_lost_format(cc->lost_events, b1, sizeof b1));
 		fputc('\n', out);
 	}
 }
@@ -224,23 +210,22 @@ static void info_text_lists(FILE *out, FtlTrace *trace, const FtlCounts *c)
 	}
 }
 
-void ftl_info_print_text(FILE *out, FtlTrace *trace, const FtlCounts *c)
+void ftl_info_print_text(FILE *out, FtlTrace *trace, const FtlCounts *c, const FtlQuality *q)
 {
-	gint64 in_buf, written;
-	gint hcpus;
-	info_entries(trace, &in_buf, &written, &hcpus);
-	info_text_where(out, trace, c, hcpus);
-	info_text_counts(out, trace, c, in_buf, written);
-	info_text_cpus(out, c);
+	info_text_where(out, trace, c, q);
+	info_text_counts(out, trace, c, q);
+	info_text_cpus(out, q);
 	info_text_lists(out, trace, c);
 	const FtlDiags *d = ftl_trace_diags(trace);
 	if (ftl_diags_any(d)) {
 		fputc('\n', out);
 		ftl_diags_print_text(out, d);
 	}
+	fputc('\n', out);
+	ftl_quality_print_text(q, out);
 }
 
-void ftl_info_print_csv(FILE *out, FtlTrace *trace, const FtlCounts *c)
+void ftl_info_print_csv(FILE *out, FtlTrace *trace, const FtlCounts *c, const FtlQuality *q)
 {
 	enum { CPU_CPU, CPU_EVENT_LINES, CPU_EVENTS, CPU_FIRST_TS, CPU_LAST_TS, CPU_LOST_EVENTS };
 	static const FtlColumn cpus_cols[] = {
@@ -252,8 +237,9 @@ void ftl_info_print_csv(FILE *out, FtlTrace *trace, const FtlCounts *c)
 		[CPU_LOST_EVENTS] = { "lost_events", "lost", FTL_COL_INT, FTL_COL_ALERT },
 	};
 	g_autoptr(FtlTable) cpus = ftl_table_new("cpus", cpus_cols, G_N_ELEMENTS(cpus_cols));
-	for (guint i = 0; i < ftl_counts_n_cpus(c); i++) {
-		const FtlCpuCounts *cc = ftl_counts_cpu(c, i);
+	(void)trace;
+	for (guint i = 0; i < ftl_quality_n_cpus(q); i++) {
+		const FtlCpuQuality *cc = ftl_quality_cpu(q, i);
 		ftl_table_begin_row(cpus);
 		ftl_table_set_int(cpus, CPU_CPU, cc->cpu);
 		ftl_table_set_int(cpus, CPU_EVENT_LINES, (gint64)cc->event_lines);
@@ -262,7 +248,8 @@ void ftl_info_print_csv(FILE *out, FtlTrace *trace, const FtlCounts *c)
 			ftl_table_set_int(cpus, CPU_FIRST_TS, cc->first_ts);
 			ftl_table_set_int(cpus, CPU_LAST_TS, cc->last_ts);
 		}
-		ftl_table_set_int(cpus, CPU_LOST_EVENTS, (gint64)cc->lost_events);
+		if (cc->lost_events != FTL_LOST_UNKNOWN) /* unknown: an empty cell */
+			ftl_table_set_int(cpus, CPU_LOST_EVENTS, cc->lost_events);
 	}
 	enum { NAM_EVENT, NAM_LINES };
 	static const FtlColumn names_cols[] = {
@@ -310,12 +297,12 @@ static void info_json_where(JsonBuilder *b, FtlTrace *trace, const FtlCounts *c)
 	info_json_text_array(b, "notes", ftl_trace_notes(trace));
 }
 
-static void info_json_cpus(JsonBuilder *b, const FtlCounts *c)
+static void info_json_cpus(JsonBuilder *b, const FtlQuality *q)
 {
 	json_builder_set_member_name(b, "cpus");
 	json_builder_begin_object(b);
-	for (guint i = 0; i < ftl_counts_n_cpus(c); i++) {
-		const FtlCpuCounts *cc = ftl_counts_cpu(c, i);
+	for (guint i = 0; i < ftl_quality_n_cpus(q); i++) {
+		const FtlCpuQuality *cc = ftl_quality_cpu(q, i);
 		char key[16];
 		g_snprintf(key, sizeof key, "%d", cc->cpu);
 		ftl_json_member_int(b, key, (gint64)cc->event_lines);
@@ -323,43 +310,38 @@ static void info_json_cpus(JsonBuilder *b, const FtlCounts *c)
 	json_builder_end_object(b);
 	json_builder_set_member_name(b, "cpu_details");
 	json_builder_begin_array(b);
-	for (guint i = 0; i < ftl_counts_n_cpus(c); i++) {
-		const FtlCpuCounts *cc = ftl_counts_cpu(c, i);
+	for (guint i = 0; i < ftl_quality_n_cpus(q); i++) {
+		const FtlCpuQuality *cc = ftl_quality_cpu(q, i);
 		json_builder_begin_object(b);
 		ftl_json_member_int(b, "cpu", cc->cpu);
-		ftl_json_member_int(b, "event_lines", (gint64)cc->event_lines);
-		ftl_json_member_int(b, "events", (gint64)cc->events);
-		ftl_json_member_opt(b, "first_ts_ns", cc->first_ts, FTL_TS_NONE);
-		ftl_json_member_opt(b, "last_ts_ns", cc->last_ts, FTL_TS_NONE);
-		ftl_json_member_int(b, "lost_lines", (gint64)cc->lost_lines);
-		ftl_json_member_int(b, "lost_events", (gint64)cc->lost_events);
-		ftl_json_member_int(b, "buffer_started", (gint64)cc->buffer_started);
+		ftl_cpu_summary_add_json(b, cc);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);
 }
 
-static void info_json_counts(JsonBuilder *b, FtlTrace *trace, const FtlCounts *c)
+static void info_json_counts(JsonBuilder *b, FtlTrace *trace, const FtlCounts *c,
+			     const FtlQuality *q)
 {
 	FtlSourceStats st = ftl_trace_stats(trace);
+	const FtlCpuQuality *all = ftl_quality_total(q);
 	gint64 in_buf, written;
-	gint hcpus;
-	info_entries(trace, &in_buf, &written, &hcpus);
-	ftl_json_member_int(b, "header_cpus", hcpus);
+	ftl_trace_header_entries(trace, &in_buf, &written);
+	ftl_json_member_int(b, "header_cpus", info_header_cpus(trace));
 	ftl_json_member_int(b, "total_lines", (gint64)st.total_lines);
 	ftl_json_member_int(b, "event_lines", (gint64)st.event_lines);
 	ftl_json_member_int(b, "header_lines", (gint64)st.header_lines);
 	ftl_json_member_int(b, "special_lines", (gint64)st.special_lines);
 	ftl_json_member_int(b, "blank_lines", (gint64)st.blank_lines);
 	ftl_json_member_int(b, "unparsed_lines", (gint64)st.unparsed_lines);
-	ftl_json_member_int(b, "events", (gint64)ftl_counts_events(c));
+	ftl_json_member_int(b, "events", (gint64)all->events);
 	ftl_json_member_int(b, "markers", (gint64)ftl_counts_kind(c, FTL_EVENT_MARKER));
-	ftl_json_member_int(b, "lost_events", (gint64)ftl_counts_lost_events(c));
-	ftl_json_member_int(b, "lost_lines", (gint64)ftl_counts_lost_lines(c));
+	ftl_json_member_opt(b, "lost_events", all->lost_events, FTL_LOST_UNKNOWN);
+	ftl_json_member_int(b, "lost_lines", (gint64)all->lost_lines);
 	ftl_json_member_int(b, "entries_in_buffer", in_buf);
 	ftl_json_member_int(b, "entries_written", written);
-	ftl_json_member_opt(b, "first_ts_ns", ftl_counts_first_ts(c), FTL_TS_NONE);
-	ftl_json_member_opt(b, "last_ts_ns", ftl_counts_last_ts(c), FTL_TS_NONE);
+	ftl_json_member_opt(b, "first_ts_ns", all->first_ts, FTL_TS_NONE);
+	ftl_json_member_opt(b, "last_ts_ns", all->last_ts, FTL_TS_NONE);
 }
 
 /* event names, kinds, the first markers */
@@ -396,15 +378,16 @@ static void info_json_lists(JsonBuilder *b, const FtlCounts *c)
 	json_builder_end_array(b);
 }
 
-JsonNode *ftl_info_to_json(FtlTrace *trace, const FtlCounts *c)
+JsonNode *ftl_info_to_json(FtlTrace *trace, const FtlCounts *c, const FtlQuality *q)
 {
 	g_autoptr(JsonBuilder) b = json_builder_new();
 	json_builder_begin_object(b);
 	info_json_where(b, trace, c);
-	info_json_cpus(b, c);
-	info_json_counts(b, trace, c);
+	info_json_cpus(b, q);
+	info_json_counts(b, trace, c, q);
 	info_json_lists(b, c);
 	ftl_diags_add_json(b, ftl_trace_diags(trace));
+	ftl_quality_add_json(q, b);
 	json_builder_end_object(b);
 	return json_builder_get_root(b);
 }

@@ -44,13 +44,21 @@ static const char *quality_opt_int(gint64 v, char *buf, gsize size)
 	return buf;
 }
 
+const char *ftl_lost_format(gint64 lost, char *buf, gsize size)
+{
+	if (lost == FTL_LOST_UNKNOWN)
+		return "unknown";
+	g_snprintf(buf, size, "%" G_GINT64_FORMAT, lost);
+	return buf;
+}
+
 void ftl_quality_print_text(const FtlQuality *q, FILE *out)
 {
 	char b1[64], b2[64], b3[64], b4[64];
 	fprintf(out, "Data quality:\n");
-	fprintf(out, "  %s%4s %10s %-17s %-17s %10s %5s %7s %10s %10s%s\n",
-		ftl_color_code(FTL_COLOR_HEADER), "CPU", "events", "first", "last", "lost", "LOST",
-		"started", "in buffer", "written", ftl_color_reset());
+	fprintf(out, "  %s%4s %11s %-17s %-17s %10s %5s %7s %10s%s\n",
+		ftl_color_code(FTL_COLOR_HEADER), "CPU", "event lines", "first", "last", "lost",
+		"LOST", "started", "overrun", ftl_color_reset());
 	for (guint i = 0; i < ftl_quality_n_cpus(q); i++) {
 		const FtlCpuQuality *c = ftl_quality_cpu(q, i);
 		char cpu[16];
@@ -62,13 +70,13 @@ void ftl_quality_print_text(const FtlQuality *q, FILE *out)
 		FtlColorRole role =
 			c->lost_events || c->lost_lines ? FTL_COLOR_ALERT : FTL_COLOR_NONE;
 		fprintf(out,
-			"  %s%4s %10" G_GUINT64_FORMAT " %-17s %-17s %10" G_GUINT64_FORMAT
-			" %5" G_GUINT64_FORMAT " %7" G_GUINT64_FORMAT " %10s %10s%s\n",
-			ftl_color_code(role), cpu, c->events, ftl_time_format_us(c->first_ts, b1, sizeof b1),
-			ftl_time_format_us(c->last_ts, b2, sizeof b2), c->lost_events,
-			c->lost_lines, c->buffer_started,
-			quality_opt_int(c->entries_in_buffer, b3, sizeof b3),
-			quality_opt_int(c->entries_written, b4, sizeof b4),
+			"  %s%4s %11" G_GUINT64_FORMAT " %-17s %-17s %10s %5" G_GUINT64_FORMAT
+			" %7" G_GUINT64_FORMAT " %10s%s\n",
+			ftl_color_code(role), cpu, c->event_lines,
+			ftl_time_format_us(c->first_ts, b1, sizeof b1),
+			ftl_time_format_us(c->last_ts, b2, sizeof b2),
+			ftl_lost_format(c->lost_events, b3, sizeof b3), c->lost_lines,
+			c->buffer_started, quality_opt_int(c->overrun, b4, sizeof b4),
 			role ? ftl_color_reset() : "");
 	}
 	gint64 ws = ftl_quality_window_start(q), we = ftl_quality_window_end(q);
@@ -81,10 +89,11 @@ void ftl_quality_print_text(const FtlQuality *q, FILE *out)
 		fprintf(out, "  Complete window: none\n");
 	gint64 ev = ftl_quality_evicted(q);
 	if (ev >= 0)
-		fprintf(out, "  Overwritten:     %" G_GINT64_FORMAT " events (from the header)\n",
-			ev);
+		fprintf(out, "  Overwritten:     %" G_GINT64_FORMAT " events (from the %s)\n", ev,
+			ftl_quality_total(q)->overrun >= 0 ? "CPU statistics" : "header");
 	else
-		fprintf(out, "  Overwritten:     unknown (no entries-written in the header)\n");
+		fprintf(out, "  Overwritten:     unknown (no entries-written in the header, no CPU "
+			     "statistics)\n");
 	GPtrArray *cav = ftl_quality_caveats(q);
 	if (cav->len) {
 		fprintf(out, "  Caveats:\n");
@@ -94,7 +103,20 @@ void ftl_quality_print_text(const FtlQuality *q, FILE *out)
 	}
 }
 
-/* FTL_TS_NONE and the -1 of unknown header counts become null. */
+void ftl_cpu_summary_add_json(JsonBuilder *b, const FtlCpuQuality *c)
+{
+	ftl_json_member_int(b, "events", (gint64)c->events);
+	ftl_json_member_int(b, "event_lines", (gint64)c->event_lines);
+	ftl_json_member_opt(b, "first_ts_ns", c->first_ts, FTL_TS_NONE);
+	ftl_json_member_opt(b, "last_ts_ns", c->last_ts, FTL_TS_NONE);
+	ftl_json_member_int(b, "lost_lines", (gint64)c->lost_lines);
+	ftl_json_member_opt(b, "lost_events", c->lost_events, FTL_LOST_UNKNOWN);
+	ftl_json_member_opt(b, "overrun", c->overrun, -1);
+	ftl_json_member_int(b, "buffer_started", (gint64)c->buffer_started);
+}
+
+/* FTL_TS_NONE, unknown lost events and the -1 of unknown counts become
+ * null. */
 void ftl_quality_add_json(const FtlQuality *q, JsonBuilder *b)
 {
 	json_builder_set_member_name(b, "quality");
@@ -105,14 +127,7 @@ void ftl_quality_add_json(const FtlQuality *q, JsonBuilder *b)
 		const FtlCpuQuality *c = ftl_quality_cpu(q, i);
 		json_builder_begin_object(b);
 		ftl_json_member_int(b, "cpu", c->cpu);
-		ftl_json_member_int(b, "events", (gint64)c->events);
-		ftl_json_member_opt(b, "first_ts_ns", c->first_ts, FTL_TS_NONE);
-		ftl_json_member_opt(b, "last_ts_ns", c->last_ts, FTL_TS_NONE);
-		ftl_json_member_int(b, "lost_lines", (gint64)c->lost_lines);
-		ftl_json_member_int(b, "lost_events", (gint64)c->lost_events);
-		ftl_json_member_int(b, "buffer_started", (gint64)c->buffer_started);
-		ftl_json_member_opt(b, "entries_in_buffer", c->entries_in_buffer, -1);
-		ftl_json_member_opt(b, "entries_written", c->entries_written, -1);
+		ftl_cpu_summary_add_json(b, c);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);

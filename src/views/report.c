@@ -134,8 +134,8 @@ static FtlTable *report_cpu_table(const FtlReportData *r)
 		[C_LOST] = { "lost_events", "lost", FTL_COL_INT, FTL_COL_ALERT },
 	};
 	FtlTable *t = ftl_table_new("cpus", cols, G_N_ELEMENTS(cols));
-	for (guint i = 0; i < ftl_counts_n_cpus(r->counts); i++) {
-		const FtlCpuCounts *cc = ftl_counts_cpu(r->counts, i);
+	for (guint i = 0; i < ftl_quality_n_cpus(r->quality); i++) {
+		const FtlCpuQuality *cc = ftl_quality_cpu(r->quality, i);
 		ftl_table_begin_row(t);
 		if (cc->cpu >= 0)
 			ftl_table_set_int(t, C_CPU, cc->cpu);
@@ -146,7 +146,8 @@ static FtlTable *report_cpu_table(const FtlReportData *r)
 			ftl_table_set_int(t, C_LAST, report_ts(r, cc->last_ts));
 			ftl_table_set_int(t, C_SPAN, cc->last_ts - cc->first_ts);
 		}
-		ftl_table_set_int(t, C_LOST, (gint64)cc->lost_events);
+		if (cc->lost_events != FTL_LOST_UNKNOWN) /* unknown: an empty cell */
+			ftl_table_set_int(t, C_LOST, cc->lost_events);
 	}
 	return t;
 }
@@ -212,6 +213,7 @@ static void report_header_text(const FtlReportData *r, FILE *out)
 {
 	char b1[48], b2[48], b3[48];
 	const FtlCounts *c = r->counts;
+	const FtlCpuQuality *all = ftl_quality_total(r->quality);
 	/* the tracer is the input's word (a "# tracer:" line): made visible */
 	g_autofree char *tracer = ftl_escape(ftl_counts_tracer(c, r->trace), -1);
 	fputs("ftlens report: ", out);
@@ -220,9 +222,9 @@ static void report_header_text(const FtlReportData *r, FILE *out)
 	fprintf(out,
 		"Tracer: %s   Dialect: %s   CPUs: %u   Events: %" G_GUINT64_FORMAT
 		" from %" G_GUINT64_FORMAT " lines\n",
-		tracer, ftl_trace_dialect(r->trace), ftl_counts_n_cpus(c), ftl_counts_events(c),
-		ftl_counts_event_lines(c));
-	gint64 t0 = ftl_counts_first_ts(c), t1 = ftl_counts_last_ts(c);
+		tracer, ftl_trace_dialect(r->trace), ftl_quality_n_cpus(r->quality), all->events,
+		all->event_lines);
+	gint64 t0 = all->first_ts, t1 = all->last_ts;
 	if (t0 != FTL_TS_NONE)
 		fprintf(out, "Span: %s .. %s (%s)\n",
 			ftl_time_format_us(report_ts(r, t0), b1, sizeof b1),
@@ -262,22 +264,13 @@ static void report_print_json(const FtlReportData *r, const FtlTable *const *tab
 	ftl_json_add_text(b, ftl_trace_tracer(r->trace));
 	json_builder_set_member_name(b, "dialect");
 	ftl_json_add_text(b, ftl_trace_dialect(r->trace));
-	json_builder_set_member_name(b, "events");
-	json_builder_add_int_value(b, (gint64)ftl_counts_events(r->counts));
-	json_builder_set_member_name(b, "event_lines");
-	json_builder_add_int_value(b, (gint64)ftl_counts_event_lines(r->counts));
-	json_builder_set_member_name(b, "lost_events");
-	json_builder_add_int_value(b, (gint64)ftl_counts_lost_events(r->counts));
-	json_builder_set_member_name(b, "first_ts_ns");
-	if (ftl_counts_first_ts(r->counts) == FTL_TS_NONE)
-		json_builder_add_null_value(b);
-	else
-		json_builder_add_int_value(b, report_ts(r, ftl_counts_first_ts(r->counts)));
-	json_builder_set_member_name(b, "last_ts_ns");
-	if (ftl_counts_last_ts(r->counts) == FTL_TS_NONE)
-		json_builder_add_null_value(b);
-	else
-		json_builder_add_int_value(b, report_ts(r, ftl_counts_last_ts(r->counts)));
+	const FtlCpuQuality *all = ftl_quality_total(r->quality);
+	ftl_json_member_int(b, "events", (gint64)all->events);
+	ftl_json_member_int(b, "event_lines", (gint64)all->event_lines);
+	ftl_json_member_opt(b, "lost_events", all->lost_events, FTL_LOST_UNKNOWN);
+	ftl_json_member_int(b, "lost_lines", (gint64)all->lost_lines);
+	ftl_json_member_opt(b, "first_ts_ns", report_ts(r, all->first_ts), FTL_TS_NONE);
+	ftl_json_member_opt(b, "last_ts_ns", report_ts(r, all->last_ts), FTL_TS_NONE);
 	json_builder_set_member_name(b, "calls");
 	json_builder_add_int_value(b, (gint64)ftl_calltree_n_calls(r->calls));
 	json_builder_set_member_name(b, "repaired_calls");

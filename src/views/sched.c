@@ -87,9 +87,10 @@ static void cpu_rows(FtlTable *t, const FtlSchedScope *sc, guint span, gint64 or
 		ftl_table_set_int(t, C_SOFT, c->softirq_ns);
 		ftl_table_set_double(t, C_SOFT_PCT, sched_pct(c->softirq_ns, w));
 		ftl_table_set_int(t, C_SWITCHES, (gint64)c->switches);
-		ftl_table_set_int(t, C_LOST, (gint64)c->lost_events);
+		if (c->lost_events != FTL_LOST_UNKNOWN) /* unknown: an empty cell */
+			ftl_table_set_int(t, C_LOST, c->lost_events);
 		*unknown |= c->unknown_ns != 0;
-		*lost |= c->lost_lines != 0;
+		*lost |= c->lost_lines != 0 || c->lost_events != 0;
 	}
 }
 

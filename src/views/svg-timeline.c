@@ -10,6 +10,7 @@
 #include "util/error.h"
 #include "util/escape.h"
 #include "util/timefmt.h"
+#include "views/quality.h"
 #include "views/svg-timeline.h"
 #include "views/svg-writer.h"
 
@@ -361,18 +362,19 @@ static void tl_defs(xmlTextWriterPtr w, double plot_h)
 static void tl_heading(xmlTextWriterPtr w, const FtlTimelineOptions *o, const FtlSchedScope *sc,
 		       double bin)
 {
-	char a[40], b[40];
+	char a[40], b[40], n[32];
 	g_autofree char *title = g_strdup_printf("ftlens timeline: %s", o->input ? o->input : "");
 	tl_text(w, "title", 10, 20, title);
-	guint64 lost = 0;
+	gint64 lost = 0;
 	for (guint i = 0; i < sc->n_cpus; i++)
-		lost += sc->cpus[i].lost_events;
+		lost = ftl_lost_sum(lost, sc->cpus[i].lost_events);
 	g_autofree char *line = g_strdup_printf(
-		"window %s .. %s (%s), %u CPUs; %" G_GUINT64_FORMAT
-		" events lost (red); grey: before a CPU's first event; hatched: interrupts; "
-		"intervals under %.0f px merged per bin (zoom in for finer ones)",
+		"window %s .. %s (%s), %u CPUs; %s events lost (red); grey: before a CPU's first "
+		"event; hatched: interrupts; intervals under %.0f px merged per bin (zoom in for "
+		"finer ones)",
 		ftl_time_format_ns(sc->t0, a, sizeof a), ftl_time_format_ns(sc->t1, b, sizeof b),
-		ftl_duration_format(sc->t1 - sc->t0, (char[40]){ 0 }, 40), sc->n_cpus, lost, bin);
+		ftl_duration_format(sc->t1 - sc->t0, (char[40]){ 0 }, 40), sc->n_cpus,
+		ftl_lost_format(lost, n, sizeof n), bin);
 	tl_text(w, "small", 10, 36, line);
 	xmlTextWriterStartElement(w, BAD_CAST "text");
 	xmlTextWriterWriteAttribute(w, BAD_CAST "id", BAD_CAST "details");

@@ -351,13 +351,11 @@ static void fuzz_views_info(FtlTrace *trace, const FtlCounts *counts, const FtlQ
 	FuzzCapture c;
 	FILE *out = fuzz_capture_open(&c);
 	if (f == FTL_FORMAT_TEXT) {
-		ftl_info_print_text(out, trace, counts);
-		ftl_quality_print_text(quality, out);
-		ftl_diags_print_text(out, ftl_trace_diags(trace));
+		ftl_info_print_text(out, trace, counts, quality);
 	} else if (f == FTL_FORMAT_CSV) {
-		ftl_info_print_csv(out, trace, counts);
+		ftl_info_print_csv(out, trace, counts, quality);
 	} else {
-		g_autoptr(JsonNode) node = ftl_info_to_json(trace, counts);
+		g_autoptr(JsonNode) node = ftl_info_to_json(trace, counts, quality);
 		ftl_json_print(node, out);
 	}
 	fuzz_capture_check(&c, "info", f);

@@ -83,7 +83,12 @@ static void test_spans_and_window(void)
 	CU_ASSERT_EQUAL(cpu_row(q, 1)->first_ts, T0 + 5 * MS);
 	CU_ASSERT_EQUAL(cpu_row(q, 1)->last_ts, T0 + 100 * MS);
 	CU_ASSERT_EQUAL(cpu_row(q, 0)->events, 3);
-	CU_ASSERT_EQUAL(cpu_row(q, 0)->entries_in_buffer, -1);
+	CU_ASSERT_EQUAL(cpu_row(q, 0)->event_lines, 3);
+	CU_ASSERT_EQUAL(cpu_row(q, 0)->overrun, -1);
+	CU_ASSERT_EQUAL(ftl_quality_total(q)->events, 8);
+	CU_ASSERT_EQUAL(ftl_quality_total(q)->first_ts, T0);
+	CU_ASSERT_EQUAL(ftl_quality_total(q)->last_ts, T0 + 100 * MS);
+	CU_ASSERT_EQUAL(ftl_quality_total(q)->lost_events, 0);
 	/* max(first) = 5 ms, min(last) = 80 ms */
 	CU_ASSERT_EQUAL(ftl_quality_window_start(q), T0 + 5 * MS);
 	CU_ASSERT_EQUAL(ftl_quality_window_end(q), T0 + 80 * MS);
@@ -115,13 +120,16 @@ static void test_lost_moves_window(void)
 	ftl_quality_finish(q);
 	const FtlCpuQuality *c1 = cpu_row(q, 1);
 	CU_ASSERT_EQUAL(c1->lost_lines, 2);
-	CU_ASSERT_EQUAL(c1->lost_events, 500);
-	CU_ASSERT_EQUAL(c1->events, 5);
+	/* the second LOST line gives no count: how many is unknown, not 500 */
+	CU_ASSERT_EQUAL(c1->lost_events, FTL_LOST_UNKNOWN);
+	CU_ASSERT_EQUAL(ftl_quality_total(q)->lost_events, FTL_LOST_UNKNOWN);
+	CU_ASSERT_EQUAL(c1->event_lines, 5);
+	CU_ASSERT_EQUAL(c1->events, 7);
 	CU_ASSERT_EQUAL(cpu_row(q, 0)->lost_lines, 0);
 	/* after the last LOST: 60 ms; the earliest last event: 99 ms */
 	CU_ASSERT_EQUAL(ftl_quality_window_start(q), T0 + 60 * MS);
 	CU_ASSERT_EQUAL(ftl_quality_window_end(q), T0 + 99 * MS);
-	CU_ASSERT_TRUE(caveat_has(q, "CPU 1 lost 500 events in 2 LOST lines"));
+	CU_ASSERT_TRUE(caveat_has(q, "CPU 1 lost events (how many is not given) in 2 LOST lines"));
 	CU_ASSERT_TRUE(caveat_has(q, "before 100.060000"));
 }
 
@@ -163,7 +171,8 @@ static void test_late_cpu_and_buffer_started(void)
 	e = ev_at(T0 + 1000 * MS, 1), ftl_quality_feed(q, &e);
 	ftl_quality_finish(q);
 	CU_ASSERT_EQUAL(cpu_row(q, 2)->buffer_started, 1);
-	CU_ASSERT_EQUAL(cpu_row(q, 2)->events, 2);
+	CU_ASSERT_EQUAL(cpu_row(q, 2)->event_lines, 2);
+	CU_ASSERT_EQUAL(cpu_row(q, 2)->events, 3);
 	CU_ASSERT_EQUAL(ftl_quality_window_start(q), T0 + 400 * MS);
 	CU_ASSERT_EQUAL(ftl_quality_window_end(q), T0 + 990 * MS);
 	CU_ASSERT_TRUE(caveat_has(q, "CPU 1 starts at 100.400000, 400.000 ms after CPU 0"));
@@ -180,7 +189,8 @@ static void test_synth_ignored(void)
 	ftl_quality_feed(q, &leaf[0]);
 	ftl_quality_feed(q, &leaf[1]);
 	ftl_quality_finish(q);
-	CU_ASSERT_EQUAL(cpu_row(q, 0)->events, 1);
+	CU_ASSERT_EQUAL(cpu_row(q, 0)->event_lines, 1);
+	CU_ASSERT_EQUAL(cpu_row(q, 0)->events, 2);
 	/* the synthesized exit's computed time is no line's timestamp */
 	CU_ASSERT_EQUAL(cpu_row(q, 0)->last_ts, T0);
 }
@@ -209,8 +219,6 @@ static void test_header_merged(void)
 	ftl_quality_feed(q, &e);
 	ftl_quality_finish(q);
 	CU_ASSERT_EQUAL(ftl_quality_evicted(q), 110200);
-	/* a merged header gives totals: no per-CPU numbers */
-	CU_ASSERT_EQUAL(cpu_row(q, 0)->entries_in_buffer, -1);
 	CU_ASSERT_TRUE(caveat_has(q, "110200 events were overwritten"));
 }
 
@@ -225,9 +233,7 @@ static void test_header_per_cpu(void)
 	e = ev_at(T0, 1);
 	ftl_quality_feed(q, &e);
 	ftl_quality_finish(q);
-	CU_ASSERT_EQUAL(cpu_row(q, 0)->entries_in_buffer, 100);
-	CU_ASSERT_EQUAL(cpu_row(q, 0)->entries_written, 150);
-	CU_ASSERT_EQUAL(cpu_row(q, 1)->entries_written, 80);
+	/* each header holds the whole buffer's totals: the newest counts once */
 	CU_ASSERT_EQUAL(ftl_quality_evicted(q), 50);
 }
 
@@ -240,7 +246,57 @@ static void test_header_per_cpu_same_totals(void)
 	g_autoptr(FtlQuality) q = ftl_quality_new(trace);
 	ftl_quality_finish(q);
 	CU_ASSERT_EQUAL(ftl_quality_evicted(q), 442);
-	CU_ASSERT_EQUAL(ftl_quality_n_cpus(q), 2);
+	/* a row is a CPU that gave events, whatever its file's header says */
+	CU_ASSERT_EQUAL(ftl_quality_n_cpus(q), 0);
+}
+
+static void stats_set(FtlTrace *trace, gint cpu, guint64 overrun, guint64 dropped)
+{
+	FtlCpuStats st = { .overrun = overrun, .dropped = dropped };
+	ftl_trace_set_cpustats(trace, cpu, &st);
+}
+
+static void test_stats_lost(void)
+{
+	/* the input's statistics: CPU 0 overwrote none, CPU 1 700 (and dropped
+	 * 5); CPU 1's mark gives no count, CPU 0 starts late */
+	g_autoptr(FtlTrace) trace = ftl_trace_new("t", FTL_OPEN_NONE);
+	stats_set(trace, 0, 0, 0);
+	stats_set(trace, 1, 700, 5);
+	g_autoptr(FtlQuality) q = ftl_quality_new(trace);
+	FtlEvent e;
+	e = evb_lost(1, 0), ftl_quality_feed(q, &e);
+	e = ev_at(T0, 1), ftl_quality_feed(q, &e);
+	e = ev_at(T0 + 500 * MS, 0), ftl_quality_feed(q, &e);
+	e = ev_at(T0 + 1000 * MS, 0), ftl_quality_feed(q, &e);
+	e = ev_at(T0 + 1000 * MS, 1), ftl_quality_feed(q, &e);
+	ftl_quality_finish(q);
+	CU_ASSERT_EQUAL(cpu_row(q, 0)->lost_events, 0);
+	CU_ASSERT_EQUAL(cpu_row(q, 0)->overrun, 0);
+	CU_ASSERT_EQUAL(cpu_row(q, 1)->lost_events, 705);
+	CU_ASSERT_EQUAL(cpu_row(q, 1)->overrun, 700);
+	CU_ASSERT_EQUAL(ftl_quality_total(q)->lost_events, 705);
+	CU_ASSERT_EQUAL(ftl_quality_total(q)->overrun, 700);
+	/* no header: the statistics say how many were overwritten */
+	CU_ASSERT_EQUAL(ftl_quality_evicted(q), 700);
+	CU_ASSERT_TRUE(caveat_has(q, "CPU 1 lost 705 events (its ring-buffer statistics say)"));
+	/* CPU 0 starts late, but its statistics say it overwrote nothing */
+	CU_ASSERT_FALSE(caveat_has(q, "CPU 0 starts"));
+}
+
+static void test_stats_without_marks(void)
+{
+	/* statistics say CPU 0 lost events no mark in the data shows */
+	g_autoptr(FtlTrace) trace = ftl_trace_new("t", FTL_OPEN_NONE);
+	stats_set(trace, 0, 42, 0);
+	g_autoptr(FtlQuality) q = ftl_quality_new(trace);
+	FtlEvent e = ev_at(T0, 0);
+	ftl_quality_feed(q, &e);
+	ftl_quality_finish(q);
+	CU_ASSERT_EQUAL(cpu_row(q, 0)->lost_lines, 0);
+	CU_ASSERT_EQUAL(cpu_row(q, 0)->lost_events, 42);
+	CU_ASSERT_TRUE(caveat_has(q, "CPU 0 lost 42 events (its ring-buffer statistics say); no "
+				     "mark in the data says where"));
 }
 
 static void test_empty(void)
@@ -264,6 +320,8 @@ static const UnitTest tests[] = {
 	{ "merged header: evicted", test_header_merged },
 	{ "per-CPU headers", test_header_per_cpu },
 	{ "per-CPU headers with equal totals", test_header_per_cpu_same_totals },
+	{ "lost events from the CPU statistics", test_stats_lost },
+	{ "statistics without LOST marks", test_stats_without_marks },
 	{ "empty trace", test_empty },
 	{ NULL, NULL },
 };

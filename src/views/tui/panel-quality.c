@@ -4,6 +4,7 @@
  * jump to where it happened. */
 #include "config.h"
 
+#include "views/quality.h"
 #include "views/tui/app.h"
 
 static void quality_window(FtlTuiLines *l, const FtlQuality *q)
@@ -28,17 +29,17 @@ static void quality_window(FtlTuiLines *l, const FtlQuality *q)
 
 static void quality_cpus(FtlTuiLines *l, const FtlQuality *q)
 {
-	ftl_tui_lines_add(l, FTL_TUI_STYLE_HEADER, "%5s %10s %15s %15s %6s %10s", "CPU", "EVENTS",
-			  "FIRST", "LAST", "LOST", "LOST EVTS");
+	ftl_tui_lines_add(l, FTL_TUI_STYLE_HEADER, "%5s %11s %15s %15s %6s %10s", "CPU",
+			  "EVENT LINES", "FIRST", "LAST", "LOST", "LOST EVTS");
 	for (guint i = 0; i < ftl_quality_n_cpus(q); i++) {
 		const FtlCpuQuality *c = ftl_quality_cpu(q, i);
-		char a[32], b[32];
+		char a[32], b[32], n[32];
 		FtlTuiLine *line = ftl_tui_lines_add(
-			l, c->lost_lines ? FTL_TUI_STYLE_WARN : FTL_TUI_STYLE_NORMAL,
-			"%5d %10" G_GUINT64_FORMAT " %15s %15s %6" G_GUINT64_FORMAT
-			" %10" G_GUINT64_FORMAT,
-			c->cpu, c->events, ftl_time_format_us(c->first_ts, a, sizeof a),
-			ftl_time_format_us(c->last_ts, b, sizeof b), c->lost_lines, c->lost_events);
+			l, c->lost_lines || c->lost_events ? FTL_TUI_STYLE_WARN : FTL_TUI_STYLE_NORMAL,
+			"%5d %11" G_GUINT64_FORMAT " %15s %15s %6" G_GUINT64_FORMAT " %10s", c->cpu,
+			c->event_lines, ftl_time_format_us(c->first_ts, a, sizeof a),
+			ftl_time_format_us(c->last_ts, b, sizeof b), c->lost_lines,
+			ftl_lost_format(c->lost_events, n, sizeof n));
 		line->ts = c->first_ts;
 	}
 }
