@@ -240,8 +240,8 @@ static gint open_add_per_cpu(FtlTrace *trace, const char *dir, GError **error)
 				" overrun or dropped events",
 				cpu, n);
 			if (n)
-				ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_LOST_EVENTS, stats,
-					      0, cpu, what, strlen(what), n);
+				ftl_diags_add(ftl_trace_diags(trace), FTL_DIAG_LOST_EVENTS,
+					      &(FtlDiagLoc){ stats, 0, cpu }, what, -1, n);
 		}
 		added++;
 	}
