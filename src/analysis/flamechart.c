@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/event.h"
+#include "util/checked.h"
 
 typedef struct {
 	GPtrArray *levels; /* GPtrArray* of FtlFlameNode* per stack level: finished children */
@@ -213,8 +214,9 @@ static void chart_on_call(const FtlCall *call, gpointer data)
 		c->untimed = TRUE;
 	else {
 		c->tmin = MIN(c->tmin, start);
-		c->tmax = MAX(c->tmax, start + span);
-		c->thr = (gint64)((double)(c->tmax - c->tmin) * c->opt.min_fraction);
+		c->tmax = MAX(c->tmax, ftl_sat_add_i64(start, span));
+		c->thr = (gint64)((double)ftl_sat_sub_i64(c->tmax, c->tmin) *
+				  c->opt.min_fraction);
 	}
 	g_autoptr(GPtrArray) kids = g_ptr_array_new();
 	GPtrArray *below = chart_level(x, level + 1);
@@ -244,7 +246,9 @@ static void chart_on_call(const FtlCall *call, gpointer data)
 		/* a call without exit lasts at least until its last child ended */
 		FtlFlameNode *last = g_ptr_array_index(kids, kids->len - 1);
 		if (n->start != FTL_TS_NONE && last->start != FTL_TS_NONE)
-			n->value = MAX(n->value, last->start + last->value - n->start);
+			n->value = MAX(n->value,
+					       ftl_sat_sub_i64(ftl_sat_add_i64(last->start, last->value),
+							       n->start));
 	}
 	g_ptr_array_add(list, n);
 }
@@ -284,15 +288,36 @@ void ftl_flamechart_feed(FtlFlameChart *c, const FtlEvent *ev)
 	ftl_calltree_feed(c->calls, ev);
 }
 
-/* Calls without timestamps are laid end to end from their caller's start. */
-static gint64 chart_place(FtlFlameNode *n, gint64 at)
+/* Calls without timestamps are laid end to end from their caller's start:
+ * top is placed at at (when it has no start), each child after the end of
+ * its elder sibling; returns where top's subtree ends. A walk over the
+ * parent links, not a recursion: the depth is the input's. */
+static gint64 chart_place(FtlFlameNode *top, gint64 at)
 {
-	if (n->start == FTL_TS_NONE)
-		n->start = at;
-	gint64 cur = n->start;
-	for (FtlFlameNode *k = n->child; k; k = k->next)
-		cur = chart_place(k, cur);
-	return MAX(n->start + n->value, cur);
+	FtlFlameNode *n = top;
+	gint64 cur = at;
+	for (;;) {
+		if (n->start == FTL_TS_NONE)
+			n->start = cur;
+		if (n->child) {
+			cur = n->start;
+			n = n->child;
+			continue;
+		}
+		/* n's subtree is placed: climb until a sibling is left */
+		gint64 end = MAX(ftl_sat_add_i64(n->start, n->value), n->start);
+		for (;;) {
+			if (n == top)
+				return end;
+			if (n->next) {
+				n = n->next;
+				cur = end;
+				break;
+			}
+			n = n->parent;
+			end = MAX(ftl_sat_add_i64(n->start, n->value), end);
+		}
+	}
 }
 
 void ftl_flamechart_finish(FtlFlameChart *c)
@@ -318,7 +343,7 @@ void ftl_flamechart_finish(FtlFlameChart *c)
 		t0 = t1 = 0;
 	ftl_flame_node_set_children(root, (FtlFlameNode *const *)lanes->pdata, lanes->len);
 	ftl_flame_finish(c->tree);
-	ftl_flame_set_span(c->tree, t0, t1 - t0);
+	ftl_flame_set_span(c->tree, t0, ftl_sat_sub_i64(t1, t0));
 }
 
 FtlFlame *ftl_flamechart_tree(FtlFlameChart *c)
