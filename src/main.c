@@ -2,12 +2,30 @@
 /* ftlens entry point: dispatch to a command, print the one error, exit. */
 #include "config.h"
 
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/pager.h"
 #include "util/escape.h"
+
+/* Every command's standard output is checked here, once: a write that
+ * failed while the command ran (the stream's error flag: stdio drops what
+ * it could not write, so a later flush may succeed), the last flush and the
+ * close. The reason, or NULL when the output is whole. */
+static char *main_check_stdout(void)
+{
+	if (fflush(stdout) != 0)
+		return g_strdup(g_strerror(errno));
+	if (ferror(stdout))
+		return g_strdup("a write to standard output failed (device full or closed?)");
+	/* the pager's exit handler still flushes stdout: it stays open then */
+	if (!ftl_pager_active() && fclose(stdout) != 0)
+		return g_strdup(g_strerror(errno));
+	return NULL;
+}
 
 int main(int argc, char **argv)
 {
@@ -50,8 +68,9 @@ int main(int argc, char **argv)
 		}
 		ok = cmd->run(cmd, argc - 1, argv + 1, &error);
 	}
-	if (fflush(stdout) != 0 && ok) {
-		perror("ftlens: writing output");
+	g_autofree char *werr = main_check_stdout();
+	if (werr && ok) {
+		fprintf(stderr, "ftlens: writing output: %s\n", werr);
 		return 1;
 	}
 	if (!ok) {
