@@ -20,6 +20,7 @@
 
 #include <dlfcn.h>
 #include <json-glib/json-glib.h>
+#include <libxml/parser.h>
 #include <libxml/xmlwriter.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -92,6 +93,12 @@ static void *lazy_sym(LazyLib *lib, const char *name, void **slot)
 
 /* libxml2: the SVG writer (views/svg-*.c) */
 LAZY_VOID(lazy_xml, xmlInitParser, (void), ())
+/* ... and the check of the SVG gnuplot writes (views/plot-gnuplot.c) */
+LAZY_FN(lazy_xml, xmlDocPtr, xmlReadMemory,
+	(const char *buffer, int size, const char *URL, const char *encoding, int options),
+	(buffer, size, URL, encoding, options))
+LAZY_VOID(lazy_xml, xmlFreeDoc, (xmlDocPtr cur), (cur))
+LAZY_FN(lazy_xml, xmlNodePtr, xmlDocGetRootElement, (const xmlDoc *doc), (doc))
 LAZY_FN(lazy_xml, xmlBufferPtr, xmlBufferCreate, (void), ())
 LAZY_VOID(lazy_xml, xmlBufferFree, (xmlBufferPtr buf), (buf))
 LAZY_FN(lazy_xml, const xmlChar *, xmlBufferContent, (const xmlBuffer *buf), (buf))

@@ -4,8 +4,10 @@
 
 #include <errno.h>
 #include <glib/gstdio.h>
+#include <libxml/parser.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -159,7 +161,12 @@ static int i64_cmp(gconstpointer a, gconstpointer b)
 }
 
 /* A string for a gnuplot single-quoted literal: made visible, at most cols
- * columns of it (then "..."), '' for '. */
+ * columns of it (then "..."), '' for '. Every text that reaches a plot
+ * (titles, key entries, labels) comes through here. gnuplot's svg terminal
+ * escapes '<' and '&' in text but not '>', so "]]>", which XML forbids in
+ * text, would pass through into the picture: it is written "]] >". The
+ * escaper has already made control bytes and invalid UTF-8 visible, the
+ * rest of what XML refuses. */
 static char *plot_quote_cut(const char *s, gsize cols)
 {
 	g_autofree char *vis = ftl_escape(s, -1);
@@ -169,7 +176,9 @@ static char *plot_quote_cut(const char *s, gsize cols)
 		g_free(vis);
 		vis = shorter;
 	}
-	g_auto(GStrv) parts = g_strsplit(vis, "'", -1);
+	g_auto(GStrv) cdata = g_strsplit(vis, "]]>", -1);
+	g_autofree char *safe = g_strjoinv("]] >", cdata);
+	g_auto(GStrv) parts = g_strsplit(safe, "'", -1);
 	return g_strjoinv("''", parts);
 }
 
@@ -666,8 +675,80 @@ static char *plot_fill(const char *tmpl, GHashTable *subst)
 	return g_string_free(out, FALSE);
 }
 
+enum { PLOT_MAX_PICTURE = 1 << 30 }; /* larger is no plot of ours */
+
+/* Whether pic[0..len) is a whole picture of the terminal term: gnuplot
+ * exits 0 when a write of its fails (a full disk), leaving a PNG without
+ * its IEND chunk, an SVG cut anywhere or empty, a PDF without its end. */
+static const char *plot_picture_fault(const char *term, const guchar *pic, gsize len)
+{
+	static const guchar png_sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+	/* an empty IEND chunk: length 0, type, its CRC */
+	static const guchar png_end[12] = { 0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82 };
+	if (len == 0)
+		return "it is empty";
+	if (g_str_has_prefix(term, "png")) {
+		if (len < sizeof png_sig + sizeof png_end || memcmp(pic, png_sig, sizeof png_sig) != 0)
+			return "it is no PNG";
+		if (memcmp(pic + len - sizeof png_end, png_end, sizeof png_end) != 0)
+			return "the PNG does not end with its IEND chunk (cut short)";
+		return NULL;
+	}
+	if (g_str_has_prefix(term, "svg")) {
+		xmlInitParser();
+		xmlDocPtr doc = xmlReadMemory((const char *)pic, (int)len, "plot.svg", NULL,
+					      XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+		xmlNodePtr root = doc ? xmlDocGetRootElement(doc) : NULL;
+		gboolean svg = root && root->name && strcmp((const char *)root->name, "svg") == 0;
+		if (doc)
+			xmlFreeDoc(doc);
+		return svg ? NULL : "the SVG does not parse as XML (cut short, or broken by a label)";
+	}
+	if (g_str_has_prefix(term, "pdf")) {
+		gsize tail = MIN(len, 1024);
+		if (len < 5 || memcmp(pic, "%PDF-", 5) != 0 ||
+		    !g_strstr_len((const char *)pic + len - tail, (gssize)tail, "%%EOF"))
+			return "the PDF does not end with %%EOF (cut short)";
+	}
+	return NULL;
+}
+
+/* The picture gnuplot wrote on fd (OUT's temp file, from its start) is
+ * whole, checked before it is committed. */
+static gboolean plot_check_picture(FtlPlot *p, int fd, GError **error)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return TRUE; /* standard output, a pipe: nothing to read back */
+	const char *fault = NULL;
+	g_autofree guchar *pic = NULL;
+	gsize len = (gsize)st.st_size, got = 0;
+	if (st.st_size > PLOT_MAX_PICTURE) {
+		fault = "it is larger than any plot";
+	} else {
+		pic = g_malloc(MAX(len, 1));
+		while (got < len) {
+			ssize_t n = pread(fd, pic + got, len - got, (off_t)got);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break;
+			got += (gsize)n;
+		}
+		fault = got < len ? "it cannot be read back"
+				  : plot_picture_fault(p->term, pic, len);
+	}
+	if (!fault)
+		return TRUE;
+	g_set_error(error, FTL_ERROR, FTL_ERROR_IO,
+		    "plot: '%s': gnuplot's picture is not whole: %s (a full disk?); nothing written",
+		    p->opt.output, fault);
+	return FALSE;
+}
+
 /* gnuplot OUT.gp with its standard output on OUT's temp file (so that
- * OUT appears whole or not at all); what it says on stderr is shown. */
+ * OUT appears whole or not at all); what it says on stderr is shown. The
+ * picture is checked before it is committed. */
 static gboolean plot_run(FtlPlot *p, const char *gp, const char *const *inputs, GError **error)
 {
 	g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
@@ -715,6 +796,8 @@ static gboolean plot_run(FtlPlot *p, const char *gp, const char *const *inputs, 
 			    "plot: gnuplot failed on %s (left it and %s.dat)", gp, p->base);
 		return FALSE;
 	}
+	if (!plot_check_picture(p, fileno(ftl_output_stream(out)), error))
+		return FALSE;
 	return ftl_output_commit(out, error);
 }
 
