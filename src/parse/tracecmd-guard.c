@@ -214,16 +214,16 @@ static char *guard_pass_record(const char *path)
 	return s->len < GUARD_PASS_MAX ? g_string_free(g_steal_pointer(&s), FALSE) : NULL;
 }
 
-/* Whether the cache file holds record. */
+/* Whether the cache file holds record (a file this user made: a planted
+ * one would skip the trial child). */
 static gboolean guard_passed(const char *cache, const char *record)
 {
-	FILE *f = fopen(cache, "rb");
-	if (!f)
-		return FALSE;
-	char buf[GUARD_PASS_MAX];
-	size_t n = fread(buf, 1, sizeof buf, f);
-	fclose(f);
-	return n == strlen(record) && memcmp(buf, record, n) == 0;
+	gsize n;
+	g_autoptr(GError) error = NULL;
+	g_autofree char *buf = ftl_cache_read(cache, GUARD_PASS_MAX, &n, &error);
+	if (!buf && !g_error_matches(error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+		g_debug("%s", error->message);
+	return buf && n == strlen(record) && memcmp(buf, record, n) == 0;
 }
 
 struct tracecmd_input *ftl_tracecmd_open_head(const char *path, FtlTepLazy *lazy,
