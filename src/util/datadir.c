@@ -10,15 +10,20 @@
 char *ftl_datadir_read(const char *name, gsize *len, GError **error)
 {
 	g_autoptr(GPtrArray) dirs = g_ptr_array_new_with_free_func(g_free);
+	/* $FTLENS_DATADIR, when set, is the only place: a build tree's tests
+	 * set it, and must not find another ftlens's files installed under
+	 * /usr/local instead of failing as they should */
 	const char *env = g_getenv("FTLENS_DATADIR");
-	if (env && *env)
+	g_autofree char *exe = env && *env ? NULL : g_file_read_link("/proc/self/exe", NULL);
+	if (env && *env) {
 		g_ptr_array_add(dirs, g_strdup(env));
-	g_autofree char *exe = g_file_read_link("/proc/self/exe", NULL);
-	if (exe) {
-		g_autofree char *bindir = g_path_get_dirname(exe);
-		g_ptr_array_add(dirs, g_build_filename(bindir, "data", NULL));
+	} else {
+		if (exe) {
+			g_autofree char *bindir = g_path_get_dirname(exe);
+			g_ptr_array_add(dirs, g_build_filename(bindir, "data", NULL));
+		}
+		g_ptr_array_add(dirs, g_strdup(FTL_DATADIR));
 	}
-	g_ptr_array_add(dirs, g_strdup(FTL_DATADIR));
 	for (guint i = 0; i < dirs->len; i++) {
 		g_autofree char *path = g_build_filename(dirs->pdata[i], name, NULL);
 		char *data = NULL;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Files ftlens ships in its data directory (the flame graph's script and
- * style): found through $FTLENS_DATADIR, then data/ beside the program (a
- * build tree), then the installed FTL_DATADIR. */
+ * style): in $FTLENS_DATADIR alone when it is set; otherwise in data/
+ * beside the program (a build tree), then the installed FTL_DATADIR. */
 #pragma once
 
 #include <glib.h>
