@@ -1,7 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* trace-cmd trace.dat files (versions 6 and 7) read through libtracecmd: with
  * tracecmd-guard.c (the calls that crash on damaged files), the only file
- * that calls libtracecmd, and where its errors become ftlens's. */
+ * that calls libtracecmd, and where its errors become ftlens's.
+ *
+ * Each library call that reads what the file holds is one of two kinds:
+ * GUARDED, it runs first in tracecmd-guard.c's trial child (a crash there
+ * is an error here), or VALIDATED, it runs after ftlens checked what it
+ * will touch. Per call in this file:
+ * - ftl_tracecmd_open_head/init_data/instance: GUARDED (tracecmd-guard.c);
+ * - tracecmd_read_data: VALIDATED, only the CPU-table entries the layout
+ *   (tracedat-layout.c, ftlens's own reading) found data for, below
+ *   tracecmd_cpus(); latency buffers refused (tracedat_use_tracecmd);
+ * - tracecmd_buffer_instances/_name, tracecmd_get_cpustats/_trace_clock,
+ *   tracecmd_cpus, tep_get_cpus/_header_page_size, tep_is_old_format,
+ *   tracecmd_get_tep: VALIDATED, getters of what the GUARDED open and
+ *   init parsed (the layout checked every size before);
+ * - ftl_tep_decode* (tep.c): VALIDATED, a record is decoded only when it
+ *   covers its event's fixed fields (ftl_tep_short);
+ * - tracecmd_free_record, tracecmd_close: ftlens's own records and
+ *   handles (a handle whose init failed is never closed: guard_discard). */
 #include "config.h"
 
 #include "parse/tracedat.h"
