@@ -43,6 +43,7 @@
  * does not say). */
 const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
 const char *tracecmd_get_trace_clock(struct tracecmd_input *handle);
+int tracecmd_cpus(struct tracecmd_input *handle);
 
 static const char tracedat_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 
@@ -521,18 +522,58 @@ static TracedatSource *tracedat_source_add(FtlTrace *trace, const char *path, Tr
 	return ts;
 }
 
-/* The slow reader: libtracecmd's records through handle (taken when own). */
+/* The slow reader: libtracecmd's records through handle (taken when own),
+ * of buffer b of the file's layout. tracecmd_read_data() indexes the
+ * handle's per-CPU data without checking it exists: a CPU the file's header
+ * counts but whose data the handle never set up (a buffer of latency text;
+ * the CPU table shorter than the CPU count) is a NULL read inside
+ * libtracecmd 1.3 (tracecmd_peek_data). Validated here, not guarded: only
+ * the table entries ftlens's own reading of the CPU table found data for,
+ * below tracecmd_cpus(), are ever read; the others start drained. */
 static void tracedat_use_tracecmd(TracedatSource *ts, struct tracecmd_input *handle,
-				  gboolean own, int page_size)
+				  gboolean own, int page_size, const FtlDatBuffer *b)
 {
 	ts->handle = handle;
 	ts->own_handle = own;
 	ts->page_size = page_size;
 	/* a timestamp, then the commit word of the kernel's long size */
 	ts->data_start = 8 + tep_get_header_page_size(ts->tep);
-	ts->n_cpus = MAX(tep_get_cpus(ts->tep), 0);
+	ts->n_cpus = MAX(MIN(tep_get_cpus(ts->tep), tracecmd_cpus(handle)), 0);
 	ts->heads = g_new0(struct tep_record *, MAX(ts->n_cpus, 1));
 	ts->drained = g_new0(gboolean, MAX(ts->n_cpus, 1));
+	for (gint c = 0; c < ts->n_cpus; c++)
+		ts->drained[c] = TRUE;
+	/* libtracecmd 1.3 indexes the handle's per-CPU data by CPU number (a
+	 * version 7 table that skips CPUs leaves holes, never read) */
+	for (guint i = 0; b && !b->latency && i < b->cpus->len; i++) {
+		const FtlDatCpu *cpu = &g_array_index(b->cpus, FtlDatCpu, i);
+		if (cpu->cpu < (guint)ts->n_cpus && cpu->size > 0)
+			ts->drained[cpu->cpu] = FALSE;
+	}
+}
+
+/* The layout's buffer named name ("" for the top one), or NULL. */
+static const FtlDatBuffer *tracedat_layout_buffer(const FtlDatLayout *l, const char *name)
+{
+	for (guint i = 0; i < l->buffers->len; i++) {
+		const FtlDatBuffer *b = g_ptr_array_index(l->buffers, i);
+		if (strcmp(b->name, name) == 0)
+			return b;
+	}
+	return NULL;
+}
+
+/* Latency-format text in place of CPU data: libtracecmd 1.3 sets up no
+ * per-CPU data for it and reads none of it as records. */
+static gboolean tracedat_refuse_latency(const char *path, const FtlDatBuffer *b, GError **error)
+{
+	if (!b || !b->latency)
+		return TRUE;
+	g_set_error(error, FTL_ERROR, FTL_ERROR_UNSUPPORTED,
+		    "'%s': buffer '%s' holds latency-format text, not ring-buffer pages: ftlens "
+		    "does not read it from a trace.dat (give it the text of 'trace-cmd report')",
+		    path, *b->name ? b->name : "top");
+	return FALSE;
 }
 
 /* Opens the file's headers (formats and kallsyms kept in lazy, printk
@@ -613,8 +654,9 @@ static gboolean tracedat_check_buffer(const char *path, const char *buffer, GPtr
  * every instance, or only the one named buffer. */
 static gboolean tracedat_add_buffers_tracecmd(FtlTrace *trace, const char *path,
 					      const char *buffer, TracedatFile *file,
-					      guint32 page_size, GString *msgs, GError **error)
+					      const FtlDatLayout *l, GString *msgs, GError **error)
 {
+	guint32 page_size = l->page_size;
 	struct tracecmd_input *handle = file->handle;
 	/* Buffer instances (trace-cmd record -B, extract -B) are more sources,
 	 * merged in time like trace-cmd report does. */
@@ -630,16 +672,22 @@ static gboolean tracedat_add_buffers_tracecmd(FtlTrace *trace, const char *path,
 		return FALSE;
 	gint cpus = MAX(tep_get_cpus(tracecmd_get_tep(handle)), 0);
 	if (!buffer || strcmp(buffer, "top") == 0) {
+		const FtlDatBuffer *b = tracedat_layout_buffer(l, "");
+		if (!tracedat_refuse_latency(path, b, error))
+			return FALSE;
 		TracedatSource *ts =
 			tracedat_source_add(trace, path, file, TRUE, NULL, cpus, (guint)cpus);
 		ts->cpustats = tracecmd_get_cpustats(handle);
 		tracedat_cpustats_keep(ts);
-		tracedat_use_tracecmd(ts, handle, FALSE, (int)page_size);
+		tracedat_use_tracecmd(ts, handle, FALSE, (int)page_size, b);
 	}
 	for (int i = 0; i < n; i++) {
 		const char *name = g_ptr_array_index(names, i);
 		if (buffer && strcmp(name, buffer) != 0)
 			continue;
+		const FtlDatBuffer *b = tracedat_layout_buffer(l, name);
+		if (!tracedat_refuse_latency(path, b, error))
+			return FALSE;
 		g_string_truncate(msgs, 0);
 		ftl_tep_capture_messages(msgs);
 		struct tracecmd_input *h = ftl_tracecmd_instance(handle, i);
@@ -654,7 +702,7 @@ static gboolean tracedat_add_buffers_tracecmd(FtlTrace *trace, const char *path,
 		}
 		TracedatSource *ts =
 			tracedat_source_add(trace, path, file, FALSE, name, cpus, (guint)cpus);
-		tracedat_use_tracecmd(ts, h, TRUE, (int)page_size);
+		tracedat_use_tracecmd(ts, h, TRUE, (int)page_size, b);
 	}
 	return TRUE;
 }
@@ -781,8 +829,7 @@ gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, const char *buffer
 		const char *clock = tracecmd_get_trace_clock(handle);
 		if (clock && *clock)
 			ftl_trace_set_clock(trace, clock);
-		ok = tracedat_add_buffers_tracecmd(trace, path, buffer, file, layout->page_size,
-						   msgs, error);
+		ok = tracedat_add_buffers_tracecmd(trace, path, buffer, file, layout, msgs, error);
 	}
 	tracedat_file_unref(file);
 	return ok;
