@@ -8,6 +8,7 @@
 
 #include "model/source.h"
 #include "util/arena.h"
+#include "util/checked.h"
 #include "util/pairmap.h"
 
 #define CALLTREE_UNKNOWN "(unknown)"
@@ -303,6 +304,17 @@ static void calltree_diag(FtlCallTree *t, FtlDiagKind kind, const FtlEvent *ev, 
 			      what, -1, 0);
 }
 
+/* The time from entry_ts to ev, or FTL_TS_NONE with a diagnostic when the
+ * difference does not fit a duration (timestamps from a damaged trace). */
+static gint64 calltree_elapsed(FtlCallTree *t, const FtlEvent *ev, gint64 entry_ts)
+{
+	gint64 d;
+	if (ftl_checked_sub_i64(ev->ts, entry_ts, &d))
+		return d;
+	calltree_diag(t, FTL_DIAG_BAD_DURATION, ev, "duration out of range");
+	return FTL_TS_NONE;
+}
+
 /* Adds ns to the time owed at depth in h (nothing for a negative depth). */
 static void calltree_owe(GHashTable *h, gint depth, gint64 ns)
 {
@@ -313,7 +325,7 @@ static void calltree_owe(GHashTable *h, gint depth, gint64 ns)
 		owed = g_new0(gint64, 1);
 		g_hash_table_insert(h, GINT_TO_POINTER(depth), owed);
 	}
-	*owed += ns;
+	*owed = ftl_sat_add_i64(*owed, ns);
 }
 
 /* The time owed at depth in h, forgotten once taken. */
@@ -369,7 +381,8 @@ static CallFrame calltree_pop_frame(CallCtx *c)
 static void calltree_give_span(CallCtx *c, gint depth, gint64 span)
 {
 	if (c->frames.len)
-		c->frames.v[c->frames.len - 1].span_ns += span;
+		c->frames.v[c->frames.len - 1].span_ns =
+			ftl_sat_add_i64(c->frames.v[c->frames.len - 1].span_ns, span);
 	else
 		calltree_owe(c->pending_span, depth - 1, span);
 }
@@ -390,8 +403,8 @@ static void calltree_stats(FtlCallNode *node, const FtlCallNode *caller, const F
 	if (call->duration != FTL_TS_NONE) {
 		node->timed++;
 		if (node != caller)
-			node->total_ns += call->duration;
-		node->self_ns += call->self;
+			node->total_ns = ftl_sat_add_i64(node->total_ns, call->duration);
+		node->self_ns = ftl_sat_add_i64(node->self_ns, call->self);
 		if (node->min_ns == FTL_TS_NONE || call->duration < node->min_ns)
 			node->min_ns = call->duration;
 		if (node->max_ns == FTL_TS_NONE || call->duration > node->max_ns)
@@ -433,7 +446,7 @@ static void calltree_account(FtlCallTree *t, FtlCallNode *node, const FtlCallNod
 	if (node) {
 		node->calls++;
 		if (node != caller)
-			node->span_ns += call->span;
+			node->span_ns = ftl_sat_add_i64(node->span_ns, call->span);
 		if (call->flags & (FTL_CALL_F_OPEN | FTL_CALL_F_ORPHAN))
 			calltree_count_repair(t, node, call->flags);
 		if (!t->lean)
@@ -454,7 +467,7 @@ static void calltree_pop(FtlCallTree *t, CallCtx *c, gint64 duration, guint32 fl
 		.depth = f.depth,
 		.entry_ts = f.entry_ts,
 		.duration = duration,
-		.self = duration == FTL_TS_NONE ? FTL_TS_NONE : MAX(duration - f.child_ns, 0),
+		.self = duration == FTL_TS_NONE ? FTL_TS_NONE : MAX(ftl_sat_sub_i64(duration, f.child_ns), 0),
 		.flags = flags | (f.recursive ? FTL_CALL_F_RECURSIVE : 0) |
 			 (f.irq ? FTL_CALL_F_IRQ : 0),
 		.line = ev && !(flags & FTL_CALL_F_OPEN) ? ev->line : f.line,
@@ -467,7 +480,8 @@ static void calltree_pop(FtlCallTree *t, CallCtx *c, gint64 duration, guint32 fl
 	t->unsound |= f.node && duration != FTL_TS_NONE && f.span_ns > duration;
 	if (duration != FTL_TS_NONE) {
 		if (c->frames.len)
-			c->frames.v[c->frames.len - 1].child_ns += duration;
+			c->frames.v[c->frames.len - 1].child_ns =
+				ftl_sat_add_i64(c->frames.v[c->frames.len - 1].child_ns, duration);
 		else
 			calltree_owe(c->pending, f.depth - 1, duration);
 	}
@@ -598,7 +612,7 @@ static void calltree_irq_exit(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 	gint64 dur = FTL_TS_NONE;
 	if (f->entry_ts != FTL_TS_NONE && ev->ts != FTL_TS_NONE && ev->ts >= f->entry_ts &&
 	    !(ev->flags & FTL_EVENT_F_TS_COUNTER))
-		dur = ev->ts - f->entry_ts;
+		dur = calltree_elapsed(t, ev, f->entry_ts);
 	calltree_pop(t, c, dur, 0, ev);
 }
 
@@ -628,7 +642,7 @@ static void calltree_exit(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 		gint64 dur = ev->u.graph.duration;
 		if (dur == FTL_TS_NONE && f->entry_ts != FTL_TS_NONE && ev->ts != FTL_TS_NONE &&
 		    ev->ts >= f->entry_ts && !(ev->flags & FTL_EVENT_F_TS_COUNTER))
-			dur = ev->ts - f->entry_ts;
+			dur = calltree_elapsed(t, ev, f->entry_ts);
 		calltree_pop(t, c, dur, 0, ev);
 		return;
 	}
@@ -651,15 +665,15 @@ static void calltree_exit(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 		.pid = c->pid,
 		.depth = depth,
 		.entry_ts =
-			dur != FTL_TS_NONE && ev->ts != FTL_TS_NONE ? ev->ts - dur : FTL_TS_NONE,
+			dur != FTL_TS_NONE && ev->ts != FTL_TS_NONE ? ftl_sat_sub_i64(ev->ts, dur) : FTL_TS_NONE,
 		.duration = dur,
-		.self = dur == FTL_TS_NONE ? FTL_TS_NONE : MAX(dur - child, 0),
+		.self = dur == FTL_TS_NONE ? FTL_TS_NONE : MAX(ftl_sat_sub_i64(dur, child), 0),
 		.flags = FTL_CALL_F_ORPHAN,
 		.line = ev->line,
 		.node = node,
 		.level = (gint)c->frames.len,
 		/* its children are drawn at the top already: only the rest is its own */
-		.span = dur == FTL_TS_NONE ? 0 : MAX(dur - drawn, 0),
+		.span = dur == FTL_TS_NONE ? 0 : MAX(ftl_sat_sub_i64(dur, drawn), 0),
 	};
 	calltree_account(t, node, parent, &call);
 	if (c->frames.len)
@@ -668,7 +682,8 @@ static void calltree_exit(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 		calltree_give_span(c, depth, dur == FTL_TS_NONE ? drawn : MAX(dur, drawn));
 	if (dur != FTL_TS_NONE) {
 		if (c->frames.len)
-			c->frames.v[c->frames.len - 1].child_ns += dur;
+			c->frames.v[c->frames.len - 1].child_ns =
+				ftl_sat_add_i64(c->frames.v[c->frames.len - 1].child_ns, dur);
 		else
 			calltree_owe(c->pending, depth - 1, dur);
 	}
@@ -759,10 +774,10 @@ static void calltree_sum_groups(FtlCallNode *n, gboolean lean)
 	for (FtlCallNode *c = n->child; c; c = c->next) {
 		if (c->calls == 0 && c->child)
 			calltree_sum_groups(c, lean);
-		n->span_ns += c->span_ns;
+		n->span_ns = ftl_sat_add_i64(n->span_ns, c->span_ns);
 		n->calls += c->calls;
 		if (!lean) {
-			n->total_ns += c->total_ns;
+			n->total_ns = ftl_sat_add_i64(n->total_ns, c->total_ns);
 			n->timed += c->timed;
 		}
 	}

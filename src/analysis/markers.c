@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/checked.h"
 #include "util/scan.h"
 
 /* ---- markers --------------------------------------------------------------- */
@@ -371,17 +372,17 @@ static gboolean spans_track(FtlSpans *s, const FtlEvent *ev, SpansSample *out)
 	const char *func = ev->u.graph.func ? ev->u.graph.func : f->valid ? f->func : NULL;
 	gint64 dur = ev->u.graph.duration;
 	if (dur == FTL_TS_NONE && f->valid && f->entry_ts != FTL_TS_NONE && ev->ts != FTL_TS_NONE)
-		dur = ev->ts - f->entry_ts;
+		dur = ftl_sat_sub_i64(ev->ts, f->entry_ts);
 	gint64 children = f->child_sum;
 	*f = (SpansFrame){ NULL, FTL_TS_NONE, 0, FALSE };
 	if (dur == FTL_TS_NONE)
 		return FALSE;
 	if (d > 0)
-		spans_frame(st, d - 1)->child_sum += dur;
+		spans_frame(st, d - 1)->child_sum = ftl_sat_add_i64(spans_frame(st, d - 1)->child_sum, dur);
 	out->func = func ? func : "?";
 	out->total = dur;
 	/* rounding in the printed durations can make the children look longer */
-	out->self = MAX(dur - children, 0);
+	out->self = MAX(ftl_sat_sub_i64(dur, children), 0);
 	return TRUE;
 }
 

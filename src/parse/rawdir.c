@@ -807,7 +807,7 @@ static gboolean raw_add_sources(FtlTrace *trace, FtlRawParts *parts, struct tep_
 		rc->geo = *geo;
 		tep_ref(tep);
 		rc->tep = tep;
-		rc->dec = ftl_tep_decoder_new(tep, trace);
+		rc->dec = ftl_tep_decoder_new(tep, trace, rc->base.path);
 		rc->pages = ftl_pages_new((guint)geo->hp.commit_size, geo->big_endian,
 					  (guint32)psize, tep_is_old_format(tep));
 		rc->page = g_malloc0(psize + FTL_PAGES_SLACK);

@@ -19,6 +19,7 @@
 #include "parse/tep-print.h"
 #include "parse/trial.h"
 #include "util/arena.h"
+#include "util/checked.h"
 
 /* ---- library messages ------------------------------------------------ */
 
@@ -282,6 +283,8 @@ struct _FtlTepDecoder {
 	GArray *frames;	     /* FtlSlice: kernel_stack frames of the current event */
 	char number[32];     /* ftl_tep_field's text of a number */
 	gboolean no_callers; /* FTL_OPEN_NO_CALLERS: markers' callers left empty */
+	FtlDiags *diags;     /* the trace's: durations out of range */
+	const char *path;    /* the records' file, for those diagnostics */
 	gint short_need;     /* ftl_tep_short() of the record decoded last */
 	/* Per-record lookups cached (millions of records, hundreds of ids
 	 * interleaved, a few pids): the infos of ids below TEP_ID_TABLE by
@@ -724,9 +727,23 @@ static void tep_dec_graph(FtlTepDecoder *ts, struct tep_record *r, const TepEven
 	if (tep_dec_num(r, info->f[F_FUNC], &v))
 		ev->u.graph.func = tep_dec_func_name(ts, v);
 	ev->u.graph.depth = tep_dec_i32(r, info->f[F_DEPTH], 0);
-	if (info->kind == FTL_EVENT_FUNC_EXIT && tep_dec_num(r, info->f[F_CALLTIME], &ct) &&
-	    tep_dec_num(r, info->f[F_RETTIME], &rt) && rt >= ct)
-		ev->u.graph.duration = rt - ct;
+	if (info->kind != FTL_EVENT_FUNC_EXIT || !tep_dec_num(r, info->f[F_CALLTIME], &ct) ||
+	    !tep_dec_num(r, info->f[F_RETTIME], &rt) || rt < ct)
+		return;
+	/* The call cannot have begun before the clock's zero: a longer one
+	 * is damage (summed, it would wrap every total above it). */
+	gint64 d;
+	if (ftl_checked_sub_i64(rt, ct, &d) && r->ts <= (guint64)G_MAXINT64 &&
+	    d <= (gint64)r->ts) {
+		ev->u.graph.duration = d;
+		return;
+	}
+	g_autofree char *what = g_strdup_printf("funcgraph_exit at CPU %d: rettime %" G_GINT64_FORMAT
+						" - calltime %" G_GINT64_FORMAT
+						" is longer than the time since the clock's zero",
+						r->cpu, rt, ct);
+	ftl_diags_add(ts->diags, FTL_DIAG_BAD_DURATION, ts->path, ev->line,
+		      r->cpu, what, strlen(what), 0);
 }
 
 static void tep_dec_marker(FtlTepDecoder *ts, struct tep_record *r, const TepEventInfo *info,
@@ -1088,12 +1105,14 @@ static void tep_dec_info_free(gpointer p)
 	g_free(info);
 }
 
-FtlTepDecoder *ftl_tep_decoder_new(struct tep_handle *tep, FtlTrace *trace)
+FtlTepDecoder *ftl_tep_decoder_new(struct tep_handle *tep, FtlTrace *trace, const char *path)
 {
 	FtlTepDecoder *d = g_new0(FtlTepDecoder, 1);
 	d->tep = tep;
 	d->pool = ftl_trace_pool(trace);
 	d->no_callers = (ftl_trace_flags(trace) & FTL_OPEN_NO_CALLERS) != 0;
+	d->diags = ftl_trace_diags(trace);
+	d->path = path;
 	d->events = g_hash_table_new_full(NULL, NULL, NULL, tep_dec_info_free);
 	d->check = g_getenv("FTLENS_PAYLOAD_CHECK") != NULL;
 	d->states = g_array_new(FALSE, FALSE, sizeof(TepStateSym));

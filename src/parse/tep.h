@@ -15,9 +15,10 @@ struct tep_record;
 
 typedef struct _FtlTepDecoder FtlTepDecoder;
 
-/* tep and trace are borrowed and must outlive the decoder. Strings go to the
- * trace's pool. Free with ftl_tep_decoder_free(). */
-FtlTepDecoder *ftl_tep_decoder_new(struct tep_handle *tep, FtlTrace *trace);
+/* tep, trace and path (the file its records come from, named by the
+ * diagnostics it adds to the trace's) are borrowed and must outlive the
+ * decoder. Strings go to the trace's pool. Free with ftl_tep_decoder_free(). */
+FtlTepDecoder *ftl_tep_decoder_new(struct tep_handle *tep, FtlTrace *trace, const char *path);
 void ftl_tep_decoder_free(FtlTepDecoder *d);
 
 /* Fills ev from r: everything but src, seq and line. Slices point into r's

@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include "util/checked.h"
+
 static gint32 payload_int(FtlSlice s, gint32 dflt)
 {
 	gint64 v;
@@ -369,8 +371,9 @@ static TextLineResult payload_funcgraph(TextLine *tl, gboolean entry, const char
 	gint64 ct, rt;
 	FtlSlice c2;
 	if (!entry && ftl_event_field(ev, "calltime", &v) && ftl_event_field(ev, "rettime", &c2) &&
-	    ftl_slice_to_i64(v, &ct) && ftl_slice_to_i64(c2, &rt) && rt >= ct)
-		ev->u.graph.duration = rt - ct;
+	    ftl_slice_to_i64(v, &ct) && ftl_slice_to_i64(c2, &rt) && rt >= ct &&
+	    !ftl_checked_sub_i64(rt, ct, &ev->u.graph.duration))
+		ev->u.graph.duration = FTL_TS_NONE; /* too long to be a duration */
 	return TEXT_LINE_EVENT;
 }
 

@@ -508,7 +508,7 @@ static TracedatSource *tracedat_source_add(FtlTrace *trace, const char *path, Tr
 	ts->file = tracedat_file_ref(file);
 	ts->base.buffer = buffer ? ftl_strpool_intern(ftl_trace_pool(trace), buffer) : NULL;
 	ts->tep = tracecmd_get_tep(file->handle);
-	ts->dec = ftl_tep_decoder_new(ts->tep, trace);
+	ts->dec = ftl_tep_decoder_new(ts->tep, trace, ts->base.path);
 	ftl_tep_decoder_set_lazy(ts->dec, file->lazy);
 	ts->n_cpu_slots = MAX(slots, 1);
 	ts->lost_seen = g_new0(gboolean, ts->n_cpu_slots);

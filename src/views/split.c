@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "model/source.h"
+#include "util/checked.h"
 #include "util/error.h"
 #include "util/stream.h"
 #include "util/output.h"
@@ -195,7 +196,7 @@ static void split_write_report_line(FILE *f, const FtlEvent *ev, GString *buf)
 			g_string_append_printf(buf,
 					       " calltime=%" G_GINT64_FORMAT
 					       " rettime=%" G_GINT64_FORMAT " overrun=0",
-					       ev->ts - ev->u.graph.duration, ev->ts);
+					       ftl_sat_sub_i64(ev->ts, ev->u.graph.duration), ev->ts);
 		g_string_append_printf(buf, " depth=%d", ev->u.graph.depth);
 	} else if (ev->kind == FTL_EVENT_STACK) {
 		g_string_append(buf, g_strcmp0(ev->name, "user_stack") == 0 ? "<user stack trace>"

@@ -103,7 +103,7 @@ static void check_layout(guint i, int long_size)
 	g_autofree char *fmt = format_text(layouts[i].args, layouts[i].plus, long_size);
 	CU_ASSERT_EQUAL_FATAL(tep_parse_event(tep, fmt, strlen(fmt), "sched"), 0);
 	g_autoptr(FtlTrace) trace = ftl_trace_new("unit", FTL_OPEN_NONE);
-	FtlTepDecoder *d = ftl_tep_decoder_new(tep, trace);
+	FtlTepDecoder *d = ftl_tep_decoder_new(tep, trace, "test");
 	static const guint64 values[] = { 0,	 1,	2,     3,    64,  128,  256, 257,
 					  512, 513, 1024, 2048, 2049, 4096, 4097 };
 	for (guint k = 0; k < G_N_ELEMENTS(values); k++) {
