@@ -16,6 +16,8 @@
 
 struct _FtlOutput {
 	char *path;
+	char *stage; /* where the temp file is made: path's directory, or one
+		      * that exists while path's does not yet */
 	char *tmp; /* NULL for stdout, and once renamed or removed */
 	FILE *f;
 	gboolean is_stdout;
@@ -131,6 +133,12 @@ static gboolean output_refuse_input(const char *path, const char *const *inputs,
 
 FtlOutput *ftl_output_open(const char *path, const char *const *inputs, GError **error)
 {
+	return ftl_output_open_staged(path, NULL, inputs, error);
+}
+
+FtlOutput *ftl_output_open_staged(const char *path, const char *stage, const char *const *inputs,
+				  GError **error)
+{
 	g_autoptr(FtlOutput) o = g_new0(FtlOutput, 1);
 	o->path = g_strdup(path);
 	if (strcmp(path, "-") == 0) {
@@ -153,7 +161,8 @@ FtlOutput *ftl_output_open(const char *path, const char *const *inputs, GError *
 		umask(mask);
 		mode = 0666 & ~mask;
 	}
-	g_autofree char *dir = g_path_get_dirname(path);
+	g_autofree char *dir = stage ? g_strdup(stage) : g_path_get_dirname(path);
+	o->stage = g_strdup(dir);
 	int afd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	if (afd >= 0) {
 		if (fchmod(afd, mode) != 0 || !(o->f = fdopen(afd, "w+b"))) {
@@ -299,6 +308,7 @@ void ftl_output_free(FtlOutput *o)
 	}
 	output_track(o, FALSE);
 	g_free(o->path);
+	g_free(o->stage);
 	g_free(o);
 }
 

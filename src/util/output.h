@@ -24,6 +24,14 @@ typedef struct _FtlOutput FtlOutput;
  * file, whatever the name) is refused. Free with ftl_output_free(). */
 FtlOutput *ftl_output_open(const char *path, const char *const *inputs, GError **error);
 
+/* The same, with the temp file made in stage, a directory that exists on
+ * the file system path will be on (an ancestor of path's directory), for a
+ * writer that creates path's directory only at the commit: a process
+ * killed before it leaves no empty directory behind. path's directory must
+ * exist when ftl_output_commit() is called. stage NULL: path's directory. */
+FtlOutput *ftl_output_open_staged(const char *path, const char *stage, const char *const *inputs,
+				  GError **error);
+
 /* The stream to write to; borrowed, valid until close or free. */
 FILE *ftl_output_stream(FtlOutput *o);
 

@@ -32,7 +32,8 @@ typedef struct {
 
 struct _FtlSplit {
 	char *out_dir;
-	GPtrArray *made_dirs; /* DIR and parents we created, deepest first */
+	GPtrArray *made_dirs; /* DIR and parents to create, deepest first */
+	char *stage;	      /* DIR's deepest existing ancestor: the temp files' */
 	gboolean force;
 	GStrv inputs;	 /* to refuse overwriting one of them */
 	GString *header; /* the first source's '#' lines */
@@ -75,8 +76,11 @@ static void split_abort(FtlSplit *s)
 		g_rmdir(g_ptr_array_index(s->made_dirs, i));
 }
 
-/* mkdir -p that remembers what it made, so a failure can take it back. */
-static gboolean split_make_out_dir(FtlSplit *s, GError **error)
+/* The directories DIR needs, remembered (so a failure can take them back)
+ * but made only at the commit: the files are written in DIR's deepest
+ * existing ancestor until then, so a split killed before its end leaves no
+ * empty directory (and, written as O_TMPFILE files, no hidden file). */
+static gboolean split_plan_out_dir(FtlSplit *s, GError **error)
 {
 	g_autofree char *d = g_strdup(s->out_dir);
 	while (!g_file_test(d, G_FILE_TEST_EXISTS)) {
@@ -88,10 +92,30 @@ static gboolean split_make_out_dir(FtlSplit *s, GError **error)
 		if (top)
 			break;
 	}
+	if (!g_file_test(d, G_FILE_TEST_IS_DIR)) {
+		split_io_error(error, d, "cannot create directories in it", ENOTDIR);
+		return FALSE;
+	}
+	s->stage = g_steal_pointer(&d);
+	return TRUE;
+}
+
+/* mkdir -p DIR and each DIR/cpuN, at the commit. */
+static gboolean split_make_dirs(FtlSplit *s, GError **error)
+{
 	if (s->made_dirs->len && g_mkdir_with_parents(s->out_dir, 0777) != 0) {
 		int err = errno;
-		split_io_error(error, s->out_dir, "cannot create directory", err);
-		return FALSE;
+		return split_io_error(error, s->out_dir, "cannot create directory", err);
+	}
+	for (guint i = 0; i < s->outs->len; i++) {
+		SplitOut *o = g_ptr_array_index(s->outs, i);
+		if (!o || g_file_test(o->dir, G_FILE_TEST_IS_DIR))
+			continue;
+		if (g_mkdir(o->dir, 0777) != 0) {
+			int err = errno;
+			return split_io_error(error, o->dir, "cannot create directory", err);
+		}
+		o->made_dir = TRUE;
 	}
 	return TRUE;
 }
@@ -158,14 +182,11 @@ static SplitOut *split_open_cpu(FtlSplit *s, gint32 cpu, GError **error)
 			return NULL;
 		}
 	}
-	if (!g_file_test(o->dir, G_FILE_TEST_IS_DIR)) {
-		if (g_mkdir(o->dir, 0777) != 0) {
-			split_io_error(error, o->dir, "cannot create directory", errno);
-			return NULL;
-		}
-		o->made_dir = TRUE;
-	}
-	o->out = ftl_output_open(o->path, (const char *const *)s->inputs, error);
+	/* DIR/cpuN is made at the commit; until then the file is written
+	 * where a directory exists */
+	gboolean have_dir = g_file_test(o->dir, G_FILE_TEST_IS_DIR);
+	o->out = ftl_output_open_staged(o->path, have_dir ? NULL : s->stage,
+					(const char *const *)s->inputs, error);
 	if (!o->out)
 		return NULL;
 	o->f = ftl_output_stream(o->out);
@@ -267,6 +288,8 @@ static gboolean split_commit(FtlSplit *s, GError **error)
 		if (o && !ftl_output_close(o->out, error))
 			return FALSE;
 	}
+	if (!split_make_dirs(s, error))
+		return FALSE;
 	for (guint i = 0; i < s->outs->len; i++) {
 		SplitOut *o = g_ptr_array_index(s->outs, i);
 		if (!o)
@@ -325,6 +348,7 @@ void ftl_split_free(FtlSplit *s)
 	g_ptr_array_unref(s->made_dirs);
 	g_strfreev(s->inputs);
 	g_free(s->out_dir);
+	g_free(s->stage);
 	g_free(s);
 }
 
@@ -350,7 +374,7 @@ gboolean ftl_split_run(FtlSplit *s, FtlTrace *trace, const FtlFilter *filter, GE
 		return FALSE;
 	} /* else a trace read from memory (a console log's ftrace dump) has no
 	   * file to take the header from: its files start with the events */
-	if (!split_make_out_dir(s, error))
+	if (!split_plan_out_dir(s, error))
 		return FALSE;
 	g_autoptr(FtlIter) it = ftl_iter_new(trace, filter);
 	const FtlEvent *ev;

@@ -39,12 +39,23 @@ killed() {
 	kill -s "$1" "$_pid" 2>/dev/null
 	wait "$_pid"
 }
-plan 7
+plan 8
 check "split killed by SIGKILL at 0.3, 0.6, 1 s: each file whole or absent, no temp file" '
 	for d in 0.3 0.6 1; do
 		killed KILL "$T/k$d" $d
 		[ -d "$T/k$d" ] || continue
 		whole "$T/k$d" || exit 1
+	done
+'
+check "split killed by SIGKILL before its end leaves no directory, empty or not" '
+	for d in 0.1 0.3 0.6; do
+		killed KILL "$T/e$d/out" $d
+		# killed before the commit: nothing; after it: the whole output
+		if [ -e "$T/e$d" ]; then
+			whole "$T/e$d/out" && [ "$(ls -A "$T/e$d")" = out ] &&
+				[ -f "$T/e$d/out/cpu0/trace" ] && [ -f "$T/e$d/out/cpu1/trace" ] ||
+				{ diag "$(find "$T/e$d")"; exit 1; }
+		fi
 	done
 '
 check "split killed by SIGINT at 0.5 s: each file whole or absent, no temp file" '
