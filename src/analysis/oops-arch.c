@@ -32,6 +32,8 @@ static const struct {
 	{ "TPC: ", "sparc64", "sparc64" },
 	{ "*__x64_sys_", "x86_64", "x86_64" },
 	{ "*entry_SYSCALL_64", "x86_64", "x86_64" },
+	{ "*entry_SYSCALL64_slow_path", "x86_64", "x86_64" }, /* 4.x */
+	{ "*return_from_SYSCALL_64", "x86_64", "x86_64" },
 	{ "*__arm64_sys_", "arm64", "arm64" },
 	{ "*el1h_64_", "arm64", "arm64" },
 	{ "*__riscv_sys_", "riscv32", "riscv64" },

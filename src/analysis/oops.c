@@ -137,15 +137,20 @@ const FtlOopsStack *ftl_oops_report_trace(const FtlOopsReport *r)
 
 /* ---- finding reports ---------------------------------------------------------- */
 
-typedef struct {
+typedef struct OopsBuild_ {
 	FtlOopsReport *r;
 	gint family;
 	GArray *lines; /* guint console line indexes */
 	gint64 key;    /* printk context */
 	gint64 last_ts;
-	guint last_line;    /* index of its last line */
-	gboolean ended;	    /* its end marker was printed */
-	gboolean closed;    /* nothing joins it any more */
+	guint last_line; /* index of its last line */
+	gboolean ended;	 /* its end marker was printed */
+	gboolean fatal;	 /* ... and then the panic it caused: only its trailer joins */
+	gboolean closed; /* nothing joins it any more */
+	/* the sanitizer report open in its context when it began (a WARNING
+	 * inside a KMSAN report): its rule is yet to come, so it goes on once
+	 * this one has ended */
+	struct OopsBuild_ *displaced;
 	gboolean nmi;	    /* "Sending NMI from CPU": other CPUs' backtraces follow */
 	gboolean sanitizer; /* KASAN-like: a "=====" rule closes it */
 } OopsBuild;
@@ -240,10 +245,33 @@ static gboolean oops_continues(gint family, const char *s)
 			return TRUE;
 	if (strstr(s, "invalid opcode: 0000"))
 		return TRUE;
-	/* SLUB debug lines inside old KASAN reports */
-	return !strcmp(h, "INFO:") &&
-	       (strstr(s, "INFO: Allocated in ") || strstr(s, "INFO: Freed in ") ||
-		strstr(s, "INFO: Slab 0x") || strstr(s, "INFO: Object 0x"));
+	/* the detail lines of a SLUB debug report ("BUG kmalloc-4096 (Not
+	 * tainted): Poison overwritten"), also inside old KASAN reports */
+	static const char *const slub[] = {
+		"INFO: 0x",	   "INFO: Allocated in ", "INFO: Freed in ", "INFO: Slab 0x",
+		"INFO: Object 0x", "INFO: Freepointer ",  "INFO: Padding ",
+	};
+	if (strcmp(h, "INFO:"))
+		return FALSE;
+	for (guint i = 0; i < G_N_ELEMENTS(slub); i++)
+		if (strstr(s, slub[i]))
+			return TRUE;
+	return FALSE;
+}
+
+/* What a panic prints after its reason line: nothing of these belongs to
+ * another report. */
+static gboolean oops_panic_trailer(const char *s)
+{
+	static const char *const trailer[] = {
+		"---[ end Kernel panic", "Kernel Offset:",	   "Rebooting in ",
+		"SMP: stopping",	 "CPU features:",	   "Memory Limit:",
+		"Shutting down cpus",	 "Dumping ftrace buffer:", "(ftrace buffer empty)",
+	};
+	for (guint i = 0; i < G_N_ELEMENTS(trailer); i++)
+		if (g_str_has_prefix(s, trailer[i]))
+			return TRUE;
+	return FALSE;
 }
 
 static gboolean oops_is_rule_of(const char *s, char c, gsize min)
@@ -251,6 +279,11 @@ static gboolean oops_is_rule_of(const char *s, char c, gsize min)
 	s = oops_trim(s);
 	gsize n = strspn(s, (char[]){ c, 0 });
 	return n >= min && *oops_trim(s + n) == 0;
+}
+
+static gboolean oops_cut_here(const char *s)
+{
+	return strstr(s, "[ cut here ]") || strstr(s, "8<--- cut here");
 }
 
 static void oops_build_add(OopsBuild *b, guint i, const FtlConsoleLine *l)
@@ -340,8 +373,7 @@ static GArray *oops_prefix(const FtlConsole *con, const OopsBuild *b, const guin
 			break;
 		g_array_prepend_val(pre, i);
 		const char *s = oops_trim(l->text);
-		if (strstr(s, "[ cut here ]") || strstr(s, "8<--- cut here") ||
-		    oops_is_rule_of(s, '=', 40)) {
+		if (oops_cut_here(s) || oops_is_rule_of(s, '=', 40)) {
 			marker = TRUE;
 			break;
 		}
@@ -391,6 +423,9 @@ typedef struct {
 	const FtlOopsTitler *titler;
 	GPtrArray *builds; /* OopsBuild*, in the order their headers appear */
 	GHashTable *open;  /* printk context -> the OopsBuild open in it */
+	/* the sanitizer report a "cut here" line just interrupted: the report
+	 * that follows in its context takes its place until it ends */
+	struct OopsBuild_ *cut;
 	gboolean seen_kernel;
 } OopsFind;
 
@@ -401,8 +436,8 @@ static gboolean oops_build_ends(const OopsBuild *b, guint i, const FtlConsoleLin
 {
 	return (l->ts != FTL_TS_NONE && b->last_ts != FTL_TS_NONE &&
 		(l->ts > b->last_ts + OOPS_BURST_NS || l->ts + 1000000000 < b->last_ts)) ||
-	       g_str_has_prefix(s, "Linux version ") || strstr(s, "[ cut here ]") ||
-	       strstr(s, "8<--- cut here") || (b->ended && i > b->last_line + OOPS_PANIC_WINDOW);
+	       g_str_has_prefix(s, "Linux version ") || oops_cut_here(s) ||
+	       (b->ended && i > b->last_line + OOPS_PANIC_WINDOW);
 }
 
 /* The family of the report line l opens, or -1. */
@@ -461,8 +496,14 @@ static void oops_find_open(OopsFind *f, OopsBuild *b, gint fam, gint64 key, guin
 	nb->r->kind = oops_kind(fam, s);
 	oops_build_add(nb, i, l);
 	g_ptr_array_add(f->builds, nb);
-	if (b)
+	if (!b && f->cut && f->cut->key == key)
+		b = f->cut;
+	f->cut = NULL;
+	if (b) {
 		b->closed = TRUE;
+		if (!b->ended && b->sanitizer)
+			nb->displaced = b;
+	}
 	g_hash_table_insert(f->open, &nb->key, nb);
 }
 
@@ -478,15 +519,39 @@ static OopsBuild *oops_find_nmi_owner(OopsFind *f)
 	return NULL;
 }
 
+/* b takes no more lines; the report it interrupted, if any, goes on. */
+static void oops_find_close(OopsFind *f, OopsBuild *b)
+{
+	g_hash_table_remove(f->open, &b->key);
+	b->closed = TRUE;
+	OopsBuild *d = b->displaced;
+	if (d && d->closed && !d->ended && !g_hash_table_contains(f->open, &d->key)) {
+		d->closed = FALSE;
+		g_hash_table_insert(f->open, &d->key, d);
+	}
+	b->displaced = NULL;
+}
+
 /* Line i joins b; what it says may end b. fam: the family it opens, or -1. */
 static void oops_find_take(OopsFind *f, OopsBuild *b, gint fam, guint i, const FtlConsoleLine *l,
 			   const char *s)
 {
+	if (b->fatal && fam < 0 && !oops_panic_trailer(s)) {
+		/* "Kernel panic - not syncing: Fatal exception" was its last word */
+		oops_find_close(f, b);
+		return;
+	}
 	oops_build_add(b, i, l);
-	if (fam >= 0)
+	if (fam >= 0 && b->ended && oops_kind(fam, s) == FTL_OOPS_PANIC)
+		b->fatal = TRUE; /* the panic its end caused prints no trace */
+	else if (fam >= 0)
 		b->ended = FALSE; /* the panic it caused: its own trace follows */
-	if (g_str_has_prefix(s, "---[ end "))
+	if (g_str_has_prefix(s, "---[ end ")) {
+		/* the end marker closes it: only the panic it causes may follow */
 		b->ended = TRUE;
+		oops_find_close(f, b);
+		return;
+	}
 	if (strstr(s, "Sending NMI from CPU"))
 		b->nmi = TRUE;
 	if (b->sanitizer && b->lines->len > 2 && oops_is_rule_of(s, '=', 40)) {
@@ -506,6 +571,8 @@ static void oops_find_line(OopsFind *f, guint i)
 	if (b && oops_build_ends(b, i, l, s)) {
 		g_hash_table_remove(f->open, &key);
 		b->closed = TRUE;
+		if (b->sanitizer && !b->ended && oops_cut_here(s))
+			f->cut = b;
 		b = NULL;
 	}
 	gint fam = oops_find_family(f, l, s);
@@ -547,7 +614,6 @@ static FtlOopsReport *oops_assemble(OopsFind *f, OopsBuild *b, guint8 *owned)
 	return r;
 }
 
-
 /* A report that names no architecture of its own (a hung task, a lockdep
  * splat) was printed by the same machine as the rest of its log. */
 static void oops_fill_arch(FtlOops *o, const FtlConsole *con)
@@ -556,7 +622,8 @@ static void oops_fill_arch(FtlOops *o, const FtlConsole *con)
 	for (guint k = 0; k < o->reports->len && !log_arch; k++)
 		log_arch = ((FtlOopsReport *)g_ptr_array_index(o->reports, k))->arch;
 	if (!log_arch && o->reports->len) {
-		g_autoptr(GArray) all = g_array_sized_new(FALSE, FALSE, sizeof(guint), con->lines->len);
+		g_autoptr(GArray) all =
+			g_array_sized_new(FALSE, FALSE, sizeof(guint), con->lines->len);
 		for (guint i = 0; i < con->lines->len; i++)
 			g_array_append_val(all, i);
 		log_arch = ftl_oops_arch_guess(con, all);
@@ -594,7 +661,7 @@ FtlOops *ftl_oops_find_with(const FtlConsole *con, const FtlOopsTitler *titler)
 	g_autoptr(GPtrArray) builds =
 		g_ptr_array_new_with_free_func((GDestroyNotify)oops_build_free);
 	g_autoptr(GHashTable) open = g_hash_table_new(g_int64_hash, g_int64_equal);
-	OopsFind f = { con, titler, builds, open, FALSE };
+	OopsFind f = { .con = con, .titler = titler, .builds = builds, .open = open };
 	for (guint i = 0; i < con->lines->len; i++)
 		oops_find_line(&f, i);
 	FtlOops *o = g_new0(FtlOops, 1);

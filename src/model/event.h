@@ -78,7 +78,7 @@ typedef struct {
 			gint64 retval;
 			gboolean has_retval;
 			gboolean retval_hex; /* printed in hex (funcgraph-retval-hex, pointers) */
-			char mark; /* duration mark: ' ', '+', '!', '#', '*', '@', '$' */
+			char mark;	     /* duration mark: ' ', '+', '!', '#', '*', '@', '$' */
 		} graph;
 		struct {
 			const char *func;   /* interned */
@@ -119,6 +119,11 @@ typedef struct {
 		} lost;
 		struct {
 			const FtlSlice *frames; /* borrowed until the next event */
+			/* beside each frame, the address the input printed with
+			 * it ("=> func (ffffffff8108a9a0)": the frame is "func"),
+			 * 0 where it printed none; NULL when the source gives
+			 * no addresses */
+			const guint64 *addrs;
 			guint32 n_frames;
 		} stack;
 	} u;

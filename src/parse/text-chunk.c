@@ -19,6 +19,7 @@ TextChunk *ftl_text_chunk_new(void)
 	c->fix = g_array_new(FALSE, FALSE, sizeof(guint8));
 	c->ops = g_array_new(FALSE, FALSE, sizeof(TextOp));
 	c->frames = g_array_new(FALSE, FALSE, sizeof(FtlSlice));
+	c->addrs = g_array_new(FALSE, FALSE, sizeof(guint64));
 	c->cpu_task = g_array_new(FALSE, TRUE, sizeof(TextCpuTask));
 	return c;
 }
@@ -31,6 +32,7 @@ void ftl_text_chunk_free(TextChunk *c)
 	g_array_unref(c->fix);
 	g_array_unref(c->ops);
 	g_array_unref(c->frames);
+	g_array_unref(c->addrs);
 	g_array_unref(c->cpu_task);
 	g_free(c);
 }
@@ -56,24 +58,37 @@ static gboolean chunk_old_header_line(const char *p, const char *e, gboolean *la
 	       text_has_prefix(p, e, "-----------------") || text_has_prefix(p, e, "_------=>");
 }
 
-/* "CPU:N [LOST N EVENTS]", "CPU:N [N EVENTS DROPPED]", "CPU N is empty", and
- * trace-cmd report's preamble. Returns TEXT_LINE_EVENT for a lost-event line,
- * TEXT_LINE_NONE with *special set for a line to count as special. */
+/* trace-cmd report of several buffers puts the buffer's name before each
+ * line ("%*s: "): the line after "NAME: " when it is one, else p. */
+static const char *chunk_skip_instance(const char *p, const char *e)
+{
+	const char *q = p;
+	while (q < e && (g_ascii_isalnum(*q) || *q == '_' || *q == '-' || *q == '.'))
+		q++;
+	if (q == p || q + 1 >= e || q[0] != ':' || q[1] != ' ')
+		return p;
+	return text_skip_ws(q + 1, e);
+}
+
+/* "CPU:N [LOST N EVENTS]", "CPU:N [N EVENTS DROPPED]", "CPU:N [EVENTS
+ * DROPPED]" (trace-cmd, when the ring buffer did not say how many: count 0,
+ * the model's "not said"), "CPU N is empty", and trace-cmd report's
+ * preamble. Returns TEXT_LINE_EVENT for a lost-event line, TEXT_LINE_NONE
+ * with *special set for a line to count as special. */
 static TextLineResult chunk_special_line(TextLine *tl, const char *p, const char *e,
 					 gboolean *special)
 {
-	guint64 cpu, n;
-	const char *q;
+	guint64 cpu, n = 0;
+	const char *q, *lost = chunk_skip_instance(p, e);
 	*special = FALSE;
-	if (text_has_prefix(p, e, "CPU:") && (q = ftl_scan_u64(p + 4, e, &cpu))) {
+	if (text_has_prefix(lost, e, "CPU:") && (q = ftl_scan_u64(lost + 4, e, &cpu))) {
 		q = text_skip_ws(q, e);
+		const char *d = q < e && *q == '[' ? ftl_scan_u64(q + 1, e, &n) : NULL;
 		if (text_has_prefix(q, e, "[LOST ")) {
-			q = ftl_scan_u64(q + 6, e, &n);
-			if (!q)
+			if (!ftl_scan_u64(q + 6, e, &n))
 				return TEXT_LINE_NONE;
-		} else if (q < e && *q == '[' && (q = ftl_scan_u64(q + 1, e, &n)) &&
-			   text_has_prefix(q, e, " EVENTS DROPPED]")) {
-		} else {
+		} else if (!(d && text_has_prefix(d, e, " EVENTS DROPPED]")) &&
+			   !text_has_prefix(q, e, "[EVENTS DROPPED]")) {
 			return TEXT_LINE_NONE;
 		}
 		FtlEvent *ev = tl->ev;
@@ -141,13 +156,42 @@ typedef struct {
 	guint64 lineno, seq;
 } ChunkParse;
 
-/* If the lines after the current one are " => frame" lines, gathers them
- * under the stack event in hand (the frames' index stands in the pointer
- * until the chunk is done: the array may move). */
+/* One frame as trace-cmd prints it, "func (ffffffff8108a9a0)" (its ftrace
+ * plugin) or "func" (the format's "%ps"), into the chunk's frames: the
+ * function and, apart, the address. */
+static void chunk_add_frame(TextChunk *c, const char *p, const char *e)
+{
+	while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	guint64 addr = 0;
+	const char *open = e > p && e[-1] == ')' ? g_strrstr_len(p, e - p, "(") : NULL;
+	if (open && open > p && open[-1] == ' ' && e - open - 2 >= 1 && e - open - 2 <= 16) {
+		const char *h = open + 1;
+		while (h < e - 1 && g_ascii_isxdigit(*h))
+			h++;
+		if (h == e - 1) {
+			addr = g_ascii_strtoull(open + 1, NULL, 16);
+			e = open;
+			while (e > p && e[-1] == ' ')
+				e--;
+		}
+	}
+	FtlSlice f = { p, (guint32)(e - p) };
+	g_array_append_val(c->frames, f);
+	g_array_append_val(c->addrs, addr);
+}
+
+/* Gathers the frames of the stack event in hand: the one its own line may
+ * end with ("kernel_stack: \t=> try_to_wake_up") and the " => frame" lines
+ * after it (the frames' index stands in the pointer until the chunk is
+ * done: the array may move). */
 static void chunk_collect_frames(ChunkParse *cp, FtlEvent *ev)
 {
 	GArray *frames = cp->c->frames;
 	guint first = frames->len;
+	const char *pe = ev->payload.p + ev->payload.len;
+	if (text_has_prefix(ev->payload.p, pe, "=>"))
+		chunk_add_frame(cp->c, text_skip_ws(ev->payload.p + 2, pe), pe);
 	const char *cur = cp->cur;
 	while (cur < cp->end) {
 		const char *nl = memchr(cur, '\n', (gsize)(cp->end - cur));
@@ -158,9 +202,7 @@ static void chunk_collect_frames(ChunkParse *cp, FtlEvent *ev)
 		const char *p = text_skip_ws(cur, le);
 		if (!text_has_prefix(p, le, "=>"))
 			break;
-		p = text_skip_ws(p + 2, le);
-		FtlSlice f = { p, (guint32)(le - p) };
-		g_array_append_val(frames, f);
+		chunk_add_frame(cp->c, text_skip_ws(p + 2, le), le);
 		cp->lineno++;
 		cp->c->stats.total_lines++;
 		cp->c->stats.special_lines++;
@@ -338,6 +380,7 @@ static void chunk_reset(TextChunk *c)
 	g_array_set_size(c->fix, 0);
 	g_array_set_size(c->ops, 0);
 	g_array_set_size(c->frames, 0);
+	g_array_set_size(c->addrs, 0);
 	g_array_set_size(c->cpu_task, 0);
 	memset(&c->stats, 0, sizeof c->stats);
 	c->seqs = 0;
@@ -384,9 +427,11 @@ void ftl_text_chunk_parse(TextChunk *c, const TextChunkCtx *ctx, const char *tex
 	/* the frames' array is final: their pointers can be set */
 	for (guint i = 0; c->frames->len && i < c->events->len; i++) {
 		FtlEvent *ev = &g_array_index(c->events, FtlEvent, i);
-		if (ev->kind == FTL_EVENT_STACK)
-			ev->u.stack.frames = &g_array_index(c->frames, FtlSlice,
-							    (guint)(uintptr_t)ev->u.stack.frames);
+		if (ev->kind == FTL_EVENT_STACK) {
+			guint first = (guint)(uintptr_t)ev->u.stack.frames;
+			ev->u.stack.frames = &g_array_index(c->frames, FtlSlice, first);
+			ev->u.stack.addrs = &g_array_index(c->addrs, guint64, first);
+		}
 	}
 	c->seqs = cp.seq;
 	c->fgraph = cp.tl.fgraph;

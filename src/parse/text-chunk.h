@@ -28,6 +28,7 @@ typedef struct {
 	GArray *fix;	/* guint8 TextFix per event */
 	GArray *ops;	/* TextOp, in input order */
 	GArray *frames; /* FtlSlice: the frames of the chunk's stack events */
+	GArray *addrs;	/* guint64: the address printed with each frame, 0 if none */
 	GArray *cpu_task;
 	guint events_room, fix_room; /* elements events and fix hold without growing */
 	FtlSourceStats stats;	     /* the chunk's lines (leaf exits counted in events) */

@@ -162,6 +162,20 @@ static void dump_stack(DumpSink *d, const FtlEvent *ev)
 	}
 	if (d->json)
 		g_string_append_c(d->out, ']');
+	/* the addresses the input printed beside the frames, as printed */
+	gboolean any = FALSE;
+	for (guint32 i = 0; ev->u.stack.addrs && i < ev->u.stack.n_frames; i++)
+		any |= ev->u.stack.addrs[i] != 0;
+	if (!any)
+		return;
+	g_string_append(d->out, d->json ? ",\"addresses\":[" : " at");
+	for (guint32 i = 0; i < ev->u.stack.n_frames; i++)
+		g_string_append_printf(
+			d->out,
+			d->json ? "%s\"%" G_GINT64_MODIFIER "x\"" : "%s%" G_GINT64_MODIFIER "x",
+			i ? (d->json ? "," : " <- ") : (d->json ? "" : " "), ev->u.stack.addrs[i]);
+	if (d->json)
+		g_string_append_c(d->out, ']');
 }
 
 /* A binary input's payload text, rendered by its source straight into out

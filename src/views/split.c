@@ -222,9 +222,13 @@ static void split_write_report_line(FILE *f, const FtlEvent *ev, GString *buf)
 	} else if (ev->kind == FTL_EVENT_STACK) {
 		g_string_append(buf, g_strcmp0(ev->name, "user_stack") == 0 ? "<user stack trace>"
 									     : "<stack trace>");
-		for (guint32 i = 0; i < ev->u.stack.n_frames; i++)
+		for (guint32 i = 0; i < ev->u.stack.n_frames; i++) {
 			g_string_append_printf(buf, "\n => " FTL_SLICE_FMT,
 					       FTL_SLICE_ARG(ev->u.stack.frames[i]));
+			if (ev->u.stack.addrs && ev->u.stack.addrs[i])
+				g_string_append_printf(buf, " (%" G_GINT64_MODIFIER "x)",
+						       ev->u.stack.addrs[i]);
+		}
 	} else {
 		ftl_source_payload(ev->src, ev, buf);
 	}
