@@ -742,8 +742,8 @@ static void tep_dec_graph(FtlTepDecoder *ts, struct tep_record *r, const TepEven
 						" - calltime %" G_GINT64_FORMAT
 						" is longer than the time since the clock's zero",
 						r->cpu, rt, ct);
-	ftl_diags_add(ts->diags, FTL_DIAG_BAD_DURATION, ts->path, ev->line,
-		      r->cpu, what, strlen(what), 0);
+	ftl_diags_add(ts->diags, FTL_DIAG_BAD_DURATION, &(FtlDiagLoc){ ts->path, ev->line, r->cpu },
+		      what, -1, 0);
 }
 
 static void tep_dec_marker(FtlTepDecoder *ts, struct tep_record *r, const TepEventInfo *info,
