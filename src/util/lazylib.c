@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* libxml2 and json-glib, loaded on first use.
+/* libxml2, json-glib and libarchive, loaded on first use.
  *
  * Only the SVG views and --format json use them, yet linked in they cost
  * every run about 12 ms of start-up (14 more shared objects: ICU and
@@ -18,6 +18,8 @@
  * call comes before any output of the view is written. */
 #include "config.h"
 
+#include <archive.h>
+#include <archive_entry.h>
 #include <dlfcn.h>
 #include <json-glib/json-glib.h>
 #include <libxml/parser.h>
@@ -37,6 +39,9 @@ typedef struct {
 
 static LazyLib lazy_xml = { "libxml2.so.2", "libxml2", "libxml2", 0 };
 static LazyLib lazy_json = { "libjson-glib-1.0.so.0", "json-glib", "libjson-glib-1.0-0", 0 };
+/* libarchive pulls in libxml2 (for xar) and more: linked, it would undo
+ * the two above for every run; only a tar capture needs it */
+static LazyLib lazy_archive = { "libarchive.so.13", "libarchive", "libarchive13", 0 };
 
 static G_GNUC_NORETURN void lazy_fail(const LazyLib *lib, const char *why)
 {
@@ -90,6 +95,24 @@ static void *lazy_sym(LazyLib *lib, const char *name, void **slot)
 		void(*fn) params = (void(*) params)lazy_sym(&lib, #name, &slot);                   \
 		fn args;                                                                           \
 	}
+
+/* libarchive: a board's capture in a tar (parse/rawtar.c) */
+LAZY_FN(lazy_archive, struct archive *, archive_read_new, (void), ())
+LAZY_FN(lazy_archive, int, archive_read_support_filter_all, (struct archive * a), (a))
+LAZY_FN(lazy_archive, int, archive_read_support_format_tar, (struct archive * a), (a))
+LAZY_FN(lazy_archive, int, archive_read_open_filename,
+	(struct archive * a, const char *filename, size_t block_size), (a, filename, block_size))
+LAZY_FN(lazy_archive, int, archive_read_open_fd, (struct archive * a, int fd, size_t block_size),
+	(a, fd, block_size))
+LAZY_FN(lazy_archive, int, archive_read_next_header,
+	(struct archive * a, struct archive_entry **entry), (a, entry))
+LAZY_FN(lazy_archive, la_ssize_t, archive_read_data, (struct archive * a, void *buf, size_t size),
+	(a, buf, size))
+LAZY_FN(lazy_archive, int, archive_read_free, (struct archive * a), (a))
+LAZY_FN(lazy_archive, const char *, archive_error_string, (struct archive * a), (a))
+LAZY_FN(lazy_archive, const char *, archive_entry_pathname, (struct archive_entry * e), (e))
+LAZY_FN(lazy_archive, const char *, archive_entry_hardlink, (struct archive_entry * e), (e))
+LAZY_FN(lazy_archive, __LA_MODE_T, archive_entry_filetype, (struct archive_entry * e), (e))
 
 /* libxml2: the SVG writer (views/svg-*.c) */
 LAZY_VOID(lazy_xml, xmlInitParser, (void), ())
