@@ -116,6 +116,7 @@ gboolean ftl_cmd_oops(const FtlCommand *cmd, int argc, char **argv, GError **err
 {
 	g_autofree char *extract = NULL;
 	gint last_n = OOPS_LAST_DEFAULT, which = 0;
+	g_auto(FtlCliGlobals) g = { 0 };
 	const GOptionEntry entries[] = {
 		{ "last", 'n', 0, G_OPTION_ARG_INT, &last_n,
 		  "Show the last N events of every CPU in the ftrace dump (default 10)", "N" },
@@ -125,9 +126,11 @@ gboolean ftl_cmd_oops(const FtlCommand *cmd, int argc, char **argv, GError **err
 		  "With --extract-trace: which dump (1 = the first; default: the first "
 		  "that is not empty)",
 		  "N" },
+		/* a log, not events: but it may be compressed or a pipe */
+		{ "max-expand", 0, 0, G_OPTION_ARG_STRING, &g.max_expand,
+		  "Disk a compressed log or a pipe may expand to (default 4G)", "SIZE" },
 		{ NULL },
 	};
-	g_auto(FtlCliGlobals) g = { 0 };
 	if (!ftl_cli_parse(cmd, entries, &g, &argc, &argv, error))
 		return FALSE;
 	FtlFormat format = g.format;

@@ -6,6 +6,9 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include <glib/gstdio.h>
 
 #include "parse/console.h"
 #include "parse/open.h"
@@ -56,11 +59,11 @@ const char *ftl_input_kind_readers(FtlInputKind kind)
 {
 	switch (kind) {
 	case FTL_INPUT_EVENTS:
-		return "ftlens report, dump, graph, flame and the other event commands";
+		return "ftlens report";
 	case FTL_INPUT_CONSOLE:
-		return "ftlens oops (and tui)";
+		return "ftlens oops";
 	case FTL_INPUT_STACKS:
-		return "ftlens stack (or flame --stack, plot stack, tui)";
+		return "ftlens stack";
 	case FTL_INPUT_FOLDED:
 		return "ftlens flame";
 	}
@@ -76,6 +79,28 @@ static FtlInputKind inputs_sniff_dir(const char *path)
 	return g_file_test(st, G_FILE_TEST_EXISTS) && !g_file_test(tr, G_FILE_TEST_EXISTS)
 		       ? FTL_INPUT_STACKS
 		       : FTL_INPUT_EVENTS;
+}
+
+/* The kind of an operand no sniffer claims, or one not looked at: an
+ * event trace for a command that reads events, else the command's own
+ * kind, whose reader says what is wrong with it. */
+static FtlInputKind inputs_fallback(guint accept)
+{
+	return accept & FTL_INPUT_EVENTS    ? FTL_INPUT_EVENTS
+	       : accept & FTL_INPUT_CONSOLE ? FTL_INPUT_CONSOLE
+	       : accept & FTL_INPUT_STACKS  ? FTL_INPUT_STACKS
+					    : FTL_INPUT_FOLDED;
+}
+
+/* A pipe, FIFO or device: what a look at it reads is gone for the reader
+ * after it. Standard input can be spooled first (inputs_stdin); a named
+ * one is taken as the command's own kind, unlooked at. */
+static gboolean inputs_is_stream(const char *path)
+{
+	if (!strcmp(path, "-"))
+		return TRUE;
+	GStatBuf st;
+	return g_stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
 }
 
 /* One look at the start of a file. Text that no sniffer claims is an event
@@ -109,19 +134,23 @@ static gboolean inputs_sniff(const FtlInputs *in, InputsOperand *op, GError **er
 	else if (ftl_console_sniff(head, n))
 		op->kind = FTL_INPUT_CONSOLE;
 	else
-		op->kind = (accept & FTL_INPUT_EVENTS) || !(accept & FTL_INPUT_CONSOLE)
-				   ? FTL_INPUT_EVENTS
-				   : FTL_INPUT_CONSOLE;
+		op->kind = inputs_fallback(accept);
 	return TRUE;
 }
 
+/* "CMD: 'x': line 1: a stack_trace table, not an event trace; read it
+ * with 'ftlens stack'" */
 static gboolean inputs_refuse(const FtlInputs *in, const InputsOperand *op, GError **error)
 {
 	g_autofree char *where =
 		op->line ? g_strdup_printf(": line %" G_GUINT64_FORMAT, op->line) : g_strdup("");
-	g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT, "%s: '%s'%s: %s, which %s does not read; %s does",
+	guint want = in->o.accept & FTL_INPUT_EVENTS	? FTL_INPUT_EVENTS
+		     : in->o.accept & FTL_INPUT_CONSOLE ? FTL_INPUT_CONSOLE
+		     : in->o.accept & FTL_INPUT_STACKS	? FTL_INPUT_STACKS
+							: FTL_INPUT_FOLDED;
+	g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT, "%s: '%s'%s: %s, not %s; read it with '%s'",
 		    in->o.command, op->path, where, op->what ? op->what : ftl_input_kind_name(op->kind),
-		    in->o.command, ftl_input_kind_readers(op->kind));
+		    ftl_input_kind_name(want), ftl_input_kind_readers(op->kind));
 	return FALSE;
 }
 
@@ -148,8 +177,9 @@ static gboolean inputs_take_dump(FtlInputs *in, const InputsOperand *op, GError 
 	g_autoptr(GError) local = NULL;
 	if (!ftl_console_pick_dump(con, (gint)in->o.dump, &in->dump, &local)) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY,
-			    "%s: %s; ftlens oops reads the log's kernel reports", in->o.command,
-			    local->message);
+			    "%s: %s: a console log without events; try 'ftlens oops' for its "
+			    "kernel reports",
+			    in->o.command, local->message);
 		return FALSE;
 	}
 	in->note = g_strdup_printf("'%s' is a console log: reading its ftrace dump %u of %u "
@@ -219,9 +249,11 @@ FtlInputs *ftl_inputs_sort(const FtlInputsOptions *o, char **paths, guint n, GEr
 	if (!inputs_stdin(o, paths, n, &sniff_stdin, error))
 		return NULL;
 	for (guint i = 0; i < n; i++) {
-		InputsOperand op = { paths[i], FTL_INPUT_EVENTS, 0, NULL };
-		/* a stream from stdin read once is an event trace */
-		if ((strcmp(paths[i], "-") != 0 || sniff_stdin) && !inputs_sniff(in, &op, error))
+		InputsOperand op = { paths[i], inputs_fallback(o->accept), 0, NULL };
+		/* a stream read once is not looked at before its reader; standard
+		 * input, spooled, is */
+		gboolean look = !inputs_is_stream(paths[i]) || (!strcmp(paths[i], "-") && sniff_stdin);
+		if (look && !inputs_sniff(in, &op, error))
 			return NULL;
 		g_array_append_val(in->ops, op);
 	}

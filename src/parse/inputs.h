@@ -26,8 +26,7 @@ typedef enum {
 
 /* "an event trace", "a console log", ...: for messages. */
 const char *ftl_input_kind_name(FtlInputKind kind);
-/* The commands that read a kind, for messages: "ftlens stack (or flame
- * --stack, plot stack, tui)". */
+/* The command that reads a kind, for messages: "ftlens stack". */
 const char *ftl_input_kind_readers(FtlInputKind kind);
 
 typedef struct {
