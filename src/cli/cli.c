@@ -299,10 +299,14 @@ static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *en
 	GOptionContext *ctx = g_option_context_new(param);
 	g_option_context_set_summary(ctx, cmd->description);
 	if (entries) {
-		/* a group of our own so that callbacks get the command's data */
-		GOptionGroup *own = g_option_group_new(NULL, NULL, NULL, data, NULL);
+		/* a group of our own so that callbacks get the command's data;
+		 * added first, and not as GOption's main group (which its help
+		 * lists last), so that `ftlens help CMD` shows them first */
+		g_autofree char *title = g_strdup_printf("Options of ftlens %s:", cmd->name);
+		GOptionGroup *own = g_option_group_new(cmd->name, title, "Show the command's options",
+						       data, NULL);
 		g_option_group_add_entries(own, entries);
-		g_option_context_set_main_group(ctx, own);
+		g_option_context_add_group(ctx, own);
 	}
 	if (cmd->flags & FTL_CMD_RESULTS)
 		g_option_context_add_group(ctx, cli_output_group(g));
@@ -637,9 +641,9 @@ gboolean ftl_cli_finish(FtlCliGlobals *g, FtlTrace *trace, GError **error)
 		return TRUE;
 	g_autofree char *sel = ftl_cli_selection_text(g);
 	if (*sel)
-		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY,
-			    "%s: %s selects none of the %" G_GUINT64_FORMAT " events in %s", name, sel,
-			    s->events, ftl_trace_label(trace));
+		/* no count of the events read: a sparse index reads fewer */
+		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY, "%s: %s together select no event of %s",
+			    name, sel, ftl_trace_label(trace));
 	else
 		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY, "%s: no events in %s", name,
 			    ftl_trace_label(trace));

@@ -14,6 +14,7 @@
  * iterator over the filter that owns it. */
 typedef struct {
 	guint64 events;		/* events merged, selected or not */
+	guint64 in_window;	/* of those, timed ones inside the --time window */
 	gint64 ts_min, ts_max;	/* their timestamps (FTL_TS_NONE: none) */
 	guint64 selected;	/* events the selection kept */
 	gint64 first, last;	/* the first and last timestamps of those */
