@@ -27,6 +27,50 @@ static char *main_check_stdout(void)
 	return NULL;
 }
 
+/* The command a mistyped name was most likely meant to be: the nearest
+ * by edit distance, when it is near enough (at most 2, and less than
+ * half the name); NULL else. */
+static const char *main_did_you_mean(const char *name)
+{
+	const char *best = NULL;
+	guint best_d = G_MAXUINT;
+	gsize n = strlen(name);
+	if (n > 64)
+		return NULL;
+	for (const FtlCommand *c = ftl_commands; c->name; c++) {
+		gsize m = strlen(c->name);
+		guint row[66];
+		for (gsize j = 0; j <= m && j < 65; j++)
+			row[j] = (guint)j;
+		for (gsize i = 1; i <= n; i++) {
+			guint diag = row[0];
+			row[0] = (guint)i;
+			for (gsize j = 1; j <= m && j < 65; j++) {
+				guint up = row[j];
+				guint cost = name[i - 1] == c->name[j - 1] ? 0 : 1;
+				row[j] = MIN(MIN(row[j] + 1, row[j - 1] + 1), diag + cost);
+				diag = up;
+			}
+		}
+		guint d = row[MIN(m, 64)];
+		if (d < best_d)
+			best_d = d, best = c->name;
+	}
+	return best_d <= 2 && best_d * 2 < n ? best : NULL;
+}
+
+static int main_not_a_command(const char *prefix, const char *name)
+{
+	g_autofree char *v = ftl_escape(name, -1);
+	const char *near = main_did_you_mean(name);
+	if (near)
+		fprintf(stderr, "ftlens: %s'%s' is not a command; did you mean '%s'?\n", prefix, v,
+			near);
+	else
+		fprintf(stderr, "ftlens: %s'%s' is not a command; see 'ftlens --help'\n", prefix, v);
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	setlocale(LC_ALL, "");
@@ -53,19 +97,13 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(name, "help")) {
 		const FtlCommand *cmd = ftl_cli_find(argv[2]);
-		if (!cmd) {
-			fprintf(stderr, "ftlens: help: '%s' is not a command; see 'ftlens --help'\n",
-				argv[2]);
-			return 2;
-		}
+		if (!cmd)
+			return main_not_a_command("help: ", argv[2]);
 		ok = ftl_cli_print_command_help(cmd, &error);
 	} else {
 		const FtlCommand *cmd = ftl_cli_find(name);
-		if (!cmd) {
-			fprintf(stderr, "ftlens: '%s' is not a command; see 'ftlens --help'\n",
-				name);
-			return 2;
-		}
+		if (!cmd)
+			return main_not_a_command("", name);
 		ok = cmd->run(cmd, argc - 1, argv + 1, &error);
 	}
 	g_autofree char *werr = main_check_stdout();

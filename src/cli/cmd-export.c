@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/flame.h"
 #include "analysis/pass.h"
@@ -119,14 +120,16 @@ gboolean ftl_cmd_export(const FtlCommand *cmd, int argc, char **argv, GError **e
 	const char *bad = NULL;
 	if (!to || (strcmp(to, "folded") && strcmp(to, "speedscope") && strcmp(to, "chrome")))
 		bad = "--to: expected folded, speedscope or chrome";
-	else if (!output)
-		bad = "-o FILE is required (- for standard output)";
+	else if (!output && isatty(STDOUT_FILENO))
+		bad = "-o FILE is required on a terminal (- for standard output)";
 	else if ((per || from) && strcmp(to, "folded"))
 		bad = "--per and --from shape folded stacks; speedscope and chrome keep every task";
 	if (bad) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "export: %s", bad);
 		return FALSE;
 	}
+	if (!output) /* into a pipe or a file by default, as stackcollapse writes */
+		output = g_strdup("-");
 	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
 		return FALSE;
 	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, error);

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/flame.h"
 #include "analysis/flamechart.h"
@@ -199,8 +200,11 @@ static gboolean flame_check_args(FlameArgs *a, FtlCliGlobals *g, int argc, FtlSv
 	FtlFlameFrom from;
 	FtlFlameColors colors;
 	const char *bad = NULL;
+	/* into a pipe or a file by default, as flamegraph.pl writes */
+	if (!a->output && !isatty(STDOUT_FILENO))
+		a->output = g_strdup("-");
 	if (!a->output)
-		bad = "-o FILE is required (- for standard output)";
+		bad = "-o FILE is required on a terminal (- for standard output)";
 	else if (a->from && !ftl_flame_from_parse(a->from, &from))
 		bad = "--from: expected calls, stacks, functions or auto";
 	else if (a->colors && !ftl_flame_colors_parse(a->colors, &colors))

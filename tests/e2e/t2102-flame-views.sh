@@ -220,7 +220,7 @@ check "bad usage exits 2 with one message" \
 	'for a in "--per x" "--colors nope" "--minwidth x" "--from nope" "--diff" "--chart --stack"; do
 		"$FTLENS" flame $a -o "$T/z.svg" "$vm/fgraph-basic/trace.txt" 2>"$T/z.err"; rc=$?
 		[ $rc -eq 2 ] && [ "$(wc -l <"$T/z.err")" -eq 1 ] || { echo "# $a: rc $rc"; exit 1; }
-	 done; "$FTLENS" flame "$vm/fgraph-basic/trace.txt" 2>/dev/null; [ $? -eq 2 ]'
+	 done; "$FTLENS" flame "$vm/fgraph-basic/trace.txt" 2>/dev/null | grep -q "</svg>"'
 check "without its data files flame says where it looked, writes nothing" \
 	'mkdir "$T/bin" && cp "$FTLENS" "$T/bin/ftlens" &&
 	 FTLENS_DATADIR=/nonexistent "$T/bin/ftlens" flame -o "$T/nodata.svg" "$vm/fgraph-basic/trace.txt" 2>"$T/nd.err";
