@@ -93,10 +93,10 @@ static gboolean plot_trace(FtlPlotOptions *o, FtlRateBy by, FtlCliGlobals *g, in
 	if (o->kind == FTL_PLOT_DURATIONS && !ftl_counts_kind(counts, FTL_EVENT_FUNC_ENTRY) &&
 	    !ftl_counts_kind(counts, FTL_EVENT_FUNC_EXIT))
 		return ftl_cli_lacks(g, trace, counts, "function_graph calls", error);
+	/* cpu needs no sched_switch: the task each event names tells who ran */
 	if (o->kind == FTL_PLOT_LATENCY && !ftl_counts_kind(counts, FTL_EVENT_SCHED_WAKEUP))
-		return ftl_cli_lacks(g, trace, counts, "sched_wakeup or sched_waking events", error);
-	if (o->kind == FTL_PLOT_CPU && !ftl_counts_kind(counts, FTL_EVENT_SCHED_SWITCH))
-		return ftl_cli_lacks(g, trace, counts, "sched_switch events", error);
+		return ftl_cli_lacks(g, trace, counts, "wakeup events (sched_wakeup, sched_waking)",
+				     error);
 	FtlPlotData in = { .sched = s, .rate = rate, .markers = markers };
 	if (!ftl_plot_write(p, &in, (const char *const *)argv + 1, error))
 		return FALSE;
