@@ -87,7 +87,10 @@ def read_dump(path):
         s, f, cpu, pid, comm, kind, name, rest = m.groups()
         if kind == "lost":
             c = int(cpu) if cpu != "-" else -1
-            lost[c] = lost.get(c, 0) + int(re.search(r"count=(\d+)", rest).group(1))
+            # "count=unknown": a mark without a count, as trace-cmd's
+            # "[EVENTS DROPPED]" (0 on its side)
+            n = re.search(r"count=(\d+)", rest)
+            lost[c] = lost.get(c, 0) + (int(n.group(1)) if n else 0)
             continue
         ev = {"ts": ns(s, f), "cpu": int(cpu), "pid": int(pid) if pid != "-" else -1,
               "comm": comm, "kind": kind, "name": name, "payload": rest[1:]}

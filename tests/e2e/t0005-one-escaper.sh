@@ -12,6 +12,7 @@ src/parse/open.c	sniffing: is this file text at all
 src/parse/console.c	console lines are C strings: bytes that are no text become ? (input normalization); binary sniffing
 src/parse/stacktrace.c	sniffing: binary data is an error with its byte value
 src/analysis/oops-title.c	crash titles are dedup keys of printable ASCII (syzkaller convention), not display
+src/capture/capture-script.c	validation: values the board shell must take whole are refused, never shown
 '
 pattern='\\\\x%02|[<>]=? *0x20\b|[!=]= *0x7f|>= *0x7f|g_utf8_make_valid|iscntrl|g_ascii_iscntrl'
 found=$(cd "$top_srcdir" && grep -rnE "$pattern" src --include='*.c' --include='*.h' | cut -d: -f1 | sort -u)

@@ -12,6 +12,7 @@ make_tmpdir
 S=$top_srcdir/data/sample-fgraph.txt
 O=$top_srcdir/tests/data/oops-public/kdoc_kfence_x86_invalid_read.log
 I=$top_srcdir/tests/data/sched/fgraph-irq.txt
+E=$top_srcdir/tests/data/vm/events/default.txt
 plan 7
 
 # failed_write: the last run into $T/err exited 1 saying so, no signal
@@ -24,7 +25,7 @@ failed_write() {
 check "every command that prints: > /dev/full exits 1, saying so" '
 	for c in "info $S" "dump $S" "dump --format json $S" "report $S" "graph $S" \
 		"graph --format json $S" "markers $S" "diff $S $S" "sched $I" "oops $O" \
-		"export --to folded -o - $S" "flame -o - $S" "timeline -o - $S"; do
+		"export --to folded -o - $S" "flame -o - $S" "timeline -o - $E"; do
 		"$FTLENS" $c >/dev/full 2>"$T/err"
 		rc=$?
 		failed_write || { diag "ftlens $c"; exit 1; }
@@ -55,9 +56,9 @@ check ROOT "dump and report into a file on a full disk exit 1, saying so" '
 '
 check ROOT "flame, timeline, export -o onto a full disk: exit 1, no file, no temp" '
 	full 60000 || exit 1
-	for c in "flame -o $T/small/f.svg" "timeline -o $T/small/t.svg" \
-		"export --to speedscope -o $T/small/s.json"; do
-		"$FTLENS" $c "$S" >/dev/null 2>"$T/err"
+	for c in "flame -o $T/small/f.svg $S" "timeline -o $T/small/t.svg $E" \
+		"export --to speedscope -o $T/small/s.json $S"; do
+		"$FTLENS" $c >/dev/null 2>"$T/err"
 		rc=$?
 		[ "$rc" -eq 1 ] || { diag "ftlens $c: exit $rc"; umount "$T/small"; exit 1; }
 	done
