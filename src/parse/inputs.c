@@ -12,6 +12,7 @@
 
 #include "parse/console.h"
 #include "parse/open.h"
+#include "parse/rawdir.h"
 #include "parse/stacktrace.h"
 #include "parse/tracedat.h"
 #include "util/error.h"
@@ -98,6 +99,11 @@ static FtlInputKind inputs_fallback(guint accept)
 static gboolean inputs_is_stream(const char *path)
 {
 	if (!strcmp(path, "-"))
+		return TRUE;
+	/* tracefs's trace_pipe and trace_pipe_raw are regular files that block
+	 * while the buffer is empty: the opener refuses them, unread */
+	g_autofree char *base = g_path_get_basename(path);
+	if (g_str_has_prefix(base, "trace_pipe") && ftl_rawdir_is_live_tracefs(path))
 		return TRUE;
 	GStatBuf st;
 	return g_stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
