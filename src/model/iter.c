@@ -16,7 +16,8 @@ typedef struct {
 
 struct _FtlIter {
 	FtlTrace *trace;
-	const FtlFilter *filter;
+	const FtlFilter *filter; /* NULL: nothing to select, every event passes */
+	const FtlFilter *count;	 /* the filter whose seen record counts what passes */
 	IterSlot *heap;
 	guint n;
 	gboolean started;
@@ -265,11 +266,15 @@ FtlIter *ftl_iter_new(FtlTrace *trace, const FtlFilter *filter)
 	FtlIter *it = g_new0(FtlIter, 1);
 	it->trace = trace;
 	/* a filter that lets everything through costs nothing per event */
-	if (filter && (filter->cpus || filter->pids || filter->events || filter->seen ||
-		       filter->t_start != FTL_TS_NONE || filter->t_end != FTL_TS_NONE))
+	if (filter && (filter->cpus || filter->pids || filter->events ||
+		       (filter->seen && filter->seen->full) || filter->t_start != FTL_TS_NONE ||
+		       filter->t_end != FTL_TS_NONE))
 		it->filter = filter;
-	if (it->filter && filter->seen)
+	/* counting what passes keeps the unfiltered fast path */
+	if (filter && filter->seen) {
 		seen_reset(filter);
+		it->count = filter;
+	}
 	it->last_ts = FTL_TS_NONE;
 	it->heap = g_new0(IterSlot, ftl_trace_n_sources(trace) + 1);
 	return it;
@@ -383,6 +388,8 @@ static FtlStatus iter_next_one(FtlIter *it, const FtlEvent **out, GError **error
 		it->heap[0].ev = ev;
 		if (ev->ts != FTL_TS_NONE)
 			it->last_ts = ev->ts;
+		if (it->count)
+			seen_selected(it->count, ev);
 		*out = ev;
 		return st;
 	}
@@ -425,8 +432,8 @@ FtlStatus ftl_iter_next(FtlIter *it, const FtlEvent **out, GError **error)
 		if (G_UNLIKELY(f && f->seen && f->seen->full))
 			seen_event(f, top->ev);
 		if (iter_time_ok(it, top->ev) && (!f || ftl_filter_match(f, top->ev))) {
-			if (G_UNLIKELY(f && f->seen))
-				seen_selected(f, top->ev);
+			if (it->count)
+				seen_selected(it->count, top->ev);
 			*out = top->ev;
 			return FTL_STATUS_OK;
 		}
