@@ -619,19 +619,24 @@ static void cli_seconds(const FtlCliGlobals *g, GString *out, gint64 ts)
 			       ABS(t) / 1000000000, ABS(t) % 1000000000);
 }
 
-gboolean ftl_cli_finish(FtlCliGlobals *g, FtlTrace *trace, GError **error)
+void ftl_cli_say_selected(const FtlCliGlobals *g)
+{
+	const FtlSelectionSeen *s = g->filter.seen;
+	if (!s || !s->full || !g->verbose)
+		return;
+	g_autoptr(GString) line = g_string_new(NULL);
+	g_string_append_printf(line, "ftlens: %s: selected %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+			       " events, first ", g->cmd->name, s->selected, s->events);
+	cli_seconds(g, line, s->first);
+	g_string_append(line, ", last ");
+	cli_seconds(g, line, s->last);
+	fprintf(stderr, "%s\n", line->str);
+}
+
+gboolean ftl_cli_check_selection(const FtlCliGlobals *g, FtlTrace *trace, GError **error)
 {
 	const char *name = g->cmd->name;
 	const FtlSelectionSeen *s = g->filter.seen;
-	if (s && s->full && g->verbose) {
-		g_autoptr(GString) line = g_string_new(NULL);
-		g_string_append_printf(line, "ftlens: %s: selected %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
-				       " events, first ", name, s->selected, s->events);
-		cli_seconds(g, line, s->first);
-		g_string_append(line, ", last ");
-		cli_seconds(g, line, s->last);
-		fprintf(stderr, "%s\n", line->str);
-	}
 	g_autofree char *unmatched = ftl_filter_unmatched(&g->filter, ftl_trace_label(trace));
 	if (unmatched) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY, "%s: %s", name, unmatched);
@@ -648,6 +653,12 @@ gboolean ftl_cli_finish(FtlCliGlobals *g, FtlTrace *trace, GError **error)
 		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY, "%s: no events in %s", name,
 			    ftl_trace_label(trace));
 	return FALSE;
+}
+
+gboolean ftl_cli_finish(FtlCliGlobals *g, FtlTrace *trace, GError **error)
+{
+	ftl_cli_say_selected(g);
+	return ftl_cli_check_selection(g, trace, error);
 }
 
 gboolean ftl_cli_parse_per(const FtlCliGlobals *g, const char *per, gboolean none_ok,

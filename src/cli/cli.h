@@ -113,10 +113,14 @@ FtlTrace *ftl_cli_open_path(FtlCliGlobals *g, char *path, GError **error);
  * "CMD: ..." (exit 1). With --verbose, says on stderr how many events were
  * selected and the first and last timestamps. */
 gboolean ftl_cli_finish(FtlCliGlobals *g, FtlTrace *trace, GError **error);
-/* A mode without events (mode names it: "flame --stack") refuses every
- * selection option given, in one message listing them. */
+/* ftl_cli_finish() in two: the --verbose line, and the check. The TUI
+ * checks when its first model is read and says after the screen is gone. */
+void ftl_cli_say_selected(const FtlCliGlobals *g);
+gboolean ftl_cli_check_selection(const FtlCliGlobals *g, FtlTrace *trace, GError **error);
 /* Whether any selection option was given. */
 gboolean ftl_cli_selecting(const FtlCliGlobals *g);
+/* A mode without events (mode names it: "flame --stack") refuses every
+ * selection option given, in one message listing them. */
 gboolean ftl_cli_no_selection(const FtlCliGlobals *g, const char *mode, GError **error);
 /* Takes "OPTION A B" (or "OPTION=A B") out of argv before the options are
  * parsed, since GOption cannot take two values: *a and *b get copies (free

@@ -51,6 +51,20 @@ static gboolean tui_inputs(FtlInputs *in, FtlTuiOptions *opt, FtlStackSet *stack
 	return TRUE;
 }
 
+/* The selection, checked as every event command checks it once the TUI
+ * has read the whole trace (the first model). */
+typedef struct {
+	FtlCliGlobals *g;
+	gboolean checked;
+} TuiSelection;
+
+static gboolean tui_selected(gpointer data, FtlTrace *trace, GError **error)
+{
+	TuiSelection *sel = data;
+	sel->checked = TRUE;
+	return ftl_cli_check_selection(sel->g, trace, error);
+}
+
 gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	gboolean ascii = FALSE, mouse = FALSE, no_mouse = FALSE, keys = FALSE;
@@ -77,6 +91,7 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
 		return FALSE;
 	const char *no_color = g_getenv("NO_COLOR");
+	TuiSelection sel = { &g, FALSE };
 	FtlTuiOptions opt = {
 		.label = argv[1],
 		.open_data = g.inputs,
@@ -86,6 +101,9 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 		.color = g_strcmp0(g.color, "never") &&
 			 (!no_color || !*no_color || !g_strcmp0(g.color, "always")),
 		.mouse = mouse && !no_mouse,
+		.origin = g.origin_ns,
+		.selected = tui_selected,
+		.selected_data = &sel,
 	};
 	ftl_tui_memory_init();
 	g_autoptr(FtlStackSet) stacks = ftl_stack_set_new();
@@ -96,5 +114,9 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 	 * the Events list reads it */
 	if (opt.open && !(opt.first = tui_open(g.inputs, FTL_OPEN_BROWSE, error)))
 		return FALSE;
-	return ftl_tui_run(&opt, error);
+	gboolean ok = ftl_tui_run(&opt, error);
+	/* the screen is gone: --verbose says what the model selected */
+	if (sel.checked)
+		ftl_cli_say_selected(&g);
+	return ok;
 }

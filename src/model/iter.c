@@ -16,14 +16,12 @@ typedef struct {
 
 struct _FtlIter {
 	FtlTrace *trace;
-	const FtlFilter *filter; /* NULL: nothing to select, every event passes */
-	const FtlFilter *count;	 /* the filter whose seen record counts what passes */
+	FtlSelector sel;
 	IterSlot *heap;
 	guint n;
 	gboolean started;
 	FtlSource *advance; /* the source whose event was handed out last */
 	guint advance_idx;
-	gint64 last_ts; /* of the last timed event merged, filtered or not */
 };
 
 void ftl_filter_init(FtlFilter *f)
@@ -261,21 +259,27 @@ gboolean ftl_filter_parse_time(const char *text, gint64 *start, gint64 *end, GEr
 	return TRUE;
 }
 
+void ftl_selector_init(FtlSelector *s, const FtlFilter *f, gboolean count)
+{
+	s->filter = NULL;
+	s->count = NULL;
+	s->last_ts = FTL_TS_NONE;
+	/* counting what passes keeps the unfiltered fast path */
+	if (count && f && f->seen) {
+		seen_reset(f);
+		s->count = f;
+	}
+	/* a filter that lets everything through costs nothing per event */
+	if (f && (f->cpus || f->pids || f->events || (s->count && f->seen->full) ||
+		  f->t_start != FTL_TS_NONE || f->t_end != FTL_TS_NONE))
+		s->filter = f;
+}
+
 FtlIter *ftl_iter_new(FtlTrace *trace, const FtlFilter *filter)
 {
 	FtlIter *it = g_new0(FtlIter, 1);
 	it->trace = trace;
-	/* a filter that lets everything through costs nothing per event */
-	if (filter && (filter->cpus || filter->pids || filter->events ||
-		       (filter->seen && filter->seen->full) || filter->t_start != FTL_TS_NONE ||
-		       filter->t_end != FTL_TS_NONE))
-		it->filter = filter;
-	/* counting what passes keeps the unfiltered fast path */
-	if (filter && filter->seen) {
-		seen_reset(filter);
-		it->count = filter;
-	}
-	it->last_ts = FTL_TS_NONE;
+	ftl_selector_init(&it->sel, filter, TRUE);
 	it->heap = g_new0(IterSlot, ftl_trace_n_sources(trace) + 1);
 	return it;
 }
@@ -359,21 +363,39 @@ static FtlStatus iter_pull(FtlIter *it, FtlSource *src, guint idx, gboolean repl
 
 /* An event without a timestamp (function_graph's task-switch block, a
  * comment) stands where the input put it: inside a time window when the last
- * timed event before it is, or, with none before it, when the window has no
- * start. Else a window would let every such event of the trace through. */
-static gboolean iter_time_ok(FtlIter *it, const FtlEvent *ev)
+ * timed event before it (last_ts) is, or, with none before it, when the
+ * window has no start. Else a window would let every such event of the
+ * trace through. */
+static gboolean filter_time_placed(const FtlFilter *f, gint64 last_ts)
 {
-	const FtlFilter *f = it->filter;
-	if (ev->ts != FTL_TS_NONE) {
-		it->last_ts = ev->ts;
-		return TRUE; /* ftl_filter_match() checks it */
-	}
-	if (!f || (f->t_start == FTL_TS_NONE && f->t_end == FTL_TS_NONE))
-		return TRUE;
-	if (it->last_ts == FTL_TS_NONE)
+	if (last_ts == FTL_TS_NONE)
 		return f->t_start == FTL_TS_NONE;
-	return (f->t_start == FTL_TS_NONE || it->last_ts >= f->t_start) &&
-	       (f->t_end == FTL_TS_NONE || it->last_ts <= f->t_end);
+	return (f->t_start == FTL_TS_NONE || last_ts >= f->t_start) &&
+	       (f->t_end == FTL_TS_NONE || last_ts <= f->t_end);
+}
+
+gboolean ftl_filter_match_placed(const FtlFilter *f, gint64 last_ts, const FtlEvent *ev)
+{
+	if (!f)
+		return TRUE;
+	if (ev->ts == FTL_TS_NONE && !filter_time_placed(f, last_ts))
+		return FALSE;
+	return ftl_filter_match(f, ev);
+}
+
+gboolean ftl_selector_pass(FtlSelector *s, const FtlEvent *ev)
+{
+	const FtlFilter *f = s->filter;
+	if (G_UNLIKELY(s->count && f && s->count->seen->full))
+		seen_event(f, ev);
+	if (ev->ts != FTL_TS_NONE)
+		s->last_ts = ev->ts;
+	/* a timed event is placed by its own time: ftl_filter_match() checks it */
+	if (f && !ftl_filter_match_placed(f, ev->ts == FTL_TS_NONE ? s->last_ts : ev->ts, ev))
+		return FALSE;
+	if (s->count)
+		seen_selected(s->count, ev);
+	return TRUE;
 }
 
 /* ftl_iter_next() when one source is left and nothing is filtered (a
@@ -386,10 +408,7 @@ static FtlStatus iter_next_one(FtlIter *it, const FtlEvent **out, GError **error
 	FtlStatus st = src->ops->next(src, &ev, error);
 	if (G_LIKELY(st == FTL_STATUS_OK)) {
 		it->heap[0].ev = ev;
-		if (ev->ts != FTL_TS_NONE)
-			it->last_ts = ev->ts;
-		if (it->count)
-			seen_selected(it->count, ev);
+		ftl_selector_pass(&it->sel, ev); /* nothing to select: it counts */
 		*out = ev;
 		return st;
 	}
@@ -403,7 +422,7 @@ static FtlStatus iter_next_one(FtlIter *it, const FtlEvent **out, GError **error
 
 FtlStatus ftl_iter_next(FtlIter *it, const FtlEvent **out, GError **error)
 {
-	if (it->advance && it->n == 1 && !it->filter)
+	if (it->advance && it->n == 1 && !it->sel.filter)
 		return iter_next_one(it, out, error);
 	if (!it->started) {
 		it->started = TRUE;
@@ -428,12 +447,7 @@ FtlStatus ftl_iter_next(FtlIter *it, const FtlEvent **out, GError **error)
 		const IterSlot *top = &it->heap[0];
 		it->advance = top->src;
 		it->advance_idx = top->idx;
-		const FtlFilter *f = it->filter;
-		if (G_UNLIKELY(f && f->seen && f->seen->full))
-			seen_event(f, top->ev);
-		if (iter_time_ok(it, top->ev) && (!f || ftl_filter_match(f, top->ev))) {
-			if (it->count)
-				seen_selected(it->count, top->ev);
+		if (ftl_selector_pass(&it->sel, top->ev)) {
 			*out = top->ev;
 			return FTL_STATUS_OK;
 		}

@@ -55,6 +55,25 @@ gboolean ftl_filter_parse_list(const char *text, GArray **out, GError **error);
 /* Parses "START,END" in seconds (either side may be empty). */
 gboolean ftl_filter_parse_time(const char *text, gint64 *start, gint64 *end, GError **error);
 
+/* Whether ev passes f, an event without a timestamp judged by the last
+ * timed event before it in the merged stream (last_ts, FTL_TS_NONE: none). */
+gboolean ftl_filter_match_placed(const FtlFilter *f, gint64 last_ts, const FtlEvent *ev);
+
+/* One selection applied to the merged stream, event by event, as every
+ * command applies it: the iterator's own, and the TUI's over the
+ * unfiltered stream it must count in. Every merged event goes through
+ * ftl_selector_pass() once, in order. */
+typedef struct {
+	const FtlFilter *filter; /* NULL: every event passes */
+	const FtlFilter *count;	 /* the filter whose seen record counts, or NULL */
+	gint64 last_ts;		 /* of the last timed event passed in, selected or not */
+} FtlSelector;
+
+/* count: reset f's seen record (if it has one) and fill it. At most one
+ * counting selector per filter at a time. */
+void ftl_selector_init(FtlSelector *s, const FtlFilter *f, gboolean count);
+gboolean ftl_selector_pass(FtlSelector *s, const FtlEvent *ev);
+
 typedef struct _FtlIter FtlIter;
 
 /* The iterator borrows trace and filter (may be NULL); both must outlive it.

@@ -63,9 +63,9 @@ static void app_status_marks(FtlTuiApp *app, GString *s)
 {
 	char a[32], b[32], d[32];
 	if (app->mark[0] != FTL_TS_NONE)
-		g_string_append_printf(s, " A %s", ftl_time_format_us(app->mark[0], a, sizeof a));
+		g_string_append_printf(s, " A %s", ftl_tui_app_abs_time(app, app->mark[0], a, sizeof a));
 	if (app->mark[1] != FTL_TS_NONE)
-		g_string_append_printf(s, " B %s", ftl_time_format_us(app->mark[1], b, sizeof b));
+		g_string_append_printf(s, " B %s", ftl_tui_app_abs_time(app, app->mark[1], b, sizeof b));
 	if (app->mark[0] != FTL_TS_NONE && app->mark[1] != FTL_TS_NONE) {
 		gint64 delta = app->mark[1] - app->mark[0];
 		g_string_append_printf(s, " B-A %s%s", delta < 0 ? "-" : "",
@@ -82,7 +82,7 @@ static void app_status_progress(FtlTuiApp *app, GString *s)
 		g_string_append_printf(s, " reading: %" G_GUINT64_FORMAT " events",
 				       ftl_tui_loader_events(app->loader));
 		if (at != FTL_TS_NONE)
-			g_string_append_printf(s, ", at %s", ftl_time_format_us(at, t, sizeof t));
+			g_string_append_printf(s, ", at %s", ftl_tui_app_abs_time(app, at, t, sizeof t));
 		g_string_append(s, " |");
 	} else if (app->loader_due) {
 		g_string_append(s, " reading: 0 events |");

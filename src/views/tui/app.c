@@ -305,11 +305,11 @@ static const char *app_time_unit(const char *s, gint64 *div)
 	return s + n;
 }
 
-gboolean ftl_tui_parse_time(const char *text, gint64 cursor, gint64 start, gint64 *out,
-			    GError **error)
+gboolean ftl_tui_parse_time(const char *text, gint64 cursor, gint64 start, gint64 origin,
+			    gint64 *out, GError **error)
 {
 	g_autofree char *s = g_strstrip(g_strdup(text));
-	gint64 base = 0, sign = 1, div, ns;
+	gint64 base = origin == FTL_TS_NONE ? 0 : origin, sign = 1, div, ns;
 	char *p = s;
 	if (*p == '^' || *p == '+' || *p == '-') {
 		base = *p == '^' ? start : cursor;
@@ -374,7 +374,8 @@ static FtlTuiReaction app_prompt_commit(FtlTuiApp *app, FtlTuiPromptKind kind, c
 	case FTL_TUI_PROMPT_TIME: {
 		gint64 ts;
 		gint64 start = app->model ? app->model->first_ts : FTL_TS_NONE;
-		if (!ftl_tui_parse_time(text, app_cursor_time(app), start, &ts, &error))
+		if (!ftl_tui_parse_time(text, app_cursor_time(app), start, app->opt->origin, &ts,
+					&error))
 			break;
 		FtlTuiPanel *p = app_live(app);
 		if (p && p->klass->goto_time)
@@ -612,6 +613,14 @@ static FtlTuiReaction app_model_ready(FtlTuiApp *app)
 		if (app->panels[i]->klass->model_changed)
 			app->panels[i]->klass->model_changed(app->panels[i], app, old);
 	ftl_tui_model_free(old);
+	if (m->counted && !app->selection_checked && app->opt->selected) {
+		app->selection_checked = TRUE;
+		if (!app->opt->selected(app->opt->selected_data, m->trace, &error)) {
+			if (!app->error)
+				app->error = g_steal_pointer(&error);
+			return FTL_TUI_REACT_QUIT;
+		}
+	}
 	if (!app_panel_classes[app->current]->available(app))
 		app_cycle(app, 1);
 	return FTL_TUI_REACT_REDRAW;

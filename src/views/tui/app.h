@@ -200,6 +200,7 @@ struct _FtlTuiApp {
 	char *message;
 	gboolean message_error;
 	GError *error; /* a background failure: the loop ends with it */
+	gboolean selection_checked; /* opt->selected was called */
 	int rows, cols;
 	gint64 follow_ts; /* the Timeline's cursor, for the Events list; FTL_TS_NONE */
 	FtlTuiGo go;	  /* asked by the panel that returned FTL_TUI_REACT_GO */
@@ -261,6 +262,8 @@ const char *ftl_tui_app_no_calls(FtlTuiApp *app);
 gboolean ftl_tui_app_panel_has(FtlTuiApp *app, FtlTuiPanelId id);
 /* Formats ts for the time columns: absolute, or since mark A with T. */
 char *ftl_tui_app_time(FtlTuiApp *app, gint64 ts, char *buf, gsize size);
+/* Formats ts as the trace's time: from --relative-to's origin when given. */
+char *ftl_tui_app_abs_time(const FtlTuiApp *app, gint64 ts, char *buf, gsize size);
 
 /* keys.c: the one key table. */
 typedef struct {
@@ -354,9 +357,10 @@ FtlTuiReaction ftl_tui_lines_panel_tick(FtlTuiPanel *p, FtlTuiApp *app);
 
 /* Reads the time prompt: "12.5" (seconds, as the trace prints them),
  * "^1.5ms" (from the start), "+1.5ms" / "-20us" (from the cursor); units
- * s, ms, us, ns, seconds without one. */
-gboolean ftl_tui_parse_time(const char *text, gint64 cursor, gint64 start, gint64 *out,
-			    GError **error);
+ * s, ms, us, ns, seconds without one. Seconds count from origin (the
+ * --relative-to one, FTL_TS_NONE: from 0). */
+gboolean ftl_tui_parse_time(const char *text, gint64 cursor, gint64 start, gint64 origin,
+			    gint64 *out, GError **error);
 /* app-draw.c */
 /* A panel's place in the tab row: w columns from x; w 0 when it is not in
  * the row (nothing for it in these inputs). */

@@ -7,6 +7,7 @@
 
 #include "views/tui/app.h"
 
+#include "util/checked.h"
 #include "util/timefmt.h"
 
 const char *ftl_tui_duration(gint64 ns, char *buf, gsize size)
@@ -38,6 +39,14 @@ char *ftl_tui_app_time(FtlTuiApp *app, gint64 ts, char *buf, gsize size)
 		g_snprintf(buf, size, "%c%s", d < 0 ? '-' : '+', t);
 		return buf;
 	}
+	return ftl_tui_app_abs_time(app, ts, buf, size);
+}
+
+char *ftl_tui_app_abs_time(const FtlTuiApp *app, gint64 ts, char *buf, gsize size)
+{
+	gint64 origin = app->opt->origin;
+	if (ts != FTL_TS_NONE && origin != FTL_TS_NONE)
+		ts = ftl_sat_sub_i64(ts, origin);
 	return ftl_time_format_us(ts, buf, size);
 }
 

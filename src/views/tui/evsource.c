@@ -310,9 +310,12 @@ static FtlStatus ev_next(FtlTuiEvents *ev, const FtlEvent **e, const char **func
 		}
 		ev->stream.at++;
 		*func = ftl_tui_call_names_feed(&ev->stream.names, *e);
+		/* every event through the selection, as in the model's loader */
+		if (!ftl_tui_filter_pass_model(ev->filter, &ev->stream.sel, *e))
+			continue;
 		if (((*e)->flags & FTL_EVENT_F_SYNTH) && (*e)->kind == FTL_EVENT_FUNC_EXIT)
 			continue;
-		if (!ftl_tui_filter_pass_list(ev->filter, *e, *func))
+		if (!ftl_tui_filter_pass_names(ev->filter, *e, *func))
 			continue;
 		*index = ev->next++;
 		return FTL_STATUS_OK;
@@ -323,7 +326,7 @@ static FtlStatus ev_next(FtlTuiEvents *ev, const FtlEvent **e, const char **func
  * and the snapshot of the names open there (NULL without one). */
 static FtlTuiCheckpoint ev_checkpoint(FtlTuiEvents *ev, guint64 target, FtlTuiCallSnaps **snaps)
 {
-	FtlTuiCheckpoint cp = { .ts = FTL_TS_NONE };
+	FtlTuiCheckpoint cp = { .ts = FTL_TS_NONE, .place = FTL_TS_NONE };
 	gboolean found = FALSE;
 	g_mutex_lock(&ev->lock);
 	if (ev->checkpoints && ev->checkpoints->len) {
@@ -406,6 +409,10 @@ static gboolean ev_reopen(FtlTuiEvents *ev, guint64 target, gboolean jump, GErro
 	}
 	if (snaps)
 		ftl_tui_call_snaps_restore(snaps, cp.names, &ev->stream.names);
+	/* the events read to get here were not selected: the selection
+	 * starts at the checkpoint, placed as the model placed it */
+	ftl_selector_init(&ev->stream.sel, ev->filter->global, FALSE);
+	ev->stream.sel.last_ts = cp.place;
 	ev->next = cp.index;
 	return TRUE;
 }

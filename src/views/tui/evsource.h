@@ -51,6 +51,7 @@ typedef struct {
 	guint64 at;
 	FtlTuiCallNames names; /* calls open at `at`, for naming bare exits */
 	gboolean seekable;     /* its trace could start anywhere (an index) */
+	FtlSelector sel;       /* the command line's selection from `at` on */
 } FtlTuiStream;
 
 void ftl_tui_stream_clear(FtlTuiStream *s);

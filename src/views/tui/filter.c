@@ -164,13 +164,13 @@ gboolean ftl_tui_filter_has(const FtlTuiFilter *f, FtlTuiFilterKind kind)
 	return FALSE;
 }
 
-gboolean ftl_tui_filter_pass_model(const FtlTuiFilter *f, const FtlEvent *ev)
+gboolean ftl_tui_filter_pass_model(const FtlTuiFilter *f, FtlSelector *sel, const FtlEvent *ev)
 {
-	if (!ftl_filter_match(f->global, ev))
+	if (!ftl_selector_pass(sel, ev))
 		return FALSE;
 	for (guint i = 0; i < f->items->len; i++) {
 		const FtlTuiFilterItem *it = g_ptr_array_index(f->items, i);
-		if (!ftl_filter_match(&it->match, ev))
+		if (!ftl_filter_match_placed(&it->match, sel->last_ts, ev))
 			return FALSE;
 	}
 	return TRUE;
@@ -202,10 +202,9 @@ gboolean ftl_tui_filter_pass_event(const FtlTuiFilter *f, const char *name)
 	return TRUE;
 }
 
-gboolean ftl_tui_filter_pass_list(const FtlTuiFilter *f, const FtlEvent *ev, const char *func)
+gboolean ftl_tui_filter_pass_names(const FtlTuiFilter *f, const FtlEvent *ev, const char *func)
 {
-	return ftl_tui_filter_pass_model(f, ev) && ftl_tui_filter_pass_event(f, ev->name) &&
-	       ftl_tui_filter_pass_func(f, func);
+	return ftl_tui_filter_pass_event(f, ev->name) && ftl_tui_filter_pass_func(f, func);
 }
 
 void ftl_tui_call_names_init(FtlTuiCallNames *n)

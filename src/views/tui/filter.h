@@ -44,11 +44,14 @@ FtlTuiFilter *ftl_tui_filter_pop(const FtlTuiFilter *f);
 FtlTuiFilter *ftl_tui_filter_new(const FtlFilter *global);
 void ftl_tui_filter_free(FtlTuiFilter *f);
 guint ftl_tui_filter_depth(const FtlTuiFilter *f);
-/* What the analyses see: the command line's filter and the CPU and pid items. */
-gboolean ftl_tui_filter_pass_model(const FtlTuiFilter *f, const FtlEvent *ev);
-/* What the lists show: that, and the event and function items; func is
- * the function the event is about (FtlTuiCallNames), NULL if none. */
-gboolean ftl_tui_filter_pass_list(const FtlTuiFilter *f, const FtlEvent *ev, const char *func);
+/* What the analyses see: the command line's selection, applied by sel
+ * (over f->global; every event of the unfiltered stream goes through it
+ * once, in order, as through every command's iterator), and the CPU, pid
+ * and time items. */
+gboolean ftl_tui_filter_pass_model(const FtlTuiFilter *f, FtlSelector *sel, const FtlEvent *ev);
+/* What the lists show of that: the event and function items; func is the
+ * function the event is about (FtlTuiCallNames), NULL if none. */
+gboolean ftl_tui_filter_pass_names(const FtlTuiFilter *f, const FtlEvent *ev, const char *func);
 /* Whether a function name passes the function items (NULL passes none
  * when there is one). */
 gboolean ftl_tui_filter_pass_func(const FtlTuiFilter *f, const char *func);

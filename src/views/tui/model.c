@@ -127,6 +127,7 @@ typedef struct {
 	gint32 prev_cpu;
 	const FtlSource *prev_src;
 	guint64 ties;
+	FtlSelector sel; /* the command line's selection, as an iterator applies it */
 } LoaderRun;
 
 /* Whether the unfiltered stream can be entered by time (ts_sorted), and
@@ -151,14 +152,15 @@ static void loader_event(LoaderRun *r, const FtlEvent *ev)
 	FtlTuiModel *m = r->m;
 	if (r->tree_only) {
 		r->raw++;
-		if (ftl_tui_filter_pass_model(m->filter, ev))
+		if (ftl_tui_filter_pass_model(m->filter, &r->sel, ev))
 			ftl_pass_feed(r->pass, ev);
 		return;
 	}
 	const char *func = ftl_tui_call_names_feed(&r->names, ev);
 	loader_order(r, ev);
 	guint64 raw = r->raw++;
-	if (!ftl_tui_filter_pass_model(m->filter, ev))
+	gint64 place = r->sel.last_ts;
+	if (!ftl_tui_filter_pass_model(m->filter, &r->sel, ev))
 		return;
 	ftl_pass_feed(r->pass, ev);
 	ftl_tui_lanes_feed(m->lanes, ev);
@@ -178,7 +180,7 @@ static void loader_event(LoaderRun *r, const FtlEvent *ev)
 	/* the list hides synthesized exits: a leaf shows as one line */
 	if ((ev->flags & FTL_EVENT_F_SYNTH) && ev->kind == FTL_EVENT_FUNC_EXIT)
 		return;
-	if (!ftl_tui_filter_pass_list(m->filter, ev, func))
+	if (!ftl_tui_filter_pass_names(m->filter, ev, func))
 		return;
 	if (!ev->line || ev->line < r->last_line)
 		m->lines_sorted = FALSE;
@@ -190,7 +192,8 @@ static void loader_event(LoaderRun *r, const FtlEvent *ev)
 					ev->ts,
 					ev->line,
 					ftl_tui_call_snaps_add(m->call_snaps, &r->names),
-					(guint32)MIN(r->ties, G_MAXUINT32) };
+					(guint32)MIN(r->ties, G_MAXUINT32),
+					place };
 		g_array_append_val(m->checkpoints, cp);
 	}
 	m->n_list++;
@@ -251,6 +254,10 @@ static gpointer loader_thread(gpointer data)
 		g_autoptr(FtlPass) pass = ftl_pass_new();
 		loader_analyses(l, m, pass);
 		LoaderRun r = { .m = m, .pass = pass, .tree_only = l->tree >= 0 };
+		/* the one model read with no filter of the TUI's own counts the
+		 * selection for the command's check (loaders run one at a time) */
+		m->counted = !r.tree_only && !ftl_tui_filter_depth(m->filter);
+		ftl_selector_init(&r.sel, m->filter->global, m->counted);
 		m->lines_sorted = m->ts_sorted = TRUE;
 		ftl_tui_call_names_init(&r.names);
 		gboolean ok = loader_read(l, &r, &l->error);

@@ -35,6 +35,15 @@ typedef struct {
 	const FtlOops *oops;	   /* its reports */
 	gint oops_cpu;		   /* the CPU of the report the dump goes with, -1 */
 	gboolean utf8, color, mouse;
+	/* --relative-to: every time shown and typed is from this one
+	 * (FTL_TS_NONE: none), as in every other command's output */
+	gint64 origin;
+	/* Called once, on the screen's thread, when the first model read
+	 * with no filter of the TUI's own is complete, with its trace: the
+	 * command's check of its selection (a term that matched nothing, no
+	 * event selected). An error ends the TUI with it. May be NULL. */
+	gboolean (*selected)(gpointer data, FtlTrace *trace, GError **error);
+	gpointer selected_data;
 } FtlTuiOptions;
 
 /* Threads that open and read inputs share this: opening takes it
@@ -92,6 +101,10 @@ typedef struct {
 	/* unfiltered events just before it with its timestamp: a stream
 	 * started at ts (ftl_trace_seek_time) starts at raw - ties */
 	guint32 ties;
+	/* the time of the last timed event of the unfiltered stream before
+	 * it (FTL_TS_NONE: none): where an untimed event after it stands in a
+	 * --time window (FtlSelector) */
+	gint64 place;
 } FtlTuiCheckpoint;
 
 typedef struct {
@@ -121,6 +134,9 @@ typedef struct {
 	FtlTuiCallSnaps *call_snaps;
 	gint64 first_ts, last_ts;
 	gboolean has_graph; /* function_graph or function events */
+	/* read with no filter of the TUI's own: the command line's filter's
+	 * seen record counts this model's selection */
+	gboolean counted;
 	const FtlTuiOptions *opt;
 } FtlTuiModel;
 

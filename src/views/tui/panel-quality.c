@@ -7,7 +7,7 @@
 #include "views/quality.h"
 #include "views/tui/app.h"
 
-static void quality_window(FtlTuiLines *l, const FtlQuality *q)
+static void quality_window(FtlTuiLines *l, const FtlTuiApp *app, const FtlQuality *q)
 {
 	char a[32], b[32], d[32];
 	gint64 t0 = ftl_quality_window_start(q), t1 = ftl_quality_window_end(q);
@@ -16,7 +16,7 @@ static void quality_window(FtlTuiLines *l, const FtlQuality *q)
 	} else {
 		FtlTuiLine *line = ftl_tui_lines_add(
 			l, FTL_TUI_STYLE_NORMAL, "Complete window: %s - %s (%s)",
-			ftl_time_format_us(t0, a, sizeof a), ftl_time_format_us(t1, b, sizeof b),
+			ftl_tui_app_abs_time(app, t0, a, sizeof a), ftl_tui_app_abs_time(app, t1, b, sizeof b),
 			ftl_tui_duration(t1 - t0, d, sizeof d));
 		line->ts = t0;
 	}
@@ -27,7 +27,7 @@ static void quality_window(FtlTuiLines *l, const FtlQuality *q)
 				  evicted);
 }
 
-static void quality_cpus(FtlTuiLines *l, const FtlQuality *q)
+static void quality_cpus(FtlTuiLines *l, const FtlTuiApp *app, const FtlQuality *q)
 {
 	ftl_tui_lines_add(l, FTL_TUI_STYLE_HEADER, "%5s %11s %15s %15s %6s %10s", "CPU",
 			  "EVENT LINES", "FIRST", "LAST", "LOST", "LOST EVTS");
@@ -37,8 +37,8 @@ static void quality_cpus(FtlTuiLines *l, const FtlQuality *q)
 		FtlTuiLine *line = ftl_tui_lines_add(
 			l, c->lost_lines || c->lost_events ? FTL_TUI_STYLE_WARN : FTL_TUI_STYLE_NORMAL,
 			"%5d %11" G_GUINT64_FORMAT " %15s %15s %6" G_GUINT64_FORMAT " %10s", c->cpu,
-			c->event_lines, ftl_time_format_us(c->first_ts, a, sizeof a),
-			ftl_time_format_us(c->last_ts, b, sizeof b), c->lost_lines,
+			c->event_lines, ftl_tui_app_abs_time(app, c->first_ts, a, sizeof a),
+			ftl_tui_app_abs_time(app, c->last_ts, b, sizeof b), c->lost_lines,
 			ftl_lost_format(c->lost_events, n, sizeof n));
 		line->ts = c->first_ts;
 	}
@@ -77,12 +77,12 @@ static void quality_lost(FtlTuiLines *l, FtlTuiApp *app)
 	ftl_tui_lines_add(l, FTL_TUI_STYLE_HEADER, "Lost events (%u places)", lost->len);
 	for (guint i = 0; i < lost->len; i++) {
 		const FtlTuiLost *x = &g_array_index(lost, FtlTuiLost, i);
-		char t[32], n[32] = "some";
+		char t[32], n[32] = "unknown";
 		if (x->count)
 			g_snprintf(n, sizeof n, "%" G_GUINT64_FORMAT, x->count);
 		FtlTuiLine *line =
 			ftl_tui_lines_add(l, FTL_TUI_STYLE_WARN, "%15s  CPU %d lost %s events",
-					  ftl_time_format_us(x->ts, t, sizeof t), x->cpu, n);
+					  ftl_tui_app_abs_time(app, x->ts, t, sizeof t), x->cpu, n);
 		line->ts = x->ts;
 		line->line = x->line;
 		line->cpu = x->cpu;
@@ -96,12 +96,12 @@ static void quality_build(FtlTuiLines *l, FtlTuiApp *app, GString *header)
 	const FtlQuality *q = app->model->quality;
 	g_autoptr(GString) buf = g_string_new(NULL);
 	g_string_assign(header, "Data quality");
-	quality_window(l, q);
+	quality_window(l, app, q);
 	GPtrArray *caveats = ftl_quality_caveats(q);
 	for (guint i = 0; caveats && i < caveats->len; i++)
 		ftl_tui_lines_add(l, FTL_TUI_STYLE_WARN, "%s",
 				  ftl_tui_lines_raw(buf, g_ptr_array_index(caveats, i), -1));
-	quality_cpus(l, q);
+	quality_cpus(l, app, q);
 	quality_lost(l, app);
 	quality_diags(l, app, buf);
 }

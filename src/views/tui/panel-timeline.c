@@ -276,8 +276,8 @@ static void timeline_ruler(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas *c, in
 	ftl_tui_fill(c, y, 0, -1, FTL_TUI_STYLE_HEADER);
 	g_autofree char *head =
 		g_strdup_printf("%s .. %s  (a cell: %s; +/- zoom, [ ] pan, M markers)",
-				ftl_time_format_us(t->t0, a, sizeof a),
-				ftl_time_format_us(t->t0 + t->span, b, sizeof b),
+				ftl_tui_app_abs_time(app, t->t0, a, sizeof a),
+				ftl_tui_app_abs_time(app, t->t0 + t->span, b, sizeof b),
 				ftl_tui_duration(MAX(t->span / w, 1), d, sizeof d));
 	ftl_tui_put(c, y, 0, -1, head, FTL_TUI_STYLE_HEADER);
 	timeline_markers_row(t, app, c, y + 1, w);
