@@ -11,6 +11,9 @@
 #include "capture/oops-arm.h"
 #include "capture/record.h"
 
+/* Capture's status tables: settings and per-CPU figures, never trace names. */
+static const FtlTextStyle capture_style = { 100, FALSE, NULL };
+
 /* set_event holds one event a line: a few are listed, more are counted
  * per system ("24 events: sched 24"), so that a row stays readable. */
 static char *arm_value(const char *name, const char *v)
@@ -74,7 +77,7 @@ void ftl_capture_view_arm(GPtrArray *changes, FtlFormat format, const char *acti
 		ftl_table_print_csv(t, stdout);
 	} else {
 		if (changes->len)
-			ftl_table_print_text(t, stdout, 0, 100);
+			ftl_table_print_text(t, stdout, 0, &capture_style);
 		printf("%s\n", note);
 	}
 }
@@ -132,7 +135,7 @@ void ftl_capture_view_record(const FtlRecordOptions *o, const FtlRecordResult *r
 		ftl_table_set_int(t, C_DROPPED, (gint64)st->dropped);
 		lost += st->overrun + st->dropped;
 	}
-	ftl_table_print_text(t, stderr, 0, 100);
+	ftl_table_print_text(t, stderr, 0, &capture_style);
 	if (lost)
 		fprintf(stderr,
 			"ftlens: %" G_GUINT64_FORMAT " events were lost (overrun: overwritten "

@@ -369,9 +369,10 @@ static gboolean cli_set_jobs(gint jobs, GError **error)
 	return TRUE;
 }
 
-/* Text tables fill the terminal when stdout is one, else 100 columns, so
- * that what a script or a file gets does not depend on the window. */
-static gboolean cli_width(const FtlCliGlobals *g, GError **error)
+/* Text tables fit the terminal when stdout is one (saying so when a name
+ * was cut), --width when given; else nothing is cut, so that what a script
+ * or a file gets is whole and does not depend on the window. */
+static gboolean cli_width(FtlCliGlobals *g, GError **error)
 {
 	if (g->width && (g->width < CLI_MIN_WIDTH || g->width > CLI_MAX_WIDTH)) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
@@ -379,12 +380,15 @@ static gboolean cli_width(const FtlCliGlobals *g, GError **error)
 			    CLI_MAX_WIDTH);
 		return FALSE;
 	}
-	gint cols = g->width ? g->width : 100;
+	gint cols = g->width;
 	struct winsize ws;
-	if (!g->width && isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
-	    ws.ws_col)
-		cols = CLAMP(ws.ws_col, CLI_MIN_WIDTH, CLI_MAX_WIDTH);
-	ftl_table_set_width((guint)cols);
+	if (!g->width && isatty(STDOUT_FILENO)) {
+		cols = 100;
+		if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col)
+			cols = CLAMP(ws.ws_col, CLI_MIN_WIDTH, CLI_MAX_WIDTH);
+		g->style.cuts = &g->cuts;
+	}
+	g->style.width = (guint)cols;
 	return TRUE;
 }
 
@@ -398,7 +402,7 @@ static gboolean cli_output(const FtlCommand *cmd, FtlCliGlobals *g, GError **err
 			    "%s: --color '%s': expected auto, always or never", cmd->name, g->color);
 		return FALSE;
 	}
-	ftl_color_init(when);
+	g->style.color = ftl_color_decide(when, STDOUT_FILENO);
 	g->format = g->json ? FTL_FORMAT_JSON : FTL_FORMAT_TEXT;
 	g->format_given = g->json || g->format_s;
 	if (g->format_s && !ftl_format_parse(g->format_s, &g->format, error)) {

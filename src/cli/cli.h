@@ -36,7 +36,7 @@ typedef struct {
 	char *max_expand;  /* --max-expand SIZE: disk an expanded copy may take */
 	gint jobs;	   /* -j N: text parse threads (0: $FTLENS_JOBS, else online CPUs) */
 	gint dump;	   /* --dump N: which ftrace dump of a console log (0: the first with lines) */
-	gint width;	   /* --width N; 0: the terminal's, 100 when not a terminal */
+	gint width;	   /* --width N; 0: the terminal's, whole when not a terminal */
 	/* FTL_CMD_RESULTS commands: -F/--format, --json (format: what they ask
 	 * for, text by default; format_given: either was given), --no-pager */
 	char *format_s;
@@ -48,6 +48,10 @@ typedef struct {
 	 * (FTL_TS_NONE: as they are); wall time = ts + wall_offset_ns. */
 	gint64 origin_ns;
 	gint64 wall_offset_ns;
+	/* Filled by ftl_cli_parse(): how text views lay out their tables
+	 * (from --width, --color and standard output) */
+	FtlTextStyle style;
+	guint cuts; /* the tables style cut names in */
 } FtlCliGlobals;
 
 typedef enum {

@@ -88,7 +88,7 @@ gboolean ftl_cmd_diff(const FtlCommand *cmd, int argc, char **argv, GError **err
 	if (!none || format != FTL_FORMAT_TEXT) {
 		g_autoptr(FtlDiff) d = ftl_diff_new(a, b, key);
 		ftl_diff_print(d, ftl_trace_label(ta), ftl_trace_label(tb), format,
-			       (guint)MAX(top, 1), stdout);
+			       (guint)MAX(top, 1), &g.style, stdout);
 	}
 	if (none) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY,

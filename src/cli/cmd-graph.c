@@ -90,6 +90,7 @@ gboolean ftl_cmd_graph(const FtlCommand *cmd, int argc, char **argv, GError **er
 		.threshold = (gint64)(threshold_us * 1000),
 		.max_nodes = (guint)max_nodes,
 		.folded = ftl_diags_get(ftl_trace_diags(trace), FTL_DIAG_NODE_BUDGET)->count,
+		.style = &g.style,
 	};
 	/* no calls at all: an empty tree says why (CSV and JSON still parse) */
 	if (root->child || format != FTL_FORMAT_TEXT)

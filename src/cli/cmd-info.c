@@ -44,7 +44,7 @@ gboolean ftl_cmd_info(const FtlCommand *cmd, int argc, char **argv, GError **err
 		g_autoptr(JsonNode) root = ftl_info_to_json(trace, counts, quality);
 		ftl_json_print(root, stdout);
 	} else {
-		ftl_info_print_text(stdout, trace, counts, quality);
+		ftl_info_print_text(stdout, trace, counts, quality, &g.style);
 	}
 	/* what the trace holds is printed even when it is nothing */
 	return ftl_cli_finish(&g, trace, error);

@@ -36,7 +36,8 @@ gboolean ftl_cmd_markers(const FtlCommand *cmd, int argc, char **argv, GError **
 		return FALSE;
 	FtlMarkersViewOptions opt = { .format = g.format,
 				      .span_start = span_start,
-				      .span_end = span_end };
+				      .span_end = span_end,
+				      .style = &g.style };
 	if (top < 0) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "markers: --top %d: expected N >= 0",
 			    top);

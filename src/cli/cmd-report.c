@@ -111,6 +111,7 @@ gboolean ftl_cmd_report(const FtlCommand *cmd, int argc, char **argv, GError **e
 		.sort = sort,
 		.sort_given = sort_s != NULL,
 		.sched = sched,
+		.style = &g.style,
 		.empty_why = why };
 	ftl_report_print(&r, format, stdout);
 	return TRUE;

@@ -120,6 +120,7 @@ gboolean ftl_cmd_sched(const FtlCommand *cmd, int argc, char **argv, GError **er
 		return FALSE;
 	v.origin = g.origin_ns;
 	v.input = ftl_trace_label(trace);
+	v.style = &g.style;
 	g_autoptr(FtlSchedWakeupList) list = NULL;
 	if (a.wakeups) {
 		list = ftl_sched_wakeup_list_new(v.origin);
@@ -130,7 +131,7 @@ gboolean ftl_cmd_sched(const FtlCommand *cmd, int argc, char **argv, GError **er
 	if (!ftl_pass_run(pass, trace, &g.filter, error) || !ftl_cli_finish(&g, trace, error))
 		return FALSE;
 	if (list)
-		ftl_sched_wakeup_list_print(list, v.format, stdout);
+		ftl_sched_wakeup_list_print(list, v.format, stdout, &g.style);
 	else
 		ftl_sched_print(s, &v, stdout);
 	if (ftl_diags_any(ftl_trace_diags(trace)))

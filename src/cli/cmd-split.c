@@ -58,7 +58,7 @@ gboolean ftl_cmd_split(const FtlCommand *cmd, int argc, char **argv, GError **er
 		return FALSE;
 	/* what was written, when asked: --verbose, or a format for it */
 	if (g.format_given || g.verbose)
-		ftl_split_print_summary(s, g.format, stdout);
+		ftl_split_print_summary(s, g.format, &g.style, stdout);
 	/* Lines ftlens did not recognize were not copied: say so, as dump does. */
 	if (ftl_diags_any(ftl_trace_diags(trace)))
 		ftl_diags_print_text(stderr, ftl_trace_diags(trace));

@@ -24,7 +24,7 @@ static const FtlStackTable *stack_deepest_from(const FtlStackSet *set, guint fir
 }
 
 static gboolean stack_diff(FtlStackSet *set, const FtlInputs *in, char **argv, FtlFormat format,
-			   guint top, GError **error)
+			   guint top, const FtlTextStyle *style, GError **error)
 {
 	const FtlStackTable *side[2];
 	guint n[2];
@@ -42,7 +42,8 @@ static gboolean stack_diff(FtlStackSet *set, const FtlInputs *in, char **argv, F
 	}
 	ftl_inputs_stacks_finish(set);
 	g_autoptr(FtlStackDiff) d = ftl_stackdiff_new(side[0], side[1]);
-	ftl_stack_view_print_diff(set, side[0], n[0], side[1], n[1], d, format, top, stdout);
+	ftl_stack_view_print_diff(set, side[0], n[0], side[1], n[1], d, format, top, style,
+				  stdout);
 	return TRUE;
 }
 
@@ -75,7 +76,7 @@ gboolean ftl_cmd_stack(const FtlCommand *cmd, int argc, char **argv, GError **er
 		return FALSE;
 	g_autoptr(FtlStackSet) set = ftl_stack_set_new();
 	if (diff)
-		return stack_diff(set, g.inputs, argv, format, (guint)top, error);
+		return stack_diff(set, g.inputs, argv, format, (guint)top, &g.style, error);
 	if (!ftl_inputs_read_stacks(g.inputs, set, error))
 		return FALSE;
 	guint n = ftl_stack_set_n_tables(set);
@@ -83,6 +84,6 @@ gboolean ftl_cmd_stack(const FtlCommand *cmd, int argc, char **argv, GError **er
 	for (guint i = 0; i < n; i++)
 		tables[i] = ftl_stack_set_table(set, i);
 	g_autoptr(FtlStackHogs) h = ftl_stackhog_new(tables, n);
-	ftl_stack_view_print(set, h, format, (guint)top, stdout);
+	ftl_stack_view_print(set, h, format, (guint)top, &g.style, stdout);
 	return TRUE;
 }

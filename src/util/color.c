@@ -7,9 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Set once by the command line before any output. */
-static gboolean color_on;
-
 gboolean ftl_color_parse(const char *text, FtlColorWhen *out)
 {
 	if (!text || strcmp(text, "auto") == 0)
@@ -23,20 +20,13 @@ gboolean ftl_color_parse(const char *text, FtlColorWhen *out)
 	return TRUE;
 }
 
-void ftl_color_init(FtlColorWhen when)
+gboolean ftl_color_decide(FtlColorWhen when, int fd)
 {
 	const char *term = g_getenv("TERM");
 	const char *no_color = g_getenv("NO_COLOR");
 	if (when != FTL_COLOR_AUTO)
-		color_on = when == FTL_COLOR_ALWAYS;
-	else
-		color_on = isatty(STDOUT_FILENO) && term && *term && strcmp(term, "dumb") != 0 &&
-			   !(no_color && *no_color);
-}
-
-gboolean ftl_color_enabled(void)
-{
-	return color_on;
+		return when == FTL_COLOR_ALWAYS;
+	return isatty(fd) && term && *term && strcmp(term, "dumb") != 0 && !(no_color && *no_color);
 }
 
 FtlColorRole ftl_color_duration_role(gint64 ns)
@@ -55,7 +45,7 @@ FtlColorRole ftl_color_duration_role(gint64 ns)
 	return FTL_COLOR_NONE;
 }
 
-const char *ftl_color_code(FtlColorRole role)
+const char *ftl_color_code(gboolean on, FtlColorRole role)
 {
 	/* the heat of a duration grows from green to bold red, as the
 	 * kernel's marks grow from '+' to '$' */
@@ -70,24 +60,24 @@ const char *ftl_color_code(FtlColorRole role)
 		[FTL_COLOR_DUR_100MS] = "\033[31m",
 		[FTL_COLOR_DUR_1S] = "\033[1;31m",
 	};
-	if (!color_on || (guint)role >= G_N_ELEMENTS(codes))
+	if (!on || (guint)role >= G_N_ELEMENTS(codes))
 		return "";
 	return codes[role];
 }
 
-const char *ftl_color_reset(void)
+const char *ftl_color_reset(gboolean on)
 {
-	return color_on ? "\033[m" : "";
+	return on ? "\033[m" : "";
 }
 
-void ftl_color_append(GString *out, FtlColorRole role, const char *visible)
+void ftl_color_append(GString *out, gboolean on, FtlColorRole role, const char *visible)
 {
-	const char *code = ftl_color_code(role);
+	const char *code = ftl_color_code(on, role);
 	if (!*code) {
 		g_string_append(out, visible);
 		return;
 	}
 	g_string_append(out, code);
 	g_string_append(out, visible);
-	g_string_append(out, ftl_color_reset());
+	g_string_append(out, ftl_color_reset(on));
 }

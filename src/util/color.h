@@ -32,16 +32,17 @@ typedef enum {
 
 /* "auto", "always" or "never" (NULL: auto); FALSE for anything else. */
 gboolean ftl_color_parse(const char *text, FtlColorWhen *out);
-/* Decides once, before any output (and before a pager takes stdout):
- * always; never; auto = stdout is a terminal, TERM is set and not "dumb",
- * and NO_COLOR is unset or empty (https://no-color.org). */
-void ftl_color_init(FtlColorWhen when);
-gboolean ftl_color_enabled(void);
+/* Whether output to fd is coloured, decided once by the command line
+ * before any output (and before a pager takes stdout): always; never;
+ * auto = fd is a terminal, TERM is set and not "dumb", and NO_COLOR is
+ * unset or empty (https://no-color.org). The views get the answer (their
+ * text style), not a setting of the process. */
+gboolean ftl_color_decide(FtlColorWhen when, int fd);
 /* The role of a duration of ns nanoseconds (FTL_COLOR_NONE up to 10 us). */
 FtlColorRole ftl_color_duration_role(gint64 ns);
-/* The SGR sequence that starts role, "" when colour is off or for NONE;
- * ftl_color_reset() ends it ("" when off). Static strings. */
-const char *ftl_color_code(FtlColorRole role);
-const char *ftl_color_reset(void);
+/* The SGR sequence that starts role, "" when colour is off (on FALSE) or
+ * for NONE; ftl_color_reset() ends it ("" when off). Static strings. */
+const char *ftl_color_code(gboolean on, FtlColorRole role);
+const char *ftl_color_reset(gboolean on);
 /* Appends visible (already escaped) text to out wrapped in role's colour. */
-void ftl_color_append(GString *out, FtlColorRole role, const char *visible);
+void ftl_color_append(GString *out, gboolean on, FtlColorRole role, const char *visible);

@@ -13,7 +13,7 @@ static void diff_pct(FtlTable *t, guint col, gint64 a, gint64 b)
 }
 
 void ftl_diff_print(const FtlDiff *d, const char *label_a, const char *label_b, FtlFormat format,
-		    guint top, FILE *out)
+		    guint top, const FtlTextStyle *style, FILE *out)
 {
 	FtlDiffKey key = ftl_diff_key(d);
 	enum {
@@ -79,6 +79,6 @@ void ftl_diff_print(const FtlDiff *d, const char *label_a, const char *label_b, 
 			key == FTL_DIFF_BY_SELF	   ? "self time"
 			: key == FTL_DIFF_BY_CALLS ? "calls"
 						   : "total time");
-		ftl_table_print_text(t, out, MAX(top, 1), FTL_TABLE_WIDTH);
+		ftl_table_print_text(t, out, MAX(top, 1), style);
 	}
 }

@@ -9,4 +9,4 @@
 
 /* label_a/label_b name the traces; text shows at most top rows. */
 void ftl_diff_print(const FtlDiff *d, const char *label_a, const char *label_b, FtlFormat format,
-		    guint top, FILE *out);
+		    guint top, const FtlTextStyle *style, FILE *out);

@@ -37,12 +37,13 @@ static void graph_text(const FtlCallNode *n, const FtlGraphOptions *opt, gint le
 						  : ftl_color_duration_role(c->total_ns);
 		FtlColorRole self = timed && !c->flagged ? ftl_color_duration_role(c->self_ns)
 							 : total;
+		gboolean on = opt->style && opt->style->color;
 		fprintf(out, "%s%12s%s %s%12s%s %9" G_GUINT64_FORMAT "%s  %s",
-			ftl_color_code(total),
+			ftl_color_code(on, total),
 			timed ? ftl_duration_format(c->total_ns, t, sizeof t) : "-",
-			total ? ftl_color_reset() : "", ftl_color_code(self),
+			total ? ftl_color_reset(on) : "", ftl_color_code(on, self),
 			timed ? ftl_duration_format(c->self_ns, s, sizeof s) : "-",
-			self ? ftl_color_reset() : "", c->calls, c->flagged ? "!" : " ",
+			self ? ftl_color_reset(on) : "", c->calls, c->flagged ? "!" : " ",
 			prefix->str);
 		if (level >= GRAPH_INDENT_MAX)
 			fprintf(out, "[%d] ", level);
@@ -175,8 +176,9 @@ void ftl_graph_print(const FtlCallNode *root, const FtlGraphOptions *opt, FtlFor
 		ftl_table_print_csv(t, out);
 		return;
 	}
-	fprintf(out, "%s%12s %12s %9s   %s%s\n", ftl_color_code(FTL_COLOR_HEADER), "total", "self",
-		"calls", "function", ftl_color_reset());
+	gboolean on = opt->style && opt->style->color;
+	fprintf(out, "%s%12s %12s %9s   %s%s\n", ftl_color_code(on, FTL_COLOR_HEADER), "total",
+		"self", "calls", "function", ftl_color_reset(on));
 	g_autoptr(GString) prefix = g_string_new(NULL);
 	graph_text(root, opt, 0, prefix, out);
 	fprintf(out,

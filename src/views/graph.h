@@ -13,6 +13,7 @@ typedef struct {
 	gint64 threshold; /* hide nodes whose total is below (ns) */
 	guint max_nodes;  /* the tree's node budget, when paths went past it */
 	guint64 folded;	  /* calls on new paths merged into "[other]" for it; 0: none */
+	const FtlTextStyle *style; /* text: colours; NULL: none */
 } FtlGraphOptions;
 
 void ftl_graph_print(const FtlCallNode *root, const FtlGraphOptions *opt, FtlFormat format,

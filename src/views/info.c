@@ -210,7 +210,8 @@ static void info_text_lists(FILE *out, FtlTrace *trace, const FtlCounts *c)
 	}
 }
 
-void ftl_info_print_text(FILE *out, FtlTrace *trace, const FtlCounts *c, const FtlQuality *q)
+void ftl_info_print_text(FILE *out, FtlTrace *trace, const FtlCounts *c, const FtlQuality *q,
+			 const FtlTextStyle *style)
 {
 	info_text_where(out, trace, c, q);
 	info_text_counts(out, trace, c, q);
@@ -222,7 +223,7 @@ void ftl_info_print_text(FILE *out, FtlTrace *trace, const FtlCounts *c, const F
 		ftl_diags_print_text(out, d);
 	}
 	fputc('\n', out);
-	ftl_quality_print_text(q, out);
+	ftl_quality_print_text(q, out, style);
 }
 
 void ftl_info_print_csv(FILE *out, FtlTrace *trace, const FtlCounts *c, const FtlQuality *q)

@@ -14,7 +14,7 @@
  * per-CPU summary; the event names, kinds and markers from counts. The text
  * ends with the "Data quality" block. */
 void ftl_info_print_text(FILE *out, FtlTrace *trace, const FtlCounts *counts,
-			 const FtlQuality *q);
+			 const FtlQuality *q, const FtlTextStyle *style);
 /* CSV: a "# cpus" table and an "# event_names" table. */
 void ftl_info_print_csv(FILE *out, FtlTrace *trace, const FtlCounts *counts,
 			const FtlQuality *q);

@@ -9,7 +9,6 @@
 #include "util/escape.h"
 #include "util/timefmt.h"
 
-#define MARKERS_WIDTH FTL_TABLE_WIDTH /* the terminal's or --width */
 /* Text shows the details of this many spans; CSV and JSON show all. */
 #define MARKERS_TEXT_SPANS 20
 
@@ -322,7 +321,7 @@ static void markers_print_spans_text(const MarkersView *v, const FtlSpans *s, FI
 	if (!n)
 		return;
 	g_autoptr(FtlTable) spans = markers_spans_table(v, s);
-	ftl_table_print_text(spans, out, 0, MARKERS_WIDTH);
+	ftl_table_print_text(spans, out, 0, v->opt->style);
 	guint shown = MIN(n, MARKERS_TEXT_SPANS);
 	for (guint i = 0; i < shown; i++) {
 		const FtlSpan *sp = ftl_spans_get(s, i);
@@ -332,10 +331,10 @@ static void markers_print_spans_text(const MarkersView *v, const FtlSpans *s, FI
 				? "duration unknown"
 				: ftl_duration_format(sp->duration, dbuf, sizeof dbuf));
 		g_autoptr(FtlTable) cpus = markers_cpus_table(s, i, i + 1, FALSE);
-		ftl_table_print_text(cpus, out, 0, MARKERS_WIDTH);
+		ftl_table_print_text(cpus, out, 0, v->opt->style);
 		g_autoptr(FtlTable) funcs = markers_funcs_table(v, s, i, i + 1, FALSE);
 		if (ftl_table_n_rows(funcs))
-			ftl_table_print_text(funcs, out, 0, MARKERS_WIDTH);
+			ftl_table_print_text(funcs, out, 0, v->opt->style);
 	}
 	if (shown < n)
 		fprintf(out, "\n(%u more spans; --format csv or json lists all)\n", n - shown);
@@ -394,7 +393,7 @@ static void markers_print_text(const MarkersView *v, const FtlMarkers *m, FtlTab
 			ftl_markers_get(m, v->anchor)->line);
 	else if (v->opt->wall_offset != FTL_TS_NONE)
 		fprintf(out, "wall clock (UTC) from --wallclock\n");
-	ftl_table_print_text(mt, out, 0, MARKERS_WIDTH);
+	ftl_table_print_text(mt, out, 0, v->opt->style);
 	fprintf(out, "%u marker%s\n", ftl_markers_count(m), ftl_markers_count(m) == 1 ? "" : "s");
 	if (spans)
 		markers_print_spans_text(v, spans, out);

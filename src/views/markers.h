@@ -16,6 +16,7 @@ typedef struct {
 	gboolean wall_from_option;	   /* the offset came from --wallclock, not a marker */
 	guint top;			   /* functions per CPU and span */
 	const char *span_start, *span_end; /* the --span patterns, NULL without */
+	const FtlTextStyle *style;	   /* text: width and colours; NULL: plain */
 } FtlMarkersViewOptions;
 
 /* Prints markers (and spans, may be NULL) of one finished pass to out. */

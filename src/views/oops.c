@@ -220,7 +220,7 @@ static void oops_text_dump_cpus(FILE *out, const FtlOopsTrail *t)
 		ftl_table_set_int(cpus, CPU_EVENT_LINES, (gint64)c->event_lines);
 		ftl_table_set_int(cpus, CPU_LOST, (gint64)c->lost);
 	}
-	ftl_table_print_text(cpus, out, 0, OOPS_WIDTH);
+	ftl_table_print_text(cpus, out, 0, NULL); /* numbers: nothing to cut */
 }
 
 /* The calls still open when the dump ended, the markers in it and the last

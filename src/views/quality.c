@@ -8,7 +8,6 @@
 #include "util/color.h"
 #include "util/timefmt.h"
 
-#define QUALITY_WIDTH ftl_table_width() /* the terminal's or --width */
 
 /* Caveats are sentences of any length: wrap them at word boundaries so the
  * block stays inside the width reports promise. */
@@ -52,13 +51,16 @@ const char *ftl_lost_format(gint64 lost, char *buf, gsize size)
 	return buf;
 }
 
-void ftl_quality_print_text(const FtlQuality *q, FILE *out)
+void ftl_quality_print_text(const FtlQuality *q, FILE *out, const FtlTextStyle *style)
 {
 	char b1[64], b2[64], b3[64], b4[64];
+	gboolean on = style && style->color;
+	/* prose is wrapped, never cut: to the terminal, else 100 columns */
+	guint width = style && style->width ? style->width : 100;
 	fprintf(out, "Data quality:\n");
 	fprintf(out, "  %s%4s %11s %-17s %-17s %10s %5s %7s %10s%s\n",
-		ftl_color_code(FTL_COLOR_HEADER), "CPU", "event lines", "first", "last", "lost",
-		"LOST", "started", "overrun", ftl_color_reset());
+		ftl_color_code(on, FTL_COLOR_HEADER), "CPU", "event lines", "first", "last", "lost",
+		"LOST", "started", "overrun", ftl_color_reset(on));
 	for (guint i = 0; i < ftl_quality_n_cpus(q); i++) {
 		const FtlCpuQuality *c = ftl_quality_cpu(q, i);
 		char cpu[16];
@@ -72,12 +74,12 @@ void ftl_quality_print_text(const FtlQuality *q, FILE *out)
 		fprintf(out,
 			"  %s%4s %11" G_GUINT64_FORMAT " %-17s %-17s %10s %5" G_GUINT64_FORMAT
 			" %7" G_GUINT64_FORMAT " %10s%s\n",
-			ftl_color_code(role), cpu, c->event_lines,
+			ftl_color_code(on, role), cpu, c->event_lines,
 			ftl_time_format_us(c->first_ts, b1, sizeof b1),
 			ftl_time_format_us(c->last_ts, b2, sizeof b2),
 			ftl_lost_format(c->lost_events, b3, sizeof b3), c->lost_lines,
 			c->buffer_started, quality_opt_int(c->overrun, b4, sizeof b4),
-			role ? ftl_color_reset() : "");
+			role ? ftl_color_reset(on) : "");
 	}
 	gint64 ws = ftl_quality_window_start(q), we = ftl_quality_window_end(q);
 	if (ws != FTL_TS_NONE)
@@ -99,7 +101,7 @@ void ftl_quality_print_text(const FtlQuality *q, FILE *out)
 		fprintf(out, "  Caveats:\n");
 		for (guint i = 0; i < cav->len; i++)
 			quality_print_wrapped(out, g_ptr_array_index(cav, i), "    - ", "      ",
-					      QUALITY_WIDTH);
+					      width);
 	}
 }
 

@@ -7,9 +7,10 @@
 #include <stdio.h>
 
 #include "analysis/quality.h"
+#include "views/table.h"
 
 /* Prints the block (it fits 100 columns) after ftl_quality_finish(). */
-void ftl_quality_print_text(const FtlQuality *q, FILE *out);
+void ftl_quality_print_text(const FtlQuality *q, FILE *out, const FtlTextStyle *style);
 /* Adds "quality": {cpus: [...], window_start_ns, window_end_ns, evicted,
  * caveats: [...]} to an open JSON object. Unknown values are null. */
 void ftl_quality_add_json(const FtlQuality *q, JsonBuilder *b);

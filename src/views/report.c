@@ -13,7 +13,6 @@
 #include "views/quality.h"
 #include "views/sched.h"
 
-#define REPORT_WIDTH FTL_TABLE_WIDTH /* the terminal's or --width */
 
 static gint64 report_ts(const FtlReportData *r, gint64 ts)
 {
@@ -237,20 +236,21 @@ static void report_header_text(const FtlReportData *r, FILE *out)
 		" repaired (orphan exits, calls open at the end or cut by lost events)\n",
 		ftl_calltree_n_calls(r->calls), ftl_calltree_n_repaired(r->calls));
 	fputc('\n', out);
-	ftl_quality_print_text(r->quality, out);
+	ftl_quality_print_text(r->quality, out, r->style);
 }
 
 /* why: what an empty section says besides "(none)"; NULL for nothing */
-static void report_section(FILE *out, const char *title, const FtlTable *t, guint top,
-			   const char *why)
+static void report_section(const FtlReportData *r, FILE *out, const char *title, const FtlTable *t,
+			   guint top, const char *why)
 {
-	fprintf(out, "\n%s%s%s\n", ftl_color_code(FTL_COLOR_HEADER), title, ftl_color_reset());
+	gboolean on = r->style && r->style->color;
+	fprintf(out, "\n%s%s%s\n", ftl_color_code(on, FTL_COLOR_HEADER), title, ftl_color_reset(on));
 	if (ftl_table_n_rows(t) == 0) {
 		g_autofree char *vis = why ? ftl_escape(why, -1) : NULL; /* names the trace */
 		fprintf(out, "  (none%s%s)\n", vis ? ": " : "", vis ? vis : "");
 		return;
 	}
-	ftl_table_print_text(t, out, top, REPORT_WIDTH);
+	ftl_table_print_text(t, out, top, r->style);
 }
 
 static void report_print_json(const FtlReportData *r, const FtlTable *const *tables, guint n,
@@ -340,25 +340,24 @@ void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out)
 	if (r->sort_given) {
 		char head[64];
 		g_snprintf(head, sizeof head, "Functions by %s", ftl_funcstats_sort_name(r->sort));
-		report_section(out, head, by_self, r->top, r->empty_why);
+		report_section(r, out, head, by_self, r->top, r->empty_why);
 	} else if (timed) {
-		report_section(
-			out,
+		report_section(r, out,
 			"Top functions by self time (! = some calls outside the complete window)",
 			by_self, r->top, r->empty_why);
-		report_section(out, "Top functions by total time", by_total, r->top, r->empty_why);
+		report_section(r, out, "Top functions by total time", by_total, r->top, r->empty_why);
 	} else {
 		g_autoptr(FtlTable) by_calls = ftl_report_func_table(r, FTL_FUNCSTATS_SORT_CALLS, text_rows);
-		report_section(out, "Top functions by calls (no durations in this input)", by_calls,
+		report_section(r, out, "Top functions by calls (no durations in this input)", by_calls,
 			       r->top, r->empty_why);
 	}
-	report_section(out, "Per CPU", cpus, 0, r->empty_why);
+	report_section(r, out, "Per CPU", cpus, 0, r->empty_why);
 	char title[64];
 	g_snprintf(title, sizeof title, "Markers (%u)", ftl_markers_count(r->markers));
-	report_section(out, title, markers, r->top, NULL);
-	report_section(out, "Longest calls", longest, r->top, r->empty_why);
+	report_section(r, out, title, markers, r->top, NULL);
+	report_section(r, out, "Longest calls", longest, r->top, r->empty_why);
 	if (r->sched)
-		ftl_sched_print_summary_text(r->sched, r->top, out);
+		ftl_sched_print_summary_text(r->sched, r->top, out, r->style);
 	const FtlDiags *d = ftl_trace_diags(r->trace);
 	if (ftl_diags_any(d)) {
 		fputc('\n', out);

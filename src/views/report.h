@@ -30,6 +30,7 @@ typedef struct {
 	FtlFuncStatsSort sort; /* order of the function table in every format */
 	gboolean sort_given;   /* text: one table in that order, not self and total */
 	const FtlSched *sched; /* --sched: the scheduling summary; NULL without */
+	const FtlTextStyle *style; /* text: width and colours; NULL: plain */
 	/* Why the function sections are empty (the selection keeps no event,
 	 * or the events hold no calls); NULL when they are not. */
 	const char *empty_why;

@@ -10,7 +10,6 @@
 #include "util/escape.h"
 #include "util/timefmt.h"
 
-#define SCHED_WIDTH 100
 
 typedef struct {
 	const FtlSched *s;
@@ -362,9 +361,10 @@ void ftl_sched_wakeup_list_add(const FtlSchedWakeup *w, gpointer list)
 	wake_row(l->t, w, 0, ++l->n, l->origin);
 }
 
-void ftl_sched_wakeup_list_print(const FtlSchedWakeupList *l, FtlFormat format, FILE *out)
+void ftl_sched_wakeup_list_print(const FtlSchedWakeupList *l, FtlFormat format, FILE *out,
+				 const FtlTextStyle *style)
 {
-	ftl_table_print(l->t, format, out, 0, SCHED_WIDTH);
+	ftl_table_print(l->t, format, out, 0, style);
 }
 
 /* ---- interrupts ----------------------------------------------------------- */
@@ -511,25 +511,25 @@ static void sched_text_tables(const SchedView *v, guint i, FILE *out)
 					  "max latency", "pid",	      "comm" };
 	g_autoptr(FtlTable) cpus = cpu_table(v, "cpus", i, 1);
 	fputs("\nCPUs\n", out);
-	ftl_table_print_text(cpus, out, 0, SCHED_WIDTH);
+	ftl_table_print_text(cpus, out, 0, v->opt->style);
 	g_autoptr(FtlTable) tasks = task_table(v, "tasks", i, 1);
 	guint n = ftl_table_n_rows(tasks), top = v->opt->top && v->opt->top < n ? v->opt->top : n;
 	fprintf(out, "\nTasks by %s (%u of %u)\n", by[v->opt->sort], top, n);
-	ftl_table_print_text(tasks, out, top, SCHED_WIDTH);
+	ftl_table_print_text(tasks, out, top, v->opt->style);
 	if (sc->n_wakeup_events || ftl_histo_count(sc->lat[FTL_SCHED_LAT_ALL].histo)) {
 		g_autoptr(FtlTable) lat = lat_table(v, i, 1);
 		fputs("\nWakeup latency (percentiles within 0.4%)\n", out);
-		ftl_table_print_text(lat, out, 0, SCHED_WIDTH);
+		ftl_table_print_text(lat, out, 0, v->opt->style);
 	}
 	if (sc->n_worst) {
 		g_autoptr(FtlTable) worst = worst_table(v, i, 1);
 		fputs("\nWorst wakeups\n", out);
-		ftl_table_print_text(worst, out, 0, SCHED_WIDTH);
+		ftl_table_print_text(worst, out, 0, v->opt->style);
 	}
 	if (sc->n_irqs) {
 		g_autoptr(FtlTable) irqs = irq_table(v, i, 1);
 		fputs("\nInterrupts\n", out);
-		ftl_table_print_text(irqs, out, 0, SCHED_WIDTH);
+		ftl_table_print_text(irqs, out, 0, v->opt->style);
 	}
 }
 
@@ -592,9 +592,12 @@ gboolean ftl_sched_parse_sort(const char *text, FtlSchedSort *out)
 
 /* ---- report --sched --------------------------------------------------------- */
 
-void ftl_sched_print_summary_text(const FtlSched *s, guint top, FILE *out)
+void ftl_sched_print_summary_text(const FtlSched *s, guint top, FILE *out,
+				  const FtlTextStyle *style)
 {
-	FtlSchedViewOptions opt = { .format = FTL_FORMAT_TEXT, .top = top, .origin = FTL_TS_NONE };
+	FtlSchedViewOptions opt = {
+		.format = FTL_FORMAT_TEXT, .top = top, .origin = FTL_TS_NONE, .style = style
+	};
 	SchedView v = { s, &opt, TRUE, FALSE };
 	fputs("\nScheduling\n", out);
 	sched_text_window(&v, ftl_sched_scope(s, 0), out);

@@ -25,6 +25,7 @@ typedef struct {
 	guint top;	   /* task rows per window in text; 0: all */
 	gint64 origin;	   /* times print as ts - origin; FTL_TS_NONE: as they are */
 	const char *input; /* the input's name, for the text heading */
+	const FtlTextStyle *style; /* text: width and colours; NULL: plain */
 } FtlSchedViewOptions;
 
 /* "run", "wait", "switches", "latency", "pid" or "comm". */
@@ -35,7 +36,8 @@ void ftl_sched_print(const FtlSched *s, const FtlSchedViewOptions *opt, FILE *ou
 /* The summary of the whole trace, as `report --sched` adds it: the text
  * sections, or the CPU and task tables (named name, for the JSON member)
  * for the report's CSV and JSON. */
-void ftl_sched_print_summary_text(const FtlSched *s, guint top, FILE *out);
+void ftl_sched_print_summary_text(const FtlSched *s, guint top, FILE *out,
+				  const FtlTextStyle *style);
 FtlTable *ftl_sched_cpu_table(const FtlSched *s, const char *name, gint64 origin);
 FtlTable *ftl_sched_task_table(const FtlSched *s, const char *name, FtlSchedSort sort);
 
@@ -46,6 +48,7 @@ typedef struct _FtlSchedWakeupList FtlSchedWakeupList;
 FtlSchedWakeupList *ftl_sched_wakeup_list_new(gint64 origin);
 void ftl_sched_wakeup_list_free(FtlSchedWakeupList *l);
 void ftl_sched_wakeup_list_add(const FtlSchedWakeup *w, gpointer list);
-void ftl_sched_wakeup_list_print(const FtlSchedWakeupList *l, FtlFormat format, FILE *out);
+void ftl_sched_wakeup_list_print(const FtlSchedWakeupList *l, FtlFormat format, FILE *out,
+				 const FtlTextStyle *style);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlSchedWakeupList, ftl_sched_wakeup_list_free)

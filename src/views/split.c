@@ -306,7 +306,8 @@ static gboolean split_commit(FtlSplit *s, GError **error)
 	return TRUE;
 }
 
-void ftl_split_print_summary(const FtlSplit *s, FtlFormat format, FILE *out)
+void ftl_split_print_summary(const FtlSplit *s, FtlFormat format, const FtlTextStyle *style,
+			     FILE *out)
 {
 	enum { C_CPU, C_FILE, C_EVENT_LINES };
 	static const FtlColumn t_cols[] = {
@@ -324,7 +325,7 @@ void ftl_split_print_summary(const FtlSplit *s, FtlFormat format, FILE *out)
 		ftl_table_set_str(t, C_FILE, o->path);
 		ftl_table_set_int(t, C_EVENT_LINES, (gint64)o->event_lines);
 	}
-	ftl_table_print(t, format, out, 0, 100);
+	ftl_table_print(t, format, out, 0, style);
 }
 
 FtlSplit *ftl_split_new(const char *out_dir, gboolean force, const char *const *inputs)

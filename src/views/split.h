@@ -23,7 +23,8 @@ FtlSplit *ftl_split_new(const char *out_dir, gboolean force, const char *const *
 gboolean ftl_split_run(FtlSplit *s, FtlTrace *trace, const FtlFilter *filter, GError **error);
 
 /* What was written: a row per CPU (cpu, file, event lines). */
-void ftl_split_print_summary(const FtlSplit *s, FtlFormat format, FILE *out);
+void ftl_split_print_summary(const FtlSplit *s, FtlFormat format, const FtlTextStyle *style,
+			     FILE *out);
 
 /* Takes back what a run that did not finish made. NULL is fine. */
 void ftl_split_free(FtlSplit *s);

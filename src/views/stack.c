@@ -7,7 +7,6 @@
 #include "util/timefmt.h"
 #include "util/escape.h"
 
-#define STACK_WIDTH FTL_TABLE_WIDTH /* the terminal's or --width */
 /* Inconsistencies listed in text; CSV and JSON list all. */
 #define STACK_TEXT_DIAGS 20
 
@@ -341,7 +340,8 @@ static char *stack_table_label(const FtlStackTable *t)
 	return g_string_free(s, FALSE);
 }
 
-static void stack_print_text(const FtlStackSet *set, const FtlStackHogs *h, guint top, FILE *out)
+static void stack_print_text(const FtlStackSet *set, const FtlStackHogs *h, guint top,
+			     const FtlTextStyle *style, FILE *out)
 {
 	const FtlStackTable *deep = ftl_stackhog_deepest(h);
 	guint n = ftl_stackhog_n_tables(h), empty = ftl_stackhog_n_empty(h);
@@ -379,11 +379,11 @@ static void stack_print_text(const FtlStackSet *set, const FtlStackHogs *h, guin
 		stack_puts_visible(out, k);
 	}
 	g_autoptr(FtlTable) frames = stack_frames_table(deep, TRUE);
-	ftl_table_print_text(frames, out, 0, STACK_WIDTH);
+	ftl_table_print_text(frames, out, 0, style);
 
 	fprintf(out, "\nStack hogs, largest frame first%s:\n", n > 1 ? " (over every table)" : "");
 	g_autoptr(FtlTable) hogs = stack_hogs_text(set, h);
-	ftl_table_print_text(hogs, out, top, STACK_WIDTH);
+	ftl_table_print_text(hogs, out, top, style);
 
 	if (n > 1) {
 		fprintf(out,
@@ -392,10 +392,10 @@ static void stack_print_text(const FtlStackSet *set, const FtlStackHogs *h, guin
 			n, ftl_stackhog_min_depth(h), ftl_stack_table_depth(deep),
 			ftl_stackhog_mean_depth(h));
 		g_autoptr(FtlTable) agg = stack_funcs_table(h);
-		ftl_table_print_text(agg, out, top, STACK_WIDTH);
+		ftl_table_print_text(agg, out, top, style);
 		fprintf(out, "\nTables:\n");
 		g_autoptr(FtlTable) tables = stack_tables_table(set, TRUE);
-		ftl_table_print_text(tables, out, top, STACK_WIDTH);
+		ftl_table_print_text(tables, out, top, style);
 	}
 	if (empty)
 		fprintf(out,
@@ -405,10 +405,10 @@ static void stack_print_text(const FtlStackSet *set, const FtlStackHogs *h, guin
 }
 
 void ftl_stack_view_print(const FtlStackSet *set, const FtlStackHogs *h, FtlFormat format,
-			  guint top, FILE *out)
+			  guint top, const FtlTextStyle *style, FILE *out)
 {
 	if (format == FTL_FORMAT_TEXT) {
-		stack_print_text(set, h, top, out);
+		stack_print_text(set, h, top, style, out);
 		return;
 	}
 	const FtlStackTable *deep = ftl_stackhog_deepest(h);
@@ -510,7 +510,7 @@ static void stack_diff_side_text(FILE *out, const char *name, const FtlStackTabl
 
 void ftl_stack_view_print_diff(const FtlStackSet *set, const FtlStackTable *a, guint n_a,
 			       const FtlStackTable *b, guint n_b, const FtlStackDiff *d,
-			       FtlFormat format, guint top, FILE *out)
+			       FtlFormat format, guint top, const FtlTextStyle *style, FILE *out)
 {
 	gint64 da = ftl_stack_table_depth(a), db = ftl_stack_table_depth(b);
 	g_autoptr(FtlTable) rows = stack_diff_table(d, format == FTL_FORMAT_TEXT);
@@ -524,7 +524,7 @@ void ftl_stack_view_print_diff(const FtlStackSet *set, const FtlStackTable *a, g
 			ftl_stackdiff_n_changed(d) == 1 ? "" : "s", ftl_stackdiff_n_only_a(d),
 			ftl_stackdiff_n_only_b(d));
 		fprintf(out, "sorted by the absolute change of the function's bytes\n\n");
-		ftl_table_print_text(rows, out, top, STACK_WIDTH);
+		ftl_table_print_text(rows, out, top, style);
 		stack_print_diags_text(set, out);
 		return;
 	}

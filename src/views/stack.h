@@ -17,12 +17,12 @@
 /* Prints the report for every table of set, as analysed in h. top limits
  * the rows of the ranked tables in text (CSV and JSON list all). */
 void ftl_stack_view_print(const FtlStackSet *set, const FtlStackHogs *h, FtlFormat format,
-			  guint top, FILE *out);
+			  guint top, const FtlTextStyle *style, FILE *out);
 /* Prints a against b as compared in d; n_a and n_b are how many tables with
  * frames each input held (a and b are the deepest of them). */
 void ftl_stack_view_print_diff(const FtlStackSet *set, const FtlStackTable *a, guint n_a,
 			       const FtlStackTable *b, guint n_b, const FtlStackDiff *d,
-			       FtlFormat format, guint top, FILE *out);
+			       FtlFormat format, guint top, const FtlTextStyle *style, FILE *out);
 /* The bar of a frame of size bytes when the table's largest frame is max:
  * '#' characters, at least one for any positive size. Free with g_free(). */
 char *ftl_stack_view_bar(gint64 size, gint64 max);

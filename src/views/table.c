@@ -200,7 +200,7 @@ static void table_fit(const FtlTable *t, guint *w, guint width)
 			if (table_cuttable(col) && (widest == G_MAXUINT || w[c] > w[widest]))
 				widest = c;
 		}
-		if (total <= width || widest == G_MAXUINT || w[widest] <= TABLE_MIN_CUT)
+		if (!width || total <= width || widest == G_MAXUINT || w[widest] <= TABLE_MIN_CUT)
 			break;
 		w[widest] -= MIN(w[widest] - TABLE_MIN_CUT, total - width);
 	}
@@ -299,23 +299,10 @@ static gboolean table_alert(const FtlTable *t, const TableCell *row)
 	return FALSE;
 }
 
-/* Set once by the command line before any output. */
-static guint table_width = 100;
-
-void ftl_table_set_width(guint cols)
+void ftl_table_print_text(const FtlTable *t, FILE *out, guint max_rows, const FtlTextStyle *style)
 {
-	table_width = cols;
-}
-
-guint ftl_table_width(void)
-{
-	return table_width;
-}
-
-void ftl_table_print_text(const FtlTable *t, FILE *out, guint max_rows, guint width)
-{
-	if (width == FTL_TABLE_WIDTH)
-		width = table_width;
+	guint width = style ? style->width : 0;
+	gboolean on = style && style->color;
 	guint ncols = t->cols->len;
 	guint nrows = max_rows && max_rows < t->rows->len ? max_rows : t->rows->len;
 	g_autofree guint *w = g_new0(guint, ncols);
@@ -342,6 +329,9 @@ void ftl_table_print_text(const FtlTable *t, FILE *out, guint max_rows, guint wi
 	g_autofree gboolean *mid = g_new0(gboolean, ncols);
 	table_fit(t, w, width);
 	table_unambiguous(t, texts, nrows, w, full, mid);
+	gboolean cut = FALSE;
+	for (guint c = 0; c < ncols; c++)
+		cut |= w[c] < full[c];
 	GString *line = g_string_new(NULL);
 	for (guint r = 0; r <= nrows; r++) {
 		g_string_truncate(line, 0);
@@ -365,21 +355,25 @@ void ftl_table_print_text(const FtlTable *t, FILE *out, guint max_rows, guint wi
 							    row[c].set
 						    ? ftl_color_duration_role(row[c].i)
 						    : FTL_COLOR_NONE;
-			g_string_append(line, ftl_color_code(role));
+			g_string_append(line, ftl_color_code(on, role));
 			table_put_field(line, col, s, (guint)ftl_escape_width(s), w[c], mid[c] && r > 0,
 					c == last);
 			if (role)
-				g_string_append(line, ftl_color_reset());
+				g_string_append(line, ftl_color_reset(on));
 		}
 		while (line->len && line->str[line->len - 1] == ' ')
 			g_string_truncate(line, line->len - 1);
-		fprintf(out, "%s%s%s\n", ftl_color_code(line_role), line->str,
-			line_role ? ftl_color_reset() : "");
+		fprintf(out, "%s%s%s\n", ftl_color_code(on, line_role), line->str,
+			line_role ? ftl_color_reset(on) : "");
 	}
 	g_string_free(line, TRUE);
 	if (nrows < t->rows->len)
 		fprintf(out, "(%u more rows; --format csv or json lists all)\n",
 			t->rows->len - nrows);
+	if (cut && style->cuts && !(*style->cuts)++)
+		fprintf(out, "(names cut to fit %u columns, '~' where: --width or a pipe shows them "
+			     "whole)\n",
+			width);
 }
 
 /* A CSV cell: the text made visible, quoted when it holds a separator or a
@@ -486,7 +480,8 @@ void ftl_table_add_json(const FtlTable *t, JsonBuilder *b)
 	json_builder_end_array(b);
 }
 
-void ftl_table_print(const FtlTable *t, FtlFormat format, FILE *out, guint max_rows, guint width)
+void ftl_table_print(const FtlTable *t, FtlFormat format, FILE *out, guint max_rows,
+		     const FtlTextStyle *style)
 {
 	if (format == FTL_FORMAT_CSV) {
 		ftl_table_print_csv(t, out);
@@ -498,7 +493,7 @@ void ftl_table_print(const FtlTable *t, FtlFormat format, FILE *out, guint max_r
 		g_autoptr(JsonNode) root = json_builder_get_root(b);
 		ftl_json_print(root, out);
 	} else {
-		ftl_table_print_text(t, out, max_rows, width);
+		ftl_table_print_text(t, out, max_rows, style);
 	}
 }
 

@@ -64,23 +64,29 @@ void ftl_table_set_int(FtlTable *t, guint col, gint64 v);
 void ftl_table_set_double(FtlTable *t, guint col, double v);
 guint ftl_table_n_rows(const FtlTable *t);
 
-/* The width of text tables that pass FTL_TABLE_WIDTH: the terminal's, or
- * --width, as the command line found it (100 until it is set). */
-#define FTL_TABLE_WIDTH 0
-void ftl_table_set_width(guint cols);
-guint ftl_table_width(void);
+/* How text is laid out for where it goes: decided once by the command line
+ * (--width, --color, whether standard output is a terminal) and handed to
+ * every view; NULL is plain text that is never cut. */
+typedef struct {
+	guint width;	  /* a line fits this many columns; 0: never cut (a file, a pipe) */
+	gboolean color;	  /* util/color.h's codes */
+	/* when not NULL: after the first table whose names were cut, say how
+	 * to see them whole, and count it here (once for the whole output) */
+	guint *cuts;
+} FtlTextStyle;
 
-/* Text: a header line and aligned rows (coloured when util/color.h says so:
- * the header, FTL_COL_NS cells by magnitude, FTL_COL_ALERT rows), at most max_rows (0 = all), strings
- * cut so that a line fits width columns (FTL_TABLE_WIDTH: the output's);
- * never so that two different names print alike (KEEP_START texts excepted). */
-void ftl_table_print_text(const FtlTable *t, FILE *out, guint max_rows, guint width);
+/* Text: a header line and aligned rows (coloured when style says so: the
+ * header, FTL_COL_NS cells by magnitude, FTL_COL_ALERT rows), at most
+ * max_rows (0 = all), strings cut so that a line fits style's width; never
+ * so that two different names print alike (KEEP_START texts excepted). */
+void ftl_table_print_text(const FtlTable *t, FILE *out, guint max_rows, const FtlTextStyle *style);
 void ftl_table_print_csv(const FtlTable *t, FILE *out);
 /* Adds "name": [ {key: value, ...}, ... ] with every row to an open object. */
 void ftl_table_add_json(const FtlTable *t, JsonBuilder *b);
 /* The table alone as a document of format (JSON: an object with the one
  * member); text shows max_rows (0: all) within width. */
-void ftl_table_print(const FtlTable *t, FtlFormat format, FILE *out, guint max_rows, guint width);
+void ftl_table_print(const FtlTable *t, FtlFormat format, FILE *out, guint max_rows,
+		     const FtlTextStyle *style);
 /* Appends s[0..len) (len < 0: NUL-terminated) as one CSV cell, as tables
  * write theirs: made visible, quoted when needed, formulas defused. For
  * views that stream rows too many to hold (dump). */

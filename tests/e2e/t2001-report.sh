@@ -75,8 +75,9 @@ check "json keys carry the unit" 'python3 -c "
 import json; j = json.load(open('\''$T/r.json'\'')); r = j['\''functions'\''][0]
 assert '\''total_ns'\'' in r and '\''self_ns'\'' in r and '\''p99_ns'\'' in r and '\''quality'\'' in j"'
 "$FTLENS" report "$D/tail.txt" >"$T/r.txt"
-w=$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$T/r.txt")
-check "text report fits 100 columns (widest $w)" '[ "$w" -le 100 ]'
+"$FTLENS" report --width 100 "$D/tail.txt" >"$T/r100.txt"
+w=$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$T/r100.txt")
+check "text report at --width 100 fits 100 columns (widest $w)" '[ "$w" -le 100 ]'
 check "text report has its sections" 'grep -q "^Top functions by self" "$T/r.txt" && grep -q "^Per CPU" "$T/r.txt" && grep -q "^Longest calls" "$T/r.txt" && grep -q "^Markers" "$T/r.txt"'
 "$FTLENS" report "$D/tail.txt" >"$T/r2.txt"
 check "text report is stable run to run" 'cmp -s "$T/r.txt" "$T/r2.txt"'

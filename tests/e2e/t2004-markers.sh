@@ -214,8 +214,8 @@ if have_input "$ATRACE" 5; then
 	"$FTLENS" markers --format json --span '^B\|' '^E$' "$ATRACE" >"$T/ab.json"
 	check "atrace: B|...|E spans ($want, grep), none unmatched" \
 		'[ "$(json_get "$T/ab.json" "(len(j['\''spans'\'']), j['\''unmatched_starts'\''], j['\''unmatched_ends'\''])")" = "($want, 0, 0)" ]'
-	"$FTLENS" markers --span '^B\|' '^E$' "$ATRACE" >"$T/a.txt"
-	check "atrace: text fits 100 columns" \
+	"$FTLENS" markers --width 100 --span '^B\|' '^E$' "$ATRACE" >"$T/a.txt"
+	check "atrace: text at --width 100 fits 100 columns" \
 		'[ "$(awk '\''{ if (length($0) > m) m = length($0) } END { print m + 0 }'\'' "$T/a.txt")" -le 100 ]'
 fi
 finish

@@ -32,7 +32,7 @@ import json; r = json.load(open('\''$T/d.json'\''))['\''functions'\'']
 v = [abs(x['\''total_change_ns'\'']) for x in r]; assert v == sorted(v, reverse=True)"'
 "$FTLENS" diff "$D/tail.txt" >/dev/null 2>&1
 check "one operand is a usage error (exit 2)" '[ $? -eq 2 ]'
-"$FTLENS" diff "$D/tail.txt" "$D/combined.txt" >"$T/d.txt"
+"$FTLENS" diff --width 100 "$D/tail.txt" "$D/combined.txt" >"$T/d.txt"
 w=$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$T/d.txt")
-check "text fits 100 columns ($w)" '[ "$w" -le 100 ]'
+check "text at --width 100 fits 100 columns ($w)" '[ "$w" -le 100 ]'
 finish

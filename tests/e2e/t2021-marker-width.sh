@@ -1,12 +1,12 @@
 #!/bin/sh
 # Marker text in the markers, spans and report tables is cut only at the
-# width of the output (the terminal's, --width, 100 in a pipe), keeping its
+# width of the output (the terminal's, --width; never in a pipe), keeping its
 # start: never cut shorter, never at its start as a function name is, never
 # widened past the line when two texts share their end.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 make_tmpdir
-plan 6
+plan 7
 
 tail_words="with parameters alpha=1 beta=2 gamma=3 delta=4 and a tail that goes on and on to column 170"
 sed -e "s/begin phase/begin phase one of the long benchmark run $tail_words/" \
@@ -15,10 +15,15 @@ sed -e "s/begin phase/begin phase one of the long benchmark run $tail_words/" \
 widest() { awk '{ if (length($0) > n) n = length($0) } END { print n + 0 }' "$1"; }
 
 "$FTLENS" markers "$T/mk.txt" >"$T/pipe.out" 2>/dev/null
-check "markers in a pipe: 100 columns ($(widest "$T/pipe.out")), texts cut keeping their start" '
-	[ "$(widest "$T/pipe.out")" -le 100 ] &&
-	grep -q "  begin phase one of the long[^~]*~$" "$T/pipe.out" &&
-	grep -q "  end phase one of the long[^~]*~$" "$T/pipe.out"'
+check "markers in a pipe: the whole texts" '
+	grep -q "  begin phase one of the long benchmark run $tail_words$" "$T/pipe.out" &&
+	! grep -q "~" "$T/pipe.out"'
+
+"$FTLENS" markers --width 100 "$T/mk.txt" >"$T/w100.out" 2>/dev/null
+check "markers --width 100: 100 columns ($(widest "$T/w100.out")), texts cut keeping their start" '
+	[ "$(widest "$T/w100.out")" -le 100 ] &&
+	grep -q "  begin phase one of the long[^~]*~$" "$T/w100.out" &&
+	grep -q "  end phase one of the long[^~]*~$" "$T/w100.out"'
 
 "$FTLENS" markers --width 220 "$T/mk.txt" >"$T/w220.out" 2>/dev/null
 check "markers --width 220: the whole texts" '

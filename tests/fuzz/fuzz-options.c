@@ -39,6 +39,7 @@ static void options_view(const FtlMarkers *m, const FtlSpans *spans, const FtlCl
 			.origin_pattern = g->relative_to,
 			.wall_offset = g->wall_offset_ns,
 			.wall_from_option = g->wall_offset_ns != FTL_TS_NONE,
+			.style = &g->style,
 			.top = 3,
 			.span_start = spans ? o[O_SPAN_START] : NULL,
 			.span_end = spans ? o[O_SPAN_END] : NULL,

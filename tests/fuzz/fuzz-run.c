@@ -359,7 +359,7 @@ static void fuzz_views_report(const FtlReportData *r, int f)
 static void fuzz_views_graph(const FtlCallTree *calls, int f)
 {
 	static const char *const names[] = { "graph text", "graph csv", "graph json" };
-	FtlGraphOptions opt = { .max_depth = -1, .threshold = 0 };
+	FtlGraphOptions opt = { .max_depth = -1, .threshold = 0, .style = &fuzz_text_style };
 	FuzzCapture c;
 	ftl_graph_print(ftl_calltree_root(calls), &opt, (FtlFormat)f, fuzz_capture_open(&c));
 	fuzz_capture_check(&c, names[f], f);
@@ -371,7 +371,7 @@ static void fuzz_views_info(FtlTrace *trace, const FtlCounts *counts, const FtlQ
 	FuzzCapture c;
 	FILE *out = fuzz_capture_open(&c);
 	if (f == FTL_FORMAT_TEXT) {
-		ftl_info_print_text(out, trace, counts, quality);
+		ftl_info_print_text(out, trace, counts, quality, &fuzz_text_style);
 	} else if (f == FTL_FORMAT_CSV) {
 		ftl_info_print_csv(out, trace, counts, quality);
 	} else {
@@ -389,6 +389,7 @@ static void fuzz_views_markers(const FtlMarkers *m, const FtlSpans *spans, gint6
 		.origin = f == FTL_FORMAT_TEXT ? origin : FTL_TS_NONE,
 		.origin_pattern = "x",
 		.wall_offset = FTL_TS_NONE,
+		.style = &fuzz_text_style,
 		.top = 3,
 		.span_start = "(\\w+) start",
 		.span_end = "\\1 end",
@@ -405,7 +406,7 @@ static void fuzz_views_diff(FtlFuncStats *funcs, const char *label, int f)
 	static const char *const names[] = { "diff text", "diff csv", "diff json" };
 	g_autoptr(FtlDiff) d = ftl_diff_new(funcs, funcs, FTL_DIFF_BY_SELF);
 	FuzzCapture c;
-	ftl_diff_print(d, label, label, (FtlFormat)f, 5, fuzz_capture_open(&c));
+	ftl_diff_print(d, label, label, (FtlFormat)f, 5, &fuzz_text_style, fuzz_capture_open(&c));
 	fuzz_capture_check(&c, names[f], f);
 }
 
@@ -463,6 +464,7 @@ gboolean fuzz_run_trace_with(FtlTrace *trace, guint sel, const FtlConsumerClass 
 		.threshold = 0,
 		.origin = dump.origin,
 		.sort = FTL_FUNCSTATS_SORT_SELF,
+		.style = &fuzz_text_style,
 	};
 	switch (view) {
 	case 0:

@@ -26,11 +26,11 @@ static void stack_views(FtlStackSet *set)
 						  "stack diff json" };
 	for (int f = FTL_FORMAT_TEXT; f <= FTL_FORMAT_JSON; f++) {
 		FuzzCapture c;
-		ftl_stack_view_print(set, h, (FtlFormat)f, 5, fuzz_capture_open(&c));
+		ftl_stack_view_print(set, h, (FtlFormat)f, 5, &fuzz_text_style, fuzz_capture_open(&c));
 		fuzz_capture_check(&c, names[f], f);
 		if (!d)
 			continue;
-		ftl_stack_view_print_diff(set, tables[0], 1, tables[n - 1], 1, d, (FtlFormat)f, 5,
+		ftl_stack_view_print_diff(set, tables[0], 1, tables[n - 1], 1, d, (FtlFormat)f, 5, &fuzz_text_style,
 					  fuzz_capture_open(&c));
 		fuzz_capture_check(&c, diff_names[f], f);
 	}

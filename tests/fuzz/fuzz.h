@@ -16,6 +16,10 @@
 
 #include "analysis/pass.h"
 #include "model/trace.h"
+#include "views/table.h"
+
+/* Text as a terminal of 100 columns gets it: cut and coloured. */
+static const FtlTextStyle fuzz_text_style = { 100, TRUE, NULL };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);

@@ -9,14 +9,21 @@
 #include "util/error.h"
 #include "views/table.h"
 
-static char *render(const FtlTable *t, FtlFormat f, guint max_rows, guint width)
+static char *render_style(const FtlTable *t, FtlFormat f, guint max_rows, const FtlTextStyle *style)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
-	ftl_table_print(t, f, out, max_rows, width);
+	ftl_table_print(t, f, out, max_rows, style);
 	fclose(out);
 	return buf;
+}
+
+/* Plain text that fits width columns (0: never cut). */
+static char *render(const FtlTable *t, FtlFormat f, guint max_rows, guint width)
+{
+	FtlTextStyle style = { width, FALSE, NULL };
+	return render_style(t, f, max_rows, &style);
 }
 
 enum { S_FUNC, S_CALLS, S_TOTAL, S_SECRET, S_GONE };
@@ -139,8 +146,8 @@ static void test_cut_policies(void)
 }
 
 /* Two long names with one long end: cut to fit, they still print apart
- * (the column widens past the width rather than show them alike), and
- * FTL_TABLE_WIDTH follows ftl_table_set_width(). */
+ * (the column widens past the width rather than show them alike); with
+ * no width (a file, a pipe) nothing is cut; on a terminal a cut is said. */
 static void test_cut_unambiguous(void)
 {
 	enum { C_NAME, C_N };
@@ -158,10 +165,25 @@ static void test_cut_unambiguous(void)
 		ftl_table_set_str(t, C_NAME, names[i]);
 		ftl_table_set_int(t, C_N, i);
 	}
-	ftl_table_set_width(40);
-	g_autofree char *s = render(t, FTL_FORMAT_TEXT, 0, FTL_TABLE_WIDTH);
-	ftl_table_set_width(100);
+	g_autofree char *s = render(t, FTL_FORMAT_TEXT, 0, 40);
 	g_auto(GStrv) lines = g_strsplit(s, "\n", -1);
+	CU_ASSERT_PTR_NULL(strstr(s, "names cut"));
+	g_autofree char *whole = render(t, FTL_FORMAT_TEXT, 0, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(whole, a));
+	CU_ASSERT_PTR_NOT_NULL(strstr(whole, b));
+	CU_ASSERT_PTR_NULL(strstr(whole, "~"));
+	guint cuts = 0;
+	FtlTextStyle tty = { 40, FALSE, &cuts };
+	g_autofree char *said = render_style(t, FTL_FORMAT_TEXT, 0, &tty);
+	CU_ASSERT_PTR_NOT_NULL(strstr(said, "(names cut to fit 40 columns"));
+	g_autofree char *again = render_style(t, FTL_FORMAT_TEXT, 0, &tty);
+	CU_ASSERT_PTR_NULL(strstr(again, "names cut")); /* said once */
+	CU_ASSERT_EQUAL(cuts, 2);
+	guint wide_cuts = 0;
+	FtlTextStyle wide = { 200, FALSE, &wide_cuts };
+	g_autofree char *fits = render_style(t, FTL_FORMAT_TEXT, 0, &wide);
+	CU_ASSERT_PTR_NULL(strstr(fits, "names cut"));
+	CU_ASSERT_EQUAL(wide_cuts, 0);
 	/* "~" and their common end would print alike: cut in the middle,
 	 * both ends kept, within the width */
 	CU_ASSERT(g_str_has_prefix(lines[1], "alpha") && g_str_has_prefix(lines[2], "bravo"));
@@ -282,14 +304,17 @@ static void test_color_table(void)
 	ftl_table_set_str(t, 0, "lossy");
 	ftl_table_set_int(t, 1, 5);
 	ftl_table_set_int(t, 2, 3);
-	ftl_color_init(FTL_COLOR_ALWAYS);
-	const char *header = ftl_color_code(FTL_COLOR_HEADER);
-	const char *ms = ftl_color_code(FTL_COLOR_DUR_1MS);
-	const char *alert = ftl_color_code(FTL_COLOR_ALERT);
+	CU_ASSERT_TRUE(ftl_color_decide(FTL_COLOR_ALWAYS, -1));
+	CU_ASSERT_FALSE(ftl_color_decide(FTL_COLOR_NEVER, -1));
+	CU_ASSERT_FALSE(ftl_color_decide(FTL_COLOR_AUTO, -1)); /* not a terminal */
+	const char *header = ftl_color_code(TRUE, FTL_COLOR_HEADER);
+	const char *ms = ftl_color_code(TRUE, FTL_COLOR_DUR_1MS);
+	const char *alert = ftl_color_code(TRUE, FTL_COLOR_ALERT);
 	CU_ASSERT_TRUE(*header && *ms && *alert);
-	g_autofree char *on = render(t, FTL_FORMAT_TEXT, 0, 100);
-	g_autofree char *csv = render(t, FTL_FORMAT_CSV, 0, 100);
-	ftl_color_init(FTL_COLOR_NEVER);
+	CU_ASSERT_STRING_EQUAL(ftl_color_code(FALSE, FTL_COLOR_HEADER), "");
+	FtlTextStyle colored = { 100, TRUE, NULL };
+	g_autofree char *on = render_style(t, FTL_FORMAT_TEXT, 0, &colored);
+	g_autofree char *csv = render_style(t, FTL_FORMAT_CSV, 0, &colored);
 	g_autofree char *off = render(t, FTL_FORMAT_TEXT, 0, 100);
 	g_auto(GStrv) lines = g_strsplit(on, "\n", -1);
 	CU_ASSERT_TRUE(g_str_has_prefix(lines[0], header));
