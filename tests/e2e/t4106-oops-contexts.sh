@@ -14,6 +14,10 @@
 #   holds its own frames (7 and 9) and says it was mixed; without them, the
 #   one stack of both (16) says it is mixed (the times go back), and names
 #   no CPU.
+# - an old-format WARNING ("WARNING: at kernel/workqueue.c:1360", ppc32
+#   3.17, no function in the header): titled from the NIP line and the
+#   trace by syzkaller's rules (__queue_work and queue_work_on are never
+#   blamed there): "WARNING in led_trigger_event".
 # - one register dump per architecture's layout: s390 (Krnl PSW, Krnl GPRS
 #   and its three continuation lines), ppc64 (NIP, LR, GPRnn), arm64 (pc,
 #   lr, x29...).
@@ -21,7 +25,7 @@
 . "$(dirname "$0")/lib.sh"
 prereq PYTHON
 make_tmpdir
-plan 10
+plan 11
 H=$(dirname "$0")
 
 # summary LOG: oops_contexts.py of the first report of LOG in $T/got
@@ -62,6 +66,17 @@ check "s390: Krnl PSW and the four lines of Krnl GPRS are the report's registers
 check "ppc64: NIP, LR and GPR00 to GPR31 make one dump, the report's" '
 	names "$pub/lkml_ppc64_elfv1_warning_do_feature_fixups.log" 0 >"$T/n" &&
 	[ "$(sed -n 1p "$T/n")" = "report: NIP LR CTR REGS TRAP MSR CR XER CFAR IRQMASK $(seq -f GPR%02g 0 31 | tr "\n" " " | sed "s/ \$//")" ]'
+
+ppc=$FTL_TESTDATA/oops-contexts/lkml_ppc32_warning_at_no_function_queue_work.log
+check "old format \"WARNING: at FILE:LINE\" and no function: the title's function comes from NIP and the trace" '
+	"$FTLENS" oops --json "$ppc" | python3 -c "
+import json, sys
+r = json.load(sys.stdin)[\"logs\"][0][\"reports\"][0]
+got = (r[\"title\"], r[\"blamed\"], r[\"location\"], r[\"fault_register\"], r[\"fault\"][\"function\"], r[\"comm\"], r[\"release\"])
+want = (\"WARNING in led_trigger_event\", \"led_trigger_event\", \"kernel/workqueue.c:1360\", \"NIP\", \"__queue_work\", \"kadbprobe\", \"3.17.0-rc7-mm1-yocto-standard+\")
+print(got)
+sys.exit(got != want)" &&
+	"$FTLENS" oops "$ppc" | grep -qx "Report 1 of 1: WARNING in led_trigger_event"'
 
 lockup=$FTL_REAL_DATA/oops/syzbot_report_350_x86_soft_lockup_nmi_backtraces_tcaller.log
 if have_input "$lockup" 5; then
