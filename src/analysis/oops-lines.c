@@ -763,15 +763,25 @@ static void oops_stacks_frame(OopsStacks *st, OopsCtx *c, guint idx, const FtlCo
 		g_array_append_val(c->cur->frames, *f);
 	} else if (arm) {
 		/* each line names the caller of the one before; the first
-		 * also names where the CPU was */
-		if (!c->arm_started) {
+		 * also names where the CPU was, and so does a line whose
+		 * callee is not the caller before it: the function an
+		 * exception interrupted ("Exception stack(...)" then
+		 * "(func) from (caller)"), or lines the log lost */
+		const FtlOopsFrame *prev =
+			c->arm_started && c->cur->frames->len
+				? &g_array_index(c->cur->frames, FtlOopsFrame,
+						 c->cur->frames->len - 1)
+				: NULL;
+		if (!c->arm_started || !prev || g_strcmp0(prev->func, f->func)) {
 			f->line = idx;
+			f->section = section;
 			g_array_append_val(c->cur->frames, *f);
 			c->arm_started = TRUE;
 		} else {
 			ftl_oops_frame_clear(f);
 		}
 		caller->line = idx;
+		caller->section = section;
 		g_array_append_val(c->cur->frames, *caller);
 	}
 	c->junk = 0;

@@ -21,11 +21,13 @@
 # - one register dump per architecture's layout: s390 (Krnl PSW, Krnl GPRS
 #   and its three continuation lines), ppc64 (NIP, LR, GPRnn), arm64 (pc,
 #   lr, x29...).
+# - arm: the function an exception interrupted (named after "Exception
+#   stack" as a callee only) stays in the trace.
 # The summary lines come from oops_contexts.py (reliable frames only).
 . "$(dirname "$0")/lib.sh"
 prereq PYTHON
 make_tmpdir
-plan 11
+plan 12
 H=$(dirname "$0")
 
 # summary LOG: oops_contexts.py of the first report of LOG in $T/got
@@ -142,5 +144,18 @@ if have_input "$arm64"; then
 	check "arm64: pstate, pc, lr, sp and x29 to x0 make one dump, the report's" '
 		names "$arm64" 0 >"$T/n" &&
 		[ "$(sed -n 1p "$T/n")" = "report: pstate pc lr sp $(seq -f x%g 29 -1 0 | tr "\n" " " | sed "s/ \$//")" ]'
+fi
+arm32=$FTL_REAL_DATA/oops/syzbot_report_553_arm32_lockdep_inconsistent_lock_state.log
+if have_input "$arm32"; then
+	# "(gic_handle_irq) from (__irq_svc)", "Exception stack(...)", then
+	# "(arch_cpu_idle) from (default_idle_call)": arch_cpu_idle is where
+	# the interrupt came in, named by no line as a caller
+	check "arm: the function an exception interrupted stays in the trace" '
+		"$FTLENS" oops --json "$arm32" | python3 -c "
+import json, sys
+r = json.load(sys.stdin)[\"logs\"][0][\"reports\"][0]
+fs = [f[\"function\"] for s in r[\"stacks\"] for f in s[\"frames\"]]
+i = fs.index(\"__irq_svc\")
+sys.exit(fs[i - 1:i + 4] != [\"gic_handle_irq\", \"__irq_svc\", \"arch_cpu_idle\", \"default_idle_call\", \"do_idle\"])"'
 fi
 finish
