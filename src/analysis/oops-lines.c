@@ -1051,6 +1051,49 @@ void ftl_oops_read_stacks(FtlOopsReport *r, const FtlConsole *con, GArray *lines
 	}
 }
 
+/* Lockdep's own lines, for the kernels that print no "CPU: N PID:" line
+ * before its stack (before 3.10, and a splat cut short): the kernel
+ * ident under its header, "2.6.18-1.2189self #1" or "3.17.0-rc4+ #1498
+ * Not tainted", and the task, "kswapd0/186 is trying to acquire lock:",
+ * "swapper/0/0 [HC0[0]:SC1[1]:HE1:SE0] takes:". */
+static void oops_lockdep_line(FtlOopsReport *r, const char *s)
+{
+	if (!r->release && g_ascii_isdigit(s[0]) && strchr(s, '.') && strstr(s, " #")) {
+		const char *sp = strchr(s, ' ');
+		const char *b = oops_trim(sp);
+		const char *be = b + strcspn(b, " ");
+		const char *t = oops_trim(be);
+		if (sp && b[0] == '#' && be > b + 1 &&
+		    (!*t || g_str_has_prefix(t, "Not tainted") || g_str_has_prefix(t, "Tainted: "))) {
+			r->release = g_strndup(s, (gsize)(sp - s));
+			r->build = g_strndup(b, (gsize)(be - b));
+			if (!r->taint && *t) {
+				r->tainted = t[0] == 'T';
+				r->taint = g_strdup(r->tainted ? t + 9 : "Not tainted");
+				g_strchomp(r->taint);
+			}
+		}
+		return;
+	}
+	static const char *const verbs[] = { " is trying to acquire lock:",
+					     " is trying to release lock",
+					     " just changed the state of lock:",
+					     " is exiting with locks still held!",
+					     " [HC" };
+	const char *v = NULL;
+	for (guint i = 0; i < G_N_ELEMENTS(verbs) && !v; i++)
+		v = strstr(s, verbs[i]);
+	if (!v || r->pid >= 0 || r->comm)
+		return;
+	const char *d = v;
+	while (d > s && g_ascii_isdigit(d[-1]))
+		d--;
+	if (d == v || d - 1 <= s || d[-1] != '/')
+		return;
+	r->pid = (gint)g_ascii_strtoll(d, NULL, 10);
+	r->comm = g_strndup(s, (gsize)(d - 1 - s));
+}
+
 /* Field lines: task, kernel, taint, modules, markers. */
 void ftl_oops_read_fields(FtlOopsReport *r, const FtlConsole *con, GArray *lines)
 {
@@ -1109,6 +1152,8 @@ void ftl_oops_read_fields(FtlOopsReport *r, const FtlConsole *con, GArray *lines
 		}
 		oops_location(r, s);
 		oops_fault_line(r, s);
+		if (r->kind == FTL_OOPS_LOCKDEP)
+			oops_lockdep_line(r, s);
 	}
 	/* hung tasks and lockups name the task in their first line */
 	const char *h = r->header;

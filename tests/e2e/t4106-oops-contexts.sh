@@ -18,6 +18,8 @@
 #   3.17, no function in the header): titled from the NIP line and the
 #   trace by syzkaller's rules (__queue_work and queue_work_on are never
 #   blamed there): "WARNING in led_trigger_event".
+# - a 2.6.18 lockdep splat (no "CPU: N PID:" line): task and kernel from
+#   lockdep's own lines.
 # - one register dump per architecture's layout: s390 (Krnl PSW, Krnl GPRS
 #   and its three continuation lines), ppc64 (NIP, LR, GPRnn), arm64 (pc,
 #   lr, x29...).
@@ -27,7 +29,7 @@
 . "$(dirname "$0")/lib.sh"
 prereq PYTHON
 make_tmpdir
-plan 12
+plan 13
 H=$(dirname "$0")
 
 # summary LOG: oops_contexts.py of the first report of LOG in $T/got
@@ -79,6 +81,11 @@ want = (\"WARNING in led_trigger_event\", \"led_trigger_event\", \"kernel/workqu
 print(got)
 sys.exit(got != want)" &&
 	"$FTLENS" oops "$ppc" | grep -qx "Report 1 of 1: WARNING in led_trigger_event"'
+
+check "a lockdep splat with no CPU line: the task from its \"is trying to acquire\" line, the kernel from its ident line" '
+	"$FTLENS" oops "$FTL_TESTDATA/oops-contexts/lkml_x86_2.6.18_lockdep_circular_no_cpu_line.log" >"$T/text" &&
+	grep -qx "  task       PID 186, comm kswapd0" "$T/text" &&
+	grep -qx "  kernel     2.6.18-1.2189self #1, taint not printed" "$T/text"'
 
 lockup=$FTL_REAL_DATA/oops/syzbot_report_350_x86_soft_lockup_nmi_backtraces_tcaller.log
 if have_input "$lockup" 5; then
