@@ -596,28 +596,102 @@ static void oops_location(FtlOopsReport *r, const char *s)
 
 /* ---- a report's lines ------------------------------------------------------------ */
 
+/* Which printk context printed l, as far as the log says: its caller id;
+ * without caller ids, one context for the whole report. */
+static gint64 oops_line_context(const FtlConsole *con, const FtlConsoleLine *l)
+{
+	return con->has_caller ? oops_context(l) : 0;
+}
+
 static FtlOopsStack *oops_stack_new(const char *label, guint line)
 {
 	FtlOopsStack *s = g_new0(FtlOopsStack, 1);
 	s->label = label ? g_strdup(label) : NULL;
 	s->line = line;
 	s->frames = g_array_new(FALSE, FALSE, sizeof(FtlOopsFrame));
+	s->cpu = -1;
+	s->caller = -1;
 	return s;
 }
 
-/* Reading a report's stack traces and register dump, line by line. */
+static void oops_reg_clear(gpointer p)
+{
+	FtlOopsReg *g = p;
+	g_free(g->name);
+	g_free(g->value);
+}
+
+void ftl_oops_regs_array_free(GArray *regs)
+{
+	for (guint i = 0; i < regs->len; i++) {
+		FtlOopsReg *g = &g_array_index(regs, FtlOopsReg, i);
+		g_free(g->name);
+		g_free(g->value);
+	}
+	g_array_unref(regs);
+}
+
+void ftl_oops_regs_free(FtlOopsRegs *b)
+{
+	ftl_oops_regs_array_free(b->regs);
+	g_free(b);
+}
+
+/* Reading one printk context's lines of a report (one CPU's or task's):
+ * its stack traces and register dumps. */
 typedef struct {
-	FtlOopsReport *r;
+	gint64 key;	     /* oops_line_context() of its lines */
 	GPtrArray *sections; /* the x86 sections ("IRQ", "TASK"...) the line is in */
 	FtlOopsStack *cur;   /* the trace being read, NULL between traces */
 	guint junk;	     /* lines since cur's last frame that are not its own */
 	const char *label;   /* the line that may introduce the next trace */
-	gboolean regs_done, arm_started;
+	gboolean arm_started;
 	/* another CPU's trace was being printed when the report began, on a log
 	 * without printk caller ids: frames that no line of the report
 	 * introduces are its, not the report's */
 	gboolean foreign;
+	gint cpu;	    /* the CPU its lines speak of now, -1 unknown */
+	gboolean nmi;	    /* it answers "Sending NMI": "NMI backtrace for cpu N" */
+	gboolean left;	    /* cur left an IRQ or NMI section */
+	gboolean exception; /* "--- interrupt:" just printed */
+	gboolean ambiguous; /* two CPUs' NMI backtraces mixed without caller ids */
+	FtlOopsRegs *regs;  /* the register dump being read */
+	gint64 last_ts;	    /* printk time of cur's last frame */
+} OopsCtx;
+
+typedef struct {
+	FtlOopsReport *r;
+	const FtlConsole *con;
+	GPtrArray *ctxs; /* OopsCtx*, one per printk context */
+	gint64 own;	 /* the report's own context */
+	gint64 prev;	 /* the context of the line before */
+	gboolean regs_done;
 } OopsStacks;
+
+static void oops_ctx_free(OopsCtx *c)
+{
+	g_ptr_array_unref(c->sections);
+	g_free(c);
+}
+
+static OopsCtx *oops_stacks_ctx(OopsStacks *st, const FtlConsoleLine *l)
+{
+	gint64 key = oops_line_context(st->con, l);
+	for (guint i = 0; i < st->ctxs->len; i++) {
+		OopsCtx *c = g_ptr_array_index(st->ctxs, i);
+		if (c->key == key)
+			return c;
+	}
+	OopsCtx *c = g_new0(OopsCtx, 1);
+	c->key = key;
+	c->sections = g_ptr_array_new();
+	c->last_ts = FTL_TS_NONE;
+	/* a [CN] caller id names the CPU that printed, until a line says
+	 * whose registers and trace follow */
+	c->cpu = key == st->own ? st->r->cpu : l->caller_kind == 'C' ? (gint)l->caller : -1;
+	g_ptr_array_add(st->ctxs, c);
+	return c;
+}
 
 /* Lines that end in ':' but introduce no stack trace: between a report's
  * lines they mean another message, never the label of frames after them. */
@@ -649,53 +723,232 @@ static gboolean oops_trace_intro(const char *s)
 	       strstr(s, " pid");
 }
 
-/* A frame line (or a bare section marker) at console line idx: frame is a
- * parsed frame in f, arm an arm pair in f and caller. */
-static void oops_stacks_frame(OopsStacks *st, guint idx, gboolean frame, gboolean arm,
-			      FtlOopsFrame *f, FtlOopsFrame *caller)
+/* A frame line (or a bare section marker) at console line l (index idx)
+ * of context c: frame is a parsed frame in f, arm an arm pair in f and
+ * caller. */
+static void oops_stacks_frame(OopsStacks *st, OopsCtx *c, guint idx, const FtlConsoleLine *l,
+			      gboolean frame, gboolean arm, FtlOopsFrame *f, FtlOopsFrame *caller)
 {
-	if (!st->cur) {
-		if (st->foreign && !st->label) {
+	c->regs = NULL;
+	if (!c->cur) {
+		if (c->foreign && !c->label) {
 			/* the other CPU's frame, printed between the report's lines */
 			ftl_oops_frame_clear(f);
 			if (arm)
 				ftl_oops_frame_clear(caller);
 			return;
 		}
-		st->cur = oops_stack_new(st->label, idx);
-		st->cur->interleaved = st->foreign;
-		g_ptr_array_add(st->r->stacks, st->cur);
-		st->arm_started = FALSE;
+		c->cur = oops_stack_new(c->label, idx);
+		c->cur->interleaved = c->foreign;
+		c->cur->cpu = c->cpu;
+		c->cur->caller = l->caller;
+		c->cur->caller_kind = l->caller_kind;
+		g_ptr_array_add(st->r->stacks, c->cur);
+		c->arm_started = c->left = FALSE;
+		c->last_ts = FTL_TS_NONE;
+	} else if ((frame || arm) && c->cur->frames->len &&
+		   (st->prev != c->key ||
+		    (l->ts != FTL_TS_NONE && c->last_ts != FTL_TS_NONE && l->ts < c->last_ts))) {
+		/* another context's line came between two of its frames, or
+		 * the times go back: two CPUs printed at once */
+		c->cur->interleaved = TRUE;
 	}
-	GPtrArray *sections = st->sections;
+	if (frame || arm)
+		c->last_ts = l->ts;
+	GPtrArray *sections = c->sections;
 	const char *section = sections->len ? g_ptr_array_index(sections, sections->len - 1) : NULL;
 	if (frame) {
 		f->section = section;
 		f->line = idx;
-		g_array_append_val(st->cur->frames, *f);
+		g_array_append_val(c->cur->frames, *f);
 	} else if (arm) {
 		/* each line names the caller of the one before; the first
-		 * also names where the CPU was */
-		if (!st->arm_started) {
+		 * also names where the CPU was, and so does a line whose
+		 * callee is not the caller before it: the function an
+		 * exception interrupted ("Exception stack(...)" then
+		 * "(func) from (caller)"), or lines the log lost */
+		const FtlOopsFrame *prev =
+			c->arm_started && c->cur->frames->len
+				? &g_array_index(c->cur->frames, FtlOopsFrame,
+						 c->cur->frames->len - 1)
+				: NULL;
+		if (!c->arm_started || !prev || g_strcmp0(prev->func, f->func)) {
 			f->line = idx;
-			g_array_append_val(st->cur->frames, *f);
-			st->arm_started = TRUE;
+			f->section = section;
+			g_array_append_val(c->cur->frames, *f);
+			c->arm_started = TRUE;
 		} else {
 			ftl_oops_frame_clear(f);
 		}
 		caller->line = idx;
-		g_array_append_val(st->cur->frames, *caller);
+		caller->section = section;
+		g_array_append_val(c->cur->frames, *caller);
 	}
-	st->junk = 0;
-	st->label = NULL;
+	c->junk = 0;
+	c->label = NULL;
 }
 
-/* Any other line s: registers, code bytes, the end of a trace, a label. */
-static void oops_stacks_other(OopsStacks *st, const char *s)
+/* The code segment of an x86 "RIP: 0033:..." says user mode (privilege 3). */
+static gboolean oops_user_segment(const char *s)
+{
+	const char *v = NULL;
+	if (g_str_has_prefix(s, "RIP: ") || g_str_has_prefix(s, "EIP: "))
+		v = oops_trim(s + 5);
+	return v && oops_is_hex(v[0]) && oops_is_hex(v[1]) && oops_is_hex(v[2]) &&
+	       oops_is_hex(v[3]) && v[4] == ':' && (g_ascii_xdigit_value(v[3]) & 3) == 3;
+}
+
+/* s390: "Krnl PSW : 0704c00180000000 0000000000811ee4 (func+0x1c/0x120)" and
+ * "Krnl GPRS: r0 r1 r2 r3", the other twelve on the three lines after it
+ * ("User PSW", "User GPRS" in user mode). *gprs counts the registers of
+ * the GPRS dump read so far (16: none is being read). Adds the line's
+ * registers to regs (may be NULL: then *gprs is left alone); returns
+ * their count, 0 for any other line. */
+static guint oops_parse_s390(const char *s, GArray *regs, guint *gprs)
+{
+	const char *p = s;
+	gboolean prefixed = g_str_has_prefix(p, "Krnl ") || g_str_has_prefix(p, "User ");
+	if (prefixed)
+		p += 5;
+	if (prefixed && g_str_has_prefix(p, "PSW : ")) {
+		const char *v = oops_trim(p + 6), *e = v;
+		while (oops_is_hex(*e) || (*e == ' ' && oops_is_hex(e[1])))
+			e++;
+		if (e == v)
+			return 0;
+		if (regs)
+			oops_reg_add(regs, "PSW", 3, v, (gsize)(e - v));
+		return 1;
+	}
+	guint at = *gprs;
+	if (prefixed && g_str_has_prefix(p, "GPRS: "))
+		at = 0, p += 6;
+	else if (prefixed || at >= 16)
+		return 0;
+	const char *words[4];
+	guint n = 0;
+	for (p = oops_trim(p); *p && n < 4 && at + n < 16; p = oops_trim(p + 16)) {
+		words[n] = p;
+		if (strspn(p, "0123456789abcdef") != 16 || (p[16] && p[16] != ' '))
+			return 0;
+		n++;
+	}
+	if (!n || *p)
+		return 0;
+	if (regs) {
+		for (guint i = 0; i < n; i++) {
+			char rn[8];
+			g_snprintf(rn, sizeof rn, "r%u", at + i);
+			oops_reg_add(regs, rn, strlen(rn), words[i], 16);
+		}
+		*gprs = at + n;
+	}
+	return n;
+}
+
+/* What context a register dump beginning at line s in context c is of. */
+static const char *oops_regs_context(OopsStacks *st, OopsCtx *c, const char *s)
+{
+	if (oops_user_segment(s) || g_str_has_prefix(s, "User PSW"))
+		return "user";
+	if (c->cur && c->left)
+		return "interrupted";
+	if (c->exception)
+		return "exception";
+	if (c->nmi)
+		return "nmi-backtrace";
+	if (c->key == st->own && !st->regs_done)
+		return "report";
+	return "other";
+}
+
+/* A register line s of context c (console line idx): a new dump, or more
+ * of the one being read. */
+static void oops_stacks_regs(OopsStacks *st, OopsCtx *c, guint idx, const char *s, guint *gprs)
+{
+	g_autoptr(GArray) line = g_array_new(FALSE, FALSE, sizeof(FtlOopsReg));
+	g_array_set_clear_func(line, oops_reg_clear);
+	if (!oops_parse_s390(s, line, gprs))
+		oops_parse_regs(s, line);
+	/* a dump names its first register once: that name again begins the
+	 * next dump, unless two CPUs' lines are known to be mixed here */
+	gboolean again = c->regs && line->len && c->regs->regs->len && !c->ambiguous &&
+			 !strcmp(g_array_index(line, FtlOopsReg, 0).name,
+				 g_array_index(c->regs->regs, FtlOopsReg, 0).name);
+	if (!c->regs || again || oops_user_segment(s) || g_str_has_prefix(s, "User PSW")) {
+		c->regs = g_new0(FtlOopsRegs, 1);
+		c->regs->context = oops_regs_context(st, c, s);
+		c->regs->cpu = c->cpu;
+		c->regs->line = idx;
+		c->regs->regs = g_array_new(FALSE, FALSE, sizeof(FtlOopsReg));
+		g_ptr_array_add(st->r->reg_blocks, c->regs);
+	}
+	/* the values move over to the dump; line frees only the array */
+	g_array_append_vals(c->regs->regs, line->data, line->len);
+	g_array_set_clear_func(line, NULL);
+}
+
+/* The trace c was reading has ended. */
+static void oops_ctx_end_stack(OopsStacks *st, OopsCtx *c)
+{
+	c->cur = NULL;
+	c->junk = 0;
+	c->nmi = c->ambiguous = FALSE;
+	st->regs_done = st->regs_done || st->r->regs->len > 0;
+	g_ptr_array_set_size(c->sections, 0);
+}
+
+/* What a line of context c says of the CPU its next lines are about. */
+static void oops_stacks_cpu(OopsStacks *st, OopsCtx *c, const char *s)
+{
+	const char *n = NULL;
+	if (g_str_has_prefix(s, "NMI backtrace for cpu ")) {
+		/* another CPU's registers and trace follow */
+		if (c->cur)
+			oops_ctx_end_stack(st, c);
+		gboolean pending = c->nmi; /* one said so and printed nothing yet */
+		n = s + 22;
+		c->nmi = !strstr(s, "skipped");
+		c->regs = NULL;
+		if (pending && c->nmi) {
+			/* two CPUs' backtraces mixed in one context: whose lines
+			 * follow, the log does not say */
+			c->cpu = -1;
+			c->ambiguous = TRUE;
+		}
+		if (c->ambiguous)
+			return;
+	} else if (c->ambiguous) {
+		return;
+	} else if (g_str_has_prefix(s, "CPU: ") && strstr(s, "PID: ")) {
+		n = s + 5;
+	} else if (g_str_has_prefix(s, "task:") && strstr(s, " state:")) {
+		/* a task's stack (sched_show_task), not a running CPU's */
+		c->cpu = -1;
+		c->nmi = FALSE;
+		return;
+	}
+	if (n && g_ascii_isdigit(*n))
+		c->cpu = (gint)g_ascii_strtoll(n, NULL, 10);
+}
+
+/* Any other line s of context c: registers, code bytes, the end of a
+ * trace, a label. */
+static void oops_stacks_other(OopsStacks *st, OopsCtx *c, guint idx, const char *s,
+			      guint *gprs)
 {
 	FtlOopsReport *r = st->r;
-	gboolean regline = oops_parse_regs(s, NULL) > 0;
-	if (st->cur) {
+	gboolean regline = oops_parse_regs(s, NULL) > 0 || oops_parse_s390(s, NULL, gprs) > 0;
+	if (regline)
+		oops_stacks_regs(st, c, idx, s, gprs);
+	else if (!g_str_has_prefix(s, "Code: ") && !g_str_has_prefix(s, "Krnl Code") &&
+		 !(c->regs && *s && strspn(s, "RTIOEXKeyMWPASCRI:0123456789 ") == strlen(s)))
+		c->regs = NULL; /* the s390 PSW flags line stays in its dump */
+	if (g_str_has_prefix(s, "--- interrupt:"))
+		c->exception = TRUE;
+	else if (*s && !regline && !g_str_has_prefix(s, "Code: "))
+		c->exception = FALSE;
+	if (c->cur) {
 		/* exception registers and code bytes inside a trace */
 		if (regline || g_str_has_prefix(s, "Code: ") ||
 		    g_str_has_prefix(s, "--- interrupt:") ||
@@ -703,20 +956,17 @@ static void oops_stacks_other(OopsStacks *st, const char *s)
 			return;
 		/* another CPU's lines come between the frames of one mixed with it */
 		if (!oops_trace_intro(s) && !g_str_has_prefix(s, "---[ end") &&
-		    ++st->junk < (st->cur->interleaved ? OOPS_MIXED_JUNK : OOPS_TRACE_JUNK))
+		    ++c->junk < (c->cur->interleaved ? OOPS_MIXED_JUNK : OOPS_TRACE_JUNK))
 			return;
-		st->cur = NULL;
-		st->junk = 0;
-		st->regs_done = st->regs_done || r->regs->len > 0;
-		g_ptr_array_set_size(st->sections, 0);
+		oops_ctx_end_stack(st, c);
 	}
-	if (regline && !st->regs_done)
+	if (regline && !st->regs_done && c->key == st->own && !c->nmi)
 		oops_parse_regs(s, r->regs);
 	/* a label for the frames that may follow */
 	if (oops_trace_intro(s) && !regline)
-		st->label = s;
+		c->label = s;
 	else if (*s)
-		st->label = NULL;
+		c->label = NULL;
 }
 
 /* Whether the log was in the middle of a stack trace of another printk
@@ -743,15 +993,25 @@ static gboolean oops_foreign_trace_open(const FtlConsole *con, guint first)
 
 void ftl_oops_read_stacks(FtlOopsReport *r, const FtlConsole *con, GArray *lines)
 {
-	g_autoptr(GPtrArray) sections = g_ptr_array_new();
-	OopsStacks st = { .r = r, .sections = sections };
-	st.foreign = oops_foreign_trace_open(con, r->first);
+	g_autoptr(GPtrArray) ctxs = g_ptr_array_new_with_free_func((GDestroyNotify)oops_ctx_free);
+	OopsStacks st = { .r = r, .con = con, .ctxs = ctxs };
+	st.own = oops_line_context(con, ftl_console_line(con, r->first));
+	st.prev = st.own;
+	gboolean foreign = oops_foreign_trace_open(con, r->first);
+	guint gprs = 16;
 	for (guint k = 0; k < lines->len; k++) {
 		guint idx = g_array_index(lines, guint, k);
 		const FtlConsoleLine *l = ftl_console_line(con, idx);
+		OopsCtx *c = oops_stacks_ctx(&st, l);
+		if (k == 0)
+			c->foreign = foreign;
 		const char *s = oops_trim(l->text);
 		gboolean marker;
+		GPtrArray *sections = c->sections;
+		guint depth = sections->len;
 		const char *rest = oops_sections(s, sections, &marker);
+		if (marker && c->cur && sections->len < depth)
+			c->left = TRUE; /* "</IRQ>": the registers of what it interrupted may follow */
 		FtlOopsFrame f, caller;
 		gboolean arm = FALSE, frame = FALSE;
 		/* a line the log cut short may name a wrong offset: no frame */
@@ -760,10 +1020,24 @@ void ftl_oops_read_stacks(FtlOopsReport *r, const FtlConsole *con, GArray *lines
 			if (!frame)
 				arm = oops_parse_arm_frame(rest, &f, &caller);
 		}
-		if (frame || arm || (marker && !*rest))
-			oops_stacks_frame(&st, idx, frame, arm, &f, &caller);
-		else
-			oops_stacks_other(&st, s);
+		if (frame || arm || (marker && !*rest)) {
+			oops_stacks_frame(&st, c, idx, l, frame, arm, &f, &caller);
+		} else {
+			oops_stacks_cpu(&st, c, s);
+			oops_stacks_other(&st, c, idx, s, &gprs);
+		}
+		st.prev = c->key;
+	}
+	/* a dump that only the block reader understands (s390's PSW and
+	 * GPRS) is the report's own one too */
+	for (guint i = 0; i < r->reg_blocks->len && !r->regs->len; i++) {
+		const FtlOopsRegs *rb = g_ptr_array_index(r->reg_blocks, i);
+		if (!strcmp(rb->context, "report"))
+			for (guint k = 0; k < rb->regs->len; k++) {
+				const FtlOopsReg *g = &g_array_index(rb->regs, FtlOopsReg, k);
+				oops_reg_add(r->regs, g->name, strlen(g->name), g->value,
+					     strlen(g->value));
+			}
 	}
 	/* stack labels are borrowed until here: copy them now */
 	for (guint i = 0; i < r->stacks->len; i++) {
@@ -777,12 +1051,60 @@ void ftl_oops_read_stacks(FtlOopsReport *r, const FtlConsole *con, GArray *lines
 	}
 }
 
+/* Lockdep's own lines, for the kernels that print no "CPU: N PID:" line
+ * before its stack (before 3.10, and a splat cut short): the kernel
+ * ident under its header, "2.6.18-1.2189self #1" or "3.17.0-rc4+ #1498
+ * Not tainted", and the task, "kswapd0/186 is trying to acquire lock:",
+ * "swapper/0/0 [HC0[0]:SC1[1]:HE1:SE0] takes:". */
+static void oops_lockdep_line(FtlOopsReport *r, const char *s)
+{
+	if (!r->release && g_ascii_isdigit(s[0]) && strchr(s, '.') && strstr(s, " #")) {
+		const char *sp = strchr(s, ' ');
+		const char *b = oops_trim(sp);
+		const char *be = b + strcspn(b, " ");
+		const char *t = oops_trim(be);
+		if (sp && b[0] == '#' && be > b + 1 &&
+		    (!*t || g_str_has_prefix(t, "Not tainted") || g_str_has_prefix(t, "Tainted: "))) {
+			r->release = g_strndup(s, (gsize)(sp - s));
+			r->build = g_strndup(b, (gsize)(be - b));
+			if (!r->taint && *t) {
+				r->tainted = t[0] == 'T';
+				r->taint = g_strdup(r->tainted ? t + 9 : "Not tainted");
+				g_strchomp(r->taint);
+			}
+		}
+		return;
+	}
+	static const char *const verbs[] = { " is trying to acquire lock:",
+					     " is trying to release lock",
+					     " just changed the state of lock:",
+					     " is exiting with locks still held!",
+					     " [HC" };
+	const char *v = NULL;
+	for (guint i = 0; i < G_N_ELEMENTS(verbs) && !v; i++)
+		v = strstr(s, verbs[i]);
+	if (!v || r->pid >= 0 || r->comm)
+		return;
+	const char *d = v;
+	while (d > s && g_ascii_isdigit(d[-1]))
+		d--;
+	if (d == v || d - 1 <= s || d[-1] != '/')
+		return;
+	r->pid = (gint)g_ascii_strtoll(d, NULL, 10);
+	r->comm = g_strndup(s, (gsize)(d - 1 - s));
+}
+
 /* Field lines: task, kernel, taint, modules, markers. */
 void ftl_oops_read_fields(FtlOopsReport *r, const FtlConsole *con, GArray *lines)
 {
+	gint64 own = oops_line_context(con, ftl_console_line(con, r->first));
 	for (guint k = 0; k < lines->len; k++) {
 		const FtlConsoleLine *l = ftl_console_line(con, g_array_index(lines, guint, k));
 		const char *s = oops_trim(l->text);
+		/* another CPU's lines (its NMI backtrace) speak of its own task
+		 * and registers: they stay with its stacks (read_stacks) */
+		if (oops_line_context(con, l) != own)
+			continue;
 		if (r->kind != FTL_OOPS_HUNG_TASK && oops_cpu_line(r, s))
 			continue;
 		if (oops_pid_line(r, s))
@@ -830,6 +1152,8 @@ void ftl_oops_read_fields(FtlOopsReport *r, const FtlConsole *con, GArray *lines
 		}
 		oops_location(r, s);
 		oops_fault_line(r, s);
+		if (r->kind == FTL_OOPS_LOCKDEP)
+			oops_lockdep_line(r, s);
 	}
 	/* hung tasks and lockups name the task in their first line */
 	const char *h = r->header;

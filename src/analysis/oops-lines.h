@@ -24,13 +24,28 @@ static inline gboolean oops_ends_with(const char *s, const char *suffix)
 	return n >= m && memcmp(s + n - m, suffix, m) == 0;
 }
 
+/* A context key: the caller id, or whether the line has a printk time. */
+static inline gint64 oops_context(const FtlConsoleLine *l)
+{
+	if (l->caller_kind == 'T')
+		return (gint64)l->caller;
+	if (l->caller_kind == 'C')
+		return ((gint64)1 << 32) | (gint64)l->caller;
+	return l->ts != FTL_TS_NONE ? -2 : -1;
+}
+
 /* Frees what f holds and zeroes it. */
 void ftl_oops_frame_clear(FtlOopsFrame *f);
 void ftl_oops_stack_free(FtlOopsStack *s);
+/* Frees an array of FtlOopsReg and what they hold. */
+void ftl_oops_regs_array_free(GArray *regs);
+void ftl_oops_regs_free(FtlOopsRegs *b);
 
 /* Fills r's task, kernel, taint, modules, end marker, panic reason, oops
  * line, location and fault from lines (console line indexes of con, the
  * report's own). Fields already set are kept. */
 void ftl_oops_read_fields(FtlOopsReport *r, const FtlConsole *con, GArray *lines);
-/* Fills r's stack traces and register dump from the same lines. */
+/* Fills r's stack traces and register dumps from the same lines: the
+ * lines of each printk context (caller id) are read apart, so a stack
+ * holds the frames of its own CPU or task only. */
 void ftl_oops_read_stacks(FtlOopsReport *r, const FtlConsole *con, GArray *lines);

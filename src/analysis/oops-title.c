@@ -247,6 +247,11 @@ static const TitleRule rules_warning[] = {
 	/* kernels before 3.x: "WARNING: at kernel/foo.c:12 func+0x1/0x2()" */
 	{ "WARNING: at {SRC} {FN}", NULL, "WARNING in {3}", WARN_STEPS, CALL_TRACE,
 	  .flags = RULE_OWN | RULE_HEADER_FRAME },
+	/* ppc and arm before 4.x print no function after the location
+	 * ("WARNING: at kernel/workqueue.c:1360"): the line that says where
+	 * the CPU was (NIP, PC is at) names it, as for syzkaller's "WARNING in
+	 * eeh_dev_check_failure" */
+	{ "WARNING: at {SRC} *\\n", NULL, "WARNING in {2}", WARN_STEPS, CALL_TRACE },
 	/* a header whose source file was cut out ("at [...] func+0x3c/0x44") */
 	{ "WARNING: CPU: [0-9]+ PID: [0-9]+ at .* {FN}", NULL, "WARNING in {2}", WARN_STEPS,
 	  CALL_TRACE, .flags = RULE_OWN | RULE_HEADER_FRAME },

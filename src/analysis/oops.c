@@ -33,16 +33,6 @@ struct _FtlOops {
 
 /* ---- small helpers ---------------------------------------------------------- */
 
-/* A context key: the caller id, or whether the line has a printk time. */
-static gint64 oops_context(const FtlConsoleLine *l)
-{
-	if (l->caller_kind == 'T')
-		return (gint64)l->caller;
-	if (l->caller_kind == 'C')
-		return ((gint64)1 << 32) | (gint64)l->caller;
-	return l->ts != FTL_TS_NONE ? -2 : -1;
-}
-
 static void oops_report_free(FtlOopsReport *r)
 {
 	g_free(r->title);
@@ -61,12 +51,8 @@ static void oops_report_free(FtlOopsReport *r)
 	g_free(r->end_marker);
 	g_ptr_array_unref(r->modules);
 	g_free(r->last_unloaded);
-	for (guint i = 0; i < r->regs->len; i++) {
-		FtlOopsReg *g = &g_array_index(r->regs, FtlOopsReg, i);
-		g_free(g->name);
-		g_free(g->value);
-	}
-	g_array_unref(r->regs);
+	ftl_oops_regs_array_free(r->regs);
+	g_ptr_array_unref(r->reg_blocks);
 	g_ptr_array_unref(r->stacks);
 	g_array_unref(r->dumps);
 	g_free(r);
@@ -412,6 +398,7 @@ static FtlOopsReport *oops_report_new(void)
 	r->ts = FTL_TS_NONE;
 	r->modules = g_ptr_array_new_with_free_func(g_free);
 	r->regs = g_array_new(FALSE, FALSE, sizeof(FtlOopsReg));
+	r->reg_blocks = g_ptr_array_new_with_free_func((GDestroyNotify)ftl_oops_regs_free);
 	r->stacks = g_ptr_array_new_with_free_func((GDestroyNotify)ftl_oops_stack_free);
 	r->dumps = g_array_new(FALSE, FALSE, sizeof(guint));
 	return r;

@@ -47,15 +47,36 @@ typedef struct {
 	char *label;	/* the line that introduced it ("Call Trace:"), NULL if none */
 	guint line;	/* index of the first frame's console line */
 	GArray *frames; /* FtlOopsFrame */
-	/* another CPU printed a trace at the same time and the log has no printk
-	 * caller ids: some of these frames may be that CPU's */
+	/* its lines were printed mixed with another CPU's (printk caller ids
+	 * between its frames, or times that go back): with caller ids the
+	 * others were set apart and these frames are its own; without, some
+	 * may be the other CPU's */
 	gboolean interleaved;
+	/* the CPU it was running on: "NMI backtrace for cpu N", else the
+	 * "CPU: N PID:" line before it, else a [CN] caller id; -1 when not
+	 * said, or for a task that was not running ("task:NAME state:S") */
+	gint cpu;
+	gint32 caller; /* printk caller id of its lines, -1 none */
+	char caller_kind;
 } FtlOopsStack;
 
 typedef struct {
 	char *name;  /* as printed: "RIP", "x29", "GPR04" */
 	char *value; /* as printed */
 } FtlOopsReg;
+
+/* One register dump, with the context it belongs to. */
+typedef struct {
+	/* static: "report" (where the report was made), "user" (user mode:
+	 * RIP: 0033:, "User PSW"), "interrupted" (after an IRQ or NMI section
+	 * of a trace: the context the interrupt came in), "exception" (after
+	 * "--- interrupt:"), "nmi-backtrace" (another CPU's, answering "Sending
+	 * NMI"), "other" */
+	const char *context;
+	gint cpu;     /* as FtlOopsStack.cpu */
+	guint line;   /* console line index of its first line */
+	GArray *regs; /* FtlOopsReg */
+} FtlOopsRegs;
 
 typedef struct {
 	FtlOopsKind kind;
@@ -86,6 +107,7 @@ typedef struct {
 	GPtrArray *modules; /* char*, "Modules linked in:" */
 	char *last_unloaded;
 	GArray *regs;	   /* FtlOopsReg, the report's own register dump */
+	GPtrArray *reg_blocks; /* FtlOopsRegs*: every register dump, in order */
 	GPtrArray *stacks; /* FtlOopsStack* */
 	GArray *dumps;	   /* guint indexes of the console's ftrace dumps printed with it */
 	/* private */

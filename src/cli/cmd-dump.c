@@ -5,19 +5,29 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "util/error.h"
 #include "views/dump.h"
 #include "views/info.h"
 
 gboolean ftl_cmd_dump(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	gint64 limit = -1;
+	gboolean us = FALSE;
 	const GOptionEntry entries[] = {
 		{ "limit", 'n', 0, G_OPTION_ARG_INT64, &limit, "Stop after N events", "N" },
+		{ "us", 0, 0, G_OPTION_ARG_NONE, &us,
+		  "Times in microseconds, rounded as trace-cmd report prints them (text only)",
+		  NULL },
 		{ NULL },
 	};
 	g_auto(FtlCliGlobals) g = { 0 };
 	if (!ftl_cli_parse(cmd, entries, &g, &argc, &argv, error))
 		return FALSE;
+	if (us && g.format != FTL_FORMAT_TEXT) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "--us: CSV and JSON give the time in nanoseconds (ts_ns)");
+		return FALSE;
+	}
 	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
 		return FALSE;
 	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, error);
@@ -30,7 +40,10 @@ gboolean ftl_cmd_dump(const FtlCommand *cmd, int argc, char **argv, GError **err
 	FtlStatus st;
 	gint64 n = 0;
 	while ((limit < 0 || n < limit) && (st = ftl_iter_next(it, &ev, error)) == FTL_STATUS_OK) {
-		ftl_dump_event_as(buf, ev, g.origin_ns, g.format, n == 0);
+		if (us)
+			ftl_dump_event_text(buf, ev, g.origin_ns, TRUE);
+		else
+			ftl_dump_event_as(buf, ev, g.origin_ns, g.format, n == 0);
 		n++;
 		if (buf->len >= (1 << 16)) {
 			fwrite(buf->str, 1, buf->len, stdout);

@@ -6,19 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-char *ftl_time_format_us(gint64 ns, char *buf, gsize size)
-{
-	if (ns == FTL_TS_NONE) {
-		g_strlcpy(buf, "-", size);
-		return buf;
-	}
-	const char *sign = ns < 0 ? "-" : "";
-	guint64 v = ns < 0 ? (guint64)-ns : (guint64)ns;
-	snprintf(buf, size, "%s%" G_GUINT64_FORMAT ".%06" G_GUINT64_FORMAT, sign, v / 1000000000u,
-		 (v % 1000000000u) / 1000u);
-	return buf;
-}
-
 /* The digits of q, a point before the last decimals of them. */
 static char *fixed_digits(guint64 q, guint decimals, gboolean neg, char *buf, gsize size)
 {
@@ -36,6 +23,21 @@ static char *fixed_digits(guint64 q, guint decimals, gboolean neg, char *buf, gs
 		*--d = '-';
 	g_strlcpy(buf, d, MIN(size, (gsize)(e - d) + 1));
 	return buf;
+}
+
+char *ftl_time_format_us(gint64 ns, char *buf, gsize size)
+{
+	if (ns == FTL_TS_NONE) {
+		g_strlcpy(buf, "-", size);
+		return buf;
+	}
+	/* rounded to the nearest microsecond, half up, as the kernel's
+	 * ns2usecs() and libtraceevent (trace-cmd report, KernelShark) do:
+	 * a truncation would print 0.000001 s less than they do for every
+	 * time whose sub-microsecond part is 500 ns or more */
+	guint64 v = ns < 0 ? -(guint64)ns : (guint64)ns;
+	guint64 us = v / 1000u + (v % 1000u >= 500u);
+	return fixed_digits(us, 6, ns < 0 && us, buf, size);
 }
 
 /* "%s%llu.%09llu" of the sign, seconds and nanoseconds, without printf (a

@@ -6,7 +6,8 @@
 
 #define FTL_TS_NONE G_MININT64
 
-/* Writes "SSSS.UUUUUU" (microsecond precision, as the kernel prints) into buf;
+/* Writes "SSSS.UUUUUU" (microseconds, rounded half up as the kernel and
+ * trace-cmd report print them) into buf;
  * FTL_TS_NONE prints as "-". Returns buf. */
 char *ftl_time_format_us(gint64 ns, char *buf, gsize size);
 /* Writes "SSSS.NNNNNNNNN" (nanoseconds) into buf. Returns buf. */

@@ -87,12 +87,14 @@ static void dump_col(char **at, const char *s, gsize width)
 
 /* time, CPU, pid, comm, kind and event name: the columns every line has;
  * the numbers laid out in one buffer, appended at once (millions of lines) */
-static void dump_prefix(GString *out, const FtlEvent *ev, gint64 origin)
+static void dump_prefix(GString *out, const FtlEvent *ev, gint64 origin, gboolean us)
 {
 	char line[128], num[48];
 	char *at = line;
 	gint64 ts = ev->ts == FTL_TS_NONE || origin == FTL_TS_NONE ? ev->ts : ev->ts - origin;
-	dump_col(&at, ftl_time_format_ns(ts, num, sizeof num), 18);
+	dump_col(&at,
+		 us ? ftl_time_format_us(ts, num, sizeof num) : ftl_time_format_ns(ts, num, sizeof num),
+		 us ? 15 : 18);
 	*at++ = ' ';
 	dump_col(&at, ev->cpu >= 0 ? ftl_int_format(ev->cpu, num, sizeof num) : "-", 3);
 	*at++ = ' ';
@@ -308,8 +310,13 @@ static void dump_fields(DumpSink *d, const FtlEvent *ev)
 
 void ftl_dump_event_at(GString *out, const FtlEvent *ev, gint64 origin)
 {
+	ftl_dump_event_text(out, ev, origin, FALSE);
+}
+
+void ftl_dump_event_text(GString *out, const FtlEvent *ev, gint64 origin, gboolean us)
+{
 	DumpSink d = { out, FALSE, FALSE };
-	dump_prefix(out, ev, origin);
+	dump_prefix(out, ev, origin, us);
 	dump_fields(&d, ev);
 	g_string_append_c(out, '\n');
 }

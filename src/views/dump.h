@@ -13,6 +13,9 @@ void ftl_dump_event(GString *out, const FtlEvent *ev);
 /* The same with the timestamp shown as ts - origin (negative before it);
  * origin FTL_TS_NONE shows ts as it is. */
 void ftl_dump_event_at(GString *out, const FtlEvent *ev, gint64 origin);
+/* The same with the time in microseconds when us is TRUE, rounded as
+ * trace-cmd report and the kernel print it (util/timefmt.h). */
+void ftl_dump_event_text(GString *out, const FtlEvent *ev, gint64 origin, gboolean us);
 
 /* The same events as CSV (ts_ns,cpu,pid,comm,kind,name,fields: fields is
  * the text form's "key=value ..." in one cell) or JSON ({"input": ...,

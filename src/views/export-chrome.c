@@ -11,6 +11,7 @@
 
 #include "util/error.h"
 #include "util/escape.h"
+#include "util/timefmt.h"
 #include "views/table.h"
 
 /* Processes for the contexts of pid 0 (and unknown pids) on each CPU. */
@@ -192,9 +193,10 @@ static char *ch_comm(const char *comm)
 static void ch_sched_line(FtlChromeExport *c, gint64 at, const FtlEvent *ev)
 {
 	g_autofree char *comm = ch_comm(ev->comm);
-	fprintf(c->sched, "%16s-%-5d [%03d] %s %" G_GINT64_FORMAT ".%06d: ", comm, ev->pid,
-		MAX(ev->cpu, 0), ev->lat[0] ? ev->lat : "....", at / 1000000000,
-		(int)(at % 1000000000 / 1000));
+	char t[48];
+	/* rounded as the kernel prints its own text, never truncated */
+	fprintf(c->sched, "%16s-%-5d [%03d] %s %s: ", comm, ev->pid, MAX(ev->cpu, 0),
+		ev->lat[0] ? ev->lat : "....", ftl_time_format_us(at, t, sizeof t));
 	if (ev->kind == FTL_EVENT_SCHED_SWITCH) {
 		g_autofree char *prev = ch_comm(ev->u.sw.prev_comm);
 		g_autofree char *next = ch_comm(ev->u.sw.next_comm);

@@ -80,8 +80,11 @@ static void oops_text_stack(FILE *out, const FtlOopsView *v, const FtlOopsStack 
 	gsize n = strlen(label);
 	if (n && label[n - 1] == ':')
 		label[n - 1] = 0;
-	fprintf(out, "  %s (line %" G_GUINT64_FORMAT ", %u frames%s):\n", label,
-		oops_lineno(v, st->line), st->frames->len,
+	char cpu[24] = "";
+	if (st->cpu >= 0)
+		g_snprintf(cpu, sizeof cpu, ", cpu %d", st->cpu);
+	fprintf(out, "  %s (line %" G_GUINT64_FORMAT "%s, %u frames%s):\n", label,
+		oops_lineno(v, st->line), cpu, st->frames->len,
 		st->interleaved ? ", mixed with another CPU's output" : "");
 	const char *section = NULL;
 	g_autoptr(GString) s = g_string_new(NULL);
@@ -99,14 +102,15 @@ static void oops_text_stack(FILE *out, const FtlOopsView *v, const FtlOopsStack 
 	}
 }
 
-static void oops_text_regs(FILE *out, const FtlOopsReport *r)
+/* A register dump under its heading; values wrapped to the width. */
+static void oops_text_regs(FILE *out, const char *heading, const GArray *regs)
 {
-	if (!r->regs->len)
+	if (!regs->len)
 		return;
-	fprintf(out, "  Registers:\n");
+	fprintf(out, "  %s:\n", heading);
 	GString *line = g_string_new("   ");
-	for (guint i = 0; i < r->regs->len; i++) {
-		const FtlOopsReg *g = &g_array_index(r->regs, FtlOopsReg, i);
+	for (guint i = 0; i < regs->len; i++) {
+		const FtlOopsReg *g = &g_array_index(regs, FtlOopsReg, i);
 		g_autofree char *item = g_strdup_printf(" %s=%s", g->name, g->value);
 		if (line->len + strlen(item) > OOPS_WIDTH - 2 && line->len > 3) {
 			g_autofree char *vis = oops_fit(line->str, OOPS_WIDTH);
@@ -184,7 +188,20 @@ static void oops_text_report(FILE *out, const FtlOopsView *v, guint i)
 	const FtlOopsStack *main = ftl_oops_report_trace(r);
 	if (main)
 		oops_text_stack(out, v, main);
-	oops_text_regs(out, r);
+	oops_text_regs(out, "Registers", r->regs);
+	/* the other register dumps, each with the context it belongs to */
+	for (guint k = 0; k < r->reg_blocks->len; k++) {
+		const FtlOopsRegs *rb = g_ptr_array_index(r->reg_blocks, k);
+		if (!strcmp(rb->context, "report"))
+			continue;
+		char cpu[24] = "";
+		if (rb->cpu >= 0)
+			g_snprintf(cpu, sizeof cpu, ", cpu %d", rb->cpu);
+		g_autofree char *heading =
+			g_strdup_printf("Registers, %s (line %" G_GUINT64_FORMAT "%s)", rb->context,
+					oops_lineno(v, rb->line), cpu);
+		oops_text_regs(out, heading, rb->regs);
+	}
 	gboolean others = FALSE;
 	for (guint k = 0; k < r->stacks->len; k++) {
 		const FtlOopsStack *st = g_ptr_array_index(r->stacks, k);
@@ -195,9 +212,13 @@ static void oops_text_report(FILE *out, const FtlOopsView *v, guint i)
 		others = TRUE;
 		const FtlOopsFrame *top =
 			st->frames->len ? &g_array_index(st->frames, FtlOopsFrame, 0) : NULL;
-		g_autofree char *lab = oops_fit(st->label ? st->label : "Stack", 48);
-		fprintf(out, "    line %-7" G_GUINT64_FORMAT " %-48s %3u frames%s%s\n",
-			oops_lineno(v, st->line), lab, st->frames->len, top ? ", top " : "",
+		g_autofree char *lab = oops_fit(st->label ? st->label : "Stack", 40);
+		char cpu[16] = "";
+		if (st->cpu >= 0)
+			g_snprintf(cpu, sizeof cpu, "cpu %d", st->cpu);
+		fprintf(out, "    line %-7" G_GUINT64_FORMAT " %-40s %-7s %3u frames%s%s%s\n",
+			oops_lineno(v, st->line), lab, cpu, st->frames->len,
+			st->interleaved ? " (mixed)" : "", top ? ", top " : "",
 			top && top->func ? top->func : "");
 	}
 }
@@ -365,12 +386,35 @@ static void oops_json_frame(JsonBuilder *b, const FtlOopsView *v, const FtlOopsF
 	json_builder_end_object(b);
 }
 
+/* "caller": "C1", or null without a printk caller id */
+static void oops_json_caller(JsonBuilder *b, char kind, gint32 caller)
+{
+	g_autofree char *c = kind ? g_strdup_printf("%c%d", kind, caller) : NULL;
+	oops_json_str(b, "caller", c);
+}
+
+/* [{"name": ..., "value": ...}] */
+static void oops_json_regs(JsonBuilder *b, const GArray *regs)
+{
+	json_builder_begin_array(b);
+	for (guint k = 0; k < regs->len; k++) {
+		const FtlOopsReg *g = &g_array_index(regs, FtlOopsReg, k);
+		json_builder_begin_object(b);
+		oops_json_str(b, "name", g->name);
+		oops_json_str(b, "value", g->value);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+}
+
 static void oops_json_stack(JsonBuilder *b, const FtlOopsView *v, const FtlOopsStack *st)
 {
 	json_builder_begin_object(b);
 	oops_json_str(b, "label", st->label);
 	ftl_json_member_int(b, "line", (gint64)oops_lineno(v, st->line));
 	oops_json_bool(b, "interleaved", st->interleaved);
+	ftl_json_member_opt(b, "cpu", st->cpu, -1);
+	oops_json_caller(b, st->caller_kind, st->caller);
 	json_builder_set_member_name(b, "frames");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < st->frames->len; i++)
@@ -395,12 +439,7 @@ static void oops_json_report(JsonBuilder *b, const FtlOopsView *v, guint i)
 	ftl_json_member_int(b, "last_line", (gint64)oops_lineno(v, r->last));
 	ftl_json_member_int(b, "lines", r->n_lines);
 	ftl_json_member_opt(b, "ts_ns", r->ts, FTL_TS_NONE);
-	if (r->caller_kind) {
-		g_autofree char *c = g_strdup_printf("%c%d", r->caller_kind, r->caller);
-		oops_json_str(b, "caller", c);
-	} else {
-		oops_json_str(b, "caller", NULL);
-	}
+	oops_json_caller(b, r->caller_kind, r->caller);
 	oops_json_str(b, "arch", r->arch);
 	ftl_json_member_opt(b, "cpu", r->cpu, -1);
 	ftl_json_member_opt(b, "pid", r->pid, -1);
@@ -427,12 +466,17 @@ static void oops_json_report(JsonBuilder *b, const FtlOopsView *v, guint i)
 	json_builder_end_array(b);
 	oops_json_str(b, "last_unloaded", r->last_unloaded);
 	json_builder_set_member_name(b, "registers");
+	oops_json_regs(b, r->regs);
+	json_builder_set_member_name(b, "register_dumps");
 	json_builder_begin_array(b);
-	for (guint k = 0; k < r->regs->len; k++) {
-		const FtlOopsReg *g = &g_array_index(r->regs, FtlOopsReg, k);
+	for (guint k = 0; k < r->reg_blocks->len; k++) {
+		const FtlOopsRegs *rb = g_ptr_array_index(r->reg_blocks, k);
 		json_builder_begin_object(b);
-		oops_json_str(b, "name", g->name);
-		oops_json_str(b, "value", g->value);
+		oops_json_str(b, "context", rb->context);
+		ftl_json_member_opt(b, "cpu", rb->cpu, -1);
+		ftl_json_member_int(b, "line", (gint64)oops_lineno(v, rb->line));
+		json_builder_set_member_name(b, "registers");
+		oops_json_regs(b, rb->regs);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);

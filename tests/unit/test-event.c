@@ -259,15 +259,26 @@ static void test_slice_eq(void)
 
 static void test_time_format(void)
 {
-	/* Microseconds are truncated, as the kernel prints them. */
+	/* Microseconds are rounded half up, as the kernel's ns2usecs() and
+	 * libtraceevent (trace-cmd report) print them. */
 	ASSERT_FMT(ftl_time_format_us, 0, "0.000000");
-	ASSERT_FMT(ftl_time_format_us, 1234567891, "1.234567");
-	ASSERT_FMT(ftl_time_format_us, 999, "0.000000");
+	ASSERT_FMT(ftl_time_format_us, 1234567891, "1.234568");
+	ASSERT_FMT(ftl_time_format_us, 1234567499, "1.234567");
+	ASSERT_FMT(ftl_time_format_us, 1234567500, "1.234568");
+	ASSERT_FMT(ftl_time_format_us, 499, "0.000000");
+	ASSERT_FMT(ftl_time_format_us, 999, "0.000001");
 	ASSERT_FMT(ftl_time_format_us, 1000, "0.000001");
+	/* the carry reaches the seconds */
+	ASSERT_FMT(ftl_time_format_us, 1999999500, "2.000000");
 	ASSERT_FMT(ftl_time_format_us, 86400000001000LL, "86400.000001");
 	ASSERT_FMT(ftl_time_format_us, FTL_TS_NONE, "-");
 	ASSERT_FMT(ftl_time_format_us, -1500000, "-0.001500");
+	ASSERT_FMT(ftl_time_format_us, -1500500, "-0.001501");
 	ASSERT_FMT(ftl_time_format_us, -2000000000, "-2.000000");
+	/* a magnitude that rounds to zero has no sign */
+	ASSERT_FMT(ftl_time_format_us, -400, "0.000000");
+	ASSERT_FMT(ftl_time_format_us, G_MAXINT64, "9223372036.854776");
+	ASSERT_FMT(ftl_time_format_us, G_MININT64 + 1, "-9223372036.854776");
 
 	ASSERT_FMT(ftl_time_format_ns, 0, "0.000000000");
 	ASSERT_FMT(ftl_time_format_ns, 5, "0.000000005");
