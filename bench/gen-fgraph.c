@@ -3,7 +3,8 @@
  * kernel's `trace` file prints it, with its truth (per-function calls, total
  * and self ns) worked out while it is written.
  *
- * usage: gen-fgraph [-s SEED] [-c CPUS] [-f FUNCS] [-p] [-l] [-v] [-t TRUTH] SIZE OUT
+ * usage: gen-fgraph [-s SEED] [-c CPUS] [-f FUNCS] [-p] [-l] [-v] [-t TRUTH]
+ *                   [-x NAME:FACTOR] SIZE OUT
  *   SIZE    target bytes, with an optional K, M or G suffix (powers of 1024);
  *           the file ends a little past it, once every open call has returned
  *   -s      seed (default 1); the same seed and options give the same bytes
@@ -14,6 +15,9 @@
  *   -t      write the truth: "# key value" summary lines, then the CSV
  *           function,calls,total_ns,self_ns sorted by name (C locale)
  *   -v      print a summary on stderr
+ *   -x      a regression planted in NAME: its own time (a leaf's duration, a
+ *           caller's self time) is FACTOR times as long, as on a kernel
+ *           where it got slower; everything else is drawn as usual
  *
  * The shape follows kernel/trace/trace_functions_graph.c: the CPU column
  * (as wide as the highest CPU number), durations cut to at most 7 digits with
@@ -867,6 +871,17 @@ static void emit_leaf(int c, Task *t, uint32_t f, uint64_t dur)
 }
 
 /* A call of f by t at t's current depth: a leaf line, or a nested entry. */
+static const char *slow_name;
+static double slow_factor = 1.0;
+
+/* The extra time -x adds to own time ns of function f. */
+static uint64_t slow_extra(uint32_t f, uint64_t ns)
+{
+	if (!slow_name || strcmp(funcs[f].name, slow_name) != 0)
+		return 0;
+	return (uint64_t)((double)ns * (slow_factor - 1.0));
+}
+
 static void call_func(int c, Task *t, uint32_t f, int irq)
 {
 	Cpu *cpu = &cpus[c];
@@ -882,7 +897,7 @@ static void call_func(int c, Task *t, uint32_t f, int irq)
 	int first = first_callee(f, d);
 	if (first < 0) {
 		uint64_t dur = funcs[f].flags & FN_IDLE_WAIT ? idle_wait_ns(c) : leaf_ns();
-		dur = dur_exact(dur);
+		dur = dur_exact(dur + slow_extra(f, dur));
 		emit_leaf(c, t, f, dur);
 		cpu->clock += dur;
 		account(f, dur, 0, recursive);
@@ -923,6 +938,7 @@ static void exit_frame(int c, Task *t)
 	Frame *fr = &t->stack[d];
 	uint32_t f = fr->func;
 	cpu->clock += gap_ns();
+	cpu->clock += slow_extra(f, cpu->clock - fr->entry - fr->child);
 	uint64_t dur = dur_exact(cpu->clock - fr->entry);
 	cpu->clock = fr->entry + dur;
 	t->open[f]--;
@@ -1140,7 +1156,7 @@ static int cmp_name(const void *a, const void *b)
 static void usage(void)
 {
 	fprintf(stderr, "usage: gen-fgraph [-s SEED] [-c CPUS] [-f FUNCS] [-p] [-l] [-v] "
-			"[-t TRUTH] SIZE OUT\n");
+			"[-t TRUTH] [-x NAME:FACTOR] SIZE OUT\n");
 	exit(2);
 }
 
@@ -1194,7 +1210,7 @@ int main(int argc, char **argv)
 	uint64_t seed = 1, want_funcs = 5000, ncpu = 8, size;
 	const char *truth_path = NULL;
 	int verbose = 0, opt;
-	while ((opt = getopt(argc, argv, "s:c:f:plt:v")) != -1) {
+	while ((opt = getopt(argc, argv, "s:c:f:plt:vx:")) != -1) {
 		switch (opt) {
 		case 's':
 			if (!parse_u64(optarg, &seed, 0))
@@ -1220,6 +1236,17 @@ int main(int argc, char **argv)
 		case 'v':
 			verbose = 1;
 			break;
+		case 'x': {
+			char *colon = strrchr(optarg, ':'), *end;
+			if (!colon || colon == optarg)
+				usage();
+			*colon = '\0';
+			slow_name = optarg;
+			slow_factor = strtod(colon + 1, &end);
+			if (*end || !(slow_factor >= 1.0 && slow_factor <= 1000.0))
+				usage();
+			break;
+		}
 		default:
 			usage();
 		}

@@ -100,15 +100,26 @@ static guint funcstats_bucket(gint64 ns)
 	return (e - HIST_SUB_BITS + 1) * HIST_SUB + sub;
 }
 
+static void funcstats_bucket_bounds(guint b, gint64 *lo, gint64 *hi)
+{
+	if (b < HIST_SUB) {
+		*lo = b;
+		*hi = b + 1;
+		return;
+	}
+	guint e = b / HIST_SUB + HIST_SUB_BITS - 1, sub = b % HIST_SUB;
+	guint64 l = ((guint64)(HIST_SUB + sub)) << (e - HIST_SUB_BITS);
+	guint64 h = l + ((guint64)1 << (e - HIST_SUB_BITS));
+	*lo = (gint64)l;
+	*hi = h > (guint64)G_MAXINT64 ? G_MAXINT64 : (gint64)h;
+}
+
 /* The middle of a bucket's range. */
 static gint64 funcstats_bucket_value(guint b)
 {
-	if (b < HIST_SUB)
-		return b;
-	guint e = b / HIST_SUB + HIST_SUB_BITS - 1, sub = b % HIST_SUB;
-	guint64 lo = ((guint64)(HIST_SUB + sub)) << (e - HIST_SUB_BITS);
-	guint64 width = (guint64)1 << (e - HIST_SUB_BITS);
-	return (gint64)(lo + width / 2);
+	gint64 lo, hi;
+	funcstats_bucket_bounds(b, &lo, &hi);
+	return lo + (hi - lo) / 2;
 }
 
 /* Counts a call in bucket b, widening the histogram's range to reach it. */
@@ -266,8 +277,48 @@ void ftl_funcstats_finish(FtlFuncStats *s)
 		} else {
 			st->avg_ns = st->p50_ns = st->p95_ns = st->p99_ns = FTL_TS_NONE;
 		}
-		funcstats_row_free(r);
+		/* the stores stay until free: ftl_funcstats_next_bucket() reads
+		 * them (the pass held them all anyway, so the peak is the same) */
 	}
+}
+
+gboolean ftl_funcstats_next_bucket(const FtlFuncStats *s, const FtlFuncStat *st, guint *pos,
+				   gint64 *lo, gint64 *hi, guint64 *count)
+{
+	(void)s;
+	const StatRow *r = (const StatRow *)st; /* st is a row's first member */
+	if (st->timed == 0)
+		return FALSE;
+	if (st->timed == 1) {
+		if (*pos)
+			return FALSE;
+		funcstats_bucket_bounds(funcstats_bucket(st->min_ns), lo, hi);
+		*count = 1;
+		*pos = 1;
+		return TRUE;
+	}
+	if (st->timed <= EXACT_MAX) {
+		/* sorted by finish: a bucket is a run of the array */
+		const GArray *a = r->exact;
+		if (*pos >= a->len)
+			return FALSE;
+		guint b = funcstats_bucket(g_array_index(a, gint64, *pos)), n = 0;
+		while (*pos < a->len && funcstats_bucket(g_array_index(a, gint64, *pos)) == b)
+			(*pos)++, n++;
+		funcstats_bucket_bounds(b, lo, hi);
+		*count = n;
+		return TRUE;
+	}
+	for (guint i = *pos; i < r->hist->n; i++) {
+		if (!r->hist->count[i])
+			continue;
+		funcstats_bucket_bounds(r->hist->lo + i, lo, hi);
+		*count = r->hist->count[i];
+		*pos = i + 1;
+		return TRUE;
+	}
+	*pos = r->hist->n;
+	return FALSE;
 }
 
 static gint funcstats_cmp(gconstpointer a, gconstpointer b, gpointer data)

@@ -59,6 +59,15 @@ extern const FtlConsumerClass ftl_funcstats_consumer;
  * valid until the next sort or free. */
 GPtrArray *ftl_funcstats_sorted(FtlFuncStats *s, FtlFuncStatsSort sort);
 guint ftl_funcstats_n_rows(const FtlFuncStats *s);
+/* The name of the fixed bucket layout below: values below 32 ns have a
+ * bucket each, above every power of two is cut into 32 buckets. The bounds
+ * never depend on the data, so the buckets of several traces add up. */
+#define FTL_FUNCSTATS_HISTO_SCHEME "log-linear/32"
+/* After finish: walks the non-empty buckets of the durations behind st's
+ * percentiles (a row of s), in increasing order: start with *pos = 0. A
+ * bucket holds the durations lo <= v < hi. */
+gboolean ftl_funcstats_next_bucket(const FtlFuncStats *s, const FtlFuncStat *st, guint *pos,
+				   gint64 *lo, gint64 *hi, guint64 *count);
 /* Row of func (BY_FUNC), NULL if absent. */
 const FtlFuncStat *ftl_funcstats_lookup(const FtlFuncStats *s, const char *func);
 gboolean ftl_funcstats_parse_sort(const char *text, FtlFuncStatsSort *out);

@@ -12,6 +12,9 @@
 
 #include <glib.h>
 
+/* The name of the bucket layout above, for results that carry buckets. */
+#define FTL_HISTO_SCHEME "log-linear/128"
+
 typedef struct _FtlHisto FtlHisto;
 
 FtlHisto *ftl_histo_new(void);

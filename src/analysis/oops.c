@@ -36,6 +36,8 @@ struct _FtlOops {
 static void oops_report_free(FtlOopsReport *r)
 {
 	g_free(r->title);
+	g_free(r->signature);
+	g_free(r->signature_id);
 	g_free(r->blamed);
 	g_free(r->header);
 	g_free(r->comm);
@@ -594,6 +596,7 @@ static FtlOopsReport *oops_assemble(OopsFind *f, OopsBuild *b, guint8 *owned)
 	g_autoptr(GArray) title_lines = oops_title_lines(con, r, b->lines);
 	g_autofree char *text = oops_title_text(r, con, title_lines, has_context);
 	r->title = ftl_oops_titler_title(f->titler, b->family, text, &r->blamed, &r->corrupted);
+	ftl_oops_sign(r, f->titler);
 	r->header_line = r->first;
 	r->first = g_array_index(all, guint, 0);
 	r->sanitizer_open = b->sanitizer && !b->closed;

@@ -110,6 +110,11 @@ typedef struct {
 	GPtrArray *reg_blocks; /* FtlOopsRegs*: every register dump, in order */
 	GPtrArray *stacks; /* FtlOopsStack* */
 	GArray *dumps;	   /* guint indexes of the console's ftrace dumps printed with it */
+	/* the same for the same bug on any machine and kernel: the normalized
+	 * title, " @ ", and its top call trace frames (" < " between them),
+	 * without offsets, addresses, compiler clone suffixes and the frames of
+	 * the reporting machinery; signature_id is 16 hex digits of its SHA-256 */
+	char *signature, *signature_id;
 	/* private */
 	gboolean open_at_end, sanitizer_open;
 } FtlOopsReport;
@@ -132,6 +137,8 @@ const FtlOopsStack *ftl_oops_report_trace(const FtlOopsReport *r);
 /* The CPU of the report that ftrace dump d (an index into the console's
  * dumps) was printed with, -1 when no report says. */
 gint ftl_oops_dump_cpu(const FtlOops *o, guint d);
+/* Sets r's signature and signature_id (analysis/oops-sig.c). */
+void ftl_oops_sign(FtlOopsReport *r, const FtlOopsTitler *t);
 /* Static names: "oops", "bug", "kernel-bug", "warning"... */
 const char *ftl_oops_kind_name(FtlOopsKind kind);
 

@@ -138,6 +138,18 @@ const FtlCommand ftl_commands[] = {
 	  "need, with the same output. Any pass over a file of 16 MiB or more builds\n"
 	  "it too; --no-index turns both off. Prints what the index holds.",
 	  ftl_cmd_index, FTL_CMD_EVENTS, FTL_INPUT_EVENTS },
+	{ "fleet", "report|sched|oops|compare [options] INPUT...",
+	  "many traces and logs merged on a Dask cluster",
+	  "Runs ftlens on every file (files, directories, globs, or --manifest CSV\n"
+	  "giving each file its labels) on a Dask cluster: a local one on this machine\n"
+	  "(--workers N), or the one at --scheduler tcp://HOST:PORT. `fleet report`\n"
+	  "merges function statistics per label (--by LABEL) with the traces where each\n"
+	  "is worst, `fleet sched` wakeup latency and run time, `fleet oops` counts\n"
+	  "crash signatures, `fleet compare --by LABEL A B` reports the per-trace p50\n"
+	  "and p99 that changed beyond a bootstrap interval. Percentiles come from\n"
+	  "merged histograms. A file that fails is listed with its error. `ftlens fleet\n"
+	  "COMMAND --help` lists each command's options; see ftlens-fleet(1).",
+	  ftl_cmd_fleet, 0, 0 },
 	{ "capture-script", "[record's options] [--flight | --oops] [-- COMMAND ARGS]",
 	  "a POSIX sh script that captures on a board with busybox only",
 	  "Prints a shell script for busybox ash (dash, any POSIX sh) that, run as root on\n"

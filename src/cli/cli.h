@@ -185,3 +185,4 @@ gboolean ftl_cmd_export(const FtlCommand *cmd, int argc, char **argv, GError **e
 gboolean ftl_cmd_sched(const FtlCommand *cmd, int argc, char **argv, GError **error);
 gboolean ftl_cmd_timeline(const FtlCommand *cmd, int argc, char **argv, GError **error);
 gboolean ftl_cmd_plot(const FtlCommand *cmd, int argc, char **argv, GError **error);
+gboolean ftl_cmd_fleet(const FtlCommand *cmd, int argc, char **argv, GError **error);

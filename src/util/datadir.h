@@ -10,3 +10,6 @@
  * its length. NULL with error naming the places looked at when it is
  * nowhere. Free with g_free(). */
 char *ftl_datadir_read(const char *name, gsize *len, GError **error);
+/* The path of data file name (the same places, in the same order), for a
+ * file another program reads; NULL with the same error. g_free() it. */
+char *ftl_datadir_find(const char *name, GError **error);

@@ -8,6 +8,7 @@
 
 #include "util/escape.h"
 #include "util/timefmt.h"
+#include "views/merge.h"
 
 /* Text shows the details of this many spans; CSV and JSON show all. */
 #define MARKERS_TEXT_SPANS 20
@@ -344,6 +345,7 @@ static void markers_print_json(const MarkersView *v, FtlTable *mt, const FtlSpan
 {
 	g_autoptr(JsonBuilder) b = json_builder_new();
 	json_builder_begin_object(b);
+	ftl_merge_add_schema(b, FTL_SCHEMA_MARKERS);
 	ftl_json_member_opt(b, "origin_ns", v->opt->origin, FTL_TS_NONE);
 	ftl_json_member_opt(b, "wall_offset_ns", v->opt->wall_offset, FTL_TS_NONE);
 	ftl_table_add_json(mt, b);
@@ -359,6 +361,12 @@ static void markers_print_json(const MarkersView *v, FtlTable *mt, const FtlSpan
 		ftl_json_member_int(b, "unmatched_ends", ftl_spans_unmatched_ends(spans));
 		ftl_table_add_json(ct, b);
 		ftl_table_add_json(ft, b);
+		/* the durations behind span statistics over many traces */
+		g_autoptr(FtlHisto) h = ftl_histo_new();
+		for (guint i = 0; i < n; i++)
+			if (ftl_spans_get(spans, i)->duration != FTL_TS_NONE)
+				ftl_histo_add(h, ftl_spans_get(spans, i)->duration);
+		ftl_merge_add_histo(b, "span_histogram", h);
 	}
 	json_builder_end_object(b);
 	g_autoptr(JsonNode) root = json_builder_get_root(b);

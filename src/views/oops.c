@@ -7,6 +7,7 @@
 
 #include "util/timefmt.h"
 #include "views/info.h"
+#include "views/merge.h"
 #include "views/table.h"
 #include "util/escape.h"
 
@@ -430,6 +431,8 @@ static void oops_json_report(JsonBuilder *b, const FtlOopsView *v, guint i)
 	ftl_json_member_int(b, "index", i + 1);
 	oops_json_str(b, "kind", ftl_oops_kind_name(r->kind));
 	oops_json_str(b, "title", r->title);
+	oops_json_str(b, "signature", r->signature);
+	oops_json_str(b, "signature_id", r->signature_id);
 	oops_json_str(b, "blamed", r->blamed);
 	oops_json_bool(b, "corrupted", r->corrupted);
 	oops_json_bool(b, "cut", r->cut);
@@ -683,6 +686,7 @@ FtlOopsPrinter *ftl_oops_printer_new(FILE *out, FtlFormat format)
 	if (format == FTL_FORMAT_JSON) {
 		p->b = json_builder_new();
 		json_builder_begin_object(p->b);
+		ftl_merge_add_schema(p->b, FTL_SCHEMA_OOPS);
 		json_builder_set_member_name(p->b, "logs");
 		json_builder_begin_array(p->b);
 	} else if (format == FTL_FORMAT_CSV) {

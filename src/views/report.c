@@ -10,6 +10,7 @@
 #include "util/escape.h"
 #include "util/timefmt.h"
 #include "views/info.h"
+#include "views/merge.h"
 #include "views/quality.h"
 #include "views/sched.h"
 
@@ -258,6 +259,7 @@ static void report_print_json(const FtlReportData *r, const FtlTable *const *tab
 {
 	g_autoptr(JsonBuilder) b = json_builder_new();
 	json_builder_begin_object(b);
+	ftl_merge_add_schema(b, FTL_SCHEMA_REPORT);
 	json_builder_set_member_name(b, "input");
 	ftl_json_add_text(b, ftl_trace_label(r->trace));
 	json_builder_set_member_name(b, "tracer");
@@ -283,6 +285,10 @@ static void report_print_json(const FtlReportData *r, const FtlTable *const *tab
 	ftl_quality_add_json(r->quality, b);
 	for (guint i = 0; i < n; i++)
 		ftl_table_add_json(tables[i], b);
+	ftl_merge_add_funcstats(b, r->funcs);
+	if (r->sched)
+		ftl_merge_add_histo(b, "wakeup_latency_histogram",
+				    ftl_sched_scope(r->sched, 0)->lat[FTL_SCHED_LAT_ALL].histo);
 	ftl_diags_add_json(b, ftl_trace_diags(r->trace));
 	json_builder_end_object(b);
 	g_autoptr(JsonNode) root = json_builder_get_root(b);

@@ -9,6 +9,7 @@
 
 #include "util/escape.h"
 #include "util/timefmt.h"
+#include "views/merge.h"
 
 
 typedef struct {
@@ -235,15 +236,16 @@ static const FtlColumn lat_cols[] = {
 	[L_MAX_TS] = { "max_ts_ns", "max at", FTL_COL_TS },
 };
 
+static const char *const sched_lat_names[FTL_SCHED_LAT_N] = { "all", "rt", "normal" };
+
 static void lat_rows(FtlTable *t, const FtlSchedScope *sc, guint span, gint64 origin)
 {
-	static const char *const names[FTL_SCHED_LAT_N] = { "all", "rt", "normal" };
 	for (guint c = 0; c < FTL_SCHED_LAT_N; c++) {
 		const FtlSchedLatency *l = &sc->lat[c];
 		guint64 n = ftl_histo_count(l->histo);
 		ftl_table_begin_row(t);
 		ftl_table_set_int(t, L_SPAN, span);
-		ftl_table_set_str(t, L_CLASS, names[c]);
+		ftl_table_set_str(t, L_CLASS, sched_lat_names[c]);
 		ftl_table_set_int(t, L_COUNT, (gint64)n);
 		if (!n)
 			continue;
@@ -550,6 +552,24 @@ static void sched_print_text(const SchedView *v, FILE *out)
 	}
 }
 
+/* "latency_histograms": every window's wakeup latencies per class, with the
+ * buckets behind their percentiles (views/merge.h). */
+static void sched_json_histograms(const FtlSched *s, JsonBuilder *b)
+{
+	json_builder_set_member_name(b, "latency_histograms");
+	json_builder_begin_array(b);
+	for (guint i = 0; i < ftl_sched_n_scopes(s); i++)
+		for (guint c = 0; c < FTL_SCHED_LAT_N; c++) {
+			json_builder_begin_object(b);
+			ftl_json_member_int(b, "span", i);
+			json_builder_set_member_name(b, "class");
+			json_builder_add_string_value(b, sched_lat_names[c]);
+			ftl_merge_add_histo(b, "histogram", ftl_sched_scope(s, i)->lat[c].histo);
+			json_builder_end_object(b);
+		}
+	json_builder_end_array(b);
+}
+
 void ftl_sched_print(const FtlSched *s, const FtlSchedViewOptions *opt, FILE *out)
 {
 	guint n = ftl_sched_n_scopes(s);
@@ -567,10 +587,12 @@ void ftl_sched_print(const FtlSched *s, const FtlSchedViewOptions *opt, FILE *ou
 	} else {
 		g_autoptr(JsonBuilder) b = json_builder_new();
 		json_builder_begin_object(b);
+		ftl_merge_add_schema(b, FTL_SCHEMA_SCHED);
 		ftl_json_member_text(b, "input", opt->input);
 		ftl_json_member_opt(b, "origin_ns", opt->origin, FTL_TS_NONE);
 		for (guint i = 0; i < G_N_ELEMENTS(all); i++)
 			ftl_table_add_json(all[i], b);
+		sched_json_histograms(s, b);
 		json_builder_end_object(b);
 		g_autoptr(JsonNode) root = json_builder_get_root(b);
 		ftl_json_print(root, out);

@@ -133,10 +133,22 @@ fi
 # --- -F/--format and --json on every command of the table ---------------------
 results="info dump report graph split markers diff stack oops arm-oops sched"
 files="record tui flame export timeline plot index capture-script"
+# commands that hand over to a program of their own, with commands of its own
+delegates="fleet"
 commands=$("$FTLENS" --help | sed -n '/^commands:/,/^$/p' | awk 'NF > 1 { print $1 }')
 n=0
 for c in $commands; do
 	n=$((n + 1))
+	case " $delegates " in *" $c "*)
+		"$FTLENS" help "$c" >"$T/help.$c" 2>&1
+		"$FTLENS" "$c" report --help >"$T/help2.$c" 2>&1
+		"$FTLENS" "$c" report --json >/dev/null 2>&1
+		rc=$?
+		check "$c hands over: help lists its commands, each takes -F and --json; no input: exit $rc" \
+			'grep -q "report" "$T/help.$c" && grep -q -- "-F {text,csv,json}" "$T/help2.$c" &&
+			grep -q -- "--json" "$T/help2.$c" && [ $rc -eq 2 ]'
+		continue ;;
+	esac
 	case " $results " in *" $c "*) ;; *)
 		case " $files " in *" $c "*) ;; *)
 			not_ok "command $c: neither in results nor in files: say whether it prints results"
