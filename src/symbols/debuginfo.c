@@ -49,7 +49,7 @@ static void debuginfo_mismatch(GError **error, const char *input, const char *re
 {
 	g_autofree char *first = g_strndup(banner ? banner : "no kernel banner",
 					   banner ? strcspn(banner, "\n") : 16);
-	g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+	g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
 		    "'%s' is from kernel %s%s%s but '%s' is %s (--force-debuginfo to use it anyway)",
 		    input, release, build ? " " : "", build ? build : "", path, first);
 }
@@ -199,7 +199,23 @@ const char *ftl_debuginfo_short_path(FtlDebugInfo *d, const char *path)
 	if (!path)
 		return NULL;
 	const char *prefix = ftl_symfile_tree_prefix(d->vmlinux);
-	if (*prefix && g_str_has_prefix(path, prefix))
+	if (!*prefix)
+		return path; /* not a kernel */
+	if (g_str_has_prefix(path, prefix))
 		return path + strlen(prefix);
+	/* assembly names its files from the absolute source directory
+	 * (/build/reproducible-path/linux-6.1.192/arch/x86/entry/entry_64.S):
+	 * cut before the first top directory of the kernel's tree */
+	static const char *const top[] = { "arch", "block", "certs", "crypto", "drivers", "fs",
+					   "include", "init", "io_uring", "ipc", "kernel", "lib",
+					   "mm", "net", "rust", "security", "sound", "virt", NULL };
+	if (path[0] != '/')
+		return path;
+	for (const char *p = path; p; p = strchr(p + 1, '/'))
+		for (const char *const *t = top; *t; t++) {
+			gsize n = strlen(*t);
+			if (strncmp(p + 1, *t, n) == 0 && p[1 + n] == '/')
+				return p + 1;
+		}
 	return path;
 }
