@@ -60,7 +60,7 @@ const FtlCommand ftl_commands[] = {
 	  "checks each table's arithmetic and prints the deepest stack with a bar per\n"
 	  "frame, the functions ranked by frame size and, over many tables, how often\n"
 	  "each sits on a maximum stack; --diff compares the deepest stacks of two inputs.",
-	  ftl_cmd_stack, FTL_CMD_RESULTS, FTL_INPUT_STACKS },
+	  ftl_cmd_stack, FTL_CMD_RESULTS | FTL_CMD_SOURCES, FTL_INPUT_STACKS },
 	{ "record", "[options] [-- COMMAND ARGS]",
 	  "capture: trace.dat, flight recorder, stack snapshots",
 	  "Records the kernel's ring buffer through tracefs, in a private instance that is\n"
