@@ -115,7 +115,7 @@ static gboolean oops_show(const FtlCliGlobals *g, FtlFormat format, guint last_n
 		g_autofree FtlOopsDumpView *views = g_new0(FtlOopsDumpView, MAX(nd, 1));
 		for (guint d = 0; d < nd; d++)
 			oops_read_dump(g, con, o, d, last_n, &traces[d], &views[d]);
-		FtlOopsView v = { con, o, views, last_n, dbg, note };
+		FtlOopsView v = { con, o, views, last_n, dbg, note, TRUE };
 		ftl_oops_printer_add(pr, &v);
 		for (guint d = 0; d < nd; d++) {
 			ftl_oops_trail_free(views[d].trail);

@@ -3,7 +3,9 @@
  * with the call trace as the kernel printed it, or JSON with every field. */
 #include "views/oops.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/timefmt.h"
 #include "views/info.h"
@@ -91,6 +93,113 @@ static guint oops_report_of_dump(const FtlOopsView *v, guint d)
 				return i + 1;
 	}
 	return 0;
+}
+
+/* ---- the "Code:" bytes ------------------------------------------------------ */
+
+/* The x86 "Code: .. <xx> .." line of r: its bytes and the index of the
+ * one in <>; FALSE when the report has none (or another architecture's). */
+static gboolean oops_code_bytes(const FtlOopsView *v, const FtlOopsReport *r, GByteArray *bytes,
+				guint *trap)
+{
+	if (g_strcmp0(r->arch, "x86_64") && g_strcmp0(r->arch, "x86"))
+		return FALSE;
+	for (guint i = r->first; i <= r->last && i < v->con->lines->len; i++) {
+		const char *t = ftl_console_line(v->con, i)->text;
+		while (*t == ' ')
+			t++;
+		if (!g_str_has_prefix(t, "Code: "))
+			continue;
+		gboolean marked = FALSE;
+		g_auto(GStrv) words = g_strsplit(t + 6, " ", -1);
+		for (char **w = words; *w; w++) {
+			const char *h = *w;
+			gsize n = strlen(h);
+			if (!n)
+				continue;
+			gboolean mark = n == 4 && h[0] == '<' && h[3] == '>';
+			if (mark) {
+				h++;
+				*trap = bytes->len;
+				marked = TRUE;
+			} else if (n != 2) {
+				return FALSE; /* "Unable to access opcode bytes..." */
+			}
+			if (!g_ascii_isxdigit(h[0]) || !g_ascii_isxdigit(h[1]))
+				return FALSE;
+			guint8 b = (guint8)(g_ascii_xdigit_value(h[0]) << 4 | g_ascii_xdigit_value(h[1]));
+			g_byte_array_append(bytes, &b, 1);
+		}
+		return marked && bytes->len;
+	}
+	return FALSE;
+}
+
+/* The instructions from the faulting one on, as the kernel's
+ * scripts/decodecode shows them: objdump -D of the bytes as x86-64 code.
+ * NULL with *why set when objdump is missing or fails. Free with
+ * g_strfreev(). */
+static char **oops_code_decode(const GByteArray *bytes, guint trap, const char **why)
+{
+	g_autofree char *objdump = g_find_program_in_path("objdump");
+	if (!objdump) {
+		*why = "not decoded: no objdump (binutils)";
+		return NULL;
+	}
+	g_autofree char *path = NULL;
+	int fd = g_file_open_tmp("ftlens-code-XXXXXX", &path, NULL);
+	if (fd < 0) {
+		*why = "not decoded: no temporary file";
+		return NULL;
+	}
+	gboolean written = write(fd, bytes->data, bytes->len) == (gssize)bytes->len;
+	close(fd);
+	g_autofree char *start = g_strdup_printf("--start-address=%u", trap);
+	char *argv[] = { objdump, "-D", "-b", "binary", "-m", "i386:x86-64", start, path, NULL };
+	g_autofree char *out = NULL;
+	gint status = 1;
+	gboolean ran = written && g_spawn_sync(NULL, argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+					       NULL, &out, NULL, &status, NULL);
+	g_unlink(path);
+	if (!ran || !g_spawn_check_wait_status(status, NULL)) {
+		*why = "not decoded: objdump failed";
+		return NULL;
+	}
+	/* the instruction lines: "   2a:\t48 3d 00 f0 ff ff \tcmp ..." */
+	GPtrArray *lines = g_ptr_array_new();
+	g_auto(GStrv) all = g_strsplit(out, "\n", -1);
+	for (char **l = all; *l; l++) {
+		const char *p = *l;
+		while (*p == ' ')
+			p++;
+		const char *colon = p;
+		while (g_ascii_isxdigit(*colon))
+			colon++;
+		if (colon > p && colon[0] == ':' && colon[1] == '\t')
+			g_ptr_array_add(lines, g_strdup(p));
+	}
+	g_ptr_array_add(lines, NULL);
+	return (char **)g_ptr_array_free(lines, FALSE);
+}
+
+static void oops_text_code(FILE *out, const FtlOopsView *v, const FtlOopsReport *r)
+{
+	g_autoptr(GByteArray) bytes = g_byte_array_new();
+	guint trap = 0;
+	if (!v->decode_code || !oops_code_bytes(v, r, bytes, &trap))
+		return;
+	const char *why = NULL;
+	g_auto(GStrv) lines = oops_code_decode(bytes, trap, &why);
+	if (!lines) {
+		oops_kv(out, "code", why);
+		return;
+	}
+	fprintf(out, "  Code (objdump, from the faulting instruction at byte %u of %u):\n", trap,
+		bytes->len);
+	for (guint i = 0; lines[i]; i++) {
+		g_autofree char *vis = oops_fit(lines[i], OOPS_WIDTH - 22);
+		fprintf(out, "    %s%s\n", vis, i ? "" : "   <-- trapping instruction");
+	}
 }
 
 /* ---- text ------------------------------------------------------------------ */
@@ -240,6 +349,7 @@ static void oops_text_report(FILE *out, const FtlOopsView *v, guint i)
 	if (main)
 		oops_text_stack(out, v, main);
 	oops_text_regs(out, r);
+	oops_text_code(out, v, r);
 	gboolean others = FALSE;
 	for (guint k = 0; k < r->stacks->len; k++) {
 		const FtlOopsStack *st = g_ptr_array_index(r->stacks, k);

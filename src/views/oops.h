@@ -30,6 +30,9 @@ typedef struct {
 	 * chain; NULL when there is none, and then dbg_note says why (or NULL) */
 	FtlDebugInfo *dbg;
 	const char *dbg_note;
+	/* text: decode the x86 "Code:" bytes with objdump (a child process
+	 * per report, so off where that costs too much: the fuzzers) */
+	gboolean decode_code;
 } FtlOopsView;
 
 void ftl_oops_print_text(FILE *out, const FtlOopsView *v);

@@ -22,7 +22,7 @@ done
 logs="$FTL_TESTDATA/vm/oops/console.log $FTL_TESTDATA/vm/oops-module/console.log"
 for l in $logs; do [ -r "$l" ] || skip_all "no $l"; done
 make_tmpdir
-plan 12
+plan 14
 
 # shellcheck disable=SC2086
 "$FTLENS" oops --json $logs >"$T/oops.json" 2>"$T/err"
@@ -94,4 +94,23 @@ check "without the -dbg files the report says which file and package, and shows 
 	[ "$(json_get "$T/n.json" "j[\"logs\"][0][\"debuginfo\"][\"note\"]")" = \
 	  "no $T/none/boot/vmlinux-$rel (apt-get install linux-image-$rel-dbg, or --vmlinux)" ] &&
 	! grep -q "\.c:[0-9]" "$T/n.txt"'
+
+# Code: bytes, decoded from the <trapping> byte on as objdump itself says
+mlog=$FTL_TESTDATA/vm/oops-module/console.log
+want=$(tr -d '\r' <"$mlog" | python3 -c '
+import subprocess, sys, tempfile
+line = [l for l in sys.stdin if "Code: " in l][0].split("Code: ")[1].split()
+trap = [i for i, w in enumerate(line) if w.startswith("<")][0]
+data = bytes(int(w.strip("<>"), 16) for w in line)
+with tempfile.NamedTemporaryFile(suffix=".bin") as f:
+    f.write(data); f.flush()
+    out = subprocess.run(["objdump", "-D", "-b", "binary", "-m", "i386:x86-64",
+                          "--start-address=%d" % trap, f.name], capture_output=True, text=True).stdout
+ins = [l for l in out.split("\n") if l.strip().split(":")[0].strip() == "%x" % trap][0]
+print(" ".join(ins.split("\t")[-1].split()))')
+got=$("$FTLENS" oops "$mlog" | grep -A1 "^  Code (objdump, from the faulting instruction" | tail -n 1)
+check "Code: the trapping instruction as objdump decodes it ($want)" '
+	[ -n "$want" ] && echo "$got" | tr -s " " | grep -qF "$want <-- trapping instruction"'
+PATH=/nonexistent "$FTLENS" oops "$mlog" >"$T/nocode.txt"
+check "Code: without objdump, a note" 'grep -q "^  code       not decoded: no objdump (binutils)" "$T/nocode.txt"'
 finish
