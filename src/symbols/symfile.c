@@ -32,6 +32,10 @@ struct _FtlSymFile {
 	 * where the offline reporting puts it; callers see file addresses */
 	Dwarf_Addr bias;
 	char *tree_prefix;   /* NULL until asked */
+	/* answers by address: a stack names the same return addresses over
+	 * and over, and getscopes walks the unit's entries each time */
+	GHashTable *answers; /* file address -> (index << 8 | count) + 1 into answer_frames */
+	GArray *answer_frames;
 };
 
 static char *symfile_debuginfo_path = NULL;
@@ -63,6 +67,8 @@ FtlSymFile *ftl_symfile_open(const char *path, GError **error)
 	f->mod = mod;
 	f->strings = g_string_chunk_new(4096);
 	f->units = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+	f->answers = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+	f->answer_frames = g_array_new(FALSE, FALSE, sizeof(FtlSrcFrame));
 	if (!dwfl_module_getelf(mod, &f->bias)) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT, "'%s': %s", path, dwfl_errmsg(-1));
 		ftl_symfile_free(f);
@@ -92,6 +98,8 @@ void ftl_symfile_free(FtlSymFile *f)
 	g_clear_pointer(&f->by_name, g_hash_table_unref);
 	g_clear_pointer(&f->syms, g_array_unref);
 	g_hash_table_destroy(f->units);
+	g_hash_table_destroy(f->answers);
+	g_array_unref(f->answer_frames);
 	g_free(f);
 }
 
@@ -331,7 +339,30 @@ static int symfile_scopes(FtlSymFile *f, guint64 addr, Dwarf_Die **cu, Dwarf_Die
 	return MAX(n, 0);
 }
 
+static guint symfile_lookup_uncached(FtlSymFile *f, guint64 file_addr, GArray *frames);
+
 guint ftl_symfile_lookup(FtlSymFile *f, guint64 file_addr, GArray *frames)
+{
+	gint64 key = (gint64)file_addr;
+	gpointer hit = g_hash_table_lookup(f->answers, &key);
+	if (hit) {
+		guint64 v = *(guint64 *)hit;
+		guint n = (guint)(v & 0xff), at = (guint)(v >> 8);
+		g_array_append_vals(frames, &g_array_index(f->answer_frames, FtlSrcFrame, at), n);
+		return n;
+	}
+	guint before = frames->len;
+	guint n = symfile_lookup_uncached(f, file_addr, frames);
+	guint kept = MIN(n, 0xff);
+	guint64 *v = g_new(guint64, 2);
+	v[0] = key;
+	v[1] = (guint64)f->answer_frames->len << 8 | kept;
+	g_array_append_vals(f->answer_frames, &g_array_index(frames, FtlSrcFrame, before), kept);
+	g_hash_table_insert(f->answers, &v[0], &v[1]);
+	return n;
+}
+
+static guint symfile_lookup_uncached(FtlSymFile *f, guint64 file_addr, GArray *frames)
 {
 	guint64 addr = file_addr + f->bias;
 	Dwfl_Line *ln = dwfl_module_getsrc(f->mod, addr);
