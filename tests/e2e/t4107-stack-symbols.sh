@@ -3,7 +3,8 @@
 # stack, kernel 6.1.0-57-cloud-amd64): every entry's inline chain is what
 # binutils' addr2line -f -i gives at func+off, the address found from
 # System.map without ftlens (symbols-oracle.py); each hog's "defined at" is
-# the DW_AT_decl_file/line readelf shows for its function.
+# the DW_AT_decl_file/line readelf shows for its function; and every
+# function of the rig's function_graph capture, at its entry, likewise.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 prereq PYTHON
@@ -19,14 +20,15 @@ done
 table=$FTL_TESTDATA/vm/stack/stack_trace
 [ -r "$table" ] || skip_all "no $table"
 make_tmpdir
-plan 5
+plan 6
 
 "$FTLENS" stack --json --vmlinux "$vml" "$table" >"$T/stack.json" 2>"$T/err"
 rc=$?
 check "stack --json --vmlinux (exit $rc)" 'test "$rc" -eq 0 -a ! -s "$T/err"'
 
 # the entries as the oracle's frames: "func path:line (discriminator N); ..."
-python3 - "$T/stack.json" "$T/frames.json" <<'PY'
+to_frames() {
+python3 - "$1" "$2" <<'PY'
 import json, re, sys
 j = json.load(open(sys.argv[1]))
 frames = []
@@ -46,6 +48,8 @@ for f in j["max_stack"]:
                    "module": f["module"], "symbolized": chain})
 json.dump(frames, open(sys.argv[2], "w"))
 PY
+}
+to_frames "$T/stack.json" "$T/frames.json"
 python3 "$top_srcdir/tests/e2e/symbols-oracle.py" "$vml" "$map" "$mods" "$T/frames.json" >"$T/oracle" 2>&1
 set -- $(tail -n 1 "$T/oracle")
 compared=$2 equal=$4 elfutils=$6 skipped=$8
@@ -68,4 +72,24 @@ check "$fn defined at $def, readelf's decl_line $want" '[ -n "$want" ] && [ "$de
 
 "$FTLENS" stack "$table" >"$T/plain.txt"
 check "without debug info no source column" '! grep -q "defined at\|kernel/sched/fair.c" "$T/plain.txt"'
+
+# a function_graph capture's functions (tests/data/vm/fgraph-basic), each
+# at its entry: a table of func+0x0/0x0 made from report's function list
+fg=$FTL_TESTDATA/vm/fgraph-basic/trace.txt
+"$FTLENS" report --json "$fg" | python3 -c '
+import json, sys
+names = sorted(set(f["function"] for f in json.load(sys.stdin)["functions"]))
+print("        Depth    Size   Location    (%d entries)" % len(names))
+print("        -----    ----   --------")
+for i, n in enumerate(names):
+    print("%4d) %8d %7d   %s+0x0/0x0" % (i, len(names) - i, 1, n))' >"$T/fg.stack"
+"$FTLENS" stack --json --vmlinux "$vml" "$T/fg.stack" >"$T/fg.json"
+to_frames "$T/fg.json" "$T/fg-frames.json"
+python3 "$top_srcdir/tests/e2e/symbols-oracle.py" "$vml" "$map" "$mods" "$T/fg-frames.json" >"$T/fg.oracle" 2>&1
+set -- $(tail -n 1 "$T/fg.oracle")
+fc=$2 fe=$4 fu=$6 fs=$8
+diag "$(cat "$T/fg.oracle")"
+n_fg=$(($(wc -l <"$T/fg.stack") - 2))
+check "function_graph capture: $fc of $n_fg functions compared at their entry, $fe equal to addr2line, $fu where eu-addr2line agrees instead" \
+	'[ "$fc" -eq $((n_fg - fs)) ] && [ "$fc" -gt 100 ] && [ $((fe + fu)) -eq "$fc" ] && ! grep -q "eu-addr2line \[" "$T/fg.oracle"'
 finish
