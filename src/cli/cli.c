@@ -60,7 +60,7 @@ const FtlCommand ftl_commands[] = {
 	  "checks each table's arithmetic and prints the deepest stack with a bar per\n"
 	  "frame, the functions ranked by frame size and, over many tables, how often\n"
 	  "each sits on a maximum stack; --diff compares the deepest stacks of two inputs.",
-	  ftl_cmd_stack, FTL_CMD_RESULTS, FTL_INPUT_STACKS },
+	  ftl_cmd_stack, FTL_CMD_RESULTS | FTL_CMD_SOURCES, FTL_INPUT_STACKS },
 	{ "record", "[options] [-- COMMAND ARGS]",
 	  "capture: trace.dat, flight recorder, stack snapshots",
 	  "Records the kernel's ring buffer through tracefs, in a private instance that is\n"
@@ -76,7 +76,7 @@ const FtlCommand ftl_commands[] = {
 	  "(ftrace_dump_on_oops) is read back as a trace: the last events of every CPU, the\n"
 	  "calls still open on the crashing CPU, the markers. --extract-trace OUT writes\n"
 	  "that dump as a text trace every other command reads.",
-	  ftl_cmd_oops, FTL_CMD_RESULTS, FTL_INPUT_CONSOLE },
+	  ftl_cmd_oops, FTL_CMD_RESULTS | FTL_CMD_SOURCES, FTL_INPUT_CONSOLE },
 	{ "arm-oops", "[-p TRACER] [-e EVENT]... [-b KB] | --disarm",
 	  "make an oops dump the trace to the console; undo it",
 	  "Sets ftrace_dump_on_oops, the buffer size, the tracer and the events of the\n"
@@ -241,6 +241,33 @@ static GOptionGroup *cli_output_group(FtlCliGlobals *g)
 	return grp;
 }
 
+/* The options of the commands that show source lines (FTL_CMD_SOURCES). */
+static GOptionGroup *cli_debuginfo_group(FtlCliGlobals *g)
+{
+	FtlDebugInfoOptions *o = &g->debuginfo;
+	const GOptionEntry entries[] = {
+		{ "vmlinux", 0, 0, G_OPTION_ARG_FILENAME, &o->vmlinux,
+		  "The kernel's vmlinux with debug info (default: " FTL_DEBUGINFO_ROOT
+		  "/boot/vmlinux-RELEASE for the release the input names)",
+		  "FILE" },
+		{ "modules", 0, 0, G_OPTION_ARG_FILENAME, &o->modules,
+		  "Where the modules' debug files (NAME.ko, NAME.ko.debug) are, searched "
+		  "recursively (default: DIR/lib/modules/RELEASE)",
+		  "DIR" },
+		{ "debuginfo", 0, 0, G_OPTION_ARG_FILENAME, &o->root,
+		  "The root of Debian's debug info layout (default " FTL_DEBUGINFO_ROOT ")", "DIR" },
+		{ "force-debuginfo", 0, 0, G_OPTION_ARG_NONE, &o->force,
+		  "Use a vmlinux even when its release or build is not the input's", NULL },
+		{ "no-debuginfo", 0, 0, G_OPTION_ARG_NONE, &o->none,
+		  "Show no source lines, even when debug info is there", NULL },
+		{ NULL },
+	};
+	GOptionGroup *grp = g_option_group_new("debuginfo", "Debug info options (source lines):",
+					       "Show the debug info options", NULL, NULL);
+	g_option_group_add_entries(grp, entries);
+	return grp;
+}
+
 /* The options of the commands that select events (FTL_CMD_EVENTS). */
 static GOptionGroup *cli_selection_group(FtlCliGlobals *g, const GOptionEntry *own)
 {
@@ -324,6 +351,8 @@ static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *en
 		g_option_context_add_group(ctx, cli_output_group(g));
 	if (cmd->flags & FTL_CMD_EVENTS)
 		g_option_context_add_group(ctx, cli_selection_group(g, entries));
+	if (cmd->flags & FTL_CMD_SOURCES)
+		g_option_context_add_group(ctx, cli_debuginfo_group(g));
 	GOptionGroup *grp = g_option_group_new(
 		"global", "Options of every command:", "Show the global options", g, NULL);
 	for (const GOptionEntry *e = global_entries; e->long_name; e++)
@@ -523,6 +552,22 @@ void ftl_cli_globals_clear(FtlCliGlobals *g)
 	g_clear_pointer(&g->buffer, g_free);
 	g_clear_pointer(&g->max_expand, g_free);
 	g_clear_pointer(&g->inputs, ftl_inputs_free);
+	ftl_debuginfo_options_clear(&g->debuginfo);
+}
+
+FtlDebugInfo *ftl_cli_debuginfo(const FtlCliGlobals *g, const char *input, const char *release,
+				const char *build, char **note, GError **error)
+{
+	g_autofree char *missing = NULL;
+	FtlDebugInfo *d = ftl_debuginfo_open(&g->debuginfo, input, release, build, &missing, error);
+	if (note)
+		*note = NULL;
+	if (!d && note && missing)
+		*note = g_strdup_printf("no %s (apt-get install linux-image-%s-dbg, or --vmlinux)",
+					missing, release);
+	else if (!d && note && !release && !g->debuginfo.none && !(error && *error))
+		*note = g_strdup("the input names no kernel release (--vmlinux to give one)");
+	return d;
 }
 
 /* The selection options given, as a person typed them ("--cpu 9 --time

@@ -11,6 +11,7 @@
 #include "model/iter.h"
 #include "model/trace.h"
 #include "parse/inputs.h"
+#include "symbols/debuginfo.h"
 #include "views/table.h"
 
 typedef struct _FtlCommand FtlCommand;
@@ -52,6 +53,9 @@ typedef struct {
 	 * (from --width, --color and standard output) */
 	FtlTextStyle style;
 	guint cuts; /* the tables style cut names in */
+	/* FTL_CMD_SOURCES commands: --vmlinux, --modules, --debuginfo,
+	 * --force-debuginfo, --no-debuginfo */
+	FtlDebugInfoOptions debuginfo;
 } FtlCliGlobals;
 
 typedef enum {
@@ -64,6 +68,10 @@ typedef enum {
 	 * them (exit 2), and each of its modes without events refuses them
 	 * through ftl_cli_no_selection() */
 	FTL_CMD_EVENTS = 1u << 1,
+	/* gives functions their source lines: takes the debug info options
+	 * (--vmlinux, --modules, --debuginfo, --force-debuginfo,
+	 * --no-debuginfo) into FtlCliGlobals.debuginfo */
+	FTL_CMD_SOURCES = 1u << 2,
 } FtlCommandFlags;
 
 struct _FtlCommand {
@@ -137,6 +145,13 @@ gboolean ftl_cli_take_pair(const char *cmd, const char *option, int *argc, char 
  * names the command's option. */
 gboolean ftl_cli_parse_per(const FtlCliGlobals *g, const char *per, gboolean none_ok,
 			   FtlCallTreeGroup *group, GError **error);
+/* The debug info of the kernel release (and build, may be NULL) that
+ * input names, as the FTL_CMD_SOURCES options say (symbols/debuginfo.h):
+ * NULL without an error when there is none to use, and then *note (free
+ * with g_free; may be NULL) says why for a person, when it is worth saying.
+ * A vmlinux of another build is an error. Free with ftl_debuginfo_free(). */
+FtlDebugInfo *ftl_cli_debuginfo(const FtlCliGlobals *g, const char *input, const char *release,
+				const char *build, char **note, GError **error);
 /* Maps an error to the exit code: 2 for usage errors, 1 otherwise. */
 int ftl_cli_exit_code(const GError *error);
 

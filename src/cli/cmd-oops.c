@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "analysis/oops.h"
 #include "analysis/pass.h"
@@ -71,6 +72,28 @@ static gboolean oops_extract(FtlInputs *operands, gint which, const char *out_pa
 	return TRUE;
 }
 
+/* The kernel release and build a log names: its first report's, else its
+ * boot banner's "Linux version RELEASE ... #BUILD" (build then NULL). */
+static void oops_kernel(const FtlConsole *con, const FtlOops *o, const char **release,
+			const char **build, char **banner_release)
+{
+	*release = *build = NULL;
+	for (guint i = 0; i < ftl_oops_count(o) && !*release; i++) {
+		const FtlOopsReport *r = ftl_oops_get(o, i);
+		*release = r->release;
+		*build = r->release ? r->build : NULL;
+	}
+	static const char lead[] = "Linux version ";
+	for (guint i = 0; !*release && i < con->lines->len; i++) {
+		const char *t = strstr(ftl_console_line(con, i)->text, lead);
+		if (t) {
+			t += strlen(lead);
+			*banner_release = g_strndup(t, strcspn(t, " "));
+			*release = *banner_release;
+		}
+	}
+}
+
 /* Every log's reports, as text one after the other or as one JSON document. */
 static gboolean oops_show(const FtlCliGlobals *g, FtlFormat format, guint last_n, GError **error)
 {
@@ -80,12 +103,19 @@ static gboolean oops_show(const FtlCliGlobals *g, FtlFormat format, guint last_n
 		if (!con)
 			return FALSE;
 		g_autoptr(FtlOops) o = ftl_oops_find(con);
+		const char *release, *build;
+		g_autofree char *banner_release = NULL, *note = NULL;
+		oops_kernel(con, o, &release, &build, &banner_release);
+		g_autoptr(FtlDebugInfo) dbg =
+			ftl_cli_debuginfo(g, con->path, release, build, &note, error);
+		if (!dbg && error && *error)
+			return FALSE;
 		guint nd = con->dumps->len;
 		g_autofree FtlTrace **traces = g_new0(FtlTrace *, MAX(nd, 1));
 		g_autofree FtlOopsDumpView *views = g_new0(FtlOopsDumpView, MAX(nd, 1));
 		for (guint d = 0; d < nd; d++)
 			oops_read_dump(g, con, o, d, last_n, &traces[d], &views[d]);
-		FtlOopsView v = { con, o, views, last_n };
+		FtlOopsView v = { con, o, views, last_n, dbg, note, TRUE };
 		ftl_oops_printer_add(pr, &v);
 		for (guint d = 0; d < nd; d++) {
 			ftl_oops_trail_free(views[d].trail);

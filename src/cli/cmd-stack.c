@@ -84,6 +84,14 @@ gboolean ftl_cmd_stack(const FtlCommand *cmd, int argc, char **argv, GError **er
 	for (guint i = 0; i < n; i++)
 		tables[i] = ftl_stack_set_table(set, i);
 	g_autoptr(FtlStackHogs) h = ftl_stackhog_new(tables, n);
-	ftl_stack_view_print(set, h, format, (guint)top, &g.style, stdout);
+	/* a series names its kernel; a bare stack_trace needs --vmlinux */
+	const char *release = NULL;
+	for (guint i = 0; i < n && !release; i++)
+		release = tables[i]->kernel;
+	g_autoptr(FtlDebugInfo) dbg =
+		ftl_cli_debuginfo(&g, n ? tables[0]->file : "stack", release, NULL, NULL, error);
+	if (!dbg && error && *error)
+		return FALSE;
+	ftl_stack_view_print(set, h, format, (guint)top, dbg, &g.style, stdout);
 	return TRUE;
 }

@@ -3,7 +3,9 @@
  * with the call trace as the kernel printed it, or JSON with every field. */
 #include "views/oops.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/timefmt.h"
 #include "views/info.h"
@@ -40,6 +42,27 @@ static void oops_frame_text(GString *s, const FtlOopsFrame *f)
 		g_string_append(s, " [inline]");
 }
 
+/* ---- source lines ---------------------------------------------------------- */
+
+/* f's frames from the debug info (FtlSrcFrame, innermost first) into out;
+ * how many, 0 without debug info or when it does not know f. */
+static guint oops_symbolize(const FtlOopsView *v, const FtlOopsFrame *f, GArray *out)
+{
+	g_array_set_size(out, 0);
+	if (!v->dbg || !f->func)
+		return 0;
+	return ftl_debuginfo_frame(v->dbg, f->func, f->offset, f->size, f->module, out);
+}
+
+/* "drivers/tty/sysrq.c:155", the build directory cut */
+static void oops_src_text(GString *s, const FtlOopsView *v, const FtlSrcFrame *sf)
+{
+	const char *file = ftl_debuginfo_short_path(v->dbg, sf->file);
+	g_string_append(s, file ? file : "??");
+	if (sf->line)
+		g_string_append_printf(s, ":%u", sf->line);
+}
+
 /* Text that reaches a terminal: printable, and cut to width with '~'. */
 static char *oops_fit(const char *text, guint width)
 {
@@ -73,6 +96,113 @@ static guint oops_report_of_dump(const FtlOopsView *v, guint d)
 	return 0;
 }
 
+/* ---- the "Code:" bytes ------------------------------------------------------ */
+
+/* The x86 "Code: .. <xx> .." line of r: its bytes and the index of the
+ * one in <>; FALSE when the report has none (or another architecture's). */
+static gboolean oops_code_bytes(const FtlOopsView *v, const FtlOopsReport *r, GByteArray *bytes,
+				guint *trap)
+{
+	if (g_strcmp0(r->arch, "x86_64") && g_strcmp0(r->arch, "x86"))
+		return FALSE;
+	for (guint i = r->first; i <= r->last && i < v->con->lines->len; i++) {
+		const char *t = ftl_console_line(v->con, i)->text;
+		while (*t == ' ')
+			t++;
+		if (!g_str_has_prefix(t, "Code: "))
+			continue;
+		gboolean marked = FALSE;
+		g_auto(GStrv) words = g_strsplit(t + 6, " ", -1);
+		for (char **w = words; *w; w++) {
+			const char *h = *w;
+			gsize n = strlen(h);
+			if (!n)
+				continue;
+			gboolean mark = n == 4 && h[0] == '<' && h[3] == '>';
+			if (mark) {
+				h++;
+				*trap = bytes->len;
+				marked = TRUE;
+			} else if (n != 2) {
+				return FALSE; /* "Unable to access opcode bytes..." */
+			}
+			if (!g_ascii_isxdigit(h[0]) || !g_ascii_isxdigit(h[1]))
+				return FALSE;
+			guint8 b = (guint8)(g_ascii_xdigit_value(h[0]) << 4 | g_ascii_xdigit_value(h[1]));
+			g_byte_array_append(bytes, &b, 1);
+		}
+		return marked && bytes->len;
+	}
+	return FALSE;
+}
+
+/* The instructions from the faulting one on, as the kernel's
+ * scripts/decodecode shows them: objdump -D of the bytes as x86-64 code.
+ * NULL with *why set when objdump is missing or fails. Free with
+ * g_strfreev(). */
+static char **oops_code_decode(const GByteArray *bytes, guint trap, const char **why)
+{
+	g_autofree char *objdump = g_find_program_in_path("objdump");
+	if (!objdump) {
+		*why = "not decoded: no objdump (binutils)";
+		return NULL;
+	}
+	g_autofree char *path = NULL;
+	int fd = g_file_open_tmp("ftlens-code-XXXXXX", &path, NULL);
+	if (fd < 0) {
+		*why = "not decoded: no temporary file";
+		return NULL;
+	}
+	gboolean written = write(fd, bytes->data, bytes->len) == (gssize)bytes->len;
+	close(fd);
+	g_autofree char *start = g_strdup_printf("--start-address=%u", trap);
+	char *argv[] = { objdump, "-D", "-b", "binary", "-m", "i386:x86-64", start, path, NULL };
+	g_autofree char *out = NULL;
+	gint status = 1;
+	gboolean ran = written && g_spawn_sync(NULL, argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+					       NULL, &out, NULL, &status, NULL);
+	g_unlink(path);
+	if (!ran || !g_spawn_check_wait_status(status, NULL)) {
+		*why = "not decoded: objdump failed";
+		return NULL;
+	}
+	/* the instruction lines: "   2a:\t48 3d 00 f0 ff ff \tcmp ..." */
+	GPtrArray *lines = g_ptr_array_new();
+	g_auto(GStrv) all = g_strsplit(out, "\n", -1);
+	for (char **l = all; *l; l++) {
+		const char *p = *l;
+		while (*p == ' ')
+			p++;
+		const char *colon = p;
+		while (g_ascii_isxdigit(*colon))
+			colon++;
+		if (colon > p && colon[0] == ':' && colon[1] == '\t')
+			g_ptr_array_add(lines, g_strdup(p));
+	}
+	g_ptr_array_add(lines, NULL);
+	return (char **)g_ptr_array_free(lines, FALSE);
+}
+
+static void oops_text_code(FILE *out, const FtlOopsView *v, const FtlOopsReport *r)
+{
+	g_autoptr(GByteArray) bytes = g_byte_array_new();
+	guint trap = 0;
+	if (!v->decode_code || !oops_code_bytes(v, r, bytes, &trap))
+		return;
+	const char *why = NULL;
+	g_auto(GStrv) lines = oops_code_decode(bytes, trap, &why);
+	if (!lines) {
+		oops_kv(out, "code", why);
+		return;
+	}
+	fprintf(out, "  Code (objdump, from the faulting instruction at byte %u of %u):\n", trap,
+		bytes->len);
+	for (guint i = 0; lines[i]; i++) {
+		g_autofree char *vis = oops_fit(lines[i], OOPS_WIDTH - 22);
+		fprintf(out, "    %s%s\n", vis, i ? "" : "   <-- trapping instruction");
+	}
+}
+
 /* ---- text ------------------------------------------------------------------ */
 
 static void oops_text_stack(FILE *out, const FtlOopsView *v, const FtlOopsStack *st)
@@ -89,6 +219,7 @@ static void oops_text_stack(FILE *out, const FtlOopsView *v, const FtlOopsStack 
 		st->interleaved ? ", mixed with another CPU's output" : "");
 	const char *section = NULL;
 	g_autoptr(GString) s = g_string_new(NULL);
+	g_autoptr(GArray) src = g_array_new(FALSE, FALSE, sizeof(FtlSrcFrame));
 	for (guint i = 0; i < st->frames->len; i++) {
 		const FtlOopsFrame *f = &g_array_index(st->frames, FtlOopsFrame, i);
 		if (g_strcmp0(section, f->section)) {
@@ -96,10 +227,26 @@ static void oops_text_stack(FILE *out, const FtlOopsView *v, const FtlOopsStack 
 				fprintf(out, "     <%s>\n", f->section);
 			section = f->section;
 		}
+		const char *mark = f->reliable ? " " : "?";
+		/* what the kernel inlined there, innermost first, as syzkaller
+		 * prints it: "func file:line [inline]" above the frame */
+		guint n_src = f->source ? 0 : oops_symbolize(v, f, src);
+		for (guint k = 0; k + 1 < n_src; k++) {
+			const FtlSrcFrame *sf = &g_array_index(src, FtlSrcFrame, k);
+			g_string_printf(s, "%s ", sf->func);
+			oops_src_text(s, v, sf);
+			g_string_append(s, " [inline]");
+			g_autofree char *vis = oops_fit(s->str, OOPS_WIDTH - 9);
+			fprintf(out, "   %s %s%s\n", mark, section ? "  " : "", vis);
+		}
 		g_string_truncate(s, 0);
 		oops_frame_text(s, f);
+		if (n_src) {
+			g_string_append_c(s, ' ');
+			oops_src_text(s, v, &g_array_index(src, FtlSrcFrame, n_src - 1));
+		}
 		g_autofree char *vis = oops_fit(s->str, OOPS_WIDTH - 9);
-		fprintf(out, "   %s %s%s\n", f->reliable ? " " : "?", section ? "  " : "", vis);
+		fprintf(out, "   %s %s%s\n", mark, section ? "  " : "", vis);
 	}
 }
 
@@ -162,12 +309,29 @@ static void oops_text_report(FILE *out, const FtlOopsView *v, guint i)
 	}
 	oops_kv(out, "hardware", r->hardware);
 	oops_kv(out, "arch", r->arch);
+	if (v->dbg)
+		oops_kv(out, "sources", ftl_symfile_path(ftl_debuginfo_vmlinux(v->dbg)));
+	else
+		oops_kv(out, "sources", v->dbg_note);
 	if (r->has_fault) {
-		GString *s = g_string_new(NULL);
+		g_autoptr(GString) s = g_string_new(NULL);
+		g_autoptr(GArray) src = g_array_new(FALSE, FALSE, sizeof(FtlSrcFrame));
 		g_string_append_printf(s, "%s ", r->fault_reg);
 		oops_frame_text(s, &r->fault);
+		guint n = r->fault.source ? 0 : oops_symbolize(v, &r->fault, src);
+		if (n) {
+			g_string_append_c(s, ' ');
+			oops_src_text(s, v, &g_array_index(src, FtlSrcFrame, 0));
+		}
 		oops_kv(out, "fault", s->str);
-		g_string_free(s, TRUE);
+		/* the functions it sits in, inner to outer, when inlined */
+		g_string_truncate(s, 0);
+		for (guint k = 1; k < n; k++) {
+			const FtlSrcFrame *sf = &g_array_index(src, FtlSrcFrame, k);
+			g_string_append_printf(s, "%s%s ", k > 1 ? ", " : "", sf->func);
+			oops_src_text(s, v, sf);
+		}
+		oops_kv(out, "inlined in", s->str);
 	}
 	oops_kv(out, "blamed", r->blamed);
 	oops_kv(out, "at", r->location);
@@ -203,6 +367,7 @@ static void oops_text_report(FILE *out, const FtlOopsView *v, guint i)
 					oops_lineno(v, rb->line), cpu);
 		oops_text_regs(out, heading, rb->regs);
 	}
+	oops_text_code(out, v, r);
 	gboolean others = FALSE;
 	for (guint k = 0; k < r->stacks->len; k++) {
 		const FtlOopsStack *st = g_ptr_array_index(r->stacks, k);
@@ -382,6 +547,27 @@ static void oops_json_frame(JsonBuilder *b, const FtlOopsView *v, const FtlOopsF
 	oops_json_bool(b, "inline", f->inlined);
 	oops_json_bool(b, "reliable", f->reliable);
 	oops_json_str(b, "section", f->section);
+	/* the debug info's frames, innermost first; null without debug info */
+	json_builder_set_member_name(b, "symbolized");
+	if (v->dbg) {
+		g_autoptr(GArray) src = g_array_new(FALSE, FALSE, sizeof(FtlSrcFrame));
+		guint n = oops_symbolize(v, f, src);
+		json_builder_begin_array(b);
+		for (guint k = 0; k < n; k++) {
+			const FtlSrcFrame *sf = &g_array_index(src, FtlSrcFrame, k);
+			json_builder_begin_object(b);
+			oops_json_str(b, "function", sf->func);
+			oops_json_str(b, "file", ftl_debuginfo_short_path(v->dbg, sf->file));
+			oops_json_str(b, "path", sf->file);
+			ftl_json_member_opt(b, "line", sf->line, 0);
+			ftl_json_member_opt(b, "discriminator", sf->discriminator, 0);
+			oops_json_bool(b, "inline", k + 1 < n);
+			json_builder_end_object(b);
+		}
+		json_builder_end_array(b);
+	} else {
+		json_builder_add_null_value(b);
+	}
 	if (with_line)
 		ftl_json_member_int(b, "line", (gint64)oops_lineno(v, f->line));
 	json_builder_end_object(b);
@@ -588,6 +774,16 @@ void ftl_oops_add_json(JsonBuilder *b, const FtlOopsView *v)
 	ftl_json_member_int(b, "lines", (gint64)v->con->n_input);
 	oops_json_bool(b, "timestamps", v->con->has_ts);
 	oops_json_bool(b, "caller_ids", v->con->has_caller);
+	json_builder_set_member_name(b, "debuginfo");
+	json_builder_begin_object(b);
+	if (v->dbg) {
+		FtlSymFile *vm = ftl_debuginfo_vmlinux(v->dbg);
+		oops_json_str(b, "vmlinux", ftl_symfile_path(vm));
+		oops_json_str(b, "release", ftl_debuginfo_release(v->dbg));
+		oops_json_str(b, "build_id", ftl_symfile_build_id(vm));
+	}
+	oops_json_str(b, "note", v->dbg ? NULL : v->dbg_note);
+	json_builder_end_object(b);
 	json_builder_set_member_name(b, "reports");
 	json_builder_begin_array(b);
 	for (guint i = 0; i < ftl_oops_count(v->oops); i++)
@@ -624,6 +820,7 @@ enum {
 	R_RELEASE,
 	R_TAINT,
 	R_FAULT,
+	R_FAULT_SOURCE,
 	R_FRAMES,
 	R_FIRST,
 	R_LAST,
@@ -641,6 +838,7 @@ static const FtlColumn oops_report_cols[] = {
 	[R_RELEASE] = { "release", "release", FTL_COL_STR },
 	[R_TAINT] = { "taint", "taint", FTL_COL_STR },
 	[R_FAULT] = { "fault", "fault", FTL_COL_STR },
+	[R_FAULT_SOURCE] = { "fault_source", "fault source", FTL_COL_STR },
 	[R_FRAMES] = { "call_trace_frames", "frames", FTL_COL_INT },
 	[R_FIRST] = { "first_line", "first line", FTL_COL_INT },
 	[R_LAST] = { "last_line", "last line", FTL_COL_INT },
@@ -669,6 +867,17 @@ static void oops_csv_rows(FtlTable *t, const FtlOopsView *v)
 			g_autoptr(GString) f = g_string_new(NULL);
 			oops_frame_text(f, &r->fault);
 			ftl_table_set_str(t, R_FAULT, f->str);
+			/* file:line innermost first, " < " between inlined levels */
+			g_autoptr(GArray) src = g_array_new(FALSE, FALSE, sizeof(FtlSrcFrame));
+			guint n = oops_symbolize(v, &r->fault, src);
+			g_string_truncate(f, 0);
+			for (guint k = 0; k < n; k++) {
+				if (k)
+					g_string_append(f, " < ");
+				oops_src_text(f, v, &g_array_index(src, FtlSrcFrame, k));
+			}
+			if (n)
+				ftl_table_set_str(t, R_FAULT_SOURCE, f->str);
 		}
 		ftl_table_set_int(t, R_FRAMES, main ? (gint64)main->frames->len : 0);
 		ftl_table_set_int(t, R_FIRST, (gint64)oops_lineno(v, r->first));

@@ -9,6 +9,7 @@
 #include "analysis/oops.h"
 #include "model/console.h"
 #include "model/source.h"
+#include "symbols/debuginfo.h"
 #include "views/table.h"
 
 /* What was read of one ftrace dump. */
@@ -25,6 +26,13 @@ typedef struct {
 	const FtlOops *oops;
 	const FtlOopsDumpView *dumps; /* con->dumps->len of them */
 	guint last_n;		      /* events shown per CPU */
+	/* the kernel's debug info: frames gain file:line and their inline
+	 * chain; NULL when there is none, and then dbg_note says why (or NULL) */
+	FtlDebugInfo *dbg;
+	const char *dbg_note;
+	/* text: decode the x86 "Code:" bytes with objdump (a child process
+	 * per report, so off where that costs too much: the fuzzers) */
+	gboolean decode_code;
 } FtlOopsView;
 
 void ftl_oops_print_text(FILE *out, const FtlOopsView *v);

@@ -33,10 +33,67 @@ static double stack_pct(gint64 part, gint64 whole)
 	return whole > 0 ? 100.0 * (double)part / (double)whole : 0;
 }
 
-/* The frames of t, top first; the bar only in text. */
-static FtlTable *stack_frames_table(const FtlStackTable *t, gboolean text)
+/* f's frames from the debug info, innermost first, into src: the
+ * location "func+0xOFF/0xSIZE" is split here. How many, 0 when unknown. */
+static guint stack_symbolize(FtlDebugInfo *dbg, const FtlStackFrame *f, GArray *src)
 {
-	enum { c_frame, c_depth, c_size, c_share, c_bar, c_loc, c_func, c_mod, c_raw, c_line };
+	g_array_set_size(src, 0);
+	const char *plus = strrchr(f->location, '+');
+	guint64 off = 0, size = 0;
+	if (!dbg || f->raw || !plus)
+		return 0;
+	char *end;
+	off = g_ascii_strtoull(plus + 1, &end, 16);
+	if (*end == '/')
+		size = g_ascii_strtoull(end + 1, NULL, 16);
+	return ftl_debuginfo_frame(dbg, f->func, off, size, f->module, src);
+}
+
+/* "file:line" of sf, the build directory cut */
+static char *stack_src_text(FtlDebugInfo *dbg, const FtlSrcFrame *sf)
+{
+	const char *file = ftl_debuginfo_short_path(dbg, sf->file);
+	return sf->line ? g_strdup_printf("%s:%u", file ? file : "??", sf->line)
+			: g_strdup(file ? file : "??");
+}
+
+/* The chain as addr2line -f -i prints it, one level per "; ":
+ * "func path:line (discriminator N)", the path as the debug info has it. */
+static char *stack_chain_text(const GArray *src)
+{
+	GString *s = g_string_new(NULL);
+	for (guint k = 0; k < src->len; k++) {
+		const FtlSrcFrame *sf = &g_array_index(src, FtlSrcFrame, k);
+		g_string_append_printf(s, "%s%s %s:", k ? "; " : "", sf->func,
+				       sf->file ? sf->file : "??");
+		if (!sf->line)
+			g_string_append_c(s, '?');
+		else
+			g_string_append_printf(s, "%u", sf->line);
+		if (sf->line && sf->discriminator)
+			g_string_append_printf(s, " (discriminator %u)", sf->discriminator);
+	}
+	return g_string_free(s, FALSE);
+}
+
+/* The frames of t, top first; the bar only in text; with debug info each
+ * frame's file:line (its function's own, outermost) and inline chain. */
+static FtlTable *stack_frames_table(const FtlStackTable *t, gboolean text, FtlDebugInfo *dbg)
+{
+	enum {
+		c_frame,
+		c_depth,
+		c_size,
+		c_share,
+		c_bar,
+		c_loc,
+		c_src,
+		c_func,
+		c_mod,
+		c_raw,
+		c_line,
+		c_chain
+	};
 	static const FtlColumn cols[] = {
 		[c_frame] = { "frame", "#", FTL_COL_INT },
 		[c_depth] = { "depth", "depth", FTL_COL_INT },
@@ -44,14 +101,21 @@ static FtlTable *stack_frames_table(const FtlStackTable *t, gboolean text)
 		[c_share] = { "share_pct", "share", FTL_COL_PCT },
 		[c_bar] = { "bar", "bar", FTL_COL_STR, FTL_COL_NO_CUT },
 		[c_loc] = { "location", "location", FTL_COL_STR },
+		[c_src] = { "source", "source", FTL_COL_STR },
 		[c_func] = { "function", "function", FTL_COL_STR, FTL_COL_HIDE_TEXT },
 		[c_mod] = { "module", "module", FTL_COL_STR, FTL_COL_HIDE_TEXT },
 		[c_raw] = { "raw", "raw", FTL_COL_INT, FTL_COL_HIDE_TEXT },
 		[c_line] = { "line", "line", FTL_COL_INT, FTL_COL_HIDE_TEXT },
+		[c_chain] = { "inline_chain", "inline chain", FTL_COL_STR, FTL_COL_HIDE_TEXT },
 	};
 	FtlTable *tb = ftl_table_new("max_stack", cols, G_N_ELEMENTS(cols));
 	if (!text)
 		ftl_table_omit(tb, c_bar);
+	if (!dbg) {
+		ftl_table_omit(tb, c_src);
+		ftl_table_omit(tb, c_chain);
+	}
+	g_autoptr(GArray) src = g_array_new(FALSE, FALSE, sizeof(FtlSrcFrame));
 	gint64 depth = ftl_stack_table_depth(t), biggest = 0;
 	for (guint i = 0; i < ftl_stack_table_n_frames(t); i++)
 		biggest = MAX(biggest, ftl_stack_table_frame(t, i)->size);
@@ -71,13 +135,32 @@ static FtlTable *stack_frames_table(const FtlStackTable *t, gboolean text)
 		ftl_table_set_str(tb, c_mod, f->module);
 		ftl_table_set_int(tb, c_raw, f->raw);
 		ftl_table_set_int(tb, c_line, (gint64)f->line);
+		guint n = stack_symbolize(dbg, f, src);
+		if (n) {
+			g_autofree char *where =
+				stack_src_text(dbg, &g_array_index(src, FtlSrcFrame, n - 1));
+			g_autofree char *chain = stack_chain_text(src);
+			ftl_table_set_str(tb, c_src, where);
+			ftl_table_set_str(tb, c_chain, chain);
+		}
 	}
 	return tb;
 }
 
 /* Every function with its statistics, ranked as the hogs are; its text view
  * (the aggregate over many tables) leaves out what the hogs show. */
-static FtlTable *stack_funcs_table(const FtlStackHogs *h)
+/* Where func is defined, "mm/memory.c:1234"; NULL when unknown. */
+static char *stack_definition(FtlDebugInfo *dbg, const char *func, gboolean raw)
+{
+	const char *file;
+	guint line;
+	if (!dbg || raw || !ftl_debuginfo_definition(dbg, func, &file, &line))
+		return NULL;
+	FtlSrcFrame sf = { func, file, line, 0 };
+	return stack_src_text(dbg, &sf);
+}
+
+static FtlTable *stack_funcs_table(const FtlStackHogs *h, FtlDebugInfo *dbg)
 {
 	enum {
 		C_RANK,
@@ -91,7 +174,8 @@ static FtlTable *stack_funcs_table(const FtlStackHogs *h)
 		C_DBYTES,
 		C_DSHARE,
 		C_MFILE,
-		C_MLINE
+		C_MLINE,
+		C_SOURCE
 	};
 	static const FtlColumn cols[] = {
 		[C_RANK] = { "rank", "rank", FTL_COL_INT, FTL_COL_HIDE_TEXT },
@@ -106,8 +190,11 @@ static FtlTable *stack_funcs_table(const FtlStackHogs *h)
 		[C_DSHARE] = { "deepest_share_pct", "of deepest", FTL_COL_PCT },
 		[C_MFILE] = { "max_file", "max file", FTL_COL_STR, FTL_COL_HIDE_TEXT },
 		[C_MLINE] = { "max_line", "max line", FTL_COL_INT, FTL_COL_HIDE_TEXT },
+		[C_SOURCE] = { "source", "defined at", FTL_COL_STR },
 	};
 	FtlTable *tb = ftl_table_new("functions", cols, G_N_ELEMENTS(cols));
+	if (!dbg)
+		ftl_table_omit(tb, C_SOURCE);
 	for (guint i = 0; i < ftl_stackhog_n_funcs(h); i++) {
 		const FtlStackFunc *f = ftl_stackhog_func(h, i);
 		ftl_table_begin_row(tb);
@@ -123,6 +210,8 @@ static FtlTable *stack_funcs_table(const FtlStackHogs *h)
 		ftl_table_set_double(tb, C_DSHARE, 100.0 * f->deepest_share);
 		ftl_table_set_str(tb, C_MFILE, f->max_table->file);
 		ftl_table_set_int(tb, C_MLINE, (gint64)f->max_frame->line);
+		g_autofree char *def = stack_definition(dbg, f->func, f->raw);
+		ftl_table_set_str(tb, C_SOURCE, def);
 	}
 	return tb;
 }
@@ -149,18 +238,21 @@ static char *stack_frame_where(const FtlStackTable *t, const FtlStackFrame *f, g
 }
 
 /* Text: the hogs, largest frame first, with where that frame is. */
-static FtlTable *stack_hogs_text(const FtlStackSet *set, const FtlStackHogs *h)
+static FtlTable *stack_hogs_text(const FtlStackSet *set, const FtlStackHogs *h, FtlDebugInfo *dbg)
 {
 	gboolean one_file = stack_one_file(set);
-	enum { TB_RANK, TB_SIZE, TB_DEEPEST_SHARE_PCT, TB_FUNCTION, TB_WHERE };
+	enum { TB_RANK, TB_SIZE, TB_DEEPEST_SHARE_PCT, TB_FUNCTION, TB_SOURCE, TB_WHERE };
 	static const FtlColumn tb_cols[] = {
 		[TB_RANK] = { "rank", "rank", FTL_COL_INT },
 		[TB_SIZE] = { "size", "size", FTL_COL_INT },
 		[TB_DEEPEST_SHARE_PCT] = { "deepest_share_pct", "of deepest", FTL_COL_PCT },
 		[TB_FUNCTION] = { "function", "function", FTL_COL_STR },
+		[TB_SOURCE] = { "source", "defined at", FTL_COL_STR },
 		[TB_WHERE] = { "where", "largest frame at", FTL_COL_STR },
 	};
 	FtlTable *tb = ftl_table_new("hogs", tb_cols, G_N_ELEMENTS(tb_cols));
+	if (!dbg)
+		ftl_table_omit(tb, TB_SOURCE);
 	for (guint i = 0; i < ftl_stackhog_n_funcs(h); i++) {
 		const FtlStackFunc *f = ftl_stackhog_func(h, i);
 		g_autofree char *where = stack_frame_where(f->max_table, f->max_frame, one_file);
@@ -169,6 +261,8 @@ static FtlTable *stack_hogs_text(const FtlStackSet *set, const FtlStackHogs *h)
 		ftl_table_set_int(tb, TB_SIZE, f->max_size);
 		ftl_table_set_double(tb, TB_DEEPEST_SHARE_PCT, 100.0 * f->deepest_share);
 		ftl_table_set_str(tb, TB_FUNCTION, f->func);
+		g_autofree char *def = stack_definition(dbg, f->func, f->raw);
+		ftl_table_set_str(tb, TB_SOURCE, def);
 		ftl_table_set_str(tb, TB_WHERE, where);
 	}
 	return tb;
@@ -341,7 +435,7 @@ static char *stack_table_label(const FtlStackTable *t)
 }
 
 static void stack_print_text(const FtlStackSet *set, const FtlStackHogs *h, guint top,
-			     const FtlTextStyle *style, FILE *out)
+			     FtlDebugInfo *dbg, const FtlTextStyle *style, FILE *out)
 {
 	const FtlStackTable *deep = ftl_stackhog_deepest(h);
 	guint n = ftl_stackhog_n_tables(h), empty = ftl_stackhog_n_empty(h);
@@ -378,11 +472,11 @@ static void stack_print_text(const FtlStackSet *set, const FtlStackHogs *h, guin
 		g_autofree char *k = g_strdup_printf("kernel: %s", deep->kernel);
 		stack_puts_visible(out, k);
 	}
-	g_autoptr(FtlTable) frames = stack_frames_table(deep, TRUE);
+	g_autoptr(FtlTable) frames = stack_frames_table(deep, TRUE, dbg);
 	ftl_table_print_text(frames, out, 0, style);
 
 	fprintf(out, "\nStack hogs, largest frame first%s:\n", n > 1 ? " (over every table)" : "");
-	g_autoptr(FtlTable) hogs = stack_hogs_text(set, h);
+	g_autoptr(FtlTable) hogs = stack_hogs_text(set, h, dbg);
 	ftl_table_print_text(hogs, out, top, style);
 
 	if (n > 1) {
@@ -391,7 +485,7 @@ static void stack_print_text(const FtlStackSet *set, const FtlStackHogs *h, guin
 			" to %" G_GINT64_FORMAT ", mean %.1f):\n",
 			n, ftl_stackhog_min_depth(h), ftl_stack_table_depth(deep),
 			ftl_stackhog_mean_depth(h));
-		g_autoptr(FtlTable) agg = stack_funcs_table(h);
+		g_autoptr(FtlTable) agg = stack_funcs_table(h, dbg);
 		ftl_table_print_text(agg, out, top, style);
 		fprintf(out, "\nTables:\n");
 		g_autoptr(FtlTable) tables = stack_tables_table(set, TRUE);
@@ -405,18 +499,18 @@ static void stack_print_text(const FtlStackSet *set, const FtlStackHogs *h, guin
 }
 
 void ftl_stack_view_print(const FtlStackSet *set, const FtlStackHogs *h, FtlFormat format,
-			  guint top, const FtlTextStyle *style, FILE *out)
+			  guint top, FtlDebugInfo *dbg, const FtlTextStyle *style, FILE *out)
 {
 	if (format == FTL_FORMAT_TEXT) {
-		stack_print_text(set, h, top, style, out);
+		stack_print_text(set, h, top, dbg, style, out);
 		return;
 	}
 	const FtlStackTable *deep = ftl_stackhog_deepest(h);
 	g_autoptr(FtlTable) tables = stack_tables_table(set, FALSE);
 	g_autoptr(FtlTable) frames = NULL;
 	if (deep)
-		frames = stack_frames_table(deep, FALSE);
-	g_autoptr(FtlTable) funcs = stack_funcs_table(h);
+		frames = stack_frames_table(deep, FALSE, dbg);
+	g_autoptr(FtlTable) funcs = stack_funcs_table(h, dbg);
 	g_autoptr(FtlTable) maxes = stack_max_sizes_table(set);
 	g_autoptr(FtlTable) diags = stack_diags_table(set);
 	if (format == FTL_FORMAT_CSV) {

@@ -8,6 +8,7 @@
 
 #include "analysis/stackhog.h"
 #include "model/stack.h"
+#include "symbols/debuginfo.h"
 #include "views/table.h"
 
 /* The widest bar, in characters; a frame's bar is its Size over the
@@ -16,8 +17,10 @@
 
 /* Prints the report for every table of set, as analysed in h. top limits
  * the rows of the ranked tables in text (CSV and JSON list all). */
+/* With dbg (may be NULL) the deepest stack's frames gain their source and
+ * inline chain, the functions where they are defined. */
 void ftl_stack_view_print(const FtlStackSet *set, const FtlStackHogs *h, FtlFormat format,
-			  guint top, const FtlTextStyle *style, FILE *out);
+			  guint top, FtlDebugInfo *dbg, const FtlTextStyle *style, FILE *out);
 /* Prints a against b as compared in d; n_a and n_b are how many tables with
  * frames each input held (a and b are the deepest of them). */
 void ftl_stack_view_print_diff(const FtlStackSet *set, const FtlStackTable *a, guint n_a,

@@ -13,7 +13,7 @@ allowed() {
 }
 layers=$(printf '%s\n' "$table" | cut -d: -f1 | tr '\n' ' ')
 
-plan 12
+plan 14
 for layer in $layers; do
 	[ -d "$layer" ] || { ok "$layer: absent # SKIP no such layer yet"; continue; }
 	bad=""
@@ -35,6 +35,8 @@ check "every directory under src/ is a layer of doc/HACKING.md ($layers)" '[ -z 
 # Analyses never call libtraceevent; only the parse wrappers include it.
 n=$(grep -l 'event-parse.h\|tracefs.h\|trace-cmd.h' $(find analysis views cli -name '*.[ch]' 2>/dev/null) 2>/dev/null | wc -l)
 check "no libtraceevent/libtracefs/libtracecmd outside parse/ and capture/" '[ "$n" -eq 0 ]'
+n=$(grep -l 'elfutils/\|<gelf.h>\|<libelf.h>\|<dwarf.h>' $(find . -name '*.[ch]') 2>/dev/null | grep -v '^./symbols/' | wc -l)
+check "elfutils (libdw, libelf) only under symbols/" '[ "$n" -eq 0 ]'
 n=$(grep -l 'curses.h' $(find . -name '*.[ch]') 2>/dev/null | grep -v '^./views/tui/' | wc -l)
 check "curses only under views/tui/" '[ "$n" -eq 0 ]'
 # libftlens-marker is linked by applications: libc headers and its own only.

@@ -26,7 +26,8 @@ static void stack_views(FtlStackSet *set)
 						  "stack diff json" };
 	for (int f = FTL_FORMAT_TEXT; f <= FTL_FORMAT_JSON; f++) {
 		FuzzCapture c;
-		ftl_stack_view_print(set, h, (FtlFormat)f, 5, &fuzz_text_style, fuzz_capture_open(&c));
+		ftl_stack_view_print(set, h, (FtlFormat)f, 5, NULL, &fuzz_text_style,
+				     fuzz_capture_open(&c));
 		fuzz_capture_check(&c, names[f], f);
 		if (!d)
 			continue;

@@ -15,6 +15,9 @@
 #                    with "Kernel panic" (no transfer happens then)
 #   #@fixture no     a test's own scenario: make-fixtures.sh skips it
 #   #@sample PATH    make-fixtures.sh moves its trace.txt to PATH (the sample)
+#   #@setup SCRIPT   runs tests/vm/SCRIPT EXTRA_DIR KERNEL on the host first:
+#                    what it puts in EXTRA_DIR lands in the initramfs root
+#                    (helpers, modules); its exit 77 skips the scenario
 # Exit: 0 ok, 1 failure (no end marker, bad transfer, timeout), 2 usage,
 # 77 qemu or the kernel missing and not installable.
 set -eu
@@ -81,6 +84,17 @@ outdir=$(cd "$outdir" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/ftlens-vm.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 
+setup=$(directive setup)
+if [ -n "$setup" ]; then
+	mkdir -p "$work/extra"
+	[ -z "$extra" ] || cp -a "$extra/." "$work/extra/"
+	set +e
+	"$here/$setup" "$work/extra" "$kernel"
+	src=$?
+	set -e
+	[ $src -eq 0 ] || die "setup $setup failed ($src)" "$([ $src -eq 77 ] && echo 77 || echo 1)"
+	extra=$work/extra
+fi
 "$here/build-initramfs.sh" --scenario "$scenario" "$@" "$work/initramfs.cpio.gz" ${extra:+"$extra"}
 
 console=$outdir/console.log

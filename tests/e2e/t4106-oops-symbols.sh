@@ -1,0 +1,116 @@
+#!/bin/sh
+# `ftlens oops` with the rig kernel's debug info (linux-image-6.1.0-57-
+# cloud-amd64-dbg; the README's test command installs it): every frame of
+# the rig's two panics (tests/data/vm/oops: sysrq from /proc; vm/oops-module:
+# sysrq typed on a /dev/uhid keyboard, so hid and uhid frames) gets the file,
+# line and inline chain that binutils' addr2line -f -i gives at the same
+# address, the address found without ftlens (symbols-oracle.py: System.map,
+# the module's symbol table). Where addr2line contradicts the DWARF line
+# table, elfutils' eu-addr2line must agree with ftlens instead.
+# shellcheck source=tests/e2e/lib.sh
+. "$(dirname "$0")/lib.sh"
+prereq PYTHON
+rel=6.1.0-57-cloud-amd64
+vml=/usr/lib/debug/boot/vmlinux-$rel
+map=/usr/lib/debug/boot/System.map-$rel
+mods=/usr/lib/debug/lib/modules/$rel
+[ -r "$vml" ] && [ -r "$map" ] ||
+	skip_all "no $vml: apt-get install linux-image-$rel-dbg (the README's test command does)"
+for t in addr2line eu-addr2line readelf; do
+	command -v $t >/dev/null 2>&1 || skip_all "no $t (binutils, elfutils)"
+done
+logs="$FTL_TESTDATA/vm/oops/console.log $FTL_TESTDATA/vm/oops-module/console.log"
+for l in $logs; do [ -r "$l" ] || skip_all "no $l"; done
+make_tmpdir
+plan 14
+
+# shellcheck disable=SC2086
+"$FTLENS" oops --json $logs >"$T/oops.json" 2>"$T/err"
+rc=$?
+check "oops --json finds the debug info by the logs' release (exit $rc)" \
+	'test "$rc" -eq 0 -a ! -s "$T/err" && grep -q "\"vmlinux\" *: *\"$vml\"" "$T/oops.json"'
+
+# every frame of every stack and every fault, as a flat list
+python3 - "$T/oops.json" "$T/frames.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+frames = []
+for log in j["logs"]:
+    for r in log["reports"]:
+        if r["fault"]:
+            frames.append(r["fault"])
+        for st in r["stacks"]:
+            frames += st["frames"]
+json.dump(frames, open(sys.argv[2], "w"))
+PY
+python3 "$top_srcdir/tests/e2e/symbols-oracle.py" "$vml" "$map" "$mods" "$T/frames.json" >"$T/oracle" 2>&1
+last=$(tail -n 1 "$T/oracle")
+set -- $last
+compared=$2 equal=$4 elfutils=$6 skipped=$8
+diag "$(cat "$T/oracle")"
+check "$compared frames compared, $equal equal to addr2line -f -i, $elfutils where addr2line contradicts the line table and eu-addr2line agrees" \
+	'[ "${compared:-0}" -ge 50 ] && [ $((equal + elfutils)) -eq "$compared" ] && ! grep -q "eu-addr2line \[" "$T/oracle"'
+check "most frames are equal to addr2line itself ($equal of $compared)" '[ $((equal * 10)) -ge $((compared * 9)) ]'
+check "skipped only frames without a symbol ($skipped: raw addresses)" \
+	'[ "$skipped" -eq "$(json_get "$T/frames.json" "sum(1 for f in j if not f[\"function\"])")" ]'
+
+# module frames: the module's own debug file
+j() { json_get "$T/oops.json" "$1"; }
+got=$(j "[(f['function'], f['symbolized'][-1]['file']) for f in j['logs'][1]['reports'][0]['call_trace']['frames'] if f['module']]")
+check "module frames resolve in their modules' files ($got)" \
+	'echo "$got" | grep -q "('\''uhid_char_write'\'', '\''drivers/hid/uhid.c'\'')" &&
+	echo "$got" | grep -q "('\''hid_report_raw_event'\'', '\''drivers/hid/hid-core.c'\'')"'
+n_mod=$(j "sum(1 for f in j['logs'][1]['reports'][0]['call_trace']['frames'] if f['module'] and f['symbolized'])")
+check "all 4 module frames of the uhid panic symbolized ($n_mod)" '[ "$n_mod" -eq 4 ]'
+
+# text: the inline chain above the frame, syzkaller's way
+# shellcheck disable=SC2086
+"$FTLENS" oops $logs >"$T/oops.txt"
+check "text: inlined functions above their frame, marked [inline]" '
+	grep -A1 "rcu_read_unlock include/linux/rcupdate.h:823 \[inline\]" "$T/oops.txt" |
+		grep -q "__handle_sysrq.cold+0x44/0x11c drivers/tty/sysrq.c:626"'
+check "text: the module frame with its file:line" \
+	'grep -q "uhid_char_write+0x121/0x540 \[uhid\] drivers/hid/uhid.c:[0-9]" "$T/oops.txt"'
+"$FTLENS" oops -F csv "$FTL_TESTDATA/vm/oops/console.log" >"$T/oops.csv"
+check "CSV: a fault_source column" 'head -n 1 "$T/oops.csv" | grep -q ",fault,fault_source,"'
+
+# a vmlinux of another release is refused, naming both; --force uses it
+sed 's/6\.1\.0-57-cloud-amd64/6.1.0-99-cloud-amd64/g' "$FTL_TESTDATA/vm/oops/console.log" >"$T/other.log"
+"$FTLENS" oops --vmlinux "$vml" "$T/other.log" >"$T/o.out" 2>"$T/o.err"
+rc=$?
+check "another release's vmlinux: one refusal naming both (exit $rc)" '
+	[ "$rc" -eq 1 ] && [ "$(wc -l <"$T/o.err")" -eq 1 ] && [ ! -s "$T/o.out" ] &&
+	grep -q "6.1.0-99-cloud-amd64" "$T/o.err" && grep -q "$vml.*6.1.0-57-cloud-amd64" "$T/o.err" &&
+	grep -q -- "--force-debuginfo" "$T/o.err"'
+"$FTLENS" oops --json --vmlinux "$vml" --force-debuginfo "$T/other.log" >"$T/f.json" 2>/dev/null
+check "--force-debuginfo uses it" \
+	'[ "$(json_get "$T/f.json" "j[\"logs\"][0][\"reports\"][0][\"call_trace\"][\"frames\"][1][\"symbolized\"][0][\"file\"]")" = lib/dump_stack.c ]'
+
+# absent debug info: said in the report, frames as printed
+"$FTLENS" oops --debuginfo "$T/none" "$FTL_TESTDATA/vm/oops/console.log" >"$T/n.txt" 2>"$T/n.err"
+"$FTLENS" oops --json --debuginfo "$T/none" "$FTL_TESTDATA/vm/oops/console.log" >"$T/n.json"
+check "without the -dbg files the report says which file and package, and shows no lines" '
+	[ ! -s "$T/n.err" ] && grep -q "^  sources    no $T/none/boot/vmlinux-" "$T/n.txt" &&
+	[ "$(json_get "$T/n.json" "j[\"logs\"][0][\"debuginfo\"][\"note\"]")" = \
+	  "no $T/none/boot/vmlinux-$rel (apt-get install linux-image-$rel-dbg, or --vmlinux)" ] &&
+	! grep -q "\.c:[0-9]" "$T/n.txt"'
+
+# Code: bytes, decoded from the <trapping> byte on as objdump itself says
+mlog=$FTL_TESTDATA/vm/oops-module/console.log
+want=$(tr -d '\r' <"$mlog" | python3 -c '
+import subprocess, sys, tempfile
+line = [l for l in sys.stdin if "Code: " in l][0].split("Code: ")[1].split()
+trap = [i for i, w in enumerate(line) if w.startswith("<")][0]
+data = bytes(int(w.strip("<>"), 16) for w in line)
+with tempfile.NamedTemporaryFile(suffix=".bin") as f:
+    f.write(data); f.flush()
+    out = subprocess.run(["objdump", "-D", "-b", "binary", "-m", "i386:x86-64",
+                          "--start-address=%d" % trap, f.name], capture_output=True, text=True).stdout
+ins = [l for l in out.split("\n") if l.strip().split(":")[0].strip() == "%x" % trap][0]
+print(" ".join(ins.split("\t")[-1].split()))')
+got=$("$FTLENS" oops "$mlog" | grep -A1 "^  Code (objdump, from the faulting instruction" | tail -n 1)
+check "Code: the trapping instruction as objdump decodes it ($want)" '
+	[ -n "$want" ] && echo "$got" | tr -s " " | grep -qF "$want <-- trapping instruction"'
+PATH=/nonexistent "$FTLENS" oops "$mlog" >"$T/nocode.txt"
+check "Code: without objdump, a note" 'grep -q "^  code       not decoded: no objdump (binutils)" "$T/nocode.txt"'
+finish
