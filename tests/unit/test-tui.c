@@ -364,10 +364,45 @@ static void test_fixture_tabs_stable(void)
 	tui_close(&t);
 }
 
+/* The Timeline's status line names the event under the cursor ("NAME at
+ * TIME", on the row's CPU or "on CPU N"); Enter selects that very event
+ * in Events: its name, time and CPU. Back in the Timeline after. Returns
+ * the name, or NULL when the line names none (then Enter is not pressed). */
+static char *timeline_enter_named(Tui *t)
+{
+	g_autofree char *s = tui_screen(t);
+	/* "...: NAME at TIME[ on CPU N]..." after "CPU N" of the row or the task's */
+	g_autoptr(GRegex) re = g_regex_new("^ [^\\n]*?(?:CPU (\\d+)[^\\n]*?)?: (\\S+) at ([0-9.]+)"
+					   "(?: on CPU (\\d+))?[ ,(][^\\n]*\\[Enter[^\\n]*\\]$",
+					   G_REGEX_MULTILINE, 0, NULL);
+	g_autoptr(GMatchInfo) m = NULL;
+	if (!g_regex_match(re, s, 0, &m))
+		return NULL;
+	g_autofree char *cpu_row = g_match_info_fetch(m, 1);
+	char *name = g_match_info_fetch(m, 2);
+	g_autofree char *when = g_match_info_fetch(m, 3);
+	g_autofree char *cpu_on = g_match_info_fetch(m, 4);
+	gint64 cpu = g_ascii_strtoll(cpu_on && *cpu_on ? cpu_on : cpu_row, NULL, 10);
+	tui_keys(t, "<Enter>");
+	CU_ASSERT_EQUAL(t->app->current, FTL_TUI_PANEL_EVENTS);
+	FtlTuiPanel *ev = ftl_tui_app_panel(t->app, FTL_TUI_PANEL_EVENTS);
+	g_free(tui_screen(t)); /* the rows around the cursor are read */
+	const FtlTuiRow *row =
+		ftl_tui_events_row(t->app->events, (guint64)ftl_tui_events_panel_row(ev));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+	char at[48];
+	CU_ASSERT_STRING_EQUAL(row->name, name);
+	CU_ASSERT_STRING_EQUAL(ftl_tui_app_time(t->app, row->ts, at, sizeof at), when);
+	CU_ASSERT_EQUAL(row->cpu, cpu);
+	tui_keys(t, "4");
+	return name;
+}
+
 /* The Timeline at 80x24 on a scheduling trace: CPU rows, then the
  * busiest tasks by letter with runnable shaded apart from running, the
- * marker labels that fit and no label over another, what the cursor is on;
- * M lists the markers; a click and Enter go to the Events there. */
+ * marker labels that fit and no label over another, the event under the
+ * cursor; M lists the markers; a click and Enter go to that event in
+ * Events, on a CPU row and on a task's row running, runnable and asleep. */
 static void test_fixture_timeline(void)
 {
 	Tui t = { 0 };
@@ -379,7 +414,9 @@ static void test_fixture_timeline(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "CPU 0        "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\n a taskset-10"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\u2591")); /* runnable */
-	CU_ASSERT_PTR_NOT_NULL(strstr(s, "(Enter: Events here)"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(s, "\n CPU 0 sh-96: sys_enter_openat at 3.780047, runs 11.373 ms  "
+			  "[Enter: Events]\n"));
 	/* a letter is one task: no two task rows share one */
 	CU_ASSERT_PTR_NULL(strstr(s, "\n a sh-"));
 	tui_keys(&t, "M");
@@ -390,12 +427,24 @@ static void test_fixture_timeline(void)
 	CU_ASSERT_STRING_NOT_EQUAL(zoomed, s);
 	FtlTuiInput click = { FTL_TUI_KEY_CLICK, 4, 40 }; /* CPU 1, mid-screen */
 	ftl_tui_app_key(t.app, &click);
-	FtlTuiPanel *tl = ftl_tui_app_panel(t.app, FTL_TUI_PANEL_TIMELINE);
-	gint64 ts = tl->klass->cursor_time(tl, t.app);
-	tui_keys(&t, "<Enter>");
-	CU_ASSERT_EQUAL(t.app->current, FTL_TUI_PANEL_EVENTS);
-	FtlTuiPanel *ev = ftl_tui_app_panel(t.app, FTL_TUI_PANEL_EVENTS);
-	CU_ASSERT_TRUE(ev->klass->cursor_time(ev, t.app) >= ts);
+	g_autofree char *cpu1 = timeline_enter_named(&t);
+	CU_ASSERT_PTR_NOT_NULL(cpu1);
+	/* a task's row: each state it is in along the row names its event */
+	tui_keys(&t, "--<Home><Down><Down>"); /* b sh-108: asleep, runnable, runs */
+	gboolean seen[3] = { FALSE };
+	static const char *const states[] = { " runs on CPU ", " runnable for CPU ", " asleep: " };
+	for (int x = 0; x < 66; x++) {
+		g_autofree char *row = tui_screen(&t);
+		for (int k = 0; k < 3; k++) {
+			if (seen[k] || !strstr(row, states[k]))
+				continue;
+			g_autofree char *name = timeline_enter_named(&t);
+			CU_ASSERT_PTR_NOT_NULL(name);
+			seen[k] = TRUE;
+		}
+		tui_keys(&t, "<Right>");
+	}
+	CU_ASSERT_TRUE(seen[0] && seen[1] && seen[2]);
 	tui_close(&t);
 }
 
