@@ -448,6 +448,70 @@ static void test_fixture_timeline(void)
 	tui_close(&t);
 }
 
+/* A crowded Timeline at 80x24: 30 tasks on two CPUs and 80 markers in a
+ * third of the span. The tasks without a row of their own are in the
+ * legend by letter and name, the rest counted; a marker label is drawn
+ * whole or not at all (its number instead), and M lists every marker in
+ * view by those numbers. */
+static void test_timeline_crowded(void)
+{
+	g_autofree char *dir = g_dir_make_tmp("ftl-tui-XXXXXX", NULL);
+	g_autofree char *path = g_build_filename(dir, "crowded.txt", NULL);
+	g_autoptr(GString) text = g_string_new("# tracer: nop\n#\n");
+	int prev[2] = { 0, 0 };
+	for (int k = 0; k < 120; k++) {
+		int cpu = k % 2, next = 1000 + (k * 7) % 30;
+		g_string_append_printf(text,
+				       "           t%d-%d [%03d] d..2.   100.%06d: sched_switch: "
+				       "prev_comm=t%d prev_pid=%d prev_prio=120 prev_state=S ==> "
+				       "next_comm=t%d next_pid=%d next_prio=120\n",
+				       prev[cpu], prev[cpu], cpu, k * 1000 + (k % 5) * 100,
+				       prev[cpu], prev[cpu], next, next);
+		prev[cpu] = next;
+		if (k >= 40 && k < 80)
+			for (int j = 0; j < 2; j++)
+				g_string_append_printf(text,
+						       "           t%d-%d [%03d] .....   100.%06d: "
+						       "tracing_mark_write: mark-%02d\n",
+						       next, next, cpu, k * 1000 + 500 + j * 200,
+						       (k - 40) * 2 + j);
+	}
+	CU_ASSERT_TRUE_FATAL(g_file_set_contents(path, text->str, -1, NULL));
+	Tui t = { 0 };
+	tui_in(&t, dir);
+	tui_open_trace(&t, "crowded.txt", 24, 80);
+	tui_keys(&t, "4");
+	g_autofree char *s = tui_screen(&t);
+	g_auto(GStrv) lines = g_strsplit(s, "\n", -1);
+	CU_ASSERT_FATAL(g_strv_length(lines) >= 22);
+	/* the legend: after the last task row, the next tasks by letter */
+	const char *legend = lines[20];
+	CU_ASSERT_PTR_NOT_NULL(strstr(legend, "runnable"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(legend, "more"));
+	const char *last_row = lines[19];
+	CU_ASSERT_TRUE_FATAL(g_ascii_islower(last_row[1]) && last_row[2] == ' ');
+	char next_letter[4] = { (char)(last_row[1] + 1), ' ', 't', 0 };
+	CU_ASSERT_PTR_NOT_NULL(strstr(legend, next_letter));
+	/* the markers' row: whole labels or numbers, no label over another */
+	const char *marks = lines[2];
+	g_autoptr(GRegex) cut = g_regex_new("mark-(?!\\d\\d(?:[ \\x{2502}]|$))", 0, 0, NULL);
+	CU_ASSERT_FALSE(g_regex_match(cut, marks, 0, NULL));
+	CU_ASSERT_PTR_NOT_NULL(strstr(marks, "mark-"));
+	g_autoptr(GRegex) num = g_regex_new("\\x{2502}(\\d+)", 0, 0, NULL);
+	g_autoptr(GMatchInfo) m = NULL;
+	CU_ASSERT_TRUE_FATAL(g_regex_match(num, marks, 0, &m));
+	g_autofree char *first_num = g_match_info_fetch(m, 1);
+	/* M: the marker of that number is in the list */
+	tui_keys(&t, "M");
+	g_autofree char *list = tui_screen(&t);
+	CU_ASSERT_PTR_NOT_NULL(strstr(list, "   1    100.040500  mark-00\n"));
+	g_autofree char *want = g_strdup_printf("\n %3s    100.", first_num);
+	CU_ASSERT_PTR_NOT_NULL(strstr(list, want));
+	tui_close(&t);
+	g_unlink(path);
+	g_rmdir(dir);
+}
+
 /* Search, marks A/B with the delta in the status line, a CPU filter and
  * Esc popping it, at 80x24. */
 static void test_fixture_search_marks_filter(void)
@@ -801,6 +865,7 @@ int main(void)
 		{ "fixture: back to Events from a moved Timeline", test_fixture_timeline_to_events },
 		{ "fixture: the tab row is the same from the first screen", test_fixture_tabs_stable },
 		{ "fixture: the Timeline at 80x24", test_fixture_timeline },
+		{ "a crowded Timeline at 80x24: legend, markers", test_timeline_crowded },
 		{ "fixture: search, marks, CPU filter at 80x24", test_fixture_search_marks_filter },
 		{ "hostile comms and markers in every panel", test_hostile_screens },
 		{ "seek: G and back with the sparse index, as without it", test_seek_index },

@@ -230,7 +230,7 @@ static int timeline_time_col(TimelinePanel *t, gint64 ts, int w)
 
 /* The markers in view, in time order: a tick each, then its label when
  * it fits before the next tick, else its number (M lists them); a tick
- * under a label drawn before is left to the list. */
+ * under a label or number drawn before is left to the list. */
 static void timeline_markers_row(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas *c, int y, int w)
 {
 	const FtlMarkers *m = app->model->markers;
@@ -260,10 +260,12 @@ static void timeline_markers_row(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas 
 		if (need >= 1 && need <= room) {
 			last_end = x + ftl_tui_put(c, y, TL_LABEL + x + 1, room, safe, FTL_TUI_STYLE_MARK);
 		} else {
+			/* its number, over the ticks of the next ones when they
+			 * crowd: those are left to the list */
 			char num[16];
 			g_snprintf(num, sizeof num, "%d", number);
-			if ((int)strlen(num) <= room)
-				last_end = x + ftl_tui_put(c, y, TL_LABEL + x + 1, room, num,
+			if ((int)strlen(num) <= w - x - 1)
+				last_end = x + ftl_tui_put(c, y, TL_LABEL + x + 1, -1, num,
 							   FTL_TUI_STYLE_DIM);
 			else
 				last_end = x;
