@@ -310,6 +310,20 @@ static void plot_time_unit(GHashTable *subst, gint64 span, double *scale)
 	g_hash_table_insert(subst, "TUNIT", g_strdup(unit));
 }
 
+/* @BIN@: a round bin width in its unit, "20 ms", "500 us". */
+static void plot_bin_label(GHashTable *subst, gint64 wi)
+{
+	static const struct {
+		gint64 ns;
+		const char *unit;
+	} units[] = { { 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" }, { 1, "ns" } };
+	guint u = 0;
+	while (u < 3 && wi < units[u].ns)
+		u++;
+	g_hash_table_insert(subst, "BIN", g_strdup_printf("%g %s", (double)wi / units[u].ns,
+							  units[u].unit));
+}
+
 /* The middle of bin k of width w, the last one cut at the span's end. */
 static double plot_bin_mid(guint k, double w, double span)
 {
@@ -389,16 +403,7 @@ static gboolean plot_cpu(FtlPlot *p, const FtlSched *s, GString *d, GHashTable *
 		plot_cpu_heat(d, busy, nb, nc, w, (double)span, scale);
 		g_hash_table_insert(subst, "TEMPLATE", g_strdup("cpu-heat"));
 	}
-	/* a round width in its unit: "20 ms", "500 us" */
-	static const struct {
-		gint64 ns;
-		const char *unit;
-	} units[] = { { 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" }, { 1, "ns" } };
-	guint u = 0;
-	while (u < 3 && wi < units[u].ns)
-		u++;
-	g_hash_table_insert(subst, "BIN", g_strdup_printf("%g %s", (double)wi / units[u].ns,
-							  units[u].unit));
+	plot_bin_label(subst, wi);
 	g_hash_table_insert(subst, "NCOL", g_strdup_printf("%u", nc + 1));
 	g_hash_table_insert(subst, "NCPU", g_strdup_printf("%u", nc));
 	g_hash_table_insert(subst, "CPUMAX", g_strdup_printf("%.1f", nc - 0.5));
@@ -485,22 +490,34 @@ static char *plot_marker_label(const char *text)
 	return plot_quote_cut(one->str, PLOT_LABEL_COLS);
 }
 
-/* The markers inside the rate plot's window as dashed lines (the first
- * PLOT_MARKERS), labelled where a label does not cover the previous one.
+/* The markers inside the rate plot's window as dashed lines, x in units
+ * of scale ns: all of them up to PLOT_MARKERS, else the first of each
+ * bin of width w (so that they stand where the markers are, over the
+ * whole span); labelled where a label does not cover the one before.
  * The text is made visible, cut and single-quoted, so that nothing in it
  * is gnuplot's (a single-quoted string has no escapes, backquotes or
  * macros) and the labels are noenhanced. */
-static void plot_markers(const FtlMarkers *m, gint64 t0, gint64 t1, GString *gp)
+static void plot_markers(const FtlMarkers *m, gint64 t0, gint64 t1, gint64 w, double scale,
+			 GString *gp)
 {
 	guint n = m ? ftl_markers_count(m) : 0, drawn = 0, inside = 0, labelled = 0;
-	double gap = (t1 - t0) / 1e9 / PLOT_LABELS, last = -G_MAXDOUBLE;
+	double gap = (t1 - t0) / scale / PLOT_LABELS, last = -G_MAXDOUBLE;
 	for (guint i = 0; i < n; i++) {
 		const FtlMarker *mk = ftl_markers_get(m, i);
-		if (mk->ts == FTL_TS_NONE || mk->ts < t0 || mk->ts > t1 || inside++ >= PLOT_MARKERS)
+		inside += mk->ts != FTL_TS_NONE && mk->ts >= t0 && mk->ts <= t1;
+	}
+	gint64 last_bin = -1;
+	for (guint i = 0; i < n && drawn < PLOT_MARKERS; i++) {
+		const FtlMarker *mk = ftl_markers_get(m, i);
+		if (mk->ts == FTL_TS_NONE || mk->ts < t0 || mk->ts > t1)
 			continue;
-		double x = (mk->ts - t0) / 1e9;
+		gint64 bin = (mk->ts - t0) / MAX(w, 1);
+		if (inside > PLOT_MARKERS && bin == last_bin)
+			continue;
+		last_bin = bin;
+		double x = (mk->ts - t0) / scale;
 		g_string_append_printf(gp, "set arrow from %.9f, graph 0 to %.9f, graph 1 nohead "
-				       "dt 2 lc rgb 'gray40'\n", x, x);
+				       "back dt 2 lc rgb 'gray40'\n", x, x);
 		drawn++;
 		if (x - last < gap)
 			continue;
@@ -511,9 +528,16 @@ static void plot_markers(const FtlMarkers *m, gint64 t0, gint64 t1, GString *gp)
 		last = x;
 		labelled++;
 	}
-	if (inside > labelled)
-		g_string_append_printf(gp, "set label '%u markers: %u drawn, %u labelled' at graph 0, "
-				       "graph 1.02 font ',8' noenhanced\n", inside, drawn, labelled);
+	/* the labels (40 columns) stand in the top half: the data stays under them */
+	if (labelled)
+		g_string_append(gp, "set offsets 0, 0, graph 0.8, graph 0.03\n");
+	if (inside > drawn)
+		g_string_append_printf(gp, "set label '%u markers: the first of each bin drawn (%u), "
+				       "%u labelled' at graph 0, graph 1.02 font ',8' noenhanced\n",
+				       inside, drawn, labelled);
+	else if (inside > labelled)
+		g_string_append_printf(gp, "set label '%u markers: %u labelled' at graph 0, "
+				       "graph 1.02 font ',8' noenhanced\n", inside, labelled);
 }
 
 static gint plot_lane_cmp(gconstpointer a, gconstpointer b, gpointer r)
@@ -549,10 +573,13 @@ static gboolean plot_rate(const FtlRate *r, const FtlMarkers *m, GString *d,
 		for (guint i = 0; i < nl; i++)
 			if (keep[i] == !pass)
 				order[k++] = i;
-	gint64 w = ftl_rate_width(r), t0 = ftl_rate_origin(r);
+	gint64 w = ftl_rate_width(r), t0 = ftl_rate_origin(r), span = ftl_rate_last_ts(r) - t0;
+	double scale;
+	plot_time_unit(subst, MAX(span, 1), &scale);
 	g_autoptr(GString) plot = g_string_new(NULL);
-	g_string_append_printf(d, "# bins of %.9f s; events per second in each; column 1: bin "
-			       "centre (s since the first event)", w / 1e9);
+	g_string_append_printf(d, "# bins of %" G_GINT64_FORMAT " ns; events per second in each; "
+			       "column 1: bin centre (%s since the first event)", w,
+			       (char *)g_hash_table_lookup(subst, "TUNIT"));
 	for (guint i = 0; i < shown; i++) {
 		g_autofree char *name = ftl_escape(ftl_rate_lane_name(r, order[i]), -1);
 		g_autofree char *q = plot_quote(ftl_rate_lane_name(r, order[i]));
@@ -568,7 +595,7 @@ static gboolean plot_rate(const FtlRate *r, const FtlMarkers *m, GString *d,
 	}
 	g_string_append_c(d, '\n');
 	for (guint b = 0; b < nb; b++) {
-		g_string_append_printf(d, "%.9f", (b + 0.5) * w / 1e9);
+		g_string_append_printf(d, "%.9g", (b + 0.5) * w / scale);
 		guint64 other = 0;
 		for (guint i = shown; i < nl; i++)
 			other += ftl_rate_count(r, order[i], b);
@@ -579,10 +606,11 @@ static gboolean plot_rate(const FtlRate *r, const FtlMarkers *m, GString *d,
 		g_string_append_c(d, '\n');
 	}
 	g_autoptr(GString) marks = g_string_new(NULL);
-	plot_markers(m, t0, ftl_rate_last_ts(r), marks);
+	plot_markers(m, t0, ftl_rate_last_ts(r), w, scale, marks);
 	g_hash_table_insert(subst, "MARKERS", g_string_free(g_steal_pointer(&marks), FALSE));
 	g_hash_table_insert(subst, "PLOT", g_string_free(g_steal_pointer(&plot), FALSE));
-	g_hash_table_insert(subst, "BIN", g_strdup_printf("%.3g", w / 1e6));
+	plot_bin_label(subst, w);
+	g_hash_table_insert(subst, "XMAX", g_strdup_printf("%.9g", (double)nb * w / scale));
 	return TRUE;
 }
 
