@@ -438,6 +438,11 @@ static gboolean plot_durations(FtlPlot *p, GString *d, GHashTable *subst, const 
 	g_autoptr(GString) hist = g_string_new(NULL), cdf = g_string_new(NULL),
 			   missing = g_string_new(NULL);
 	int block = 0;
+	/* side by side in each bin and dashed apart, so that functions with
+	 * the same durations do not hide one another */
+	guint shown = 0, k = 0;
+	for (guint i = 0; i < p->funcs->len; i++)
+		shown += ftl_histo_count(((const PlotFunc *)g_ptr_array_index(p->funcs, i))->durations) > 0;
 	for (guint i = 0; i < p->funcs->len; i++) {
 		const PlotFunc *f = g_ptr_array_index(p->funcs, i);
 		g_autofree char *name = ftl_escape(f->func, -1);
@@ -457,14 +462,17 @@ static gboolean plot_durations(FtlPlot *p, GString *d, GHashTable *subst, const 
 		g_string_append_printf(d, "%s# index %d: %s histogram: bin centre (us), calls, "
 				       "bin width (us)\n", block ? "\n\n" : "", block, name);
 		plot_decades_print(d, h);
-		g_string_append_printf(hist, "%s'%s' index %d using ($1*1e-6):2:($3*1e-6) with "
-				       "boxes title '%s (%" G_GUINT64_FORMAT ")'",
-				       hist->len ? ", " : "", dat, block++, q, n);
+		g_string_append_printf(hist, "%s'%s' index %d using (($1-$3/2+$3*%g)*1e-6):2:"
+				       "($3*%g*1e-6) with boxes title '%s (%" G_GUINT64_FORMAT ")'",
+				       hist->len ? ", " : "", dat, block++, (k + 0.5) / shown,
+				       1.0 / shown, q, n);
 		g_string_append_printf(d, "\n\n# index %d: %s CDF: duration (us), fraction at or "
 				       "below\n", block, name);
 		plot_histo_cdf(d, f->durations);
-		g_string_append_printf(cdf, "%s'%s' index %d using ($1*1e-6):2 with steps lw 2 "
-				       "title '%s'", cdf->len ? ", " : "", dat, block++, q);
+		g_string_append_printf(cdf, "%s'%s' index %d using ($1*1e-6):2 with steps lw %u "
+				       "dt %u title '%s'", cdf->len ? ", " : "", dat, block++,
+				       2 + 2 * (shown - 1 - k), k + 1, q);
+		k++;
 	}
 	if (!hist->len) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY,

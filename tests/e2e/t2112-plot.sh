@@ -19,7 +19,7 @@ E=$top_srcdir/tests/e2e/expected
 shots=$PWD/tests/e2e/t2112-plot
 rm -rf "$shots" && mkdir -p "$shots" || exit 1
 diag "plots in $shots"
-plan 46
+plan 47
 
 golden() { # NAME FILE: compare FILE with expected/NAME
 	[ -n "${FTL_UPDATE_GOLDEN:-}" ] && cp "$2" "$E/$1"
@@ -175,6 +175,18 @@ check REAL_DATA "durations on real/fgraph (vfs_read, 19 s blocked reads): no gnu
 	'plot durations "$shots/vfs-read-durations.png" -f vfs_read -f __schedule -f tty_read \
 		"$real/fgraph/perftools_funcgraph_abstime_header_vfs_read.txt" &&
 	 png_is "$shots/vfs-read-durations.png" 1000 600'
+check REAL_DATA "durations of three functions with the same calls: bars side by side, CDFs dashed apart" \
+	'python3 - "$shots/vfs-read-durations.gp"' <<'PY'
+import re, sys
+gp = open(sys.argv[1]).read()
+bars = re.findall(r"using \(\(\$1-\$3/2\+\$3\*([0-9.]+)\)\*1e-6\):2:\(\$3\*([0-9.]+)\*1e-6\) with boxes", gp)
+assert len(bars) == 3, bars
+offs = sorted(float(o) for o, _ in bars)
+assert all(abs(float(w) - 1 / 3) < 1e-5 for _, w in bars), bars
+assert all(abs(o - (k + 0.5) / 3) < 1e-5 for k, o in enumerate(offs)), offs  # apart, inside the bin
+dts = re.findall(r"with steps lw (\d+) dt (\d+)", gp)
+assert len(dts) == 3 and len({d for _, d in dts}) == 3 and len({w for w, _ in dts}) == 3, dts
+PY
 check "durations of a function never called: one error naming it, no picture, no data" \
 	'! "$FTLENS" plot durations -f no_such_func -o "$T/nf.png" "$V/fgraph-basic/trace.txt" \
 		2>"$T/nf.err" && grep -q "'\''no_such_func'\'' (never called in the trace)" "$T/nf.err" &&
