@@ -17,6 +17,7 @@ typedef struct {
 struct _FtlRate {
 	FtlRateBy by;
 	FtlTimeBins *tb;
+	guint n_bins; /* at most, after finish */
 	GHashTable *index; /* event name or GINT_TO_POINTER(cpu + 1) -> lane + 1 */
 	GPtrArray *lanes;  /* RateLane, sorted at finish */
 	gint64 last_ts;
@@ -38,7 +39,10 @@ FtlRate *ftl_rate_new(FtlRateBy by, guint n_bins)
 {
 	FtlRate *r = g_new0(FtlRate, 1);
 	r->by = by;
-	r->tb = ftl_timebins_new(n_bins, sizeof(guint64), rate_merge);
+	/* round bins, five times finer while reading: fit to n_bins at finish */
+	r->n_bins = MAX(n_bins, 1);
+	r->tb = ftl_timebins_new(r->n_bins * 5, sizeof(guint64), rate_merge);
+	ftl_timebins_set_round(r->tb);
 	r->index = by == FTL_RATE_BY_EVENT ? g_hash_table_new(g_str_hash, g_str_equal)
 					   : g_hash_table_new(NULL, NULL);
 	r->lanes = g_ptr_array_new_with_free_func(rate_lane_free);
@@ -104,6 +108,7 @@ void ftl_rate_finish(FtlRate *r)
 {
 	/* by event every lane's cpu is -1: the order is by count, then name */
 	g_ptr_array_sort(r->lanes, rate_lane_cmp);
+	ftl_timebins_fit(r->tb, r->n_bins);
 }
 
 FTL_CONSUMER_DEFINE(rate, FtlRate);

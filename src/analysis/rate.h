@@ -16,13 +16,16 @@ typedef enum {
 
 typedef struct _FtlRate FtlRate;
 
-/* About n_bins bins over the trace (between half and all of them). */
+/* At most n_bins bins over the trace, of the smallest round width (1, 2
+ * or 5 times a power of ten ns) that holds it in them: between 2/5 of
+ * them and all of them. */
 FtlRate *ftl_rate_new(FtlRateBy by, guint n_bins);
 void ftl_rate_free(FtlRate *r);
 /* Counts an event that has a time: what the input holds, not the exits a
  * parser makes up for leaf calls, nor lost-event and buffer notes. */
 void ftl_rate_feed(FtlRate *r, const FtlEvent *ev);
-/* Sorts the lanes: CPUs by number, event names by count (descending). */
+/* Sorts the lanes: CPUs by number, event names by count (descending);
+ * merges the bins into their final round width. */
 void ftl_rate_finish(FtlRate *r);
 /* The rate analysis as a pass consumer (analysis/pass.h). */
 extern const FtlConsumerClass ftl_rate_consumer;

@@ -13,6 +13,7 @@ struct _FtlTimeBins {
 	gint64 origin; /* FTL_TS_NONE until set or first covered */
 	guint64 width;
 	guint64 max_off;  /* latest time covered, minus origin */
+	gboolean round;	  /* widths 1 and 5 times powers of ten */
 	GPtrArray *lanes; /* guint8[n * elem] or NULL */
 };
 
@@ -58,21 +59,63 @@ guint ftl_timebins_n_used(const FtlTimeBins *tb)
 	return (guint)(tb->max_off / tb->width) + 1;
 }
 
-void ftl_timebins_coarsen(FtlTimeBins *tb)
+/* Bins f*i .. f*i + f - 1 become bin i. */
+static void timebins_coarsen_by(FtlTimeBins *tb, guint f)
 {
 	for (guint l = 0; l < tb->lanes->len; l++) {
 		guint8 *b = g_ptr_array_index(tb->lanes, l);
 		if (!b)
 			continue;
-		for (guint i = 0; i < tb->n / 2; i++) {
+		guint kept = (tb->n + f - 1) / f;
+		for (guint i = 0; i < kept; i++) {
 			guint8 *dst = b + i * tb->elem;
 			if (i > 0)
-				memcpy(dst, b + 2 * i * tb->elem, tb->elem);
-			tb->merge(dst, b + (2 * i + 1) * tb->elem);
+				memcpy(dst, b + f * i * tb->elem, tb->elem);
+			for (guint k = f * i + 1; k < MIN(f * i + f, tb->n); k++)
+				tb->merge(dst, b + k * tb->elem);
 		}
-		memset(b + (tb->n / 2) * tb->elem, 0, (tb->n / 2) * tb->elem);
+		memset(b + kept * tb->elem, 0, (tb->n - kept) * tb->elem);
 	}
-	tb->width *= 2;
+	tb->width *= f;
+}
+
+/* The leading digit of a width. */
+static guint64 timebins_lead(guint64 w)
+{
+	while (w >= 10 && w % 10 == 0)
+		w /= 10;
+	return w;
+}
+
+void ftl_timebins_coarsen(FtlTimeBins *tb)
+{
+	/* round: 1 -> 5 -> 10 -> 50 ... every round width above one of
+	 * these is a whole multiple of it */
+	timebins_coarsen_by(tb, tb->round && timebins_lead(tb->width) == 1 ? 5 : 2);
+}
+
+void ftl_timebins_set_round(FtlTimeBins *tb)
+{
+	tb->round = TRUE;
+}
+
+void ftl_timebins_fit(FtlTimeBins *tb, guint max_bins)
+{
+	if (!tb->round || !max_bins)
+		return;
+	/* the round widths above this one, smallest first: 1, 2, 5 times
+	 * powers of ten, whole multiples of it */
+	while (ftl_timebins_n_used(tb) > max_bins) {
+		guint64 w = tb->width, next = 0;
+		for (guint64 p = 1; !next && p <= G_MAXUINT64 / 50; p *= 10)
+			for (guint m = 1; m <= 5 && !next; m += m == 1 ? 1 : 3)
+				if (m * p > w && (m * p) % w == 0 &&
+				    tb->max_off / (m * p) + 1 <= max_bins)
+					next = m * p;
+		if (!next)
+			next = w * 10; /* unreachable: widths up to 2^63 ns */
+		timebins_coarsen_by(tb, (guint)(next / w));
+	}
 }
 
 void ftl_timebins_cover(FtlTimeBins *tb, gint64 t)

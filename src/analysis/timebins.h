@@ -28,8 +28,17 @@ gint64 ftl_timebins_width(const FtlTimeBins *tb);
 guint ftl_timebins_n_used(const FtlTimeBins *tb);
 /* Makes time t fall into a bin, coarsening as needed. */
 void ftl_timebins_cover(FtlTimeBins *tb, gint64 t);
-/* Doubles the width once: bins 2i and 2i+1 become bin i. */
+/* Doubles the width once: bins 2i and 2i+1 become bin i (round bins:
+ * 1 -> 5 -> 10 -> 50 ... times, below). */
 void ftl_timebins_coarsen(FtlTimeBins *tb);
+/* Before the first cover: widths go 1, 5, 10, 50, 100 ... ns, so that
+ * every round width (1, 2 or 5 times a power of ten) at or above the
+ * width reached is a whole multiple of it and ftl_timebins_fit() can
+ * merge bins into it exactly. Give n_bins five times the bins wanted. */
+void ftl_timebins_set_round(FtlTimeBins *tb);
+/* Round bins: merges them into the smallest round width that holds the
+ * times covered in at most max_bins bins. */
+void ftl_timebins_fit(FtlTimeBins *tb, guint max_bins);
 /* The bin of t (after cover(t)). */
 guint ftl_timebins_index(const FtlTimeBins *tb, gint64 t);
 /* Bin i of lane (created on first use); borrowed until the next cover or

@@ -310,6 +310,20 @@ static void plot_time_unit(GHashTable *subst, gint64 span, double *scale)
 	g_hash_table_insert(subst, "TUNIT", g_strdup(unit));
 }
 
+/* @BIN@: a round bin width in its unit, "20 ms", "500 us". */
+static void plot_bin_label(GHashTable *subst, gint64 wi)
+{
+	static const struct {
+		gint64 ns;
+		const char *unit;
+	} units[] = { { 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" }, { 1, "ns" } };
+	guint u = 0;
+	while (u < 3 && wi < units[u].ns)
+		u++;
+	g_hash_table_insert(subst, "BIN", g_strdup_printf("%g %s", (double)wi / units[u].ns,
+							  units[u].unit));
+}
+
 /* The middle of bin k of width w, the last one cut at the span's end. */
 static double plot_bin_mid(guint k, double w, double span)
 {
@@ -389,16 +403,7 @@ static gboolean plot_cpu(FtlPlot *p, const FtlSched *s, GString *d, GHashTable *
 		plot_cpu_heat(d, busy, nb, nc, w, (double)span, scale);
 		g_hash_table_insert(subst, "TEMPLATE", g_strdup("cpu-heat"));
 	}
-	/* a round width in its unit: "20 ms", "500 us" */
-	static const struct {
-		gint64 ns;
-		const char *unit;
-	} units[] = { { 1000000000, "s" }, { 1000000, "ms" }, { 1000, "us" }, { 1, "ns" } };
-	guint u = 0;
-	while (u < 3 && wi < units[u].ns)
-		u++;
-	g_hash_table_insert(subst, "BIN", g_strdup_printf("%g %s", (double)wi / units[u].ns,
-							  units[u].unit));
+	plot_bin_label(subst, wi);
 	g_hash_table_insert(subst, "NCOL", g_strdup_printf("%u", nc + 1));
 	g_hash_table_insert(subst, "NCPU", g_strdup_printf("%u", nc));
 	g_hash_table_insert(subst, "CPUMAX", g_strdup_printf("%.1f", nc - 0.5));
@@ -433,6 +438,11 @@ static gboolean plot_durations(FtlPlot *p, GString *d, GHashTable *subst, const 
 	g_autoptr(GString) hist = g_string_new(NULL), cdf = g_string_new(NULL),
 			   missing = g_string_new(NULL);
 	int block = 0;
+	/* side by side in each bin and dashed apart, so that functions with
+	 * the same durations do not hide one another */
+	guint shown = 0, k = 0;
+	for (guint i = 0; i < p->funcs->len; i++)
+		shown += ftl_histo_count(((const PlotFunc *)g_ptr_array_index(p->funcs, i))->durations) > 0;
 	for (guint i = 0; i < p->funcs->len; i++) {
 		const PlotFunc *f = g_ptr_array_index(p->funcs, i);
 		g_autofree char *name = ftl_escape(f->func, -1);
@@ -452,14 +462,17 @@ static gboolean plot_durations(FtlPlot *p, GString *d, GHashTable *subst, const 
 		g_string_append_printf(d, "%s# index %d: %s histogram: bin centre (us), calls, "
 				       "bin width (us)\n", block ? "\n\n" : "", block, name);
 		plot_decades_print(d, h);
-		g_string_append_printf(hist, "%s'%s' index %d using ($1*1e-6):2:($3*1e-6) with "
-				       "boxes title '%s (%" G_GUINT64_FORMAT ")'",
-				       hist->len ? ", " : "", dat, block++, q, n);
+		g_string_append_printf(hist, "%s'%s' index %d using (($1-$3/2+$3*%g)*1e-6):2:"
+				       "($3*%g*1e-6) with boxes title '%s (%" G_GUINT64_FORMAT ")'",
+				       hist->len ? ", " : "", dat, block++, (k + 0.5) / shown,
+				       1.0 / shown, q, n);
 		g_string_append_printf(d, "\n\n# index %d: %s CDF: duration (us), fraction at or "
 				       "below\n", block, name);
 		plot_histo_cdf(d, f->durations);
-		g_string_append_printf(cdf, "%s'%s' index %d using ($1*1e-6):2 with steps lw 2 "
-				       "title '%s'", cdf->len ? ", " : "", dat, block++, q);
+		g_string_append_printf(cdf, "%s'%s' index %d using ($1*1e-6):2 with steps lw %u "
+				       "dt %u title '%s'", cdf->len ? ", " : "", dat, block++,
+				       2 + 2 * (shown - 1 - k), k + 1, q);
+		k++;
 	}
 	if (!hist->len) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY,
@@ -485,22 +498,34 @@ static char *plot_marker_label(const char *text)
 	return plot_quote_cut(one->str, PLOT_LABEL_COLS);
 }
 
-/* The markers inside the rate plot's window as dashed lines (the first
- * PLOT_MARKERS), labelled where a label does not cover the previous one.
+/* The markers inside the rate plot's window as dashed lines, x in units
+ * of scale ns: all of them up to PLOT_MARKERS, else the first of each
+ * bin of width w (so that they stand where the markers are, over the
+ * whole span); labelled where a label does not cover the one before.
  * The text is made visible, cut and single-quoted, so that nothing in it
  * is gnuplot's (a single-quoted string has no escapes, backquotes or
  * macros) and the labels are noenhanced. */
-static void plot_markers(const FtlMarkers *m, gint64 t0, gint64 t1, GString *gp)
+static void plot_markers(const FtlMarkers *m, gint64 t0, gint64 t1, gint64 w, double scale,
+			 GString *gp)
 {
 	guint n = m ? ftl_markers_count(m) : 0, drawn = 0, inside = 0, labelled = 0;
-	double gap = (t1 - t0) / 1e9 / PLOT_LABELS, last = -G_MAXDOUBLE;
+	double gap = (t1 - t0) / scale / PLOT_LABELS, last = -G_MAXDOUBLE;
 	for (guint i = 0; i < n; i++) {
 		const FtlMarker *mk = ftl_markers_get(m, i);
-		if (mk->ts == FTL_TS_NONE || mk->ts < t0 || mk->ts > t1 || inside++ >= PLOT_MARKERS)
+		inside += mk->ts != FTL_TS_NONE && mk->ts >= t0 && mk->ts <= t1;
+	}
+	gint64 last_bin = -1;
+	for (guint i = 0; i < n && drawn < PLOT_MARKERS; i++) {
+		const FtlMarker *mk = ftl_markers_get(m, i);
+		if (mk->ts == FTL_TS_NONE || mk->ts < t0 || mk->ts > t1)
 			continue;
-		double x = (mk->ts - t0) / 1e9;
+		gint64 bin = (mk->ts - t0) / MAX(w, 1);
+		if (inside > PLOT_MARKERS && bin == last_bin)
+			continue;
+		last_bin = bin;
+		double x = (mk->ts - t0) / scale;
 		g_string_append_printf(gp, "set arrow from %.9f, graph 0 to %.9f, graph 1 nohead "
-				       "dt 2 lc rgb 'gray40'\n", x, x);
+				       "back dt 2 lc rgb 'gray40'\n", x, x);
 		drawn++;
 		if (x - last < gap)
 			continue;
@@ -511,9 +536,16 @@ static void plot_markers(const FtlMarkers *m, gint64 t0, gint64 t1, GString *gp)
 		last = x;
 		labelled++;
 	}
-	if (inside > labelled)
-		g_string_append_printf(gp, "set label '%u markers: %u drawn, %u labelled' at graph 0, "
-				       "graph 1.02 font ',8' noenhanced\n", inside, drawn, labelled);
+	/* the labels (40 columns) stand in the top half: the data stays under them */
+	if (labelled)
+		g_string_append(gp, "set offsets 0, 0, graph 0.8, graph 0.03\n");
+	if (inside > drawn)
+		g_string_append_printf(gp, "set label '%u markers: the first of each bin drawn (%u), "
+				       "%u labelled' at graph 0, graph 1.02 font ',8' noenhanced\n",
+				       inside, drawn, labelled);
+	else if (inside > labelled)
+		g_string_append_printf(gp, "set label '%u markers: %u labelled' at graph 0, "
+				       "graph 1.02 font ',8' noenhanced\n", inside, labelled);
 }
 
 static gint plot_lane_cmp(gconstpointer a, gconstpointer b, gpointer r)
@@ -549,10 +581,13 @@ static gboolean plot_rate(const FtlRate *r, const FtlMarkers *m, GString *d,
 		for (guint i = 0; i < nl; i++)
 			if (keep[i] == !pass)
 				order[k++] = i;
-	gint64 w = ftl_rate_width(r), t0 = ftl_rate_origin(r);
+	gint64 w = ftl_rate_width(r), t0 = ftl_rate_origin(r), span = ftl_rate_last_ts(r) - t0;
+	double scale;
+	plot_time_unit(subst, MAX(span, 1), &scale);
 	g_autoptr(GString) plot = g_string_new(NULL);
-	g_string_append_printf(d, "# bins of %.9f s; events per second in each; column 1: bin "
-			       "centre (s since the first event)", w / 1e9);
+	g_string_append_printf(d, "# bins of %" G_GINT64_FORMAT " ns; events per second in each; "
+			       "column 1: bin centre (%s since the first event)", w,
+			       (char *)g_hash_table_lookup(subst, "TUNIT"));
 	for (guint i = 0; i < shown; i++) {
 		g_autofree char *name = ftl_escape(ftl_rate_lane_name(r, order[i]), -1);
 		g_autofree char *q = plot_quote(ftl_rate_lane_name(r, order[i]));
@@ -568,7 +603,7 @@ static gboolean plot_rate(const FtlRate *r, const FtlMarkers *m, GString *d,
 	}
 	g_string_append_c(d, '\n');
 	for (guint b = 0; b < nb; b++) {
-		g_string_append_printf(d, "%.9f", (b + 0.5) * w / 1e9);
+		g_string_append_printf(d, "%.9g", (b + 0.5) * w / scale);
 		guint64 other = 0;
 		for (guint i = shown; i < nl; i++)
 			other += ftl_rate_count(r, order[i], b);
@@ -579,10 +614,11 @@ static gboolean plot_rate(const FtlRate *r, const FtlMarkers *m, GString *d,
 		g_string_append_c(d, '\n');
 	}
 	g_autoptr(GString) marks = g_string_new(NULL);
-	plot_markers(m, t0, ftl_rate_last_ts(r), marks);
+	plot_markers(m, t0, ftl_rate_last_ts(r), w, scale, marks);
 	g_hash_table_insert(subst, "MARKERS", g_string_free(g_steal_pointer(&marks), FALSE));
 	g_hash_table_insert(subst, "PLOT", g_string_free(g_steal_pointer(&plot), FALSE));
-	g_hash_table_insert(subst, "BIN", g_strdup_printf("%.3g", w / 1e6));
+	plot_bin_label(subst, w);
+	g_hash_table_insert(subst, "XMAX", g_strdup_printf("%.9g", (double)nb * w / scale));
 	return TRUE;
 }
 

@@ -19,7 +19,7 @@ E=$top_srcdir/tests/e2e/expected
 shots=$PWD/tests/e2e/t2112-plot
 rm -rf "$shots" && mkdir -p "$shots" || exit 1
 diag "plots in $shots"
-plan 40
+plan 47
 
 golden() { # NAME FILE: compare FILE with expected/NAME
 	[ -n "${FTL_UPDATE_GOLDEN:-}" ] && cp "$2" "$E/$1"
@@ -175,6 +175,18 @@ check REAL_DATA "durations on real/fgraph (vfs_read, 19 s blocked reads): no gnu
 	'plot durations "$shots/vfs-read-durations.png" -f vfs_read -f __schedule -f tty_read \
 		"$real/fgraph/perftools_funcgraph_abstime_header_vfs_read.txt" &&
 	 png_is "$shots/vfs-read-durations.png" 1000 600'
+check REAL_DATA "durations of three functions with the same calls: bars side by side, CDFs dashed apart" \
+	'python3 - "$shots/vfs-read-durations.gp"' <<'PY'
+import re, sys
+gp = open(sys.argv[1]).read()
+bars = re.findall(r"using \(\(\$1-\$3/2\+\$3\*([0-9.]+)\)\*1e-6\):2:\(\$3\*([0-9.]+)\*1e-6\) with boxes", gp)
+assert len(bars) == 3, bars
+offs = sorted(float(o) for o, _ in bars)
+assert all(abs(float(w) - 1 / 3) < 1e-5 for _, w in bars), bars
+assert all(abs(o - (k + 0.5) / 3) < 1e-5 for k, o in enumerate(offs)), offs  # apart, inside the bin
+dts = re.findall(r"with steps lw (\d+) dt (\d+)", gp)
+assert len(dts) == 3 and len({d for _, d in dts}) == 3 and len({w for w, _ in dts}) == 3, dts
+PY
 check "durations of a function never called: one error naming it, no picture, no data" \
 	'! "$FTLENS" plot durations -f no_such_func -o "$T/nf.png" "$V/fgraph-basic/trace.txt" \
 		2>"$T/nf.err" && grep -q "'\''no_such_func'\'' (never called in the trace)" "$T/nf.err" &&
@@ -196,7 +208,7 @@ check "rate: each CPU's events over the bins add up to what info counts" \
 	'python3 - "$T/rate.dat" "$S"' <<'PY'
 import re, sys
 dat = open(sys.argv[1]).read()
-width = float(re.search(r"bins of ([0-9.]+) s", dat).group(1))
+width = int(re.search(r"bins of (\d+) ns", dat).group(1)) / 1e9
 cols = {int(c) - 1: (name, int(n)) for c, name, n in re.findall(r"# column (\d+): (CPU \d+) \((\d+) events\)", dat)}
 rows = [list(map(float, l.split())) for l in dat.split("\n") if l and not l.startswith("#")]
 for c, (name, n) in cols.items():
@@ -219,6 +231,51 @@ check REAL_DATA "rate per CPU and per event on real traces with markers: no gnup
 	 plot rate "$shots/rtapp-rate.pdf" "$real/raw/lisa_rtapp_6cpu_trace.dat" &&
 	 png_is "$shots/lisa-rate.png" 1000 600 && png_is "$shots/android-rate.png" 1200 500 &&
 	 head -c 5 "$shots/rtapp-rate.pdf" | grep -q "%PDF-"'
+
+# rate_shows DAT GP [SPREAD]: bins of a round width (analysis/timebins
+# merged into 1, 2 or 5 times a power of ten ns), 40 to 200 of them; the
+# x range holds every bin, the y range has room above the highest; the
+# axes name their units; with SPREAD the markers drawn stand over more
+# than half of the x range (the first of each bin, not the first 200).
+rate_shows() {
+	python3 - "$@" <<'PY'
+import math, re, sys
+dat, gp = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+w = int(re.search(r"# bins of (\d+) ns", dat).group(1))
+m = w / 10 ** math.floor(math.log10(w))
+assert m in (1, 2, 5), ("bin width not round", w)
+rows = [l.split() for l in dat.splitlines() if l and not l.startswith("#")]
+assert 40 <= len(rows) <= 200, ("bins", len(rows))
+xmax = float(re.search(r"set xrange \[0:([0-9.e+-]+)\]", gp).group(1))
+assert all(0 < float(r[0]) < xmax for r in rows), "a bin outside the x range"
+offs = re.findall(r"^set offsets 0, 0, graph ([0-9.]+), graph ([0-9.]+)", gp, re.M)
+assert offs and float(offs[-1][0]) >= 0.05 and float(offs[-1][1]) > 0, ("no room", offs)
+unit = re.search(r"set xlabel 'time since the first event \((s|ms|us)\)'", gp)
+assert unit, "no unit on x"
+bin_label = re.search(r"set ylabel 'events per second \(bins of ([0-9.]+) (s|ms|us|ns)\)'", gp)
+assert bin_label, "no unit on y"
+scale = {"s": 1e9, "ms": 1e6, "us": 1e3, "ns": 1}[bin_label.group(2)]
+assert abs(float(bin_label.group(1)) * scale - w) < 1e-6 * w, ("bin label", bin_label.group(0), w)
+xs = [float(x) for x in re.findall(r"^set arrow from ([0-9.]+),", gp, re.M)]
+if len(sys.argv) > 3:
+    assert xs and max(xs) - min(xs) > xmax / 2, ("markers bunched", min(xs), max(xs), xmax)
+    assert "back dt 2" in gp, "marker lines in front of the data"
+print("# %d bins of %d ns over [0:%g] %s, %d markers drawn" % (len(rows), w, xmax, unit.group(1), len(xs)))
+PY
+}
+for c in "trappy8:raw/trappy_arm32_8cpu_trace.dat:spread" "rtapp6:raw/lisa_rtapp_6cpu_trace.dat:spread" \
+	"idle6:raw/trappy_arm64_6cpu_idle_trace.dat" "lisa6:events/lisa_tracecmd_report_sched_448k.txt" \
+	"kdoc2:events/kdoc5.4_events_instance_sched_wakeup_switch.txt"; do
+	n=${c%%:*} f=${c#*:} spread=${f#*:} f=${f%%:*}
+	[ "$spread" = "$f" ] && spread=
+	check REAL_DATA "rate on real/$f: round bins, room above, units, markers${spread:+ over the span}" \
+		'plot rate "$shots/$n-rate.png" "$real/$f" &&
+		 rate_shows "$shots/$n-rate.dat" "$shots/$n-rate.gp" $spread'
+done
+check "rate on 2 CPUs of the rig (157 ms): bins of 1 ms, time in ms" \
+	'plot rate "$shots/vm2-rate.png" "$FTL_TESTDATA/vm/events/default.txt" &&
+	 rate_shows "$shots/vm2-rate.dat" "$shots/vm2-rate.gp" &&
+	 grep -q "# bins of 1000000 ns" "$shots/vm2-rate.dat" && grep -q "(ms)" "$shots/vm2-rate.gp"'
 
 # A marker whose text tries every way out of a gnuplot string in the 40
 # columns a label shows: ESC, a quote and system(), a backquote command, a

@@ -354,6 +354,34 @@ static void test_timebins(void)
 	CU_ASSERT_EQUAL(ftl_timebins_index(tb, 1000 + w), 1);
 }
 
+/* Round bins: read five times finer, then merged into the smallest round
+ * width that holds the span in the bins asked for; each bin holds exactly
+ * the times that fall in it at that width. */
+static void test_timebins_round(void)
+{
+	static const struct {
+		gint64 span, width;
+	} cases[] = { { 999000, 10000 }, { 1234567, 20000 }, { 4000000, 50000 }, { 99, 1 } };
+	for (guint c = 0; c < G_N_ELEMENTS(cases); c++) {
+		g_autoptr(FtlTimeBins) tb = ftl_timebins_new(500, sizeof(gint64), merge_ns);
+		ftl_timebins_set_round(tb);
+		ftl_timebins_set_origin(tb, 1000);
+		g_autofree gint64 *want = g_new0(gint64, 101);
+		for (gint64 t = 1000, k = 0; t <= 1000 + cases[c].span; t += 7 + k++ % 13) {
+			ftl_timebins_cover(tb, t);
+			(*(gint64 *)ftl_timebins_get(tb, 0, ftl_timebins_index(tb, t)))++;
+			want[(t - 1000) / cases[c].width]++;
+		}
+		ftl_timebins_cover(tb, 1000 + cases[c].span);
+		ftl_timebins_fit(tb, 100);
+		CU_ASSERT_EQUAL(ftl_timebins_width(tb), cases[c].width);
+		guint used = ftl_timebins_n_used(tb);
+		CU_ASSERT_TRUE(used <= 100 && used >= 40 * (cases[c].span > 1000));
+		for (guint i = 0; i < used; i++)
+			CU_ASSERT_EQUAL(*(gint64 *)ftl_timebins_get(tb, 0, i), want[i]);
+	}
+}
+
 /* Events per lane and bin; the parser's leaf exits, lost-event notes and
  * untimed events are not counted. */
 static void test_rate(void)
@@ -377,6 +405,7 @@ static void test_rate(void)
 		gint64 w = ftl_rate_width(r);
 		guint nb = ftl_rate_n_bins(r);
 		CU_ASSERT_TRUE(nb >= 5 && nb <= 10 && (nb - 1) * w <= 8000 && nb * w > 8000);
+		CU_ASSERT_EQUAL(w, 1000); /* round: 8000 ns in at most 10 bins */
 		/* by CPU: 0, 1, 2 in order; by event: switches (3), then the
 		 * two of one event each by name */
 		static const char *const cpus[] = { "CPU 0", "CPU 1", "CPU 2" };
@@ -411,6 +440,7 @@ int main(void)
 		{ "prev_state: preempted or not", test_states },
 		{ "histogram: exact small, 1/256 large", test_histo },
 		{ "time bins conserve what is spread", test_timebins },
+		{ "round time bins merge exactly into the width asked", test_timebins_round },
 		{ "event rate per CPU and per event name", test_rate },
 		{ NULL, NULL },
 	};

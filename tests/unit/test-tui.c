@@ -364,10 +364,45 @@ static void test_fixture_tabs_stable(void)
 	tui_close(&t);
 }
 
+/* The Timeline's status line names the event under the cursor ("NAME at
+ * TIME", on the row's CPU or "on CPU N"); Enter selects that very event
+ * in Events: its name, time and CPU. Back in the Timeline after. Returns
+ * the name, or NULL when the line names none (then Enter is not pressed). */
+static char *timeline_enter_named(Tui *t)
+{
+	g_autofree char *s = tui_screen(t);
+	/* "...: NAME at TIME[ on CPU N]..." after "CPU N" of the row or the task's */
+	g_autoptr(GRegex) re = g_regex_new("^ [^\\n]*?(?:CPU (\\d+)[^\\n]*?)?: (\\S+) at ([0-9.]+)"
+					   "(?: on CPU (\\d+))?[ ,(][^\\n]*\\[Enter[^\\n]*\\]$",
+					   G_REGEX_MULTILINE, 0, NULL);
+	g_autoptr(GMatchInfo) m = NULL;
+	if (!g_regex_match(re, s, 0, &m))
+		return NULL;
+	g_autofree char *cpu_row = g_match_info_fetch(m, 1);
+	char *name = g_match_info_fetch(m, 2);
+	g_autofree char *when = g_match_info_fetch(m, 3);
+	g_autofree char *cpu_on = g_match_info_fetch(m, 4);
+	gint64 cpu = g_ascii_strtoll(cpu_on && *cpu_on ? cpu_on : cpu_row, NULL, 10);
+	tui_keys(t, "<Enter>");
+	CU_ASSERT_EQUAL(t->app->current, FTL_TUI_PANEL_EVENTS);
+	FtlTuiPanel *ev = ftl_tui_app_panel(t->app, FTL_TUI_PANEL_EVENTS);
+	g_free(tui_screen(t)); /* the rows around the cursor are read */
+	const FtlTuiRow *row =
+		ftl_tui_events_row(t->app->events, (guint64)ftl_tui_events_panel_row(ev));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+	char at[48];
+	CU_ASSERT_STRING_EQUAL(row->name, name);
+	CU_ASSERT_STRING_EQUAL(ftl_tui_app_time(t->app, row->ts, at, sizeof at), when);
+	CU_ASSERT_EQUAL(row->cpu, cpu);
+	tui_keys(t, "4");
+	return name;
+}
+
 /* The Timeline at 80x24 on a scheduling trace: CPU rows, then the
  * busiest tasks by letter with runnable shaded apart from running, the
- * marker labels that fit and no label over another, what the cursor is on;
- * M lists the markers; a click and Enter go to the Events there. */
+ * marker labels that fit and no label over another, the event under the
+ * cursor; M lists the markers; a click and Enter go to that event in
+ * Events, on a CPU row and on a task's row running, runnable and asleep. */
 static void test_fixture_timeline(void)
 {
 	Tui t = { 0 };
@@ -379,7 +414,9 @@ static void test_fixture_timeline(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "CPU 0        "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\n a taskset-10"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\u2591")); /* runnable */
-	CU_ASSERT_PTR_NOT_NULL(strstr(s, "(Enter: Events here)"));
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(s, "\n CPU 0 sh-96: sys_enter_openat at 3.780047, runs 11.373 ms  "
+			  "[Enter: Events]\n"));
 	/* a letter is one task: no two task rows share one */
 	CU_ASSERT_PTR_NULL(strstr(s, "\n a sh-"));
 	tui_keys(&t, "M");
@@ -390,13 +427,89 @@ static void test_fixture_timeline(void)
 	CU_ASSERT_STRING_NOT_EQUAL(zoomed, s);
 	FtlTuiInput click = { FTL_TUI_KEY_CLICK, 4, 40 }; /* CPU 1, mid-screen */
 	ftl_tui_app_key(t.app, &click);
-	FtlTuiPanel *tl = ftl_tui_app_panel(t.app, FTL_TUI_PANEL_TIMELINE);
-	gint64 ts = tl->klass->cursor_time(tl, t.app);
-	tui_keys(&t, "<Enter>");
-	CU_ASSERT_EQUAL(t.app->current, FTL_TUI_PANEL_EVENTS);
-	FtlTuiPanel *ev = ftl_tui_app_panel(t.app, FTL_TUI_PANEL_EVENTS);
-	CU_ASSERT_TRUE(ev->klass->cursor_time(ev, t.app) >= ts);
+	g_autofree char *cpu1 = timeline_enter_named(&t);
+	CU_ASSERT_PTR_NOT_NULL(cpu1);
+	/* a task's row: each state it is in along the row names its event */
+	tui_keys(&t, "--<Home><Down><Down>"); /* b sh-108: asleep, runnable, runs */
+	gboolean seen[3] = { FALSE };
+	static const char *const states[] = { " runs on CPU ", " runnable for CPU ", " asleep: " };
+	for (int x = 0; x < 66; x++) {
+		g_autofree char *row = tui_screen(&t);
+		for (int k = 0; k < 3; k++) {
+			if (seen[k] || !strstr(row, states[k]))
+				continue;
+			g_autofree char *name = timeline_enter_named(&t);
+			CU_ASSERT_PTR_NOT_NULL(name);
+			seen[k] = TRUE;
+		}
+		tui_keys(&t, "<Right>");
+	}
+	CU_ASSERT_TRUE(seen[0] && seen[1] && seen[2]);
 	tui_close(&t);
+}
+
+/* A crowded Timeline at 80x24: 30 tasks on two CPUs and 80 markers in a
+ * third of the span. The tasks without a row of their own are in the
+ * legend by letter and name, the rest counted; a marker label is drawn
+ * whole or not at all (its number instead), and M lists every marker in
+ * view by those numbers. */
+static void test_timeline_crowded(void)
+{
+	g_autofree char *dir = g_dir_make_tmp("ftl-tui-XXXXXX", NULL);
+	g_autofree char *path = g_build_filename(dir, "crowded.txt", NULL);
+	g_autoptr(GString) text = g_string_new("# tracer: nop\n#\n");
+	int prev[2] = { 0, 0 };
+	for (int k = 0; k < 120; k++) {
+		int cpu = k % 2, next = 1000 + (k * 7) % 30;
+		g_string_append_printf(text,
+				       "           t%d-%d [%03d] d..2.   100.%06d: sched_switch: "
+				       "prev_comm=t%d prev_pid=%d prev_prio=120 prev_state=S ==> "
+				       "next_comm=t%d next_pid=%d next_prio=120\n",
+				       prev[cpu], prev[cpu], cpu, k * 1000 + (k % 5) * 100,
+				       prev[cpu], prev[cpu], next, next);
+		prev[cpu] = next;
+		if (k >= 40 && k < 80)
+			for (int j = 0; j < 2; j++)
+				g_string_append_printf(text,
+						       "           t%d-%d [%03d] .....   100.%06d: "
+						       "tracing_mark_write: mark-%02d\n",
+						       next, next, cpu, k * 1000 + 500 + j * 200,
+						       (k - 40) * 2 + j);
+	}
+	CU_ASSERT_TRUE_FATAL(g_file_set_contents(path, text->str, -1, NULL));
+	Tui t = { 0 };
+	tui_in(&t, dir);
+	tui_open_trace(&t, "crowded.txt", 24, 80);
+	tui_keys(&t, "4");
+	g_autofree char *s = tui_screen(&t);
+	g_auto(GStrv) lines = g_strsplit(s, "\n", -1);
+	CU_ASSERT_FATAL(g_strv_length(lines) >= 22);
+	/* the legend: after the last task row, the next tasks by letter */
+	const char *legend = lines[20];
+	CU_ASSERT_PTR_NOT_NULL(strstr(legend, "runnable"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(legend, "more"));
+	const char *last_row = lines[19];
+	CU_ASSERT_TRUE_FATAL(g_ascii_islower(last_row[1]) && last_row[2] == ' ');
+	char next_letter[4] = { (char)(last_row[1] + 1), ' ', 't', 0 };
+	CU_ASSERT_PTR_NOT_NULL(strstr(legend, next_letter));
+	/* the markers' row: whole labels or numbers, no label over another */
+	const char *marks = lines[2];
+	g_autoptr(GRegex) cut = g_regex_new("mark-(?!\\d\\d(?:[ \\x{2502}]|$))", 0, 0, NULL);
+	CU_ASSERT_FALSE(g_regex_match(cut, marks, 0, NULL));
+	CU_ASSERT_PTR_NOT_NULL(strstr(marks, "mark-"));
+	g_autoptr(GRegex) num = g_regex_new("\\x{2502}(\\d+)", 0, 0, NULL);
+	g_autoptr(GMatchInfo) m = NULL;
+	CU_ASSERT_TRUE_FATAL(g_regex_match(num, marks, 0, &m));
+	g_autofree char *first_num = g_match_info_fetch(m, 1);
+	/* M: the marker of that number is in the list */
+	tui_keys(&t, "M");
+	g_autofree char *list = tui_screen(&t);
+	CU_ASSERT_PTR_NOT_NULL(strstr(list, "   1    100.040500  mark-00\n"));
+	g_autofree char *want = g_strdup_printf("\n %3s    100.", first_num);
+	CU_ASSERT_PTR_NOT_NULL(strstr(list, want));
+	tui_close(&t);
+	g_unlink(path);
+	g_rmdir(dir);
 }
 
 /* Search, marks A/B with the delta in the status line, a CPU filter and
@@ -752,6 +865,7 @@ int main(void)
 		{ "fixture: back to Events from a moved Timeline", test_fixture_timeline_to_events },
 		{ "fixture: the tab row is the same from the first screen", test_fixture_tabs_stable },
 		{ "fixture: the Timeline at 80x24", test_fixture_timeline },
+		{ "a crowded Timeline at 80x24: legend, markers", test_timeline_crowded },
 		{ "fixture: search, marks, CPU filter at 80x24", test_fixture_search_marks_filter },
 		{ "hostile comms and markers in every panel", test_hostile_screens },
 		{ "seek: G and back with the sparse index, as without it", test_seek_index },

@@ -237,11 +237,14 @@ FtlTuiPanel *ftl_tui_app_panel(FtlTuiApp *app, FtlTuiPanelId id);
 /* A message on the bottom line until the next key. */
 void ftl_tui_app_say(FtlTuiApp *app, gboolean error, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 /* What a panel returns to be taken elsewhere (FtlTuiGo): panel id; the
- * Events list at the first event at or after ts, or of input line `line`
+ * Events list at the first event at or after ts, at one event, or of input line `line`
  * (on cpu, -1 any); the Events list of the calls to `item` (a filter,
  * taken). */
 FtlTuiReaction ftl_tui_go_panel(FtlTuiApp *app, FtlTuiPanelId id);
 FtlTuiReaction ftl_tui_go_time(FtlTuiApp *app, gint64 ts);
+/* The Events list at event `name` of time ts on cpu (name copied); at the
+ * first event at or after ts when the list does not have it. */
+FtlTuiReaction ftl_tui_go_event(FtlTuiApp *app, gint64 ts, gint32 cpu, const char *name);
 FtlTuiReaction ftl_tui_go_line(FtlTuiApp *app, guint64 line, gint32 cpu);
 FtlTuiReaction ftl_tui_go_filter(FtlTuiApp *app, FtlTuiFilterItem *item);
 /* Drops a request not acted on (the app, when it is done or freed). */

@@ -5,6 +5,8 @@
  * cursor shows, moving a cursor by a key. */
 #include "config.h"
 
+#include <string.h>
+
 #include "views/tui/app.h"
 
 #include "util/checked.h"
@@ -77,6 +79,16 @@ FtlTuiReaction ftl_tui_go_time(FtlTuiApp *app, gint64 ts)
 		return FTL_TUI_REACT_NONE;
 	FtlTuiGo go = { .find = TRUE, .show = FTL_TUI_PANEL_EVENTS };
 	go.at = (FtlTuiFind){ .kind = FTL_TUI_FIND_TIME, .ts = ts };
+	return go_set(app, go);
+}
+
+FtlTuiReaction ftl_tui_go_event(FtlTuiApp *app, gint64 ts, gint32 cpu, const char *name)
+{
+	if (!name || strlen(name) >= sizeof((FtlTuiFind){ 0 }.name))
+		return ftl_tui_go_time(app, ts);
+	FtlTuiGo go = { .find = TRUE, .show = FTL_TUI_PANEL_EVENTS };
+	go.at = (FtlTuiFind){ .kind = FTL_TUI_FIND_EVENT, .ts = ts, .cpu = cpu };
+	g_strlcpy(go.at.name, name, sizeof go.at.name);
 	return go_set(app, go);
 }
 

@@ -524,6 +524,12 @@ static EvMatch ev_match(FtlTuiEvents *ev, const FtlTuiFind *f, const FtlEvent *e
 		return e->ts != FTL_TS_NONE && e->ts >= f->ts ? EV_YES : EV_NO;
 	case FTL_TUI_FIND_LINE:
 		return e->line == f->line && (f->cpu < 0 || e->cpu == f->cpu) ? EV_YES : EV_NO;
+	case FTL_TUI_FIND_EVENT:
+		if (e->ts == FTL_TS_NONE || e->ts < f->ts)
+			return EV_NO;
+		if (e->ts > f->ts)
+			return EV_STOP;
+		return e->cpu == f->cpu && e->name && !strcmp(e->name, f->name) ? EV_YES : EV_NO;
 	}
 	return EV_STOP;
 }
@@ -551,6 +557,21 @@ static guint64 ev_line_from(FtlTuiEvents *ev, guint64 line)
 				hi = mid;
 		}
 	}
+	g_mutex_unlock(&ev->lock);
+	return from;
+}
+
+/* Where a find of time ts starts: the last checkpoint before ts. */
+static guint64 ev_time_from(FtlTuiEvents *ev, gint64 ts)
+{
+	guint64 from = 0;
+	g_mutex_lock(&ev->lock);
+	const FtlTuiCheckpoint *c = ev->checkpoints && ev->checkpoints->len
+					    ? (const FtlTuiCheckpoint *)ev->checkpoints->data
+					    : NULL;
+	for (guint k = 0; c && k < ev->checkpoints->len && c[k].ts != FTL_TS_NONE && c[k].ts < ts;
+	     k++)
+		from = c[k].index;
 	g_mutex_unlock(&ev->lock);
 	return from;
 }
@@ -618,19 +639,14 @@ static gint64 ev_run_find(FtlTuiEvents *ev, const FtlTuiFind *f, GError **error)
 		return ev_scan(ev, f, f->from + 1, G_MAXUINT64, FALSE, error);
 	case FTL_TUI_FIND_ENTRY:
 		return ev_scan_back(ev, f, error);
-	case FTL_TUI_FIND_TIME: {
-		guint64 from = 0;
-		g_mutex_lock(&ev->lock);
-		const FtlTuiCheckpoint *c =
-			ev->checkpoints && ev->checkpoints->len
-				? (const FtlTuiCheckpoint *)ev->checkpoints->data
-				: NULL;
-		for (guint k = 0;
-		     c && k < ev->checkpoints->len && c[k].ts != FTL_TS_NONE && c[k].ts < f->ts;
-		     k++)
-			from = c[k].index;
-		g_mutex_unlock(&ev->lock);
-		return ev_scan(ev, f, from, G_MAXUINT64, FALSE, error);
+	case FTL_TUI_FIND_TIME:
+		return ev_scan(ev, f, ev_time_from(ev, f->ts), G_MAXUINT64, FALSE, error);
+	case FTL_TUI_FIND_EVENT: {
+		gint64 r = ev_scan(ev, f, ev_time_from(ev, f->ts), G_MAXUINT64, FALSE, error);
+		if (r != -1)
+			return r;
+		FtlTuiFind at = { .kind = FTL_TUI_FIND_TIME, .ts = f->ts };
+		return ev_scan(ev, &at, ev_time_from(ev, f->ts), G_MAXUINT64, FALSE, error);
 	}
 	case FTL_TUI_FIND_LINE:
 		return ev_scan(ev, f, ev_line_from(ev, f->line), G_MAXUINT64, FALSE, error);

@@ -87,6 +87,9 @@ typedef enum {
 	FTL_TUI_FIND_ENTRY, /* the entry of the call that exits at row `from` */
 	FTL_TUI_FIND_TIME,  /* the first row at or after ts */
 	FTL_TUI_FIND_LINE,  /* the first row read from input line `line` */
+	/* the row of event `name` at ts on cpu (the Timeline's Enter); when
+	 * the list has none (filtered out), the first row at or after ts */
+	FTL_TUI_FIND_EVENT,
 } FtlTuiFindKind;
 
 typedef struct {
@@ -97,6 +100,7 @@ typedef struct {
 	gint64 ts;
 	guint64 line;
 	gint32 cpu, depth; /* of the row at `from` */
+	char name[48];	   /* FIND_EVENT: the event's name (a copy: the model may go) */
 } FtlTuiFind;
 
 typedef struct _FtlTuiEvents FtlTuiEvents;

@@ -82,7 +82,7 @@ static const FtlTuiBinding keys_table[] = {
 	{ FTL_TUI_KEY_ENTER, GR, FTL_TUI_CMD_ACTIVATE,
 	  "fold or unfold; on a leaf, list its calls" },
 	{ FTL_TUI_KEY_ENTER, FN, FTL_TUI_CMD_ACTIVATE, "callers above, callees below (sandwich)" },
-	{ FTL_TUI_KEY_ENTER, TL, FTL_TUI_CMD_ACTIVATE, "the events at the cursor's time" },
+	{ FTL_TUI_KEY_ENTER, TL, FTL_TUI_CMD_ACTIVATE, "the event under the cursor, in Events" },
 	{ FTL_TUI_KEY_ENTER, FL, FTL_TUI_CMD_ACTIVATE, "zoom into the frame (Esc: back)" },
 	{ FTL_TUI_KEY_ENTER, MK | QU | OO, FTL_TUI_CMD_ACTIVATE, "go there in Events" },
 	{ 'T', EV | MK, FTL_TUI_CMD_TIME_MODE,

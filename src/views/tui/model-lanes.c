@@ -44,8 +44,9 @@ FtlTuiLane *ftl_tui_lanes_get(GPtrArray *lanes, gint32 cpu)
 	return lane;
 }
 
-/* The task that ran since lane->since ends at t. */
-static void lane_close(FtlTuiLane *lane, gint64 t)
+/* The task that ran since lane->since ends at t, with event `end` (NULL:
+ * events lost, the trace ended). */
+static void lane_close(FtlTuiLane *lane, gint64 t, const char *end)
 {
 	if (lane->pid > 0 && lane->since != FTL_TS_NONE && t >= lane->since) {
 		FtlTuiRun *last =
@@ -53,20 +54,24 @@ static void lane_close(FtlTuiLane *lane, gint64 t)
 					: NULL;
 		if (last && last->pid == lane->pid && last->t1 == lane->since) {
 			last->t1 = t; /* the same task again: one interval */
+			last->end = end;
 		} else {
-			FtlTuiRun r = { lane->since, t, lane->pid, lane->comm };
+			FtlTuiRun r = { lane->since, t, lane->pid, lane->cpu, lane->comm,
+					lane->event, end };
 			g_array_append_val(lane->runs, r);
 		}
 	}
 	lane->since = FTL_TS_NONE;
 }
 
-static void lane_open(FtlTuiLane *lane, gint64 t, gint32 pid, const char *comm)
+/* pid runs from event ev on. */
+static void lane_open(FtlTuiLane *lane, const FtlEvent *ev, gint32 pid, const char *comm)
 {
-	lane_close(lane, t);
+	lane_close(lane, ev->ts, ev->name);
 	lane->pid = pid;
 	lane->comm = comm;
-	lane->since = t;
+	lane->event = ev->name;
+	lane->since = ev->ts;
 }
 
 /* Runnable: from a wakeup for this CPU, or a preemption on it, until the
@@ -74,7 +79,8 @@ static void lane_open(FtlTuiLane *lane, gint64 t, gint32 pid, const char *comm)
  * list is full (a few dozen tasks wait at once at most, in practice). */
 #define LANES_PENDING_MAX 64
 
-static void lane_wait(FtlTuiLane *lane, gint64 t, gint32 pid, const char *comm)
+/* pid is runnable on lane from event ev on. */
+static void lane_wait(FtlTuiLane *lane, const FtlEvent *ev, gint32 pid, const char *comm)
 {
 	if (pid <= 0)
 		return;
@@ -83,12 +89,14 @@ static void lane_wait(FtlTuiLane *lane, gint64 t, gint32 pid, const char *comm)
 			return; /* runnable already: since then */
 	if (lane->pending->len >= LANES_PENDING_MAX)
 		g_array_remove_index(lane->pending, 0);
-	FtlTuiRun r = { t, t, pid, comm };
+	FtlTuiRun r = { ev->ts, ev->ts, pid, ev->cpu, comm, ev->name, NULL };
 	g_array_append_val(lane->pending, r);
 }
 
-static void lane_ran(FtlTuiLane *lane, gint64 t, gint32 pid)
+/* pid runs on lane from event ev on: its wait there ends. */
+static void lane_ran(FtlTuiLane *lane, const FtlEvent *ev, gint32 pid)
 {
+	gint64 t = ev->ts;
 	for (guint i = 0; i < lane->pending->len; i++) {
 		FtlTuiRun r = g_array_index(lane->pending, FtlTuiRun, i);
 		if (r.pid != pid)
@@ -96,6 +104,7 @@ static void lane_ran(FtlTuiLane *lane, gint64 t, gint32 pid)
 		g_array_remove_index(lane->pending, i);
 		if (t > r.t0) {
 			r.t1 = t;
+			r.end = ev->name;
 			g_array_append_val(lane->waits, r);
 		}
 		return;
@@ -131,28 +140,28 @@ void ftl_tui_lanes_feed(GPtrArray *lanes, const FtlEvent *ev)
 		/* who ran between the last event and the next one is unknown */
 		FtlTuiSpan s = { lane->last_ts != FTL_TS_NONE ? lane->last_ts : ev->ts, ev->ts };
 		g_array_append_val(lane->lost, s);
-		lane_close(lane, s.t0);
+		lane_close(lane, s.t0, NULL);
 		lane->pid = -1;
 		lane->irq_depth = 0;
 		break;
 	}
 	case FTL_EVENT_SCHED_SWITCH:
 		if (lane_preempted(&ev->u.sw.prev_state))
-			lane_wait(lane, ev->ts, ev->u.sw.prev_pid, ev->u.sw.prev_comm);
-		lane_ran(lane, ev->ts, ev->u.sw.next_pid);
-		lane_open(lane, ev->ts, ev->u.sw.next_pid, ev->u.sw.next_comm);
+			lane_wait(lane, ev, ev->u.sw.prev_pid, ev->u.sw.prev_comm);
+		lane_ran(lane, ev, ev->u.sw.next_pid);
+		lane_open(lane, ev, ev->u.sw.next_pid, ev->u.sw.next_comm);
 		break;
 	case FTL_EVENT_TASK_SWITCH:
-		lane_open(lane, ev->ts, ev->u.sw.next_pid, ev->u.sw.next_comm);
+		lane_open(lane, ev, ev->u.sw.next_pid, ev->u.sw.next_comm);
 		break;
 	case FTL_EVENT_SCHED_WAKEUP: {
 		FtlTuiLane *target = ev->u.wake.target_cpu >= 0
 					     ? ftl_tui_lanes_get(lanes, ev->u.wake.target_cpu)
 					     : lane;
 		if (target)
-			lane_wait(target, ev->ts, ev->u.wake.pid, ev->u.wake.comm);
+			lane_wait(target, ev, ev->u.wake.pid, ev->u.wake.comm);
 		if (ev->pid >= 0 && ev->pid != lane->pid)
-			lane_open(lane, ev->ts, ev->pid, ev->comm);
+			lane_open(lane, ev, ev->pid, ev->comm);
 		break;
 	}
 	case FTL_EVENT_IRQ_ENTRY:
@@ -162,7 +171,7 @@ void ftl_tui_lanes_feed(GPtrArray *lanes, const FtlEvent *ev)
 		/* fall through */
 	default:
 		if (ev->pid >= 0 && ev->pid != lane->pid)
-			lane_open(lane, ev->ts, ev->pid, ev->comm);
+			lane_open(lane, ev, ev->pid, ev->comm);
 		else if (ev->pid == lane->pid && !lane->comm)
 			lane->comm = ev->comm;
 		break;
@@ -176,7 +185,7 @@ void ftl_tui_lanes_finish(GPtrArray *lanes, gint64 end)
 		FtlTuiLane *lane = lanes->pdata[i];
 		if (!lane)
 			continue;
-		lane_close(lane, end);
+		lane_close(lane, end, NULL);
 		if (lane->irq_depth > 0) {
 			FtlTuiSpan s = { lane->irq_t0, end };
 			g_array_append_val(lane->irqs, s);

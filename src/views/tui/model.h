@@ -56,7 +56,12 @@ typedef struct {
 typedef struct {
 	gint64 t0, t1;
 	gint32 pid;
-	const char *comm; /* interned in the model's trace, NULL when unknown */
+	gint32 cpu;	   /* where the event at t0 was: a wakeup may come from another CPU */
+	const char *comm;  /* interned in the model's trace, NULL when unknown */
+	const char *event; /* the event at t0 that began it (sched_switch, a wakeup, the
+			    * task's first event there), interned as comm; NULL unknown */
+	const char *end;   /* the event at t1 that ended it (on the lane's CPU); NULL when
+			    * events were lost there or the trace ended */
 } FtlTuiRun;
 
 typedef struct {
@@ -76,7 +81,7 @@ typedef struct {
 	/* while reading */
 	GArray *pending; /* FtlTuiRun: runnable since t0, not run yet */
 	gint32 pid;
-	const char *comm;
+	const char *comm, *event; /* the running task's and the event it ran from */
 	gint64 since, last_ts, irq_t0;
 	gint irq_depth;
 } FtlTuiLane;

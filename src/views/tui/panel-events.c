@@ -315,7 +315,7 @@ static FtlTuiReaction events_found(EventsPanel *e, FtlTuiApp *app, gint64 row)
 	static const char *const what[] = { "no match", "no exit for this call in the trace",
 					    "no entry for this exit in the trace",
 					    "no event at or after that time",
-					    "no event from that line" };
+					    "no event from that line", "no event at or after that time" };
 	e->finding = FALSE;
 	if (row == -2)
 		return FTL_TUI_REACT_STATUS; /* Esc: its "stopped" stays */

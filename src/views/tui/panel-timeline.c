@@ -7,8 +7,9 @@
  * runnable (woken or preempted, waiting for a CPU: shaded) and asleep
  * (blank). Interrupts '!', lost stretches shaded. Markers are ticks above,
  * labelled where the label fits, numbered otherwise; M lists them. The
- * line at the bottom names what the cursor is on; Enter shows it in
- * Events. Zoom around the cursor, pan by half a screen. */
+ * line at the bottom names the event under the cursor (the one that made
+ * the selected row what it is there); Enter selects it in Events. Zoom
+ * around the cursor, pan by half a screen. */
 #include "config.h"
 
 #include <string.h>
@@ -101,8 +102,8 @@ static gboolean timeline_any(GArray *spans, gint64 a, gint64 b)
 	return i < spans->len && g_array_index(spans, FtlTuiSpan, i).t0 < b;
 }
 
-/* Whether a run of pid in arr (sorted by end) meets [a, b). */
-static gboolean timeline_run_in(GArray *arr, gint64 a, gint64 b, gint32 pid)
+/* The run of pid in arr (sorted by end) that meets [a, b), or NULL. */
+static const FtlTuiRun *timeline_run_in(GArray *arr, gint64 a, gint64 b, gint32 pid)
 {
 	/* sorted by end, not by start: a wait open at b ends among the next
 	 * few (LANES_PENDING_MAX wait at once at most) */
@@ -110,10 +111,10 @@ static gboolean timeline_run_in(GArray *arr, gint64 a, gint64 b, gint32 pid)
 	for (guint i = timeline_first(arr, sizeof(FtlTuiRun), a); i < arr->len && past < 256; i++) {
 		const FtlTuiRun *r = &g_array_index(arr, FtlTuiRun, i);
 		if (r->t0 < b && r->pid == pid)
-			return TRUE;
+			return r;
 		past += r->t1 >= b;
 	}
-	return FALSE;
+	return NULL;
 }
 
 /* The run of lane that covers most of [a, b), or NULL (idle, unknown);
@@ -156,7 +157,7 @@ static gboolean timeline_task_ran(TimelinePanel *t, gint32 pid, gint64 a, gint64
 	for (guint i = 0; i < t->lanes->len && !*waited; i++) {
 		const FtlTuiLane *lane = g_array_index(t->lanes, FtlTuiLane *, i);
 		/* waits are sorted by their end, as runs */
-		*waited = timeline_run_in(lane->waits, a, b, pid);
+		*waited = timeline_run_in(lane->waits, a, b, pid) != NULL;
 	}
 	return FALSE;
 }
@@ -229,7 +230,7 @@ static int timeline_time_col(TimelinePanel *t, gint64 ts, int w)
 
 /* The markers in view, in time order: a tick each, then its label when
  * it fits before the next tick, else its number (M lists them); a tick
- * under a label drawn before is left to the list. */
+ * under a label or number drawn before is left to the list. */
 static void timeline_markers_row(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas *c, int y, int w)
 {
 	const FtlMarkers *m = app->model->markers;
@@ -259,10 +260,12 @@ static void timeline_markers_row(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas 
 		if (need >= 1 && need <= room) {
 			last_end = x + ftl_tui_put(c, y, TL_LABEL + x + 1, room, safe, FTL_TUI_STYLE_MARK);
 		} else {
+			/* its number, over the ticks of the next ones when they
+			 * crowd: those are left to the list */
 			char num[16];
 			g_snprintf(num, sizeof num, "%d", number);
-			if ((int)strlen(num) <= room)
-				last_end = x + ftl_tui_put(c, y, TL_LABEL + x + 1, room, num,
+			if ((int)strlen(num) <= w - x - 1)
+				last_end = x + ftl_tui_put(c, y, TL_LABEL + x + 1, -1, num,
 							   FTL_TUI_STYLE_DIM);
 			else
 				last_end = x;
@@ -329,33 +332,134 @@ static void timeline_legend(TimelinePanel *t, FtlTuiCanvas *c, int y, guint firs
 	}
 }
 
-/* What the cursor is on, in the selected row. */
+/* The event under the cursor: the one that made the selected row what
+ * it is there (the switch a run began with, the wakeup a wait did, the
+ * switch a task slept from or a CPU went idle with). */
+typedef struct {
+	gint64 ts; /* FTL_TS_NONE: no event to name */
+	gint32 cpu;
+	const char *name;
+} TimelineEvent;
+
+/* The last run of pid on lane that ended at or before ts (a few thousand
+ * runs back at most), or NULL. */
+static const FtlTuiRun *timeline_run_before(const FtlTuiLane *lane, gint64 ts, gint32 pid)
+{
+	guint i = timeline_first(lane->runs, sizeof(FtlTuiRun), ts);
+	for (guint n = 0; i > 0 && n < 4096; n++) {
+		const FtlTuiRun *r = &g_array_index(lane->runs, FtlTuiRun, --i);
+		if (pid < 0 || r->pid == pid)
+			return r;
+	}
+	return NULL;
+}
+
+static const char *timeline_comm(const FtlTuiRun *r)
+{
+	return r->comm ? r->comm : "<...>";
+}
+
+/* A CPU row at ts: what it does, and the event that began that. */
+static char *timeline_cpu_at(FtlTuiApp *app, const FtlTuiLane *lane, gint64 ts, TimelineEvent *at)
+{
+	char d[32], a[48];
+	gint64 cover;
+	const FtlTuiRun *r = timeline_run(lane, ts, ts + 1, -1, &cover);
+	if (r && r->event) {
+		*at = (TimelineEvent){ r->t0, lane->cpu, r->event };
+		return g_strdup_printf("CPU %d %s-%d: %s at %s, runs %s", lane->cpu,
+				       timeline_comm(r), r->pid, r->event,
+				       ftl_tui_app_time(app, r->t0, a, sizeof a),
+				       ftl_tui_duration(r->t1 - r->t0, d, sizeof d));
+	}
+	if (r)
+		return g_strdup_printf("CPU %d %s-%d: runs %s", lane->cpu, timeline_comm(r), r->pid,
+				       ftl_tui_duration(r->t1 - r->t0, d, sizeof d));
+	r = timeline_run_before(lane, ts, -1);
+	if (r && r->end) {
+		*at = (TimelineEvent){ r->t1, lane->cpu, r->end };
+		return g_strdup_printf("CPU %d idle: %s at %s (%s-%d left)", lane->cpu, r->end,
+				       ftl_tui_app_time(app, r->t1, a, sizeof a), timeline_comm(r),
+				       r->pid);
+	}
+	return g_strdup_printf("CPU %d: idle or unknown", lane->cpu);
+}
+
+/* A task's row at ts: running, runnable or asleep, and the event that
+ * made it so. */
+static char *timeline_task_at(TimelinePanel *t, FtlTuiApp *app, const TaskRow *task, gint64 ts,
+			      TimelineEvent *at)
+{
+	char d[32], a[48];
+	gint64 cover;
+	const char *comm = task->comm ? task->comm : "<...>";
+	const FtlTuiRun *slept = NULL;
+	const FtlTuiLane *slept_on = NULL;
+	for (guint i = 0; i < t->lanes->len; i++) {
+		const FtlTuiLane *lane = g_array_index(t->lanes, FtlTuiLane *, i);
+		const FtlTuiRun *r = timeline_run(lane, ts, ts + 1, task->pid, &cover);
+		if (r && r->event) {
+			*at = (TimelineEvent){ r->t0, lane->cpu, r->event };
+			return g_strdup_printf("%s-%d runs on CPU %d: %s at %s, runs %s", comm,
+					       task->pid, lane->cpu, r->event,
+					       ftl_tui_app_time(app, r->t0, a, sizeof a),
+					       ftl_tui_duration(r->t1 - r->t0, d, sizeof d));
+		}
+		if (r)
+			return g_strdup_printf("%s-%d runs on CPU %d", comm, task->pid, lane->cpu);
+	}
+	for (guint i = 0; i < t->lanes->len; i++) {
+		const FtlTuiLane *lane = g_array_index(t->lanes, FtlTuiLane *, i);
+		const FtlTuiRun *w = timeline_run_in(lane->waits, ts, ts + 1, task->pid);
+		if (w && w->event) {
+			*at = (TimelineEvent){ w->t0, w->cpu, w->event };
+			return g_strdup_printf("%s-%d runnable for CPU %d: %s at %s on CPU %d",
+					       comm, task->pid, lane->cpu, w->event,
+					       ftl_tui_app_time(app, w->t0, a, sizeof a), w->cpu);
+		}
+		if (w)
+			return g_strdup_printf("%s-%d runnable for CPU %d", comm, task->pid,
+					       lane->cpu);
+		const FtlTuiRun *r = timeline_run_before(lane, ts, task->pid);
+		if (r && (!slept || r->t1 > slept->t1))
+			slept = r, slept_on = lane;
+	}
+	if (slept && slept->end) {
+		*at = (TimelineEvent){ slept->t1, slept_on->cpu, slept->end };
+		return g_strdup_printf("%s-%d asleep: %s at %s on CPU %d", comm, task->pid,
+				       slept->end, ftl_tui_app_time(app, slept->t1, a, sizeof a),
+				       slept_on->cpu);
+	}
+	return g_strdup_printf("%s-%d: asleep or unknown", comm, task->pid);
+}
+
+/* What the selected row shows at the cursor; *at the event to name. */
+static char *timeline_at(TimelinePanel *t, FtlTuiApp *app, TimelineEvent *at)
+{
+	*at = (TimelineEvent){ FTL_TS_NONE, -1, NULL };
+	if (t->lane < (int)t->lanes->len)
+		return timeline_cpu_at(app, g_array_index(t->lanes, FtlTuiLane *, t->lane),
+				       t->cursor, at);
+	return timeline_task_at(
+		t, app, &g_array_index(t->tasks, TaskRow, t->lane - (int)t->lanes->len), t->cursor,
+		at);
+}
+
+/* What the cursor is on, in the selected row, and the event that made it so. */
 static void timeline_info(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas *c, int y)
 {
 	ftl_tui_fill(c, y, 0, -1, FTL_TUI_STYLE_STATUS);
 	if (!timeline_rows(t))
 		return;
-	char d[32], a[32];
-	g_autofree char *what = NULL;
-	gint64 cover;
-	if (t->lane < (int)t->lanes->len) {
-		const FtlTuiLane *lane = g_array_index(t->lanes, FtlTuiLane *, t->lane);
-		const FtlTuiRun *r = timeline_run(lane, t->cursor, t->cursor + 1, -1, &cover);
-		what = r ? g_strdup_printf("CPU %d: %s-%d runs since %s (%s)", lane->cpu,
-					   r->comm ? r->comm : "<...>", r->pid,
-					   ftl_tui_app_time(app, r->t0, a, sizeof a),
-					   ftl_tui_duration(r->t1 - r->t0, d, sizeof d))
-			 : g_strdup_printf("CPU %d: idle or unknown", lane->cpu);
-	} else {
-		const TaskRow *task = &g_array_index(t->tasks, TaskRow, t->lane - (int)t->lanes->len);
-		gboolean waited;
-		gboolean ran = timeline_task_ran(t, task->pid, t->cursor, t->cursor + 1, &waited);
-		what = g_strdup_printf("%s-%d: %s", task->comm ? task->comm : "<...>", task->pid,
-				       ran ? "running" : waited ? "runnable, waiting for a CPU"
-								: "asleep or unknown");
-	}
-	g_autofree char *line = g_strdup_printf("%s  (Enter: Events here)", what);
-	ftl_tui_put_raw(c, y, 0, -1, line, -1, FTL_TUI_STYLE_STATUS);
+	TimelineEvent at;
+	g_autofree char *what = timeline_at(t, app, &at);
+	/* what Enter does, shorter when the line is long */
+	const char *enter = at.ts != FTL_TS_NONE ? "[Enter: Events]" : "[Enter: Events here]";
+	g_autofree char *safe = ftl_escape(what, -1);
+	if ((int)ftl_escape_width(safe) + 3 + (int)strlen(enter) > c->cols)
+		enter = "[Enter]";
+	g_autofree char *line = g_strdup_printf("%s  %s", safe, enter);
+	ftl_tui_put(c, y, 0, -1, line, FTL_TUI_STYLE_STATUS);
 }
 
 /* M: the markers in view, numbered as the ticks. */
@@ -584,8 +688,13 @@ static FtlTuiReaction timeline_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd
 	case FTL_TUI_CMD_ZOOM_OUT:
 		timeline_zoom(t, app, cmd == FTL_TUI_CMD_ZOOM_IN, w);
 		break;
-	case FTL_TUI_CMD_ACTIVATE:
+	case FTL_TUI_CMD_ACTIVATE: {
+		TimelineEvent at;
+		g_free(timeline_at(t, app, &at));
+		if (at.ts != FTL_TS_NONE)
+			return ftl_tui_go_event(app, at.ts, at.cpu, at.name);
 		return ftl_tui_go_time(app, t->cursor);
+	}
 	default:
 		return FTL_TUI_REACT_NONE;
 	}
