@@ -239,11 +239,16 @@ static FtlCallNode *calltree_child(FtlCallTree *t, FtlCallNode *parent, const ch
 	return parent->last_child = n;
 }
 
-/* Stacks: one per task; pid 0 (each CPU's idle task) and unknown pids get one
- * per CPU. */
+gint64 ftl_calltree_task_key(gint32 pid, gint32 cpu)
+{
+	if (pid > 0)
+		return (gint64)pid;
+	return pid == 0 ? -(gint64)cpu - 2 : -(gint64)cpu - 2 - ((gint64)1 << 32);
+}
+
 static gint64 calltree_key(const FtlEvent *ev)
 {
-	return ev->pid > 0 ? (gint64)ev->pid : -(gint64)(ev->cpu + 2);
+	return ftl_calltree_task_key(ev->pid, ev->cpu);
 }
 
 static CallCtx *calltree_ctx(FtlCallTree *t, const FtlEvent *ev)

@@ -138,6 +138,11 @@ gboolean ftl_calltree_sound(const FtlCallTree *t);
  * how many orphan (an exit without its entry); 0 for the root. */
 void ftl_calltree_node_repairs(const FtlCallTree *t, const FtlCallNode *node, guint64 *n_open,
 			       guint64 *n_orphan);
+/* The stack a call of pid on cpu belongs to, for every view that sorts calls
+ * by task as the tree does: one per task; pid 0 (each CPU's idle task) and
+ * unknown pids one per CPU, apart, so the idle loop never nests in the calls
+ * of a task the text did not name, nor those in it. */
+gint64 ftl_calltree_task_key(gint32 pid, gint32 cpu);
 /* Human label for a task group node, e.g. "bash-123"; used by views. */
 const char *ftl_calltree_unknown_name(void);
 

@@ -94,14 +94,9 @@ void ftl_flamechart_free(FtlFlameChart *c)
 }
 
 /* The call tree's own key: a task, or a CPU for pid 0 and unknown pids. */
-static gint64 chart_key(gint32 pid, gint32 cpu)
-{
-	return pid > 0 ? (gint64)pid : -(gint64)(cpu + 2);
-}
-
 static ChartCtx *chart_ctx(FtlFlameChart *c, const FtlCall *call)
 {
-	gint64 key = chart_key(call->pid, call->cpu);
+	gint64 key = ftl_calltree_task_key(call->pid, call->cpu);
 	ChartCtx *x = g_hash_table_lookup(c->ctxs, &key);
 	if (!x) {
 		x = g_new0(ChartCtx, 1);
@@ -124,7 +119,7 @@ static GPtrArray *chart_level(ChartCtx *x, gint level)
 static ChartLane *chart_lane(FtlFlameChart *c, const FtlCall *call)
 {
 	gboolean per_cpu = c->opt.lanes == FTL_CALLTREE_GROUP_CPU;
-	gint64 key = per_cpu ? call->cpu : chart_key(call->pid, call->cpu);
+	gint64 key = per_cpu ? call->cpu : ftl_calltree_task_key(call->pid, call->cpu);
 	ChartLane *l = g_hash_table_lookup(c->lanes, &key);
 	if (l)
 		return l;
@@ -281,7 +276,8 @@ void ftl_flamechart_feed(FtlFlameChart *c, const FtlEvent *ev)
 	if (ev->kind == FTL_EVENT_MARKER)
 		chart_mark(c, ev->ts, ev->u.marker.text.p ? ev->u.marker.text.p : "",
 			   ev->u.marker.text.len, FALSE);
-	else if (ev->kind == FTL_EVENT_FUNC_ENTRY && ev->pid > 0 && ev->comm)
+	else if ((ev->kind == FTL_EVENT_FUNC_ENTRY || ev->kind == FTL_EVENT_FUNC_EXIT) &&
+		 ev->pid > 0 && ev->comm)
 		g_hash_table_insert(c->comms, GINT_TO_POINTER(ev->pid), (gpointer)ev->comm);
 	if (c->opt.spans && !ftl_spans_n_open(c->opt.spans))
 		return;

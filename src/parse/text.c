@@ -8,11 +8,13 @@
 
 #include "parse/text.h"
 
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "parse/index.h"
 #include "parse/text-chunk.h"
+#include "parse/text-prior.h"
 #include "util/error.h"
 #include "util/linereader.h"
 #include "util/slots.h"
@@ -58,6 +60,7 @@ typedef struct {
 	GArray *last_ts;  /* gint64 per CPU, for the time_backwards diagnostic */
 	gboolean fgraph, latency, report;
 	TextIndexing *ix; /* NULL unless a sparse index is built or used */
+	TextPrior *prior; /* made when a CPU's first event comes before any switch */
 } TextSource;
 
 /* ---- header lines ---------------------------------------------------- */
@@ -226,10 +229,54 @@ static void text_last_ts_init(gpointer slot, guint idx)
 	*(gint64 *)slot = FTL_TS_NONE;
 }
 
+static guint64 text_event_offset(const TextSource *ts, const FtlEvent *ev);
+
+/* Reads the input for the look ahead (text-prior.h): the memory it is in,
+ * or a regular file; nothing from a pipe or a compressed file. */
+static gsize text_prior_read(gpointer data, guint64 off, char *buf, gsize len)
+{
+	TextSource *ts = data;
+	if (ts->input) {
+		if (off >= ts->input->size)
+			return 0;
+		gsize n = (gsize)MIN((guint64)len, ts->input->size - off);
+		memcpy(buf, ts->input->data + off, n);
+		return n;
+	}
+	FtlStream *s = ftl_line_reader_stream(ts->reader);
+	if (!ftl_stream_is_seekable(s))
+		return 0;
+	gsize got = 0;
+	while (got < len) {
+		ssize_t n = pread(ftl_stream_fd(s), buf + got, len - got, (off_t)(off + got));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (gsize)n;
+	}
+	return got;
+}
+
+/* The task of an event on a CPU that no switch line before it named: the
+ * one the CPU's next switch line switches out, taken as the CPU's task. */
+static void text_prior_task(TextSource *ts, FtlEvent *ev, TextCpuTask *t)
+{
+	if (!ts->prior)
+		ts->prior = ftl_text_prior_new(&ts->ctx, text_prior_read, ts);
+	if (ftl_text_prior_task(ts->prior, text_event_offset(ts, ev), ev->cpu, &t->pid, &t->comm))
+		ftl_tasks_note(ftl_trace_tasks(ts->base.trace), t->pid, -1, t->comm, FALSE);
+}
+
 /* What the event's line could not know: its place in the input, the task
  * of a CPU's last task switch, the tracer's name. */
 static void text_settle(TextSource *ts, FtlEvent *ev, guint fix)
 {
+	if (fix & TEXT_FIX_TASK) {
+		TextCpuTask *t = ftl_text_cpu_task(ts->cpu_task, ev->cpu);
+		if (t && t->pid < 0)
+			text_prior_task(ts, ev, t);
+	}
 	ev->line += ts->base_line;
 	ev->seq += ts->base_seq;
 	if (fix & TEXT_FIX_TASK) {
@@ -463,6 +510,7 @@ static void text_free(FtlSource *src)
 	g_mutex_clear(&ts->spare_lock);
 	g_array_unref(ts->cpu_task);
 	g_array_unref(ts->last_ts);
+	ftl_text_prior_free(ts->prior);
 	if (ts->ix) {
 		ftl_index_free(ts->ix->build);
 		ftl_index_free(ts->ix->used);

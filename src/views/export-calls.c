@@ -63,7 +63,7 @@ void ftl_call_export_free(FtlCallExport *x)
 /* The call tree's contexts: a task, or a CPU for pid 0 and unknown pids. */
 static guint export_task(FtlCallExport *x, gint32 pid, gint32 cpu)
 {
-	gint64 key = pid > 0 ? (gint64)pid : -(gint64)(cpu + 2);
+	gint64 key = ftl_calltree_task_key(pid, cpu);
 	if (key == x->last_key)
 		return x->last_task;
 	guint idx = GPOINTER_TO_UINT(g_hash_table_lookup(x->by_key, &key));

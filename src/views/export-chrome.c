@@ -16,6 +16,8 @@
 
 /* Processes for the contexts of pid 0 (and unknown pids) on each CPU. */
 #define CHROME_CPU_PID 1000000000
+/* and the calls of each CPU whose task is unknown, apart from its idle task */
+#define CHROME_UNKNOWN_PID 1500000000
 
 struct _FtlChromeExport {
 	FILE *out;
@@ -113,7 +115,8 @@ static gint32 ch_pid(FtlChromeExport *c, guint task)
 	gint32 *p = &g_array_index(c->pids, gint32, task);
 	if (!*p) {
 		const FtlExportTask *t = ftl_call_export_task(c->calls, task);
-		*p = t->pid <= 0 ? CHROME_CPU_PID + MAX(t->cpu, 0)
+		*p = t->pid < 0	   ? CHROME_UNKNOWN_PID + MAX(t->cpu, 0)
+		     : t->pid == 0 ? CHROME_CPU_PID + MAX(t->cpu, 0)
 		     : t->tgid > 0 ? t->tgid
 				   : t->pid;
 	}

@@ -8,10 +8,15 @@
 #   - an exit without entry covers its duration less what its children
 #     (drawn at the top, the trace began inside it) already cover;
 #   - stacks are per task (the proc column or the last task switch on the
-#     CPU), per CPU when no task is known; "==========>" opens an [irq]
+#     CPU; before a CPU's first switch, the task that switch names as the
+#     one switched out), per CPU for the idle task (pid 0) and, apart from
+#     it, per CPU when no task is known; "==========>" opens an [irq]
 #     frame on the interrupted stack;
 #   - a frame is drawn at least as wide as its children together.
 # usage: flame_oracle.py paths TRACE   -> JSON {"a;b;c": ns, ...}, "" = root
+#        flame_oracle.py tasks TRACE   -> the same below a "comm-pid" frame
+#                                         per task (flame --per task)
+#        flame_oracle.py calls TRACE   -> {"comm-pid;a;b": calls, ...}
 #        flame_oracle.py svg FILE.svg  -> the same from ftlens's SVG frames
 #        flame_oracle.py fg FILE.svg   -> {"depth;name": [widths px]} of
 #                                         flamegraph.pl's (or ftlens's) SVG
@@ -51,16 +56,29 @@ class Ctx:
         self.frames = []
         self.owed = {}
         self.cpu = -1
+        self.group = ()
 
 
 class Oracle:
-    def __init__(self):
+    def __init__(self, per_task=False):
         self.span = {}
+        self.calls = {}
         self.ctxs = {}
         self.pid = {}
+        self.comm = {}
+        self.per_task = per_task
 
     def add(self, path, v):
         self.span[path] = self.span.get(path, 0) + v
+        self.calls[path] = self.calls.get(path, 0) + 1
+
+    def first_switches(self, lines):
+        """Before a CPU's first switch line its task is the one switched out."""
+        for raw in lines:
+            m = TASK_SWITCH.match(raw)
+            if m and int(m.group(1)) not in self.pid:
+                self.pid[int(m.group(1))] = int(m.group(3))
+                self.comm.setdefault(int(m.group(3)), m.group(2).strip())
 
     def give(self, c, depth, v):
         if c.frames:
@@ -79,15 +97,19 @@ class Oracle:
             self.pop(c, None)
 
     def ctx(self, cpu, pid):
-        key = pid if pid and pid > 0 else ('cpu', cpu)
-        c = self.ctxs.setdefault(key, Ctx())
+        key = pid if pid and pid > 0 else ('cpu', cpu) if pid == 0 else ('unknown', cpu)
+        c = self.ctxs.get(key)
+        if c is None:
+            c = self.ctxs[key] = Ctx()
+            if self.per_task:
+                c.group = ('%s-%d' % (self.comm.get(pid, '<...>'), -1 if pid is None else pid),)
         c.cpu = cpu
         return c
 
     def entry(self, c, name, depth):
         if c.frames and not c.frames[-1].irq and depth <= c.frames[-1].depth:
             self.unwind(c, depth - 1)
-        parent = c.frames[-1].path if c.frames else ()
+        parent = c.frames[-1].path if c.frames else c.group
         if not c.frames:
             c.owed[depth] = 0
         c.frames.append(Frame(name, depth, parent + (name,)))
@@ -111,7 +133,7 @@ class Oracle:
         self.unwind(c, depth)
         owed = c.owed.pop(depth, 0)
         span = max(dur - owed, 0) if dur is not None else 0
-        parent = c.frames[-1].path if c.frames else ()
+        parent = c.frames[-1].path if c.frames else c.group
         self.add(parent + (name or '(unknown)',), span)
         if c.frames:
             self.give(c, depth, span)
@@ -121,7 +143,7 @@ class Oracle:
     def irq(self, c, enter):
         if enter:
             top = c.frames[-1] if c.frames else None
-            parent = top.path if top else ()
+            parent = top.path if top else c.group
             c.frames.append(Frame('[irq]', top.depth if top else -1, parent + ('[irq]',), True))
             return
         idx = [i for i, f in enumerate(c.frames) if f.irq]
@@ -135,6 +157,7 @@ class Oracle:
         m = TASK_SWITCH.match(raw)
         if m:
             self.pid[int(m.group(1))] = int(m.group(5))
+            self.comm.setdefault(int(m.group(5)), m.group(4).strip())
             return
         m = CPU.match(raw)
         if not m:
@@ -178,7 +201,6 @@ class Oracle:
     def finish(self):
         for c in self.ctxs.values():
             self.unwind(c, -2)
-        return widths(self.span)
 
 
 def widths(span):
@@ -197,12 +219,24 @@ def widths(span):
     return {';'.join(p): v for p, v in out.items() if v > 0 or p == ()}
 
 
-def paths(trace):
-    o = Oracle()
+def oracle(trace, per_task=False):
+    o = Oracle(per_task)
     with open(trace, errors='replace') as f:
-        for raw in strip_indent(f.read().split('\n')):
-            o.line(raw.rstrip('\r'))
-    return o.finish()
+        lines = [raw.rstrip('\r') for raw in strip_indent(f.read().split('\n'))]
+    o.first_switches(lines)
+    for raw in lines:
+        o.line(raw)
+    o.finish()
+    return o
+
+
+def paths(trace, per_task=False):
+    return widths(oracle(trace, per_task).span)
+
+
+def calls(trace):
+    """Calls per path below a comm-pid frame per task (irq frames left out)."""
+    return {';'.join(p): n for p, n in oracle(trace, True).calls.items()}
 
 
 def svg_frames(svg):
@@ -271,5 +305,6 @@ if __name__ == '__main__':
         n, bad = fg_compare(arg, sys.argv[3])
         print('%d frames; %d differ: %s' % (n, len(bad), bad[:5]))
         sys.exit(1 if bad or n == 0 else 0)
-    res = paths(arg) if mode == 'paths' else svg_paths(arg) if mode == 'svg' else fg_widths(arg)
+    res = {'paths': paths, 'tasks': lambda t: paths(t, True), 'calls': calls,
+           'svg': svg_paths, 'fg': fg_widths}[mode](arg)
     json.dump(res, sys.stdout, sort_keys=True)

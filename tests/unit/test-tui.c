@@ -201,6 +201,24 @@ static void test_fixture_fgraph_panels(void)
 	tui_close(&t);
 }
 
+/* function_graph in the kernel's default layout (no task column): the calls
+ * before the CPU's first switch are init's, the task it switches out; the
+ * idle loop is a tree of its own and init's exits close init's calls. The
+ * Graph shows the two tasks apart, as graph --per task does, and all in one
+ * tree the same calls with nothing nested across tasks. */
+static void test_fixture_graph_tasks(void)
+{
+	Tui t = { 0 };
+	tui_in(&t, testdata);
+	g_autofree char *path = g_build_filename("fgraph-tasks", "issue-29.txt", NULL);
+	tui_open_trace(&t, path, 16, 100);
+	tui_keys(&t, "2E");
+	tui_expect(&t, "fgraph-tasks-graph");
+	tui_keys(&t, "ppE");
+	tui_expect(&t, "fgraph-tasks-graph-task");
+	tui_close(&t);
+}
+
 /* The per-CPU and per-task trees are read when the Graph asks for them,
  * not with the model; a filter's new model drops them. */
 static void test_fixture_lazy_trees(void)
@@ -857,6 +875,7 @@ int main(void)
 		{ "canvas: hostile text made visible", test_canvas_hostile },
 		{ "canvas: cut at the edge, wide characters, bars", test_canvas_cut },
 		{ "fixture: every panel of a function_graph trace", test_fixture_fgraph_panels },
+		{ "fixture: calls before a CPU's first switch are its task's", test_fixture_graph_tasks },
 		{ "fixture: the per-CPU and per-task trees are read on demand",
 		  test_fixture_lazy_trees },
 		{ "fixture: markers", test_fixture_markers },
