@@ -52,6 +52,9 @@ typedef struct {
 	 * (from --width, --color and standard output) */
 	FtlTextStyle style;
 	guint cuts; /* the tables style cut names in */
+	/* Filled by ftl_cli_parse(): how inputs are read (-j, --max-expand),
+	 * handed to the door (parse/inputs.h) and through it to every reader */
+	FtlReadOptions read;
 } FtlCliGlobals;
 
 typedef enum {
