@@ -390,10 +390,12 @@ void ftl_cli_print_commands(FILE *out)
 	}
 }
 
-/* -j N, else $FTLENS_JOBS, else every online CPU: the text parse threads. */
-static gboolean cli_set_jobs(gint jobs, GError **error)
+/* -j N, else $FTLENS_JOBS, else every online CPU (0): the text parse
+ * threads every input of the command is read with. */
+static gboolean cli_jobs(FtlCliGlobals *g, GError **error)
 {
 	const char *env = g_getenv("FTLENS_JOBS");
+	gint jobs = g->jobs;
 	guint64 n = (guint64)jobs;
 	if (jobs < 0 || jobs > 1024) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "-j %d: expected 1 to 1024", jobs);
@@ -405,8 +407,7 @@ static gboolean cli_set_jobs(gint jobs, GError **error)
 			    "FTLENS_JOBS='%s': expected 1 to 1024", env);
 		return FALSE;
 	}
-	if (n)
-		ftl_line_reader_set_threads((guint)n);
+	g->read.threads = (guint)n;
 	return TRUE;
 }
 
@@ -481,17 +482,16 @@ gboolean ftl_cli_parse_data(const FtlCommand *cmd, const GOptionEntry *entries, 
 	}
 	if (!cli_output(cmd, g, error))
 		return FALSE;
-	if (!cli_set_jobs(g->jobs, error))
+	if (!cli_jobs(g, error))
 		return FALSE;
-	guint64 max_expand;
 	if (g->max_expand) {
-		if (!ftl_input_parse_size(g->max_expand, &max_expand)) {
+		if (!ftl_input_parse_size(g->max_expand, &g->read.max_expand) ||
+		    !g->read.max_expand) {
 			g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
 				    "--max-expand '%s': expected a size such as 4G or 512M",
 				    g->max_expand);
 			return FALSE;
 		}
-		ftl_input_set_max_expand(max_expand);
 	}
 	if (!cli_width(g, error))
 		return FALSE;
@@ -628,6 +628,7 @@ gboolean ftl_cli_setup(FtlCliGlobals *g, guint accept, int argc, char **argv, GE
 		.dump = (guint)g->dump,
 		.read_twice = g->relative_to || g->wallclock,
 		.verbose = g->verbose,
+		.read = g->read,
 	};
 	g_clear_pointer(&g->inputs, ftl_inputs_free);
 	g->inputs = ftl_inputs_sort(&o, argv + 1, argc > 1 ? (guint)argc - 1 : 0, error);

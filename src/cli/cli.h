@@ -56,6 +56,9 @@ typedef struct {
 	/* FTL_CMD_SOURCES commands: --vmlinux, --modules, --debuginfo,
 	 * --force-debuginfo, --no-debuginfo */
 	FtlDebugInfoOptions debuginfo;
+	/* Filled by ftl_cli_parse(): how inputs are read (-j, --max-expand),
+	 * handed to the door (parse/inputs.h) and through it to every reader */
+	FtlReadOptions read;
 } FtlCliGlobals;
 
 typedef enum {

@@ -27,7 +27,7 @@ static void oops_read_dump(const FtlCliGlobals *g, const FtlConsole *con, const 
 	if (dump->empty || !dump->content->len)
 		return;
 	g_autoptr(GError) error = NULL;
-	FtlTrace *t = ftl_inputs_open_dump(con, d, FTL_OPEN_NONE, &error);
+	FtlTrace *t = ftl_inputs_open_dump(g->inputs, con, d, FTL_OPEN_NONE, &error);
 	if (!t) {
 		g_printerr("ftlens: oops: warning: %s\n", error->message);
 		return;

@@ -10,6 +10,7 @@
 struct _FtlTrace {
 	char *label;
 	FtlOpenFlags flags;
+	FtlReadOptions read;
 	GPtrArray *sources;
 	FtlStrPool *pool;
 	FtlTasks *tasks;
@@ -186,6 +187,16 @@ const char *ftl_trace_label(const FtlTrace *t)
 FtlOpenFlags ftl_trace_flags(const FtlTrace *t)
 {
 	return t->flags;
+}
+
+const FtlReadOptions *ftl_trace_read_options(const FtlTrace *t)
+{
+	return &t->read;
+}
+
+void ftl_trace_set_read_options(FtlTrace *t, const FtlReadOptions *ro)
+{
+	t->read = ro ? *ro : (FtlReadOptions){ 0 };
 }
 
 FtlStrPool *ftl_trace_pool(FtlTrace *t)

@@ -8,6 +8,7 @@
 #include "model/diag.h"
 #include "model/source.h"
 #include "model/task.h"
+#include "util/input.h"
 #include "util/strpool.h"
 #include "util/tracefs-text.h"
 
@@ -31,6 +32,10 @@ void ftl_trace_add_source(FtlTrace *trace, FtlSource *src);
 /* All borrowed; they live as long as the trace. */
 const char *ftl_trace_label(const FtlTrace *trace);
 FtlOpenFlags ftl_trace_flags(const FtlTrace *trace);
+/* How the trace's sources read their inputs (-j, --max-expand): the opener
+ * sets it before it adds them (the defaults until then). */
+const FtlReadOptions *ftl_trace_read_options(const FtlTrace *trace);
+void ftl_trace_set_read_options(FtlTrace *trace, const FtlReadOptions *ro);
 FtlStrPool *ftl_trace_pool(FtlTrace *trace);
 FtlTasks *ftl_trace_tasks(FtlTrace *trace);
 FtlDiags *ftl_trace_diags(FtlTrace *trace);

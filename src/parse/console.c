@@ -543,9 +543,9 @@ gboolean ftl_console_sniff(const char *data, gsize size)
 	return FALSE;
 }
 
-FtlConsole *ftl_console_read(const char *path, GError **error)
+FtlConsole *ftl_console_read(const char *path, const FtlReadOptions *ro, GError **error)
 {
-	g_autoptr(FtlInput) in = ftl_input_open(path, error);
+	g_autoptr(FtlInput) in = ftl_input_open(path, ro, error);
 	if (!in)
 		return NULL;
 	if (!console_check_text(in, error))
@@ -577,7 +577,8 @@ char *ftl_console_dump_text(const FtlConsole *c, guint i, gsize *len)
 	return g_string_free(s, FALSE);
 }
 
-FtlTrace *ftl_console_dump_open(const FtlConsole *c, guint i, FtlOpenFlags flags, GError **error)
+FtlTrace *ftl_console_dump_open(const FtlConsole *c, guint i, FtlOpenFlags flags,
+				const FtlReadOptions *ro, GError **error)
 {
 	if (i >= c->dumps->len) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
@@ -588,6 +589,7 @@ FtlTrace *ftl_console_dump_open(const FtlConsole *c, guint i, FtlOpenFlags flags
 	char *text = ftl_console_dump_text(c, i, &len);
 	g_autofree char *label = g_strdup_printf("%s (ftrace dump %u)", c->path, i + 1);
 	FtlTrace *trace = ftl_trace_new(label, flags);
+	ftl_trace_set_read_options(trace, ro);
 	FtlInput *in = ftl_input_new_from_memory(label, text, len);
 	ftl_trace_add_source(trace, ftl_text_source_new(trace, in, -1));
 	return trace;

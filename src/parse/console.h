@@ -9,7 +9,7 @@
 /* Reads path (plain, gzip or zstd; "-" is standard input). A file that is
  * empty or binary is an error naming it; anything else is a console log,
  * damaged lines become diagnostics. Free with ftl_console_free(). */
-FtlConsole *ftl_console_read(const char *path, GError **error);
+FtlConsole *ftl_console_read(const char *path, const FtlReadOptions *ro, GError **error);
 /* The same over bytes in memory; label names the input in messages. */
 FtlConsole *ftl_console_parse(const char *label, const char *data, gsize size);
 
@@ -22,4 +22,5 @@ gboolean ftl_console_sniff(const char *data, gsize size);
 char *ftl_console_dump_text(const FtlConsole *c, guint i, gsize *len);
 /* Opens dump i as a trace (the text parser reads it). Free with
  * ftl_trace_free(); it does not borrow from c. */
-FtlTrace *ftl_console_dump_open(const FtlConsole *c, guint i, FtlOpenFlags flags, GError **error);
+FtlTrace *ftl_console_dump_open(const FtlConsole *c, guint i, FtlOpenFlags flags,
+				const FtlReadOptions *ro, GError **error);

@@ -171,7 +171,7 @@ static gboolean inputs_take_dump(FtlInputs *in, const InputsOperand *op, GError 
 			    in->o.command, op->path);
 		return FALSE;
 	}
-	g_autoptr(FtlConsole) con = ftl_console_read(op->path, error);
+	g_autoptr(FtlConsole) con = ftl_console_read(op->path, &in->o.read, error);
 	if (!con)
 		return FALSE;
 	guint nd = con->dumps->len;
@@ -237,7 +237,7 @@ static gboolean inputs_stdin(const FtlInputsOptions *o, char **paths, guint n, g
 	*sniff = (o->accept & (o->accept - 1)) != 0;
 	if (!has || (!*sniff && !o->read_twice))
 		return TRUE;
-	return ftl_input_spool_stdin(error);
+	return ftl_input_spool_stdin(&o->read, error);
 }
 
 FtlInputs *ftl_inputs_sort(const FtlInputsOptions *o, char **paths, guint n, GError **error)
@@ -351,7 +351,7 @@ static FtlTrace *inputs_open_events(FtlInputs *in, FtlOpenFlags flags, GError **
 	guint d;
 	const FtlConsole *con = inputs_event_console(in, &d);
 	if (con)
-		return ftl_console_dump_open(con, d, flags, error);
+		return ftl_console_dump_open(con, d, flags, &in->o.read, error);
 	guint n = ftl_inputs_n(in, FTL_INPUT_EVENTS);
 	if (!n) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "%s: no event trace among the inputs",
@@ -361,7 +361,7 @@ static FtlTrace *inputs_open_events(FtlInputs *in, FtlOpenFlags flags, GError **
 	g_autofree const char **paths = g_new0(const char *, n + 1);
 	for (guint i = 0; i < n; i++)
 		paths[i] = ftl_inputs_path(in, FTL_INPUT_EVENTS, i);
-	return ftl_trace_open_buffer(paths, n, flags, in->o.buffer, error);
+	return ftl_trace_open_buffer(paths, n, flags, in->o.buffer, &in->o.read, error);
 }
 
 static void inputs_why(const FtlInputs *in, char *why)
@@ -411,7 +411,8 @@ const FtlConsole *ftl_inputs_console(FtlInputs *in, guint i, GError **error)
 	if (in->consoles->len < n)
 		g_ptr_array_set_size(in->consoles, n);
 	if (!g_ptr_array_index(in->consoles, i)) {
-		FtlConsole *con = ftl_console_read(ftl_inputs_path(in, FTL_INPUT_CONSOLE, i), error);
+		FtlConsole *con = ftl_console_read(ftl_inputs_path(in, FTL_INPUT_CONSOLE, i), &in->o.read,
+						 error);
 		if (!con)
 			return NULL;
 		g_ptr_array_index(in->consoles, i) = con;
@@ -419,9 +420,10 @@ const FtlConsole *ftl_inputs_console(FtlInputs *in, guint i, GError **error)
 	return g_ptr_array_index(in->consoles, i);
 }
 
-FtlTrace *ftl_inputs_open_dump(const FtlConsole *con, guint d, FtlOpenFlags flags, GError **error)
+FtlTrace *ftl_inputs_open_dump(const FtlInputs *in, const FtlConsole *con, guint d,
+			       FtlOpenFlags flags, GError **error)
 {
-	return ftl_console_dump_open(con, d, flags, error);
+	return ftl_console_dump_open(con, d, flags, &in->o.read, error);
 }
 
 char *ftl_inputs_dump_text(const FtlConsole *con, guint d, gsize *len)
@@ -431,7 +433,8 @@ char *ftl_inputs_dump_text(const FtlConsole *con, guint d, gsize *len)
 
 gboolean ftl_inputs_read_stack(const FtlInputs *in, guint i, FtlStackSet *set, GError **error)
 {
-	return ftl_stacktrace_read(set, ftl_inputs_path(in, FTL_INPUT_STACKS, i), error);
+	return ftl_stacktrace_read(set, ftl_inputs_path(in, FTL_INPUT_STACKS, i), &in->o.read,
+				   error);
 }
 
 void ftl_inputs_stacks_finish(FtlStackSet *set)

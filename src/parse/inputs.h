@@ -44,6 +44,7 @@ typedef struct {
 	gboolean read_twice; /* the caller reads the events more than once (a
 			      * --relative-to pre-pass): standard input is spooled */
 	gboolean verbose;    /* say why an index was or was not used (stderr) */
+	FtlReadOptions read; /* -j and --max-expand: how every input is read */
 } FtlInputsOptions;
 
 typedef struct _FtlInputs FtlInputs;
@@ -86,8 +87,8 @@ gboolean ftl_inputs_has_events(const FtlInputs *in);
 const FtlConsole *ftl_inputs_console(FtlInputs *in, guint i, GError **error);
 /* Opens dump d of con as a trace (the text parser reads it); free with
  * ftl_trace_free(). */
-FtlTrace *ftl_inputs_open_dump(const FtlConsole *con, guint d, FtlOpenFlags flags,
-			       GError **error);
+FtlTrace *ftl_inputs_open_dump(const FtlInputs *in, const FtlConsole *con, guint d,
+			       FtlOpenFlags flags, GError **error);
 /* The recovered text of dump d (free with g_free()). */
 char *ftl_inputs_dump_text(const FtlConsole *con, guint d, gsize *len);
 

@@ -302,17 +302,18 @@ static gboolean open_add_dir(FtlTrace *trace, const char *dir, GError **error)
 FtlTrace *ftl_trace_open_many(const char *const *paths, guint n_paths, FtlOpenFlags flags,
 			      GError **error)
 {
-	return ftl_trace_open_buffer(paths, n_paths, flags, NULL, error);
+	return ftl_trace_open_buffer(paths, n_paths, flags, NULL, NULL, error);
 }
 
 FtlTrace *ftl_trace_open_buffer(const char *const *paths, guint n_paths, FtlOpenFlags flags,
-				const char *buffer, GError **error)
+				const char *buffer, const FtlReadOptions *ro, GError **error)
 {
 	g_return_val_if_fail(n_paths > 0, NULL);
 	g_autofree char *label = n_paths == 1
 					 ? g_strdup(paths[0])
 					 : g_strdup_printf("%s (+%u more)", paths[0], n_paths - 1);
 	g_autoptr(FtlTrace) trace = ftl_trace_new(label, flags);
+	ftl_trace_set_read_options(trace, ro);
 	for (guint i = 0; i < n_paths; i++) {
 		const char *path = paths[i];
 		gboolean ok;

@@ -12,9 +12,10 @@ FtlTrace *ftl_trace_open_many(const char *const *paths, guint n_paths, FtlOpenFl
 FtlTrace *ftl_trace_open(const char *path, FtlOpenFlags flags, GError **error);
 /* The same, reading only the ring buffer named buffer ("top" for the top
  * level) of inputs that hold several (trace.dat with instances); NULL reads
- * them all, merged in time. A name no input has is an error. */
+ * them all, merged in time. A name no input has is an error. ro: how the
+ * inputs are read (NULL: the defaults). */
 FtlTrace *ftl_trace_open_buffer(const char *const *paths, guint n_paths, FtlOpenFlags flags,
-				const char *buffer, GError **error);
+				const char *buffer, const FtlReadOptions *ro, GError **error);
 /* The same over bytes in memory (takes data, g_malloc'd; label names them in
  * messages): text traces as a file would be read. A trace.dat needs a file. */
 FtlTrace *ftl_trace_open_memory(const char *label, char *data, gsize size, FtlOpenFlags flags,

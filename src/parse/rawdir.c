@@ -901,7 +901,7 @@ gboolean ftl_rawdir_open(FtlTrace *trace, const char *dir, gboolean *found, GErr
 	}
 	for (guint i = 0; i < files->len; i++) {
 		const RawPageFile *f = g_ptr_array_index(files, i);
-		FtlInput *in = ftl_input_open(f->path, error);
+		FtlInput *in = ftl_input_open(f->path, ftl_trace_read_options(trace), error);
 		if (!in)
 			return FALSE;
 		char *stats = NULL;

@@ -133,6 +133,7 @@ typedef struct {
 	const char *path;
 	guint64 total; /* bytes of page files so far */
 	char *member;  /* label of the member being read */
+	const FtlReadOptions *ro; /* the trace's: --max-expand */
 } TarReader;
 
 static gboolean tar_fail(TarReader *r, GError **error)
@@ -152,11 +153,12 @@ static gssize tar_read_pages(gpointer data, void *buf, gsize len, GError **error
 		return -1;
 	}
 	r->total += (guint64)n;
-	if (r->total > ftl_input_max_expand()) {
+	guint64 max_expand = ftl_read_max_expand(r->ro);
+	if (r->total > max_expand) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_IO,
 			    "'%s': its page files expand past --max-expand (%" G_GUINT64_FORMAT
 			    " MiB) on disk; give a larger --max-expand",
-			    r->path, ftl_input_max_expand() >> 20);
+			    r->path, max_expand >> 20);
 		return -1;
 	}
 	return (gssize)n;
@@ -208,7 +210,7 @@ static gboolean tar_take(TarReader *r, TarCapture *cap, TarMember *m, GError **e
 				    "'%s': a second page file for CPU %d", r->member, m->cpu);
 			return FALSE;
 		}
-		FtlInput *in = ftl_input_new_from_reader(r->member, tar_read_pages, r, error);
+		FtlInput *in = ftl_input_new_from_reader(r->member, tar_read_pages, r, r->ro, error);
 		if (!in)
 			return FALSE;
 		g_hash_table_insert(cap->pages, GINT_TO_POINTER(m->cpu + 1), in);
@@ -344,7 +346,7 @@ gboolean ftl_rawtar_open(FtlTrace *trace, const char *path, GError **error)
 		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': out of memory", path);
 		return FALSE;
 	}
-	TarReader r = { a, path, 0, NULL };
+	TarReader r = { a, path, 0, NULL, ftl_trace_read_options(trace) };
 	TarCapture cap = { 0 };
 	cap.pages = g_hash_table_new_full(NULL, NULL, NULL, (GDestroyNotify)ftl_input_free);
 	cap.stats = g_hash_table_new_full(NULL, NULL, NULL, g_free);

@@ -585,7 +585,8 @@ gboolean ftl_stacktrace_read_data(FtlStackSet *set, const char *name, const char
 	return TRUE;
 }
 
-gboolean ftl_stacktrace_read(FtlStackSet *set, const char *path, GError **error)
+gboolean ftl_stacktrace_read(FtlStackSet *set, const char *path, const FtlReadOptions *ro,
+			     GError **error)
 {
 	if (g_strcmp0(path, "-") != 0 && g_file_test(path, G_FILE_TEST_IS_DIR)) {
 		g_autofree char *table = g_build_filename(path, "stack_trace", NULL);
@@ -595,12 +596,12 @@ gboolean ftl_stacktrace_read(FtlStackSet *set, const char *path, GError **error)
 				    "'%s': directory holds no stack_trace", path);
 			return FALSE;
 		}
-		if (!ftl_stacktrace_read(set, table, error))
+		if (!ftl_stacktrace_read(set, table, ro, error))
 			return FALSE;
 		return !g_file_test(max, G_FILE_TEST_EXISTS) ||
-		       ftl_stacktrace_read(set, max, error);
+		       ftl_stacktrace_read(set, max, ro, error);
 	}
-	g_autoptr(FtlInput) in = ftl_input_open(path, error);
+	g_autoptr(FtlInput) in = ftl_input_open(path, ro, error);
 	if (!in)
 		return FALSE;
 	return ftl_stacktrace_read_data(set, path, in->data, in->size, error);

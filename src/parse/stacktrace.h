@@ -16,6 +16,7 @@
 #include <glib.h>
 
 #include "model/stack.h"
+#include "util/input.h"
 
 typedef enum {
 	FTL_STACK_INPUT_NONE,	  /* none of the stack tracer's files */
@@ -36,7 +37,8 @@ gboolean ftl_stacktrace_read_data(FtlStackSet *set, const char *name, const char
 				  GError **error);
 /* Reads a file (gzip and zstd too, "-" for standard input, tracefs files),
  * or a directory holding stack_trace and maybe stack_max_size. */
-gboolean ftl_stacktrace_read(FtlStackSet *set, const char *path, GError **error);
+gboolean ftl_stacktrace_read(FtlStackSet *set, const char *path, const FtlReadOptions *ro,
+			     GError **error);
 /* After the last input: pairs stack_max_size values read on their own with
  * a table (the one in the same directory named like it, else the only
  * table) and checks every table against its stack_max_size. */

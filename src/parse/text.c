@@ -572,7 +572,7 @@ static TextSource *text_source_new(FtlTrace *trace, FtlStream *stream, gint cpu_
 		.data = ts,
 		.max_line = FTL_TEXT_MAX_LINE,
 	};
-	ts->reader = ftl_line_reader_new(stream, &funcs);
+	ts->reader = ftl_line_reader_new(stream, &funcs, ftl_trace_read_options(trace));
 	text_steady_ahead(ts, trace);
 	return ts;
 }

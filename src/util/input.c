@@ -26,16 +26,14 @@
 #define INPUT_SPACE_STEP ((guint64)64 << 20)
 #define INPUT_RESERVE	 ((guint64)256 << 20)
 
-static guint64 input_max_expand = FTL_INPUT_MAX_EXPAND_DEFAULT;
-
-void ftl_input_set_max_expand(guint64 bytes)
+guint ftl_read_threads(const FtlReadOptions *ro)
 {
-	input_max_expand = bytes;
+	return ro && ro->threads ? ro->threads : (guint)MAX(1, g_get_num_processors());
 }
 
-guint64 ftl_input_max_expand(void)
+guint64 ftl_read_max_expand(const FtlReadOptions *ro)
 {
-	return input_max_expand;
+	return ro && ro->max_expand ? ro->max_expand : FTL_INPUT_MAX_EXPAND_DEFAULT;
 }
 
 gboolean ftl_input_parse_size(const char *text, guint64 *bytes)
@@ -197,8 +195,10 @@ static gboolean input_space_ok(int fd, const char *path, guint64 written, GError
 /* Copies what read gives into out_fd, within --max-expand and the free
  * space; path and what ("gzip", "the stream") name it in messages. */
 static gboolean input_expand_from(FtlInputReadFunc read, gpointer data, const char *path,
-				  const char *what, int out_fd, GError **error)
+				  const char *what, int out_fd, const FtlReadOptions *ro,
+				  GError **error)
 {
+	guint64 max_expand = ftl_read_max_expand(ro);
 	g_autofree char *buf = g_malloc(INPUT_CHUNK);
 	guint64 written = 0, next_check = 0;
 	for (;;) {
@@ -207,12 +207,12 @@ static gboolean input_expand_from(FtlInputReadFunc read, gpointer data, const ch
 			return FALSE;
 		if (n == 0)
 			return TRUE;
-		if (written + (guint64)n > input_max_expand) {
+		if (written + (guint64)n > max_expand) {
 			g_set_error(error, FTL_ERROR, FTL_ERROR_IO,
 				    "'%s': %s expands past --max-expand (%" G_GUINT64_FORMAT
 				    " MiB) on disk; give a larger --max-expand, or the file "
 				    "decompressed",
-				    path, what, input_max_expand >> 20);
+				    path, what, max_expand >> 20);
 			return FALSE;
 		}
 		if (written >= next_check) {
@@ -235,12 +235,12 @@ static gssize input_stream_read(gpointer data, void *buf, gsize len, GError **er
 	return ftl_stream_read(data, buf, len, error);
 }
 
-static gboolean input_expand(FtlStream *s, int out_fd, GError **error)
+static gboolean input_expand(FtlStream *s, int out_fd, const FtlReadOptions *ro, GError **error)
 {
 	const char *what = ftl_stream_compression(s) != FTL_COMPRESSION_NONE
 				   ? ftl_compression_name(ftl_stream_compression(s))
 				   : "the stream";
-	return input_expand_from(input_stream_read, s, ftl_stream_path(s), what, out_fd, error);
+	return input_expand_from(input_stream_read, s, ftl_stream_path(s), what, out_fd, ro, error);
 }
 
 static gboolean input_map(FtlInput *in, int fd, GError **error)
@@ -268,7 +268,7 @@ static gboolean input_map(FtlInput *in, int fd, GError **error)
 	return TRUE;
 }
 
-FtlInput *ftl_input_open(const char *path, GError **error)
+FtlInput *ftl_input_open(const char *path, const FtlReadOptions *ro, GError **error)
 {
 	g_autoptr(FtlInput) in = g_new0(FtlInput, 1);
 	in->path = g_strdup(path);
@@ -285,13 +285,13 @@ FtlInput *ftl_input_open(const char *path, GError **error)
 	int tmp = input_tmpfile(path, error);
 	if (tmp < 0)
 		return NULL;
-	ok = input_expand(s, tmp, error) && input_map(in, tmp, error);
+	ok = input_expand(s, tmp, ro, error) && input_map(in, tmp, error);
 	close(tmp);
 	return ok ? g_steal_pointer(&in) : NULL;
 }
 
 FtlInput *ftl_input_new_from_reader(const char *label, FtlInputReadFunc read, gpointer data,
-				    GError **error)
+				    const FtlReadOptions *ro, GError **error)
 {
 	g_autoptr(FtlInput) in = g_new0(FtlInput, 1);
 	in->path = g_strdup(label);
@@ -299,13 +299,13 @@ FtlInput *ftl_input_new_from_reader(const char *label, FtlInputReadFunc read, gp
 	int tmp = input_tmpfile(label, error);
 	if (tmp < 0)
 		return NULL;
-	gboolean ok = input_expand_from(read, data, label, "the member", tmp, error) &&
+	gboolean ok = input_expand_from(read, data, label, "the member", tmp, ro, error) &&
 		      input_map(in, tmp, error);
 	close(tmp);
 	return ok ? g_steal_pointer(&in) : NULL;
 }
 
-gboolean ftl_input_spool_stdin(GError **error)
+gboolean ftl_input_spool_stdin(const FtlReadOptions *ro, GError **error)
 {
 	struct stat st;
 	if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode))
@@ -316,7 +316,7 @@ gboolean ftl_input_spool_stdin(GError **error)
 	int tmp = input_tmpfile("-", error);
 	if (tmp < 0)
 		return FALSE;
-	gboolean ok = input_expand(s, tmp, error);
+	gboolean ok = input_expand(s, tmp, ro, error);
 	if (ok && (lseek(tmp, 0, SEEK_SET) < 0 || dup2(tmp, STDIN_FILENO) < 0)) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'-': cannot keep a copy of standard input: %s",
 			    g_strerror(errno));

@@ -25,9 +25,21 @@ typedef struct {
 /* What an expanded copy may take by default: 4 GiB. */
 #define FTL_INPUT_MAX_EXPAND_DEFAULT ((guint64)4 << 30)
 
+/* How inputs are read: given by whoever opens them (the command line's -j
+ * and --max-expand, through the door of parse/inputs.h), never a setting
+ * of the process. NULL or zero members: the defaults. */
+typedef struct {
+	guint threads;	    /* a text reader's parse threads; 0: one per online CPU */
+	guint64 max_expand; /* disk an expanded copy (compressed file, pipe, device) may
+			     * take; 0: FTL_INPUT_MAX_EXPAND_DEFAULT */
+} FtlReadOptions;
+
+guint ftl_read_threads(const FtlReadOptions *ro);
+guint64 ftl_read_max_expand(const FtlReadOptions *ro);
+
 /* Opens and maps path ("-" reads standard input). Free with ftl_input_free();
  * data stays valid until then. Errors name the path. */
-FtlInput *ftl_input_open(const char *path, GError **error);
+FtlInput *ftl_input_open(const char *path, const FtlReadOptions *ro, GError **error);
 void ftl_input_free(FtlInput *in);
 /* Gives up to len bytes into buf: the count, 0 at the end, -1 with error. */
 typedef gssize (*FtlInputReadFunc)(gpointer data, void *buf, gsize len, GError **error);
@@ -35,12 +47,12 @@ typedef gssize (*FtlInputReadFunc)(gpointer data, void *buf, gsize len, GError *
  * unlinked temporary file within --max-expand and the free space, and
  * mapped; label names it in messages. Free with ftl_input_free(). */
 FtlInput *ftl_input_new_from_reader(const char *label, FtlInputReadFunc read, gpointer data,
-				    GError **error);
+				    const FtlReadOptions *ro, GError **error);
 /* Makes standard input readable more than once, for commands that look at
  * "-" before they read it: a pipe or device is copied (expanded, within
  * --max-expand) into an unlinked temporary file that becomes fd 0. A regular
  * file is left as it is. Each later open of "-" starts at the beginning. */
-gboolean ftl_input_spool_stdin(GError **error);
+gboolean ftl_input_spool_stdin(const FtlReadOptions *ro, GError **error);
 /* An input over text made in memory (e.g. a trace recovered from a console
  * log): takes ownership of data (g_malloc'd, size bytes); label names it in
  * messages. Free with ftl_input_free(). */
@@ -52,10 +64,6 @@ void ftl_input_release(FtlInput *in, gsize offset);
 /* FALSE with an error naming the file when it shrank while mapped: the bytes
  * past its new end read as zeros. */
 gboolean ftl_input_check(const FtlInput *in, GError **error);
-/* The most an expanded copy (compressed file, pipe, device) may take on disk;
- * the process-wide setting of --max-expand. */
-void ftl_input_set_max_expand(guint64 bytes);
-guint64 ftl_input_max_expand(void);
 /* Parses a size such as 4G, 512M, 100000 (K, M, G, T: powers of 1024). */
 gboolean ftl_input_parse_size(const char *text, guint64 *bytes);
 

@@ -32,6 +32,7 @@ struct _FtlLineReader {
 	gsize chunk; /* bytes a chunk reads before it looks for its end */
 	guint ahead; /* chunks in flight at most, 0: the share of the budget,
 		      * FTL_LINE_READER_ON_DEMAND: only the one asked for */
+	guint threads; /* parse threads the caller gave it (-j) */
 	gboolean threaded;
 	GMutex lock; /* slots' ready flags, the counters below */
 	GCond cond;
@@ -54,22 +55,12 @@ struct _FtlLineReader {
 	LrSlot *held; /* the chunk in the consumer's hand */
 };
 
-static guint lr_threads;
+/* One pool for the readers of the process, as large as the largest of
+ * their -j: a reader never keeps more than its own in flight. */
 static GThreadPool *lr_pool;
 static gint lr_live; /* readers alive: they share the in-flight budget */
 static GMutex lr_pool_lock;
 
-void ftl_line_reader_set_threads(guint n)
-{
-	lr_threads = n;
-}
-
-guint ftl_line_reader_threads(void)
-{
-	if (!lr_threads)
-		lr_threads = MAX(1, g_get_num_processors());
-	return lr_threads;
-}
 
 static gsize lr_chunk_bytes(void)
 {
@@ -258,7 +249,7 @@ static guint lr_target(FtlLineReader *r)
 	if (r->ahead == FTL_LINE_READER_ON_DEMAND)
 		return 1;
 	guint live = (guint)MAX(1, g_atomic_int_get(&lr_live));
-	guint t = (2 * ftl_line_reader_threads() + 2) / live;
+	guint t = (2 * r->threads + 2) / live;
 	if (r->ahead)
 		t = MIN(t, r->ahead);
 	return CLAMP(t, 2, r->n_slots - 1);
@@ -276,14 +267,16 @@ static void lr_refill(FtlLineReader *r)
 	}
 }
 
-FtlLineReader *ftl_line_reader_new(FtlStream *stream, const FtlLineReaderFuncs *funcs)
+FtlLineReader *ftl_line_reader_new(FtlStream *stream, const FtlLineReaderFuncs *funcs,
+				   const FtlReadOptions *ro)
 {
 	FtlLineReader *r = g_new0(FtlLineReader, 1);
 	r->stream = stream;
 	r->f = *funcs;
 	r->chunk = lr_chunk_bytes();
-	r->threaded = ftl_line_reader_threads() > 1;
-	r->n_slots = r->threaded ? 2 * ftl_line_reader_threads() + 3 : 2;
+	r->threads = ftl_read_threads(ro);
+	r->threaded = r->threads > 1;
+	r->n_slots = r->threaded ? 2 * r->threads + 3 : 2;
 	r->slots = g_new0(LrSlot, r->n_slots);
 	g_mutex_init(&r->lock);
 	g_cond_init(&r->cond);
@@ -291,8 +284,9 @@ FtlLineReader *ftl_line_reader_new(FtlStream *stream, const FtlLineReaderFuncs *
 	if (r->threaded) {
 		g_mutex_lock(&lr_pool_lock);
 		if (!lr_pool)
-			lr_pool = g_thread_pool_new(lr_job, NULL, (gint)ftl_line_reader_threads(),
-						    FALSE, NULL);
+			lr_pool = g_thread_pool_new(lr_job, NULL, (gint)r->threads, FALSE, NULL);
+		else if (g_thread_pool_get_max_threads(lr_pool) < (gint)r->threads)
+			g_thread_pool_set_max_threads(lr_pool, (gint)r->threads, NULL);
 		g_mutex_unlock(&lr_pool_lock);
 	}
 	g_atomic_int_inc(&lr_live);

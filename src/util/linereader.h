@@ -12,6 +12,7 @@
 
 #include <glib.h>
 
+#include "util/input.h"
 #include "util/stream.h"
 
 typedef struct {
@@ -49,7 +50,8 @@ typedef struct _FtlLineReader FtlLineReader;
 
 /* Takes ownership of stream; funcs is copied. Nothing is read until the first
  * ftl_line_reader_next(). */
-FtlLineReader *ftl_line_reader_new(FtlStream *stream, const FtlLineReaderFuncs *funcs);
+FtlLineReader *ftl_line_reader_new(FtlStream *stream, const FtlLineReaderFuncs *funcs,
+				   const FtlReadOptions *ro);
 /* At most chunks (2 or more) parsed ahead of the consumer, whatever the
  * pool could take: a reader asked for a screenful at a time. 0: the pool's
  * share again (the default). FTL_LINE_READER_ON_DEMAND: none ahead, each
@@ -71,8 +73,5 @@ gboolean ftl_line_reader_seek(FtlLineReader *r, guint64 offset, GError **error);
 gboolean ftl_line_reader_seek_range(FtlLineReader *r, guint64 offset, guint64 end, GError **error);
 FtlStream *ftl_line_reader_stream(FtlLineReader *r);
 
-/* Parse threads for every reader of the process (-j); 1 parses inline. */
-void ftl_line_reader_set_threads(guint n);
-guint ftl_line_reader_threads(void);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlLineReader, ftl_line_reader_free)

@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FtlTrace *traces[CONSOLE_MAX_DUMPS] = { NULL };
 	for (guint d = 0; d < nd; d++) {
 		g_autoptr(GError) error = NULL;
-		traces[d] = ftl_console_dump_open(con, d, FTL_OPEN_NONE, &error);
+		traces[d] = ftl_console_dump_open(con, d, FTL_OPEN_NONE, NULL, &error);
 		if (!traces[d])
 			continue;
 		/* the trail of the last events per CPU rides on the same pass */

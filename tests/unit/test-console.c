@@ -962,7 +962,7 @@ static void test_dump_function_graph(void)
 	CU_ASSERT_EQUAL(ftl_console_dump_input_line(f->con, 0, 1), 0);
 
 	g_autoptr(GError) error = NULL;
-	g_autoptr(FtlTrace) t = ftl_console_dump_open(f->con, 0, FTL_OPEN_NONE, &error);
+	g_autoptr(FtlTrace) t = ftl_console_dump_open(f->con, 0, FTL_OPEN_NONE, NULL, &error);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
 	g_autoptr(FtlOopsTrail) trail = ftl_oops_trail_new(3, r->cpu);
 	g_autoptr(FtlIter) it = ftl_iter_new(t, NULL);
@@ -1014,7 +1014,7 @@ static void test_dump_latency_and_instance(void)
 	CU_ASSERT_STRING_EQUAL(b->instance, "foo");
 	CU_ASSERT_EQUAL(b->content->len, 2);
 	g_autoptr(GError) error = NULL;
-	g_autoptr(FtlTrace) t = ftl_console_dump_open(f->con, 1, FTL_OPEN_NONE, &error);
+	g_autoptr(FtlTrace) t = ftl_console_dump_open(f->con, 1, FTL_OPEN_NONE, NULL, &error);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t);
 	g_autoptr(FtlIter) it = ftl_iter_new(t, NULL);
 	const FtlEvent *ev;
@@ -1027,7 +1027,7 @@ static void test_dump_latency_and_instance(void)
 	CU_ASSERT_STRING_EQUAL(ftl_source_dialect(ftl_trace_source(t, 0)), "latency");
 	CU_ASSERT_EQUAL(ftl_trace_stats(t).unparsed_lines, 0);
 	/* a dump number that is not there is a clear error */
-	g_autoptr(FtlTrace) none = ftl_console_dump_open(f->con, 7, FTL_OPEN_NONE, &error);
+	g_autoptr(FtlTrace) none = ftl_console_dump_open(f->con, 7, FTL_OPEN_NONE, NULL, &error);
 	CU_ASSERT_PTR_NULL(none);
 	CU_ASSERT_PTR_NOT_NULL(error);
 }
@@ -1128,7 +1128,7 @@ static void test_bad_files(void)
 {
 	g_autoptr(GError) error = NULL;
 	g_autofree char *empty = write_tmp("", 0);
-	g_autoptr(FtlConsole) a = ftl_console_read(empty, &error);
+	g_autoptr(FtlConsole) a = ftl_console_read(empty, NULL, &error);
 	CU_ASSERT_PTR_NULL(a);
 	CU_ASSERT_TRUE(g_error_matches(error, FTL_ERROR, FTL_ERROR_EMPTY));
 	g_clear_error(&error);
@@ -1136,12 +1136,12 @@ static void test_bad_files(void)
 	for (guint i = 0; i < sizeof bin; i++)
 		bin[i] = (guchar)(i * 7);
 	g_autofree char *binary = write_tmp(bin, sizeof bin);
-	g_autoptr(FtlConsole) b = ftl_console_read(binary, &error);
+	g_autoptr(FtlConsole) b = ftl_console_read(binary, NULL, &error);
 	CU_ASSERT_PTR_NULL(b);
 	CU_ASSERT_TRUE(g_error_matches(error, FTL_ERROR, FTL_ERROR_FORMAT));
 	CU_ASSERT_PTR_NOT_NULL(strstr(error->message, "not a console log"));
 	g_clear_error(&error);
-	g_autoptr(FtlConsole) c = ftl_console_read("/nonexistent/console.log", &error);
+	g_autoptr(FtlConsole) c = ftl_console_read("/nonexistent/console.log", NULL, &error);
 	CU_ASSERT_PTR_NULL(c);
 	CU_ASSERT_TRUE(g_error_matches(error, FTL_ERROR, FTL_ERROR_IO));
 	g_unlink(empty);

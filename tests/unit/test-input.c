@@ -42,7 +42,7 @@ static void test_truncated_while_mapped(void)
 	memset(data, 'a', size);
 	g_autofree char *path = tmp_file(data, size);
 	g_autoptr(GError) err = NULL;
-	g_autoptr(FtlInput) in = ftl_input_open(path, &err);
+	g_autoptr(FtlInput) in = ftl_input_open(path, NULL, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(in);
 	CU_ASSERT_EQUAL(in->size, size);
 	CU_ASSERT_TRUE(ftl_input_check(in, &err));
@@ -74,13 +74,12 @@ static void test_max_expand(void)
 	deflateEnd(&zs);
 
 	g_autoptr(GError) err = NULL;
-	ftl_input_set_max_expand(1 << 20);
-	g_autoptr(FtlInput) small = ftl_input_open(path, &err);
+	FtlReadOptions one_mib = { .max_expand = 1 << 20 };
+	g_autoptr(FtlInput) small = ftl_input_open(path, &one_mib, &err);
 	CU_ASSERT_PTR_NULL(small);
 	CU_ASSERT(err && strstr(err->message, "--max-expand") && strstr(err->message, "1 MiB"));
 	g_clear_error(&err);
-	ftl_input_set_max_expand(FTL_INPUT_MAX_EXPAND_DEFAULT);
-	g_autoptr(FtlInput) all = ftl_input_open(path, &err);
+	g_autoptr(FtlInput) all = ftl_input_open(path, NULL, &err); /* the default */
 	CU_ASSERT_PTR_NOT_NULL_FATAL(all);
 	CU_ASSERT_EQUAL(all->size, size);
 	CU_ASSERT_EQUAL(all->compression, FTL_COMPRESSION_GZIP);

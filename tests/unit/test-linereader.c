@@ -57,10 +57,10 @@ static gboolean not_a_frame(const char *line, const char *end)
 static GString *read_chunks(const GString *text, guint threads, guint *n_chunks,
 			    gboolean *frames_ok)
 {
-	ftl_line_reader_set_threads(threads);
+	FtlReadOptions ro = { .threads = threads };
 	FtlLineReaderFuncs f = { parse_chunk, free_result, not_a_frame, NULL, 1 << 20 };
 	FtlStream *s = ftl_stream_new_from_memory("mem", text->str, text->len, NULL);
-	g_autoptr(FtlLineReader) r = ftl_line_reader_new(s, &f);
+	g_autoptr(FtlLineReader) r = ftl_line_reader_new(s, &f, &ro);
 	GString *out = g_string_new(NULL);
 	const FtlLineChunk *c;
 	guint64 want = 0;
@@ -113,10 +113,10 @@ static void test_long_line(void)
 	for (guint i = 0; i < (3u << 20); i++)
 		g_string_append_c(text, 'x');
 	g_string_append(text, "\nafter\n");
-	ftl_line_reader_set_threads(2);
+	FtlReadOptions ro = { .threads = 2 };
 	FtlLineReaderFuncs f = { parse_chunk, free_result, NULL, NULL, 1 << 20 };
 	FtlStream *s = ftl_stream_new_from_memory("mem", text->str, text->len, NULL);
-	g_autoptr(FtlLineReader) r = ftl_line_reader_new(s, &f);
+	g_autoptr(FtlLineReader) r = ftl_line_reader_new(s, &f, &ro);
 	const FtlLineChunk *c, *last = NULL;
 	GString *seen = g_string_new(NULL);
 	while ((c = ftl_line_reader_next(r))) {
@@ -137,10 +137,10 @@ static void test_seek(void)
 	const char *mid = strchr(text->str + text->len / 2, '\n') + 1;
 	while (!not_a_frame(mid, text->str + text->len))
 		mid = strchr(mid, '\n') + 1;
-	ftl_line_reader_set_threads(3);
+	FtlReadOptions ro = { .threads = 3 };
 	FtlLineReaderFuncs f = { parse_chunk, free_result, not_a_frame, NULL, 1 << 20 };
 	FtlStream *s = ftl_stream_new_from_memory("mem", text->str, text->len, NULL);
-	g_autoptr(FtlLineReader) r = ftl_line_reader_new(s, &f);
+	g_autoptr(FtlLineReader) r = ftl_line_reader_new(s, &f, &ro);
 	CU_ASSERT_PTR_NOT_NULL(ftl_line_reader_next(r));
 	g_autoptr(GError) err = NULL;
 	CU_ASSERT_TRUE(ftl_line_reader_seek(r, (guint64)(mid - text->str), &err));
@@ -180,11 +180,11 @@ static gpointer count_chunk(const FtlLineChunk *c, gpointer data)
  * in *parsed; text must outlive it. */
 static FtlLineReader *counting_reader(const GString *text, gint *parsed)
 {
-	ftl_line_reader_set_threads(3);
+	FtlReadOptions ro = { .threads = 3 };
 	g_setenv("FTLENS_CHUNK_BYTES", "4096", TRUE);
 	FtlLineReaderFuncs f = { count_chunk, free_result, not_a_frame, parsed, 1 << 20 };
 	FtlStream *s = ftl_stream_new_from_memory("mem", text->str, text->len, NULL);
-	FtlLineReader *r = ftl_line_reader_new(s, &f);
+	FtlLineReader *r = ftl_line_reader_new(s, &f, &ro);
 	g_unsetenv("FTLENS_CHUNK_BYTES");
 	return r;
 }

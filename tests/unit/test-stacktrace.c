@@ -258,7 +258,7 @@ static void test_read_dir(void)
 	CU_ASSERT_TRUE(g_file_set_contents(t, TABLE4, -1, NULL));
 	CU_ASSERT_TRUE(g_file_set_contents(m, "1000\n", -1, NULL));
 	g_autoptr(FtlStackSet) set = ftl_stack_set_new();
-	CU_ASSERT_TRUE(ftl_stacktrace_read(set, dir, &error));
+	CU_ASSERT_TRUE(ftl_stacktrace_read(set, dir, NULL, &error));
 	ftl_stacktrace_finish(set);
 	CU_ASSERT_EQUAL_FATAL(ftl_stack_set_n_tables(set), 1);
 	CU_ASSERT_EQUAL(ftl_stack_set_table(set, 0)->max_size, 1000);
@@ -267,7 +267,7 @@ static void test_read_dir(void)
 	g_unlink(m);
 	/* a directory without stack_trace */
 	g_autoptr(FtlStackSet) none = ftl_stack_set_new();
-	CU_ASSERT_FALSE(ftl_stacktrace_read(none, dir, &error));
+	CU_ASSERT_FALSE(ftl_stacktrace_read(none, dir, NULL, &error));
 	CU_ASSERT_PTR_NOT_NULL(strstr(error->message, "holds no stack_trace"));
 	g_rmdir(dir);
 }

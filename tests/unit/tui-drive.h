@@ -34,7 +34,7 @@ static inline FtlTrace *tui_reopen(gpointer data, FtlOpenFlags flags, GError **e
 {
 	Tui *t = data;
 	if (t->console)
-		return ftl_console_dump_open(t->console, t->dump, flags, error);
+		return ftl_console_dump_open(t->console, t->dump, flags, NULL, error);
 	FtlTrace *trace = ftl_trace_open(t->path, flags, error);
 	if (trace && t->indexed)
 		CU_ASSERT_EQUAL(ftl_text_index_attach_seekable(trace, FTL_INDEX_USE_AUTO, 0, NULL),
@@ -75,7 +75,7 @@ static inline void tui_open_console(Tui *t, const char *path, int rows, int cols
 {
 	g_autoptr(GError) error = NULL;
 	t->path = g_strdup(path); /* the title; the events come from the dump */
-	t->console = ftl_console_read(path, &error);
+	t->console = ftl_console_read(path, NULL, &error);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(t->console);
 	t->oops = ftl_oops_find(t->console);
 	t->opt.console = t->console;
@@ -92,7 +92,7 @@ static inline void tui_open_stacks(Tui *t, const char *path, int rows, int cols)
 {
 	g_autoptr(GError) error = NULL;
 	t->stacks = ftl_stack_set_new();
-	CU_ASSERT_TRUE_FATAL(ftl_stacktrace_read(t->stacks, path, &error));
+	CU_ASSERT_TRUE_FATAL(ftl_stacktrace_read(t->stacks, path, NULL, &error));
 	ftl_stacktrace_finish(t->stacks);
 	t->opt.stacks = t->stacks;
 	tui_start(t, rows, cols);
