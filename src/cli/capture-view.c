@@ -10,6 +10,7 @@
 
 #include "capture/oops-arm.h"
 #include "capture/record.h"
+#include "util/checked.h"
 
 /* set_event holds one event a line: a few are listed, more are counted
  * per system ("24 events: sched 24"), so that a row stays readable. */
@@ -130,7 +131,7 @@ void ftl_capture_view_record(const FtlRecordOptions *o, const FtlRecordResult *r
 		ftl_table_set_int(t, C_EVENTS, (gint64)st->read);
 		ftl_table_set_int(t, C_OVERRUN, (gint64)st->overrun);
 		ftl_table_set_int(t, C_DROPPED, (gint64)st->dropped);
-		lost += st->overrun + st->dropped;
+		lost = ftl_sat_add_u64(lost, ftl_sat_add_u64(st->overrun, st->dropped));
 	}
 	ftl_table_print_text(t, stderr, 0, 100);
 	if (lost)
