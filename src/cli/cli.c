@@ -269,7 +269,7 @@ static GOptionGroup *cli_selection_group(FtlCliGlobals *g, const GOptionEntry *o
 		  "is needed (default 4G)",
 		  "SIZE" },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &g->jobs,
-		  "Threads that parse a text trace (default $FTLENS_JOBS, else the online CPUs)",
+		  "Parse threads, text and trace.dat (default $FTLENS_JOBS, else the online CPUs)",
 		  "N" },
 		{ NULL },
 	};
@@ -349,7 +349,8 @@ void ftl_cli_print_commands(FILE *out)
 	}
 }
 
-/* -j N, else $FTLENS_JOBS, else every online CPU: the text parse threads. */
+/* -j N, else $FTLENS_JOBS, else every online CPU: the text parse threads
+ * and the trace.dat page readers. */
 static gboolean cli_set_jobs(gint jobs, GError **error)
 {
 	const char *env = g_getenv("FTLENS_JOBS");

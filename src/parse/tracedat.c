@@ -34,6 +34,7 @@
 #include "parse/tracedat-layout.h"
 #include "parse/tracedat-stream.h"
 #include "util/error.h"
+#include "util/linereader.h"
 #include "util/tracefs-text.h"
 
 /* Exported by libtracecmd 1.3 but declared only in trace-cmd's private
@@ -707,10 +708,12 @@ static gboolean tracedat_add_buffers_tracecmd(FtlTrace *trace, const char *path,
 	return TRUE;
 }
 
-/* How many worker threads read pages: one per online CPU. */
+/* How many worker threads read pages: as many as parse text (-j N,
+ * $FTLENS_JOBS, else one per online CPU); one means none besides the
+ * caller's, no pool made per trace. */
 static guint tracedat_threads(void)
 {
-	return (guint)MAX(g_get_num_processors(), 1);
+	return ftl_line_reader_threads();
 }
 
 /* One source reading buffer b's pages itself. */
