@@ -19,6 +19,7 @@
 #   -b BUILD    build directory holding tests/fuzz/fuzz-* (default: .)
 #   -q          quiet: libFuzzer's own output goes to WORK/TARGET.log only
 #   TARGET      text tcreport percpu tracedat rawdir stack console options
+#               index filter tui
 #               (default: all)
 # Exit status: 1 when any target found something (or did not run), else 0.
 set -u
@@ -39,7 +40,7 @@ while getopts t:n:T:w:b:q opt; do
 done
 shift $((OPTIND - 1))
 src=$(cd "$(dirname "$0")/.." && pwd)
-targets=${*:-text tcreport percpu tracedat rawdir stack console options}
+targets=${*:-text tcreport percpu tracedat rawdir stack console options index filter tui}
 mkdir -p "$work" || exit 1
 work=$(cd "$work" && pwd)
 
@@ -49,7 +50,9 @@ max_len() {
 	tracedat) echo 65536 ;;
 	rawdir) echo 32768 ;;
 	percpu | console) echo 8192 ;;
-	options) echo 512 ;;
+	options | filter) echo 512 ;;
+	index) echo 16384 ;;
+	tui) echo 2048 ;;
 	*) echo 4096 ;;
 	esac
 }

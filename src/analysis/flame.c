@@ -10,6 +10,7 @@
 #include "util/arena.h"
 #include "util/pairmap.h"
 #include "util/strpool.h"
+#include "util/checked.h"
 
 struct _FtlFlame {
 	FtlFlameUnit unit;
@@ -741,7 +742,7 @@ void ftl_flame_build_feed(FtlFlameBuild *b, const FtlEvent *ev)
 {
 	if (ev->kind == FTL_EVENT_LOST) {
 		/* lost events are counted wherever they fall: they damage any window */
-		b->lost += ev->u.lost.count;
+		b->lost = ftl_sat_add_u64(b->lost, ev->u.lost.count);
 		b->lost_lines++;
 	}
 	if (b->opt.spans) {

@@ -261,7 +261,7 @@ static void chart_mark(FtlFlameChart *c, gint64 ts, const char *text, gsize len,
 void ftl_flamechart_feed(FtlFlameChart *c, const FtlEvent *ev)
 {
 	if (ev->kind == FTL_EVENT_LOST) {
-		c->lost += ev->u.lost.count;
+		c->lost = ftl_sat_add_u64(c->lost, ev->u.lost.count);
 		c->lost_lines++;
 		char buf[96];
 		g_snprintf(buf, sizeof buf, "CPU %d: LOST %" G_GUINT64_FORMAT " events", ev->cpu,

@@ -5,6 +5,7 @@
 #include "analysis/oops.h"
 
 #include "analysis/calltree.h"
+#include "util/checked.h"
 
 typedef struct {
 	FtlOopsCpu c;
@@ -98,7 +99,7 @@ void ftl_oops_trail_feed(FtlOopsTrail *t, const FtlEvent *ev)
 	TrailCpu *c = trail_cpu(t, ev->cpu);
 	c->c.events++;
 	if (ev->kind == FTL_EVENT_LOST)
-		c->c.lost += ev->u.lost.count;
+		c->c.lost = ftl_sat_add_u64(c->c.lost, ev->u.lost.count);
 	else if (!(ev->flags & FTL_EVENT_F_SYNTH))
 		c->c.event_lines++;
 	if (ev->kind == FTL_EVENT_FUNC_ENTRY || ev->kind == FTL_EVENT_FUNC_EXIT)

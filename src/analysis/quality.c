@@ -8,6 +8,7 @@
 
 #include "util/slots.h"
 #include "util/timefmt.h"
+#include "util/checked.h"
 
 /* A CPU whose first event comes later than the earliest CPU's by more than
  * this share of the whole span is said to start late. Idle CPUs start a bit
@@ -91,7 +92,7 @@ void ftl_quality_feed(FtlQuality *q, const FtlEvent *ev)
 	if (ev->kind == FTL_EVENT_LOST) {
 		s->pub.lost_lines++;
 		if (ev->u.lost.count)
-			s->lost_counted += ev->u.lost.count;
+			s->lost_counted = ftl_sat_add_u64(s->lost_counted, ev->u.lost.count);
 		else
 			s->lost_uncounted++;
 		s->lost_file = ev->src ? ev->src->path : NULL;

@@ -7,6 +7,7 @@
 
 #include "util/slots.h"
 #include "util/timefmt.h"
+#include "util/checked.h"
 
 /* Parsers keep CPU numbers below this; a larger one is damage. */
 #define SCHED_MAX_CPU 4096
@@ -568,7 +569,8 @@ static void sched_lost(FtlSched *s, const FtlEvent *ev)
 			continue;
 		ac->lost_lines++;
 		if (ev->u.lost.count)
-			ac->lost_events += (gint64)MIN(ev->u.lost.count, (guint64)G_MAXINT64 / 2);
+			ac->lost_events = ftl_sat_add_i64(ac->lost_events,
+							  ftl_sat_count_i64(ev->u.lost.count));
 		else
 			ac->lost_uncounted++;
 	}

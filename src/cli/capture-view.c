@@ -10,6 +10,7 @@
 
 #include "capture/oops-arm.h"
 #include "capture/record.h"
+#include "util/checked.h"
 
 /* Capture's status tables: settings and per-CPU figures, never trace names. */
 static const FtlTextStyle capture_style = { 100, FALSE, NULL };
@@ -133,7 +134,7 @@ void ftl_capture_view_record(const FtlRecordOptions *o, const FtlRecordResult *r
 		ftl_table_set_int(t, C_EVENTS, (gint64)st->read);
 		ftl_table_set_int(t, C_OVERRUN, (gint64)st->overrun);
 		ftl_table_set_int(t, C_DROPPED, (gint64)st->dropped);
-		lost += st->overrun + st->dropped;
+		lost = ftl_sat_add_u64(lost, ftl_sat_add_u64(st->overrun, st->dropped));
 	}
 	ftl_table_print_text(t, stderr, 0, &capture_style);
 	if (lost)

@@ -308,7 +308,7 @@ static GOptionGroup *cli_selection_group(FtlCliGlobals *g, const GOptionEntry *o
 		  "is needed (default 4G)",
 		  "SIZE" },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &g->jobs,
-		  "Threads that parse a text trace (default $FTLENS_JOBS, else the online CPUs)",
+		  "Parse threads, text and trace.dat (default $FTLENS_JOBS, else the online CPUs)",
 		  "N" },
 		{ NULL },
 	};
@@ -391,7 +391,8 @@ void ftl_cli_print_commands(FILE *out)
 }
 
 /* -j N, else $FTLENS_JOBS, else every online CPU (0): the text parse
- * threads every input of the command is read with. */
+ * threads and the trace.dat page readers every input of the command is
+ * read with. */
 static gboolean cli_jobs(FtlCliGlobals *g, GError **error)
 {
 	const char *env = g_getenv("FTLENS_JOBS");

@@ -3,6 +3,7 @@
 #include "model/diag.h"
 
 #include "util/escape.h"
+#include "util/checked.h"
 
 #include <string.h>
 
@@ -69,7 +70,7 @@ void ftl_diags_add(FtlDiags *d, FtlDiagKind kind, const FtlDiagLoc *at, const ch
 			e->first_text = ftl_escape(text, (gssize)MIN(len, 160));
 		}
 	}
-	e->amount += amount;
+	e->amount = ftl_sat_add_u64(e->amount, amount);
 }
 
 void ftl_diags_set(FtlDiags *d, FtlDiagKind kind, const FtlDiagEntry *from)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/checked.h"
 
 struct _FtlTrace {
 	char *label;
@@ -325,16 +326,16 @@ void ftl_trace_header_entries(const FtlTrace *t, gint64 *in_buffer, gint64 *writ
 		if (s->entries_in_buffer < 0 || s->entries_written < 0)
 			continue;
 		if (s->cpu_hint < 0) {
-			m_in = MAX(m_in, 0) + s->entries_in_buffer;
-			m_wr = MAX(m_wr, 0) + s->entries_written;
+			m_in = ftl_sat_add_i64(MAX(m_in, 0), s->entries_in_buffer);
+			m_wr = ftl_sat_add_i64(MAX(m_wr, 0), s->entries_written);
 		} else if (s->entries_written > p_wr) {
 			/* the same totals in each file; the one read last is the newest */
 			p_in = s->entries_in_buffer;
 			p_wr = s->entries_written;
 		}
 	}
-	*in_buffer = m_in < 0 && p_in < 0 ? -1 : MAX(m_in, 0) + MAX(p_in, 0);
-	*written = m_wr < 0 && p_wr < 0 ? -1 : MAX(m_wr, 0) + MAX(p_wr, 0);
+	*in_buffer = m_in < 0 && p_in < 0 ? -1 : ftl_sat_add_i64(MAX(m_in, 0), MAX(p_in, 0));
+	*written = m_wr < 0 && p_wr < 0 ? -1 : ftl_sat_add_i64(MAX(m_wr, 0), MAX(p_wr, 0));
 }
 
 FtlSourceStats ftl_trace_stats(const FtlTrace *t)

@@ -244,6 +244,8 @@ static char *kallsyms_resolve(void *priv, unsigned long long *addrp, char **modp
 void ftl_kallsyms_attach(FtlKallsyms *k, struct tep_handle *tep)
 {
 	kallsyms_build(k);
+	/* VALIDATED: hands libtraceevent ftlens's own kallsyms table (parsed here, bounded),
+	 * not file bytes */
 	tep_set_function_resolver(tep, kallsyms_resolve, k);
 }
 

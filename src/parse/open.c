@@ -340,10 +340,17 @@ FtlTrace *ftl_trace_open(const char *path, FtlOpenFlags flags, GError **error)
 	return ftl_trace_open_many(&path, 1, flags, error);
 }
 
+FtlTrace *ftl_trace_open_with(const char *path, FtlOpenFlags flags, const FtlReadOptions *ro,
+			      GError **error)
+{
+	return ftl_trace_open_buffer(&path, 1, flags, NULL, ro, error);
+}
+
 FtlTrace *ftl_trace_open_memory(const char *label, char *data, gsize size, FtlOpenFlags flags,
-				GError **error)
+				const FtlReadOptions *ro, GError **error)
 {
 	g_autoptr(FtlTrace) trace = ftl_trace_new(label, flags);
+	ftl_trace_set_read_options(trace, ro);
 	FtlStream *in = ftl_stream_new_from_memory(label, data, size, g_free);
 	if (!open_add_stream(trace, in, NULL, -1, NULL, error))
 		return NULL;

@@ -10,6 +10,9 @@
 FtlTrace *ftl_trace_open_many(const char *const *paths, guint n_paths, FtlOpenFlags flags,
 			      GError **error);
 FtlTrace *ftl_trace_open(const char *path, FtlOpenFlags flags, GError **error);
+/* The same, read as ro says (NULL: the defaults). */
+FtlTrace *ftl_trace_open_with(const char *path, FtlOpenFlags flags, const FtlReadOptions *ro,
+			      GError **error);
 /* The same, reading only the ring buffer named buffer ("top" for the top
  * level) of inputs that hold several (trace.dat with instances); NULL reads
  * them all, merged in time. A name no input has is an error. ro: how the
@@ -19,4 +22,4 @@ FtlTrace *ftl_trace_open_buffer(const char *const *paths, guint n_paths, FtlOpen
 /* The same over bytes in memory (takes data, g_malloc'd; label names them in
  * messages): text traces as a file would be read. A trace.dat needs a file. */
 FtlTrace *ftl_trace_open_memory(const char *label, char *data, gsize size, FtlOpenFlags flags,
-				GError **error);
+				const FtlReadOptions *ro, GError **error);

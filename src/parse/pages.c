@@ -2,7 +2,13 @@
 /* Ring-buffer pages into records: kbuffer walks a page, this file makes sure
  * nothing it returns reaches past the page's committed bytes, and that a
  * timestamp fits the event model, so that damaged pages are reported and
- * skipped, never read beyond. */
+ * skipped, never read beyond.
+ *
+ * Each libtraceevent call here says in a comment which of three it is
+ * (as parse/tracedat.c does for libtracecmd): GUARDED, tried first in a
+ * trial child (parse/trial.c), a crash there is a note here; VALIDATED,
+ * made only after ftlens checked what it touches; NO FILE DATA, it reads
+ * nothing that came from the input. A new call must be one of them. */
 #include "config.h"
 
 #include "parse/pages.h"
@@ -32,11 +38,13 @@ FtlPages *ftl_pages_new(guint commit_size, gboolean big_endian, guint32 page_siz
 	if ((commit_size != 4 && commit_size != 8) || page_size <= 8 + commit_size)
 		return NULL;
 	struct kbuffer *kb =
+		/* NO FILE DATA: sizes checked above */
 		kbuffer_alloc(commit_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
 			      big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
 	if (!kb)
 		return NULL;
 	if (old_format)
+		/* NO FILE DATA */
 		kbuffer_set_old_format(kb);
 	FtlPages *pg = g_new0(FtlPages, 1);
 	pg->kb = kb;
@@ -51,6 +59,7 @@ void ftl_pages_free(FtlPages *pg)
 {
 	if (!pg)
 		return;
+	/* NO FILE DATA */
 	kbuffer_free(pg->kb);
 	g_free(pg);
 }
@@ -90,11 +99,14 @@ FtlPageStatus ftl_pages_load(FtlPages *pg, const guchar *page, char *why, gsize 
 		return FTL_PAGE_BAD;
 	}
 	/* kbuffer takes a non-const page but only reads it */
+	/* VALIDATED: the commit size is checked against the page above; the page has
+	 * FTL_PAGES_SLACK bytes past its end for kbuffer's header reads */
 	if (kbuffer_load_subbuffer(pg->kb, (void *)page) < 0) {
 		g_snprintf(why, why_len, "kbuffer cannot load it");
 		return FTL_PAGE_BAD;
 	}
 	pg->committed = (guint32)size;
+	/* VALIDATED: a getter of the loaded page */
 	pg->missed = kbuffer_missed_events(pg->kb);
 	return FTL_PAGE_OK;
 }
@@ -115,6 +127,8 @@ gboolean ftl_pages_next(FtlPages *pg, FtlPageRecord *rec, char *why, gsize why_l
 	if (!pg->committed)
 		return FALSE;
 	unsigned long long ts;
+	/* VALIDATED: inside the committed bytes the load checked (plus the slack); what it
+	 * returns is checked below */
 	void *data = kbuffer_read_event(pg->kb, &ts);
 	if (!data) {
 		pg->committed = 0;
@@ -143,6 +157,7 @@ gboolean ftl_pages_next(FtlPages *pg, FtlPageRecord *rec, char *why, gsize why_l
 	rec->data = data;
 	rec->size = (guint32)esize;
 	rec->offset = pg->data_off + (guint32)off;
+	/* VALIDATED: moves past a record checked above to lie within the committed bytes */
 	kbuffer_next_event(pg->kb, NULL);
 	return TRUE;
 }

@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Raw ring-buffer page dumps (per_cpu/cpuN/trace_pipe_raw and the like) read
  * with libtraceevent's kbuffer, one source per CPU; records become events
- * through the decoder shared with trace.dat (tep.c). */
+ * through the decoder shared with trace.dat (tep.c).
+ *
+ * Each libtraceevent call here says in a comment which of three it is
+ * (as parse/tracedat.c does for libtracecmd): GUARDED, tried first in a
+ * trial child (parse/trial.c), a crash there is a note here; VALIDATED,
+ * made only after ftlens checked what it touches; NO FILE DATA, it reads
+ * nothing that came from the input. A new call must be one of them. */
 #include "config.h"
 
 #include "parse/rawdir.h"
@@ -290,6 +296,7 @@ static void raw_free(FtlSource *src)
 	ftl_pages_free(rc->pages);
 	g_free(rc->page);
 	ftl_input_free(rc->in);
+	/* NO FILE DATA */
 	tep_free(rc->tep); /* drops our reference */
 	ftl_source_clear(src);
 	g_free(rc);
@@ -596,6 +603,7 @@ static int raw_format_trial_step(gpointer ctx, int from)
 			continue;
 		ftl_trial_progress(i);
 		struct tep_event *event = NULL;
+		/* GUARDED: this is the trial child (raw_mark_crashing_formats) */
 		tep_parse_format(t->tep, &event, f->text, f->len, f->sys);
 	}
 	return 0;
@@ -636,6 +644,8 @@ static gint raw_parse_formats(FtlTrace *trace, struct tep_handle *tep, GPtrArray
 			continue;
 		}
 		struct tep_event *event = NULL;
+		/* GUARDED: parsed in the trial child first; one it crashes on is skipped
+		 * above */
 		enum tep_errno e = tep_parse_format(tep, &event, f->text, f->len, f->sys);
 		if (e == 0 && event && (event->flags & TEP_EVENT_FL_FAILED)) {
 			/* the fields are usable; only the text rendering is not */
@@ -646,6 +656,7 @@ static gint raw_parse_formats(FtlTrace *trace, struct tep_handle *tep, GPtrArray
 		}
 		if (e != 0) {
 			char why[128];
+			/* NO FILE DATA: an error code */
 			tep_strerror(tep, e, why, sizeof why);
 			ftl_trace_add_note(trace,
 					   "'%s': format does not parse (%s); its events "
@@ -700,6 +711,7 @@ gboolean ftl_rawdir_is_live_tracefs(const char *path)
 static struct tep_handle *raw_tep_new(FtlTrace *trace, FtlRawParts *parts, const RawGeometry *geo,
 				      gint max_cpu, gint *n_formats, GError **error)
 {
+	/* NO FILE DATA */
 	struct tep_handle *tep = tep_alloc();
 	if (!tep) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': out of memory", parts->label);
@@ -707,12 +719,16 @@ static struct tep_handle *raw_tep_new(FtlTrace *trace, FtlRawParts *parts, const
 	}
 	g_autoptr(GString) msgs = g_string_new(NULL);
 	ftl_tep_capture_messages(msgs);
+	/* VALIDATED: the geometry raw_parse_header_page() checked (commit size 4 or 8, page
+	 * size bounded) */
 	tep_set_long_size(tep, geo->hp.commit_size);
 	tep_set_page_size(tep, raw_page_size(geo));
 	tep_set_file_bigendian(tep, geo->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_local_bigendian(tep,
 				G_BYTE_ORDER == G_BIG_ENDIAN ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_cpus(tep, max_cpu);
+	/* VALIDATED: raw_parse_header_page() parsed and checked the same text first (every
+	 * field's offset and size) */
 	if (tep_parse_header_page(tep, parts->hp, parts->hp_len, geo->hp.commit_size) < 0) {
 		ftl_tep_capture_messages(NULL);
 		tep_free(tep);
@@ -765,16 +781,24 @@ static void raw_tep_extras(FtlTrace *trace, struct tep_handle *tep, const FtlRaw
 			   const RawGeometry *geo)
 {
 	const char *kallsyms = parts->extra[FTL_RAW_KALLSYMS];
+	/* VALIDATED: a NUL-terminated text, which the library splits into lines
+	 * and scans, keeping what parses (any text is its input; fuzz-rawdir
+	 * feeds it) */
 	if (kallsyms && tep_parse_kallsyms(tep, kallsyms) < 0)
 		ftl_trace_add_note(trace, "'%s/kallsyms' does not parse; addresses stay numbers",
 				   parts->label);
 	const char *printk = parts->extra[FTL_RAW_PRINTK_FORMATS];
 	if (printk) {
 		g_autofree char *safe = raw_printk_lines(printk);
+		/* VALIDATED: only the lines raw_printk_lines() found safe for libtraceevent
+		 * 1.7's reading */
 		tep_parse_printk_formats(tep, safe);
 	}
 	const char *cmdlines = parts->extra[FTL_RAW_SAVED_CMDLINES];
 	if (cmdlines)
+		/* VALIDATED: a NUL-terminated text, which the library splits into lines
+		 * and scans, keeping what parses (any text is its input; fuzz-rawdir
+		 * feeds it) */
 		tep_parse_saved_cmdlines(tep, cmdlines);
 	g_autofree char *clock = ftl_trace_clock_selected(parts->extra[FTL_RAW_TRACE_CLOCK]);
 	if (clock)
@@ -805,10 +829,12 @@ static gboolean raw_add_sources(FtlTrace *trace, FtlRawParts *parts, struct tep_
 		rc->cpu = f->cpu;
 		rc->at = (FtlDiagLoc){ rc->base.path, 0, rc->cpu };
 		rc->geo = *geo;
+		/* NO FILE DATA */
 		tep_ref(tep);
 		rc->tep = tep;
 		rc->dec = ftl_tep_decoder_new(tep, trace, rc->base.path);
 		rc->pages = ftl_pages_new((guint)geo->hp.commit_size, geo->big_endian,
+					  /* NO FILE DATA: a getter */
 					  (guint32)psize, tep_is_old_format(tep));
 		rc->page = g_malloc0(psize + FTL_PAGES_SLACK);
 		rc->last_ts = FTL_TS_NONE;
@@ -859,6 +885,7 @@ gboolean ftl_rawdir_open_parts(FtlTrace *trace, FtlRawParts *parts, GError **err
 		return FALSE;
 	raw_tep_extras(trace, tep, parts, &geo);
 	gboolean ok = raw_add_sources(trace, parts, tep, &geo, max_cpu, error);
+	/* NO FILE DATA */
 	tep_free(tep); /* each source holds its own reference */
 	if (ok)
 		ftl_trace_add_note(trace, "'%s': raw ring-buffer pages (%s), %d event formats",

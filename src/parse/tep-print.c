@@ -172,6 +172,8 @@ static guint64 print_cast_mask(const char *type)
 /* A number field of event: not an array, 1, 2, 4 or 8 bytes. */
 static struct tep_format_field *print_field(struct tep_event *event, const char *name)
 {
+	/* VALIDATED: a lookup in a GUARDED-parsed format; offset and size checked here,
+	 * against the record in ftl_tep_print_run */
 	struct tep_format_field *f = name ? tep_find_any_field(event, name) : NULL;
 	if (!f || (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) || f->offset < 0 ||
 	    (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
@@ -197,6 +199,8 @@ static gint print_index(FtlTepPrint *p, struct tep_event *event, struct tep_prin
 			cast = l->typecast.type;
 	if (!l || l->type != TEP_PRINT_FIELD || !l->field.name || !a->op.right)
 		return -1;
+	/* VALIDATED: a lookup; element size and offset checked below, the index against the
+	 * record when run */
 	struct tep_format_field *f = tep_find_any_field(event, l->field.name);
 	if (!f || f->offset < 0 || (f->flags & TEP_FIELD_IS_DYNAMIC) ||
 	    (f->elementsize != 1 && f->elementsize != 2 && f->elementsize != 4 &&
@@ -322,6 +326,8 @@ static gint print_str(FtlTepPrint *p, struct tep_event *event, struct tep_print_
 		g_string_append(p->text, a->atom.atom);
 		break;
 	case TEP_PRINT_STRING:
+		/* VALIDATED: a lookup; a 4-byte dynamic field, its location checked against
+		 * the record when run */
 		f = a->string.string ? tep_find_any_field(event, a->string.string) : NULL;
 		if (!f || !(f->flags & TEP_FIELD_IS_DYNAMIC) || f->size != 4 || f->offset < 0)
 			return -1;
@@ -330,6 +336,7 @@ static gint print_str(FtlTepPrint *p, struct tep_event *event, struct tep_print_
 		s.off = f->offset;
 		break;
 	case TEP_PRINT_FIELD:
+		/* VALIDATED: a lookup; offset and size checked against the record when run */
 		f = a->field.name ? tep_find_any_field(event, a->field.name) : NULL;
 		/* a long-sized non-array is a pointer to a printk string */
 		if (!f || f->offset < 0 || f->size < 0 || (f->flags & TEP_FIELD_IS_DYNAMIC) ||
@@ -456,6 +463,7 @@ FtlTepPrint *ftl_tep_print_compile(struct tep_event *event, struct tep_handle *t
 		return NULL;
 	if (event->handler && !(event->flags & TEP_EVENT_FL_NOHANDLE))
 		return NULL;
+	/* NO FILE DATA: a getter */
 	gint long_size = tep_get_long_size(tep);
 	FtlTepPrint *p = g_new0(FtlTepPrint, 1);
 	p->steps = g_array_new(FALSE, FALSE, sizeof(Step));
@@ -469,6 +477,7 @@ FtlTepPrint *ftl_tep_print_compile(struct tep_event *event, struct tep_handle *t
 		f = *f == '%' && f[1] != '%' ? print_conversion(p, event, f + 1, &arg, long_size)
 					     : print_literal(p, f);
 	}
+	/* NO FILE DATA: getters */
 	if (!f || long_size != 8 || tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep)) {
 		ftl_tep_print_free(p);
 		return NULL;
@@ -643,6 +652,8 @@ static void print_function(GString *out, const Step *st, struct tep_handle *tep,
 	const char *name = NULL;
 	unsigned long long start = 0;
 	unsigned long size;
+	/* VALIDATED: lookups in a table the resolver (kallsyms.c, ftlens's own parse) or the
+	 * GUARDED open made; any address is a key */
 	if (st->conv == 'S' ? tep_find_function_info(tep, v, &name, &start, &size) == 0 || !name
 			    : !(name = tep_find_function(tep, v))) {
 		print_hex(out, v);

@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Binary ftrace records into FtlEvents: fields read directly through their
  * format (never through libtraceevent's text printing, except for the views'
- * payload and bprint's text), shared by trace.dat and raw page inputs. */
+ * payload and bprint's text), shared by trace.dat and raw page inputs.
+ *
+ * Each libtraceevent call here says in a comment which of three it is
+ * (as parse/tracedat.c does for libtracecmd): GUARDED, tried first in a
+ * trial child (parse/trial.c), a crash there is a note here; VALIDATED,
+ * made only after ftlens checked what it touches; NO FILE DATA, it reads
+ * nothing that came from the input. A new call must be one of them. */
 #include "config.h"
 
 #include "parse/tep.h"
@@ -129,6 +135,8 @@ void ftl_tep_lazy_set_kallsyms(FtlTepLazy *lazy, const char *text)
 
 static void tep_lazy_parse(struct tep_handle *tep, TepLazyFormat *f)
 {
+	/* GUARDED: tried in the trial server's child first (tep_lazy_event,
+	 * ftl_tep_lazy_start); a format it crashes on is never parsed here */
 	tep_parse_event(tep, f->text, f->len, f->sys);
 }
 
@@ -310,6 +318,8 @@ struct _FtlTepDecoder {
 
 static struct tep_format_field *tep_dec_field(struct tep_event *event, const char *name)
 {
+	/* VALIDATED: a lookup in a format the GUARDED parse made; every use checks the
+	 * field's offset and size against the record */
 	return event ? tep_find_field(event, name) : NULL;
 }
 
@@ -410,6 +420,8 @@ static gboolean tep_dec_num(struct tep_record *r, struct tep_format_field *f, gi
 {
 	unsigned long long v;
 	if (!f || f->size <= 0 || f->size > 8 || f->offset < 0 || f->offset + f->size > r->size ||
+	    /* VALIDATED: size 1-8 and offset + size within the record, checked on the line
+	     * above */
 	    tep_read_number_field(f, r->data, &v) != 0)
 		return FALSE;
 	if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8) {
@@ -436,6 +448,8 @@ static const char *tep_dec_str(struct tep_record *r, struct tep_format_field *f,
 	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
 		unsigned long long loc;
 		if (f->size != 4 || f->offset + 4 > r->size ||
+		    /* VALIDATED: a 4-byte field inside the record (checked above); the
+		     * location it gives is checked below */
 		    tep_read_number_field(f, r->data, &loc) != 0)
 			return NULL;
 		start = (gint64)(loc & 0xffff);
@@ -463,6 +477,8 @@ static const char *tep_dec_intern_str(FtlTepDecoder *ts, struct tep_record *r,
 static const char *tep_dec_func_name(FtlTepDecoder *ts, gint64 addr)
 {
 	tep_lazy_functions(ts->lazy, ts->tep);
+	/* VALIDATED: a lookup in ftlens's own kallsyms table (kallsyms.c resolver) or the
+	 * GUARDED open's; any address is a key */
 	const char *fn = tep_find_function(ts->tep, (unsigned long long)addr);
 	if (fn)
 		return ftl_strpool_intern(ts->pool, fn);
@@ -652,9 +668,13 @@ static const char *tep_dec_render(FtlTepDecoder *ts, struct tep_record *r)
 	/* %pS, function events: kallsyms (MBs, a third of a second to parse)
 	 * only once an event that names addresses is rendered */
 	if (ts->lazy && ts->lazy->kallsyms && !ts->lazy->resolving &&
+	    /* VALIDATED: reads common_type of r, which holds 8 bytes at least (its callers
+	     * check) */
 	    tep_dec_needs_symbols(tep_find_event_by_record(ts->tep, r)))
 		tep_lazy_functions(ts->lazy, ts->tep);
 	trace_seq_reset(&ts->text);
+	/* VALIDATED: every caller has checked that r covers its event's fixed fields
+	 * (tep_dec_whole, ftl_tep_decode_read's short_need), the short-print crash */
 	tep_print_event(ts->tep, &ts->text, r, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&ts->text);
 	return ts->text.buffer ? ts->text.buffer : "";
@@ -694,6 +714,8 @@ static void tep_dec_stack(FtlTepDecoder *ts, struct tep_record *r, const TepEven
 		n = (gint64)room;
 	guint64 end = lsize == 8 ? G_MAXUINT64 : G_MAXUINT32;
 	for (gint64 i = 0; i < n; i++) {
+		/* VALIDATED: i < n <= room, the longs that fit between the field's offset
+		 * and the record's end */
 		guint64 a = tep_read_number(ts->tep, (const char *)r->data + f->offset + i * lsize,
 					    lsize);
 		if (a == 0 || a == end)
@@ -805,6 +827,8 @@ static const char *tep_dec_comm(FtlTepDecoder *ts, gint pid)
 	guint slot = (guint)pid % TEP_COMM_CACHE;
 	if (ts->comms[slot].pid == pid)
 		return ts->comms[slot].comm;
+	/* VALIDATED: a lookup in the cmdlines the GUARDED open (or rawdir's saved_cmdlines)
+	 * parsed; any pid is a key */
 	const char *comm = tep_data_comm_from_pid(ts->tep, pid);
 	comm = comm && strcmp(comm, "<...>") != 0 ? ftl_strpool_intern(ts->pool, comm) : NULL;
 	ts->comms[slot].pid = pid;
@@ -831,6 +855,7 @@ static TepEventInfo *tep_dec_info_of(FtlTepDecoder *ts, int id)
 static gboolean tep_dec_common_field(struct tep_event *event, const char *name, guint8 *off,
 				     guint8 *size)
 {
+	/* VALIDATED: a lookup; the offset and size are checked below before use */
 	struct tep_format_field *f = tep_find_common_field(event, name);
 	if (!f || f->offset < 0 || (f->size != 1 && f->size != 2 && f->size != 4) ||
 	    f->offset + f->size > 8)
@@ -847,6 +872,7 @@ static void tep_dec_common_from(FtlTepDecoder *ts, struct tep_event *event)
 	FtlTepCommon *c = &ts->common;
 	guint8 flags_size = 0, pid_size = 0;
 	ts->common_done = TRUE;
+	/* NO FILE DATA: getters of the handle's byte order */
 	c->swap = tep_is_file_bigendian(ts->tep) != tep_is_local_bigendian(ts->tep);
 	c->ok = tep_dec_common_field(event, "common_type", &c->type_off, &c->type_size) &&
 		tep_dec_common_field(event, "common_pid", &c->pid_off, &pid_size) &&
@@ -857,6 +883,8 @@ static void tep_dec_common_from(FtlTepDecoder *ts, struct tep_event *event)
 /* The layout from the format of r (which has 8 bytes at least). */
 static void tep_dec_common_init(FtlTepDecoder *ts, struct tep_record *r)
 {
+	/* VALIDATED: r holds 8 bytes at least (the caller checks), common_type among them;
+	 * the id is only a key */
 	int id = tep_data_type(ts->tep, r);
 	tep_lazy_event(ts->lazy, ts->tep, id);
 	struct tep_event *event = tep_find_event(ts->tep, id);
@@ -868,6 +896,7 @@ static void tep_dec_common_init(FtlTepDecoder *ts, struct tep_record *r)
 void ftl_tep_common_layout(FtlTepDecoder *ts, FtlTepCommon *out)
 {
 	if (!ts->common_done) {
+		/* VALIDATED: a getter of what the GUARDED parse made */
 		struct tep_event *event = tep_get_first_event(ts->tep);
 		if (event)
 			tep_dec_common_from(ts, event);
@@ -986,6 +1015,8 @@ gboolean ftl_tep_field(FtlTepDecoder *ts, struct tep_record *r, const char *key,
 {
 	if (r->size < 8)
 		return FALSE;
+	/* VALIDATED: r->size >= 8 checked above; tep_find_event/_any_field are lookups, the
+	 * field checked by tep_dec_str/tep_dec_num */
 	int id = tep_data_type(ts->tep, r);
 	tep_lazy_event(ts->lazy, ts->tep, id);
 	struct tep_event *event = tep_find_event(ts->tep, id);
@@ -1118,6 +1149,7 @@ FtlTepDecoder *ftl_tep_decoder_new(struct tep_handle *tep, FtlTrace *trace, cons
 	d->states = g_array_new(FALSE, FALSE, sizeof(TepStateSym));
 	d->state_text = g_string_new(NULL);
 	d->frames = g_array_new(FALSE, FALSE, sizeof(FtlSlice));
+	/* NO FILE DATA */
 	trace_seq_init(&d->text);
 	for (guint i = 0; i < TEP_COMM_CACHE; i++)
 		d->comms[i].pid = -1;
@@ -1142,6 +1174,7 @@ void ftl_tep_decoder_free(FtlTepDecoder *d)
 	g_array_unref(d->states);
 	g_string_free(d->state_text, TRUE);
 	g_array_unref(d->frames);
+	/* NO FILE DATA */
 	trace_seq_destroy(&d->text);
 	g_free(d);
 }

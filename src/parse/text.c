@@ -9,6 +9,7 @@
 #include "parse/text.h"
 
 #include <errno.h>
+#include <glib/gstdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -37,6 +38,7 @@ typedef struct {
 	FtlIndex *used;		 /* seeked with it */
 	FtlIndex *kept;		 /* fresh, kept for a seek_event before the pass */
 	guint64 stop;		 /* file offset to stop at; G_MAXUINT64: the end */
+	gint stop_point;	 /* its point in used, -1 none */
 	guint64 n_given;	 /* events given so far: the next one's number */
 	gboolean ended;
 } TextIndexing;
@@ -349,6 +351,57 @@ static void text_index_point(TextSource *ts, const FtlEvent *ev)
 	ix->next_point = ix->n_given + ftl_index_stride(idx);
 }
 
+/* The source's state where a window stops, against the stop point's: the
+ * events given since the start point and, per CPU, the task of its last
+ * switch and its last timestamp, as parsing the lines between left them.
+ * A point whose offset, count or CPU state was forged (a valid checksum
+ * says nothing of that) fails here. */
+static gboolean text_index_stop_state_ok(const TextSource *ts)
+{
+	const TextIndexing *ix = ts->ix;
+	const FtlIndexPoint *p = ftl_index_point(ix->used, (guint)ix->stop_point);
+	if (ix->n_given != p->event_no)
+		return FALSE;
+	const FtlIndexCpu *cpus = ftl_index_cpus(ix->used, p);
+	guint n = MAX(MAX(ts->cpu_task->len, ts->last_ts->len), p->n_cpus);
+	for (guint i = 0; i < n; i++) {
+		const TextCpuTask *t = i < ts->cpu_task->len
+					       ? &g_array_index(ts->cpu_task, TextCpuTask, i)
+					       : NULL;
+		gint64 last = i < ts->last_ts->len ? g_array_index(ts->last_ts, gint64, i)
+						   : FTL_TS_NONE;
+		const FtlIndexCpu *c = i < p->n_cpus ? &cpus[i] : NULL;
+		if ((t ? t->pid : -1) != (c ? c->pid : -1) ||
+		    g_strcmp0(t ? t->comm : NULL, c ? ftl_index_str(ix->used, c->comm) : NULL) ||
+		    last != (c ? c->last_ts : FTL_TS_NONE))
+			return FALSE;
+	}
+	return TRUE;
+}
+
+/* The window reached its stop point (ev: the event there; NULL: the input
+ * ended at the point's offset): FALSE with error when what the lines gave
+ * disagrees with the point. */
+static gboolean text_index_stop_check(TextSource *ts, const FtlEvent *ev, GError **error)
+{
+	TextIndexing *ix = ts->ix;
+	if (!ix->used || ix->stop_point < 0)
+		return TRUE;
+	const FtlIndexPoint *p = ftl_index_point(ix->used, (guint)ix->stop_point);
+	if ((!ev || (text_event_offset(ts, ev) == p->offset && ev->ts == p->ts &&
+		     ts->base_line + ev->line == p->line && ts->base_seq + ev->seq == p->seq)) &&
+	    text_index_stop_state_ok(ts))
+		return TRUE;
+	g_autofree char *cache = ftl_index_cache_path(ts->base.path);
+	g_unlink(cache);
+	g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
+		    "'%s': the index cache disagrees with the file at offset %" G_GUINT64_FORMAT
+		    " (its events or CPU state there): removed, the next run rebuilds it; "
+		    "run again",
+		    ts->base.path, p->offset);
+	return FALSE;
+}
+
 /* Before ev is settled and given: FALSE when the pass stops before it. */
 static gboolean text_index_event(TextSource *ts, const FtlEvent *ev)
 {
@@ -456,9 +509,14 @@ static FtlStatus text_next(FtlSource *src, const FtlEvent **out, GError **error)
 	TextSource *ts = (TextSource *)src;
 	for (;;) {
 		if (!ts->chunk) {
+			gboolean was_done = ts->done;
 			const FtlLineChunk *lc = ts->done ? NULL : ftl_line_reader_next(ts->reader);
 			if (!lc) {
 				ts->done = TRUE;
+				/* the input cut at the stop point's offset ends here */
+				if (ts->ix && !was_done && !ts->ix->ended &&
+				    ts->ix->stop != G_MAXUINT64 && !text_index_stop_check(ts, NULL, error))
+					return FTL_STATUS_ERROR;
 				if (ts->ix)
 					text_index_ended(ts);
 				return FTL_STATUS_EOF;
@@ -483,6 +541,8 @@ static FtlStatus text_next(FtlSource *src, const FtlEvent **out, GError **error)
 			if (ts->ix && !text_index_event(ts, ev)) {
 				ts->done = TRUE;
 				ts->chunk = NULL;
+				if (!text_index_stop_check(ts, ev, error))
+					return FTL_STATUS_ERROR;
 				text_index_ended(ts);
 				return FTL_STATUS_EOF;
 			}
@@ -722,6 +782,7 @@ static TextIndexing *text_indexing(TextSource *ts)
 	if (!ts->ix) {
 		ts->ix = g_new0(TextIndexing, 1);
 		ts->ix->stop = G_MAXUINT64;
+		ts->ix->stop_point = -1;
 	}
 	return ts->ix;
 }
@@ -780,6 +841,26 @@ static guint64 text_window_end(TextSource *ts, const FtlIndexPoint *p)
 	return p->offset;
 }
 
+/* The line at point p parsed on its own, before a window relies on it:
+ * TRUE when an event of p's timestamp begins there, at a line start. */
+static gboolean text_point_line_ok(TextSource *ts, const FtlIndexPoint *p)
+{
+	char buf[4097];
+	int fd = ftl_stream_fd(ftl_line_reader_stream(ts->reader));
+	off_t at = p->offset ? (off_t)p->offset - 1 : 0;
+	ssize_t n = fd < 0 ? -1 : pread(fd, buf, sizeof buf, at);
+	if (n <= 0 || (p->offset && (n < 2 || buf[0] != '\n')))
+		return FALSE;
+	const char *line = p->offset ? buf + 1 : buf, *e = buf + n;
+	const char *nl = memchr(line, '\n', (gsize)(e - line));
+	TextChunk *c = ftl_text_chunk_new();
+	ftl_text_chunk_parse(c, &ts->ctx, line, (gsize)((nl ? nl + 1 : e) - line));
+	const FtlEvent *ev = c->events->len ? &g_array_index(c->events, FtlEvent, 0) : NULL;
+	gboolean ok = ev && !(ev->flags & FTL_EVENT_F_SYNTH) && ev->raw.p == line && ev->ts == p->ts;
+	ftl_text_chunk_free(c);
+	return ok;
+}
+
 /* The state the lines before point p left. */
 static void text_seek_state(TextSource *ts, const FtlIndex *idx, const FtlIndexPoint *p)
 {
@@ -801,6 +882,15 @@ static void text_seek_state(TextSource *ts, const FtlIndex *idx, const FtlIndexP
 	}
 }
 
+static gboolean text_seek_refuse(const FtlSource *src, const FtlIndexPoint *p, GError **error)
+{
+	g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
+		    "'%s': the index cache names offset %" G_GUINT64_FORMAT
+		    ", where no such event starts",
+		    src->path, p->offset);
+	return FALSE;
+}
+
 gboolean ftl_text_source_seek_index(FtlSource *src, FtlIndex *idx, gint start, gint stop,
 				    GError **error)
 {
@@ -812,6 +902,11 @@ gboolean ftl_text_source_seek_index(FtlSource *src, FtlIndex *idx, gint start, g
 	 * share of chunks ahead would parse several times what it reads */
 	if (stop >= 0)
 		ftl_line_reader_set_ahead(ts->reader, 2);
+	/* both points a window uses are checked against their lines: the
+	 * start's when its chunk is read, the stop's here, and the state the
+	 * lines between leave against the stop's (text_index_stop_check()) */
+	if (stop >= 0 && !text_point_line_ok(ts, ftl_index_point(idx, (guint)stop)))
+		return text_seek_refuse(src, ftl_index_point(idx, (guint)stop), error);
 	if (start >= 0) {
 		const FtlIndexPoint *p = ftl_index_point(idx, (guint)start);
 		/* the input as if it ended at the stop point: the chunks after
@@ -822,17 +917,13 @@ gboolean ftl_text_source_seek_index(FtlSource *src, FtlIndex *idx, gint start, g
 			return FALSE;
 		ts->chunk = NULL;
 		const FtlLineChunk *lc = ftl_line_reader_next(ts->reader);
-		if (!text_seek_check(ts, lc, p)) {
-			g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
-				    "'%s': the index cache names offset %" G_GUINT64_FORMAT
-				    ", where no such event starts",
-				    src->path, p->offset);
-			return FALSE;
-		}
+		if (!text_seek_check(ts, lc, p))
+			return text_seek_refuse(src, p, error);
 		text_take_chunk(ts, lc);
 		text_seek_state(ts, idx, p);
 	}
 	ix->stop = stop >= 0 ? ftl_index_point(idx, (guint)stop)->offset : G_MAXUINT64;
+	ix->stop_point = stop;
 	ix->used = g_steal_pointer(&owned);
 	return TRUE;
 }

@@ -34,6 +34,7 @@
 #include "parse/tracedat-layout.h"
 #include "parse/tracedat-stream.h"
 #include "util/error.h"
+#include "util/linereader.h"
 #include "util/tracefs-text.h"
 
 /* Exported by libtracecmd 1.3 but declared only in trace-cmd's private
@@ -707,10 +708,12 @@ static gboolean tracedat_add_buffers_tracecmd(FtlTrace *trace, const char *path,
 	return TRUE;
 }
 
-/* How many worker threads read pages: one per online CPU. */
-static guint tracedat_threads(void)
+/* How many worker threads read pages: as many as parse text (-j N,
+ * $FTLENS_JOBS, else one per online CPU); one means none besides the
+ * caller's, no pool made per trace. */
+static guint tracedat_threads(const FtlTrace *trace)
 {
-	return (guint)MAX(g_get_num_processors(), 1);
+	return ftl_read_threads(ftl_trace_read_options(trace));
 }
 
 /* One source reading buffer b's pages itself. */
@@ -731,7 +734,7 @@ static gboolean tracedat_add_streams(FtlTrace *trace, const char *path, const Ft
 	FtlTepCommon common;
 	ftl_tep_common_layout(ts->dec, &common);
 	ts->streams = ftl_dat_streams_new(path, l, b, (guint)tep_get_header_page_size(tep),
-					  tep_is_old_format(tep), &common, tracedat_threads(),
+					  tep_is_old_format(tep), &common, tracedat_threads(trace),
 					  tracedat_bad_page, ts, error);
 	if (!ts->streams)
 		return FALSE;

@@ -20,6 +20,8 @@
 
 /* Compressed input is read this much at a time. */
 #define STREAM_IBUF (256u << 10)
+/* what the compression probe and the FIFO check read into it first */
+#define STREAM_PROBE 16u
 
 struct _FtlStream {
 	char *path;
@@ -105,9 +107,23 @@ static gssize stream_raw_read(FtlStream *s, void *buf, gsize len, GError **error
 	return n;
 }
 
+/* ibuf holds at least cap bytes. It starts empty: plain input is read
+ * straight into the caller's buffer and needs only the few bytes the probe
+ * looked at, so the full STREAM_IBUF is made only for a decompressor (a
+ * trace opened from memory, as the TUI and console dumps do, or a small
+ * file, no longer allocates and frees 256 KB for nothing). */
+static void stream_ibuf_grow(FtlStream *s, gsize cap)
+{
+	if (s->ibuf_cap >= cap)
+		return;
+	s->ibuf = g_realloc(s->ibuf, cap);
+	s->ibuf_cap = cap;
+}
+
 /* Tops up ibuf with raw input; sets raw_eof at the end. */
 static gboolean stream_fill(FtlStream *s, GError **error)
 {
+	stream_ibuf_grow(s, STREAM_IBUF);
 	if (s->ibuf_pos == s->ibuf_len)
 		s->ibuf_pos = s->ibuf_len = 0;
 	if (s->ibuf_len == s->ibuf_cap || s->raw_eof)
@@ -262,6 +278,7 @@ static gboolean stream_wait_fifo(FtlStream *s, GError **error)
 	while (n < 0 && errno == EINTR);
 	if (n > 0)
 		return TRUE; /* data, or a writer that came and left (the end) */
+	stream_ibuf_grow(s, STREAM_PROBE);
 	ssize_t r = read(s->fd, s->ibuf, 1);
 	if (r > 0) {
 		s->ibuf_len = 1;
@@ -279,6 +296,7 @@ static gboolean stream_wait_fifo(FtlStream *s, GError **error)
 /* Reads the first bytes to see whether they are compressed; they stay in ibuf. */
 static gboolean stream_probe(FtlStream *s, GError **error)
 {
+	stream_ibuf_grow(s, STREAM_PROBE);
 	while (s->ibuf_len < 4 && !s->raw_eof) {
 		gssize n = stream_raw_read(s, s->ibuf + s->ibuf_len, 4 - s->ibuf_len, error);
 		if (n < 0)
@@ -326,8 +344,6 @@ static FtlStream *stream_alloc(const char *path)
 	s->path = g_strdup(path);
 	s->fd = -1;
 	s->limit = G_MAXUINT64;
-	s->ibuf_cap = STREAM_IBUF;
-	s->ibuf = g_malloc(s->ibuf_cap);
 	return s;
 }
 

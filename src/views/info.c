@@ -5,6 +5,7 @@
 #include "util/escape.h"
 #include "views/quality.h"
 #include "util/timefmt.h"
+#include "util/checked.h"
 
 /* The header's CPU count: the largest a source's header gives, else -1. */
 static gint info_header_cpus(FtlTrace *trace)
@@ -49,7 +50,7 @@ void ftl_diags_add_json(JsonBuilder *b, const FtlDiags *diags)
 		json_builder_set_member_name(b, "count");
 		json_builder_add_int_value(b, (gint64)e->count);
 		json_builder_set_member_name(b, "amount");
-		json_builder_add_int_value(b, (gint64)e->amount);
+		json_builder_add_int_value(b, ftl_sat_count_i64(e->amount));
 		json_builder_set_member_name(b, "first_file");
 		ftl_json_add_text(b, e->first_file);
 		json_builder_set_member_name(b, "first_line");
@@ -145,7 +146,7 @@ static void info_text_counts(FILE *out, FtlTrace *trace, const FtlCounts *c,
 			"Header:   entries-in-buffer %" G_GINT64_FORMAT
 			", entries-written %" G_GINT64_FORMAT " (%" G_GINT64_FORMAT
 			" overwritten)\n",
-			in_buf, written, written - in_buf);
+			in_buf, written, MAX(ftl_sat_sub_i64(written, in_buf), 0));
 	fprintf(out, "Lost:     %s events in %" G_GUINT64_FORMAT " LOST lines%s\n",
 		ftl_lost_format(all->lost_events, b1, sizeof b1), all->lost_lines,
 		all->overrun >= 0 ? " (events: the CPU statistics)" : "");

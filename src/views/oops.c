@@ -12,6 +12,7 @@
 #include "views/merge.h"
 #include "views/table.h"
 #include "util/escape.h"
+#include "util/checked.h"
 
 #define OOPS_WIDTH 100
 
@@ -405,7 +406,7 @@ static void oops_text_dump_cpus(FILE *out, const FtlOopsTrail *t)
 		ftl_table_set_int(cpus, CPU_CPU, c->cpu);
 		ftl_table_set_int(cpus, CPU_EVENTS, (gint64)c->events);
 		ftl_table_set_int(cpus, CPU_EVENT_LINES, (gint64)c->event_lines);
-		ftl_table_set_int(cpus, CPU_LOST, (gint64)c->lost);
+		ftl_table_set_int(cpus, CPU_LOST, ftl_sat_count_i64(c->lost));
 	}
 	ftl_table_print_text(cpus, out, 0, NULL); /* numbers: nothing to cut */
 }
@@ -715,7 +716,7 @@ static void oops_json_dump(JsonBuilder *b, const FtlOopsView *v, guint d)
 		ftl_json_member_opt(b, "cpu", c->cpu, -1);
 		ftl_json_member_int(b, "events", (gint64)c->events);
 		ftl_json_member_int(b, "event_lines", (gint64)c->event_lines);
-		ftl_json_member_int(b, "lost", (gint64)c->lost);
+		ftl_json_member_int(b, "lost", ftl_sat_count_i64(c->lost));
 		json_builder_set_member_name(b, "last");
 		json_builder_begin_array(b);
 		for (guint k = 0; k < c->n_last; k++) {

@@ -93,6 +93,18 @@ make_tmpdir() {
 }
 
 # json_get FILE EXPR: evaluate a python expression on the parsed JSON `j`.
+# quiet CMD...: ftlens CMD into $T/out and $T/err, its exit status in
+# $_rc; true when it exits 0 or 1 (one clear error) and no sanitizer spoke
+quiet() {
+	"$FTLENS" "$@" >"$T/out" 2>"$T/err"
+	_rc=$?
+	if [ "$_rc" -gt 1 ] || grep -q 'Sanitizer\|runtime error' "$T/err"; then
+		diag "ftlens $*: exit $_rc"
+		sed 's/^/# /' "$T/err" | head -n 5
+		return 1
+	fi
+}
+
 json_get() {
 	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }

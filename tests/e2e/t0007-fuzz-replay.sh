@@ -10,13 +10,13 @@
 : "${FTL_FUZZ_SECONDS:=10}"
 make_tmpdir
 fz=$top_builddir/tests/fuzz
-targets="text tcreport percpu tracedat rawdir stack console options"
+targets="text tcreport percpu tracedat rawdir stack console options index filter tui"
 libfuzzer=
 if "$fz/fuzz-text" -help=1 2>&1 | grep -q libFuzzer; then
 	libfuzzer=1
-	plan 16
+	plan 22
 else
-	plan 8
+	plan 11
 fi
 for t in $targets; do
 	bin=$fz/fuzz-$t

@@ -17,18 +17,6 @@ need_python
 make_tmpdir
 C=$FTL_CRASHERS
 
-# quiet CMD...: ftlens CMD into $T/out and $T/err; true when it exits 0 or
-# 1 and the sanitizers said nothing
-quiet() {
-	"$FTLENS" "$@" >"$T/out" 2>"$T/err"
-	_rc=$?
-	if [ "$_rc" -gt 1 ] || grep -q 'Sanitizer\|runtime error' "$T/err"; then
-		diag "ftlens $*: exit $_rc"
-		sed 's/^/# /' "$T/err" | head -n 5
-		return 1
-	fi
-}
-
 plan 6
 
 f=$C/tracedat-peek-data-null.dat

@@ -6,12 +6,16 @@
 # points (crashers/poison-index.py lowers every max_before and fixes the
 # CRC) is refused: each costs a rebuild or a full scan, never a window
 # that prints fewer events, a hang or 8 GB read. Concurrent builders of one
-# index leave one good file.
+# index leave one good file. Each restart point a window uses is checked
+# against the line it points to: a stop point moved to another line is
+# refused (a full scan), one moved with that line's timestamp too is caught
+# where the window reaches it (the events and CPU state the lines gave
+# there): an error, the cache removed, and the next run is right.
 . "$(dirname "$0")/lib.sh"
 make_tmpdir
 XDG_CACHE_HOME=$T/cache
 export XDG_CACHE_HOME
-plan 8
+plan 11
 
 awk 'BEGIN {
 	print "# tracer: nop"
@@ -81,4 +85,58 @@ check "four concurrent index runs leave one good file" '
 	wait
 	[ "$(ls "$XDG_CACHE_HOME/ftlens" | wc -l)" -eq 1 ] && windowed && same &&
 	grep -q "index: reading bytes [1-9]" "$T/v"
+'
+
+# forge_stop MODE: the stop point of the window's last indexed run (the
+# "reading bytes A..B" of $T/v: the point at offset B) moved to the line
+# before it; MODE ts: with that line's timestamp too, so that the line
+# agrees. The CRC is made again, every bound kept coherent.
+forge_stop() {
+	python3 - "$(idx)" "$f" "$(sed -n 's/.*index: reading bytes [0-9]*\.\.\([0-9]*\) .*/\1/p' "$T/v")" "$1" <<'PY'
+import re, struct, sys, zlib
+idx, trace, stop, mode = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+b = bytearray(open(idx, 'rb').read())
+data = open(trace, 'rb').read()
+H = 96
+n = struct.unpack_from('<I', b, H)[0]
+for i in range(n):
+    o = H + 4 + 72 * i
+    off, = struct.unpack_from('<Q', b, o)
+    if off != stop:
+        continue
+    prev = data.rfind(b'\n', 0, off - 1) + 1
+    struct.pack_into('<Q', b, o, prev)
+    if mode == 'ts':
+        m = re.search(rb' (\d+)\.(\d{6}): ', data[prev:off])
+        ts = int(m.group(1)) * 10**9 + int(m.group(2)) * 1000
+        struct.pack_into('<q', b, o + 16, ts)
+        mf, = struct.unpack_from('<q', b, o + 32)
+        struct.pack_into('<q', b, o + 32, min(mf, ts))
+    break
+else:
+    sys.exit('no point at offset %d' % stop)
+b[64:96] = bytes(32)
+struct.pack_into('<I', b, 64, zlib.crc32(bytes(b)) & 0xffffffff)
+open(idx, 'wb').write(b)
+PY
+}
+
+rm -rf "$XDG_CACHE_HOME/ftlens"
+"$FTLENS" index --stride 64 "$f" >/dev/null 2>&1
+windowed
+check "a stop point moved to the line before: refused, the full output" '
+	forge_stop offset && windowed && same && grep -q "where no such event starts" "$T/v"
+'
+rm -rf "$XDG_CACHE_HOME/ftlens"
+"$FTLENS" index --stride 64 "$f" >/dev/null 2>&1
+windowed
+forge_stop ts
+timeout 20 "$FTLENS" dump --verbose --time $w "$f" >"$T/got" 2>"$T/v"
+rc=$?
+check "moved with its line's timestamp: one error naming the file, exit 1" '
+	[ $rc -eq 1 ] && grep -q "^ftlens: .*events.txt'\'': the index cache disagrees with the file at offset" "$T/v" ||
+		{ diag "exit $rc: $(grep -v "^ftlens: .*index" "$T/v" | head -3)"; false; }
+'
+check "and the forged cache is removed: the next run prints the window whole" '
+	[ -z "$(idx)" ] && windowed && same
 '

@@ -33,7 +33,7 @@ while [ "$(cat "$I/ftlens-$rec/tracing_on" 2>/dev/null)" != 1 ] && [ $n -lt 100 
 done
 kill -9 "$rec"
 wait "$rec" 2>/dev/null
-plan 6
+plan 7
 check "a record killed by SIGKILL leaves its instance ftlens-PID, tracing" '
 	[ -d "$I/ftlens-$rec" ] && [ "$(cat "$I/ftlens-$rec/tracing_on")" = 1 ]
 '
@@ -52,10 +52,20 @@ check "an instance of a live pid and one of another name are left alone" '
 '
 kill "$live"
 wait "$live" 2>/dev/null
+# a staging directory of a record that died (its pid gone), with a page
+# file in it, beside the next record's output
+sh -c 'exit 0' &
+dead=$!
+wait "$dead"
+mkdir "$T/.u.dat.ftlens-$dead-AbC123" && echo page >"$T/.u.dat.ftlens-$dead-AbC123/cpu0"
 "$FTLENS" record -e sched:sched_switch --duration 0.2 -o "$T/u.dat" >/dev/null 2>"$T/err2"
 check "the next record removes an instance whose owner died since" '
 	{ [ ! -d "$I/ftlens-$live" ] && grep -q "removed the instance ftlens-$live" "$T/err2" &&
 	  [ -d "$I/$other" ] && [ -s "$T/u.dat" ] ||
 	  { diag "record said: $(head -3 "$T/err2")"; false; }; }
+'
+check "and the staging directory a dead record left beside its output" '
+	[ ! -e "$T/.u.dat.ftlens-$dead-AbC123" ] && grep -q "removed .*/\.u\.dat\.ftlens-$dead-AbC123, left by pid $dead" "$T/err2" &&
+	[ -z "$(ls -A "$T" | grep "^\.")" ]
 '
 finish

@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FtlTrace *traces[CONSOLE_MAX_DUMPS] = { NULL };
 	for (guint d = 0; d < nd; d++) {
 		g_autoptr(GError) error = NULL;
-		traces[d] = ftl_console_dump_open(con, d, FTL_OPEN_NONE, NULL, &error);
+		traces[d] = ftl_console_dump_open(con, d, FTL_OPEN_NONE, &fuzz_read, &error);
 		if (!traces[d])
 			continue;
 		/* the trail of the last events per CPU rides on the same pass */
@@ -47,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			ftl_oops_trail_free(trail);
 		}
 	}
-	FtlOopsView v = { con, o, views, 10 };
+	FtlOopsView v = { .con = con, .oops = o, .dumps = views, .last_n = 10 };
 	FuzzCapture c;
 	ftl_oops_print_text(fuzz_capture_open(&c), &v);
 	fuzz_capture_check(&c, "oops text", FTL_FORMAT_TEXT);

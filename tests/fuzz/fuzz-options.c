@@ -88,7 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	g.cmd = ftl_cli_find("markers");
 	if (!ftl_cli_setup(&g, g.cmd->inputs, 2, argv, &error))
 		return 0;
-	g_autoptr(FtlTrace) trace = ftl_trace_open(argv[1], FTL_OPEN_NONE, &error);
+	g_autoptr(FtlTrace) trace = ftl_trace_open_with(argv[1], FTL_OPEN_NONE, &fuzz_read, &error);
 	g_assert(trace);
 	g_autoptr(FtlMarkers) m = ftl_markers_new();
 	g_autoptr(FtlPass) pass = ftl_pass_new();

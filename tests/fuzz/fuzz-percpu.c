@@ -38,10 +38,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	g_autoptr(GError) error = NULL;
 	g_autoptr(FtlTrace) trace = NULL;
 	if (size % 2)
-		trace = ftl_trace_open_many((const char *const *)f.paths->pdata, f.paths->len,
-					    FTL_OPEN_NONE, &error);
+		trace = ftl_trace_open_buffer((const char *const *)f.paths->pdata, f.paths->len,
+					      FTL_OPEN_NONE, NULL, &fuzz_read, &error);
 	else
-		trace = ftl_trace_open(f.dir, FTL_OPEN_NONE, &error);
+		trace = ftl_trace_open_with(f.dir, FTL_OPEN_NONE, &fuzz_read, &error);
 	if (trace)
 		fuzz_run_trace(trace, fuzz_selector(data, size));
 	g_ptr_array_unref(f.paths);

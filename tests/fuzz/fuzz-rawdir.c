@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *dir = fuzz_scratch_reset();
 	fuzz_sections(data, size, "events/header_page", RAWDIR_MAX_FILES, rawdir_section, NULL);
 	g_autoptr(GError) error = NULL;
-	g_autoptr(FtlTrace) trace = ftl_trace_open(dir, FTL_OPEN_NONE, &error);
+	g_autoptr(FtlTrace) trace = ftl_trace_open_with(dir, FTL_OPEN_NONE, &fuzz_read, &error);
 	if (trace)
 		fuzz_run_trace(trace, fuzz_selector(data, size));
 	return 0;

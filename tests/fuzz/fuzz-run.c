@@ -27,6 +27,7 @@
 #include "analysis/quality.h"
 #include "util/escape.h"
 #include "util/fdio.h"
+#include "util/linereader.h"
 #include "views/diff.h"
 #include "views/dump.h"
 #include "views/graph.h"
@@ -36,6 +37,8 @@
 #include "views/report.h"
 
 #define FUZZ_SLOTS 4
+
+FtlReadOptions fuzz_read = { 1, 0 };
 
 static int fuzz_fds[FUZZ_SLOTS] = { -1, -1, -1, -1 };
 static char fuzz_paths[FUZZ_SLOTS][64];
@@ -63,6 +66,19 @@ void fuzz_init(void)
 	done = TRUE;
 	/* warnings about damaged input are expected by the million */
 	g_log_set_default_handler(fuzz_log_quiet, NULL);
+	/* Executions cheap (bench/fuzz-results.md): no parse threads unless
+	 * FTL_FUZZ_THREADS says how many (a pool's threads share the address
+	 * space, so every large free of the sanitizer's allocator, an munmap,
+	 * flushed the TLB of each CPU they ran on), and 16 KB text chunks
+	 * rather than 256 KB ones, which every input allocated and freed
+	 * whole (FTLENS_CHUNK_BYTES, when set, wins). Small chunks also put
+	 * more inputs across a chunk boundary. */
+	guint64 threads = 1;
+	const char *env = g_getenv("FTL_FUZZ_THREADS");
+	if (env && !g_ascii_string_to_unsigned(env, 10, 1, 64, &threads, NULL))
+		threads = 1;
+	fuzz_read.threads = (guint)threads;
+	g_setenv("FTLENS_CHUNK_BYTES", "16384", FALSE);
 	/* tmpfs when there is one: the multi-file targets write every input */
 	const char *base = g_file_test("/dev/shm", G_FILE_TEST_IS_DIR) ? "/dev/shm"
 									: g_get_tmp_dir();

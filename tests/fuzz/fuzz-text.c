@@ -17,7 +17,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	g_autoptr(GError) error = NULL;
 	/* in memory: a file per input would cost a map and an unmap each */
 	g_autoptr(FtlTrace) trace =
-		ftl_trace_open_memory("fuzz", g_memdup2(data, size), size, flags, &error);
+		ftl_trace_open_memory("fuzz", g_memdup2(data, size), size, flags, &fuzz_read,
+				      &error);
 	if (trace)
 		fuzz_run_trace(trace, fuzz_selector(data, size));
 	else

@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_init();
 	const char *path = fuzz_memfile(0, data, size);
 	g_autoptr(GError) error = NULL;
-	g_autoptr(FtlTrace) trace = ftl_trace_open(path, FTL_OPEN_NONE, &error);
+	g_autoptr(FtlTrace) trace = ftl_trace_open_with(path, FTL_OPEN_NONE, &fuzz_read, &error);
 	if (trace)
 		fuzz_run_trace(trace, fuzz_selector(data, size));
 	return 0;

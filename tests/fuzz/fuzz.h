@@ -20,6 +20,9 @@
 
 /* Text as a terminal of 100 columns gets it: cut and coloured. */
 static const FtlTextStyle fuzz_text_style = { 100, TRUE, NULL };
+/* Executions cheap (bench/fuzz-results.md): no parse threads unless
+ * FTL_FUZZ_THREADS says how many (fuzz-run.c fills it). */
+extern FtlReadOptions fuzz_read;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);

@@ -15,7 +15,7 @@ vm=$src/tests/data/vm
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"/text "$out"/tcreport "$out"/percpu "$out"/tracedat "$out"/rawdir \
-	"$out"/stack "$out"/console "$out"/options
+	"$out"/stack "$out"/console "$out"/options "$out"/index "$out"/filter "$out"/tui
 
 # head of a text trace: its header and first events (N lines)
 cut_lines() { head -n "$2" "$1"; }
@@ -105,4 +105,24 @@ printf ',3.8\n1\n\n\n\nafter (.*)\n' >"$out/options/open-start"
 printf '3.8,\n0-1,3\n96,105\nbefore (.*)\nafter \\1\n\nafter a=2026-01-01T00:00:00+02:00\n' \
 	>"$out/options/backref"
 printf '\n\n\n^\n$\n' >"$out/options/anchors"
+# the index target's trace, indexed for real, behind four window choices
+FTL_FUZZ_INDEX_SEEDS=$out/index "$build/tests/fuzz/fuzz-index" /dev/null >/dev/null
+
+# --filter: an expression, an event list, an inverted expression
+printf 'sched_switch: prev_pid == 0 && next_comm ~ "s*"\n\n\n' >"$out/filter/switch-glob"
+printf 'sched/sched_wakeup: target_cpu >= 1 || (pid != 44 && !(prio < 100))\nsched_switch,irq\n\n' \
+	>"$out/filter/wakeup-or-not"
+printf 'tracing_mark_write: buf =~ "^a (start|end)"\n\nblock: sector & 4096\n' \
+	>"$out/filter/marker-regex-inverted"
+printf 'block_rq_issue: comm == "sh" && nr_sector > 7 && dev != rwbs\nsched:sched_w*\nirq_handler_entry: name == "eth0"\n' \
+	>"$out/filter/fields-and-lists"
+printf 'irq: irq == 0x18 && ts > 3790000000 && CPU <= 0 && COMM !~ "k*"\n\n\n' >"$out/filter/common-fields"
+printf 'sched_switch: prev_pid == \n\n\n' >"$out/filter/bad-missing-operand"
+
+# TUI steps (fuzz-tui.c): opcode bytes and their operands
+printf '\001\240\002\240\005\060\020\060\021\260\004\320\020\020\005\020' >"$out/tui/panels-and-moves"
+printf '\000\060\000\320\017\320\103\320\110\260\001\060\040\020\060\120\060\060' >"$out/tui/search-prompt"
+printf '\001\005\002\003\060\100\060\101\000\005\120\024\100\240\000\240\001\374\020\377\000\000\233' \
+	>"$out/tui/resize-small-c1"
+printf '\001\370\240\016\240\016\240\016\040\005\020\050\003\003' >"$out/tui/help-and-clicks"
 echo "corpus: $(find "$out" -type f | wc -l) files, $(du -sh "$out" | cut -f1)"
