@@ -3,7 +3,9 @@
 #pragma once
 
 #include <CUnit/Basic.h>
+#include <glib.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct {
 	const char *name;
