@@ -329,8 +329,8 @@ static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *en
 		{ "verbose", 0, 0, G_OPTION_ARG_NONE, &g->verbose,
 		  "Say more (with events: how many were selected, first and last time)", NULL },
 		{ "width", 0, 0, G_OPTION_ARG_INT, &g->width,
-		  "Width of text tables in columns (default: the terminal's; 100 when output is "
-		  "not a terminal)",
+		  "Width of text tables in columns (default: the terminal's; names whole when "
+		  "output is not a terminal)",
 		  "N" },
 		{ NULL },
 	};
