@@ -1094,6 +1094,8 @@ static void oops_lockdep_line(FtlOopsReport *r, const char *s)
 	r->comm = g_strndup(s, (gsize)(d - 1 - s));
 }
 
+static void oops_header_task(FtlOopsReport *r);
+
 /* Field lines: task, kernel, taint, modules, markers. */
 void ftl_oops_read_fields(FtlOopsReport *r, const FtlConsole *con, GArray *lines)
 {
@@ -1155,7 +1157,12 @@ void ftl_oops_read_fields(FtlOopsReport *r, const FtlConsole *con, GArray *lines
 		if (r->kind == FTL_OOPS_LOCKDEP)
 			oops_lockdep_line(r, s);
 	}
-	/* hung tasks and lockups name the task in their first line */
+	oops_header_task(r);
+}
+
+/* Hung tasks and lockups name the task in their first line. */
+static void oops_header_task(FtlOopsReport *r)
+{
 	const char *h = r->header;
 	const char *t;
 	if ((t = strstr(h, "INFO: task ")) && r->pid < 0) {

@@ -12,6 +12,7 @@
 #include "views/merge.h"
 #include "views/table.h"
 #include "util/escape.h"
+#include "util/fdio.h"
 #include "util/checked.h"
 
 #define OOPS_WIDTH 100
@@ -154,7 +155,7 @@ static char **oops_code_decode(const GByteArray *bytes, guint trap, const char *
 		*why = "not decoded: no temporary file";
 		return NULL;
 	}
-	gboolean written = write(fd, bytes->data, bytes->len) == (gssize)bytes->len;
+	gboolean written = ftl_fd_write_all(fd, bytes->data, bytes->len, -1) == 0;
 	close(fd);
 	g_autofree char *start = g_strdup_printf("--start-address=%u", trap);
 	char *argv[] = { objdump, "-D", "-b", "binary", "-m", "i386:x86-64", start, path, NULL };
@@ -275,6 +276,73 @@ static void oops_text_regs(FILE *out, const char *heading, const GArray *regs)
 	g_string_free(line, TRUE);
 }
 
+/* The faulting address with its source, and the functions it was inlined
+ * in, inner to outer. */
+static void oops_text_fault(FILE *out, const FtlOopsView *v, const FtlOopsReport *r)
+{
+	g_autoptr(GString) s = g_string_new(NULL);
+	g_autoptr(GArray) src = g_array_new(FALSE, FALSE, sizeof(FtlSrcFrame));
+	g_string_append_printf(s, "%s ", r->fault_reg);
+	oops_frame_text(s, &r->fault);
+	guint n = r->fault.source ? 0 : oops_symbolize(v, &r->fault, src);
+	if (n) {
+		g_string_append_c(s, ' ');
+		oops_src_text(s, v, &g_array_index(src, FtlSrcFrame, 0));
+	}
+	oops_kv(out, "fault", s->str);
+	g_string_truncate(s, 0);
+	for (guint k = 1; k < n; k++) {
+		const FtlSrcFrame *sf = &g_array_index(src, FtlSrcFrame, k);
+		g_string_append_printf(s, "%s%s ", k > 1 ? ", " : "", sf->func);
+		oops_src_text(s, v, sf);
+	}
+	oops_kv(out, "inlined in", s->str);
+}
+
+/* The report's registers, then the other register dumps, each with the
+ * context it belongs to. */
+static void oops_text_reg_blocks(FILE *out, const FtlOopsView *v, const FtlOopsReport *r)
+{
+	oops_text_regs(out, "Registers", r->regs);
+	for (guint k = 0; k < r->reg_blocks->len; k++) {
+		const FtlOopsRegs *rb = g_ptr_array_index(r->reg_blocks, k);
+		if (!strcmp(rb->context, "report"))
+			continue;
+		char cpu[24] = "";
+		if (rb->cpu >= 0)
+			g_snprintf(cpu, sizeof cpu, ", cpu %d", rb->cpu);
+		g_autofree char *heading =
+			g_strdup_printf("Registers, %s (line %" G_GUINT64_FORMAT "%s)", rb->context,
+					oops_lineno(v, rb->line), cpu);
+		oops_text_regs(out, heading, rb->regs);
+	}
+}
+
+/* One line per stack besides the main one. */
+static void oops_text_other_stacks(FILE *out, const FtlOopsView *v, const FtlOopsReport *r,
+				   const FtlOopsStack *main)
+{
+	gboolean others = FALSE;
+	for (guint k = 0; k < r->stacks->len; k++) {
+		const FtlOopsStack *st = g_ptr_array_index(r->stacks, k);
+		if (st == main)
+			continue;
+		if (!others)
+			fprintf(out, "  Other stacks:\n");
+		others = TRUE;
+		const FtlOopsFrame *top =
+			st->frames->len ? &g_array_index(st->frames, FtlOopsFrame, 0) : NULL;
+		g_autofree char *lab = oops_fit(st->label ? st->label : "Stack", 40);
+		char cpu[16] = "";
+		if (st->cpu >= 0)
+			g_snprintf(cpu, sizeof cpu, "cpu %d", st->cpu);
+		fprintf(out, "    line %-7" G_GUINT64_FORMAT " %-40s %-7s %3u frames%s%s%s\n",
+			oops_lineno(v, st->line), lab, cpu, st->frames->len,
+			st->interleaved ? " (mixed)" : "", top ? ", top " : "",
+			top && top->func ? top->func : "");
+	}
+}
+
 static void oops_text_report(FILE *out, const FtlOopsView *v, guint i)
 {
 	const FtlOopsReport *r = ftl_oops_get(v->oops, i);
@@ -314,26 +382,8 @@ static void oops_text_report(FILE *out, const FtlOopsView *v, guint i)
 		oops_kv(out, "sources", ftl_symfile_path(ftl_debuginfo_vmlinux(v->dbg)));
 	else
 		oops_kv(out, "sources", v->dbg_note);
-	if (r->has_fault) {
-		g_autoptr(GString) s = g_string_new(NULL);
-		g_autoptr(GArray) src = g_array_new(FALSE, FALSE, sizeof(FtlSrcFrame));
-		g_string_append_printf(s, "%s ", r->fault_reg);
-		oops_frame_text(s, &r->fault);
-		guint n = r->fault.source ? 0 : oops_symbolize(v, &r->fault, src);
-		if (n) {
-			g_string_append_c(s, ' ');
-			oops_src_text(s, v, &g_array_index(src, FtlSrcFrame, 0));
-		}
-		oops_kv(out, "fault", s->str);
-		/* the functions it sits in, inner to outer, when inlined */
-		g_string_truncate(s, 0);
-		for (guint k = 1; k < n; k++) {
-			const FtlSrcFrame *sf = &g_array_index(src, FtlSrcFrame, k);
-			g_string_append_printf(s, "%s%s ", k > 1 ? ", " : "", sf->func);
-			oops_src_text(s, v, sf);
-		}
-		oops_kv(out, "inlined in", s->str);
-	}
+	if (r->has_fault)
+		oops_text_fault(out, v, r);
 	oops_kv(out, "blamed", r->blamed);
 	oops_kv(out, "at", r->location);
 	oops_kv(out, "oops", r->oops);
@@ -354,40 +404,9 @@ static void oops_text_report(FILE *out, const FtlOopsView *v, guint i)
 	const FtlOopsStack *main = ftl_oops_report_trace(r);
 	if (main)
 		oops_text_stack(out, v, main);
-	oops_text_regs(out, "Registers", r->regs);
-	/* the other register dumps, each with the context it belongs to */
-	for (guint k = 0; k < r->reg_blocks->len; k++) {
-		const FtlOopsRegs *rb = g_ptr_array_index(r->reg_blocks, k);
-		if (!strcmp(rb->context, "report"))
-			continue;
-		char cpu[24] = "";
-		if (rb->cpu >= 0)
-			g_snprintf(cpu, sizeof cpu, ", cpu %d", rb->cpu);
-		g_autofree char *heading =
-			g_strdup_printf("Registers, %s (line %" G_GUINT64_FORMAT "%s)", rb->context,
-					oops_lineno(v, rb->line), cpu);
-		oops_text_regs(out, heading, rb->regs);
-	}
+	oops_text_reg_blocks(out, v, r);
 	oops_text_code(out, v, r);
-	gboolean others = FALSE;
-	for (guint k = 0; k < r->stacks->len; k++) {
-		const FtlOopsStack *st = g_ptr_array_index(r->stacks, k);
-		if (st == main)
-			continue;
-		if (!others)
-			fprintf(out, "  Other stacks:\n");
-		others = TRUE;
-		const FtlOopsFrame *top =
-			st->frames->len ? &g_array_index(st->frames, FtlOopsFrame, 0) : NULL;
-		g_autofree char *lab = oops_fit(st->label ? st->label : "Stack", 40);
-		char cpu[16] = "";
-		if (st->cpu >= 0)
-			g_snprintf(cpu, sizeof cpu, "cpu %d", st->cpu);
-		fprintf(out, "    line %-7" G_GUINT64_FORMAT " %-40s %-7s %3u frames%s%s%s\n",
-			oops_lineno(v, st->line), lab, cpu, st->frames->len,
-			st->interleaved ? " (mixed)" : "", top ? ", top " : "",
-			top && top->func ? top->func : "");
-	}
+	oops_text_other_stacks(out, v, r, main);
 }
 
 static void oops_text_dump_cpus(FILE *out, const FtlOopsTrail *t)

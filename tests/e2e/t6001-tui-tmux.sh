@@ -179,8 +179,8 @@ for cpu in (0, 1):
                 f.write(struct.pack("<Q", ts + k * 10**9) + pages[off + 8:off + 4096])
 EOF
 python3 "$(dirname "$0")/raw2dat.py" "$raw/events" "$T/copies.dat" 0:"$T/cpu0" 1:"$T/cpu1"
-"$FTLENS" dump "$T/copies.dat" | tail -n 5 |
-	awk '{ printf "%s %d %d\n", substr($1, 1, length($1) - 3), $2, $3 }' >"$T/dump-tail"
+"$FTLENS" dump --us "$T/copies.dat" | tail -n 5 |
+	awk '{ printf "%s %d %d\n", $1, $2, $3 }' >"$T/dump-tail"
 start "NO_COLOR=1 '$FTLENS' tui '$T/copies.dat'"
 wait_for "\[00[01]\]" >/dev/null
 n=100

@@ -223,7 +223,8 @@ static void test_fgraph_task_switch_infers_pid(void)
 					 "\n"
 					 " 0)   0.100 us    |  b();\n");
 	CU_ASSERT_EQUAL_FATAL(NEVS(p), 5);
-	CU_ASSERT_EQUAL(EV(p, 0)->pid, -1);
+	/* before the CPU's first switch block: the task it switches out */
+	CU_ASSERT_EQUAL(EV(p, 0)->pid, 3210);
 	CU_ASSERT_EQUAL(EV(p, 2)->kind, FTL_EVENT_TASK_SWITCH);
 	CU_ASSERT_EQUAL(EV(p, 2)->u.sw.prev_pid, 3210);
 	ASSERT_STR(EV(p, 2)->u.sw.prev_comm, "platfor");
