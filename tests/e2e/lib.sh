@@ -157,6 +157,20 @@ probe_TRACE_CMD() {
 probe_PYTHON() {
 	command -v python3 >/dev/null 2>&1 || { prereq_why="python3 is not installed"; return 1; }
 }
+# The rig kernel's debug info (the README's test command installs it) and
+# the independent symbolizers the oracle tests compare with; sets rel, vml,
+# map and mods.
+probe_RIG_DEBUGINFO() {
+	rel=6.1.0-57-cloud-amd64
+	vml=/usr/lib/debug/boot/vmlinux-$rel
+	map=/usr/lib/debug/boot/System.map-$rel
+	mods=/usr/lib/debug/lib/modules/$rel
+	[ -r "$vml" ] && [ -r "$map" ] ||
+		{ prereq_why="no $vml: apt-get install linux-image-$rel-dbg (the README's test command does)"; return 1; }
+	for _t in addr2line eu-addr2line readelf; do
+		command -v $_t >/dev/null 2>&1 || { prereq_why="no $_t (binutils, elfutils)"; return 1; }
+	done
+}
 # The rig is never installed here: tests/vm/setup.sh does that.
 probe_QEMU() {
 	have_prereq ROOT || return 1 # the rig builds device nodes and runs qemu

@@ -9,16 +9,7 @@
 # table, elfutils' eu-addr2line must agree with ftlens instead.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
-prereq PYTHON
-rel=6.1.0-57-cloud-amd64
-vml=/usr/lib/debug/boot/vmlinux-$rel
-map=/usr/lib/debug/boot/System.map-$rel
-mods=/usr/lib/debug/lib/modules/$rel
-[ -r "$vml" ] && [ -r "$map" ] ||
-	skip_all "no $vml: apt-get install linux-image-$rel-dbg (the README's test command does)"
-for t in addr2line eu-addr2line readelf; do
-	command -v $t >/dev/null 2>&1 || skip_all "no $t (binutils, elfutils)"
-done
+prereq PYTHON RIG_DEBUGINFO
 logs="$FTL_TESTDATA/vm/oops/console.log $FTL_TESTDATA/vm/oops-module/console.log"
 for l in $logs; do [ -r "$l" ] || skip_all "no $l"; done
 make_tmpdir

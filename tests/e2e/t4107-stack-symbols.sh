@@ -7,16 +7,7 @@
 # function of the rig's function_graph capture, at its entry, likewise.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
-prereq PYTHON
-rel=6.1.0-57-cloud-amd64
-vml=/usr/lib/debug/boot/vmlinux-$rel
-map=/usr/lib/debug/boot/System.map-$rel
-mods=/usr/lib/debug/lib/modules/$rel
-[ -r "$vml" ] && [ -r "$map" ] ||
-	skip_all "no $vml: apt-get install linux-image-$rel-dbg (the README's test command does)"
-for t in addr2line eu-addr2line readelf; do
-	command -v $t >/dev/null 2>&1 || skip_all "no $t (binutils, elfutils)"
-done
+prereq PYTHON RIG_DEBUGINFO
 table=$FTL_TESTDATA/vm/stack/stack_trace
 [ -r "$table" ] || skip_all "no $table"
 make_tmpdir
