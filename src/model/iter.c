@@ -390,8 +390,8 @@ gboolean ftl_selector_pass(FtlSelector *s, const FtlEvent *ev)
 		seen_event(f, ev);
 	if (ev->ts != FTL_TS_NONE)
 		s->last_ts = ev->ts;
-	/* a timed event is placed by its own time: ftl_filter_match() checks it */
-	if (f && !ftl_filter_match_placed(f, ev->ts == FTL_TS_NONE ? s->last_ts : ev->ts, ev))
+	/* an untimed event stands at last_ts; a timed one by its own time */
+	if (f && !ftl_filter_match_placed(f, s->last_ts, ev))
 		return FALSE;
 	if (s->count)
 		seen_selected(s->count, ev);
