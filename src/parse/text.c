@@ -274,7 +274,9 @@ static void text_prior_task(TextSource *ts, FtlEvent *ev, TextCpuTask *t)
  * of a CPU's last task switch, the tracer's name. */
 static void text_settle(TextSource *ts, FtlEvent *ev, guint fix)
 {
-	if (fix & TEXT_FIX_TASK) {
+	/* an event the parser made (a leaf's exit) has no line of its own to
+	 * look ahead from: its entry looked already */
+	if ((fix & TEXT_FIX_TASK) && !(ev->flags & FTL_EVENT_F_SYNTH)) {
 		TextCpuTask *t = ftl_text_cpu_task(ts->cpu_task, ev->cpu);
 		if (t && t->pid < 0)
 			text_prior_task(ts, ev, t);
