@@ -536,10 +536,35 @@ def bootstrap_change(a, b, rounds, level, seed):
     return effect, float(lo), float(hi)
 
 
+def rank_test_p(a, b):
+    """The two-sided p-value of a Mann-Whitney U test: could both groups'
+    per-trace figures come from one distribution?"""
+    try:
+        from scipy.stats import mannwhitneyu
+    except ImportError as e:
+        raise FleetError(f"fleet compare needs SciPy (Debian: python3-scipy): {e}", 1)
+    if len(set(a) | set(b)) < 2:
+        return 1.0  # all equal: no evidence of a change
+    return float(mannwhitneyu(a, b, alternative="two-sided").pvalue)
+
+
+def fdr_keep(pvalues, q):
+    """Benjamini-Hochberg: the indexes of the p-values kept at false
+    discovery rate q. When nothing changed at all, the chance of keeping
+    any is at most q, however many functions are compared."""
+    order = sorted(range(len(pvalues)), key=lambda i: pvalues[i])
+    m = len(order)
+    last = 0
+    for k, i in enumerate(order, 1):
+        if pvalues[i] <= q * k / m:
+            last = k
+    return set(order[:last])
+
+
 def compare_rows(part, opts):
     ga = part["groups"].get(opts["a"], {"traces": 0, "functions": {}})
     gb = part["groups"].get(opts["b"], {"traces": 0, "functions": {}})
-    rows = []
+    tests = []
     for name in sorted(set(ga["functions"]) & set(gb["functions"])):
         # sorted by path: the same figures in the same order on any cluster
         ra = sorted(ga["functions"][name], key=lambda r: r[2])
@@ -547,19 +572,27 @@ def compare_rows(part, opts):
         if len(ra) < opts["min_traces"] or len(rb) < opts["min_traces"]:
             continue
         for i, stat in ((0, "p50"), (1, "p99")):
-            seed = zlib.crc32(f"{name}\0{stat}".encode())
-            eff, lo, hi = bootstrap_change([r[i] for r in ra], [r[i] for r in rb],
-                                           opts["rounds"], opts["level"], seed)
-            if lo is None or (lo <= 0 <= hi) or abs(eff) < opts["min_effect"]:
-                continue
-            rows.append({
-                "function": name, "statistic": stat, "traces_a": len(ra),
-                "traces_b": len(rb), "median_a_ns": median([r[i] for r in ra]),
-                "median_b_ns": median([r[i] for r in rb]), "change": eff,
-                "ci_low": lo, "ci_high": hi,
-            })
+            a, b = [r[i] for r in ra], [r[i] for r in rb]
+            tests.append((name, stat, a, b, rank_test_p(a, b)))
+    # every function and statistic is one test of many: the rank tests'
+    # false discovery rate is held at 1 - confidence over all of them, or
+    # the noise of hundreds of functions would be reported as changes
+    keep = fdr_keep([t[4] for t in tests], 1.0 - opts["level"])
+    rows = []
+    for k, (name, stat, a, b, pv) in enumerate(tests):
+        if k not in keep:
+            continue
+        seed = zlib.crc32(f"{name}\0{stat}".encode())
+        eff, lo, hi = bootstrap_change(a, b, opts["rounds"], opts["level"], seed)
+        if lo is None or (lo <= 0 <= hi) or abs(eff) < opts["min_effect"]:
+            continue
+        rows.append({
+            "function": name, "statistic": stat, "traces_a": len(a),
+            "traces_b": len(b), "median_a_ns": median(a), "median_b_ns": median(b),
+            "change": eff, "ci_low": lo, "ci_high": hi, "p_value": pv,
+        })
     rows.sort(key=lambda r: (-abs(r["change"]), r["function"], r["statistic"]))
-    return rows, ga["traces"], gb["traces"]
+    return rows, ga["traces"], gb["traces"], len(tests)
 
 
 def fmt_ns(v):
@@ -594,7 +627,7 @@ def csv_cell(v):
 
 
 def print_table(out, fmt, cols, rows):
-    """cols: [(key, title, kind)], kind 'ns', 'int', 'str', 'pct'."""
+    """cols: [(key, title, kind)], kind 'ns', 'int', 'str', 'pct', 'p'."""
     if fmt == "csv":
         w = csv.writer(out, lineterminator="\n")
         w.writerow([c[0] for c in cols])
@@ -610,6 +643,8 @@ def print_table(out, fmt, cols, rows):
                 line.append(fmt_ns(v))
             elif kind == "pct":
                 line.append("-" if v is None else f"{v * 100:+.1f}%")
+            elif kind == "p":
+                line.append("-" if v is None else f"{v:.1e}")
             else:
                 line.append(visible("-" if v is None else v))
         cells.append(line)
@@ -709,15 +744,16 @@ def output(args, kind, part, opts):
                 if labels:
                     out.write(f"  labels: {visible(labels)}\n")
     elif kind == "compare":
-        rows, na, nb = compare_rows(part, opts)
+        rows, na, nb, ntests = compare_rows(part, opts)
         cols = [("function", "function", "str"), ("statistic", "stat", "str"),
                 ("traces_a", "traces A", "int"), ("traces_b", "traces B", "int"),
                 ("median_a_ns", "A (median)", "ns"), ("median_b_ns", "B (median)", "ns"),
                 ("change", "change", "pct"), ("ci_low", "CI low", "pct"),
-                ("ci_high", "CI high", "pct")]
+                ("ci_high", "CI high", "pct"), ("p_value", "p", "p")]
         head.update({"by": opts["by"], "a": opts["a"], "b": opts["b"], "traces_a": na,
                      "traces_b": nb, "confidence": opts["level"], "rounds": opts["rounds"],
-                     "min_effect": opts["min_effect"], "changes": rows})
+                     "min_effect": opts["min_effect"], "tests": ntests,
+                     "changes": rows})
         if fmt == "csv":
             print_table(out, fmt, cols, rows)
         elif fmt == "text":
@@ -726,8 +762,9 @@ def output(args, kind, part, opts):
                       f"{len(part['errors'])} failed\n")
             out.write(f"per-trace p50 and p99, change of the median over traces, "
                       f"{opts['level'] * 100:g}% bootstrap interval ({opts['rounds']} rounds); "
-                      f"changes under {opts['min_effect'] * 100:g}% or whose interval "
-                      f"holds 0 are left out\n\n")
+                      f"{ntests} rank tests, false discovery rate "
+                      f"{(1 - opts['level']) * 100:g}%; changes under "
+                      f"{opts['min_effect'] * 100:g}% or whose interval holds 0 are left out\n\n")
             if rows:
                 print_table(out, fmt, cols, rows)
             else:
