@@ -466,6 +466,23 @@ static void test_fixture_timeline(void)
 	tui_close(&t);
 }
 
+/* The Timeline's markers row on screen s: whole labels ("mark-NN") and
+ * numbers only, and the cursor's "v" among them, never over one. */
+static void timeline_marks_whole(const char *s)
+{
+	g_auto(GStrv) lines = g_strsplit(s, "\n", -1);
+	CU_ASSERT_FATAL(g_strv_length(lines) > 2 && g_utf8_strlen(lines[2], -1) > 13);
+	const char *row = g_utf8_offset_to_pointer(lines[2], 13); /* past the cursor's time */
+	CU_ASSERT_PTR_NOT_NULL(strchr(row, 'v'));
+	g_auto(GStrv) words = g_regex_split_simple("[ v\\x{2502}]+", row, 0, 0);
+	for (char **w = words; *w; w++) {
+		if (!**w || g_regex_match_simple("^(?:mark-\\d\\d|\\d+)$", *w, 0, 0))
+			continue;
+		fprintf(stderr, "\na marker label cut: '%s' in '%s'", *w, lines[2]);
+		CU_FAIL("a marker label cut by the cursor");
+	}
+}
+
 /* A crowded Timeline at 80x24: 30 tasks on two CPUs and 80 markers in a
  * third of the span. The tasks without a row of their own are in the
  * legend by letter and name, the rest counted; a marker label is drawn
@@ -519,6 +536,14 @@ static void test_timeline_crowded(void)
 	g_autoptr(GMatchInfo) m = NULL;
 	CU_ASSERT_TRUE_FATAL(g_regex_match(num, marks, 0, &m));
 	g_autofree char *first_num = g_match_info_fetch(m, 1);
+	/* the cursor's "v" over every column: beside labels, never over one */
+	tui_keys(&t, "<Home>");
+	for (int x = 0; x < 80 - 13; x++) {
+		g_autofree char *at = tui_screen(&t);
+		timeline_marks_whole(at);
+		tui_keys(&t, "<Right>");
+	}
+	tui_keys(&t, "<Home>");
 	/* M: the marker of that number is in the list */
 	tui_keys(&t, "M");
 	g_autofree char *list = tui_screen(&t);

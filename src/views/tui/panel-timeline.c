@@ -230,8 +230,11 @@ static int timeline_time_col(TimelinePanel *t, gint64 ts, int w)
 
 /* The markers in view, in time order: a tick each, then its label when
  * it fits before the next tick, else its number (M lists them); a tick
- * under a label or number drawn before is left to the list. */
-static void timeline_markers_row(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas *c, int y, int w)
+ * under a label or number drawn before is left to the list. Nothing is
+ * written over the cursor's column cx (its "v" goes there): a label or
+ * number that would cross it is left to the list too. */
+static void timeline_markers_row(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas *c, int y, int w,
+				 int cx)
 {
 	const FtlMarkers *m = app->model->markers;
 	int last_end = -1, number = 0;
@@ -254,7 +257,8 @@ static void timeline_markers_row(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas 
 				break;
 			}
 		}
-		int room = MIN(next, w) - x - 1;
+		int end = cx > x ? MIN(cx, w) : w; /* where the cursor's column stops text */
+		int room = MIN(next, end) - x - 1;
 		g_autofree char *safe = ftl_escape(mk->text ? mk->text : "", -1);
 		int need = (int)ftl_escape_width(safe);
 		if (need >= 1 && need <= room) {
@@ -264,7 +268,7 @@ static void timeline_markers_row(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas 
 			 * crowd: those are left to the list */
 			char num[16];
 			g_snprintf(num, sizeof num, "%d", number);
-			if ((int)strlen(num) <= w - x - 1)
+			if ((int)strlen(num) <= end - x - 1)
 				last_end = x + ftl_tui_put(c, y, TL_LABEL + x + 1, -1, num,
 							   FTL_TUI_STYLE_DIM);
 			else
@@ -283,8 +287,8 @@ static void timeline_ruler(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas *c, in
 				ftl_tui_app_abs_time(app, t->t0 + t->span, b, sizeof b),
 				ftl_tui_duration(MAX(t->span / w, 1), d, sizeof d));
 	ftl_tui_put(c, y, 0, -1, head, FTL_TUI_STYLE_HEADER);
-	timeline_markers_row(t, app, c, y + 1, w);
 	int cx = timeline_time_col(t, t->cursor, w);
+	timeline_markers_row(t, app, c, y + 1, w, cx);
 	if (cx >= 0)
 		ftl_tui_put(c, y + 1, TL_LABEL + cx, 1, "v", FTL_TUI_STYLE_CURSOR);
 	ftl_tui_put(c, y + 1, 0, TL_LABEL - 1, ftl_tui_app_time(app, t->cursor, cur, sizeof cur),
