@@ -298,11 +298,25 @@ static void timeline_ruler(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas *c, in
 static void timeline_label(TimelinePanel *t, FtlTuiCanvas *c, int y, int row, FtlTuiStyle st)
 {
 	if (row >= (int)t->lanes->len) {
+		/* "g comm-pid" with the pid whole, the comm cut to the room
+		 * left (marked so): a row is a pid, and two rows of long or
+		 * unknown names cut at the pid looked the same */
 		const TaskRow *task = &g_array_index(t->tasks, TaskRow, row - (int)t->lanes->len);
-		g_autofree char *raw =
-			g_strdup_printf("%s %s-%d", task->glyph, task->comm ? task->comm : "<...>",
-					task->pid);
-		ftl_tui_put_raw(c, y, 0, TL_LABEL - 1, raw, -1, st);
+		char pid[16];
+		int room = TL_LABEL - 1, pw = g_snprintf(pid, sizeof pid, "-%d", task->pid);
+		int x = ftl_tui_put(c, y, 0, room, task->glyph, st);
+		x += ftl_tui_put(c, y, x, room - x, " ", st);
+		g_autofree char *comm = ftl_escape(task->comm ? task->comm : "<...>", -1);
+		int cw = room - x - pw; /* a width of 0 or less would mean "to the end" */
+		if (cw >= 1 && (int)ftl_escape_width(comm) > cw) {
+			if (cw > 1)
+				x += ftl_tui_put(c, y, x, cw - 1, comm, st);
+			x += ftl_tui_put(c, y, x, 1, c->utf8 ? "\u2026" : "~", FTL_TUI_STYLE_DIM);
+		} else if (cw >= 1) {
+			x += ftl_tui_put(c, y, x, cw, comm, st);
+		}
+		if (room > x)
+			ftl_tui_put(c, y, x, room - x, pid, st);
 	} else {
 		g_autofree char *label =
 			g_strdup_printf("CPU %d", g_array_index(t->lanes, FtlTuiLane *, row)->cpu);
