@@ -7,7 +7,9 @@ set multiplot layout 1,2 title '@TITLE@' noenhanced
 set grid
 set logscale x
 set xlabel 'wakeup latency (us)' noenhanced
-set ylabel 'wakeups per bin (10 bins per decade)' noenhanced
+# each class as its share, side by side in a bin: 21 RT wakeups beside
+# 1045 normal ones were a line under their bars
+set ylabel '% of the class wakeups per bin (10 bins per decade)' noenhanced
 set title 'Histogram' noenhanced
 set style fill transparent solid 0.4
 set yrange [0:*]

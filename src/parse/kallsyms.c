@@ -59,6 +59,14 @@ FtlKallsyms *ftl_kallsyms_share(const char *text)
 	return k;
 }
 
+FtlKallsyms *ftl_kallsyms_ref(FtlKallsyms *k)
+{
+	g_mutex_lock(&kallsyms_lock);
+	k->refs++;
+	g_mutex_unlock(&kallsyms_lock);
+	return k;
+}
+
 void ftl_kallsyms_unref(FtlKallsyms *k)
 {
 	if (!k)

@@ -17,6 +17,8 @@ typedef struct _FtlKallsyms FtlKallsyms;
  * reference; ftl_kallsyms_unref() it. Thread-safe. */
 FtlKallsyms *ftl_kallsyms_share(const char *text);
 void ftl_kallsyms_unref(FtlKallsyms *k);
+/* Another reference to k. */
+FtlKallsyms *ftl_kallsyms_ref(FtlKallsyms *k);
 
 /* Makes tep find functions in k (tep_set_function_resolver()), the table
  * built from the text the first time any tep asks. The names found are

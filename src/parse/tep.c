@@ -22,6 +22,7 @@
 #include <trace-seq.h>
 
 #include "parse/kallsyms.h"
+#include "parse/tep-memo.h"
 #include "parse/tep-print.h"
 #include "parse/trial.h"
 #include "util/arena.h"
@@ -85,8 +86,10 @@ struct _FtlTepLazy {
 	GHashTable *by_id;	/* id -> the index + 1 of its first format not yet parsed */
 	FtlKallsyms *kallsyms;	/* the file's, NULL when it has none */
 	gboolean resolving;	/* tep finds functions in it */
-	FtlTrialServer *trials; /* the child each format is parsed in first */
-	TepLazyTrial trial;	/* its context */
+	FtlTepMemo *memo;	/* the file's, kept between its opens: the child
+				 * each format is parsed in first and its verdicts,
+				 * kallsyms, bprint texts */
+	TepLazyTrial trial;	/* the child's context, when forked for this open */
 };
 
 static void tep_lazy_format_free(gpointer p)
@@ -96,9 +99,10 @@ static void tep_lazy_format_free(gpointer p)
 	g_free(f);
 }
 
-FtlTepLazy *ftl_tep_lazy_new(void)
+FtlTepLazy *ftl_tep_lazy_new(const char *path)
 {
 	FtlTepLazy *lazy = g_new0(FtlTepLazy, 1);
+	lazy->memo = ftl_tep_memo_get(path);
 	lazy->formats = g_ptr_array_new_with_free_func(tep_lazy_format_free);
 	ftl_arena_init_large(&lazy->mem);
 	lazy->by_id = g_hash_table_new(NULL, NULL);
@@ -109,11 +113,11 @@ void ftl_tep_lazy_free(FtlTepLazy *lazy)
 {
 	if (!lazy)
 		return;
-	ftl_trial_server_free(lazy->trials);
 	g_ptr_array_unref(lazy->formats);
 	ftl_arena_clear(&lazy->mem);
 	g_hash_table_unref(lazy->by_id);
 	ftl_kallsyms_unref(lazy->kallsyms);
+	ftl_tep_memo_unref(lazy->memo);
 	g_free(lazy);
 }
 
@@ -131,6 +135,8 @@ void ftl_tep_lazy_set_kallsyms(FtlTepLazy *lazy, const char *text)
 {
 	ftl_kallsyms_unref(lazy->kallsyms);
 	lazy->kallsyms = ftl_kallsyms_share(text);
+	/* parsed once for the file, not at each open after its last close */
+	ftl_tep_memo_keep_kallsyms(lazy->memo, lazy->kallsyms);
 }
 
 static void tep_lazy_parse(struct tep_handle *tep, TepLazyFormat *f)
@@ -152,7 +158,7 @@ static void tep_lazy_event(FtlTepLazy *lazy, struct tep_handle *tep, int id)
 		 * some damaged print fmts (see rawdir.c): tried in the child
 		 * first; one it crashes on stays unparsed, its events unknown
 		 * (reported as such by the reader) */
-		if (!lazy->trials || ftl_trial_server_ask(lazy->trials, i) != FTL_TRIAL_CRASHED)
+		if (ftl_tep_memo_try(lazy->memo, i) != FTL_TRIAL_CRASHED)
 			tep_lazy_parse(tep, f);
 		i = f->next;
 	}
@@ -199,14 +205,22 @@ static int tep_lazy_trial_step(gpointer ctx, int i)
 FtlTrialResult ftl_tep_lazy_fork(FtlTepLazy *lazy, FtlTepLazyOpen open, gpointer ctx,
 				 gboolean *tried)
 {
+	/* the same file passed in this process: its child serves again */
+	*tried = FALSE;
+	if (ftl_tep_memo_opened(lazy->memo))
+		return FTL_TRIAL_OK;
 	lazy->trial = (TepLazyTrial){ lazy, NULL, open, ctx };
-	lazy->trials = ftl_trial_server_new(tep_lazy_trial_step, &lazy->trial);
-	*tried = lazy->trials != NULL;
-	if (!lazy->trials)
+	FtlTrialServer *trials = ftl_trial_server_new(tep_lazy_trial_step, &lazy->trial);
+	*tried = trials != NULL;
+	if (!trials)
 		return FTL_TRIAL_OK; /* no child: the caller takes the risk */
-	FtlTrialResult r = ftl_trial_server_ask(lazy->trials, TEP_LAZY_OPEN);
-	if (r != FTL_TRIAL_OK)
-		g_clear_pointer(&lazy->trials, ftl_trial_server_free);
+	FtlTrialResult r = ftl_trial_server_ask(trials, TEP_LAZY_OPEN);
+	if (r != FTL_TRIAL_OK) {
+		ftl_trial_server_free(trials);
+		return r;
+	}
+	ftl_tep_memo_set_trials(lazy->memo, trials);
+	ftl_tep_memo_set_opened(lazy->memo);
 	return r;
 }
 
@@ -214,9 +228,11 @@ void ftl_tep_lazy_start(FtlTepLazy *lazy, struct tep_handle *tep)
 {
 	/* the child forked at the open serves the formats; else one now,
 	 * with the file as the parent has it */
-	if (!lazy->trials && lazy->formats->len) {
+	if (!ftl_tep_memo_trials(lazy->memo) && lazy->formats->len) {
 		lazy->trial = (TepLazyTrial){ lazy, tep, NULL, NULL };
-		lazy->trials = ftl_trial_server_new(tep_lazy_trial_step, &lazy->trial);
+		FtlTrialServer *trials = ftl_trial_server_new(tep_lazy_trial_step, &lazy->trial);
+		if (trials)
+			ftl_tep_memo_set_trials(lazy->memo, trials);
 	}
 	/* chained by id, the file's order kept within an id */
 	for (guint i = lazy->formats->len; i-- > 0;) {
@@ -224,8 +240,7 @@ void ftl_tep_lazy_start(FtlTepLazy *lazy, struct tep_handle *tep)
 		gint id = tep_lazy_id(f);
 		if (id < 0) {
 			/* no id to wait for: now, tried first all the same */
-			if (!lazy->trials ||
-			    ftl_trial_server_ask(lazy->trials, (int)i) != FTL_TRIAL_CRASHED)
+			if (ftl_tep_memo_try(lazy->memo, (int)i) != FTL_TRIAL_CRASHED)
 				tep_lazy_parse(tep, f);
 			continue;
 		}
@@ -782,8 +797,16 @@ static void tep_dec_marker(FtlTepDecoder *ts, struct tep_record *r, const TepEve
 			ev->u.marker.caller = (FtlSlice){ fn, (guint32)strlen(fn) };
 		}
 	} else {
-		/* bprint's text exists only once its format is applied */
-		p = tep_dec_render(ts, r);
+		/* bprint's text exists only once its format is applied:
+		 * rendered once per file and process (tep-memo.h) */
+		p = ts->lazy ? ftl_tep_memo_text(ts->lazy->memo, r->data, (gsize)r->size) : NULL;
+		if (!p) {
+			p = tep_dec_render(ts, r);
+			const char *kept = ts->lazy ? ftl_tep_memo_add_text(ts->lazy->memo, r->data,
+									 (gsize)r->size, p)
+						    : NULL;
+			p = kept ? kept : p;
+		}
 		tep_dec_marker_text(ev, p, strlen(p), TRUE);
 	}
 }

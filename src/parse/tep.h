@@ -106,7 +106,8 @@ void ftl_tep_payload(FtlTepDecoder *d, struct tep_record *r, GString *out);
  * and maybe no name at all. */
 typedef struct _FtlTepLazy FtlTepLazy;
 
-FtlTepLazy *ftl_tep_lazy_new(void);
+/* path: the file, whose memo (tep-memo.h) the lazy shares; NULL for none. */
+FtlTepLazy *ftl_tep_lazy_new(const char *path);
 void ftl_tep_lazy_free(FtlTepLazy *lazy);
 /* Keeps a copy of a format of system sys (size bytes of buf) or of the
  * kallsyms text. */

@@ -814,7 +814,7 @@ gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, const char *buffer
 	 * truncated. Need at least N, ..."); they are captured, not printed. */
 	tep_set_loglevel(TEP_LOG_WARNING);
 	tracecmd_set_loglevel(TEP_LOG_WARNING);
-	g_autoptr(FtlTepLazy) lazy = ftl_tep_lazy_new();
+	g_autoptr(FtlTepLazy) lazy = ftl_tep_lazy_new(path);
 	struct tracecmd_input *handle = tracedat_handle(path, !pages, lazy, msgs, error);
 	if (!handle)
 		return FALSE;

@@ -225,13 +225,22 @@ static void plot_decades_print(GString *d, const PlotDecades *h)
 	}
 }
 
-/* Histogram of sorted latencies. */
-static void plot_histo(GString *d, GArray *lat)
+/* Histogram of sorted latencies, as the share (%) of them in each bin,
+ * its box the part'th of parts side by side in the bin (equal on the log
+ * axis): the classes drawn together neither hide one another nor vanish
+ * beside a class of a hundred times more wakeups. */
+static void plot_histo(GString *d, GArray *lat, guint part, guint parts)
 {
 	g_autofree PlotDecades *h = plot_decades_new();
 	for (guint i = 0; i < lat->len; i++)
 		plot_decades_add(h, g_array_index(lat, gint64, i), 1);
-	plot_decades_print(d, h);
+	for (gint b = h->lo; b <= h->hi; b++) {
+		double l = (double)(b + PLOT_BIN_MIN) / PLOT_DECADE_BINS;
+		double x0 = pow(10, l + (double)part / parts / PLOT_DECADE_BINS),
+		       x1 = pow(10, l + (double)(part + 1) / parts / PLOT_DECADE_BINS);
+		g_string_append_printf(d, "%.6g %.6g %.6g\n", (x0 + x1) / 2,
+				       100.0 * (double)h->n[b] / MAX(lat->len, 1), x1 - x0);
+	}
 }
 
 /* CDF: at most PLOT_CDF_POINTS steps, the largest always kept. */
@@ -266,13 +275,15 @@ static gboolean plot_latency(FtlPlot *p, GString *d, GHashTable *subst, const ch
 	/* a class without wakeups has no block: gnuplot does not count an
 	 * empty one, so the index numbers are the blocks written */
 	int block = 0;
+	guint parts = (p->lat[0]->len > 0) + (p->lat[1]->len > 0);
 	for (int c = 0; c < 2; c++) {
 		g_array_sort(p->lat[c], i64_cmp);
 		if (!p->lat[c]->len)
 			continue;
-		g_string_append_printf(d, "%s# index %d: %s histogram: bin centre (us), wakeups, "
-				       "bin width (us)\n", block ? "\n\n" : "", block, cls[c]);
-		plot_histo(d, p->lat[c]);
+		g_string_append_printf(d, "%s# index %d: %s histogram: box centre (us), %% of the "
+				       "class's wakeups in the bin, box width (us)\n",
+				       block ? "\n\n" : "", block, cls[c]);
+		plot_histo(d, p->lat[c], (guint)block, parts);
 		g_string_append_printf(hist, "%s'%s' index %d using 1:2:3 with boxes title '%s (%u)'",
 				       hist->len ? ", " : "", dat, block++, cls[c], p->lat[c]->len);
 	}

@@ -17,7 +17,9 @@
 #define SVG_FH	     16.0 /* frame height */
 #define SVG_FONT     12.0
 #define SVG_FONTW    0.59 /* average glyph width / font size (Verdana) */
-#define SVG_TOP	     (SVG_FONT * 5)
+#define SVG_TOP	     (SVG_FONT * 5) /* with a subtitle of one line */
+#define SVG_SUB_LINE (SVG_FONT + 4)
+#define SVG_SUB_MAX  4 /* subtitle lines at most */
 #define SVG_BOTTOM   (SVG_FONT * 2 + 10)
 #define SVG_MAX_LVL  2000 /* deeper frames are not drawn (damaged input) */
 #define SVG_DEFAULTW 1200
@@ -81,6 +83,9 @@ typedef struct {
 	FtlFlameSvgStats st;
 	double scale; /* px per unit */
 	double height;
+	double top;	/* where the frames (or a chart's axis) begin */
+	GPtrArray *sub; /* the subtitle's lines, escaped, each fitting the width */
+	gboolean sub_cut; /* a line was cut: all of it on hover */
 	GRegex *hl;
 } SvgLayout;
 
@@ -446,7 +451,7 @@ static void svg_details(const SvgLayout *L, const SvgBox *b, gint64 all, GString
 
 static double svg_lane_y(const SvgLayout *L, guint lane)
 {
-	double y = SVG_TOP + SVG_FH * 1.5; /* the time axis */
+	double y = L->top + SVG_FH * 1.5; /* the time axis */
 	for (guint i = 0; i < lane && i < L->lane_levels->len; i++)
 		y += (g_array_index(L->lane_levels, guint, i) + 1) * SVG_FH + SVG_FH / 2;
 	return y;
@@ -457,7 +462,7 @@ static double svg_box_y(const SvgLayout *L, const SvgBox *b)
 	if (L->chart)
 		return svg_lane_y(L, b->lane) + b->level * SVG_FH;
 	if (L->opt->inverted)
-		return SVG_TOP + b->level * SVG_FH;
+		return L->top + b->level * SVG_FH;
 	return L->height - SVG_BOTTOM - (b->level + 1) * SVG_FH;
 }
 
@@ -541,7 +546,7 @@ static void svg_axis(xmlTextWriterPtr w, SvgLayout *L)
 {
 	gint64 origin = L->opt->origin != FTL_TS_NONE ? L->opt->origin : L->t0;
 	gint64 step = svg_tick_step(L->total);
-	double y = SVG_TOP + SVG_FH;
+	double y = L->top + SVG_FH;
 	W_START(w, "g");
 	W_STR(w, "id", "axis");
 	/* for flame.js, which draws the ticks again for a zoom */
@@ -577,7 +582,7 @@ static void svg_marks(xmlTextWriterPtr w, SvgLayout *L)
 		W_START(w, "title");
 		svg_text(w, m->text);
 		W_END(w);
-		ftl_svg_line(w, x, SVG_TOP + SVG_FH, x, L->height - SVG_BOTTOM);
+		ftl_svg_line(w, x, L->top + SVG_FH, x, L->height - SVG_BOTTOM);
 		/* its label, cut, beside the line's foot (all of it on hover) */
 		g_autofree char *vis = ftl_escape(m->text ? m->text : "", -1);
 		g_autofree char *cut = g_utf8_substring(vis, 0, MIN(g_utf8_strlen(vis, -1), 24));
@@ -630,6 +635,82 @@ static void svg_defs(xmlTextWriterPtr w)
 	W_END(w);
 }
 
+/* text (escaped) with its middle cut to fit chars characters: the ends
+ * of a path and its note are what tell two inputs apart. */
+static char *svg_cut_middle(const char *text, glong fit)
+{
+	glong len = g_utf8_strlen(text, -1);
+	if (len <= fit)
+		return g_strdup(text);
+	glong head = (fit - 1) / 2, tail = fit - 1 - head;
+	g_autofree char *a = g_utf8_substring(text, 0, head);
+	g_autofree char *b = g_utf8_substring(text, len - tail, len);
+	return g_strconcat(a, "\u2026", b, NULL);
+}
+
+/* The subtitle in lines that fit avail px: split where it lists its parts
+ * ("; ": the differential graph's inputs, notes), a part still too long
+ * cut in its middle, SVG_SUB_MAX lines at most; L->top makes room for
+ * them. One long line ran past the picture's edges. */
+static void svg_subtitle_layout(SvgLayout *L, const char *text, double avail)
+{
+	L->sub = g_ptr_array_new_with_free_func(g_free);
+	L->top = SVG_TOP;
+	if (!text || !*text)
+		return;
+	g_autofree char *safe = ftl_escape_markup(text, -1);
+	glong fit = MAX((glong)(avail / (SVG_FONT * SVG_FONTW)), 8);
+	g_auto(GStrv) parts = g_strsplit(safe, "; ", -1);
+	g_autoptr(GString) line = g_string_new(NULL);
+	for (char **p = parts; *p; p++) {
+		gboolean last = L->sub->len == SVG_SUB_MAX - 1;
+		if (line->len &&
+		    (last || g_utf8_strlen(line->str, -1) + 2 + g_utf8_strlen(*p, -1) <= fit)) {
+			g_string_append(line, "; ");
+			g_string_append(line, *p);
+			continue;
+		}
+		if (line->len)
+			g_ptr_array_add(L->sub, g_strdup(line->str));
+		g_string_assign(line, *p);
+	}
+	g_ptr_array_add(L->sub, g_strdup(line->str));
+	for (guint i = 0; i < L->sub->len; i++) {
+		char *cut = svg_cut_middle(g_ptr_array_index(L->sub, i), fit);
+		L->sub_cut |= strcmp(cut, g_ptr_array_index(L->sub, i)) != 0;
+		g_free(g_ptr_array_index(L->sub, i));
+		g_ptr_array_index(L->sub, i) = cut;
+	}
+	L->top += (L->sub->len - 1) * SVG_SUB_LINE;
+}
+
+static void svg_subtitle(xmlTextWriterPtr w, const SvgLayout *L, double width)
+{
+	W_START(w, "text");
+	W_STR(w, "id", "subtitle");
+	ftl_svg_attr_num(w, "x", width / 2, 1);
+	ftl_svg_attr_num(w, "y", 24 + SVG_FONT + 6, 1);
+	if (L->sub->len == 1) {
+		/* one line: the element's own text, as it always was */
+		xmlTextWriterWriteString(w, BAD_CAST g_ptr_array_index(L->sub, 0));
+	} else {
+		for (guint i = 0; i < L->sub->len; i++) {
+			W_START(w, "tspan");
+			ftl_svg_attr_num(w, "x", width / 2, 1);
+			if (i)
+				ftl_svg_attr_num(w, "dy", SVG_SUB_LINE, 1);
+			xmlTextWriterWriteString(w, BAD_CAST g_ptr_array_index(L->sub, i));
+			W_END(w);
+		}
+	}
+	if (L->sub_cut) {
+		W_START(w, "title");
+		ftl_svg_text(w, L->opt->subtitle);
+		W_END(w);
+	}
+	W_END(w);
+}
+
 static gboolean svg_head(xmlTextWriterPtr w, SvgLayout *L, double width, GError **error)
 {
 	const FtlFlameSvgOptions *opt = L->opt;
@@ -656,7 +737,7 @@ static gboolean svg_head(xmlTextWriterPtr w, SvgLayout *L, double width, GError 
 		  : L->chart ? "Flame Chart"
 		  : opt->inverted ? "Icicle Graph"
 				  : "Flame Graph");
-	ftl_svg_label(w, "subtitle", NULL, width / 2, 24 + SVG_FONT + 6, opt->subtitle);
+	svg_subtitle(w, L, width);
 	ftl_svg_label(w, "details", NULL, SVG_XPAD, L->height - 17, " ");
 	ftl_svg_label(w, "unzoom", "hide", SVG_XPAD, 24, "Reset Zoom");
 	ftl_svg_label(w, "search", NULL, width - SVG_XPAD - 100, 24, "Search");
@@ -743,6 +824,7 @@ gboolean ftl_flame_svg_write(FtlFlame *f, const FtlFlameSvgOptions *opt, FILE *o
 	L.total = MAX(L.chart ? span : root->value, 1);
 	double minpx = opt->minwidth_px >= 0 ? opt->minwidth_px : 0.1;
 	double avail = width - 2 * SVG_XPAD;
+	svg_subtitle_layout(&L, opt->subtitle, avail);
 	gint64 thr = opt->minwidth_pct > 0 ? (gint64)ceil((double)L.total * opt->minwidth_pct / 100)
 					   : (gint64)ceil((double)L.total * minpx / avail);
 	if (!L.chart)
@@ -753,7 +835,7 @@ gboolean ftl_flame_svg_write(FtlFlame *f, const FtlFlameSvgOptions *opt, FILE *o
 	if (L.chart) {
 		L.height = svg_lane_y(&L, L.lane_levels->len) + SVG_BOTTOM;
 	} else {
-		L.height = (L.max_level + 1) * SVG_FH + SVG_TOP + SVG_BOTTOM;
+		L.height = (L.max_level + 1) * SVG_FH + L.top + SVG_BOTTOM;
 	}
 	gint64 all = root->value;
 	gint64 max_abs = 0;
@@ -766,6 +848,7 @@ gboolean ftl_flame_svg_write(FtlFlame *f, const FtlFlameSvgOptions *opt, FILE *o
 	if (!sw || !svg_head(sw->w, &L, width, error)) {
 		g_array_unref(L.boxes);
 		g_array_unref(L.lane_levels);
+	g_ptr_array_unref(L.sub);
 		return FALSE;
 	}
 	xmlTextWriterPtr w = sw->w;
@@ -795,5 +878,6 @@ gboolean ftl_flame_svg_write(FtlFlame *f, const FtlFlameSvgOptions *opt, FILE *o
 		*stats = L.st;
 	g_array_unref(L.boxes);
 	g_array_unref(L.lane_levels);
+	g_ptr_array_unref(L.sub);
 	return ok;
 }

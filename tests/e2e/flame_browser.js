@@ -125,6 +125,18 @@ async function checkSvg(browser, file, shot, term, expected) {
 	let fs0 = await frames(page);
 	if (fs0.length < 3)
 		fail(file + ": only " + fs0.length + " frames");
+	// the head (title, subtitle lines) lies inside the picture, above the frames
+	for (const sel of ["#title", "#subtitle"]) {
+		const box = await page.$eval(sel, (e) => {
+			const b = e.getBBox();
+			return [b.x, b.x + b.width, b.y + b.height];
+		});
+		if (box[1] - box[0] > 0 && (box[0] < 0 || box[1] > svgw))
+			fail(`${sel} spans ${box[0].toFixed(0)}..${box[1].toFixed(0)} px, the picture 0..${svgw}`);
+		const top = await page.$eval("#frames", (e) => e.getBBox().y);
+		if (box[2] > top)
+			fail(`${sel} reaches ${box[2].toFixed(0)} px, the frames begin at ${top.toFixed(0)}`);
+	}
 
 	// hover: the details line names the frame and its share
 	const pick = fs0.filter((f) => f.l >= 1 && subtree(fs0, f.i)[1] > f.i)

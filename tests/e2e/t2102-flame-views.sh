@@ -13,7 +13,7 @@ oracle=$top_srcdir/tests/e2e/flame_oracle.py
 vm=$FTL_TESTDATA/vm
 real=$FTL_REAL_DATA
 hostile=$FTL_TESTDATA/flame
-plan 36
+plan 37
 
 # svgq FILE PYTHON-EXPR: the expression over frames=[(level, path, n, element)]
 # and root=the document's root element must be true
@@ -142,6 +142,28 @@ check "--diff: widths from B, red grew, blue shrank, vanished paths hatched" \
 	 grep -Eq "rgb\(([0-9]+),\1,255\)" "$T/n.svg"'
 check "--diff: the tooltip gives A, B and the change" \
 	'svgq "$T/n.svg" "any(\"; A \" in t and \", B \" in t and \"change\" in t for t in titles)"'
+# 600 px hold 83 characters of the subtitle: each input on a line of its
+# own, a path too long cut in its middle, the whole text on hover
+check "--diff: the subtitle names A and B on lines inside the picture" \
+	'cp "$vm/fgraph-options/irqs-off.txt" "$T/$(printf "%0120d" 0)-irqs-off.txt" &&
+	 flame --diff --width 600 -o "$T/nw.svg" "$vm/fgraph-options/irqs-on.txt" "$T/$(printf "%0120d" 0)-irqs-off.txt" &&
+	 python3 - "$T/nw.svg" <<-PY
+	import sys, xml.etree.ElementTree as ET
+	ns = "{http://www.w3.org/2000/svg}"
+	svg = ET.parse(sys.argv[1]).getroot()
+	sub = [e for e in svg.iter(ns + "text") if e.get("id") == "subtitle"][0]
+	lines = [t.text for t in sub.iter(ns + "tspan")]
+	width = float(svg.get("width"))
+	print("#", lines)
+	assert len(lines) == 2, lines
+	assert lines[0].startswith("A: ") and lines[0].endswith("irqs-on.txt (function_graph calls)"), lines
+	assert lines[1].startswith("B: ") and "\u2026" in lines[1] and lines[1].endswith("-irqs-off.txt (function_graph calls)"), lines
+	assert all(len(l) * 12 * 0.59 <= width - 20 for l in lines), lines
+	assert "000000000000000000000000000000000000000000000000000000000000-irqs-off" in sub.find(ns + "title").text
+	# the frames begin below the second line
+	ys = [float(r.get("y")) for r in svg.iter(ns + "rect") if r.get("y") not in (None, "0")]
+	assert min(ys) > 42 + 16, min(ys)
+	PY'
 check "--diff --normalize scales A to B's total" \
 	'flame --diff --normalize -o "$T/o.svg" "$vm/fgraph-options/irqs-on.txt" "$vm/fgraph-options/irqs-off.txt" &&
 	 svgq "$T/o.svg" "abs(int(frames[0][3].get(\"a\")) - frames[0][2]) <= 1"'

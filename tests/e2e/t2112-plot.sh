@@ -19,7 +19,7 @@ E=$top_srcdir/tests/e2e/expected
 shots=$PWD/tests/e2e/t2112-plot
 rm -rf "$shots" && mkdir -p "$shots" || exit 1
 diag "plots in $shots"
-plan 47
+plan 49
 
 golden() { # NAME FILE: compare FILE with expected/NAME
 	[ -n "${FTL_UPDATE_GOLDEN:-}" ] && cp "$2" "$E/$1"
@@ -120,6 +120,33 @@ check REAL_DATA "cpu on real 2 CPUs, 266 us: bins of microseconds, axis in us" \
 check REAL_DATA "cpu on real 6 CPUs (lisa, 6.7 s): heat strip" \
 	'plot cpu "$shots/lisa-cpu.png" "$real/events/lisa_tracecmd_report_sched_448k.txt" &&
 	 cpu_shows "$shots/lisa-cpu.dat" "$shots/lisa-cpu.gp" 6'
+# normal and RT wakeups drawn together: each class as its share of its
+# wakeups (a class of 21 wakeups beside 1045 was a line under their bars),
+# their boxes side by side in a bin, never over one another
+lat_apart() {
+	python3 - "$1" <<-PY
+	import sys
+	blocks, cur = [], None
+	for line in open(sys.argv[1]):
+	    if line.startswith("# index"):
+	        cur = [] if "histogram" in line else None
+	        if cur is not None: blocks.append(cur)
+	    elif cur is not None and line.strip():
+	        c, y, w = map(float, line.split())
+	        cur.append((c - w / 2, c + w / 2, y))
+	assert len(blocks) == 2, len(blocks)
+	for b in blocks:
+	    assert abs(sum(y for _, _, y in b) - 100) < 0.1, sum(y for _, _, y in b)
+	for a0, a1, ay in blocks[0]:
+	    for b0, b1, by in blocks[1]:
+	        assert not (ay and by and min(a1, b1) - max(a0, b0) > 1e-4 * a1), ((a0, a1), (b0, b1))  # 6 digits written
+	print("# RT shares up to %.1f %%, normal up to %.1f %%" % (max(y for *_, y in blocks[1]), max(y for *_, y in blocks[0])))
+	PY
+}
+check "latency: normal and RT as shares, side by side, on the hand-made trace" \
+	'(cd "$FTL_TESTDATA/sched" && plot latency "$T/apart.png" small.txt) && lat_apart "$T/apart.dat"'
+check REAL_DATA "latency: 21 RT wakeups beside 1045 normal ones are bars of their own (lisa)" \
+	'lat_apart "$shots/lisa_tracecmd_report_sched_448k-latency.dat"'
 check "latency, rate, durations: room above the data (and below zero for rate), CDFs beyond 0 and 1" \
 	'for t in latency rate durations; do
 		g=$top_srcdir/data/plot-$t.gp

@@ -430,7 +430,7 @@ static void test_fixture_timeline(void)
 	tui_expect(&t, "fixture-timeline");
 	g_autofree char *s = tui_screen(&t);
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "CPU 0        "));
-	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\n a taskset-10"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\n a tasks\u2026-107 "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(s, "\u2591")); /* runnable */
 	CU_ASSERT_PTR_NOT_NULL(
 		strstr(s, "\n CPU 0 sh-96: sys_enter_openat at 3.780047, runs 11.373 ms  "
@@ -464,6 +464,23 @@ static void test_fixture_timeline(void)
 	}
 	CU_ASSERT_TRUE(seen[0] && seen[1] && seen[2]);
 	tui_close(&t);
+}
+
+/* The Timeline's markers row on screen s: whole labels ("mark-NN") and
+ * numbers only, and the cursor's "v" among them, never over one. */
+static void timeline_marks_whole(const char *s)
+{
+	g_auto(GStrv) lines = g_strsplit(s, "\n", -1);
+	CU_ASSERT_FATAL(g_strv_length(lines) > 2 && g_utf8_strlen(lines[2], -1) > 13);
+	const char *row = g_utf8_offset_to_pointer(lines[2], 13); /* past the cursor's time */
+	CU_ASSERT_PTR_NOT_NULL(strchr(row, 'v'));
+	g_auto(GStrv) words = g_regex_split_simple("[ v\\x{2502}]+", row, 0, 0);
+	for (char **w = words; *w; w++) {
+		if (!**w || g_regex_match_simple("^(?:mark-\\d\\d|\\d+)$", *w, 0, 0))
+			continue;
+		fprintf(stderr, "\na marker label cut: '%s' in '%s'", *w, lines[2]);
+		CU_FAIL("a marker label cut by the cursor");
+	}
 }
 
 /* A crowded Timeline at 80x24: 30 tasks on two CPUs and 80 markers in a
@@ -519,12 +536,73 @@ static void test_timeline_crowded(void)
 	g_autoptr(GMatchInfo) m = NULL;
 	CU_ASSERT_TRUE_FATAL(g_regex_match(num, marks, 0, &m));
 	g_autofree char *first_num = g_match_info_fetch(m, 1);
+	/* the cursor's "v" over every column: beside labels, never over one */
+	tui_keys(&t, "<Home>");
+	for (int x = 0; x < 80 - 13; x++) {
+		g_autofree char *at = tui_screen(&t);
+		timeline_marks_whole(at);
+		tui_keys(&t, "<Right>");
+	}
+	tui_keys(&t, "<Home>");
 	/* M: the marker of that number is in the list */
 	tui_keys(&t, "M");
 	g_autofree char *list = tui_screen(&t);
 	CU_ASSERT_PTR_NOT_NULL(strstr(list, "   1    100.040500  mark-00\n"));
 	g_autofree char *want = g_strdup_printf("\n %3s    100.", first_num);
 	CU_ASSERT_PTR_NOT_NULL(strstr(list, want));
+	tui_close(&t);
+	g_unlink(path);
+	g_rmdir(dir);
+}
+
+/* Task rows whose names do not fit the Timeline's label column (an
+ * unknown comm, a long one) and whose pids share their first digits:
+ * each row shows its pid whole, the name cut (and marked so), so that no
+ * two rows read the same. */
+static void test_timeline_task_labels(void)
+{
+	g_autofree char *dir = g_dir_make_tmp("ftl-tui-XXXXXX", NULL);
+	g_autofree char *path = g_build_filename(dir, "names.txt", NULL);
+	g_autoptr(GString) text = g_string_new("# tracer: nop\n#\n");
+	static const char *const comms[] = { "<...>", "<...>", "kworker/u16:3", "kworker/u16:3" };
+	static const int pids[] = { 18981, 18989, 4194301, 4194303 };
+	int prev = 0;
+	for (int k = 0; k < 40; k++) {
+		int i = k % 4;
+		g_string_append_printf(text,
+				       "           t-%d [000] d..2.   100.%06d: sched_switch: "
+				       "prev_comm=t prev_pid=%d prev_prio=120 prev_state=S ==> "
+				       "next_comm=%s next_pid=%d next_prio=120\n",
+				       prev, k * 1000, prev, comms[i], pids[i]);
+		prev = pids[i];
+	}
+	CU_ASSERT_TRUE_FATAL(g_file_set_contents(path, text->str, -1, NULL));
+	Tui t = { 0 };
+	tui_in(&t, dir);
+	tui_open_trace(&t, "names.txt", 24, 80);
+	tui_keys(&t, "4");
+	g_autofree char *s = tui_screen(&t);
+	g_auto(GStrv) lines = g_strsplit(s, "\n", -1);
+	g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	guint rows = 0;
+	for (char **l = lines; *l; l++) {
+		/* a task row: its letter, a space, the label to column 12 */
+		if (strlen(*l) < 14 || !g_ascii_islower((*l)[1]) || (*l)[2] != ' ' || !strstr(*l, "-"))
+			continue;
+		const char *end = g_utf8_offset_to_pointer(*l, MIN(13, g_utf8_strlen(*l, -1)));
+		char *label = g_strndup(*l + 3, (gsize)(end - (*l + 3)));
+		g_strchomp(label);
+		CU_ASSERT_FALSE(g_hash_table_contains(seen, label));
+		g_hash_table_add(seen, label);
+		rows++;
+	}
+	CU_ASSERT_EQUAL(rows, 4);
+	for (guint i = 0; i < G_N_ELEMENTS(pids); i++) {
+		g_autofree char *pid = g_strdup_printf("-%d ", pids[i]);
+		CU_ASSERT_PTR_NOT_NULL(strstr(s, pid));
+	}
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "<..\u2026-18981 "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "k\u2026-4194303 "));
 	tui_close(&t);
 	g_unlink(path);
 	g_rmdir(dir);
@@ -885,6 +963,7 @@ int main(void)
 		{ "fixture: the tab row is the same from the first screen", test_fixture_tabs_stable },
 		{ "fixture: the Timeline at 80x24", test_fixture_timeline },
 		{ "a crowded Timeline at 80x24: legend, markers", test_timeline_crowded },
+		{ "Timeline task rows: the pid whole, never two rows alike", test_timeline_task_labels },
 		{ "fixture: search, marks, CPU filter at 80x24", test_fixture_search_marks_filter },
 		{ "hostile comms and markers in every panel", test_hostile_screens },
 		{ "seek: G and back with the sparse index, as without it", test_seek_index },

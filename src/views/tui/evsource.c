@@ -293,11 +293,16 @@ static void ev_io_release(FtlTuiEvents *ev)
 	}
 }
 
-/* The next event of the list (*index its number), or EOF. */
+/* The next event of the list (*index its number), or EOF; ERROR with
+ * no error set when cancelled while events are passed over: a filter
+ * that keeps few of a 1 GiB input's events read it all before a block
+ * was full, and Esc (which joins this thread) waited minutes. */
 static FtlStatus ev_next(FtlTuiEvents *ev, const FtlEvent **e, const char **func, guint64 *index,
 			 GError **error)
 {
-	for (;;) {
+	for (guint64 skipped = 0;; skipped++) {
+		if (skipped % EV_STEP == EV_STEP - 1 && ev_cancelled(ev))
+			return FTL_STATUS_ERROR;
 		FtlStatus st = ev_iter_next(ev, e, error);
 		if (st != FTL_STATUS_OK) {
 			if (st == FTL_STATUS_EOF) {

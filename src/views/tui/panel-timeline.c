@@ -230,8 +230,11 @@ static int timeline_time_col(TimelinePanel *t, gint64 ts, int w)
 
 /* The markers in view, in time order: a tick each, then its label when
  * it fits before the next tick, else its number (M lists them); a tick
- * under a label or number drawn before is left to the list. */
-static void timeline_markers_row(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas *c, int y, int w)
+ * under a label or number drawn before is left to the list. Nothing is
+ * written over the cursor's column cx (its "v" goes there): a label or
+ * number that would cross it is left to the list too. */
+static void timeline_markers_row(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas *c, int y, int w,
+				 int cx)
 {
 	const FtlMarkers *m = app->model->markers;
 	int last_end = -1, number = 0;
@@ -254,7 +257,8 @@ static void timeline_markers_row(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas 
 				break;
 			}
 		}
-		int room = MIN(next, w) - x - 1;
+		int end = cx > x ? MIN(cx, w) : w; /* where the cursor's column stops text */
+		int room = MIN(next, end) - x - 1;
 		g_autofree char *safe = ftl_escape(mk->text ? mk->text : "", -1);
 		int need = (int)ftl_escape_width(safe);
 		if (need >= 1 && need <= room) {
@@ -264,7 +268,7 @@ static void timeline_markers_row(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas 
 			 * crowd: those are left to the list */
 			char num[16];
 			g_snprintf(num, sizeof num, "%d", number);
-			if ((int)strlen(num) <= w - x - 1)
+			if ((int)strlen(num) <= end - x - 1)
 				last_end = x + ftl_tui_put(c, y, TL_LABEL + x + 1, -1, num,
 							   FTL_TUI_STYLE_DIM);
 			else
@@ -283,8 +287,8 @@ static void timeline_ruler(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas *c, in
 				ftl_tui_app_abs_time(app, t->t0 + t->span, b, sizeof b),
 				ftl_tui_duration(MAX(t->span / w, 1), d, sizeof d));
 	ftl_tui_put(c, y, 0, -1, head, FTL_TUI_STYLE_HEADER);
-	timeline_markers_row(t, app, c, y + 1, w);
 	int cx = timeline_time_col(t, t->cursor, w);
+	timeline_markers_row(t, app, c, y + 1, w, cx);
 	if (cx >= 0)
 		ftl_tui_put(c, y + 1, TL_LABEL + cx, 1, "v", FTL_TUI_STYLE_CURSOR);
 	ftl_tui_put(c, y + 1, 0, TL_LABEL - 1, ftl_tui_app_time(app, t->cursor, cur, sizeof cur),
@@ -294,11 +298,25 @@ static void timeline_ruler(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas *c, in
 static void timeline_label(TimelinePanel *t, FtlTuiCanvas *c, int y, int row, FtlTuiStyle st)
 {
 	if (row >= (int)t->lanes->len) {
+		/* "g comm-pid" with the pid whole, the comm cut to the room
+		 * left (marked so): a row is a pid, and two rows of long or
+		 * unknown names cut at the pid looked the same */
 		const TaskRow *task = &g_array_index(t->tasks, TaskRow, row - (int)t->lanes->len);
-		g_autofree char *raw =
-			g_strdup_printf("%s %s-%d", task->glyph, task->comm ? task->comm : "<...>",
-					task->pid);
-		ftl_tui_put_raw(c, y, 0, TL_LABEL - 1, raw, -1, st);
+		char pid[16];
+		int room = TL_LABEL - 1, pw = g_snprintf(pid, sizeof pid, "-%d", task->pid);
+		int x = ftl_tui_put(c, y, 0, room, task->glyph, st);
+		x += ftl_tui_put(c, y, x, room - x, " ", st);
+		g_autofree char *comm = ftl_escape(task->comm ? task->comm : "<...>", -1);
+		int cw = room - x - pw; /* a width of 0 or less would mean "to the end" */
+		if (cw >= 1 && (int)ftl_escape_width(comm) > cw) {
+			if (cw > 1)
+				x += ftl_tui_put(c, y, x, cw - 1, comm, st);
+			x += ftl_tui_put(c, y, x, 1, c->utf8 ? "\u2026" : "~", FTL_TUI_STYLE_DIM);
+		} else if (cw >= 1) {
+			x += ftl_tui_put(c, y, x, cw, comm, st);
+		}
+		if (room > x)
+			ftl_tui_put(c, y, x, room - x, pid, st);
 	} else {
 		g_autofree char *label =
 			g_strdup_printf("CPU %d", g_array_index(t->lanes, FtlTuiLane *, row)->cpu);
