@@ -12,6 +12,7 @@
 #include "model/trace.h"
 #include "parse/inputs.h"
 #include "symbols/debuginfo.h"
+#include "views/source.h"
 #include "views/table.h"
 
 typedef struct _FtlCommand FtlCommand;
@@ -155,6 +156,16 @@ gboolean ftl_cli_parse_per(const FtlCliGlobals *g, const char *per, gboolean non
  * A vmlinux of another build is an error. Free with ftl_debuginfo_free(). */
 FtlDebugInfo *ftl_cli_debuginfo(const FtlCliGlobals *g, const char *input, const char *release,
 				const char *build, char **note, GError **error);
+/* --by TEXT of command cmd ("file" or "dir") into *by; a usage error for
+ * another word or with --no-debuginfo. */
+gboolean ftl_cli_parse_source_by(const char *cmd, const FtlCliGlobals *g, const char *text,
+				 FtlSourceBy *by, GError **error);
+/* The debug info of the kernel trace ran on (its release, or --vmlinux),
+ * for a command that groups functions by source: its absence is an error
+ * saying what was looked for, never an empty table. Free with
+ * ftl_debuginfo_free(). */
+FtlDebugInfo *ftl_cli_source_debuginfo(const char *cmd, const FtlCliGlobals *g, FtlTrace *trace,
+				       GError **error);
 /* Maps an error to the exit code: 2 for usage errors, 1 otherwise. */
 int ftl_cli_exit_code(const GError *error);
 
