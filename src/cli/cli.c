@@ -557,10 +557,12 @@ void ftl_cli_globals_clear(FtlCliGlobals *g)
 }
 
 FtlDebugInfo *ftl_cli_debuginfo(const FtlCliGlobals *g, const char *input, const char *release,
-				const char *build, char **note, GError **error)
+				const char *build_id, const char *build, char **note,
+				GError **error)
 {
 	g_autofree char *missing = NULL;
-	FtlDebugInfo *d = ftl_debuginfo_open(&g->debuginfo, input, release, build, &missing, error);
+	FtlDebugInfo *d = ftl_debuginfo_open(&g->debuginfo, input, release, build, build_id, &missing,
+					     error);
 	if (note)
 		*note = NULL;
 	if (!d && note && missing)
@@ -593,7 +595,7 @@ FtlDebugInfo *ftl_cli_source_debuginfo(const char *cmd, const FtlCliGlobals *g, 
 {
 	g_autofree char *note = NULL;
 	FtlDebugInfo *d = ftl_cli_debuginfo(g, ftl_trace_label(trace), ftl_trace_kernel(trace),
-					    NULL, &note, error);
+					    ftl_trace_build_id(trace), NULL, &note, error);
 	if (!d && error && !*error)
 		g_set_error(error, FTL_ERROR, FTL_ERROR_IO,
 			    "%s: functions by source need the kernel's debug info: %s", cmd,

@@ -378,8 +378,16 @@ static void oops_text_report(FILE *out, const FtlOopsView *v, guint i)
 	}
 	oops_kv(out, "hardware", r->hardware);
 	oops_kv(out, "arch", r->arch);
-	if (v->dbg)
-		oops_kv(out, "sources", ftl_symfile_path(ftl_debuginfo_vmlinux(v->dbg)));
+	if (v->dbg) {
+		/* a log seldom prints the build id: only the release and
+		 * build words were compared */
+		g_autofree char *src = g_strdup_printf(
+			"%s%s", ftl_symfile_path(ftl_debuginfo_vmlinux(v->dbg)),
+			ftl_debuginfo_build_id_compared(v->dbg)
+				? ""
+				: " (the log names no build id to compare)");
+		oops_kv(out, "sources", src);
+	}
 	else
 		oops_kv(out, "sources", v->dbg_note);
 	if (r->has_fault)
@@ -801,6 +809,7 @@ void ftl_oops_add_json(JsonBuilder *b, const FtlOopsView *v)
 		oops_json_str(b, "vmlinux", ftl_symfile_path(vm));
 		oops_json_str(b, "release", ftl_debuginfo_release(v->dbg));
 		oops_json_str(b, "build_id", ftl_symfile_build_id(vm));
+		oops_json_bool(b, "build_id_compared", ftl_debuginfo_build_id_compared(v->dbg));
 	}
 	oops_json_str(b, "note", v->dbg ? NULL : v->dbg_note);
 	json_builder_end_object(b);

@@ -13,7 +13,7 @@ prereq PYTHON RIG_DEBUGINFO
 logs="$FTL_TESTDATA/vm/oops/console.log $FTL_TESTDATA/vm/oops-module/console.log"
 for l in $logs; do [ -r "$l" ] || skip_all "no $l"; done
 make_tmpdir
-plan 15
+plan 16
 
 # shellcheck disable=SC2086
 "$FTLENS" oops --json $logs >"$T/oops.json" 2>"$T/err"
@@ -103,6 +103,11 @@ csvrc=$?
 diag "$(cat "$T/csvcmp")"
 check "CSV: a frames table, every level of every frame as JSON's symbolized ($(head -n 1 "$T/csvcmp"))" \
 	'[ "$csvrc" -eq 0 ] && head -n 1 "$T/both.csv" | grep -q "^log,index,"'
+
+"$FTLENS" oops "$FTL_TESTDATA/vm/oops/console.log" >"$T/one.txt"
+check "a log without a build id: the sources line says none was compared" \
+	'grep -q "^  sources .*vmlinux-$rel (the log names no build id to compare)" "$T/one.txt" &&
+	 [ "$(json_get "$T/oops.json" "j[\"logs\"][0][\"debuginfo\"][\"build_id_compared\"]")" = False ]'
 
 # a vmlinux of another release is refused, naming both; --force uses it
 sed 's/6\.1\.0-57-cloud-amd64/6.1.0-99-cloud-amd64/g' "$FTL_TESTDATA/vm/oops/console.log" >"$T/other.log"

@@ -14,7 +14,7 @@ fn=$FTL_TESTDATA/vm/function/default.txt
 raw=$FTL_TESTDATA/vm/raw-fgraph/raw
 [ -r "$fg" ] && [ -r "$fn" ] || skip_all "no $fg or $fn"
 make_tmpdir
-plan 10
+plan 11
 
 # the sources section of a report's CSV, its first six columns, by name
 sources() {
@@ -95,7 +95,23 @@ if [ -d "$raw" ]; then
 	check "a raw directory naming $rel: its debug info found (exit $rc0); under a root without it, the file and package named (exit $rc)" \
 		'[ "$rc0" -eq 0 ] && grep -q "^fs/," "$T/raw.csv" &&
 		 [ "$rc" -eq 1 ] && [ ! -s "$T/out" ] && grep -q "$T/none/boot/vmlinux-$rel (apt-get install linux-image-$rel-dbg" "$T/err"'
+	# the build id a capture saved (/sys/kernel/notes) must be the vmlinux's
+	id=$(readelf -n "$vml" | sed -n 's/.*Build ID: *//p')
+	echo "$id" >"$T/raw/build_id"
+	"$FTLENS" report --by dir --format csv "$T/raw" >"$T/id-ok.csv" 2>"$T/err"
+	rc_ok=$?
+	echo 0123456789abcdef0123456789abcdef01234567 >"$T/raw/build_id"
+	"$FTLENS" report --by dir --format csv "$T/raw" >"$T/id-bad.csv" 2>"$T/id-bad.err"
+	rc_bad=$?
+	"$FTLENS" report --by dir --format csv --force-debuginfo "$T/raw" >"$T/id-force.csv" 2>/dev/null
+	rc_force=$?
+	check "build id: the vmlinux's own accepted (exit $rc_ok); another refused naming both (exit $rc_bad); --force-debuginfo uses it (exit $rc_force)" \
+		'[ "$rc_ok" -eq 0 ] && cmp -s "$T/raw.csv" "$T/id-ok.csv" &&
+		 [ "$rc_bad" -eq 1 ] && [ ! -s "$T/id-bad.csv" ] && [ "$(wc -l <"$T/id-bad.err")" -eq 1 ] &&
+		 grep -q "build id 0123456789abcdef0123456789abcdef01234567 but .$vml. has build id $id (--force-debuginfo" "$T/id-bad.err" &&
+		 [ "$rc_force" -eq 0 ] && cmp -s "$T/raw.csv" "$T/id-force.csv"'
 else
+	skip "no $raw"
 	skip "no $raw"
 fi
 "$FTLENS" report --by dir --no-debuginfo "$fg" >"$T/out" 2>"$T/err"
