@@ -15,16 +15,32 @@
 # 1 GiB trace": no trace can name more distinct kernel functions.
 # Needs linux-image-6.1.0-57-cloud-amd64-dbg. Prints figures only.
 #
-# Figures (2026-12-06, -O2 build, 2 shared CPUs at load 30, so slow):
-#   oops --json --no-debuginfo, 50 reports          0.64 s    39 MiB
-#   oops --json with debug info, 1350 of 1400 frames 1.44 s   173 MiB (0.79 s symbolizing)
-#   stack --vmlinux, the fgraph capture's 113 funcs  1.43 s   151 MiB
-#   stack --vmlinux, all 45900 kernel text symbols   230 s    781 MiB
-#   stack, same table without debug info            7.4 s    308 MiB
-# The first two are within the issue's 2 s; the worst case is not: each
-# function's unit is read (every unit of the kernel in the end, which is
-# also what bounds the memory: libdw keeps the units it has read) and its
-# scopes walked twice (its entry and its definition).
+# Figures (2026-12-06, -O2 build without sanitizers in a separate build
+# dir; 2 CPUs shared with 6 other engineers' builds, load 18-22, so wall
+# time is about 3x CPU time: CPU (user+sys) is given too):
+#                                                     wall     CPU    peak RSS
+#   before (scope walk of the whole unit per address):
+#   stack --vmlinux, all 45900 kernel text symbols   230 s      -     781 MiB
+#   after (each unit's functions indexed once, symfile.c):
+#   oops --json, 50 reports, 1350 of 1400 frames     1.9 s    0.6 s   170 MiB
+#     (--no-debuginfo: 0.64 s, 0.23 s CPU, 36 MiB)
+#   stack --vmlinux, 2000 random text symbols        5.9 s      -     327 MiB
+#     (16.3 s before; the same JSON, byte for byte)
+#   stack --vmlinux, all 45900 kernel text symbols  18.7 s    5.5 s   781 MiB
+#   report --by file, the fgraph capture (111 funcs) 1.2 s    0.4 s   150 MiB
+#   report, a function trace of all 45900 symbols   1.3 s    0.3 s    48 MiB
+#   report --by file, the same trace                 7.8 s    2.5 s   451 MiB
+#     (44552 placed, 1348 in (unknown): assembly and symbols no DWARF
+#     function covers)
+# Where the time goes now (perf): libdw decoding each unit's line table
+# once (dwarf_decl_file needs the unit's file table, which libdw 0.188
+# reads with the whole line program; the stack rows also build libdwfl's
+# line index) and the page faults of reading 560 MiB of DWARF. Memory is
+# bounded by the units read: libdw keeps each unit's decoded lines, and
+# ftlens one 56-byte range per function of a unit read (about 5 MiB for
+# the whole kernel) plus one answer per distinct address or function.
+# The worst case, every function of the kernel, reads every unit: that is
+# the bound (781 MiB with libdwfl's line index, 451 MiB without).
 #
 # usage: bench/symbols.sh
 # env:   FTLENS=path/to/ftlens (default ./ftlens of this tree)
@@ -50,7 +66,9 @@ row() {
 	if [ "$m_code" != 0 ]; then
 		printf '%-58s failed (exit %s)\n' "$1" "$m_code"
 	else
-		printf '%-58s %8s s %8s MiB  %s\n' "$1" "$m_wall" "$((m_rss / 1024))" "$2"
+		printf '%-58s %8s s (cpu %s s) %8s MiB  %s\n' "$1" "$m_wall" \
+			"$(awk -v u="$m_user" -v s="$m_sys" 'BEGIN { printf "%.2f", u + s }')" \
+			"$((m_rss / 1024))" "$2"
 	fi
 }
 
@@ -88,3 +106,16 @@ bench_measure 1 "$ftlens" stack --json --vmlinux "$vml" "$dir/symbols-all.stack"
 row "stack --vmlinux: every kernel text symbol ($n)" ""
 bench_measure 1 "$ftlens" stack --json "$dir/symbols-all.stack"
 row "stack without debug info, same table" ""
+
+# 3. report --by file: every function's definition only (no line lookup),
+# on the fgraph capture and on a function trace naming every text symbol
+bench_measure 3 "$ftlens" report --by file --format csv --vmlinux "$vml" \
+	"$top/tests/data/vm/fgraph-basic/trace.txt"
+row "report --by file: the fgraph capture" ""
+awk 'BEGIN { print "# tracer: function"; print "#" }
+	$2 ~ /^[tT]$/ && !seen[$3]++ { n++; printf "              sh-95      [001] .....     %d.%06d: %s <-do_syscall_64\n", 4 + int(n / 1000000), n % 1000000, $3 }' \
+	"$map" >"$dir/symbols-all-funcs.txt"
+bench_measure 1 "$ftlens" report --format csv "$dir/symbols-all-funcs.txt"
+row "report: a function trace of every kernel text symbol" ""
+bench_measure 1 "$ftlens" report --by file --format csv --vmlinux "$vml" "$dir/symbols-all-funcs.txt"
+row "report --by file: the same trace" ""

@@ -38,7 +38,7 @@ const FtlCommand ftl_commands[] = {
 	  "Prints a header (input, tracer, span, CPUs, events, lost events, the window in\n"
 	  "which every CPU's data is complete and caveats), the top functions by self\n"
 	  "and by total time, a per-CPU summary, markers, and the longest calls.",
-	  ftl_cmd_report, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS },
+	  ftl_cmd_report, FTL_CMD_RESULTS | FTL_CMD_EVENTS | FTL_CMD_SOURCES, FTL_INPUT_EVENTS },
 	{ "graph", "[FUNCTION] FILE...", "merged call tree with calls, total and self time",
 	  "Rebuilds function_graph call trees and merges them by call path, like\n"
 	  "uftrace graph; rooted at FUNCTION (all its calls merged) when given.",
@@ -557,10 +557,12 @@ void ftl_cli_globals_clear(FtlCliGlobals *g)
 }
 
 FtlDebugInfo *ftl_cli_debuginfo(const FtlCliGlobals *g, const char *input, const char *release,
-				const char *build, char **note, GError **error)
+				const char *build_id, const char *build, char **note,
+				GError **error)
 {
 	g_autofree char *missing = NULL;
-	FtlDebugInfo *d = ftl_debuginfo_open(&g->debuginfo, input, release, build, &missing, error);
+	FtlDebugInfo *d = ftl_debuginfo_open(&g->debuginfo, input, release, build, build_id, &missing,
+					     error);
 	if (note)
 		*note = NULL;
 	if (!d && note && missing)
@@ -568,6 +570,36 @@ FtlDebugInfo *ftl_cli_debuginfo(const FtlCliGlobals *g, const char *input, const
 					missing, release);
 	else if (!d && note && !release && !g->debuginfo.none && !(error && *error))
 		*note = g_strdup("the input names no kernel release (--vmlinux to give one)");
+	return d;
+}
+
+gboolean ftl_cli_parse_source_by(const char *cmd, const FtlCliGlobals *g, const char *text,
+				 FtlSourceBy *by, GError **error)
+{
+	if (!ftl_source_by_parse(text, by)) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "%s: --by '%s': expected file or dir",
+			    cmd, text);
+		return FALSE;
+	}
+	if (g->debuginfo.none) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "%s: --by %s needs the kernel's debug info, which --no-debuginfo refuses",
+			    cmd, text);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+FtlDebugInfo *ftl_cli_source_debuginfo(const char *cmd, const FtlCliGlobals *g, FtlTrace *trace,
+				       GError **error)
+{
+	g_autofree char *note = NULL;
+	FtlDebugInfo *d = ftl_cli_debuginfo(g, ftl_trace_label(trace), ftl_trace_kernel(trace),
+					    ftl_trace_build_id(trace), NULL, &note, error);
+	if (!d && error && !*error)
+		g_set_error(error, FTL_ERROR, FTL_ERROR_IO,
+			    "%s: functions by source need the kernel's debug info: %s", cmd,
+			    note ? note : "none found");
 	return d;
 }
 

@@ -12,6 +12,7 @@
 #include "model/trace.h"
 #include "parse/inputs.h"
 #include "symbols/debuginfo.h"
+#include "views/source.h"
 #include "views/table.h"
 
 typedef struct _FtlCommand FtlCommand;
@@ -148,13 +149,24 @@ gboolean ftl_cli_take_pair(const char *cmd, const char *option, int *argc, char 
  * names the command's option. */
 gboolean ftl_cli_parse_per(const FtlCliGlobals *g, const char *per, gboolean none_ok,
 			   FtlCallTreeGroup *group, GError **error);
-/* The debug info of the kernel release (and build, may be NULL) that
- * input names, as the FTL_CMD_SOURCES options say (symbols/debuginfo.h):
+/* The debug info of the kernel release (and build id and build, each may
+ * be NULL) that input names, as the FTL_CMD_SOURCES options say (symbols/debuginfo.h):
  * NULL without an error when there is none to use, and then *note (free
  * with g_free; may be NULL) says why for a person, when it is worth saying.
- * A vmlinux of another build is an error. Free with ftl_debuginfo_free(). */
+ * A vmlinux of another build or build id is an error. Free with ftl_debuginfo_free(). */
 FtlDebugInfo *ftl_cli_debuginfo(const FtlCliGlobals *g, const char *input, const char *release,
-				const char *build, char **note, GError **error);
+				const char *build_id, const char *build, char **note,
+				GError **error);
+/* --by TEXT of command cmd ("file" or "dir") into *by; a usage error for
+ * another word or with --no-debuginfo. */
+gboolean ftl_cli_parse_source_by(const char *cmd, const FtlCliGlobals *g, const char *text,
+				 FtlSourceBy *by, GError **error);
+/* The debug info of the kernel trace ran on (its release, or --vmlinux),
+ * for a command that groups functions by source: its absence is an error
+ * saying what was looked for, never an empty table. Free with
+ * ftl_debuginfo_free(). */
+FtlDebugInfo *ftl_cli_source_debuginfo(const char *cmd, const FtlCliGlobals *g, FtlTrace *trace,
+				       GError **error);
 /* Maps an error to the exit code: 2 for usage errors, 1 otherwise. */
 int ftl_cli_exit_code(const GError *error);
 

@@ -107,7 +107,7 @@ static gboolean oops_show(const FtlCliGlobals *g, FtlFormat format, guint last_n
 		g_autofree char *banner_release = NULL, *note = NULL;
 		oops_kernel(con, o, &release, &build, &banner_release);
 		g_autoptr(FtlDebugInfo) dbg =
-			ftl_cli_debuginfo(g, con->path, release, build, &note, error);
+			ftl_cli_debuginfo(g, con->path, release, NULL, build, &note, error);
 		if (!dbg && error && *error)
 			return FALSE;
 		guint nd = con->dumps->len;

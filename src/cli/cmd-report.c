@@ -46,6 +46,7 @@ gboolean ftl_cmd_report(const FtlCommand *cmd, int argc, char **argv, GError **e
 	gint top = 15;
 	double threshold_us = 0;
 	gboolean sched_on = FALSE;
+	g_autofree char *by_s = NULL;
 	const GOptionEntry entries[] = {
 		{ "top", 'n', 0, G_OPTION_ARG_INT, &top, "Rows per section in text (default 15)",
 		  "N" },
@@ -56,6 +57,10 @@ gboolean ftl_cmd_report(const FtlCommand *cmd, int argc, char **argv, GError **e
 		{ "sort", 's', 0, G_OPTION_ARG_STRING, &sort_s,
 		  "Order of the function table: self, total, calls, avg, max, name",
 		  "KEY" },
+		{ "by", 0, 0, G_OPTION_ARG_STRING, &by_s,
+		  "Add the functions summed by the source file or directory defining them "
+		  "(needs the kernel's debug info)",
+		  "file|dir" },
 		{ "sched", 0, 0, G_OPTION_ARG_NONE, &sched_on,
 		  "Add the scheduling summary: CPUs busy/idle, tasks (see ftlens sched)", NULL },
 		{ NULL },
@@ -67,6 +72,9 @@ gboolean ftl_cmd_report(const FtlCommand *cmd, int argc, char **argv, GError **e
 	FtlFuncStatsKey key = FTL_FUNCSTATS_BY_FUNC;
 	FtlFuncStatsSort sort = FTL_FUNCSTATS_SORT_SELF;
 	if (!report_check(&g, per, sort_s, top, threshold_us, &key, &sort, error))
+		return FALSE;
+	FtlSourceBy by = FTL_SOURCE_BY_FILE;
+	if (by_s && !ftl_cli_parse_source_by("report", &g, by_s, &by, error))
 		return FALSE;
 	g.open_flags |= FTL_OPEN_NO_CALLERS; /* its markers table has no caller column */
 	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
@@ -94,6 +102,11 @@ gboolean ftl_cmd_report(const FtlCommand *cmd, int argc, char **argv, GError **e
 	g_autoptr(FtlSched) sched = sched_on ? ftl_sched_new(NULL) : NULL;
 	if (sched)
 		ftl_pass_add(pass, &ftl_sched_consumer, sched);
+	/* before the pass: a missing vmlinux is known without reading events */
+	g_autoptr(FtlDebugInfo) dbg = by_s ? ftl_cli_source_debuginfo("report", &g, trace, error) : NULL;
+	if (by_s && !dbg)
+		return FALSE;
+	g_autoptr(FtlSourceMap) sources = dbg ? ftl_source_map_new(dbg, by) : NULL;
 	if (!ftl_pass_run(pass, trace, &g.filter, error) || !ftl_cli_finish(&g, trace, error))
 		return FALSE;
 	g_autofree char *why = ftl_funcstats_n_rows(funcs) ? NULL : ftl_cli_why_empty(&g, trace, counts);
@@ -111,6 +124,7 @@ gboolean ftl_cmd_report(const FtlCommand *cmd, int argc, char **argv, GError **e
 		.sort = sort,
 		.sort_given = sort_s != NULL,
 		.sched = sched,
+		.sources = sources,
 		.style = &g.style,
 		.empty_why = why };
 	ftl_report_print(&r, format, stdout);

@@ -89,7 +89,8 @@ gboolean ftl_cmd_stack(const FtlCommand *cmd, int argc, char **argv, GError **er
 	for (guint i = 0; i < n && !release; i++)
 		release = tables[i]->kernel;
 	g_autoptr(FtlDebugInfo) dbg =
-		ftl_cli_debuginfo(&g, n ? tables[0]->file : "stack", release, NULL, NULL, error);
+		ftl_cli_debuginfo(&g, n ? tables[0]->file : "stack", release, NULL, NULL, NULL,
+				  error);
 	if (!dbg && error && *error)
 		return FALSE;
 	ftl_stack_view_print(set, h, format, (guint)top, dbg, &g.style, stdout);

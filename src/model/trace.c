@@ -20,6 +20,7 @@ struct _FtlTrace {
 	GPtrArray *buffers; /* char*: ring buffers the input holds */
 	const char *clock;
 	const char *kernel;
+	const char *build_id;
 	GArray *cpustats;    /* FtlCpuStats by cpu */
 	GArray *cpustats_set; /* gboolean by cpu: cpustats[cpu] came from the input */
 };
@@ -381,6 +382,16 @@ void ftl_trace_set_clock(FtlTrace *t, const char *clock)
 void ftl_trace_set_kernel(FtlTrace *t, const char *release)
 {
 	t->kernel = release ? ftl_strpool_intern(t->pool, release) : NULL;
+}
+
+void ftl_trace_set_build_id(FtlTrace *t, const char *build_id)
+{
+	t->build_id = build_id ? ftl_strpool_intern(t->pool, build_id) : NULL;
+}
+
+const char *ftl_trace_build_id(const FtlTrace *t)
+{
+	return t->build_id;
 }
 
 const char *ftl_trace_kernel(const FtlTrace *t)

@@ -71,6 +71,10 @@ const char *ftl_trace_clock(const FtlTrace *trace);
 /* The kernel release the input names (a saved `uname -a`), or NULL. */
 void ftl_trace_set_kernel(FtlTrace *trace, const char *release);
 const char *ftl_trace_kernel(const FtlTrace *trace);
+/* The GNU build id of the kernel the input names (lowercase hex, as
+ * /sys/kernel/notes holds it), or NULL. */
+void ftl_trace_set_build_id(FtlTrace *trace, const char *build_id);
+const char *ftl_trace_build_id(const FtlTrace *trace);
 /* The ring buffers a binary input holds ("top" and instance names), whether
  * or not they were chosen with --buffer; char*, borrowed. */
 void ftl_trace_add_buffer(FtlTrace *trace, const char *name);

@@ -361,7 +361,7 @@ static void raw_format_free(gpointer p)
 }
 
 static const char *const raw_extra_names[FTL_RAW_N_EXTRA] = {
-	"kallsyms", "printk_formats", "saved_cmdlines", "trace_clock", "uname",
+	"kallsyms", "printk_formats", "saved_cmdlines", "trace_clock", "uname", "build_id",
 };
 
 struct _FtlRawParts {
@@ -698,6 +698,25 @@ static void raw_read_uname(FtlTrace *trace, const char *text)
 		ftl_trace_set_kernel(trace, release);
 }
 
+/* The build id a capture saved beside its uname: hex digits on the first
+ * line, as `readelf -n` prints /sys/kernel/notes' NT_GNU_BUILD_ID. Anything
+ * else is noted and left out: a build id is only ever compared. */
+static void raw_read_build_id(FtlTrace *trace, const char *label, const char *text)
+{
+	if (!text)
+		return;
+	g_autofree char *id = g_ascii_strdown(text, strcspn(text, "\n"));
+	g_strstrip(id);
+	gsize n = strlen(id);
+	gboolean hex = n >= 2 && n <= 128 && n % 2 == 0;
+	for (gsize i = 0; hex && i < n; i++)
+		hex = g_ascii_isxdigit(id[i]);
+	if (hex)
+		ftl_trace_set_build_id(trace, id);
+	else
+		ftl_trace_add_note(trace, "'%s/build_id' is not a build id in hex; left out", label);
+}
+
 gboolean ftl_rawdir_is_live_tracefs(const char *path)
 {
 	struct statfs st;
@@ -804,6 +823,7 @@ static void raw_tep_extras(FtlTrace *trace, struct tep_handle *tep, const FtlRaw
 	if (clock)
 		ftl_trace_set_clock(trace, clock);
 	raw_read_uname(trace, parts->extra[FTL_RAW_UNAME]);
+	raw_read_build_id(trace, parts->label, parts->extra[FTL_RAW_BUILD_ID]);
 	if (!kallsyms)
 		ftl_trace_add_note(trace,
 				   "'%s': no kallsyms beside the raw pages: function addresses are "

@@ -33,6 +33,7 @@ typedef enum {
 	FTL_RAW_SAVED_CMDLINES,
 	FTL_RAW_TRACE_CLOCK,
 	FTL_RAW_UNAME,
+	FTL_RAW_BUILD_ID, /* the kernel's GNU build id in hex (from /sys/kernel/notes) */
 	FTL_RAW_N_EXTRA,
 } FtlRawExtra;
 

@@ -203,6 +203,7 @@ static gboolean tar_take(TarReader *r, TarCapture *cap, TarMember *m, GError **e
 {
 	gsize len;
 	char *text;
+	gboolean small;
 	switch (m->kind) {
 	case TAR_PAGES: {
 		if (g_hash_table_contains(cap->pages, GINT_TO_POINTER(m->cpu + 1))) {
@@ -237,11 +238,9 @@ static gboolean tar_take(TarReader *r, TarCapture *cap, TarMember *m, GError **e
 		ftl_raw_parts_add_format(cap->parts, r->member, m->sys, text, len);
 		return TRUE;
 	case TAR_EXTRA:
-		if (!(text = tar_read_small(r,
-					    m->extra == FTL_RAW_TRACE_CLOCK || m->extra == FTL_RAW_UNAME
-						    ? TAR_SMALL_MAX
-						    : TAR_LIST_MAX,
-					    &len, error)))
+		small = m->extra == FTL_RAW_TRACE_CLOCK || m->extra == FTL_RAW_UNAME ||
+			m->extra == FTL_RAW_BUILD_ID;
+		if (!(text = tar_read_small(r, small ? TAR_SMALL_MAX : TAR_LIST_MAX, &len, error)))
 			return FALSE;
 		ftl_raw_parts_set_extra(cap->parts, m->extra, text);
 		return TRUE;

@@ -13,6 +13,7 @@ struct _FtlDebugInfo {
 	char *modules_dir;
 	GHashTable *module_paths; /* normalized name -> path; NULL until a module is asked */
 	GHashTable *module_files; /* normalized name -> FtlSymFile* (NULL: failed) */
+	gboolean build_id_compared;
 };
 
 void ftl_debuginfo_options_clear(FtlDebugInfoOptions *o)
@@ -55,8 +56,8 @@ static void debuginfo_mismatch(GError **error, const char *input, const char *re
 }
 
 FtlDebugInfo *ftl_debuginfo_open(const FtlDebugInfoOptions *o, const char *input,
-				 const char *release, const char *build, char **missing,
-				 GError **error)
+				 const char *release, const char *build, const char *build_id,
+				 char **missing, GError **error)
 {
 	if (missing)
 		*missing = NULL;
@@ -80,9 +81,19 @@ FtlDebugInfo *ftl_debuginfo_open(const FtlDebugInfoOptions *o, const char *input
 		debuginfo_mismatch(error, input, release, build, path, banner);
 		return NULL;
 	}
+	const char *have_id = ftl_symfile_build_id(vm);
+	if (build_id && !o->force && g_ascii_strcasecmp(build_id, have_id ? have_id : "")) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
+			    "'%s' is from the kernel of build id %s but '%s' has %s%s "
+			    "(--force-debuginfo to use it anyway)",
+			    input, build_id, path, have_id ? "build id " : "no build id",
+			    have_id ? have_id : "");
+		return NULL;
+	}
 	FtlDebugInfo *d = g_new0(FtlDebugInfo, 1);
 	d->vmlinux = g_steal_pointer(&vm);
 	d->release = g_steal_pointer(&have);
+	d->build_id_compared = build_id != NULL;
 	const char *rel = release ? release : d->release;
 	if (o->modules)
 		d->modules_dir = g_strdup(o->modules);
@@ -103,6 +114,11 @@ void ftl_debuginfo_free(FtlDebugInfo *d)
 	g_clear_pointer(&d->module_paths, g_hash_table_unref);
 	g_hash_table_unref(d->module_files);
 	g_free(d);
+}
+
+gboolean ftl_debuginfo_build_id_compared(const FtlDebugInfo *d)
+{
+	return d->build_id_compared;
 }
 
 FtlSymFile *ftl_debuginfo_vmlinux(FtlDebugInfo *d)

@@ -25,15 +25,19 @@ typedef struct _FtlDebugInfo FtlDebugInfo;
 
 /* The debug info for a kernel release ("6.1.0-57-cloud-amd64") and build
  * ("#1 Debian 6.1.192-3" as an oops prints it; NULL when not known), both
- * as what named them (input, for messages) says. With neither --vmlinux
+ * as what named them (input, for messages) says, and its GNU build id
+ * (hex; NULL when the input names none, as an oops log seldom does). With neither --vmlinux
  * nor a release nothing can be found: NULL without an error, as when the
  * Debian files for the release are absent (*missing then names the path
  * looked for; free with g_free; missing may be NULL). A vmlinux whose
- * banner names another release or build is an error naming both, unless
- * o->force. Free with ftl_debuginfo_free(). */
+ * banner names another release or build, or whose build id is not
+ * build_id, is an error naming both, unless o->force. Free with ftl_debuginfo_free(). */
 FtlDebugInfo *ftl_debuginfo_open(const FtlDebugInfoOptions *o, const char *input,
-				 const char *release, const char *build, char **missing,
-				 GError **error);
+				 const char *release, const char *build, const char *build_id,
+				 char **missing, GError **error);
+/* Whether the vmlinux's build id was compared with the input's (equal, or
+ * --force-debuginfo given): FALSE when the input names none. */
+gboolean ftl_debuginfo_build_id_compared(const FtlDebugInfo *d);
 void ftl_debuginfo_free(FtlDebugInfo *d);
 /* The vmlinux, its release (from its banner; NULL when it has none) and
  * build id. Borrowed. */

@@ -12,10 +12,26 @@
 #include "util/error.h"
 
 typedef struct {
-	guint64 addr, size;
-	const char *name; /* interned */
+	guint64 addr, size; /* addr first: symfile_upper_bound() */
+	const char *name;   /* interned */
 	gint32 next;	  /* the next symbol of the same name, -1 none */
 } SymEntry;
+
+/* One address range of a function of a unit (a DW_TAG_subprogram among
+ * the unit's top-level entries), in the unit's DWARF addresses. */
+typedef struct {
+	Dwarf_Addr lo, hi; /* [lo, hi); lo first: symfile_upper_bound() */
+	Dwarf_Die die;
+} SymRange;
+
+/* What is kept of a unit once read: its functions' ranges, sorted, so an
+ * address finds its function without walking the unit's entries (a kernel
+ * unit has thousands of top-level entries from the headers it includes,
+ * and dwarf_getscopes walked them all for every address asked). */
+typedef struct {
+	Dwarf_Die cu;
+	GArray *ranges; /* SymRange by lo */
+} SymUnit;
 
 struct _FtlSymFile {
 	char *path;
@@ -27,7 +43,7 @@ struct _FtlSymFile {
 	/* function symbols by name (read on first ftl_symfile_symbol()) */
 	GHashTable *by_name; /* interned name -> index + 1 into syms */
 	GArray *syms;	     /* SymEntry */
-	GHashTable *units;   /* CU offsets read so far */
+	GHashTable *units;   /* CU offset -> SymUnit*, the units read so far */
 	/* libdwfl's address = the file's + bias: a PIE or a .ko is laid out
 	 * where the offline reporting puts it; callers see file addresses */
 	Dwarf_Addr bias;
@@ -37,6 +53,13 @@ struct _FtlSymFile {
 	GHashTable *answers; /* file address -> (index << 8 | count) + 1 into answer_frames */
 	GArray *answer_frames;
 };
+
+static void symfile_unit_free(gpointer p)
+{
+	SymUnit *u = p;
+	g_array_unref(u->ranges);
+	g_free(u);
+}
 
 static char *symfile_debuginfo_path = NULL;
 static const Dwfl_Callbacks symfile_callbacks = {
@@ -66,7 +89,7 @@ FtlSymFile *ftl_symfile_open(const char *path, GError **error)
 	f->dwfl = dwfl;
 	f->mod = mod;
 	f->strings = g_string_chunk_new(4096);
-	f->units = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
+	f->units = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, symfile_unit_free);
 	f->answers = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
 	f->answer_frames = g_array_new(FALSE, FALSE, sizeof(FtlSrcFrame));
 	if (!dwfl_module_getelf(mod, &f->bias)) {
@@ -121,6 +144,23 @@ guint ftl_symfile_n_units(const FtlSymFile *f)
 static const char *symfile_intern(FtlSymFile *f, const char *s)
 {
 	return s ? g_string_chunk_insert_const(f->strings, s) : NULL;
+}
+
+/* How many elements of a (sorted by a guint64 that opens each element:
+ * SymEntry.addr, SymRange.lo) have that key at or below key. */
+static guint symfile_upper_bound(GArray *a, guint64 key)
+{
+	guint size = g_array_get_element_size(a), lo = 0, hi = a->len;
+	while (lo < hi) {
+		guint mid = lo + (hi - lo) / 2;
+		guint64 k;
+		memcpy(&k, a->data + (gsize)mid * size, sizeof k);
+		if (k <= key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 static gint symfile_cmp_addr(gconstpointer a, gconstpointer b)
@@ -208,14 +248,7 @@ const char *ftl_symfile_symbol_at(FtlSymFile *f, guint64 addr, guint64 *start, g
 	/* the nearest symbol at or before addr, as binutils names code that
 	 * no DWARF function covers (a noreturn call's return address) */
 	symfile_read_symbols(f);
-	guint lo = 0, hi = f->syms->len;
-	while (lo < hi) {
-		guint mid = lo + (hi - lo) / 2;
-		if (g_array_index(f->syms, SymEntry, mid).addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	guint lo = symfile_upper_bound(f->syms, addr);
 	if (!lo)
 		return NULL;
 	const SymEntry *e = &g_array_index(f->syms, SymEntry, lo - 1);
@@ -308,35 +341,94 @@ static guint symfile_call_line(Dwarf_Die *inl)
 	return (guint)MIN(v, G_MAXUINT);
 }
 
-static Dwarf_Die *symfile_unit(FtlSymFile *f, guint64 addr, Dwarf_Addr *bias)
+static gint symfile_cmp_range(gconstpointer a, gconstpointer b)
+{
+	const SymRange *x = a, *y = b;
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* The unit holding addr (a libdwfl address; aranges find it), its
+ * functions indexed on first use by one walk over its top-level entries.
+ * *bias: libdwfl's address = the unit's + bias. NULL when no unit. */
+static SymUnit *symfile_unit(FtlSymFile *f, guint64 addr, Dwarf_Addr *bias)
 {
 	Dwarf_Die *cu = dwfl_module_addrdie(f->mod, addr, bias);
-	if (cu) {
-		gint64 off = (gint64)dwarf_dieoffset(cu);
-		if (!g_hash_table_contains(f->units, &off))
-			g_hash_table_add(f->units, g_memdup2(&off, sizeof off));
-	}
-	return cu;
+	if (!cu)
+		return NULL;
+	gint64 off = (gint64)dwarf_dieoffset(cu);
+	SymUnit *u = g_hash_table_lookup(f->units, &off);
+	if (u)
+		return u;
+	u = g_new0(SymUnit, 1);
+	u->cu = *cu;
+	u->ranges = g_array_new(FALSE, FALSE, sizeof(SymRange));
+	Dwarf_Die die;
+	if (dwarf_child(cu, &die) == 0)
+		do {
+			if (dwarf_tag(&die) != DW_TAG_subprogram)
+				continue;
+			Dwarf_Addr base, lo, hi;
+			for (ptrdiff_t o = 0; (o = dwarf_ranges(&die, o, &base, &lo, &hi)) > 0;)
+				if (hi > lo) {
+					SymRange r = { lo, hi, die };
+					g_array_append_val(u->ranges, r);
+				}
+		} while (dwarf_siblingof(&die, &die) == 0);
+	g_array_sort(u->ranges, symfile_cmp_range);
+	g_hash_table_insert(f->units, g_memdup2(&off, sizeof off), u);
+	return u;
+}
+
+/* The function of u holding a (the unit's address), NULL when none. */
+static Dwarf_Die *symfile_unit_function(SymUnit *u, Dwarf_Addr a)
+{
+	guint lo = symfile_upper_bound(u->ranges, a);
+	if (!lo)
+		return NULL;
+	SymRange *r = &g_array_index(u->ranges, SymRange, lo - 1);
+	return a < r->hi ? &r->die : NULL;
 }
 
 /* The scopes holding addr (a libdwfl address), innermost first, as they
  * nest in the unit: an inlined instance, the blocks and instances around
- * it, then the function it is in. free() *scopes. */
-static int symfile_scopes(FtlSymFile *f, guint64 addr, Dwarf_Die **cu, Dwarf_Die **scopes)
+ * it, then the function it is in. Walks down that function's entries only.
+ * g_array_unref() the result (Dwarf_Die); NULL when no function holds addr. */
+static GArray *symfile_scopes(FtlSymFile *f, guint64 addr, Dwarf_Die *cu)
 {
 	Dwarf_Addr bias = 0;
-	*scopes = NULL;
-	*cu = symfile_unit(f, addr, &bias);
-	int n = *cu ? dwarf_getscopes(*cu, addr - bias, scopes) : 0;
-	if (n <= 0)
-		return 0;
-	/* getscopes follows an inlined instance into its abstract
-	 * definition; the chain of callers is the physical nesting */
-	Dwarf_Die inner = (*scopes)[0];
-	free(*scopes);
-	*scopes = NULL;
-	n = dwarf_getscopes_die(&inner, scopes);
-	return MAX(n, 0);
+	SymUnit *u = symfile_unit(f, addr, &bias);
+	Dwarf_Die *fn = u ? symfile_unit_function(u, addr - bias) : NULL;
+	if (!fn)
+		return NULL;
+	*cu = u->cu;
+	Dwarf_Addr a = addr - bias;
+	GArray *chain = g_array_new(FALSE, FALSE, sizeof(Dwarf_Die));
+	Dwarf_Die cur = *fn, child;
+	g_array_append_val(chain, cur);
+	/* one child at each level holds a: descend into it. The depth is the
+	 * DWARF's nesting, walked without recursion. */
+	for (gboolean deeper = TRUE; deeper;) {
+		deeper = FALSE;
+		if (dwarf_child(&cur, &child) != 0)
+			break;
+		do {
+			int tag = dwarf_tag(&child);
+			if ((tag == DW_TAG_lexical_block || tag == DW_TAG_inlined_subroutine) &&
+			    dwarf_haspc(&child, a) > 0) {
+				cur = child;
+				g_array_append_val(chain, cur);
+				deeper = TRUE;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	/* innermost first */
+	for (guint i = 0, j = chain->len - 1; i < j; i++, j--) {
+		Dwarf_Die t = g_array_index(chain, Dwarf_Die, i);
+		g_array_index(chain, Dwarf_Die, i) = g_array_index(chain, Dwarf_Die, j);
+		g_array_index(chain, Dwarf_Die, j) = t;
+	}
+	return chain;
 }
 
 static guint symfile_lookup_uncached(FtlSymFile *f, guint64 file_addr, GArray *frames);
@@ -378,20 +470,22 @@ static guint symfile_lookup_uncached(FtlSymFile *f, guint64 file_addr, GArray *f
 	const char *cur_file = NULL;
 	guint cur_line = lineno > 0 ? (guint)lineno : 0;
 	guint before = frames->len;
-	Dwarf_Die *cu, *scopes;
-	int n = symfile_scopes(f, addr, &cu, &scopes);
-	cur_file = symfile_path(f, cu, file);
-	for (int i = 0; i < n; i++) {
-		int tag = dwarf_tag(&scopes[i]);
+	Dwarf_Die cu;
+	g_autoptr(GArray) scopes = symfile_scopes(f, addr, &cu);
+	Dwarf_Addr cbias;
+	Dwarf_Die *cup = scopes ? &cu : dwfl_module_addrdie(f->mod, addr, &cbias);
+	cur_file = symfile_path(f, cup, file);
+	for (guint i = 0; scopes && i < scopes->len; i++) {
+		Dwarf_Die *sc = &g_array_index(scopes, Dwarf_Die, i);
+		int tag = dwarf_tag(sc);
 		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
 			continue;
-		symfile_push(frames, symfile_die_name(f, &scopes[i]), cur_file, cur_line, disc);
+		symfile_push(frames, symfile_die_name(f, sc), cur_file, cur_line, disc);
 		if (tag == DW_TAG_subprogram)
 			break;
-		cur_file = symfile_call_file(f, cu, &scopes[i]);
-		cur_line = symfile_call_line(&scopes[i]);
+		cur_file = symfile_call_file(f, &cu, sc);
+		cur_line = symfile_call_line(sc);
 	}
-	free(scopes);
 	if (frames->len == before) {
 		/* code without a function entry (assembly): the symbol names it */
 		const char *sym = ftl_symfile_symbol_at(f, file_addr, NULL, NULL);
@@ -406,23 +500,19 @@ gboolean ftl_symfile_definition(FtlSymFile *f, const char *func, guint64 size, c
 	guint64 addr;
 	if (!ftl_symfile_symbol(f, func, size, &addr))
 		return FALSE;
-	Dwarf_Die *cu, *scopes;
-	int n = symfile_scopes(f, addr + f->bias, &cu, &scopes);
-	gboolean found = FALSE;
-	for (int i = 0; i < n && !found; i++) {
-		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
-			continue;
-		const char *df = dwarf_decl_file(&scopes[i]);
-		int dl = 0;
-		dwarf_decl_line(&scopes[i], &dl);
-		if (df) {
-			*file = symfile_path(f, cu, df);
-			*line = dl > 0 ? (guint)dl : 0;
-			found = TRUE;
-		}
-	}
-	free(scopes);
-	return found;
+	/* the function holding the symbol's address: its declaration,
+	 * through its abstract origin or specification */
+	Dwarf_Addr bias = 0;
+	SymUnit *u = symfile_unit(f, addr + f->bias, &bias);
+	Dwarf_Die *fn = u ? symfile_unit_function(u, addr + f->bias - bias) : NULL;
+	const char *df = fn ? dwarf_decl_file(fn) : NULL;
+	if (!df)
+		return FALSE;
+	int dl = 0;
+	dwarf_decl_line(fn, &dl);
+	*file = symfile_path(f, &u->cu, df);
+	*line = dl > 0 ? (guint)dl : 0;
+	return TRUE;
 }
 
 const char *ftl_symfile_tree_prefix(FtlSymFile *f)

@@ -378,8 +378,16 @@ static void oops_text_report(FILE *out, const FtlOopsView *v, guint i)
 	}
 	oops_kv(out, "hardware", r->hardware);
 	oops_kv(out, "arch", r->arch);
-	if (v->dbg)
-		oops_kv(out, "sources", ftl_symfile_path(ftl_debuginfo_vmlinux(v->dbg)));
+	if (v->dbg) {
+		/* a log seldom prints the build id: only the release and
+		 * build words were compared */
+		g_autofree char *src = g_strdup_printf(
+			"%s%s", ftl_symfile_path(ftl_debuginfo_vmlinux(v->dbg)),
+			ftl_debuginfo_build_id_compared(v->dbg)
+				? ""
+				: " (the log names no build id to compare)");
+		oops_kv(out, "sources", src);
+	}
 	else
 		oops_kv(out, "sources", v->dbg_note);
 	if (r->has_fault)
@@ -801,6 +809,7 @@ void ftl_oops_add_json(JsonBuilder *b, const FtlOopsView *v)
 		oops_json_str(b, "vmlinux", ftl_symfile_path(vm));
 		oops_json_str(b, "release", ftl_debuginfo_release(v->dbg));
 		oops_json_str(b, "build_id", ftl_symfile_build_id(vm));
+		oops_json_bool(b, "build_id_compared", ftl_debuginfo_build_id_compared(v->dbg));
 	}
 	oops_json_str(b, "note", v->dbg ? NULL : v->dbg_note);
 	json_builder_end_object(b);
@@ -823,7 +832,8 @@ struct _FtlOopsPrinter {
 	FtlFormat format;
 	guint n;
 	JsonBuilder *b;
-	FtlTable *csv; /* CSV: one row per report of every log */
+	FtlTable *csv;	  /* CSV: one row per report of every log */
+	FtlTable *frames; /* CSV: one row per source level of every frame */
 };
 
 /* CSV: the reports as a table, one row each, for a spreadsheet over many
@@ -907,6 +917,96 @@ static void oops_csv_rows(FtlTable *t, const FtlOopsView *v)
 	}
 }
 
+/* CSV's second table: every frame of every report (the faulting one as
+ * stack "fault", then each stack's), one row per level of its inline
+ * chain as JSON's "symbolized" gives it (level 0 the innermost, inline
+ * true above the function the code belongs to), or one row without
+ * source when the debug info does not know the frame. */
+enum {
+	F_LOG,
+	F_REPORT,
+	F_STACK,
+	F_FRAME,
+	F_FUNCTION,
+	F_OFFSET,
+	F_SIZE,
+	F_MODULE,
+	F_ADDRESS,
+	F_RELIABLE,
+	F_LEVEL,
+	F_SRC_FUNCTION,
+	F_FILE,
+	F_LINE,
+	F_DISCRIMINATOR,
+	F_INLINE,
+};
+static const FtlColumn oops_frame_cols[] = {
+	[F_LOG] = { "log", "log", FTL_COL_STR },
+	[F_REPORT] = { "report", "#", FTL_COL_INT },
+	[F_STACK] = { "stack", "stack", FTL_COL_STR },
+	[F_FRAME] = { "frame", "frame", FTL_COL_INT },
+	[F_FUNCTION] = { "function", "function", FTL_COL_STR },
+	[F_OFFSET] = { "offset", "offset", FTL_COL_INT },
+	[F_SIZE] = { "size", "size", FTL_COL_INT },
+	[F_MODULE] = { "module", "module", FTL_COL_STR },
+	[F_ADDRESS] = { "address", "address", FTL_COL_STR },
+	[F_RELIABLE] = { "reliable", "reliable", FTL_COL_INT },
+	[F_LEVEL] = { "level", "level", FTL_COL_INT },
+	[F_SRC_FUNCTION] = { "src_function", "source function", FTL_COL_STR },
+	[F_FILE] = { "file", "file", FTL_COL_STR },
+	[F_LINE] = { "line", "line", FTL_COL_INT },
+	[F_DISCRIMINATOR] = { "discriminator", "discriminator", FTL_COL_INT },
+	[F_INLINE] = { "inline", "inline", FTL_COL_INT },
+};
+
+static void oops_csv_frame(FtlTable *t, const FtlOopsView *v, guint report, const char *stack,
+			   guint index, const FtlOopsFrame *f, GArray *src)
+{
+	guint n = oops_symbolize(v, f, src);
+	for (guint k = 0; k < MAX(n, 1); k++) {
+		ftl_table_begin_row(t);
+		ftl_table_set_str(t, F_LOG, v->con->path);
+		ftl_table_set_int(t, F_REPORT, report);
+		ftl_table_set_str(t, F_STACK, stack);
+		ftl_table_set_int(t, F_FRAME, index);
+		ftl_table_set_str(t, F_FUNCTION, f->func);
+		if (f->func)
+			ftl_table_set_int(t, F_OFFSET, (gint64)f->offset);
+		if (f->size)
+			ftl_table_set_int(t, F_SIZE, (gint64)f->size);
+		ftl_table_set_str(t, F_MODULE, f->module);
+		ftl_table_set_str(t, F_ADDRESS, f->address);
+		ftl_table_set_int(t, F_RELIABLE, f->reliable);
+		if (!n)
+			continue;
+		const FtlSrcFrame *sf = &g_array_index(src, FtlSrcFrame, k);
+		ftl_table_set_int(t, F_LEVEL, k);
+		ftl_table_set_str(t, F_SRC_FUNCTION, sf->func);
+		ftl_table_set_str(t, F_FILE, ftl_debuginfo_short_path(v->dbg, sf->file));
+		if (sf->line)
+			ftl_table_set_int(t, F_LINE, sf->line);
+		if (sf->discriminator)
+			ftl_table_set_int(t, F_DISCRIMINATOR, sf->discriminator);
+		ftl_table_set_int(t, F_INLINE, k + 1 < n);
+	}
+}
+
+static void oops_csv_frames(FtlTable *t, const FtlOopsView *v)
+{
+	g_autoptr(GArray) src = g_array_new(FALSE, FALSE, sizeof(FtlSrcFrame));
+	for (guint i = 0; i < ftl_oops_count(v->oops); i++) {
+		const FtlOopsReport *r = ftl_oops_get(v->oops, i);
+		if (r->has_fault)
+			oops_csv_frame(t, v, i + 1, "fault", 1, &r->fault, src);
+		for (guint k = 0; k < r->stacks->len; k++) {
+			const FtlOopsStack *st = g_ptr_array_index(r->stacks, k);
+			for (guint j = 0; j < st->frames->len; j++)
+				oops_csv_frame(t, v, i + 1, st->label, j + 1,
+					       &g_array_index(st->frames, FtlOopsFrame, j), src);
+		}
+	}
+}
+
 FtlOopsPrinter *ftl_oops_printer_new(FILE *out, FtlFormat format)
 {
 	FtlOopsPrinter *p = g_new0(FtlOopsPrinter, 1);
@@ -921,6 +1021,8 @@ FtlOopsPrinter *ftl_oops_printer_new(FILE *out, FtlFormat format)
 	} else if (format == FTL_FORMAT_CSV) {
 		p->csv = ftl_table_new("reports", oops_report_cols,
 				       G_N_ELEMENTS(oops_report_cols));
+		p->frames =
+			ftl_table_new("frames", oops_frame_cols, G_N_ELEMENTS(oops_frame_cols));
 	}
 	return p;
 }
@@ -931,6 +1033,7 @@ void ftl_oops_printer_add(FtlOopsPrinter *p, const FtlOopsView *v)
 		ftl_oops_add_json(p->b, v);
 	} else if (p->csv) {
 		oops_csv_rows(p->csv, v);
+		oops_csv_frames(p->frames, v);
 	} else {
 		if (p->n)
 			fputc('\n', p->out);
@@ -941,8 +1044,13 @@ void ftl_oops_printer_add(FtlOopsPrinter *p, const FtlOopsView *v)
 
 void ftl_oops_printer_finish(FtlOopsPrinter *p)
 {
-	if (p->csv)
+	if (p->csv) {
+		/* the reports first (a spreadsheet's first table, as before),
+		 * then "# frames" as report's CSV names its further tables */
 		ftl_table_print_csv(p->csv, p->out);
+		fputs("\n# frames\n", p->out);
+		ftl_table_print_csv(p->frames, p->out);
+	}
 	if (!p->b)
 		return;
 	json_builder_end_array(p->b);
@@ -957,5 +1065,6 @@ void ftl_oops_printer_free(FtlOopsPrinter *p)
 		return;
 	g_clear_object(&p->b);
 	g_clear_pointer(&p->csv, ftl_table_free);
+	g_clear_pointer(&p->frames, ftl_table_free);
 	g_free(p);
 }

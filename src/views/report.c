@@ -284,7 +284,10 @@ static void report_print_json(const FtlReportData *r, const FtlTable *const *tab
 		json_builder_add_null_value(b);
 	ftl_quality_add_json(r->quality, b);
 	for (guint i = 0; i < n; i++)
-		ftl_table_add_json(tables[i], b);
+		if (tables[i])
+			ftl_table_add_json(tables[i], b);
+	if (r->sources)
+		ftl_json_member_text(b, "sources_by", ftl_source_by_name(ftl_source_map_by(r->sources)));
 	ftl_merge_add_funcstats(b, r->funcs);
 	if (r->sched)
 		ftl_merge_add_histo(b, "wakeup_latency_histogram",
@@ -316,14 +319,17 @@ void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out)
 	g_autoptr(FtlTable) cpus = report_cpu_table(r);
 	g_autoptr(FtlTable) markers = report_marker_table(r);
 	g_autoptr(FtlTable) longest = report_longest_table(r);
+	/* every function, whatever --threshold hides from the tables above */
+	g_autoptr(FtlTable) sources = r->sources ? ftl_source_table(r->sources, r->funcs, "sources")
+						 : NULL;
 	if (format == FTL_FORMAT_JSON) {
 		g_autoptr(FtlTable) s_cpus =
 			r->sched ? ftl_sched_cpu_table(r->sched, "sched_cpus", r->origin) : NULL;
 		g_autoptr(FtlTable) s_tasks =
 			r->sched ? ftl_sched_task_table(r->sched, "sched_tasks", FTL_SCHED_SORT_RUN)
 				 : NULL;
-		const FtlTable *tables[] = { by_self, cpus, markers, longest, s_cpus, s_tasks };
-		report_print_json(r, tables, G_N_ELEMENTS(tables) - (r->sched ? 0 : 2), out);
+		const FtlTable *tables[] = { by_self, cpus, markers, longest, sources, s_cpus, s_tasks };
+		report_print_json(r, tables, G_N_ELEMENTS(tables), out);
 		return;
 	}
 	if (format == FTL_FORMAT_CSV) {
@@ -332,6 +338,10 @@ void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out)
 		for (guint i = 0; i < G_N_ELEMENTS(tables); i++) {
 			fprintf(out, "%s# %s\n", i ? "\n" : "", names[i]);
 			ftl_table_print_csv(tables[i], out);
+		}
+		if (sources) {
+			fputs("\n# sources\n", out);
+			ftl_table_print_csv(sources, out);
 		}
 		if (r->sched)
 			report_sched_csv(r, out);
@@ -356,6 +366,12 @@ void ftl_report_print(const FtlReportData *r, FtlFormat format, FILE *out)
 		g_autoptr(FtlTable) by_calls = ftl_report_func_table(r, FTL_FUNCSTATS_SORT_CALLS, text_rows);
 		report_section(r, out, "Top functions by calls (no durations in this input)", by_calls,
 			       r->top, r->empty_why);
+	}
+	if (sources) {
+		char head[96];
+		g_snprintf(head, sizeof head, "Functions by source %s (where each is defined)",
+			   ftl_source_by_name(ftl_source_map_by(r->sources)));
+		report_section(r, out, head, sources, r->top, r->empty_why);
 	}
 	report_section(r, out, "Per CPU", cpus, 0, r->empty_why);
 	char title[64];

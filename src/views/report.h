@@ -13,6 +13,7 @@
 #include "analysis/quality.h"
 #include "analysis/sched.h"
 #include "model/trace.h"
+#include "views/source.h"
 #include "views/table.h"
 
 /* Everything borrowed; finished analyses of one pass over trace. */
@@ -30,6 +31,7 @@ typedef struct {
 	FtlFuncStatsSort sort; /* order of the function table in every format */
 	gboolean sort_given;   /* text: one table in that order, not self and total */
 	const FtlSched *sched; /* --sched: the scheduling summary; NULL without */
+	FtlSourceMap *sources; /* --by file|dir: functions by source; NULL without */
 	const FtlTextStyle *style; /* text: width and colours; NULL: plain */
 	/* Why the function sections are empty (the selection keeps no event,
 	 * or the events hold no calls); NULL when they are not. */

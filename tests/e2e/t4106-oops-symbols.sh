@@ -13,7 +13,7 @@ prereq PYTHON RIG_DEBUGINFO
 logs="$FTL_TESTDATA/vm/oops/console.log $FTL_TESTDATA/vm/oops-module/console.log"
 for l in $logs; do [ -r "$l" ] || skip_all "no $l"; done
 make_tmpdir
-plan 14
+plan 16
 
 # shellcheck disable=SC2086
 "$FTLENS" oops --json $logs >"$T/oops.json" 2>"$T/err"
@@ -64,6 +64,50 @@ check "text: the module frame with its file:line" \
 	'grep -q "uhid_char_write+0x121/0x540 \[uhid\] drivers/hid/uhid.c:[0-9]" "$T/oops.txt"'
 "$FTLENS" oops -F csv "$FTL_TESTDATA/vm/oops/console.log" >"$T/oops.csv"
 check "CSV: a fault_source column" 'head -n 1 "$T/oops.csv" | grep -q ",fault,fault_source,"'
+# CSV's frames table: every level of every frame, as JSON's "symbolized"
+# (which the points above compare with addr2line), for both logs
+# shellcheck disable=SC2086
+"$FTLENS" oops -F csv $logs >"$T/both.csv"
+python3 - "$T/oops.json" "$T/both.csv" >"$T/csvcmp" 2>&1 <<'PY'
+import csv, io, json, sys
+j = json.load(open(sys.argv[1]))
+want = []
+for log in j["logs"]:
+    for i, r in enumerate(log["reports"], 1):
+        stacks = ([("fault", [r["fault"]])] if r["fault"] else []) + \
+                 [(s["label"], s["frames"]) for s in r["stacks"]]
+        for label, frames in stacks:
+            for n, f in enumerate(frames, 1):
+                levels = f["symbolized"] or [None]
+                for k, s in enumerate(levels):
+                    want.append((log["log"] if "log" in log else None, i, label, n, f["function"],
+                                 None if s is None else (k, s["function"], s["file"], s["line"],
+                                                         s["discriminator"], s["inline"])))
+text = open(sys.argv[2]).read()
+rows = list(csv.DictReader(io.StringIO(text.split("\n# frames\n", 1)[1])))
+num = lambda v: int(v) if v != "" else None
+got = [(None, int(r["report"]), r["stack"], int(r["frame"]), r["function"] or None,
+        None if r["level"] == "" else (int(r["level"]), r["src_function"], r["file"],
+                                       num(r["line"]), num(r["discriminator"]), r["inline"] == "1"))
+       for r in rows]
+want = [(None,) + w[1:] for w in want]
+print("%d frame rows, %d levels with a source, %d equal to JSON" % (
+    len(got), sum(1 for g in got if g[5]), sum(1 for a, b in zip(want, got) if a == b)))
+for a, b in zip(want, got):
+    if a != b:
+        print("first difference: json %s csv %s" % (a, b))
+        break
+sys.exit(0 if want == got and len(got) > 50 else 1)
+PY
+csvrc=$?
+diag "$(cat "$T/csvcmp")"
+check "CSV: a frames table, every level of every frame as JSON's symbolized ($(head -n 1 "$T/csvcmp"))" \
+	'[ "$csvrc" -eq 0 ] && head -n 1 "$T/both.csv" | grep -q "^log,index,"'
+
+"$FTLENS" oops "$FTL_TESTDATA/vm/oops/console.log" >"$T/one.txt"
+check "a log without a build id: the sources line says none was compared" \
+	'grep -q "^  sources .*vmlinux-$rel (the log names no build id to compare)" "$T/one.txt" &&
+	 [ "$(json_get "$T/oops.json" "j[\"logs\"][0][\"debuginfo\"][\"build_id_compared\"]")" = False ]'
 
 # a vmlinux of another release is refused, naming both; --force uses it
 sed 's/6\.1\.0-57-cloud-amd64/6.1.0-99-cloud-amd64/g' "$FTL_TESTDATA/vm/oops/console.log" >"$T/other.log"

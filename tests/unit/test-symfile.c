@@ -180,21 +180,21 @@ static void test_errors(void)
 	/* a vmlinux without a banner given for a named release: refused,
 	 * naming both; with force it is taken */
 	FtlDebugInfoOptions o = { .vmlinux = exe };
-	CU_ASSERT_PTR_NULL(ftl_debuginfo_open(&o, "log", "6.1.0-9", NULL, NULL, &error));
+	CU_ASSERT_PTR_NULL(ftl_debuginfo_open(&o, "log", "6.1.0-9", NULL, NULL, NULL, &error));
 	CU_ASSERT(error && strstr(error->message, "6.1.0-9") && strstr(error->message, "'log'") &&
 		  strstr(error->message, "prog"));
 	g_clear_error(&error);
 	o.force = TRUE;
-	g_autoptr(FtlDebugInfo) d = ftl_debuginfo_open(&o, "log", "6.1.0-9", NULL, NULL, &error);
+	g_autoptr(FtlDebugInfo) d = ftl_debuginfo_open(&o, "log", "6.1.0-9", NULL, NULL, NULL, &error);
 	CU_ASSERT_PTR_NOT_NULL(d);
 	/* no release and no vmlinux: nothing to look for, no error */
 	FtlDebugInfoOptions none = { 0 };
-	CU_ASSERT_PTR_NULL(ftl_debuginfo_open(&none, "log", NULL, NULL, NULL, &error));
+	CU_ASSERT_PTR_NULL(ftl_debuginfo_open(&none, "log", NULL, NULL, NULL, NULL, &error));
 	CU_ASSERT_PTR_NULL(error);
 	/* the Debian layout under a root that lacks it: the path looked for */
 	FtlDebugInfoOptions rooted = { .root = dir };
 	g_autofree char *looked = NULL;
-	CU_ASSERT_PTR_NULL(ftl_debuginfo_open(&rooted, "log", "6.1.0-9", NULL, &looked, &error));
+	CU_ASSERT_PTR_NULL(ftl_debuginfo_open(&rooted, "log", "6.1.0-9", NULL, NULL, &looked, &error));
 	CU_ASSERT_PTR_NULL(error);
 	CU_ASSERT(looked && g_str_has_suffix(looked, "/boot/vmlinux-6.1.0-9"));
 }
