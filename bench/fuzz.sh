@@ -21,6 +21,9 @@
 #   TARGET      text tcreport percpu tracedat rawdir stack console options
 #               index filter tui
 #               (default: all)
+# FTL_FUZZ_FLAGS: more libFuzzer flags; a throughput campaign in a
+# --enable-fuzzing=fast build gives "-entropic=0 -reload=0" (libFuzzer's
+# entropic bookkeeping cost a quarter of each cheap execution).
 # Exit status: 1 when any target found something (or did not run), else 0.
 set -u
 # the fuzzer's log quotes mutated bytes: sed must take them as bytes
@@ -44,18 +47,8 @@ targets=${*:-text tcreport percpu tracedat rawdir stack console options index fi
 mkdir -p "$work" || exit 1
 work=$(cd "$work" && pwd)
 
-# Inputs bigger than a fixture's useful part only slow a target down.
-max_len() {
-	case $1 in
-	tracedat) echo 65536 ;;
-	rawdir) echo 32768 ;;
-	percpu | console) echo 8192 ;;
-	options | filter) echo 512 ;;
-	index) echo 16384 ;;
-	tui) echo 2048 ;;
-	*) echo 4096 ;;
-	esac
-}
+# shellcheck source=bench/fuzz-lib.sh
+. "$src/bench/fuzz-lib.sh"
 
 # libFuzzer under ASan: a small quarantine and short malloc stacks keep
 # the executions cheap (use-after-free is still caught within 16 MB of
@@ -95,7 +88,7 @@ for t in $targets; do
 	# shellcheck disable=SC2086
 	(cd "$found" && "$bin" -max_total_time="$secs" $runs -max_len="$(max_len "$t")" \
 		-timeout="$unit" -rss_limit_mb=2048 -malloc_limit_mb=1024 -print_final_stats=1 \
-		-artifact_prefix="$found/" -close_fd_mask=1 $dict "$corpus") >"$out" 2>&1
+		-artifact_prefix="$found/" -close_fd_mask=1 $dict ${FTL_FUZZ_FLAGS:-} "$corpus") >"$out" 2>&1
 	rc=$?
 	# the seconds it ran: a finding (or a crash) ends it before its budget
 	ran=$(($(date +%s) - t0))

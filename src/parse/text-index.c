@@ -6,7 +6,9 @@
 #include "parse/text-index.h"
 
 #include "parse/index.h"
+#include "parse/open.h"
 #include "parse/text.h"
+#include "util/error.h"
 
 /* Why no cached index was used: a cache that is not there yet is the
  * common case, not an error worth the file system's words. */
@@ -31,6 +33,46 @@ static FtlIndexState text_index_build(FtlSource *src, const FtlIndexKey *key, Ft
 	*why = g_strdup_printf("'%s': building the index (%s)", src->path,
 			       text_index_why(load_error));
 	return FTL_INDEX_BUILDING;
+}
+
+/* A window that stops at a point is read once to its stop before the pass
+ * does, by a source of its own that gives nothing to anyone: the stop point's
+ * event count and CPU state are checked against what the lines between gave
+ * (text.c's stop check, which removes a cache that fails it) before the
+ * first event of the window reaches a consumer, so a forged point costs a
+ * full read, never a partial output and an error. A window is a few
+ * chunks of the file: parsing it twice is the price of that. The index is
+ * copied (serialized and parsed again, against the same key): the caller
+ * keeps its own for the real seek. */
+static gboolean text_index_verify(FtlTrace *trace, const FtlIndex *idx, gint start, gint stop,
+				  GError **error)
+{
+	FtlSource *src = ftl_trace_source(trace, 0);
+	g_autoptr(GBytes) bytes = ftl_index_serialize(idx);
+	gsize len;
+	const guchar *data = g_bytes_get_data(bytes, &len);
+	FtlIndex *copy = ftl_index_parse(data, len, ftl_index_key(idx), error);
+	if (!copy)
+		return FALSE;
+	g_autoptr(FtlTrace) check =
+		ftl_trace_open_with(src->path, ftl_trace_flags(trace),
+				    ftl_trace_read_options(trace), error);
+	FtlSource *cs = check && ftl_trace_n_sources(check) == 1 ? ftl_trace_source(check, 0)
+								 : NULL;
+	if (!cs || !ftl_text_source_is(cs)) {
+		ftl_index_free(copy);
+		if (check)
+			g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
+				    "'%s': changed while it was read", src->path);
+		return FALSE;
+	}
+	if (!ftl_text_source_seek_index(cs, copy, start, stop, error))
+		return FALSE;
+	const FtlEvent *ev;
+	FtlStatus st;
+	while ((st = cs->ops->next(cs, &ev, error)) == FTL_STATUS_OK)
+		;
+	return st == FTL_STATUS_EOF;
 }
 
 /* keep: a fresh index that the window does not use stays with the source
@@ -61,6 +103,10 @@ static FtlIndexState text_index_attach(FtlTrace *trace, gint64 t_start, gint64 t
 		if (keep)
 			ftl_text_source_keep_index(src, g_steal_pointer(&idx));
 		return FTL_INDEX_FRESH;
+	}
+	if (stop >= 0 && !text_index_verify(trace, idx, start, stop, &err)) {
+		*why = g_strdup_printf("%s; reading it all", err->message);
+		return FTL_INDEX_REFUSED;
 	}
 	guint64 from = start < 0 ? 0 : ftl_index_point(idx, (guint)start)->offset;
 	guint64 to = stop < 0 ? key.size : ftl_index_point(idx, (guint)stop)->offset;

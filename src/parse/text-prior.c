@@ -8,8 +8,12 @@
 
 #include <string.h>
 
-/* The text is read in pieces of this size: more than the longest line. */
-#define PRIOR_PIECE ((gsize)FTL_TEXT_MAX_LINE * 2)
+/* The text is read in pieces of up to this size: more than the longest
+ * line. The first is PRIOR_FIRST_PIECE, each next one twice the last: a
+ * small input (a memory trace, every fuzzing input) does not pay for a
+ * 2 MiB buffer, which malloc maps and unmaps whole. */
+#define PRIOR_PIECE	  ((gsize)FTL_TEXT_MAX_LINE * 2)
+#define PRIOR_FIRST_PIECE ((gsize)64 << 10)
 
 typedef struct {
 	guint64 off; /* of the switch line; G_MAXUINT64: none found */
@@ -79,10 +83,11 @@ static void prior_look(TextPrior *p, guint64 off)
 {
 	g_autoptr(GString) text = g_string_new(NULL);
 	g_autoptr(GArray) lines = g_array_new(FALSE, FALSE, sizeof(PriorLine));
-	g_autofree char *buf = g_malloc(PRIOR_PIECE);
+	gsize cap = PRIOR_FIRST_PIECE;
+	g_autofree char *buf = g_malloc(cap);
 	guint64 pos = off, end = off + FTL_TEXT_PRIOR_AHEAD;
 	while (pos < end) {
-		gsize want = (gsize)MIN((guint64)PRIOR_PIECE, end - pos);
+		gsize want = (gsize)MIN((guint64)cap, end - pos);
 		gsize n = p->read(p->data, pos, buf, want);
 		if (!n) {
 			/* not even the line of the event that asked */
@@ -94,6 +99,12 @@ static void prior_look(TextPrior *p, guint64 off)
 			/* whole lines: the rest is read again with the next piece */
 			while (use > 0 && buf[use - 1] != '\n')
 				use--;
+			if (use == 0 && want == cap && cap < PRIOR_PIECE) {
+				/* a line longer than the piece: read it again whole */
+				cap = MIN(cap * 2, PRIOR_PIECE);
+				buf = g_realloc(buf, cap);
+				continue;
+			}
 			if (use == 0)
 				use = n; /* no line end in a piece: not a trace line */
 		}
@@ -101,6 +112,11 @@ static void prior_look(TextPrior *p, guint64 off)
 		pos += use;
 		if (n < want)
 			break;
+		if (cap < PRIOR_PIECE) {
+			cap = MIN(cap * 2, PRIOR_PIECE);
+			g_free(buf);
+			buf = g_malloc(cap);
+		}
 	}
 	p->looked = TRUE;
 	p->from = off;

@@ -398,8 +398,7 @@ static gboolean text_index_stop_check(TextSource *ts, const FtlEvent *ev, GError
 	g_unlink(cache);
 	g_set_error(error, FTL_ERROR, FTL_ERROR_FORMAT,
 		    "'%s': the index cache disagrees with the file at offset %" G_GUINT64_FORMAT
-		    " (its events or CPU state there): removed, the next run rebuilds it; "
-		    "run again",
+		    " (its events or CPU state there): removed, the next run rebuilds it",
 		    ts->base.path, p->offset);
 	return FALSE;
 }

@@ -10,8 +10,9 @@
 #define ARENA_HUGE  (2u * 1024 * 1024)
 
 typedef struct {
-	void *map; /* what to munmap */
+	void *map; /* what to munmap (or g_free, when heap) */
 	gsize len;
+	gboolean heap;	 /* the first, small chunk: from malloc */
 	gsize used;	 /* bytes handed out, once the chunk is full */
 	gint populating; /* a prefault job still runs on it (atomic) */
 } ArenaChunk;
@@ -72,7 +73,10 @@ static void arena_chunk_free(gpointer p)
 			g_cond_wait(&prefault_done, &prefault_lock);
 		g_mutex_unlock(&prefault_lock);
 	}
-	munmap(c->map, c->len);
+	if (c->heap)
+		g_free(c->map);
+	else
+		munmap(c->map, c->len);
 	g_free(c);
 }
 
@@ -118,6 +122,15 @@ void ftl_arena_clear(FtlArena *a)
  * is aligned and offered to transparent huge pages. */
 static ArenaChunk *arena_map(gsize len)
 {
+	if (len <= ARENA_FIRST) {
+		/* an arena's first chunk comes from malloc's heap, whose pages
+		 * are mostly in use already: a small tree (a short trace, each
+		 * fuzzing input) then costs no mapping and no munmap, whose TLB
+		 * shootdown reached every CPU the process had run on */
+		ArenaChunk *c = g_new(ArenaChunk, 1);
+		*c = (ArenaChunk){ g_malloc0(len), len, TRUE, 0, 0 };
+		return c;
+	}
 	gboolean huge = len >= ARENA_HUGE;
 	if (huge)
 		len = (len + ARENA_HUGE - 1) / ARENA_HUGE * ARENA_HUGE;
@@ -148,6 +161,7 @@ static ArenaChunk *arena_map(gsize len)
 	ArenaChunk *c = g_new(ArenaChunk, 1);
 	c->map = start;
 	c->len = len;
+	c->heap = FALSE;
 	c->used = 0;
 	c->populating = 0;
 	return c;

@@ -238,6 +238,28 @@ static void test_fgraph_task_switch_infers_pid(void)
 	CU_ASSERT_EQUAL(st.unparsed_lines, 0);
 }
 
+/* The look ahead reads growing pieces from 64 KiB: a line longer than the
+ * first piece is read again whole, and the switch after it still names the
+ * task of the calls before it. */
+static void test_fgraph_prior_after_long_line(void)
+{
+	g_autoptr(GString) t = g_string_new(" 0)   0.100 us    |  a();\n 0)               |  /* ");
+	for (guint i = 0; i < 100000; i++)
+		g_string_append_c(t, 'x');
+	g_string_append(t, " */\n"
+			   " ------------------------------------------\n"
+			   " 0)  platfor-3210  =>  vmstat-2854  \n"
+			   " ------------------------------------------\n"
+			   " 0)   0.100 us    |  b();\n");
+	g_autoptr(Parsed) p = parse_bytes(t->str, t->len, FTL_OPEN_NONE);
+	CU_ASSERT_EQUAL_FATAL(NEVS(p), 6);
+	CU_ASSERT_EQUAL(EV(p, 0)->pid, 3210);
+	CU_ASSERT_EQUAL(EV(p, 2)->kind, FTL_EVENT_MARKER);
+	CU_ASSERT_EQUAL(EV(p, 2)->pid, 3210);
+	CU_ASSERT_EQUAL(EV(p, 3)->kind, FTL_EVENT_TASK_SWITCH);
+	CU_ASSERT_EQUAL(EV(p, 4)->pid, 2854);
+}
+
 static void test_fgraph_irq_arrows(void)
 {
 	g_autoptr(Parsed) p = parse_text(" 1)   ==========> |\n"
@@ -746,6 +768,7 @@ static const UnitTest tests[] = {
 	{ "fgraph_comments", test_fgraph_comments },
 	{ "fgraph_abstime_proc", test_fgraph_abstime_proc },
 	{ "fgraph_task_switch_infers_pid", test_fgraph_task_switch_infers_pid },
+	{ "fgraph_prior_after_long_line", test_fgraph_prior_after_long_line },
 	{ "fgraph_irq_arrows", test_fgraph_irq_arrows },
 	{ "fgraph_no_duration", test_fgraph_no_duration },
 	{ "fgraph_latency_layout", test_fgraph_latency_layout },
