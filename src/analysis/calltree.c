@@ -34,6 +34,11 @@ typedef struct {
 	guint64 line;
 	gboolean recursive;
 	gboolean irq; /* an "[irq]" frame: exits never match it */
+	/* a call the trace began inside (its entry never seen), inferred from
+	 * the depth of what it shows first: the exit at its depth names and
+	 * closes it (an orphan exit); without one it is dissolved, its
+	 * calls given to its caller */
+	gboolean inferred;
 } CallFrame;
 
 /* A task's open calls, innermost last: pushed and popped once per call,
@@ -55,10 +60,6 @@ typedef struct {
 
 typedef struct {
 	CallStack frames;
-	/* depth -> gint64*: child time owed to a future orphan exit at that
-	 * depth. Keyed, not indexed: the depth is a number from the input. */
-	GHashTable *pending;
-	GHashTable *pending_span; /* the same for spans: time already drawn at the top */
 	/* func -> count of its frames, kept while the stack is deeper than
 	 * CALLTREE_SCAN_MAX (NULL otherwise) */
 	GHashTable *on_stack;
@@ -80,6 +81,7 @@ struct _FtlCallTree {
 	FtlDiags *diags;
 	GArray *on_call;  /* CallListener */
 	GArray *on_enter; /* CallListener */
+	GArray *on_dissolve; /* CallListener */
 	gboolean no_tree;
 	gboolean lean; /* nodes without their statistics, children unsorted */
 	gboolean irq_frames;
@@ -107,8 +109,6 @@ static void calltree_ctx_free(gpointer p)
 {
 	CallCtx *c = p;
 	g_free(c->frames.v);
-	g_hash_table_destroy(c->pending);
-	g_hash_table_destroy(c->pending_span);
 	g_clear_pointer(&c->on_stack, g_hash_table_destroy);
 	g_free(c);
 }
@@ -127,6 +127,7 @@ FtlCallTree *ftl_calltree_new(FtlCallTreeGroup group, FtlDiags *diags)
 	t->root.min_ns = t->root.max_ns = FTL_TS_NONE;
 	t->on_call = g_array_new(FALSE, FALSE, sizeof(CallListener));
 	t->on_enter = g_array_new(FALSE, FALSE, sizeof(CallListener));
+	t->on_dissolve = g_array_new(FALSE, FALSE, sizeof(CallListener));
 	return t;
 }
 
@@ -141,6 +142,7 @@ void ftl_calltree_free(FtlCallTree *t)
 	g_string_chunk_free(t->names);
 	g_array_unref(t->on_call);
 	g_array_unref(t->on_enter);
+	g_array_unref(t->on_dissolve);
 	g_free(t);
 }
 
@@ -154,6 +156,12 @@ void ftl_calltree_add_on_enter(FtlCallTree *t, FtlCallFunc func, gpointer user_d
 {
 	CallListener l = { func, user_data };
 	g_array_append_val(t->on_enter, l);
+}
+
+void ftl_calltree_add_on_dissolve(FtlCallTree *t, FtlCallFunc func, gpointer user_data)
+{
+	CallListener l = { func, user_data };
+	g_array_append_val(t->on_dissolve, l);
 }
 
 void ftl_calltree_set_irq_frames(FtlCallTree *t)
@@ -181,6 +189,61 @@ void ftl_calltree_set_focus(FtlCallTree *t, const char *function)
 	t->focus = function;
 }
 
+/* parent's child for func, or NULL: no node is made */
+static FtlCallNode *calltree_find(FtlCallTree *t, FtlCallNode *parent, const char *func)
+{
+	/* a caller tends to call what it called last (loops, repeated paths) */
+	FtlCallNode *n = parent->last_child;
+	if (n && n->func == func)
+		return n;
+	if (parent->n_kids <= FTL_PAIRMAP_SCAN) {
+		for (n = parent->child; n; n = n->next)
+			if (n->func == func)
+				return parent->last_child = n;
+	} else if ((n = ftl_pairmap_get(&t->nodes, parent, func))) {
+		return parent->last_child = n;
+	}
+	return NULL;
+}
+
+/* Hangs n (its depth already parent's + 1) below parent: after the
+ * children it has while it has few (they came first, so they are the ones
+ * called most, and a scan meets them before the newcomers), first once it
+ * is wide (looked up in the map, not scanned). */
+static void calltree_link(FtlCallTree *t, FtlCallNode *parent, FtlCallNode *n)
+{
+	n->parent = parent;
+	n->next = NULL;
+	if (parent->n_kids <= FTL_PAIRMAP_SCAN) {
+		FtlCallNode **at = &parent->child;
+		while (*at)
+			at = &(*at)->next;
+		*at = n;
+	} else {
+		n->next = parent->child;
+		parent->child = n;
+	}
+	if (++parent->n_kids == FTL_PAIRMAP_SCAN + 1) {
+		/* wide from now on: all its children go in the map */
+		for (FtlCallNode *c = parent->child; c; c = c->next)
+			ftl_pairmap_put(&t->nodes, parent, c->func, c);
+	} else if (parent->n_kids > FTL_PAIRMAP_SCAN) {
+		ftl_pairmap_put(&t->nodes, parent, n->func, n);
+	}
+	parent->last_child = n;
+}
+
+static FtlCallNode *calltree_node_new(FtlCallTree *t, FtlCallNode *parent, const char *func)
+{
+	FtlCallNode *n = ftl_arena_alloc0(&t->arena, t->lean ? FTL_CALLNODE_LEAN_SIZE : sizeof *n);
+	n->func = func;
+	n->parent = parent;
+	n->depth = parent->depth + 1;
+	if (!t->lean)
+		n->min_ns = n->max_ns = FTL_TS_NONE;
+	return n;
+}
+
 static FtlCallNode *calltree_child(FtlCallTree *t, FtlCallNode *parent, const char *func)
 {
 	if (t->no_tree)
@@ -196,17 +259,9 @@ static FtlCallNode *calltree_child(FtlCallTree *t, FtlCallNode *parent, const ch
 			return parent;
 		func = calltree_deeper;
 	}
-	/* a caller tends to call what it called last (loops, repeated paths) */
-	FtlCallNode *n = parent->last_child, *last = NULL;
-	if (n && n->func == func)
+	FtlCallNode *n = calltree_find(t, parent, func);
+	if (n)
 		return n;
-	if (parent->n_kids <= FTL_PAIRMAP_SCAN) {
-		for (n = parent->child; n; last = n, n = n->next)
-			if (n->func == func)
-				return parent->last_child = n;
-	} else if ((n = ftl_pairmap_get(&t->nodes, parent, func))) {
-		return parent->last_child = n;
-	}
 	if (t->max_nodes && t->n_nodes >= t->max_nodes && func != calltree_other) {
 		/* over budget: the paths seen first keep their nodes, a new one
 		 * is counted (exactly) in its parent's "[other]" */
@@ -215,28 +270,9 @@ static FtlCallNode *calltree_child(FtlCallTree *t, FtlCallNode *parent, const ch
 		return calltree_child(t, parent, calltree_other);
 	}
 	t->n_nodes++;
-	n = ftl_arena_alloc0(&t->arena, t->lean ? FTL_CALLNODE_LEAN_SIZE : sizeof *n);
-	n->func = func;
-	n->parent = parent;
-	n->depth = parent->depth + 1;
-	if (!t->lean)
-		n->min_ns = n->max_ns = FTL_TS_NONE;
-	/* After the children it has: they came first, so they are the ones
-	 * called most, and a scan meets them before the newcomers. */
-	if (last) {
-		last->next = n;
-	} else {
-		n->next = parent->child;
-		parent->child = n;
-	}
-	if (++parent->n_kids == FTL_PAIRMAP_SCAN + 1) {
-		/* wide from now on: all its children go in the map */
-		for (FtlCallNode *c = parent->child; c; c = c->next)
-			ftl_pairmap_put(&t->nodes, parent, c->func, c);
-	} else if (parent->n_kids > FTL_PAIRMAP_SCAN) {
-		ftl_pairmap_put(&t->nodes, parent, func, n);
-	}
-	return parent->last_child = n;
+	n = calltree_node_new(t, parent, func);
+	calltree_link(t, parent, n);
+	return n;
 }
 
 gint64 ftl_calltree_task_key(gint32 pid, gint32 cpu)
@@ -262,10 +298,6 @@ static CallCtx *calltree_ctx(FtlCallTree *t, const FtlEvent *ev)
 		c = g_hash_table_lookup(t->ctxs, &key);
 		if (!c) {
 			c = g_new0(CallCtx, 1);
-			c->pending = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
-							   g_free);
-			c->pending_span = g_hash_table_new_full(g_direct_hash, g_direct_equal,
-								NULL, g_free);
 			c->focus_level = -1;
 			c->pid = ev->pid;
 			gint64 *k = g_new(gint64, 1);
@@ -320,29 +352,6 @@ static gint64 calltree_elapsed(FtlCallTree *t, const FtlEvent *ev, gint64 entry_
 	return FTL_TS_NONE;
 }
 
-/* Adds ns to the time owed at depth in h (nothing for a negative depth). */
-static void calltree_owe(GHashTable *h, gint depth, gint64 ns)
-{
-	if (depth < 0)
-		return;
-	gint64 *owed = g_hash_table_lookup(h, GINT_TO_POINTER(depth));
-	if (!owed) {
-		owed = g_new0(gint64, 1);
-		g_hash_table_insert(h, GINT_TO_POINTER(depth), owed);
-	}
-	*owed = ftl_sat_add_i64(*owed, ns);
-}
-
-/* The time owed at depth in h, forgotten once taken. */
-static gint64 calltree_take_owed(GHashTable *h, gint depth)
-{
-	gint64 *owed = g_hash_table_lookup(h, GINT_TO_POINTER(depth));
-	gint64 ns = owed ? *owed : 0;
-	if (owed)
-		g_hash_table_remove(h, GINT_TO_POINTER(depth));
-	return ns;
-}
-
 static void calltree_count_frame(CallCtx *c, const char *func, gint by)
 {
 	gint n = GPOINTER_TO_INT(g_hash_table_lookup(c->on_stack, func)) + by;
@@ -381,15 +390,16 @@ static CallFrame calltree_pop_frame(CallCtx *c)
 	return f;
 }
 
-/* Hands a finished call's span to its caller, or, at the top of a stack, to
- * the exit without entry that may come for the caller. */
-static void calltree_give_span(CallCtx *c, gint depth, gint64 span)
+/* Hands a finished call's span and known duration (FTL_TS_NONE: none) to
+ * the call it was made from (nothing at the top of a stack). */
+static void calltree_give(CallCtx *c, gint64 span, gint64 duration)
 {
-	if (c->frames.len)
-		c->frames.v[c->frames.len - 1].span_ns =
-			ftl_sat_add_i64(c->frames.v[c->frames.len - 1].span_ns, span);
-	else
-		calltree_owe(c->pending_span, depth - 1, span);
+	if (!c->frames.len)
+		return;
+	CallFrame *caller = &c->frames.v[c->frames.len - 1];
+	caller->span_ns = ftl_sat_add_i64(caller->span_ns, span);
+	if (duration != FTL_TS_NONE)
+		caller->child_ns = ftl_sat_add_i64(caller->child_ns, duration);
 }
 
 static void calltree_notify(GArray *listeners, const FtlCall *call)
@@ -481,25 +491,95 @@ static void calltree_pop(FtlCallTree *t, CallCtx *c, gint64 duration, guint32 fl
 		.span = duration != FTL_TS_NONE ? duration : f.span_ns,
 	};
 	calltree_account(t, f.node, calltree_caller(c), &call);
-	calltree_give_span(c, f.depth, call.span);
+	calltree_give(c, call.span, duration);
 	t->unsound |= f.node && duration != FTL_TS_NONE && f.span_ns > duration;
-	if (duration != FTL_TS_NONE) {
-		if (c->frames.len)
-			c->frames.v[c->frames.len - 1].child_ns =
-				ftl_sat_add_i64(c->frames.v[c->frames.len - 1].child_ns, duration);
-		else
-			calltree_owe(c->pending, f.depth - 1, duration);
-	}
 	if (c->focus_level >= 0 && (gint)c->frames.len <= c->focus_level)
 		c->focus_level = -1;
 }
 
-/* Abandons frames above depth (their exits never came): flagged, untimed. */
+/* Adds what node src counted to node dst (their children aside). */
+static void calltree_add_node(FtlCallTree *t, FtlCallNode *dst, const FtlCallNode *src)
+{
+	dst->calls += src->calls;
+	dst->span_ns = ftl_sat_add_i64(dst->span_ns, src->span_ns);
+	if (!t->lean) {
+		dst->timed += src->timed;
+		dst->flagged += src->flagged;
+		dst->total_ns = ftl_sat_add_i64(dst->total_ns, src->total_ns);
+		dst->self_ns = ftl_sat_add_i64(dst->self_ns, src->self_ns);
+		if (src->min_ns != FTL_TS_NONE &&
+		    (dst->min_ns == FTL_TS_NONE || src->min_ns < dst->min_ns))
+			dst->min_ns = src->min_ns;
+		if (src->max_ns != FTL_TS_NONE &&
+		    (dst->max_ns == FTL_TS_NONE || src->max_ns > dst->max_ns))
+			dst->max_ns = src->max_ns;
+	}
+	const CallRepairs *r = t->repairs ? g_hash_table_lookup(t->repairs, src) : NULL;
+	if (r && (r->n_open || r->n_orphan)) {
+		guint64 n_open = r->n_open, n_orphan = r->n_orphan;
+		calltree_count_repair(t, dst, 0);
+		CallRepairs *d = g_hash_table_lookup(t->repairs, dst);
+		d->n_open += n_open;
+		d->n_orphan += n_orphan;
+	}
+}
+
+/* Moves what hangs below src (an inferred call's node, never linked into
+ * the tree) below dst, each child merged into dst's child of the same
+ * function: the calls of a call named (or dissolved) only at its end join
+ * the paths they belong to. Without recursion: the depth is the input's. */
+static void calltree_graft(FtlCallTree *t, FtlCallNode *dst, FtlCallNode *src)
+{
+	g_autoptr(GPtrArray) todo = g_ptr_array_new();
+	g_ptr_array_add(todo, dst);
+	g_ptr_array_add(todo, src);
+	while (todo->len) {
+		FtlCallNode *s = g_ptr_array_steal_index(todo, todo->len - 1);
+		FtlCallNode *d = g_ptr_array_steal_index(todo, todo->len - 1);
+		FtlCallNode *kid = s->child;
+		s->child = s->last_child = NULL;
+		s->n_kids = 0;
+		while (kid) {
+			FtlCallNode *next = kid->next;
+			FtlCallNode *m = d->func == calltree_other ? d : calltree_find(t, d, kid->func);
+			if (m) {
+				if (m != d)
+					calltree_add_node(t, m, kid);
+				g_ptr_array_add(todo, m);
+				g_ptr_array_add(todo, kid);
+			} else {
+				calltree_link(t, d, kid);
+				/* a dissolved call's subtree moves up a level */
+				gint shift = d->depth + 1 - kid->depth;
+				for (FtlCallNode *n = kid; shift && n;) {
+					n->depth += shift;
+					if (n->child) {
+						n = n->child;
+						continue;
+					}
+					while (n != kid && !n->next)
+						n = n->parent;
+					n = n == kid ? NULL : n->next;
+				}
+			}
+			kid = next;
+		}
+	}
+}
+
+static void calltree_dissolve(FtlCallTree *t, CallCtx *c, const FtlEvent *ev);
+
+/* Abandons frames above depth (their exits never came): flagged, untimed;
+ * inferred ones are dissolved. */
 static void calltree_unwind(FtlCallTree *t, CallCtx *c, gint depth, guint32 flags,
 			    const FtlEvent *ev)
 {
-	while (c->frames.len && c->frames.v[c->frames.len - 1].depth > depth)
-		calltree_pop(t, c, FTL_TS_NONE, flags, ev);
+	while (c->frames.len && c->frames.v[c->frames.len - 1].depth > depth) {
+		if (c->frames.v[c->frames.len - 1].inferred)
+			calltree_dissolve(t, c, ev);
+		else
+			calltree_pop(t, c, FTL_TS_NONE, flags, ev);
+	}
 }
 
 /* Whether anyone reads FtlCallFlags' RECURSIVE: only listeners see a
@@ -536,13 +616,107 @@ static void calltree_push(FtlCallTree *t, CallCtx *c, const CallFrame *f, const 
 		.entry_ts = f->entry_ts,
 		.duration = FTL_TS_NONE,
 		.self = FTL_TS_NONE,
-		.flags = (f->recursive ? FTL_CALL_F_RECURSIVE : 0) | (f->irq ? FTL_CALL_F_IRQ : 0),
+		.flags = (f->recursive ? FTL_CALL_F_RECURSIVE : 0) | (f->irq ? FTL_CALL_F_IRQ : 0) |
+			 (f->inferred ? FTL_CALL_F_ORPHAN : 0),
 		.line = f->line,
 		.node = f->node,
 		.level = (gint)c->frames.len - 1,
 		.span = FTL_TS_NONE,
 	};
+	/* an inferred call began before what it was inferred from: before
+	 * that exit's call began, or that entry */
+	if (f->inferred && ev->kind == FTL_EVENT_FUNC_EXIT && ev->u.graph.duration != FTL_TS_NONE &&
+	    ev->ts != FTL_TS_NONE)
+		call.entry_ts = ftl_sat_sub_i64(ev->ts, ev->u.graph.duration);
+	else if (f->inferred)
+		call.entry_ts = ev->ts;
 	calltree_notify(t->on_enter, &call);
+}
+
+/* The trace began inside calls of this task it never saw enter: ev shows
+ * depths from..to-1 open below it. Each becomes an inferred frame whose
+ * node hangs nowhere until its exit names it. */
+static void calltree_infer(FtlCallTree *t, CallCtx *c, gint from, gint to, const FtlEvent *ev)
+{
+	for (gint depth = from; depth < to; depth++) {
+		FtlCallNode *parent = calltree_caller(c);
+		CallFrame f = {
+			.func = CALLTREE_UNKNOWN,
+			.depth = depth,
+			.entry_ts = FTL_TS_NONE,
+			.line = ev->line,
+			.inferred = TRUE,
+		};
+		/* under a focus the calls of an unnamed one are outside it */
+		if (parent && !t->focus && !t->no_tree)
+			f.node = calltree_node_new(t, parent, CALLTREE_UNKNOWN);
+		calltree_push(t, c, &f, ev);
+	}
+}
+
+/* Infers the calls an event at depth shows open on an empty stack, at most
+ * FTL_CALLTREE_MAX_DEPTH of them: the depth is a number from the input. */
+static void calltree_infer_below(FtlCallTree *t, CallCtx *c, gint depth, const FtlEvent *ev)
+{
+	if (!c->frames.len && depth > 0)
+		calltree_infer(t, c, MAX(0, depth - FTL_CALLTREE_MAX_DEPTH), depth, ev);
+}
+
+/* The inferred call on top ends without its exit (end of trace, lost
+ * events, a call at its depth entered): it was no call the trace showed,
+ * so what it called is given to its caller, in the tree and in time. */
+static void calltree_dissolve(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
+{
+	CallFrame f = calltree_pop_frame(c);
+	FtlCallNode *caller = calltree_caller(c);
+	if (f.node && caller)
+		calltree_graft(t, caller, f.node);
+	calltree_give(c, f.span_ns, f.child_ns);
+	if (!t->on_dissolve->len)
+		return;
+	FtlCall call = {
+		.func = f.func,
+		.cpu = ev ? ev->cpu : c->cpu,
+		.pid = c->pid,
+		.depth = f.depth,
+		.entry_ts = FTL_TS_NONE,
+		.duration = FTL_TS_NONE,
+		.self = FTL_TS_NONE,
+		.flags = FTL_CALL_F_ORPHAN | FTL_CALL_F_OPEN,
+		.line = f.line,
+		.level = (gint)c->frames.len,
+		.span = f.span_ns,
+	};
+	calltree_notify(t->on_dissolve, &call);
+}
+
+/* An exit closes the inferred call on top: it names it, and its node,
+ * with the calls below it, joins the tree at the path it names. */
+static void calltree_close_inferred(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
+{
+	CallFrame *f = &c->frames.v[c->frames.len - 1];
+	const char *name = ev->u.graph.func;
+	const char *func = name ? name : CALLTREE_UNKNOWN;
+	calltree_diag(t, FTL_DIAG_ORPHAN_EXIT, ev, name ? name : "}");
+	FtlCallNode *caller =
+		c->frames.len > 1 ? c->frames.v[c->frames.len - 2].node : c->group;
+	FtlCallNode *node = NULL;
+	if (!t->focus || c->focus_level >= 0)
+		node = caller ? calltree_child(t, caller, func) : NULL;
+	else if (func == t->focus)
+		node = calltree_child(t, c->group, func);
+	if (node && f->node && node != f->node)
+		calltree_graft(t, node, f->node);
+	if (c->on_stack) {
+		calltree_count_frame(c, f->func, -1);
+		calltree_count_frame(c, func, 1);
+	}
+	f->func = func;
+	f->node = node;
+	gint64 dur = ev->u.graph.duration;
+	if (dur != FTL_TS_NONE && ev->ts != FTL_TS_NONE)
+		f->entry_ts = ftl_sat_sub_i64(ev->ts, dur);
+	calltree_pop(t, c, dur, FTL_CALL_F_ORPHAN, ev);
 }
 
 static void calltree_entry(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
@@ -551,7 +725,10 @@ static void calltree_entry(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 	/* an interrupt's calls may be numbered from 0 again: no jump across "[irq]" */
 	if (c->frames.len && !c->frames.v[c->frames.len - 1].irq) {
 		const CallFrame *top = &c->frames.v[c->frames.len - 1];
-		if (depth <= top->depth) {
+		if (depth <= top->depth && top->inferred) {
+			/* what was inferred below ended unseen: no call is lost */
+			calltree_unwind(t, c, depth - 1, 0, ev);
+		} else if (depth <= top->depth) {
 			/* exits missing: the calls at or below this depth never returned */
 			calltree_diag(t, FTL_DIAG_DEPTH_JUMP, ev,
 				      "entry at or above an open call's depth");
@@ -561,6 +738,7 @@ static void calltree_entry(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 				      "entry deeper than its caller + 1");
 		}
 	}
+	calltree_infer_below(t, c, depth, ev);
 	const char *func = ev->u.graph.func ? ev->u.graph.func : CALLTREE_UNKNOWN;
 	CallFrame f = {
 		.func = func,
@@ -577,11 +755,6 @@ static void calltree_entry(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 	} else if (func == t->focus) {
 		c->focus_level = (gint)c->frames.len;
 		f.node = calltree_child(t, c->group, func);
-	}
-	/* a fresh top-level call: whatever an orphan exit was owed is stale */
-	if (c->frames.len == 0) {
-		calltree_take_owed(c->pending, depth);
-		calltree_take_owed(c->pending_span, depth);
 	}
 	calltree_push(t, c, &f, ev);
 }
@@ -625,73 +798,45 @@ static void calltree_exit(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 {
 	gint depth = ev->u.graph.depth;
 	const char *name = ev->u.graph.func;
-	/* Find the frame this exit closes: same depth (and name, when printed). */
+	/* Find the frame this exit closes: same depth (and name, when printed
+	 * and known). */
 	gint match = -1;
 	for (gint i = (gint)c->frames.len - 1; i >= 0; i--) {
 		const CallFrame *f = &c->frames.v[i];
 		if (f->irq)
 			continue;
-		if (f->depth == depth && (!name || f->func == name)) {
+		if (f->depth == depth && (!name || f->inferred || f->func == name)) {
 			match = i;
 			break;
 		}
 		if (f->depth < depth)
 			break;
 	}
-	if (match >= 0) {
-		if (match != (gint)c->frames.len - 1) {
-			calltree_diag(t, FTL_DIAG_DEPTH_JUMP, ev, "exit skips open calls");
-			calltree_unwind(t, c, depth, FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED, ev);
-		}
-		CallFrame *f = &c->frames.v[c->frames.len - 1];
-		gint64 dur = ev->u.graph.duration;
-		if (dur == FTL_TS_NONE && f->entry_ts != FTL_TS_NONE && ev->ts != FTL_TS_NONE &&
-		    ev->ts >= f->entry_ts && !(ev->flags & FTL_EVENT_F_TS_COUNTER))
-			dur = calltree_elapsed(t, ev, f->entry_ts);
-		calltree_pop(t, c, dur, 0, ev);
+	if (match < 0) {
+		/* No frame: the trace began inside this call (or its entry was
+		 * lost). It is inferred, with what is open below it on an empty
+		 * stack, and closed by this exit. */
+		calltree_unwind(t, c, depth, FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED, ev);
+		if (c->frames.len)
+			calltree_infer(t, c, depth, depth + 1, ev);
+		else
+			calltree_infer_below(t, c, depth + 1, ev);
+		if (!c->frames.len) /* a negative depth: nothing to close */
+			return;
+	} else if (match != (gint)c->frames.len - 1) {
+		calltree_diag(t, FTL_DIAG_DEPTH_JUMP, ev, "exit skips open calls");
+		calltree_unwind(t, c, depth, FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED, ev);
+	}
+	CallFrame *f = &c->frames.v[c->frames.len - 1];
+	if (f->inferred) {
+		calltree_close_inferred(t, c, ev);
 		return;
 	}
-	/* No frame: the trace began inside this call (or its entry was lost). */
-	calltree_diag(t, FTL_DIAG_ORPHAN_EXIT, ev, name ? name : "}");
-	calltree_unwind(t, c, depth, FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED, ev);
-	const char *func = name ? name : CALLTREE_UNKNOWN;
 	gint64 dur = ev->u.graph.duration;
-	gint64 child = calltree_take_owed(c->pending, depth);
-	gint64 drawn = calltree_take_owed(c->pending_span, depth);
-	FtlCallNode *parent = calltree_caller(c);
-	FtlCallNode *node = NULL;
-	if (!t->focus || c->focus_level >= 0)
-		node = parent ? calltree_child(t, parent, func) : NULL;
-	else if (func == t->focus)
-		node = calltree_child(t, c->group, func);
-	FtlCall call = {
-		.func = func,
-		.cpu = ev->cpu,
-		.pid = c->pid,
-		.depth = depth,
-		.entry_ts =
-			dur != FTL_TS_NONE && ev->ts != FTL_TS_NONE ? ftl_sat_sub_i64(ev->ts, dur) : FTL_TS_NONE,
-		.duration = dur,
-		.self = dur == FTL_TS_NONE ? FTL_TS_NONE : MAX(ftl_sat_sub_i64(dur, child), 0),
-		.flags = FTL_CALL_F_ORPHAN,
-		.line = ev->line,
-		.node = node,
-		.level = (gint)c->frames.len,
-		/* its children are drawn at the top already: only the rest is its own */
-		.span = dur == FTL_TS_NONE ? 0 : MAX(ftl_sat_sub_i64(dur, drawn), 0),
-	};
-	calltree_account(t, node, parent, &call);
-	if (c->frames.len)
-		calltree_give_span(c, depth, call.span);
-	else
-		calltree_give_span(c, depth, dur == FTL_TS_NONE ? drawn : MAX(dur, drawn));
-	if (dur != FTL_TS_NONE) {
-		if (c->frames.len)
-			c->frames.v[c->frames.len - 1].child_ns =
-				ftl_sat_add_i64(c->frames.v[c->frames.len - 1].child_ns, dur);
-		else
-			calltree_owe(c->pending, depth - 1, dur);
-	}
+	if (dur == FTL_TS_NONE && f->entry_ts != FTL_TS_NONE && ev->ts != FTL_TS_NONE &&
+	    ev->ts >= f->entry_ts && !(ev->flags & FTL_EVENT_F_TS_COUNTER))
+		dur = calltree_elapsed(t, ev, f->entry_ts);
+	calltree_pop(t, c, dur, 0, ev);
 }
 
 void ftl_calltree_feed(FtlCallTree *t, const FtlEvent *ev)
@@ -723,10 +868,6 @@ void ftl_calltree_feed(FtlCallTree *t, const FtlEvent *ev)
 						ev);
 				calltree_diag(t, FTL_DIAG_DEPTH_JUMP, ev,
 					      "stack reset by lost events");
-			}
-			if (c->cpu == ev->cpu) {
-				g_hash_table_remove_all(c->pending);
-				g_hash_table_remove_all(c->pending_span);
 			}
 		}
 		break;
@@ -798,13 +939,13 @@ void ftl_calltree_finish(FtlCallTree *t)
 		g_ptr_array_add(ctxs, v);
 	for (guint i = 0; i < ctxs->len; i++) {
 		CallCtx *c = g_ptr_array_index(ctxs, i);
-		if (c->frames.len) {
-			if (t->diags)
-				ftl_diags_add(t->diags, FTL_DIAG_OPEN_AT_END,
-					      &(FtlDiagLoc){ NULL, 0, c->cpu }, NULL, 0,
-					      c->frames.len);
-			calltree_unwind(t, c, -1, FTL_CALL_F_OPEN, NULL);
-		}
+		guint n_open = 0;
+		for (guint k = 0; k < c->frames.len; k++)
+			n_open += !c->frames.v[k].inferred;
+		if (n_open && t->diags)
+			ftl_diags_add(t->diags, FTL_DIAG_OPEN_AT_END, &(FtlDiagLoc){ NULL, 0, c->cpu },
+				      NULL, 0, n_open);
+		calltree_unwind(t, c, -1, FTL_CALL_F_OPEN, NULL);
 	}
 	calltree_sum_groups(&t->root, t->lean);
 	if (!t->lean)
@@ -827,9 +968,10 @@ guint64 ftl_calltree_n_repaired(const FtlCallTree *t)
 }
 
 /* A node's span is what its calls took; its children's spans are what their
- * calls took, each given to the call it was made from (orphan exits and
- * calls merged into "(deeper)" bring no children of their own). So when no
- * call's children outweigh it, no node's children do. */
+ * calls took, each given to the call it was made from (calls merged into
+ * "(deeper)" bring no children of their own; a dissolved inferred call
+ * gives its children to its caller, whose span is then theirs or more). So
+ * when no call's children outweigh it, no node's children do. */
 gboolean ftl_calltree_sound(const FtlCallTree *t)
 {
 	return !t->unsound;

@@ -11,7 +11,9 @@
 #include "model/event.h"
 
 typedef enum {
-	FTL_CALL_F_ORPHAN = 1u << 0,   /* exit without its entry (trace started mid-call) */
+	/* exit without its entry (trace started mid-call): placed at its depth
+	 * on its task's stack, its calls before the exit below it */
+	FTL_CALL_F_ORPHAN = 1u << 0,
 	FTL_CALL_F_OPEN = 1u << 1,     /* entry without its exit (end of trace, LOST, depth jump) */
 	FTL_CALL_F_REPAIRED = 1u << 2, /* closed by a depth/name mismatch repair */
 	FTL_CALL_F_RECURSIVE = 1u << 3, /* the function was already on the stack */
@@ -35,8 +37,7 @@ typedef struct {
 	const FtlCallNode *node; /* its merged path; NULL without the tree or outside the focus */
 	gint level; /* frames below it on its task's stack (0: outermost known) */
 	gint64 span; /* time it covers in the tree: duration; for a call without one the
-		      * span of its children; for an exit without entry its duration less
-		      * its children already drawn at the top (FTL_TS_NONE on entry) */
+		      * span of its children (FTL_TS_NONE on entry) */
 } FtlCall;
 
 /* The merged tree is at most this deep (the root is at 0): calls nested
@@ -96,8 +97,18 @@ void ftl_calltree_free(FtlCallTree *t);
  * what only they read (FTL_CALL_F_RECURSIVE). */
 void ftl_calltree_add_on_call(FtlCallTree *t, FtlCallFunc func, gpointer user_data);
 /* func is called for every call when it is entered (duration, self and span
- * FTL_TS_NONE); an exit without entry is never entered. */
+ * FTL_TS_NONE). A call the trace began inside is entered, inferred, when
+ * the first event inside it shows it (FTL_CALL_F_ORPHAN, func "(unknown)",
+ * entry_ts that event's time): an event at depth d on a task's empty stack
+ * shows d calls open below it, each with its own frame. Its exit names
+ * it (FtlCall.func, entry_ts exit time - duration); without one it is
+ * dissolved (ftl_calltree_add_on_dissolve). */
 void ftl_calltree_add_on_enter(FtlCallTree *t, FtlCallFunc func, gpointer user_data);
+/* func is called for an inferred call that ends without an exit (end of
+ * trace, lost events, a call entered at its depth): it was none, and the
+ * calls made in it (already finished, at call->level + 1) belong to its
+ * caller (at call->level). Never an on_call: statistics never see it. */
+void ftl_calltree_add_on_dissolve(FtlCallTree *t, FtlCallFunc func, gpointer user_data);
 /* Interrupts (function_graph's "==========>" and irq_handler_entry events)
  * open an "[irq]" frame (FTL_CALL_F_IRQ) on the interrupted stack, closed
  * by the matching exit arrow or irq_handler_exit; exits never match it. */

@@ -244,15 +244,15 @@ static FtlFlameNode *flame_copy_child(FtlFlame *f, FtlFlameNode *to, const char 
 }
 
 /* The weight a call node's flame node gets: its span and, where a damaged
- * trace has children that outweigh their parent, more. Read only. */
+ * trace has children that outweigh their parent, what its children weigh
+ * (a frame is as wide as its calls took, or its children together when
+ * they are wider). Read only. */
 static gint64 flame_calls_value(const FtlCallNode *from)
 {
-	gint64 kids = 0, kid_values = 0;
-	for (const FtlCallNode *c = from->child; c; c = c->next) {
-		kids += c->span_ns;
+	gint64 kid_values = 0;
+	for (const FtlCallNode *c = from->child; c; c = c->next)
 		kid_values += flame_calls_value(c);
-	}
-	return MAX(from->span_ns - kids, 0) + kid_values;
+	return MAX(from->span_ns, kid_values);
 }
 
 /* Copies from's children under to. A child lighter than min (never drawn:
@@ -262,10 +262,10 @@ static gint64 flame_calls_value(const FtlCallNode *from)
  * from one call node and a leaf is never given children by another. In a
  * sound call tree (ftl_calltree_sound) a subtree weighs its root's span:
  * the leaves' subtrees, most of the tree, are never walked. */
-static void flame_copy_calls(FtlFlame *f, FtlFlameNode *to, const FtlCallTree *t,
-			     const FtlCallNode *from, gboolean groups, gint64 min, gboolean sound)
+static gint64 flame_copy_calls(FtlFlame *f, FtlFlameNode *to, const FtlCallTree *t,
+			       const FtlCallNode *from, gboolean groups, gint64 min, gboolean sound)
 {
-	gint64 kids = 0;
+	gint64 kids = 0; /* what from's children weigh, as flame_calls_value() */
 	for (const FtlCallNode *c = from->child; c; c = c->next) {
 		FtlFlameKind kind = groups			    ? FTL_FLAME_GROUP
 				    : strcmp(c->func, "[irq]") == 0 ? FTL_FLAME_IRQ
@@ -281,11 +281,13 @@ static void flame_copy_calls(FtlFlame *f, FtlFlameNode *to, const FtlCallTree *t
 		    (v = sound ? c->span_ns : flame_calls_value(c)) < min)
 			n->self += v;
 		else
-			flame_copy_calls(f, n, t, c, FALSE, min, sound);
-		kids += c->span_ns;
+			v = flame_copy_calls(f, n, t, c, FALSE, min, sound);
+		kids += v;
 	}
-	if (to->kind != FTL_FLAME_ROOT && to->kind != FTL_FLAME_GROUP)
-		to->self += MAX(from->span_ns - kids, 0);
+	if (to->kind == FTL_FLAME_ROOT || to->kind == FTL_FLAME_GROUP)
+		return kids;
+	to->self += MAX(from->span_ns - kids, 0);
+	return MAX(from->span_ns, kids);
 }
 
 void ftl_flame_add_calltree(FtlFlame *f, const FtlCallTree *t, gboolean groups)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Flame charts from the call tree's finished calls: children gathered per
  * task and stack level until their caller returns, narrow calls summed into
- * runs on the fly, exits without entry adopting the calls they enclose. */
+ * runs on the fly. */
 #include "analysis/flamechart.h"
 
 #include <string.h>
@@ -51,6 +51,7 @@ static void chart_lane_free(gpointer p)
 
 static void chart_on_enter(const FtlCall *call, gpointer data);
 static void chart_on_call(const FtlCall *call, gpointer data);
+static void chart_on_dissolve(const FtlCall *call, gpointer data);
 
 FtlFlameChart *ftl_flamechart_new(const FtlFlameChartOptions *opt)
 {
@@ -63,6 +64,7 @@ FtlFlameChart *ftl_flamechart_new(const FtlFlameChartOptions *opt)
 	ftl_calltree_set_irq_frames(c->calls);
 	ftl_calltree_add_on_enter(c->calls, chart_on_enter, c);
 	ftl_calltree_add_on_call(c->calls, chart_on_call, c);
+	ftl_calltree_add_on_dissolve(c->calls, chart_on_dissolve, c);
 	c->tree = ftl_flame_new(FTL_FLAME_UNIT_NS);
 	ftl_flame_set_chart(c->tree);
 	c->ctxs = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, chart_ctx_free);
@@ -171,22 +173,34 @@ static void chart_run(FtlFlameChart *c, GPtrArray *list, gint64 start, gint64 sp
 	g_ptr_array_add(list, n);
 }
 
-/* An exit without entry encloses the calls before it that the kernel
- * printed deeper: they become its children. */
-static void chart_adopt(GPtrArray *list, const FtlCall *call, GPtrArray *kids)
+/* The level of call in the chart (0: a lane's top), -1 outside the focus. */
+static gint chart_call_level(FtlFlameChart *c, ChartCtx *x, const FtlCall *call)
 {
-	guint first = list->len;
-	while (first > 0) {
-		FtlFlameNode *n = g_ptr_array_index(list, first - 1);
-		if ((gint)n->depth <= call->depth ||
-		    (call->entry_ts != FTL_TS_NONE && n->start != FTL_TS_NONE &&
-		     n->start < call->entry_ts))
-			break;
-		first--;
-	}
-	for (guint i = first; i < list->len; i++)
-		g_ptr_array_insert(kids, (gint)(i - first), g_ptr_array_index(list, i));
-	g_ptr_array_set_size(list, first);
+	gint level = call->level;
+	if (!c->opt.function)
+		return level;
+	if (x->focus_level < 0 || level < x->focus_level)
+		return -1;
+	level -= x->focus_level;
+	if (level == 0)
+		x->focus_level = -1;
+	return level;
+}
+
+/* A call the tree inferred ended without exit: what it called is its
+ * caller's. */
+static void chart_on_dissolve(const FtlCall *call, gpointer data)
+{
+	FtlFlameChart *c = data;
+	ChartCtx *x = chart_ctx(c, call);
+	gint level = chart_call_level(c, x, call);
+	if (level < 0)
+		return;
+	GPtrArray *below = chart_level(x, level + 1);
+	GPtrArray *list = level == 0 ? chart_lane(c, call)->items : chart_level(x, level);
+	for (guint i = 0; i < below->len; i++)
+		g_ptr_array_add(list, g_ptr_array_index(below, i));
+	g_ptr_array_set_size(below, 0);
 }
 
 /* long: one finished call placed, with the repairs it may need */
@@ -194,14 +208,9 @@ static void chart_on_call(const FtlCall *call, gpointer data)
 {
 	FtlFlameChart *c = data;
 	ChartCtx *x = chart_ctx(c, call);
-	gint level = call->level;
-	if (c->opt.function) {
-		if (x->focus_level < 0 || level < x->focus_level)
-			return;
-		level -= x->focus_level;
-		if (level == 0)
-			x->focus_level = -1;
-	}
+	gint level = chart_call_level(c, x, call);
+	if (level < 0)
+		return;
 	c->n_calls++;
 	gint64 span = MAX(call->span, 0);
 	gint64 start = call->entry_ts;
@@ -219,8 +228,6 @@ static void chart_on_call(const FtlCall *call, gpointer data)
 		g_ptr_array_add(kids, g_ptr_array_index(below, i));
 	g_ptr_array_set_size(below, 0);
 	GPtrArray *list = level == 0 ? chart_lane(c, call)->items : chart_level(x, level);
-	if (call->flags & FTL_CALL_F_ORPHAN)
-		chart_adopt(list, call, kids);
 	gboolean wide = FALSE;
 	for (guint i = 0; i < kids->len && !wide; i++)
 		wide = ((FtlFlameNode *)g_ptr_array_index(kids, i))->kind != FTL_FLAME_MERGED;

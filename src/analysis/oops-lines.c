@@ -439,15 +439,18 @@ static gboolean oops_cpu_line(FtlOopsReport *r, const char *s)
 		p = q;
 	}
 	p = oops_trim(p);
+	/* 2.6.2x put them in parentheses: "Not tainted (2.6.26-rc3 #82)" */
+	gboolean paren = *p == '(';
+	p += paren;
 	const char *rel = p;
-	while (*p && *p != ' ')
+	while (*p && *p != ' ' && !(paren && *p == ')'))
 		p++;
 	if (p > rel && !r->release)
 		r->release = g_strndup(rel, (gsize)(p - rel));
 	p = oops_trim(p);
 	if (*p == '#' && !r->build) {
 		const char *b = p;
-		while (*p && *p != ' ')
+		while (*p && *p != ' ' && !(paren && *p == ')'))
 			p++;
 		r->build = g_strndup(b, (gsize)(p - b));
 	}
@@ -542,6 +545,11 @@ static void oops_fault_line(FtlOopsReport *r, const char *s)
 	} else if (g_str_has_prefix(s, "IP: ")) {
 		reg = "IP";
 		v = s + 4;
+	} else if (g_str_has_prefix(s, "EIP is at ")) {
+		/* i386 before 3.x named it on a line of its own after
+		 * "EIP: 0060:[<c10731b2>] EFLAGS: 00000246 CPU: 0" */
+		reg = "EIP";
+		v = s + 10;
 	} else if (g_str_has_prefix(s, "PC is at ")) {
 		reg = "PC";
 		v = s + 9;
@@ -788,6 +796,13 @@ static void oops_stacks_frame(OopsStacks *st, OopsCtx *c, guint idx, const FtlCo
 	c->label = NULL;
 }
 
+/* i386's die() ends a report with "EIP: [<c10731b2>] func+0xe2/0xf0 SS:ESP
+ * 0068:c46f3e30": where it was, said again, no register dump. */
+static gboolean oops_eip_summary(const char *s)
+{
+	return g_str_has_prefix(s, "EIP: [<") && strstr(s, " SS:ESP ");
+}
+
 /* The code segment of an x86 "RIP: 0033:..." says user mode (privilege 3). */
 static gboolean oops_user_segment(const char *s)
 {
@@ -922,6 +937,10 @@ static void oops_stacks_cpu(OopsStacks *st, OopsCtx *c, const char *s)
 		return;
 	} else if (g_str_has_prefix(s, "CPU: ") && strstr(s, "PID: ")) {
 		n = s + 5;
+	} else if (g_str_has_prefix(s, "EIP: ") && strstr(s, " EFLAGS: ") && strstr(s, " CPU: ")) {
+		/* i386 before 3.x: "EIP: 0060:[<c10731b2>] EFLAGS: 00000246 CPU: 0",
+		 * its only word of the CPU */
+		n = strstr(s, " CPU: ") + 6;
 	} else if (g_str_has_prefix(s, "task:") && strstr(s, " state:")) {
 		/* a task's stack (sched_show_task), not a running CPU's */
 		c->cpu = -1;
@@ -938,12 +957,14 @@ static void oops_stacks_other(OopsStacks *st, OopsCtx *c, guint idx, const char 
 			      guint *gprs)
 {
 	FtlOopsReport *r = st->r;
-	gboolean regline = oops_parse_regs(s, NULL) > 0 || oops_parse_s390(s, NULL, gprs) > 0;
+	gboolean regline = !oops_eip_summary(s) &&
+			   (oops_parse_regs(s, NULL) > 0 || oops_parse_s390(s, NULL, gprs) > 0);
 	if (regline)
 		oops_stacks_regs(st, c, idx, s, gprs);
 	else if (!g_str_has_prefix(s, "Code: ") && !g_str_has_prefix(s, "Krnl Code") &&
+		 !(c->regs && g_str_has_prefix(s, "EIP is at ")) &&
 		 !(c->regs && *s && strspn(s, "RTIOEXKeyMWPASCRI:0123456789 ") == strlen(s)))
-		c->regs = NULL; /* the s390 PSW flags line stays in its dump */
+		c->regs = NULL; /* the s390 PSW flags line, i386's "EIP is at" stay in their dump */
 	if (g_str_has_prefix(s, "--- interrupt:"))
 		c->exception = TRUE;
 	else if (*s && !regline && !g_str_has_prefix(s, "Code: "))
@@ -1152,6 +1173,10 @@ void ftl_oops_read_fields(FtlOopsReport *r, const FtlConsole *con, GArray *lines
 			r->oops = g_strdup(s);
 			g_strchomp(r->oops);
 		}
+		const char *eflags = g_str_has_prefix(s, "EIP: ") ? strstr(s, " EFLAGS: ") : NULL;
+		const char *on = eflags ? strstr(eflags, " CPU: ") : NULL;
+		if (r->cpu < 0 && on && g_ascii_isdigit(on[6]))
+			r->cpu = (gint)g_ascii_strtoll(on + 6, NULL, 10); /* i386 before 3.x */
 		oops_location(r, s);
 		oops_fault_line(r, s);
 		if (r->kind == FTL_OOPS_LOCKDEP)

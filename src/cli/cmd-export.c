@@ -60,15 +60,14 @@ static gboolean export_speedscope(FtlTrace *trace, FtlCliGlobals *g, FILE *out,
 		return ftl_cli_lacks(g, trace, counts, "function_graph calls", error);
 	if (!ftl_speedscope_export_write(s, error))
 		return FALSE;
-	guint64 profiles, events, open, orphans, dropped;
-	ftl_speedscope_export_stats(s, &profiles, &events, &open, &orphans, &dropped);
-	if (g->verbose || dropped)
+	guint64 profiles, events, open, orphans;
+	ftl_speedscope_export_stats(s, &profiles, &events, &open, &orphans);
+	if (g->verbose)
 		g_printerr("ftlens: export: %" G_GUINT64_FORMAT " profiles, %" G_GUINT64_FORMAT
 			   " events; repaired: %" G_GUINT64_FORMAT " calls without exit closed "
 			   "at their task's last event, %" G_GUINT64_FORMAT
-			   " exits without entry opened at exit - duration, %" G_GUINT64_FORMAT
-			   " of them left out (they enclose calls already written)\n",
-			   profiles, events, open, orphans + dropped, dropped);
+			   " exits without entry opened where the first call in them showed\n",
+			   profiles, events, open, orphans);
 	return TRUE;
 }
 

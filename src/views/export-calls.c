@@ -20,7 +20,7 @@ struct _FtlCallExport {
 	gint64 origin;
 	gint64 last_key;
 	guint last_task;
-	guint64 n_open, n_orphan, n_unfit;
+	guint64 n_open, n_orphan;
 };
 
 static void export_task_free(gpointer p)
@@ -32,6 +32,7 @@ static void export_task_free(gpointer p)
 
 static void export_on_enter(const FtlCall *call, gpointer data);
 static void export_on_call(const FtlCall *call, gpointer data);
+static void export_on_dissolve(const FtlCall *call, gpointer data);
 
 FtlCallExport *ftl_call_export_new(const FtlExportSink *sink, gpointer self, FtlDiags *diags)
 {
@@ -43,6 +44,7 @@ FtlCallExport *ftl_call_export_new(const FtlExportSink *sink, gpointer self, Ftl
 	ftl_calltree_set_irq_frames(x->calls);
 	ftl_calltree_add_on_enter(x->calls, export_on_enter, x);
 	ftl_calltree_add_on_call(x->calls, export_on_call, x);
+	ftl_calltree_add_on_dissolve(x->calls, export_on_dissolve, x);
 	x->by_key = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
 	x->tasks = g_ptr_array_new_with_free_func(export_task_free);
 	x->origin = FTL_TS_NONE;
@@ -113,22 +115,17 @@ static void export_on_call(const FtlCall *call, gpointer data)
 	guint i = export_task(x, call->pid, call->cpu);
 	ExportTask *t = export_get(x, i);
 	gint64 dur = call->duration != FTL_TS_NONE ? call->duration : MAX(call->span, 0);
-	if (call->flags & FTL_CALL_F_ORPHAN) {
-		x->n_orphan++;
-		gint64 start = call->entry_ts != FTL_TS_NONE && x->origin != FTL_TS_NONE
-				       ? call->entry_ts - x->origin
-				       : t->cursor;
-		gboolean fits = start >= t->cursor;
-		x->n_unfit += !fits;
-		x->sink->whole(x->self, i, start, start + dur, call, fits);
-		if (fits)
-			t->cursor = start + dur;
-		return;
-	}
 	gint64 start = (guint)call->level < t->starts->len
 			       ? g_array_index(t->starts, gint64, call->level)
 			       : t->cursor;
 	gint64 end;
+	if (call->flags & FTL_CALL_F_ORPHAN) {
+		/* inferred when the first call in it showed, it began at exit -
+		 * duration when the exit says */
+		x->n_orphan++;
+		if (call->entry_ts != FTL_TS_NONE && x->origin != FTL_TS_NONE)
+			start = MIN(start, call->entry_ts - x->origin);
+	}
 	if (call->flags & FTL_CALL_F_OPEN) {
 		/* no exit: it lasted at least until the task's last event */
 		x->n_open++;
@@ -143,6 +140,12 @@ static void export_on_call(const FtlCall *call, gpointer data)
 	end = MAX(end, t->cursor);
 	t->cursor = end;
 	x->sink->close(x->self, i, start, end, call);
+}
+
+static void export_on_dissolve(const FtlCall *call, gpointer data)
+{
+	FtlCallExport *x = data;
+	x->sink->dissolve(x->self, export_task(x, call->pid, call->cpu), call);
 }
 
 void ftl_call_export_feed(FtlCallExport *x, const FtlEvent *ev)
@@ -225,9 +228,5 @@ guint64 ftl_call_export_n_orphan(const FtlCallExport *x)
 	return x->n_orphan;
 }
 
-guint64 ftl_call_export_n_unfit(const FtlCallExport *x)
-{
-	return x->n_unfit;
-}
 
 FTL_CONSUMER_DEFINE(call_export, FtlCallExport);

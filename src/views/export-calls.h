@@ -24,10 +24,11 @@ typedef struct {
 	void (*open)(gpointer self, guint task, gint64 at, const FtlCall *call);
 	/* the call entered last on task ends at end (>= start) */
 	void (*close)(gpointer self, guint task, gint64 start, gint64 end, const FtlCall *call);
-	/* an exit without entry: the whole call; fits is FALSE when its start
-	 * lies before what the task already showed (it cannot be nested) */
-	void (*whole)(gpointer self, guint task, gint64 start, gint64 end, const FtlCall *call,
-		      gboolean fits);
+	/* a call the trace began inside was entered inferred (open with
+	 * FTL_CALL_F_ORPHAN and no name yet): its exit closes it with its name
+	 * (start may then lie before the open's at); here it ends without one,
+	 * so it was none: the calls shown in it belong to its caller */
+	void (*dissolve)(gpointer self, guint task, const FtlCall *call);
 	/* a marker written by task (at on its clock) */
 	void (*marker)(gpointer self, guint task, gint64 at, const FtlEvent *ev);
 	/* any other event; at is FTL_TS_NONE when it has no time */
@@ -47,10 +48,8 @@ guint ftl_call_export_n_tasks(const FtlCallExport *x);
 const FtlExportTask *ftl_call_export_task(const FtlCallExport *x, guint i);
 /* The trace clock value of time 0 (FTL_TS_NONE: no timestamps). */
 gint64 ftl_call_export_origin(const FtlCallExport *x);
-/* Calls closed at the end without an exit, and exits without entry that
- * could not be nested (fits FALSE). */
+/* Calls closed at the end without an exit, and exits without entry. */
 guint64 ftl_call_export_n_open(const FtlCallExport *x);
 guint64 ftl_call_export_n_orphan(const FtlCallExport *x);
-guint64 ftl_call_export_n_unfit(const FtlCallExport *x);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlCallExport, ftl_call_export_free)

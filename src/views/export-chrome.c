@@ -36,12 +36,16 @@ static void ch_open(gpointer self, guint task, gint64 at, const FtlCall *call)
 	(void)self, (void)task, (void)at, (void)call;
 }
 static void ch_close(gpointer self, guint task, gint64 start, gint64 end, const FtlCall *call);
-static void ch_whole(gpointer self, guint task, gint64 start, gint64 end, const FtlCall *call,
-		     gboolean fits);
+/* events are written whole at their end: an inferred call that ends
+ * without exit wrote nothing */
+static void ch_dissolve(gpointer self, guint task, const FtlCall *call)
+{
+	(void)self, (void)task, (void)call;
+}
 static void ch_marker(gpointer self, guint task, gint64 at, const FtlEvent *ev);
 static void ch_event(gpointer self, gint64 at, const FtlEvent *ev);
 
-static const FtlExportSink ch_sink = { ch_open, ch_close, ch_whole, ch_marker, ch_event };
+static const FtlExportSink ch_sink = { ch_open, ch_close, ch_dissolve, ch_marker, ch_event };
 
 FtlChromeExport *ftl_chrome_export_new(FILE *out, const char *input, FtlDiags *diags,
 				       GError **error)
@@ -163,15 +167,10 @@ static void ch_close(gpointer self, guint task, gint64 start, gint64 end, const 
 		ch_call(c, task, start, end, call, "B", "no exit before the trace ends");
 	else if (call->flags & FTL_CALL_F_OPEN)
 		ch_call(c, task, start, end, call, "X", "exit lost: ends where the trace lost it");
+	else if (call->flags & FTL_CALL_F_ORPHAN)
+		ch_call(c, task, start, end, call, "X", "exit without entry: start from its duration");
 	else
 		ch_call(c, task, start, end, call, "X", NULL);
-}
-
-static void ch_whole(gpointer self, guint task, gint64 start, gint64 end, const FtlCall *call,
-		     gboolean fits)
-{
-	(void)fits; /* events need no order here */
-	ch_call(self, task, start, end, call, "X", "exit without entry: start from its duration");
 }
 
 static void ch_marker(gpointer self, guint task, gint64 at, const FtlEvent *ev)

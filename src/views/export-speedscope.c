@@ -12,6 +12,10 @@
 #include "views/table.h"
 
 #define SS_MAX_MARKER_FRAMES 10000
+/* A record's frame with this bit is an inferred call's slot in named: its
+ * name comes with its exit, after its open was spooled. */
+#define SS_INFERRED  0x80000000u
+#define SS_DISSOLVED G_MAXUINT32
 
 typedef struct {
 	gint64 at;
@@ -27,21 +31,22 @@ struct _FtlSpeedscopeExport {
 	GHashTable *frame_of; /* interned name or marker text -> index + 1 */
 	GPtrArray *frames;    /* char* names (owned) */
 	guint n_marker_frames;
+	GArray *named; /* guint32 frame per inferred call, SS_DISSOLVED for none */
+	GHashTable *inferred; /* (task << 32 | level) -> its slot in named, open now */
 	GError *error; /* the first spool error */
-	guint64 events, whole, dropped;
+	guint64 events;
 };
 
 static void ss_open(gpointer self, guint task, gint64 at, const FtlCall *call);
 static void ss_close(gpointer self, guint task, gint64 start, gint64 end, const FtlCall *call);
-static void ss_whole(gpointer self, guint task, gint64 start, gint64 end, const FtlCall *call,
-		     gboolean fits);
+static void ss_dissolve(gpointer self, guint task, const FtlCall *call);
 static void ss_marker(gpointer self, guint task, gint64 at, const FtlEvent *ev);
 static void ss_event(gpointer self, gint64 at, const FtlEvent *ev)
 {
 	(void)self, (void)at, (void)ev;
 }
 
-static const FtlExportSink ss_sink = { ss_open, ss_close, ss_whole, ss_marker, ss_event };
+static const FtlExportSink ss_sink = { ss_open, ss_close, ss_dissolve, ss_marker, ss_event };
 
 FtlSpeedscopeExport *ftl_speedscope_export_new(FILE *out, const char *name, FtlDiags *diags,
 					       GError **error)
@@ -56,6 +61,8 @@ FtlSpeedscopeExport *ftl_speedscope_export_new(FILE *out, const char *name, FtlD
 	s->calls = ftl_call_export_new(&ss_sink, s, diags);
 	s->frame_of = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, NULL);
 	s->frames = g_ptr_array_new_with_free_func(g_free);
+	s->named = g_array_new(FALSE, FALSE, sizeof(guint32));
+	s->inferred = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, NULL);
 	return s;
 }
 
@@ -67,6 +74,8 @@ void ftl_speedscope_export_free(FtlSpeedscopeExport *s)
 	ftl_call_export_free(s->calls);
 	g_hash_table_destroy(s->frame_of);
 	g_ptr_array_unref(s->frames);
+	g_array_unref(s->named);
+	g_hash_table_destroy(s->inferred);
 	g_clear_error(&s->error);
 	g_free(s->name);
 	g_free(s);
@@ -97,32 +106,50 @@ static void ss_record(FtlSpeedscopeExport *s, guint task, gint64 at, guint32 fra
 	s->events++;
 }
 
+/* The slot of the inferred call open at level on task; taken (forgotten)
+ * when take. */
+static guint32 ss_inferred(FtlSpeedscopeExport *s, guint task, gint level, gboolean take)
+{
+	gint64 key = ((gint64)task << 32) | (guint32)level;
+	gpointer slot = g_hash_table_lookup(s->inferred, &key);
+	if (take)
+		g_hash_table_remove(s->inferred, &key);
+	return GPOINTER_TO_UINT(slot) - 1;
+}
+
 static void ss_open(gpointer self, guint task, gint64 at, const FtlCall *call)
 {
 	FtlSpeedscopeExport *s = self;
-	ss_record(s, task, at, ss_frame(s, call->func), TRUE);
+	if (!(call->flags & FTL_CALL_F_ORPHAN)) {
+		ss_record(s, task, at, ss_frame(s, call->func), TRUE);
+		return;
+	}
+	/* an inferred call: its frame is named when it ends */
+	guint32 slot = s->named->len, none = SS_DISSOLVED;
+	g_array_append_val(s->named, none);
+	gint64 *key = g_new(gint64, 1);
+	*key = ((gint64)task << 32) | (guint32)call->level;
+	g_hash_table_insert(s->inferred, key, GUINT_TO_POINTER(slot + 1));
+	ss_record(s, task, at, SS_INFERRED | slot, TRUE);
 }
 
 static void ss_close(gpointer self, guint task, gint64 start, gint64 end, const FtlCall *call)
 {
 	FtlSpeedscopeExport *s = self;
 	(void)start;
-	ss_record(s, task, end, ss_frame(s, call->func), FALSE);
+	guint32 f = ss_frame(s, call->func);
+	if (call->flags & FTL_CALL_F_ORPHAN) {
+		guint32 slot = ss_inferred(s, task, call->level, TRUE);
+		if (slot < s->named->len)
+			g_array_index(s->named, guint32, slot) = f;
+	}
+	ss_record(s, task, end, f, FALSE);
 }
 
-/* An exit without entry nests only when nothing was shown after its start. */
-static void ss_whole(gpointer self, guint task, gint64 start, gint64 end, const FtlCall *call,
-		     gboolean fits)
+/* Its open record is left out when written: its calls are its caller's. */
+static void ss_dissolve(gpointer self, guint task, const FtlCall *call)
 {
-	FtlSpeedscopeExport *s = self;
-	if (!fits) {
-		s->dropped++;
-		return;
-	}
-	s->whole++;
-	guint32 f = ss_frame(s, call->func);
-	ss_record(s, task, start, f, TRUE);
-	ss_record(s, task, end, f, FALSE);
+	ss_inferred(self, task, call->level, TRUE);
 }
 
 static void ss_marker(gpointer self, guint task, gint64 at, const FtlEvent *ev)
@@ -144,6 +171,7 @@ static void ss_marker(gpointer self, guint task, gint64 at, const FtlEvent *ev)
 
 typedef struct {
 	FILE *out;
+	GArray *named;
 	gboolean first;
 } SsWrite;
 
@@ -151,8 +179,14 @@ static gboolean ss_write_event(const void *rec, gpointer data)
 {
 	const SsRecord *r = rec;
 	SsWrite *w = data;
+	guint32 frame = r->frame;
+	if (frame & SS_INFERRED) {
+		frame = g_array_index(w->named, guint32, frame & ~SS_INFERRED);
+		if (frame == SS_DISSOLVED)
+			return TRUE;
+	}
 	fprintf(w->out, "%s{\"type\":\"%s\",\"frame\":%u,\"at\":%" G_GINT64_FORMAT "}",
-		w->first ? "" : ",", r->open ? "O" : "C", r->frame, r->at);
+		w->first ? "" : ",", r->open ? "O" : "C", frame, r->at);
 	w->first = FALSE;
 	return TRUE;
 }
@@ -177,7 +211,7 @@ static gboolean ss_write_profiles(FtlSpeedscopeExport *s, GError **error)
 			"%s\n{\"type\":\"evented\",\"name\":%s,\"unit\":\"nanoseconds\","
 			"\"startValue\":0,\"endValue\":%" G_GINT64_FORMAT ",\"events\":[",
 			first ? "" : ",", q, MAX(t->last, 0));
-		SsWrite w = { s->out, TRUE };
+		SsWrite w = { s->out, s->named, TRUE };
 		if (!ftl_spool_read(s->spool, i, ss_write_event, &w, error))
 			return FALSE;
 		fputs("]}", s->out);
@@ -209,13 +243,12 @@ gboolean ftl_speedscope_export_write(FtlSpeedscopeExport *s, GError **error)
 }
 
 void ftl_speedscope_export_stats(const FtlSpeedscopeExport *s, guint64 *profiles,
-				 guint64 *events, guint64 *open, guint64 *orphans, guint64 *dropped)
+				 guint64 *events, guint64 *open, guint64 *orphans)
 {
 	*profiles = 0;
 	for (guint i = 0; i < ftl_call_export_n_tasks(s->calls); i++)
 		*profiles += ftl_spool_count(s->spool, i) > 0;
 	*events = s->events;
 	*open = ftl_call_export_n_open(s->calls);
-	*orphans = s->whole;
-	*dropped = s->dropped;
+	*orphans = ftl_call_export_n_orphan(s->calls);
 }

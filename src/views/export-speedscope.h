@@ -21,8 +21,8 @@ FtlCallExport *ftl_speedscope_export_calls(FtlSpeedscopeExport *s);
 /* After the pass: writes the document. FALSE with error on a write error. */
 gboolean ftl_speedscope_export_write(FtlSpeedscopeExport *s, GError **error);
 /* What -v tells: profiles written, events, calls closed at the end,
- * exits without entry drawn and left out. */
+ * exits without entry. */
 void ftl_speedscope_export_stats(const FtlSpeedscopeExport *s, guint64 *profiles,
-				 guint64 *events, guint64 *open, guint64 *orphans, guint64 *dropped);
+				 guint64 *events, guint64 *open, guint64 *orphans);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlSpeedscopeExport, ftl_speedscope_export_free)

@@ -5,8 +5,11 @@
 # code involved), by the rules ftlens documents (doc/ftlens-flame.1):
 #   - a call with a printed duration covers that duration;
 #   - a call without exit covers its children's time only;
-#   - an exit without entry covers its duration less what its children
-#     (drawn at the top, the trace began inside it) already cover;
+#   - an exit without entry is a call the trace began inside: what the
+#     task showed deeper on an empty stack before it is inside it (an event
+#     at depth d on an empty stack shows d calls open below it), and its
+#     exit names it; one whose exit never comes is no call, what was shown
+#     inside it is its caller's;
 #   - stacks are per task (the proc column or the last task switch on the
 #     CPU; before a CPU's first switch, the task that switch names as the
 #     one switched out), per CPU for the idle task (pid 0) and, apart from
@@ -46,31 +49,40 @@ def dur_ns(m):
 
 
 class Frame:
-    def __init__(self, name, depth, path, irq=False):
-        self.name, self.depth, self.path, self.irq = name, depth, path, irq
+    def __init__(self, name, depth, parent, group, irq=False, inferred=False):
+        self.name, self.depth, self.parent, self.group = name, depth, parent, group
+        self.irq, self.inferred, self.dissolved = irq, inferred, False
         self.kids = 0
+
+    def path(self):
+        """Its path once the stack is known: dissolved frames are none."""
+        names, f = [], self
+        while f is not None:
+            if not f.dissolved:
+                names.append(f.name)
+            f = f.parent
+        return self.group + tuple(reversed(names))
 
 
 class Ctx:
     def __init__(self):
         self.frames = []
-        self.owed = {}
         self.cpu = -1
         self.group = ()
 
 
+MAX_DEPTH = 256
+
+
 class Oracle:
     def __init__(self, per_task=False):
+        self.done = []
         self.span = {}
         self.calls = {}
         self.ctxs = {}
         self.pid = {}
         self.comm = {}
         self.per_task = per_task
-
-    def add(self, path, v):
-        self.span[path] = self.span.get(path, 0) + v
-        self.calls[path] = self.calls.get(path, 0) + 1
 
     def first_switches(self, lines):
         """Before a CPU's first switch line its task is the one switched out."""
@@ -80,21 +92,43 @@ class Oracle:
                 self.pid[int(m.group(1))] = int(m.group(3))
                 self.comm.setdefault(int(m.group(3)), m.group(2).strip())
 
-    def give(self, c, depth, v):
+    def give(self, c, v):
         if c.frames:
             c.frames[-1].kids += v
-        elif depth > 0:
-            c.owed[depth - 1] = c.owed.get(depth - 1, 0) + v
 
     def pop(self, c, dur):
         f = c.frames.pop()
         s = dur if dur is not None else f.kids
-        self.add(f.path, s)
-        self.give(c, f.depth, s)
+        self.done.append((f, s))
+        self.give(c, s)
+
+    def dissolve(self, c):
+        f = c.frames.pop()
+        f.dissolved = True
+        self.give(c, f.kids)
+
+    def drop(self, c):
+        if c.frames[-1].inferred:
+            self.dissolve(c)
+        else:
+            self.pop(c, None)
 
     def unwind(self, c, depth):
         while c.frames and c.frames[-1].depth > depth:
-            self.pop(c, None)
+            self.drop(c)
+
+    def push(self, c, name, depth, irq=False, inferred=False):
+        top = c.frames[-1] if c.frames else None
+        c.frames.append(Frame(name, depth, top, c.group, irq, inferred))
+
+    def infer(self, c, lo, hi):
+        """The trace began inside calls at depths lo..hi-1, never entered."""
+        for d in range(lo, hi):
+            self.push(c, '(unknown)', d, inferred=True)
+
+    def infer_below(self, c, depth):
+        if not c.frames and depth > 0:
+            self.infer(c, max(0, depth - MAX_DEPTH), depth)
 
     def ctx(self, cpu, pid):
         key = pid if pid and pid > 0 else ('cpu', cpu) if pid == 0 else ('unknown', cpu)
@@ -109,10 +143,8 @@ class Oracle:
     def entry(self, c, name, depth):
         if c.frames and not c.frames[-1].irq and depth <= c.frames[-1].depth:
             self.unwind(c, depth - 1)
-        parent = c.frames[-1].path if c.frames else c.group
-        if not c.frames:
-            c.owed[depth] = 0
-        c.frames.append(Frame(name, depth, parent + (name,)))
+        self.infer_below(c, depth)
+        self.push(c, name, depth)
 
     def exit(self, c, name, depth, dur):
         match = -1
@@ -120,37 +152,40 @@ class Oracle:
             f = c.frames[i]
             if f.irq:
                 continue
-            if f.depth == depth and (name is None or f.name == name):
+            if f.depth == depth and (name is None or f.inferred or f.name == name):
                 match = i
                 break
             if f.depth < depth:
                 break
         if match >= 0:
             while len(c.frames) - 1 > match:
-                self.pop(c, None)
-            self.pop(c, dur)
-            return
-        self.unwind(c, depth)
-        owed = c.owed.pop(depth, 0)
-        span = max(dur - owed, 0) if dur is not None else 0
-        parent = c.frames[-1].path if c.frames else c.group
-        self.add(parent + (name or '(unknown)',), span)
-        if c.frames:
-            self.give(c, depth, span)
+                self.drop(c)
         else:
-            self.give(c, depth, max(dur, owed) if dur is not None else owed)
+            # an exit without entry: the call is inferred, with what is
+            # open below it on an empty stack, and closed here
+            self.unwind(c, depth)
+            if c.frames:
+                self.infer(c, depth, depth + 1)
+            else:
+                self.infer_below(c, depth + 1)
+            if not c.frames:
+                return
+        top = c.frames[-1]
+        if top.inferred:
+            top.name = name or '(unknown)'
+            top.inferred = False
+        self.pop(c, dur)
 
     def irq(self, c, enter):
         if enter:
             top = c.frames[-1] if c.frames else None
-            parent = top.path if top else c.group
-            c.frames.append(Frame('[irq]', top.depth if top else -1, parent + ('[irq]',), True))
+            self.push(c, '[irq]', top.depth if top else -1, irq=True)
             return
         idx = [i for i, f in enumerate(c.frames) if f.irq]
         if not idx:
             return
         while len(c.frames) - 1 > idx[-1]:
-            self.pop(c, None)
+            self.drop(c)
         self.pop(c, None)
 
     def line(self, raw):
@@ -201,6 +236,10 @@ class Oracle:
     def finish(self):
         for c in self.ctxs.values():
             self.unwind(c, -2)
+        for f, v in self.done:
+            p = f.path()
+            self.span[p] = self.span.get(p, 0) + v
+            self.calls[p] = self.calls.get(p, 0) + 1
 
 
 def widths(span):

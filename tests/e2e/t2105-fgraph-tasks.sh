@@ -10,6 +10,13 @@
 # issue's 8 lines, several CPUs with nested interrupts and a task switched
 # back in on another CPU (tests/data/fgraph-tasks), the rig's captures in
 # this layout and a public one; the TUI's Graph is test-tui's.
+# Exits without entry (the trace began inside the call) are one rule for
+# every view (calltree's inferred calls): the call at its depth on its
+# task's stack, the calls the task showed deeper before it below it, marked
+# repaired; an inferred call whose exit never comes is none. Inputs: the
+# issue's 8 lines with their first lines cut off, a public kernel-doc
+# capture that begins inside __schedule on one CPU and deep in an
+# interrupt on another, and a public funcslower capture (exits only).
 . "$(dirname "$0")/lib.sh"
 prereq PYTHON
 make_tmpdir
@@ -17,7 +24,7 @@ trees=$top_srcdir/tests/e2e/fgraph_trees.py
 D=$FTL_TESTDATA/fgraph-tasks
 vm=$FTL_TESTDATA/vm
 real=$FTL_REAL_DATA/fgraph
-plan 22
+plan 26
 
 # view NAME TRACE: the tree the view shows, as fgraph_trees.py reads it
 view() {
@@ -58,9 +65,10 @@ same_tree() {
 
 all="graph flame chart speedscope chrome"
 # The issue's case, as its reporter saw it: two tasks, nothing nested across.
-check "the issue's 8 lines: init's syscall and the idle loop are two trees" \
-	'view graph "$D/issue-29.txt" >"$T/g" &&
-	 python3 - "$T/g" <<-PY
+# issue_tree FILE: FILE (a view's tree) is the issue's two tasks, nothing
+# nested across
+issue_tree() {
+	python3 - "$1" <<-PY
 	import json, sys
 	want = {"init-1;x64_sys_call": 1, "init-1;x64_sys_call;do_wait": 1,
 	        "init-1;x64_sys_call;do_wait;schedule": 1,
@@ -69,7 +77,10 @@ check "the issue's 8 lines: init's syscall and the idle loop are two trees" \
 	got = json.load(open(sys.argv[1]))
 	print("# got", got)
 	sys.exit(0 if got == want else 1)
-	PY'
+	PY
+}
+check "the issue's 8 lines: init's syscall and the idle loop are two trees" \
+	'view graph "$D/issue-29.txt" >"$T/g" && issue_tree "$T/g"'
 check "the issue's 8 lines: init's calls are closed by its exits, timed, not repaired" \
 	'"$FTLENS" graph -F csv "$D/issue-29.txt" >"$T/g.csv" &&
 	 grep -qx "x64_sys_call;do_wait;schedule,2,schedule,1,404223500,404219354,404223500,404223500,0" "$T/g.csv" &&
@@ -138,12 +149,33 @@ check REAL_DATA "public xen capture (a switch with calls open before it): every 
 check REAL_DATA "public xen capture: the calls before the switch are platfor-3210's" \
 	'view graph "$real/perftools_funcgraph_do_nanosleep_xen.txt" >"$T/x" &&
 	 grep -q "\"platfor-3210;do_nanosleep;schedule;__schedule\": 1" "$T/x" && ! grep -q "<\.\.\.>" "$T/x"'
-# exits without entry are laid out in time by the chart and the exports
-# (opened at exit - duration), merged at the top by graph and flame
-check REAL_DATA "public funcslower (exits only, switches): graph and flame show the same tree" \
-	'same_tree "$real/perftools_funcslower_context_switches.txt" graph flame &&
+check REAL_DATA "public funcslower (exits only, switches): every view shows the same tree" \
+	'same_tree "$real/perftools_funcslower_context_switches.txt" $all &&
 	 view graph "$real/perftools_funcslower_context_switches.txt" >"$T/y" &&
 	 grep -q "\"registe-27414;sys_nanosleep\": 2" "$T/y"'
+
+# The issue's case as a trace that began inside x64_sys_call (and inside
+# do_wait, and inside schedule): the exits name the calls they close, and
+# what init showed before them is inside them, at their depth.
+check "the issue's 8 lines, first 1, 2 or 3 cut: every view nests init's calls in its exits" '
+	for n in 2 3 4; do
+		tail -n +$n "$D/issue-29.txt" >"$T/cut$n.txt" &&
+		same_tree "$T/cut$n.txt" $all && issue_tree "$T/oracle" || return 1
+	done'
+check "the issue's 8 lines, 2 cut: the exits are timed, repaired, at their depth; their calls not" '
+	"$FTLENS" graph -F csv "$T/cut3.txt" >"$T/g.csv" &&
+	 grep -qx "x64_sys_call,0,x64_sys_call,1,404741800,43700,404741800,404741800,1" "$T/g.csv" &&
+	 grep -qx "x64_sys_call;do_wait,1,do_wait,1,404698100,474600,404698100,404698100,1" "$T/g.csv" &&
+	 grep -qx "x64_sys_call;do_wait;schedule,2,schedule,1,404223500,404219354,404223500,404223500,0" "$T/g.csv" ||
+	 { sed "s/^/# /" "$T/g.csv"; false; }'
+kdoc=$real/kdoc5.4_fgraph_overhead_all_markers.txt
+check REAL_DATA "public kernel-doc capture beginning inside __schedule and an interrupt: every view" \
+	'same_tree "$kdoc" $all'
+check REAL_DATA "public kernel-doc capture: __switch_to is in the __schedule its exits close, not beside it" '
+	"$FTLENS" graph -F csv "$kdoc" >"$T/k.csv" &&
+	 grep -q "^schedule_preempt_disabled;schedule;__schedule;__schedule;__switch_to,4,__switch_to,1,1837709," "$T/k.csv" &&
+	 grep -q "^schedule_preempt_disabled;schedule;__schedule;__schedule;finish_task_switch;_raw_spin_unlock_irq,5," "$T/k.csv" &&
+	 ! grep -q "^__switch_to\|^finish_task_switch" "$T/k.csv" || { sed "s/^/# /" "$T/k.csv"; false; }'
 check "a CPU without any switch line: its calls stay an unknown task's, in every view" \
 	'printf "%s\n" " 0)               |  a() {" " 0)   1.000 us    |    b();" " 0)   3.000 us    |  }" >"$T/o.txt" &&
 	 same_tree "$T/o.txt" $all && grep -q "\"<\.\.\.>--1;a;b\": 1" "$T/oracle"'

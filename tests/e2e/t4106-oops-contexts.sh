@@ -23,13 +23,19 @@
 # - one register dump per architecture's layout: s390 (Krnl PSW, Krnl GPRS
 #   and its three continuation lines), ppc64 (NIP, LR, GPRnn), arm64 (pc,
 #   lr, x29...).
+# - i386 before 3.x, where EIP carries the code segment ("EIP:
+#   0060:[<c10731b2>] EFLAGS: 00000246 CPU: 0") and names the function on a
+#   line of its own ("EIP is at"): one register dump with the CPU that line
+#   gives, the faulting function from it, die()'s closing "EIP: [<...>]
+#   func SS:ESP" no second dump; and 2.6.26's release in parentheses
+#   ("Not tainted (2.6.26-rc3-00003-g5abc28d #82)").
 # - arm: the function an exception interrupted (named after "Exception
 #   stack" as a callee only) stays in the trace.
 # The summary lines come from oops_contexts.py (reliable frames only).
 . "$(dirname "$0")/lib.sh"
 prereq PYTHON
 make_tmpdir
-plan 13
+plan 15
 H=$(dirname "$0")
 
 # summary LOG: oops_contexts.py of the first report of LOG in $T/got
@@ -86,6 +92,31 @@ check "a lockdep splat with no CPU line: the task from its \"is trying to acquir
 	"$FTLENS" oops "$FTL_TESTDATA/oops-contexts/lkml_x86_2.6.18_lockdep_circular_no_cpu_line.log" >"$T/text" &&
 	grep -qx "  task       PID 186, comm kswapd0" "$T/text" &&
 	grep -qx "  kernel     2.6.18-1.2189self #1, taint not printed" "$T/text"'
+
+# i386 JSON summary: task, kernel, title, fault, its dumps
+i386() {
+	"$FTLENS" oops --json "$1" >"$T/json" && python3 -c "
+import json, sys
+r = json.load(open(sys.argv[1]))[\"logs\"][0][\"reports\"][0]
+print(r[\"comm\"], r[\"pid\"], r[\"cpu\"], r[\"release\"], r[\"build\"], r[\"fault_register\"], r[\"fault\"][\"function\"], r[\"fault\"][\"offset\"], r[\"title\"], sep=\"|\")
+for d in r[\"register_dumps\"]:
+    print(d[\"context\"], d[\"line\"], d[\"cpu\"], \" \".join(g[\"name\"] + \"=\" + g[\"value\"] for g in d[\"registers\"]))" "$T/json" >"$T/got"
+}
+cat >"$T/want" <<'EOF_I386'
+sh|18|0|2.6.37-rc3|#3|EIP|mem_cgroup_move_account|226|kernel BUG in mem_cgroup_move_account
+report 7 0 EIP=0060:[<c10731b2>] EFLAGS=00000246 EAX=00000004 EBX=c6f931d4 ECX=c681c300 EDX=c681c000 ESI=c681c300 EDI=ffffffea EBP=c681c000 ESP=c46f3e30 DS=007b ES=007b FS=0000 GS=0033 SS=0068
+EOF_I386
+check "i386 2.6.37 \"EIP: 0060:[<c10...>]\": one dump with its CPU, the function from \"EIP is at\"" \
+	'i386 "$FTL_TESTDATA/oops-contexts/lkml_i386_2.6.37_kernel_bug_eip_cs_mem_cgroup_move_account.log" &&
+	 diff -u "$T/want" "$T/got"'
+cat >"$T/want" <<'EOF_I386'
+swapper|0|0|2.6.26-rc3-00003-g5abc28d|#82|IP|get_page_from_freelist|74|BUG: unable to handle kernel NULL pointer dereference in get_page_from_freelist
+report 2 0 IP=[<c1042507>]
+report 8 0 EIP=0060:[<c1042507>] EFLAGS=00010282 EAX=c1371ed8 EBX=00000000 ECX=00000000 EDX=00000000 ESI=f7801180 EDI=00000000 EBP=00000000 ESP=c1371ec0 DS=007b ES=007b FS=00d8 GS=0000 SS=0068
+EOF_I386
+check "i386 2.6.26 NULL dereference: the release out of its parentheses, EIP's dump whole" \
+	'i386 "$FTL_TESTDATA/oops-contexts/lkml_i386_2.6.26_null_deref_ip_eip_get_page_from_freelist.log" &&
+	 diff -u "$T/want" "$T/got"'
 
 lockup=$FTL_REAL_DATA/oops/syzbot_report_350_x86_soft_lockup_nmi_backtraces_tcaller.log
 if have_input "$lockup" 5; then

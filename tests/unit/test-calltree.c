@@ -181,7 +181,8 @@ static void test_wide_callers_merge(void)
 
 static void test_orphan_exits(void)
 {
-	/* The trace starts inside Y (depth 1) inside an unnamed depth-0 call. */
+	/* The trace starts inside Y (depth 1) inside an unnamed depth-0 call:
+	 * X, printed deeper, is Y's, and Y the unnamed call's. */
 	g_autoptr(FtlDiags) d = ftl_diags_new();
 	g_autoptr(FtlCallTree) t = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, d);
 	feed_leaf(t, NONE, 0, 10, "X", 2, 10);
@@ -189,17 +190,94 @@ static void test_orphan_exits(void)
 	feed(t, evb_exit(NONE, 0, 10, NULL, 0, 80));
 	ftl_calltree_finish(t);
 	const FtlCallNode *root = ftl_calltree_root(t);
-	const FtlCallNode *x = child(root, "X"), *y = child(root, "Y");
 	const FtlCallNode *u = child(root, ftl_calltree_unknown_name());
-	CU_ASSERT_PTR_NOT_NULL_FATAL(x);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(y);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(u);
+	const FtlCallNode *y = child(u, "Y");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(y);
+	const FtlCallNode *x = child(y, "X");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(x);
+	CU_ASSERT_EQUAL(n_children(root), 1);
 	CU_ASSERT_EQUAL(x->total_ns, 10);
 	CU_ASSERT_EQUAL(y->total_ns, 50);
 	CU_ASSERT_EQUAL(y->self_ns, 40); /* X was its child */
 	CU_ASSERT_EQUAL(u->self_ns, 30); /* Y was its child */
 	CU_ASSERT_EQUAL(y->flagged, 1);
+	CU_ASSERT_EQUAL(x->flagged, 0);
+	CU_ASSERT_EQUAL(y->span_ns, 50);
+	CU_ASSERT_EQUAL(u->span_ns, 80);
+	guint64 n_open, n_orphan;
+	ftl_calltree_node_repairs(t, y, &n_open, &n_orphan);
+	CU_ASSERT_EQUAL(n_orphan, 1);
 	CU_ASSERT_EQUAL(ftl_diags_get(d, FTL_DIAG_ORPHAN_EXIT)->count, 2);
+	CU_ASSERT_EQUAL(ftl_diags_get(d, FTL_DIAG_OPEN_AT_END)->count, 0);
+	CU_ASSERT_TRUE(ftl_calltree_sound(t));
+}
+
+static void seen_dissolve(const FtlCall *call, gpointer data)
+{
+	g_ptr_array_add(((Seen *)data)->calls,
+			g_strdup_printf("dissolved@%d", call->level));
+}
+
+static void seen_str_call(const FtlCall *call, gpointer data)
+{
+	g_ptr_array_add(((Seen *)data)->calls, g_strdup_printf("%s@%d", call->func, call->level));
+}
+
+static void seen_enter(const FtlCall *call, gpointer data)
+{
+	g_ptr_array_add(((Seen *)data)->calls,
+			g_strdup_printf("enter %s@%d%s", call->func, call->level,
+					call->flags & FTL_CALL_F_ORPHAN ? " inferred" : ""));
+}
+
+/* An exit without entry closes the call inferred where the first event
+ * inside it showed, with that event's calls below it; an inferred call
+ * whose exit never comes is dissolved: its calls are its caller's, no
+ * call of its own, and a second round of calls of the same path merges
+ * with the first. */
+static void test_inferred_calls(void)
+{
+	g_autoptr(FtlDiags) d = ftl_diags_new();
+	g_autoptr(FtlCallTree) t = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, d);
+	Seen seen = { g_ptr_array_new_with_free_func(g_free) };
+	ftl_calltree_add_on_enter(t, seen_enter, &seen);
+	ftl_calltree_add_on_call(t, seen_str_call, &seen);
+	ftl_calltree_add_on_dissolve(t, seen_dissolve, &seen);
+	feed(t, evb_entry(NONE, 0, 10, "A", 2)); /* inside two unseen calls */
+	feed_leaf(t, NONE, 0, 10, "B", 3, 5);
+	feed(t, evb_exit(NONE, 0, 10, "A", 2, 20));
+	feed(t, evb_exit(NONE, 0, 10, "P", 1, 30)); /* names the depth-1 call */
+	feed(t, evb_entry(NONE, 0, 10, "P", 1));	/* P again, a call of its own */
+	feed_leaf(t, NONE, 0, 10, "A", 2, 7);
+	feed(t, evb_exit(NONE, 0, 10, "P", 1, 9));
+	ftl_calltree_finish(t); /* the depth-0 call never ends: dissolved */
+	const FtlCallNode *root = ftl_calltree_root(t);
+	CU_ASSERT_EQUAL(n_children(root), 1);
+	const FtlCallNode *p = child(root, "P");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->depth, 1);
+	CU_ASSERT_EQUAL(p->calls, 2);
+	CU_ASSERT_EQUAL(p->total_ns, 39);
+	CU_ASSERT_EQUAL(p->self_ns, 10 + 2);
+	const FtlCallNode *a = child(p, "A");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_EQUAL(a->depth, 2);
+	CU_ASSERT_EQUAL(a->calls, 2);
+	CU_ASSERT_EQUAL(a->total_ns, 27);
+	CU_ASSERT_EQUAL(child(a, "B")->depth, 3);
+	CU_ASSERT_EQUAL(child(a, "B")->calls, 1);
+	CU_ASSERT_EQUAL(ftl_calltree_n_calls(t), 5); /* A B A P P: no call for the unseen one */
+	CU_ASSERT_EQUAL(ftl_diags_get(d, FTL_DIAG_ORPHAN_EXIT)->count, 1);
+	CU_ASSERT_EQUAL(ftl_diags_get(d, FTL_DIAG_OPEN_AT_END)->count, 0);
+	static const char *want[] = {
+		"enter (unknown)@0 inferred", "enter (unknown)@1 inferred", "enter A@2", "enter B@3",
+		"B@3", "A@2", "P@1", "enter P@1", "enter A@2", "A@2", "P@1", "dissolved@0",
+	};
+	CU_ASSERT_EQUAL_FATAL(seen.calls->len, G_N_ELEMENTS(want));
+	for (guint i = 0; i < G_N_ELEMENTS(want); i++)
+		CU_ASSERT_STRING_EQUAL(g_ptr_array_index(seen.calls, i), want[i]);
+	g_ptr_array_unref(seen.calls);
 }
 
 static void test_open_at_end_no_time_invented(void)
@@ -452,6 +530,7 @@ static const UnitTest tests[] = {
 	{ "lean_same_shape", test_lean_same_shape },
 	{ "wide_callers_merge", test_wide_callers_merge },
 	{ "orphan_exits", test_orphan_exits },
+	{ "inferred_calls", test_inferred_calls },
 	{ "open_at_end_no_time_invented", test_open_at_end_no_time_invented },
 	{ "depth_jump", test_depth_jump },
 	{ "exit_name_mismatch_unwinds", test_exit_name_mismatch_unwinds },
