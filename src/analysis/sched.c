@@ -27,6 +27,10 @@ typedef enum {
 	OUT_DEAD,
 } SwitchOut;
 
+/* The events one wakeup is made of (a bit set): the wakeup tracers'
+ * "+" line comes with the sched_wakeup event of the same wakeup. */
+enum { WAKE_BY_WAKING = 1, WAKE_BY_WAKEUP = 2, WAKE_BY_TRACER = 4 };
+
 /* What the pass knows of a task now. */
 typedef struct {
 	gint32 pid;
@@ -39,6 +43,9 @@ typedef struct {
 	gint64 wake_ts; /* a wakeup waiting for its switch, FTL_TS_NONE */
 	gint32 waker_pid, waker_cpu;
 	const char *waker_comm;
+	guint wake_by;	    /* WAKE_BY_*: the events of its last wakeup since it ran */
+	gboolean restarted; /* the pending wakeup followed another one */
+	gint64 out_ts;	    /* an inferred switch-out not classified yet, FTL_TS_NONE */
 } SchedTask;
 
 /* What the pass knows of a CPU now. */
@@ -87,6 +94,7 @@ struct _FtlSched {
 	GHashTable *names;   /* interrupt handler names, owned */
 	GArray *on_iv, *on_wake;
 	gint64 first_ts, last_ts;
+	guint64 wakeups_seen; /* wakeup events so far: the trace records them */
 	SchedTask *last; /* the task asked for last */
 	/* the input, known from the events' source: its CPU statistics give
 	 * the whole trace's lost events (ftl_trace_cpu_lost) */
@@ -256,7 +264,7 @@ static SchedTask *sched_task(FtlSched *s, gint32 pid)
 		t->pid = pid;
 		t->cpu = t->last_cpu = -1;
 		t->prio = -1;
-		t->since = t->wake_ts = FTL_TS_NONE;
+		t->since = t->wake_ts = t->out_ts = FTL_TS_NONE;
 		g_hash_table_insert(s->tasks, GINT_TO_POINTER(pid), t);
 	}
 	return s->last = t;
@@ -427,8 +435,9 @@ static void acc_add_latency(SchedAcc *a, guint cap, const FtlSchedWakeup *w)
 /* The switch at t on cpu ran task n, woken before. */
 static void sched_served(FtlSched *s, SchedTask *n, gint32 cpu, gint64 t, gint32 prio)
 {
-	FtlSchedWakeup w = { t,	      n->wake_ts, t - n->wake_ts, cpu,		 n->pid,
-			     n->comm, prio,	  n->waker_pid,	  n->waker_comm, n->waker_cpu };
+	FtlSchedWakeup w = { t,	      n->wake_ts,  t - n->wake_ts, cpu,		  n->pid,
+			     n->comm, prio,	   n->waker_pid,   n->waker_comm, n->waker_cpu,
+			     n->restarted };
 	for (guint i = 0; i < s->on_wake->len; i++) {
 		SchedListener *l = &g_array_index(s->on_wake, SchedListener, i);
 		((FtlSchedWakeupFunc)l->fn)(&w, l->data);
@@ -443,7 +452,29 @@ static void sched_served(FtlSched *s, SchedTask *n, gint32 cpu, gint64 t, gint32
 	n->wake_ts = FTL_TS_NONE;
 }
 
-static void sched_wakeup(FtlSched *s, const FtlEvent *ev, gint32 pid, gint32 prio)
+/* An inferred switch-out of t, classified now: counted in the windows
+ * that hold the switch. */
+static void sched_classify_out(FtlSched *s, SchedTask *t, SwitchOut out)
+{
+	if (t->out_ts == FTL_TS_NONE)
+		return;
+	for (guint i = 0; i < s->accs->len; i++) {
+		SchedAcc *a = ACC(s, i);
+		if (!acc_has(a, t->out_ts))
+			continue;
+		FtlSchedTask *at = acc_task(a, t->pid);
+		if (out == OUT_PREEMPTED)
+			at->preempted++;
+		else if (out == OUT_SLEEP)
+			at->voluntary++;
+		else
+			at->unknown++;
+	}
+	t->out_ts = FTL_TS_NONE;
+}
+
+/* A wakeup of pid (by: WAKE_BY_*) at ev. */
+static void sched_wakeup(FtlSched *s, const FtlEvent *ev, gint32 pid, gint32 prio, guint by)
 {
 	if (pid <= 0)
 		return;
@@ -451,19 +482,38 @@ static void sched_wakeup(FtlSched *s, const FtlEvent *ev, gint32 pid, gint32 pri
 	if (prio >= 0)
 		t->prio = prio;
 	acc_count(s, ev->ts, G_STRUCT_OFFSET(FtlSchedScope, n_wakeup_events));
-	if (t->state == TASK_RUNNING || t->state == TASK_RUNNABLE) {
-		/* sched_waking and sched_wakeup of one wakeup, or a task that had
-		 * not gone to sleep yet: no latency to measure */
-		if (t->wake_ts == FTL_TS_NONE)
-			acc_count(s, ev->ts, G_STRUCT_OFFSET(FtlSchedScope, wakeups_of_runnable));
+	s->wakeups_seen++;
+	/* woken: a switch-out not recorded was a sleep */
+	sched_classify_out(s, t, OUT_SLEEP);
+	/* sched_waking and sched_wakeup of one wakeup, in either order */
+	if (t->wake_by && !(t->wake_by & by) &&
+	    (t->wake_ts != FTL_TS_NONE || t->state == TASK_RUNNING || t->state == TASK_RUNNABLE)) {
+		t->wake_by |= by;
 		return;
 	}
-	if (t->state == TASK_SLEEPING)
+	if (t->wake_ts == FTL_TS_NONE &&
+	    (t->state == TASK_RUNNING || t->state == TASK_RUNNABLE)) {
+		/* a task that had not gone to sleep yet, or a preempted one: no
+		 * latency to measure */
+		t->wake_by = by;
+		acc_count(s, ev->ts, G_STRUCT_OFFSET(FtlSchedScope, wakeups_of_runnable));
+		return;
+	}
+	t->restarted = t->wake_ts != FTL_TS_NONE;
+	if (t->restarted) {
+		/* woken again before it ran: the kernel wakes a task that is
+		 * not running, so it ran and slept in between without a
+		 * record; the latency runs from this wakeup (trace-cmd report
+		 * -w's rule) */
+		acc_count(s, ev->ts, G_STRUCT_OFFSET(FtlSchedScope, wakeups_restarted));
+	} else if (t->state == TASK_SLEEPING) {
 		emit_task(s, FTL_SCHED_IV_SLEEP, t, ev->ts);
+	}
 	t->state = TASK_RUNNABLE;
 	t->since = ev->ts;
 	t->cpu = -1;
 	t->wake_ts = ev->ts;
+	t->wake_by = by;
 	t->waker_pid = ev->pid;
 	t->waker_comm = ev->comm ? ev->comm : sched_comm(s, ev->pid);
 	t->waker_cpu = ev->cpu;
@@ -471,7 +521,8 @@ static void sched_wakeup(FtlSched *s, const FtlEvent *ev, gint32 pid, gint32 pri
 
 /* ---- switches ------------------------------------------------------------- */
 
-static void sched_switch_out(FtlSched *s, gint32 cpu, gint64 t, gint32 prev, SwitchOut out)
+static void sched_switch_out(FtlSched *s, gint32 cpu, gint64 t, gint32 prev, SwitchOut out,
+			     gboolean inferred)
 {
 	if (prev <= 0)
 		return;
@@ -482,11 +533,19 @@ static void sched_switch_out(FtlSched *s, gint32 cpu, gint64 t, gint32 prev, Swi
 			continue;
 		FtlSchedTask *at = acc_task(a, prev);
 		at->switches++;
-		if (out == OUT_PREEMPTED)
+		if (inferred)
+			at->inferred++; /* classified by what follows */
+		else if (out == OUT_PREEMPTED)
 			at->preempted++;
 		else if (out == OUT_SLEEP || out == OUT_DEAD)
 			at->voluntary++;
+		else
+			at->unknown++;
 	}
+	/* one not classified yet stays unknown */
+	sched_classify_out(s, p, OUT_UNKNOWN);
+	if (inferred)
+		p->out_ts = t;
 	static const TaskState next_state[] = {
 		[OUT_UNKNOWN] = TASK_UNKNOWN,
 		[OUT_PREEMPTED] = TASK_RUNNABLE,
@@ -504,14 +563,24 @@ static void sched_switch_out(FtlSched *s, gint32 cpu, gint64 t, gint32 prev, Swi
 	p->wake_ts = FTL_TS_NONE;
 }
 
-static void sched_switch_in(FtlSched *s, gint32 cpu, gint64 t, gint32 next, gint32 prio)
+static void sched_switch_in(FtlSched *s, gint32 cpu, gint64 t, gint32 next, gint32 prio,
+			    gboolean inferred)
 {
 	if (next <= 0)
 		return;
 	SchedTask *n = sched_task(s, next);
+	/* running again without a wakeup: a switch-out not recorded was a
+	 * preemption, if the trace records wakeups at all */
+	sched_classify_out(s, n, s->wakeups_seen ? OUT_PREEMPTED : OUT_UNKNOWN);
+	n->wake_by = 0;
 	if (n->state == TASK_RUNNABLE)
 		emit_task(s, FTL_SCHED_IV_WAIT, n, t);
-	if (n->wake_ts != FTL_TS_NONE) {
+	if (n->wake_ts != FTL_TS_NONE && inferred) {
+		/* the switch that ran it was not recorded: it ran at this
+		 * event or before, a latency would be an upper bound only */
+		acc_count(s, t, G_STRUCT_OFFSET(FtlSchedScope, wakeups_at_inferred));
+		n->wake_ts = FTL_TS_NONE;
+	} else if (n->wake_ts != FTL_TS_NONE) {
 		sched_served(s, n, cpu, t, prio >= 0 ? prio : n->prio);
 	} else if (n->state == TASK_SLEEPING) {
 		acc_count(s, t, G_STRUCT_OFFSET(FtlSchedScope, switches_unwoken));
@@ -524,20 +593,26 @@ static void sched_switch_in(FtlSched *s, gint32 cpu, gint64 t, gint32 next, gint
 	n->cpu = n->last_cpu = cpu;
 }
 
+/* inferred: no sched_switch says so (the task an event names changed) */
 static void sched_switch(FtlSched *s, gint32 cpu, gint64 t, gint32 prev, SwitchOut out, gint32 next,
-			 gint32 next_prio)
+			 gint32 next_prio, gboolean inferred)
 {
 	SchedCpu *c = sched_cpu(s, cpu);
 	/* the CPU's own idea of who ran wins: prev_pid only fills a gap */
 	emit_run(s, cpu, c->cur >= 0 ? c->cur : prev, c->since, t);
-	sched_switch_out(s, cpu, t, c->cur >= 0 ? c->cur : prev, out);
-	sched_switch_in(s, cpu, t, next, next_prio);
+	sched_switch_out(s, cpu, t, c->cur >= 0 ? c->cur : prev, out, inferred);
+	sched_switch_in(s, cpu, t, next, next_prio, inferred);
 	c = sched_cpu(s, cpu);
 	c->cur = next;
 	c->since = t;
-	for (guint i = 0; i < s->accs->len; i++)
-		if (acc_has(ACC(s, i), t))
-			acc_cpu(ACC(s, i), cpu)->switches++;
+	for (guint i = 0; i < s->accs->len; i++) {
+		if (!acc_has(ACC(s, i), t))
+			continue;
+		FtlSchedCpu *ac = acc_cpu(ACC(s, i), cpu);
+		ac->switches++;
+		if (inferred)
+			ac->switches_inferred++;
+	}
 }
 
 /* ---- lost events ---------------------------------------------------------- */
@@ -547,6 +622,7 @@ static void sched_task_running(FtlSched *s, gint32 pid, gint32 cpu, gint64 t)
 	if (pid <= 0)
 		return;
 	SchedTask *n = sched_task(s, pid);
+	sched_classify_out(s, n, s->wakeups_seen ? OUT_PREEMPTED : OUT_UNKNOWN);
 	if (n->state != TASK_UNKNOWN)
 		return;
 	n->state = TASK_RUNNING;
@@ -740,7 +816,7 @@ static void sched_feed_switch(FtlSched *s, const FtlEvent *ev)
 	sched_task_note(s, ev->u.sw.next_pid, ev->u.sw.next_comm, ev->u.sw.next_prio);
 	acc_count(s, ev->ts, G_STRUCT_OFFSET(FtlSchedScope, n_switch_events));
 	sched_switch(s, ev->cpu, ev->ts, ev->u.sw.prev_pid, sched_out_state(ev->u.sw.prev_state),
-		     ev->u.sw.next_pid, ev->u.sw.next_prio);
+		     ev->u.sw.next_pid, ev->u.sw.next_prio, FALSE);
 }
 
 /* Old kernels trace failed wakeups too, with success=0. Most payloads have
@@ -753,6 +829,18 @@ static gboolean sched_wakeup_failed(const FtlEvent *ev)
 		return g_strstr_len(ev->payload.p, ev->payload.len, "success=0") != NULL &&
 		       ftl_event_field_int(ev, "success", &ok) && ok == 0;
 	return ftl_event_field_int(ev, "success", &ok) && ok == 0;
+}
+
+/* The wakeup tracers' own line ("  0:120:R   + [002]  5882: 94:R sleep"),
+ * which the parser gives as a sched_wakeup. */
+static guint sched_wakeup_by(const FtlEvent *ev)
+{
+	FtlSlice p = ev->payload;
+	while (p.len && p.p[0] == ' ')
+		p = (FtlSlice){ p.p + 1, p.len - 1 };
+	return p.len && g_ascii_isdigit(p.p[0]) && g_strstr_len(p.p, p.len, " + [") ?
+		       WAKE_BY_TRACER :
+		       WAKE_BY_WAKEUP;
 }
 
 /* sched_waking's pid and prio, in one walk over a text payload. */
@@ -786,7 +874,7 @@ static void sched_feed_kind(FtlSched *s, SchedCpu *c, const FtlEvent *ev)
 	case FTL_EVENT_SCHED_WAKEUP:
 		sched_task_note(s, ev->u.wake.pid, ev->u.wake.comm, ev->u.wake.prio);
 		if (!sched_wakeup_failed(ev))
-			sched_wakeup(s, ev, ev->u.wake.pid, ev->u.wake.prio);
+			sched_wakeup(s, ev, ev->u.wake.pid, ev->u.wake.prio, sched_wakeup_by(ev));
 		break;
 	case FTL_EVENT_IRQ_ENTRY:
 	case FTL_EVENT_IRQ_EXIT:
@@ -798,7 +886,7 @@ static void sched_feed_kind(FtlSched *s, SchedCpu *c, const FtlEvent *ev)
 		case GEN_WAKING:
 			if (s->opt.wake_from == FTL_SCHED_WAKE_FIRST &&
 			    sched_waking_fields(ev, &pid, &prio))
-				sched_wakeup(s, ev, pid, prio);
+				sched_wakeup(s, ev, pid, prio, WAKE_BY_WAKING);
 			break;
 		case GEN_SOFT_ENTRY:
 		case GEN_SOFT_EXIT:
@@ -850,7 +938,7 @@ void ftl_sched_feed(FtlSched *s, const FtlEvent *ev)
 	 * means a switch that is not in the trace. */
 	if (now >= 0 && now != c->cur) {
 		acc_count(s, ev->ts, G_STRUCT_OFFSET(FtlSchedScope, switches_inferred));
-		sched_switch(s, ev->cpu, ev->ts, c->cur, OUT_UNKNOWN, now, -1);
+		sched_switch(s, ev->cpu, ev->ts, c->cur, OUT_UNKNOWN, now, -1, TRUE);
 	}
 	sched_feed_kind(s, sched_cpu(s, ev->cpu), ev);
 }
@@ -912,6 +1000,7 @@ static void sched_close(FtlSched *s)
 			emit_task(s, FTL_SCHED_IV_SLEEP, t, end);
 		if (t->wake_ts != FTL_TS_NONE)
 			acc_count(s, t->wake_ts, G_STRUCT_OFFSET(FtlSchedScope, wakeups_unserved));
+		sched_classify_out(s, t, OUT_UNKNOWN);
 	}
 }
 

@@ -25,6 +25,18 @@
  * - Wakeup latency: from the wakeup of a sleeping (or not yet seen) task to
  *   the switch that runs it; RT when that switch's next_prio is 0..99. A
  *   wakeup of a task that is running or already runnable is not a latency.
+ * - One wakeup is one sched_waking and one sched_wakeup when the trace has
+ *   both (each task's wakeup takes the other event as its own, in either
+ *   order), or either alone. A second wakeup of a task not switched in
+ *   since (one whose kind the pending wakeup already has) means its
+ *   switch-in and sleep were not recorded: the latency restarts at the later
+ *   wakeup, as trace-cmd report -w does, and the case is counted
+ *   (wakeups_restarted). The time between the two is neither wait nor sleep.
+ * - A switch the trace did not record (inferred from the task an event
+ *   names) is classified by what follows: woken before running again,
+ *   voluntary; running again without a wakeup, preempted when the trace has
+ *   shown wakeups before, else unknown; nothing (the trace ends), unknown.
+ *   voluntary + preempted + unknown = switches, for every task.
  * - A migration is a task starting to run on another CPU than last time.
  * - Interrupt durations count at their exit; softirq time includes the hard
  *   interrupts nested in it. */
@@ -53,9 +65,11 @@ typedef struct {
 	gint64 run_ns;	  /* on a CPU */
 	gint64 wait_ns;	  /* runnable: after a wakeup or a preemption, until it runs */
 	gint64 sleep_ns;  /* switched out voluntarily, until its wakeup */
-	guint64 switches; /* switched out: voluntary + preempted + state unknown */
+	guint64 switches; /* switched out: voluntary + preempted + unknown */
 	guint64 voluntary;
 	guint64 preempted;
+	guint64 unknown;  /* no prev_state, or inferred and not classified */
+	guint64 inferred; /* of switches, those the trace did not record */
 	guint64 migrations;
 	guint64 wakeups; /* wakeup latencies measured */
 	gint64 lat_sum;
@@ -71,7 +85,8 @@ typedef struct {
 	gint64 unknown_ns;
 	gint64 hardirq_ns;
 	gint64 softirq_ns;
-	guint64 switches;
+	guint64 switches;	   /* recorded + inferred */
+	guint64 switches_inferred; /* the CPU's task changed without a sched_switch */
 	/* The events lost in this scope: FTL_LOST_UNKNOWN when a LOST mark in
 	 * it gives no count. The whole trace's follows the one rule
 	 * (ftl_trace_cpu_lost: the input's CPU statistics where it has them),
@@ -108,6 +123,8 @@ typedef struct {
 	gint32 waker_pid; /* the task current where the wakeup was issued */
 	const char *waker_comm;
 	gint32 waker_cpu;
+	gboolean restarted; /* a wakeup of a task woken before and not switched
+			     * in since (the switch-in was not recorded) */
 } FtlSchedWakeup;
 
 typedef enum {
@@ -139,6 +156,10 @@ typedef struct {
 	guint64 wakeups_unserved;    /* the switch that runs the task is outside the window */
 	guint64 switches_unwoken;    /* a sleeping task ran without a wakeup in the trace */
 	guint64 wakeups_of_runnable; /* wakeups of a task already running or runnable */
+	guint64 wakeups_restarted;   /* a second wakeup before the task ran: the
+				      * latency runs from it, not the first */
+	guint64 wakeups_at_inferred; /* served by a switch the trace did not
+				      * record: no latency measured */
 	guint64 irq_unpaired;	     /* an exit without its entry, or an entry left open */
 	/* What the trace has (for saying why a table is empty). */
 	guint64 n_switch_events;

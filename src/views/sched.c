@@ -46,6 +46,8 @@ enum {
 	C_SOFT,
 	C_SOFT_PCT,
 	C_SWITCHES,
+	C_RECORDED,
+	C_INFERRED,
 	C_LOST,
 };
 static const FtlColumn cpu_cols[] = {
@@ -63,11 +65,13 @@ static const FtlColumn cpu_cols[] = {
 	[C_SOFT] = { "softirq_ns", "softirq", FTL_COL_NS },
 	[C_SOFT_PCT] = { "softirq_pct", "sirq%", FTL_COL_PCT },
 	[C_SWITCHES] = { "switches", "switches", FTL_COL_INT },
+	[C_RECORDED] = { "switches_recorded", "recorded", FTL_COL_INT },
+	[C_INFERRED] = { "switches_inferred", "inferred", FTL_COL_INT },
 	[C_LOST] = { "lost_events", "lost", FTL_COL_INT, FTL_COL_ALERT },
 };
 
 static void cpu_rows(FtlTable *t, const FtlSchedScope *sc, guint span, gint64 origin,
-		     gboolean *unknown, gboolean *lost)
+		     gboolean *unknown, gboolean *lost, gboolean *inferred)
 {
 	for (guint i = 0; i < sc->n_cpus; i++) {
 		const FtlSchedCpu *c = &sc->cpus[i];
@@ -87,6 +91,9 @@ static void cpu_rows(FtlTable *t, const FtlSchedScope *sc, guint span, gint64 or
 		ftl_table_set_int(t, C_SOFT, c->softirq_ns);
 		ftl_table_set_double(t, C_SOFT_PCT, sched_pct(c->softirq_ns, w));
 		ftl_table_set_int(t, C_SWITCHES, (gint64)c->switches);
+		ftl_table_set_int(t, C_RECORDED, (gint64)(c->switches - c->switches_inferred));
+		ftl_table_set_int(t, C_INFERRED, (gint64)c->switches_inferred);
+		*inferred |= c->switches_inferred != 0;
 		if (c->lost_events != FTL_LOST_UNKNOWN) /* unknown: an empty cell */
 			ftl_table_set_int(t, C_LOST, c->lost_events);
 		*unknown |= c->unknown_ns != 0;
@@ -97,9 +104,9 @@ static void cpu_rows(FtlTable *t, const FtlSchedScope *sc, guint span, gint64 or
 static FtlTable *cpu_table(const SchedView *v, const char *name, guint first, guint n)
 {
 	FtlTable *t = ftl_table_new(name, cpu_cols, G_N_ELEMENTS(cpu_cols));
-	gboolean unknown = FALSE, lost = FALSE;
+	gboolean unknown = FALSE, lost = FALSE, inferred = FALSE;
 	for (guint i = first; i < first + n; i++)
-		cpu_rows(t, ftl_sched_scope(v->s, i), i, v->opt->origin, &unknown, &lost);
+		cpu_rows(t, ftl_sched_scope(v->s, i), i, v->opt->origin, &unknown, &lost, &inferred);
 	if (!v->spans || v->text)
 		ftl_table_omit(t, C_SPAN);
 	/* text leaves out what this trace cannot have; CSV and JSON keep a
@@ -108,6 +115,10 @@ static FtlTable *cpu_table(const SchedView *v, const char *name, guint first, gu
 		ftl_table_omit(t, C_UNKNOWN);
 	if (v->text && !lost)
 		ftl_table_omit(t, C_LOST);
+	if (v->text && !inferred) { /* every switch is recorded */
+		ftl_table_omit(t, C_RECORDED);
+		ftl_table_omit(t, C_INFERRED);
+	}
 	return t;
 }
 
@@ -124,6 +135,8 @@ enum {
 	T_SWITCHES,
 	T_VOL,
 	T_PRE,
+	T_UNK,
+	T_INF,
 	T_MIGR,
 	T_WAKEUPS,
 	T_LAT_AVG,
@@ -141,6 +154,8 @@ static const FtlColumn task_cols[] = {
 	[T_SWITCHES] = { "switches", "sw", FTL_COL_INT },
 	[T_VOL] = { "voluntary", "vol", FTL_COL_INT },
 	[T_PRE] = { "preempted", "pre", FTL_COL_INT },
+	[T_UNK] = { "switches_unknown", "unk", FTL_COL_INT },
+	[T_INF] = { "switches_inferred", "inf", FTL_COL_INT },
 	[T_MIGR] = { "migrations", "migr", FTL_COL_INT },
 	[T_WAKEUPS] = { "wakeups", "wakeups", FTL_COL_INT },
 	[T_LAT_AVG] = { "lat_avg_ns", "lat avg", FTL_COL_NS, FTL_COL_HIDE_TEXT },
@@ -180,7 +195,7 @@ static gint task_cmp(gconstpointer a, gconstpointer b, gpointer data)
 }
 
 static void task_rows(FtlTable *t, const FtlSchedScope *sc, guint span, FtlSchedSort sort,
-		      gint64 origin)
+		      gint64 origin, gboolean *unknown, gboolean *inferred)
 {
 	g_autoptr(GPtrArray) order = g_ptr_array_sized_new(sc->n_tasks);
 	for (guint i = 0; i < sc->n_tasks; i++)
@@ -200,6 +215,10 @@ static void task_rows(FtlTable *t, const FtlSchedScope *sc, guint span, FtlSched
 		ftl_table_set_int(t, T_SWITCHES, (gint64)k->switches);
 		ftl_table_set_int(t, T_VOL, (gint64)k->voluntary);
 		ftl_table_set_int(t, T_PRE, (gint64)k->preempted);
+		ftl_table_set_int(t, T_UNK, (gint64)k->unknown);
+		ftl_table_set_int(t, T_INF, (gint64)k->inferred);
+		*unknown |= k->unknown != 0;
+		*inferred |= k->inferred != 0;
 		ftl_table_set_int(t, T_MIGR, (gint64)k->migrations);
 		ftl_table_set_int(t, T_WAKEUPS, (gint64)k->wakeups);
 		if (k->wakeups) {
@@ -213,10 +232,16 @@ static void task_rows(FtlTable *t, const FtlSchedScope *sc, guint span, FtlSched
 static FtlTable *task_table(const SchedView *v, const char *name, guint first, guint n)
 {
 	FtlTable *t = ftl_table_new(name, task_cols, G_N_ELEMENTS(task_cols));
+	gboolean unknown = FALSE, inferred = FALSE;
 	for (guint i = first; i < first + n; i++)
-		task_rows(t, ftl_sched_scope(v->s, i), i, v->opt->sort, v->opt->origin);
+		task_rows(t, ftl_sched_scope(v->s, i), i, v->opt->sort, v->opt->origin, &unknown,
+			  &inferred);
 	if (!v->spans || v->text)
 		ftl_table_omit(t, T_SPAN);
+	if (v->text && !unknown)
+		ftl_table_omit(t, T_UNK);
+	if (v->text && !inferred)
+		ftl_table_omit(t, T_INF);
 	return t;
 }
 
@@ -284,6 +309,7 @@ enum {
 	W_WAKER_PID,
 	W_WAKER_COMM,
 	W_WAKER_CPU,
+	W_RESTARTED,
 };
 static const FtlColumn wake_cols[] = {
 	[W_SPAN] = { "span", "span", FTL_COL_INT },
@@ -298,6 +324,7 @@ static const FtlColumn wake_cols[] = {
 	[W_WAKER_PID] = { "waker_pid", "waker", FTL_COL_INT },
 	[W_WAKER_COMM] = { "waker_comm", "waker comm", FTL_COL_STR },
 	[W_WAKER_CPU] = { "waker_cpu", "waker cpu", FTL_COL_INT, FTL_COL_HIDE_TEXT },
+	[W_RESTARTED] = { "restarted", "restarted", FTL_COL_INT, FTL_COL_HIDE_TEXT },
 };
 
 static void wake_row(FtlTable *t, const FtlSchedWakeup *w, guint span, guint rank, gint64 origin)
@@ -319,6 +346,7 @@ static void wake_row(FtlTable *t, const FtlSchedWakeup *w, guint span, guint ran
 	}
 	if (w->waker_cpu >= 0)
 		ftl_table_set_int(t, W_WAKER_CPU, w->waker_cpu);
+	ftl_table_set_int(t, W_RESTARTED, w->restarted);
 }
 
 static FtlTable *worst_table(const SchedView *v, guint first, guint n)
@@ -428,6 +456,8 @@ enum {
 	WN_UNSERVED,
 	WN_UNWOKEN,
 	WN_OF_RUNNABLE,
+	WN_RESTARTED,
+	WN_AT_INFERRED,
 	WN_IRQ_UNPAIRED,
 };
 static const FtlColumn window_cols[] = {
@@ -443,6 +473,8 @@ static const FtlColumn window_cols[] = {
 	[WN_UNSERVED] = { "wakeups_unserved", "unserved", FTL_COL_INT },
 	[WN_UNWOKEN] = { "switches_unwoken", "unwoken", FTL_COL_INT },
 	[WN_OF_RUNNABLE] = { "wakeups_of_runnable", "of runnable", FTL_COL_INT },
+	[WN_RESTARTED] = { "wakeups_restarted", "restarted", FTL_COL_INT },
+	[WN_AT_INFERRED] = { "wakeups_at_inferred", "at inferred", FTL_COL_INT },
 	[WN_IRQ_UNPAIRED] = { "irq_unpaired", "irq unpaired", FTL_COL_INT },
 };
 
@@ -466,6 +498,8 @@ static FtlTable *window_table(const SchedView *v)
 		ftl_table_set_int(t, WN_UNSERVED, (gint64)sc->wakeups_unserved);
 		ftl_table_set_int(t, WN_UNWOKEN, (gint64)sc->switches_unwoken);
 		ftl_table_set_int(t, WN_OF_RUNNABLE, (gint64)sc->wakeups_of_runnable);
+		ftl_table_set_int(t, WN_RESTARTED, (gint64)sc->wakeups_restarted);
+		ftl_table_set_int(t, WN_AT_INFERRED, (gint64)sc->wakeups_at_inferred);
 		ftl_table_set_int(t, WN_IRQ_UNPAIRED, (gint64)sc->irq_unpaired);
 	}
 	return t;
@@ -493,12 +527,20 @@ static void sched_text_window(const SchedView *v, const FtlSchedScope *sc, FILE 
 			"Inferred:   %" G_GUINT64_FORMAT " switches from the task each event "
 			"names (no sched_switch said so)\n",
 			sc->switches_inferred);
+	if (sc->wakeups_restarted)
+		fprintf(out,
+			"Restarted:  %" G_GUINT64_FORMAT " wakeups of a task woken before and not "
+			"switched in since (its switch-in was not recorded): latency from the "
+			"later wakeup, as trace-cmd report -w\n",
+			sc->wakeups_restarted);
 	const struct {
 		guint64 n;
 		const char *what;
 	} np[] = {
 		{ sc->wakeups_unserved, "wakeups whose switch is outside the window" },
 		{ sc->switches_unwoken, "switches that ran a sleeping task whose wakeup was lost" },
+		{ sc->wakeups_at_inferred,
+		  "wakeups served by a switch not recorded (no latency measured)" },
 		{ sc->irq_unpaired, "interrupt entries or exits without their pair" },
 	};
 	for (guint i = 0; i < G_N_ELEMENTS(np); i++)

@@ -3,7 +3,10 @@
 # python over the text): per-task run time and switch counts (preempted apart), per-CPU busy
 # and idle time, on the public scheduling traces in ../shared/data/real
 # (text, and trace.dat through `trace-cmd report -t`) and the rig's event
-# traces; on every one busy + idle = the CPU's window.
+# traces; on every one busy + idle = the CPU's window. On the text ones, the
+# wakeup rules too (sched_oracle.py wakeups): per task the wakeups measured,
+# the largest latency, voluntary/preempted/unknown and inferred switch-outs;
+# restarted wakeups, recorded and inferred switches per CPU, the worst wakeup.
 . "$(dirname "$0")/lib.sh"
 prereq PYTHON
 make_tmpdir
@@ -17,6 +20,7 @@ DAT="raw/lisa_rtapp_6cpu_trace.dat raw/trappy_arm64_6cpu_idle_trace.dat"
 RIG="vm/events/default.txt vm/events/record-tgid.txt"
 n=0
 for f in $TEXT $DAT $RIG; do n=$((n + 2)); done
+for f in $TEXT $RIG; do n=$((n + 1)); done
 plan "$n"
 
 oracle() { python3 "$top_srcdir/tests/e2e/sched_oracle.py" compare "$1" "$2" >"$T/oracle.out" 2>&1; }
@@ -35,9 +39,16 @@ one() {
 	diag "$(tail -3 "$T/oracle.out")"
 	check "$name: busy + idle = window on every CPU" 'window "$T/s.json"'
 }
+wakeups() { # INPUT NAME: one check, after one() wrote $T/s.json
+	win=$1
+	check "$2: the wakeup rules give the oracle's figures" '
+		python3 "$top_srcdir/tests/e2e/sched_oracle.py" wakeups "$win" "$T/s.json" >"$T/oracle.out" 2>&1'
+	diag "$(tail -2 "$T/oracle.out")"
+}
 for f in $TEXT; do
-	have_input "$R/$f" 2 || continue
+	have_input "$R/$f" 3 || continue
 	one "$R/$f" "$R/$f" "real/$f"
+	wakeups "$R/$f" "real/$f"
 done
 for f in $DAT; do
 	have_input "$R/$f" 2 || continue
@@ -51,5 +62,6 @@ for f in $DAT; do
 done
 for f in $RIG; do
 	one "$FTL_TESTDATA/$f" "$FTL_TESTDATA/$f" "$f"
+	wakeups "$FTL_TESTDATA/$f" "$f"
 done
 finish

@@ -131,14 +131,21 @@ static FtlEvent waking(gint64 ts, gint32 cpu, const char *payload)
 	return evb_generic(ts, cpu, 0, "swapper", "sched_waking", payload);
 }
 
+/* A trace where task 100 ("a") went to sleep at 100, measuring from
+ * sched_waking (from 0) or sched_wakeup (1). */
+static FtlSched *sched_asleep(int from)
+{
+	FtlSchedOptions o = { .wake_from = from ? FTL_SCHED_WAKE_WAKEUP : FTL_SCHED_WAKE_FIRST,
+			      .worst = 3 };
+	FtlSched *s = ftl_sched_new(&o);
+	feed(s, sw(100, 0, 100, "S", 0));
+	return s;
+}
+
 static void test_waking(void)
 {
 	for (int from = 0; from < 2; from++) {
-		FtlSchedOptions o = { .wake_from =
-					      from ? FTL_SCHED_WAKE_WAKEUP : FTL_SCHED_WAKE_FIRST,
-				      .worst = 3 };
-		g_autoptr(FtlSched) s = ftl_sched_new(&o);
-		feed(s, sw(100, 0, 100, "S", 0));
+		g_autoptr(FtlSched) s = sched_asleep(from);
 		feed(s, waking(1000, 0, "comm=a pid=100 prio=10 target_cpu=000"));
 		FtlEvent w = evb_wakeup(1200, 0, 0, "a", 100, 0);
 		w.u.wake.prio = 10;
@@ -176,6 +183,95 @@ static void test_woken_while_running(void)
 	CU_ASSERT_EQUAL(task(sc, 100)->wakeups, 1);
 	CU_ASSERT_EQUAL(sc->worst[0].latency, 10);
 	CU_ASSERT_EQUAL(sc->wakeups_of_runnable, 2); /* at 1000 and 5000 */
+}
+
+/* A task woken twice before it runs: its switch-in and sleep in between
+ * were not recorded (the kernel wakes only a task that is not running).
+ * The latency restarts at the later wakeup, as trace-cmd report -w does,
+ * and is counted; the waking and the wakeup of one wakeup, in either
+ * order, are one wakeup, not a restart. */
+static void test_restart(void)
+{
+	for (int from = 0; from < 2; from++) {
+		g_autoptr(FtlSched) s = sched_asleep(from);
+		feed(s, waking(1000, 1, "comm=a pid=100 prio=120 target_cpu=001"));
+		feed(s, evb_wakeup(1004, 1, 0, "a", 100, 1));
+		/* its run on CPU 2 is not in the trace: woken again 94 ms on */
+		feed(s, evb_wakeup(94001000, 1, 0, "a", 100, 0)); /* before its waking */
+		feed(s, waking(94001002, 1, "comm=a pid=100 prio=120 target_cpu=000"));
+		feed(s, sw(94001060, 0, 0, "R", 100));
+		ftl_sched_finish(s);
+		const FtlSchedScope *sc = ftl_sched_scope(s, 0);
+		CU_ASSERT_EQUAL(sc->wakeups_restarted, 1);
+		CU_ASSERT_EQUAL(sc->wakeups_of_runnable, 0);
+		CU_ASSERT_EQUAL_FATAL(sc->n_worst, 1);
+		CU_ASSERT_EQUAL(sc->worst[0].latency, 60);
+		CU_ASSERT_EQUAL(sc->worst[0].wake_ts, 94001000);
+		CU_ASSERT_TRUE(sc->worst[0].restarted);
+		CU_ASSERT_EQUAL(task(sc, 100)->wakeups, 1);
+		/* the time between the wakeups is neither wait nor sleep */
+		CU_ASSERT_EQUAL(task(sc, 100)->wait_ns, 60);
+		CU_ASSERT_EQUAL(task(sc, 100)->sleep_ns, from ? 904 : 900);
+	}
+}
+
+/* A clean wakeup is not restarted; the wakeup tracers' "+" line and the
+ * sched_wakeup event of one wakeup are one; a waking and a wakeup of a
+ * running task count once as a wakeup of a runnable one. */
+static void test_one_wakeup(void)
+{
+	g_autoptr(FtlSched) s = ftl_sched_new(NULL);
+	feed(s, sw(100, 0, 100, "S", 0));
+	FtlEvent plus = evb_wakeup(1000, 0, 0, "a", 100, 0);
+	plus.payload = (FtlSlice){ "     0:120:R   + [000]   100:120:S a", 36 };
+	feed(s, plus);
+	feed(s, evb_wakeup(1001, 0, 0, "a", 100, 0));
+	feed(s, sw(1006, 0, 0, "R", 100));
+	feed(s, waking(2000, 1, "comm=a pid=100 prio=120 target_cpu=000"));
+	feed(s, evb_wakeup(2001, 1, 0, "a", 100, 0));
+	ftl_sched_finish(s);
+	const FtlSchedScope *sc = ftl_sched_scope(s, 0);
+	CU_ASSERT_EQUAL(sc->wakeups_restarted, 0);
+	CU_ASSERT_EQUAL(sc->worst[0].latency, 6);
+	CU_ASSERT_FALSE(sc->worst[0].restarted);
+	CU_ASSERT_EQUAL(sc->wakeups_of_runnable, 1);
+}
+
+/* Switch-outs the trace did not record, classified by what follows:
+ * woken before it runs again, voluntary; running again without a wakeup,
+ * preempted (the trace records wakeups); nothing more, unknown. A wakeup
+ * served by an inferred switch measures nothing. The CPU counts recorded
+ * and inferred switches apart. */
+static void test_inferred_out(void)
+{
+	g_autoptr(FtlSched) s = ftl_sched_new(NULL);
+	feed(s, sw(100, 0, 0, "R", 100));
+	feed(s, evb_wakeup(150, 1, 0, "x", 300, 1));
+	feed(s, evb_generic(200, 0, 200, "b", "x", "")); /* 100 out, 200 in */
+	feed(s, evb_wakeup(300, 1, 0, "a", 100, 0));	  /* 100 slept */
+	feed(s, sw(400, 0, 200, "R+", 100));
+	feed(s, evb_generic(500, 0, 300, "c", "x", "")); /* 100 out, 300 in */
+	feed(s, evb_generic(600, 0, 100, "a", "x", "")); /* 300 out, 100 in */
+	feed(s, evb_generic(700, 0, 200, "b", "x", "")); /* 100 out, 200 in */
+	ftl_sched_finish(s);
+	const FtlSchedScope *sc = ftl_sched_scope(s, 0);
+	const FtlSchedTask *a = task(sc, 100), *c = task(sc, 300);
+	CU_ASSERT_FATAL(a && c);
+	CU_ASSERT_EQUAL(a->switches, 3);
+	CU_ASSERT_EQUAL(a->inferred, 3);
+	CU_ASSERT_EQUAL(a->voluntary, 1);
+	CU_ASSERT_EQUAL(a->preempted, 1);
+	CU_ASSERT_EQUAL(a->unknown, 1);
+	CU_ASSERT_EQUAL(a->voluntary + a->preempted + a->unknown, a->switches);
+	CU_ASSERT_EQUAL(c->switches, 1);
+	CU_ASSERT_EQUAL(c->unknown, 1);
+	CU_ASSERT_EQUAL(task(sc, 200)->preempted, 1); /* the recorded R+ */
+	CU_ASSERT_EQUAL(sc->wakeups_at_inferred, 1);  /* 300 woken at 150, seen at 500 */
+	CU_ASSERT_EQUAL(sc->n_worst, 1);	      /* 100: 300 -> 400 */
+	CU_ASSERT_EQUAL(sc->worst[0].latency, 100);
+	CU_ASSERT_EQUAL(cpu(sc, 0)->switches, 6);
+	CU_ASSERT_EQUAL(cpu(sc, 0)->switches_inferred, 4);
+	CU_ASSERT_EQUAL(sc->switches_inferred, 4);
 }
 
 static void test_unpaired(void)
@@ -433,6 +529,9 @@ int main(void)
 		{ "a window clips every figure", test_window },
 		{ "latency from sched_waking, or sched_wakeup", test_waking },
 		{ "a wakeup while the task still ran measures nothing", test_woken_while_running },
+		{ "a second wakeup before the switch restarts the latency", test_restart },
+		{ "waking, wakeup and the tracer's + line are one wakeup", test_one_wakeup },
+		{ "inferred switch-outs: voluntary, preempted, unknown", test_inferred_out },
 		{ "what cannot be paired is counted", test_unpaired },
 		{ "lost events make time unknown", test_lost },
 		{ "without sched_switch the pids switch CPUs", test_inferred },
