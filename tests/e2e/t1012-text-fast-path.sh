@@ -14,6 +14,7 @@
 # vacuous.
 . "$(dirname "$0")/lib.sh"
 make_tmpdir
+plan 14
 
 # run MODE NAME CMD FILE...: CMD's stdout, stderr, status and output file
 # into $T/MODE.NAME.
