@@ -649,6 +649,9 @@ gboolean ftl_cli_no_selection(const FtlCliGlobals *g, const char *mode, GError *
 gboolean ftl_cli_setup(FtlCliGlobals *g, guint accept, int argc, char **argv, GError **error)
 {
 	const char *name = g->cmd->name;
+	/* a selection may read what the command does not */
+	if (ftl_cli_selecting(g))
+		g->open_flags &= ~(guint)FTL_OPEN_NO_FUNCS;
 	FtlInputsOptions o = {
 		.command = name,
 		.accept = accept,

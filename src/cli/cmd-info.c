@@ -19,7 +19,8 @@ gboolean ftl_cmd_info(const FtlCommand *cmd, int argc, char **argv, GError **err
 		return FALSE;
 	FtlFormat fmt = g.format;
 	gboolean json = fmt == FTL_FORMAT_JSON;
-	g.open_flags |= FTL_OPEN_NO_CALLERS; /* info shows no marker */
+	/* info shows no marker's caller and no function */
+	g.open_flags |= FTL_OPEN_NO_CALLERS | FTL_OPEN_NO_FUNCS;
 	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
 		return FALSE;
 	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, error);

@@ -7,10 +7,21 @@
 #include "parse/text-chunk.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "parse/text-event.h"
 #include "parse/text-fgraph.h"
+
+TextParseMode ftl_text_parse_mode(void)
+{
+	const char *env = g_getenv("FTLENS_TEXT_PARSE");
+	if (g_strcmp0(env, "general") == 0)
+		return TEXT_PARSE_GENERAL;
+	if (g_strcmp0(env, "verify") == 0)
+		return TEXT_PARSE_VERIFY;
+	return TEXT_PARSE_FAST;
+}
 
 TextChunk *ftl_text_chunk_new(void)
 {
@@ -154,6 +165,9 @@ typedef struct {
 	TextLine tl;
 	const char *text, *cur, *end;
 	guint64 lineno, seq;
+	TextParseMode mode;
+	TextFgraphLayout layout; /* the fast path's, when have_layout */
+	gboolean have_layout;
 } ChunkParse;
 
 /* One frame as trace-cmd prints it, "func (ffffffff8108a9a0)" (its ftrace
@@ -319,12 +333,92 @@ static void chunk_header(ChunkParse *cp, const char *line)
 		cp->c->first_header = (gsize)(line - cp->text);
 }
 
+/* The general parsers' answer for a line the fast path did not take; a
+ * call line teaches the fast path its layout (which then takes the lines
+ * like it). */
+static TextLineResult chunk_parse_general(ChunkParse *cp, const char *line, const char *p,
+					  const char *le)
+{
+	TextLineResult r = chunk_parse_event(cp, p, le);
+	FtlEventKind k = cp->tl.ev->kind;
+	if (r != TEXT_LINE_NONE && cp->mode != TEXT_PARSE_GENERAL &&
+	    (k == FTL_EVENT_FUNC_ENTRY || k == FTL_EVENT_FUNC_EXIT))
+		cp->have_layout = ftl_text_fgraph_learn(&cp->layout, line, le);
+	return r;
+}
+
+static gboolean chunk_slice_eq(FtlSlice a, FtlSlice b)
+{
+	return a.p == b.p && a.len == b.len;
+}
+
+/* Do two events of one line say the same? (FTLENS_TEXT_PARSE=verify) */
+static gboolean chunk_events_agree(const FtlEvent *a, const FtlEvent *b)
+{
+	if (a->ts != b->ts || a->seq != b->seq || a->line != b->line || a->src != b->src ||
+	    a->cpu != b->cpu || a->pid != b->pid || a->tgid != b->tgid || a->flags != b->flags ||
+	    a->kind != b->kind || strcmp(a->lat, b->lat) || a->name != b->name ||
+	    a->system != b->system || a->comm != b->comm || !chunk_slice_eq(a->payload, b->payload))
+		return FALSE;
+	if (a->kind != FTL_EVENT_FUNC_ENTRY && a->kind != FTL_EVENT_FUNC_EXIT)
+		return TRUE;
+	return a->u.graph.func == b->u.graph.func && a->u.graph.depth == b->u.graph.depth &&
+	       a->u.graph.duration == b->u.graph.duration &&
+	       a->u.graph.has_retval == b->u.graph.has_retval &&
+	       (!a->u.graph.has_retval || (a->u.graph.retval == b->u.graph.retval &&
+					   a->u.graph.retval_hex == b->u.graph.retval_hex)) &&
+	       a->u.graph.mark == b->u.graph.mark;
+}
+
+/* FTLENS_TEXT_PARSE=verify: the line the fast path took once more through
+ * the general parsers, whose events must be the same; abort() if not (a
+ * test's failure, never a user's run). */
+static TextLineResult chunk_verify(ChunkParse *cp, const char *p, const char *le,
+				   TextLineResult fast)
+{
+	TextLine *tl = &cp->tl;
+	FtlEvent ev = *tl->ev, pending = tl->pending;
+	gboolean has_pending = tl->has_pending, fgraph = tl->fgraph;
+	guint8 fix = tl->fix;
+	tl->has_pending = FALSE;
+	ftl_text_line_reset(tl, cp->lineno, cp->seq);
+	gboolean special;
+	TextLineResult r = chunk_special_line(tl, p, le, &special);
+	if (r == TEXT_LINE_NONE && !special)
+		r = chunk_parse_event(cp, p, le);
+	if (r != fast || special || fix != tl->fix || has_pending != tl->has_pending ||
+	    !chunk_events_agree(&ev, tl->ev) ||
+	    (has_pending && !chunk_events_agree(&pending, &tl->pending))) {
+		g_printerr("ftlens: FTLENS_TEXT_PARSE=verify: line %" G_GUINT64_FORMAT
+			   " of a chunk: the fast path and the general parser disagree: '%.*s'\n",
+			   cp->lineno, (int)MIN(le - p, 200), p);
+		abort();
+	}
+	tl->fgraph |= fgraph;
+	return r;
+}
+
 /* One line that is not blank: [line, le) as read, p its first non-blank. */
 static void chunk_line(ChunkParse *cp, const char *line, const char *p, const char *le,
 		       gboolean has_nl)
 {
 	TextChunk *c = cp->c;
 	cp->seq++;
+	if (cp->have_layout && *p != '#') {
+		/* a line the fast path takes is no header or special line:
+		 * it begins with a digit, they with a '#', a letter, '(' or '-' */
+		chunk_new_event(cp);
+		TextLineResult r = ftl_text_parse_fgraph_fast(&cp->tl, &cp->layout, line, p, le);
+		if (r != TEXT_LINE_NONE) {
+			if (cp->mode == TEXT_PARSE_VERIFY)
+				chunk_verify(cp, p, le, r);
+			c->fast_lines++;
+			chunk_event_done(cp, line, le);
+			chunk_known(cp, line);
+			return;
+		}
+		chunk_drop_event(cp);
+	}
 	if (*p == '#') {
 		chunk_new_event(cp);
 		if (chunk_buffer_started(&cp->tl, p, le)) {
@@ -354,7 +448,7 @@ static void chunk_line(ChunkParse *cp, const char *line, const char *p, const ch
 		return;
 	}
 	if (r == TEXT_LINE_NONE)
-		r = chunk_parse_event(cp, p, le);
+		r = chunk_parse_general(cp, line, p, le);
 	if (r != TEXT_LINE_NONE) {
 		chunk_event_done(cp, line, le);
 		chunk_known(cp, line);
@@ -386,6 +480,7 @@ static void chunk_reset(TextChunk *c)
 	g_array_set_size(c->cpu_task, 0);
 	memset(&c->stats, 0, sizeof c->stats);
 	c->seqs = 0;
+	c->fast_lines = 0;
 	c->fgraph = c->latency = c->report = FALSE;
 	c->first_known = c->first_header = c->first_bad = G_MAXSIZE;
 	c->first_bad_line = 0;
@@ -400,7 +495,9 @@ void ftl_text_chunk_parse(TextChunk *c, const TextChunkCtx *ctx, const char *tex
 			.cpu_hint = ctx->cpu_hint,
 			.n = ctx->names,
 			.cpu_task = c->cpu_task,
-			.frames = c->frames },
+			.frames = c->frames,
+			.no_funcs = ctx->no_funcs },
+		.mode = ctx->mode,
 		.text = text,
 		.cur = text,
 		.end = text + len,

@@ -33,6 +33,7 @@ typedef struct {
 	guint events_room, fix_room; /* elements events and fix hold without growing */
 	FtlSourceStats stats;	     /* the chunk's lines (leaf exits counted in events) */
 	guint64 seqs;		     /* seq numbers the chunk used */
+	guint64 fast_lines;	     /* lines the fast path took */
 	gboolean fgraph, latency, report;
 	/* for the sniff: offsets of the first event or special line, of the
 	 * first header line ('#' lines alone do not make a trace: a README or a
@@ -41,13 +42,28 @@ typedef struct {
 	guint64 first_bad_line;
 } TextChunk;
 
+/* Which line parsers read function_graph lines (FTLENS_TEXT_PARSE). */
+typedef enum {
+	TEXT_PARSE_FAST,    /* the fast path, the general parser for what it refuses */
+	TEXT_PARSE_GENERAL, /* the general parser alone, every field decoded
+			     * ("general": the reference) */
+	TEXT_PARSE_VERIFY,  /* both on every line the fast path takes, which must
+			     * agree, else abort ("verify": for tests) */
+} TextParseMode;
+
 /* What every chunk of a source is parsed with; read-only while parsing. */
 typedef struct {
 	FtlSource *src;
 	gint cpu_hint;
 	FtlStrPool *pool;
 	const TextNames *names;
+	TextParseMode mode;
+	gboolean no_funcs; /* FTL_OPEN_NO_FUNCS */
 } TextChunkCtx;
+
+/* The mode FTLENS_TEXT_PARSE names ("fast", the default, "general",
+ * "verify"), read once per source. */
+TextParseMode ftl_text_parse_mode(void);
 
 TextChunk *ftl_text_chunk_new(void);
 void ftl_text_chunk_free(TextChunk *c);

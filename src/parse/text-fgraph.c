@@ -241,3 +241,110 @@ TextLineResult ftl_text_parse_fgraph_line(TextLine *tl, const char *p, const cha
 	int depth = cols.have_bar ? (sp - 2) / 2 : (sp - 1) / 2;
 	return ftl_text_parse_fgraph_call(tl, f, e, MAX(depth, 0), cols.dur, cols.mark);
 }
+
+/* ---- the fast path: the standard column layout at fixed offsets -------- */
+
+/* The columns of [line, e) that a layout fixes, or FALSE when the line is
+ * not function_graph's "[TIME |] CPU) [TASK-PID |] DURATION |  call". */
+gboolean ftl_text_fgraph_learn(TextFgraphLayout *l, const char *line, const char *e)
+{
+	*l = (TextFgraphLayout){ .time_bar = -1, .proc_bar = -1 };
+	const char *close = memchr(line, ')', (gsize)MIN(e - line, 64));
+	if (!close)
+		return FALSE;
+	const char *bar = memchr(line, '|', (gsize)(close - line));
+	if (bar) {
+		l->time_bar = (gint)(bar - line);
+		if (memchr(bar + 1, '|', (gsize)(close - bar - 1)))
+			return FALSE;
+	}
+	l->cpu_close = (gint)(close - line);
+	const char *b1 = memchr(close, '|', (gsize)MIN(e - close, 256));
+	if (!b1)
+		return FALSE;
+	/* a column that ends in digits is a task's "comm-pid" (funcgraph-proc);
+	 * the duration column follows it */
+	const char *se = b1;
+	while (se > close + 1 && (se[-1] == ' ' || se[-1] == '\t'))
+		se--;
+	if (se > close + 1 && g_ascii_isdigit(se[-1])) {
+		const char *b2 = memchr(b1 + 1, '|', (gsize)MIN(e - b1 - 1, 64));
+		if (!b2)
+			return FALSE;
+		l->proc_bar = (gint)(b1 - line);
+		b1 = b2;
+	}
+	l->bar = (gint)(b1 - line);
+	return TRUE;
+}
+
+/* [p, e) holds nothing but spaces, then at least one and at most five
+ * digits: their value in *v. */
+static gboolean fast_cpu(const char *p, const char *e, gint32 *v)
+{
+	while (p < e && *p == ' ')
+		p++;
+	if (p == e || e - p > 5)
+		return FALSE;
+	gint32 n = 0;
+	for (; p < e; p++) {
+		if ((guint)(*p - '0') >= 10)
+			return FALSE;
+		n = n * 10 + (*p - '0');
+	}
+	*v = n;
+	return TRUE;
+}
+
+TextLineResult ftl_text_parse_fgraph_fast(TextLine *tl, const TextFgraphLayout *l,
+					  const char *line, const char *p, const char *e)
+{
+	FtlEvent *ev = tl->ev;
+	if (e - line <= l->bar + 1 || line[l->bar] != '|' || line[l->cpu_close] != ')')
+		return TEXT_LINE_NONE;
+	const char *cpu_from = p;
+	if (l->time_bar >= 0) {
+		/* "  7238523.638008 |": what fgraph_time_column() reads */
+		guint64 v;
+		gint64 ns;
+		const char *bar = line + l->time_bar;
+		const char *r = ftl_scan_u64(p, bar, &v);
+		if (*bar != '|' || !r || *r != '.' || !(r = ftl_scan_sec(p, bar, &ns)) ||
+		    text_skip_ws(r, bar) != bar)
+			return TEXT_LINE_NONE;
+		ev->ts = ns;
+		cpu_from = bar + 1;
+	} else if (p > line + l->cpu_close) {
+		return TEXT_LINE_NONE;
+	}
+	gint32 cpu;
+	if (!fast_cpu(cpu_from, line + l->cpu_close, &cpu))
+		return TEXT_LINE_NONE;
+	ev->cpu = cpu;
+	FgraphColumns c = { .dur = FTL_TS_NONE, .mark = ' ', .pid = -1 };
+	const char *q = line + l->cpu_close + 1;
+	if (l->proc_bar >= 0) {
+		/* a task's "comm-pid" is never a duration, flags or an irq arrow */
+		const char *bar = line + l->proc_bar;
+		const char *s = text_skip_ws(q, bar);
+		if (*bar != '|' || memchr(s, '|', (gsize)(bar - s)) ||
+		    !fgraph_comm_pid(tl, s, bar, &c.comm, &c.pid))
+			return TEXT_LINE_NONE;
+		q = bar + 1;
+	}
+	/* the duration column: blank or a duration, and no '|' before its bar */
+	const char *bar = line + l->bar;
+	const char *s = text_skip_ws(text_skip_spaces(q, bar), bar);
+	if (s < bar) {
+		const char *se = bar;
+		while (se > s && (se[-1] == ' ' || se[-1] == '\t'))
+			se--;
+		if (!fgraph_duration(s, se, &c.dur, &c.mark))
+			return TEXT_LINE_NONE;
+	}
+	const char *f = text_skip_spaces(bar + 1, e);
+	int sp = (int)(f - (bar + 1));
+	/* the task first, as the general parser: a leaf's exit copies it */
+	fgraph_task(tl, &c);
+	return ftl_text_parse_fgraph_call_fast(tl, f, e, MAX((sp - 2) / 2, 0), c.dur, c.mark);
+}

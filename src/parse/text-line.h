@@ -60,6 +60,7 @@ typedef struct {
 	gboolean fgraph;  /* saw function_graph lines */
 	gboolean latency; /* saw latency-format lines */
 	gboolean report;  /* trace-cmd report text */
+	gboolean no_funcs; /* FTL_OPEN_NO_FUNCS: function names are left NULL */
 } TextLine;
 
 /* Parse results for one line. */

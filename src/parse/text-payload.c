@@ -214,8 +214,10 @@ static gboolean payload_function(TextLine *tl, const char *p, const char *e)
 			return FALSE;
 	ev->kind = FTL_EVENT_FUNC;
 	ev->name = tl->n->function;
-	ev->u.fn.func = ftl_text_intern(tl, p, fe);
-	ev->u.fn.parent = pe > pp ? ftl_text_intern(tl, pp, pe) : NULL;
+	if (!tl->no_funcs) {
+		ev->u.fn.func = ftl_text_intern(tl, p, fe);
+		ev->u.fn.parent = pe > pp ? ftl_text_intern(tl, pp, pe) : NULL;
+	}
 	ev->u.fn.last_ts = FTL_TS_NONE;
 	const char *r = arrow ? g_strstr_len(pe, e - pe, "(repeats: ") : NULL;
 	if (r) {
@@ -364,7 +366,7 @@ static TextLineResult payload_funcgraph(TextLine *tl, gboolean entry, const char
 	ev->kind = entry ? FTL_EVENT_FUNC_ENTRY : FTL_EVENT_FUNC_EXIT;
 	ev->u.graph.duration = FTL_TS_NONE;
 	ev->u.graph.mark = ' ';
-	if (ftl_event_field(ev, "func", &v) && v.len)
+	if (!tl->no_funcs && ftl_event_field(ev, "func", &v) && v.len)
 		ev->u.graph.func = ftl_text_intern(tl, v.p, v.p + v.len);
 	if (ftl_event_field(ev, "depth", &v))
 		ev->u.graph.depth = payload_int(v, 0);
@@ -489,7 +491,7 @@ static void fgraph_tail_comment(TextLine *tl, const char *p, const char *e)
 		const char *n2 = ne;
 		if (n2 - c > 2 && n2[-2] == '(' && n2[-1] == ')')
 			n2 -= 2;
-		ev->u.graph.func = ftl_text_intern(tl, c, n2);
+		ev->u.graph.func = tl->no_funcs ? NULL : ftl_text_intern(tl, c, n2);
 	}
 	if (eq) {
 		const char *v = text_skip_ws(eq + 1, ce);
@@ -598,7 +600,7 @@ TextLineResult ftl_text_parse_fgraph_call(TextLine *tl, const char *p, const cha
 	const char *after = text_skip_ws(close + 1, e);
 	if (after >= e)
 		return TEXT_LINE_NONE;
-	ev->u.graph.func = ftl_text_intern(tl, p, open);
+	ev->u.graph.func = tl->no_funcs ? NULL : ftl_text_intern(tl, p, open);
 	ev->kind = FTL_EVENT_FUNC_ENTRY;
 	ev->name = tl->n->funcgraph_entry;
 	ev->payload = (FtlSlice){ p, (guint32)(e - p) };
@@ -608,4 +610,39 @@ TextLineResult ftl_text_parse_fgraph_call(TextLine *tl, const char *p, const cha
 		return TEXT_LINE_NONE;
 	fgraph_tail_comment(tl, after + 1, e);
 	return fgraph_leaf(tl, duration);
+}
+
+TextLineResult ftl_text_parse_fgraph_call_fast(TextLine *tl, const char *f, const char *e,
+					       gint depth, gint64 duration, char mark)
+{
+	FtlEvent *ev = tl->ev;
+	while (e > f && (e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	if (f >= e || *f == '\t')
+		return TEXT_LINE_NONE;
+	gboolean leaf = FALSE;
+	if (*f == '}') {
+		if (e - f != 1)
+			return TEXT_LINE_NONE;
+		ev->kind = FTL_EVENT_FUNC_EXIT;
+		ev->name = tl->n->funcgraph_exit;
+	} else {
+		const char *open = f;
+		while (open < e && !fgraph_name_stop[(guchar)*open])
+			open++;
+		if (open == f || e - open < 3 || open[0] != '(' || open[1] != ')')
+			return TEXT_LINE_NONE;
+		leaf = e - open == 3 && open[2] == ';';
+		if (!leaf && !(e - open == 4 && open[2] == ' ' && open[3] == '{'))
+			return TEXT_LINE_NONE;
+		ev->u.graph.func = tl->no_funcs ? NULL : ftl_text_intern(tl, f, open);
+		ev->kind = FTL_EVENT_FUNC_ENTRY;
+		ev->name = tl->n->funcgraph_entry;
+	}
+	ev->u.graph.depth = depth;
+	ev->u.graph.duration = duration;
+	ev->u.graph.mark = mark;
+	ev->payload = (FtlSlice){ f, (guint32)(e - f) };
+	tl->fgraph = TRUE;
+	return leaf ? fgraph_leaf(tl, duration) : TEXT_LINE_EVENT;
 }

@@ -13,3 +13,8 @@ TextLineResult ftl_text_classify_payload(TextLine *tl, const char *p, const char
  * the indent; duration (ns or FTL_TS_NONE) and mark from the duration column. */
 TextLineResult ftl_text_parse_fgraph_call(TextLine *tl, const char *p, const char *e, gint depth,
 					  gint64 duration, char mark);
+/* The fast path's call text: [f, e) is "name() {", "name();" or "}" and
+ * nothing else (trailing blanks aside), filled as ftl_text_parse_fgraph_call()
+ * fills it; TEXT_LINE_NONE for anything else, which is that function's. */
+TextLineResult ftl_text_parse_fgraph_call_fast(TextLine *tl, const char *f, const char *e,
+					       gint depth, gint64 duration, char mark);

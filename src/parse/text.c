@@ -61,6 +61,7 @@ typedef struct {
 	GArray *cpu_task; /* TextCpuTask per CPU: the task a separator switched to */
 	GArray *last_ts;  /* gint64 per CPU, for the time_backwards diagnostic */
 	gboolean fgraph, latency, report;
+	guint64 fast_lines; /* lines the fast path took, for FTLENS_TEXT_PARSE=verify */
 	TextIndexing *ix; /* NULL unless a sparse index is built or used */
 	TextPrior *prior; /* made when a CPU's first event comes before any switch */
 } TextSource;
@@ -171,6 +172,7 @@ static gboolean text_end_chunk(TextSource *ts, GError **error)
 	text_stats_add(&ts->base.stats, &c->stats);
 	ts->base_line += c->stats.total_lines;
 	ts->base_seq += c->seqs;
+	ts->fast_lines += c->fast_lines;
 	ts->fgraph |= c->fgraph;
 	ts->latency |= c->latency;
 	ts->report |= c->report;
@@ -565,6 +567,11 @@ static FtlStatus text_next(FtlSource *src, const FtlEvent **out, GError **error)
 static void text_free(FtlSource *src)
 {
 	TextSource *ts = (TextSource *)src;
+	/* what a test needs to know that the fast path was checked at all */
+	if (ts->ctx.mode == TEXT_PARSE_VERIFY && ts->base.trace)
+		g_printerr("ftlens: FTLENS_TEXT_PARSE=verify: %" G_GUINT64_FORMAT
+			   " of %" G_GUINT64_FORMAT " event lines through the fast path\n",
+			   ts->fast_lines, ts->base.stats.event_lines);
 	ftl_line_reader_free(ts->reader);
 	ftl_input_free(ts->input);
 	g_ptr_array_unref(ts->spare);
@@ -625,7 +632,11 @@ static TextSource *text_source_new(FtlTrace *trace, FtlStream *stream, gint cpu_
 	ts->ctx = (TextChunkCtx){ .src = &ts->base,
 				  .cpu_hint = cpu_hint,
 				  .pool = ftl_trace_pool(trace),
-				  .names = &ts->names };
+				  .names = &ts->names,
+				  .mode = ftl_text_parse_mode(),
+				  .no_funcs = (ftl_trace_flags(trace) & FTL_OPEN_NO_FUNCS) != 0 };
+	/* "general" is the reference: every field decoded */
+	ts->ctx.no_funcs &= ts->ctx.mode != TEXT_PARSE_GENERAL;
 	FtlLineReaderFuncs funcs = {
 		.parse = text_parse_chunk,
 		.free_result = text_spare_chunk,
