@@ -703,7 +703,8 @@ static void sched_hardirq(FtlSched *s, SchedCpu *c, const FtlEvent *ev)
 			c->hard_irq = ev->u.irq.irq;
 			/* the name is borrowed from the record: keep a copy */
 			if (!c->hard_name || strlen(c->hard_name) != ev->u.irq.name.len ||
-			    memcmp(c->hard_name, ev->u.irq.name.p, ev->u.irq.name.len) != 0)
+			    (ev->u.irq.name.len && /* an arrow's empty name has no pointer */
+			     memcmp(c->hard_name, ev->u.irq.name.p, ev->u.irq.name.len) != 0))
 				c->hard_name = sched_name(s, ev->u.irq.name);
 		}
 		return;
