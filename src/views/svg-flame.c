@@ -17,6 +17,7 @@
 #define SVG_FH	     16.0 /* frame height */
 #define SVG_FONT     12.0
 #define SVG_FONTW    0.59 /* average glyph width / font size (Verdana) */
+#define SVG_INPUT_FONT 10.0 /* flame.css's #input */
 #define SVG_TOP	     (SVG_FONT * 5) /* with a subtitle of one line */
 #define SVG_SUB_LINE (SVG_FONT + 4)
 #define SVG_SUB_MAX  4 /* subtitle lines at most */
@@ -711,6 +712,27 @@ static void svg_subtitle(xmlTextWriterPtr w, const SvgLayout *L, double width)
 	W_END(w);
 }
 
+/* The inputs' names in the bottom right corner (10 px, right-aligned):
+ * cut in the middle to the picture's width, whole on hover. Two long paths
+ * of a differential graph ran off its left edge. */
+static void svg_input_label(xmlTextWriterPtr w, const char *text, double width, double y)
+{
+	g_autofree char *safe = ftl_escape_markup(text, -1);
+	glong fit = MAX((glong)((width - 2 * SVG_XPAD) / (SVG_INPUT_FONT * SVG_FONTW)), 8);
+	g_autofree char *cut = svg_cut_middle(safe, fit);
+	W_START(w, "text");
+	W_STR(w, "id", "input");
+	ftl_svg_attr_num(w, "x", width - SVG_XPAD, 1);
+	ftl_svg_attr_num(w, "y", y, 1);
+	xmlTextWriterWriteString(w, BAD_CAST cut);
+	if (strcmp(cut, safe) != 0) {
+		W_START(w, "title");
+		ftl_svg_text(w, text);
+		W_END(w);
+	}
+	W_END(w);
+}
+
 static gboolean svg_head(xmlTextWriterPtr w, SvgLayout *L, double width, GError **error)
 {
 	const FtlFlameSvgOptions *opt = L->opt;
@@ -744,7 +766,7 @@ static gboolean svg_head(xmlTextWriterPtr w, SvgLayout *L, double width, GError 
 	ftl_svg_label(w, "ignorecase", NULL, width - SVG_XPAD - 16, 24, "ic");
 	ftl_svg_label(w, "matched", NULL, width - SVG_XPAD - 140, L->height - 17, " ");
 	if (opt->input_label)
-		ftl_svg_label(w, "input", NULL, width - SVG_XPAD, L->height - 3, opt->input_label);
+		svg_input_label(w, opt->input_label, width, L->height - 3);
 	return TRUE;
 }
 

@@ -143,7 +143,8 @@ check "--diff: widths from B, red grew, blue shrank, vanished paths hatched" \
 check "--diff: the tooltip gives A, B and the change" \
 	'svgq "$T/n.svg" "any(\"; A \" in t and \", B \" in t and \"change\" in t for t in titles)"'
 # 600 px hold 83 characters of the subtitle: each input on a line of its
-# own, a path too long cut in its middle, the whole text on hover
+# own, a path too long cut in its middle, the whole text on hover; the
+# names in the bottom corner ran off the left edge
 check "--diff: the subtitle names A and B on lines inside the picture" \
 	'cp "$vm/fgraph-options/irqs-off.txt" "$T/$(printf "%0120d" 0)-irqs-off.txt" &&
 	 flame --diff --width 600 -o "$T/nw.svg" "$vm/fgraph-options/irqs-on.txt" "$T/$(printf "%0120d" 0)-irqs-off.txt" &&
@@ -160,6 +161,11 @@ check "--diff: the subtitle names A and B on lines inside the picture" \
 	assert lines[1].startswith("B: ") and "\u2026" in lines[1] and lines[1].endswith("-irqs-off.txt (function_graph calls)"), lines
 	assert all(len(l) * 12 * 0.59 <= width - 20 for l in lines), lines
 	assert "000000000000000000000000000000000000000000000000000000000000-irqs-off" in sub.find(ns + "title").text
+	# the names of the inputs in the corner, 10 px: cut to the width, whole on hover
+	inp = [e for e in svg.iter(ns + "text") if e.get("id") == "input"][0]
+	print("#", inp.text)
+	assert "\u2026" in inp.text and len(inp.text) * 10 * 0.59 <= width - 20, inp.text
+	assert inp.find(ns + "title").text.endswith("-irqs-off.txt"), inp.find(ns + "title").text
 	# the frames begin below the second line
 	ys = [float(r.get("y")) for r in svg.iter(ns + "rect") if r.get("y") not in (None, "0")]
 	assert min(ys) > 42 + 16, min(ys)
