@@ -40,6 +40,59 @@ static gboolean report_check(const FtlCliGlobals *g, const char *per, const char
 }
 
 
+/* The analyses report's tables read, owned by the command. */
+typedef struct {
+	FtlCounts *counts;
+	FtlQuality *quality;
+	FtlCommRecovery *comm;
+	FtlMarkers *markers;
+	FtlCallTree *calls;
+	FtlFuncStats *funcs;
+	FtlLongest *longest;
+	FtlSched *sched; /* --sched only */
+} ReportAnalyses;
+
+static void report_analyses_clear(ReportAnalyses *a)
+{
+	g_clear_pointer(&a->sched, ftl_sched_free);
+	g_clear_pointer(&a->longest, ftl_longest_free);
+	g_clear_pointer(&a->funcs, ftl_funcstats_free);
+	g_clear_pointer(&a->calls, ftl_calltree_free);
+	g_clear_pointer(&a->markers, ftl_markers_free);
+	g_clear_pointer(&a->comm, ftl_comm_free);
+	g_clear_pointer(&a->quality, ftl_quality_free);
+	g_clear_pointer(&a->counts, ftl_counts_free);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(ReportAnalyses, report_analyses_clear)
+
+/* Makes the analyses and the pass that feeds them. */
+static FtlPass *report_analyses(ReportAnalyses *a, FtlTrace *trace, FtlFuncStatsKey key,
+				gboolean sched_on)
+{
+	a->counts = ftl_counts_new();
+	a->quality = ftl_quality_new(trace);
+	a->comm = ftl_comm_new(ftl_trace_tasks(trace), ftl_trace_pool(trace));
+	a->markers = ftl_markers_new();
+	a->calls = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, ftl_trace_diags(trace));
+	a->funcs = ftl_funcstats_new(key);
+	a->longest = ftl_longest_new(REPORT_LONGEST);
+	ftl_calltree_set_no_tree(a->calls);
+	ftl_calltree_add_on_call(a->calls, ftl_funcstats_add_call, a->funcs);
+	ftl_calltree_add_on_call(a->calls, ftl_longest_add_call, a->longest);
+	FtlPass *pass = ftl_pass_new();
+	ftl_pass_add(pass, &ftl_counts_consumer, a->counts);
+	ftl_pass_add(pass, &ftl_quality_consumer, a->quality);
+	ftl_pass_add(pass, &ftl_comm_consumer, a->comm);
+	ftl_pass_add(pass, &ftl_markers_consumer, a->markers);
+	ftl_pass_add(pass, &ftl_calltree_consumer, a->calls);
+	ftl_pass_add(pass, &ftl_funcstats_consumer, a->funcs);
+	if (sched_on) {
+		a->sched = ftl_sched_new(NULL);
+		ftl_pass_add(pass, &ftl_sched_consumer, a->sched);
+	}
+	return pass;
+}
+
 gboolean ftl_cmd_report(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	g_autofree char *per = NULL, *sort_s = NULL;
@@ -82,26 +135,8 @@ gboolean ftl_cmd_report(const FtlCommand *cmd, int argc, char **argv, GError **e
 	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, error);
 	if (!trace)
 		return FALSE;
-	g_autoptr(FtlCounts) counts = ftl_counts_new();
-	g_autoptr(FtlQuality) quality = ftl_quality_new(trace);
-	g_autoptr(FtlCommRecovery) comm = ftl_comm_new(ftl_trace_tasks(trace), ftl_trace_pool(trace));
-	g_autoptr(FtlMarkers) markers = ftl_markers_new();
-	g_autoptr(FtlCallTree) calls = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, ftl_trace_diags(trace));
-	g_autoptr(FtlFuncStats) funcs = ftl_funcstats_new(key);
-	g_autoptr(FtlLongest) longest = ftl_longest_new(REPORT_LONGEST);
-	ftl_calltree_set_no_tree(calls);
-	ftl_calltree_add_on_call(calls, ftl_funcstats_add_call, funcs);
-	ftl_calltree_add_on_call(calls, ftl_longest_add_call, longest);
-	g_autoptr(FtlPass) pass = ftl_pass_new();
-	ftl_pass_add(pass, &ftl_counts_consumer, counts);
-	ftl_pass_add(pass, &ftl_quality_consumer, quality);
-	ftl_pass_add(pass, &ftl_comm_consumer, comm);
-	ftl_pass_add(pass, &ftl_markers_consumer, markers);
-	ftl_pass_add(pass, &ftl_calltree_consumer, calls);
-	ftl_pass_add(pass, &ftl_funcstats_consumer, funcs);
-	g_autoptr(FtlSched) sched = sched_on ? ftl_sched_new(NULL) : NULL;
-	if (sched)
-		ftl_pass_add(pass, &ftl_sched_consumer, sched);
+	g_auto(ReportAnalyses) a = { 0 };
+	g_autoptr(FtlPass) pass = report_analyses(&a, trace, key, sched_on);
 	/* before the pass: a missing vmlinux is known without reading events */
 	g_autoptr(FtlDebugInfo) dbg = by_s ? ftl_cli_source_debuginfo("report", &g, trace, error) : NULL;
 	if (by_s && !dbg)
@@ -109,21 +144,22 @@ gboolean ftl_cmd_report(const FtlCommand *cmd, int argc, char **argv, GError **e
 	g_autoptr(FtlSourceMap) sources = dbg ? ftl_source_map_new(dbg, by) : NULL;
 	if (!ftl_pass_run(pass, trace, &g.filter, error) || !ftl_cli_finish(&g, trace, error))
 		return FALSE;
-	g_autofree char *why = ftl_funcstats_n_rows(funcs) ? NULL : ftl_cli_why_empty(&g, trace, counts);
+	g_autofree char *why =
+		ftl_funcstats_n_rows(a.funcs) ? NULL : ftl_cli_why_empty(&g, trace, a.counts);
 	FtlReportData r = {
 		.trace = trace,
-		.counts = counts,
-		.quality = quality,
-		.funcs = funcs,
-		.calls = calls,
-		.longest = longest,
-		.markers = markers,
+		.counts = a.counts,
+		.quality = a.quality,
+		.funcs = a.funcs,
+		.calls = a.calls,
+		.longest = a.longest,
+		.markers = a.markers,
 		.top = (guint)top,
 		.threshold = (gint64)(threshold_us * 1000),
 		.origin = g.origin_ns,
 		.sort = sort,
 		.sort_given = sort_s != NULL,
-		.sched = sched,
+		.sched = a.sched,
 		.sources = sources,
 		.style = &g.style,
 		.empty_why = why };
