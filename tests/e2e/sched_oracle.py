@@ -142,7 +142,10 @@ def oracle(path):
 
 
 def compare(trace, ftlens_json):
-    run, switches, busy, idle, pre = oracle(trace)
+    run, switches, busy, idle, _ = oracle(trace)
+    # preempted: recorded R states and the switch-outs ftlens had to infer,
+    # classified by the wakeup rules (a task seen running again unwoken)
+    pre = {pid: t[3] for pid, t in wakeup_rules(trace)[0].items() if t[3]}
     j = json.load(open(ftlens_json))
     got_tasks = {t["pid"]: t for t in j["tasks"]}
     got_cpus = {c["cpu"]: c for c in j["cpus"]}
