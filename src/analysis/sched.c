@@ -36,6 +36,8 @@ typedef struct {
 	gint32 pid;
 	TaskState state;
 	gint64 since; /* when it entered state */
+	const char *since_event; /* the event that made it so (interned), or NULL */
+	gint32 since_cpu;	  /* where that event was */
 	gint32 cpu;   /* running on, or preempted from */
 	gint32 last_cpu;
 	const char *comm;
@@ -96,6 +98,7 @@ struct _FtlSched {
 	gint64 first_ts, last_ts;
 	guint64 wakeups_seen; /* wakeup events so far: the trace records them */
 	SchedTask *last; /* the task asked for last */
+	const FtlEvent *ev; /* the event fed now, NULL at the end */
 	/* the input, known from the events' source: its CPU statistics give
 	 * the whole trace's lost events (ftl_trace_cpu_lost) */
 	const FtlTrace *trace;
@@ -262,7 +265,7 @@ static SchedTask *sched_task(FtlSched *s, gint32 pid)
 	if (!t) {
 		t = g_new0(SchedTask, 1);
 		t->pid = pid;
-		t->cpu = t->last_cpu = -1;
+		t->cpu = t->last_cpu = t->since_cpu = -1;
 		t->prio = -1;
 		t->since = t->wake_ts = t->out_ts = FTL_TS_NONE;
 		g_hash_table_insert(s->tasks, GINT_TO_POINTER(pid), t);
@@ -304,9 +307,15 @@ static void emit_run(FtlSched *s, gint32 cpu, gint32 pid, gint64 t0, gint64 t1)
 	if (t1 <= t0)
 		return;
 	if (s->on_iv->len) {
-		FtlSchedInterval iv = {
-			FTL_SCHED_IV_RUN, cpu, pid, sched_comm(s, pid), -1, t0, t1
-		};
+		FtlSchedInterval iv = { .kind = FTL_SCHED_IV_RUN,
+					.cpu = cpu,
+					.pid = pid,
+					.comm = sched_comm(s, pid),
+					.id = -1,
+					.t0 = t0,
+					.t1 = t1,
+					.event_cpu = -1,
+					.run_cpu = -1 };
 		sched_notify(s, &iv);
 	}
 	for (guint i = 0; i < s->accs->len; i++) {
@@ -326,14 +335,23 @@ static void emit_run(FtlSched *s, gint32 cpu, gint32 pid, gint64 t0, gint64 t1)
 	}
 }
 
-/* A task's wait (runnable) or sleep. */
-static void emit_task(FtlSched *s, FtlSchedIvKind kind, const SchedTask *t, gint64 t1)
+/* A task's wait (runnable) or sleep, ended at t1 by a switch on run_cpu
+ * (-1: by something else). */
+static void emit_task(FtlSched *s, FtlSchedIvKind kind, const SchedTask *t, gint64 t1,
+		      gint32 run_cpu)
 {
 	if (t->since == FTL_TS_NONE || t1 <= t->since)
 		return;
-	FtlSchedInterval iv = {
-		kind, kind == FTL_SCHED_IV_WAIT ? t->cpu : -1, t->pid, t->comm, -1, t->since, t1
-	};
+	FtlSchedInterval iv = { .kind = kind,
+				.cpu = kind == FTL_SCHED_IV_WAIT ? t->cpu : -1,
+				.pid = t->pid,
+				.comm = t->comm,
+				.id = -1,
+				.t0 = t->since,
+				.t1 = t1,
+				.event = t->since_event,
+				.event_cpu = t->since_cpu,
+				.run_cpu = run_cpu };
 	sched_notify(s, &iv);
 	for (guint i = 0; i < s->accs->len; i++) {
 		SchedAcc *a = ACC(s, i);
@@ -351,15 +369,15 @@ static void emit_task(FtlSched *s, FtlSchedIvKind kind, const SchedTask *t, gint
 static void emit_irq(FtlSched *s, FtlSchedIrqKind kind, gint32 cpu, gint32 id, const char *name,
 		     gint64 t0, gint64 t1)
 {
-	FtlSchedInterval iv = {
-		kind == FTL_SCHED_HARDIRQ ? FTL_SCHED_IV_HARDIRQ : FTL_SCHED_IV_SOFTIRQ,
-		cpu,
-		-1,
-		NULL,
-		id,
-		t0,
-		t1
-	};
+	FtlSchedInterval iv = { .kind = kind == FTL_SCHED_HARDIRQ ? FTL_SCHED_IV_HARDIRQ
+								 : FTL_SCHED_IV_SOFTIRQ,
+				.cpu = cpu,
+				.pid = -1,
+				.id = id,
+				.t0 = t0,
+				.t1 = t1,
+				.event_cpu = -1,
+				.run_cpu = -1 };
 	sched_notify(s, &iv);
 	gint64 d = MAX(t1 - t0, 0);
 	FtlSchedIrq key = { .kind = kind, .id = id, .name = name };
@@ -507,10 +525,12 @@ static void sched_wakeup(FtlSched *s, const FtlEvent *ev, gint32 pid, gint32 pri
 		 * -w's rule) */
 		acc_count(s, ev->ts, G_STRUCT_OFFSET(FtlSchedScope, wakeups_restarted));
 	} else if (t->state == TASK_SLEEPING) {
-		emit_task(s, FTL_SCHED_IV_SLEEP, t, ev->ts);
+		emit_task(s, FTL_SCHED_IV_SLEEP, t, ev->ts, -1);
 	}
 	t->state = TASK_RUNNABLE;
 	t->since = ev->ts;
+	t->since_event = ev->name;
+	t->since_cpu = ev->cpu;
 	t->cpu = -1;
 	t->wake_ts = ev->ts;
 	t->wake_by = by;
@@ -554,6 +574,8 @@ static void sched_switch_out(FtlSched *s, gint32 cpu, gint64 t, gint32 prev, Swi
 	};
 	p->state = next_state[out];
 	p->since = t;
+	p->since_event = inferred || !s->ev ? NULL : s->ev->name;
+	p->since_cpu = cpu;
 	p->cpu = cpu;
 	/* a wakeup seen while it still ran (its state unknown, as at the
 	 * trace's start) was no wait for a switch: it ran, and a switch in
@@ -574,7 +596,7 @@ static void sched_switch_in(FtlSched *s, gint32 cpu, gint64 t, gint32 next, gint
 	sched_classify_out(s, n, s->wakeups_seen ? OUT_PREEMPTED : OUT_UNKNOWN);
 	n->wake_by = 0;
 	if (n->state == TASK_RUNNABLE)
-		emit_task(s, FTL_SCHED_IV_WAIT, n, t);
+		emit_task(s, FTL_SCHED_IV_WAIT, n, t, cpu);
 	if (n->wake_ts != FTL_TS_NONE && inferred) {
 		/* the switch that ran it was not recorded: it ran at this
 		 * event or before, a latency would be an upper bound only */
@@ -672,7 +694,14 @@ static void sched_resume(FtlSched *s, gint32 cpu, gint32 pid, gint64 t)
 {
 	SchedCpu *c = sched_cpu(s, cpu);
 	gint64 from = c->lost_from;
-	FtlSchedInterval iv = { FTL_SCHED_IV_LOST, cpu, -1, NULL, -1, from, t };
+	FtlSchedInterval iv = { .kind = FTL_SCHED_IV_LOST,
+				.cpu = cpu,
+				.pid = -1,
+				.id = -1,
+				.t0 = from,
+				.t1 = t,
+				.event_cpu = -1,
+				.run_cpu = -1 };
 	sched_notify(s, &iv);
 	emit_run(s, cpu, -1, from, t);
 	sched_task_running(s, pid, cpu, t);
@@ -904,6 +933,7 @@ static void sched_feed_kind(FtlSched *s, SchedCpu *c, const FtlEvent *ev)
 
 void ftl_sched_feed(FtlSched *s, const FtlEvent *ev)
 {
+	s->ev = ev; /* borrowed until the next one: finish forgets it */
 	if (!s->trace && ev->src)
 		s->trace = ev->src->trace;
 	if (ev->kind == FTL_EVENT_LOST || ev->kind == FTL_EVENT_BUFFER_START) {
@@ -996,9 +1026,9 @@ static void sched_close(FtlSched *s)
 	for (guint i = 0; i < pids->len; i++) {
 		SchedTask *t = g_hash_table_lookup(s->tasks, g_ptr_array_index(pids, i));
 		if (t->state == TASK_RUNNABLE)
-			emit_task(s, FTL_SCHED_IV_WAIT, t, end);
+			emit_task(s, FTL_SCHED_IV_WAIT, t, end, -1);
 		else if (t->state == TASK_SLEEPING)
-			emit_task(s, FTL_SCHED_IV_SLEEP, t, end);
+			emit_task(s, FTL_SCHED_IV_SLEEP, t, end, -1);
 		if (t->wake_ts != FTL_TS_NONE)
 			acc_count(s, t->wake_ts, G_STRUCT_OFFSET(FtlSchedScope, wakeups_unserved));
 		sched_classify_out(s, t, OUT_UNKNOWN);
@@ -1062,6 +1092,7 @@ static void sched_acc_finish(FtlSched *s, SchedAcc *a)
 
 void ftl_sched_finish(FtlSched *s)
 {
+	s->ev = NULL;
 	if (s->first_ts != FTL_TS_NONE)
 		sched_close(s);
 	for (guint i = 0; i < s->accs->len; i++)

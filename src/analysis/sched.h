@@ -187,6 +187,13 @@ typedef struct {
 	const char *comm; /* interned, may be NULL */
 	gint32 id;
 	gint64 t0, t1;
+	/* WAIT and SLEEP: the event that began it (the wakeup that counts, or
+	 * the recorded switch-out; NULL for one inferred or unknown), interned,
+	 * and the CPU it was on (-1 unknown) */
+	const char *event;
+	gint32 event_cpu;
+	/* WAIT: the CPU whose switch ended it, -1 when the trace ended first */
+	gint32 run_cpu;
 } FtlSchedInterval;
 
 typedef void (*FtlSchedIntervalFunc)(const FtlSchedInterval *iv, gpointer data);

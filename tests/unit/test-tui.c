@@ -466,6 +466,80 @@ static void test_fixture_timeline(void)
 	tui_close(&t);
 }
 
+/* The sum of pid's waits on the Timeline's lanes and the first one's start. */
+static gint64 lanes_waited(const FtlTuiModel *m, gint32 pid, gint64 *first)
+{
+	gint64 sum = 0;
+	*first = FTL_TS_NONE;
+	for (guint i = 0; i < m->lanes->len; i++) {
+		const FtlTuiLane *lane = m->lanes->pdata[i];
+		for (guint k = 0; lane && k < lane->waits->len; k++) {
+			const FtlTuiRun *w = &g_array_index(lane->waits, FtlTuiRun, k);
+			if (w->pid != pid)
+				continue;
+			sum += w->t1 - w->t0;
+			if (*first == FTL_TS_NONE || w->t0 < *first)
+				*first = w->t0;
+		}
+	}
+	return sum;
+}
+
+/* The Timeline's runnable stretches are `ftlens sched`'s waits: from the
+ * wakeup that counts (sched_waking and sched_wakeup of one wakeup are one,
+ * from the first of them; a task woken twice before it runs waits from the
+ * latest, as trace-cmd report -w), on the lane of the CPU that ran it. */
+static void test_timeline_waits_are_sched(void)
+{
+	static const char trace[] =
+		"# tracer: nop\n#\n"
+		"  a-10 [000] d..2.   100.000000: sched_switch: prev_comm=a prev_pid=10 "
+		"prev_prio=120 prev_state=S ==> next_comm=b next_pid=20 next_prio=120\n"
+		/* a: waking then wakeup, one wakeup from 100.000100 */
+		"  b-20 [000] d..3.   100.000100: sched_waking: comm=a pid=10 prio=120 "
+		"target_cpu=001\n"
+		"  b-20 [000] d..3.   100.000150: sched_wakeup: comm=a pid=10 prio=120 "
+		"target_cpu=001\n"
+		"  c-30 [001] d..2.   100.000400: sched_switch: prev_comm=c prev_pid=30 "
+		"prev_prio=120 prev_state=S ==> next_comm=a next_pid=10 next_prio=120\n"
+		/* c: woken twice before it runs (its run and sleep between were
+		 * not recorded): it waits from the second, 100.000700 */
+		"  b-20 [000] d..3.   100.000500: sched_wakeup: comm=c pid=30 prio=120 "
+		"target_cpu=000\n"
+		"  b-20 [000] d..3.   100.000700: sched_wakeup: comm=c pid=30 prio=120 "
+		"target_cpu=000\n"
+		"  b-20 [000] d..2.   100.001000: sched_switch: prev_comm=b prev_pid=20 "
+		"prev_prio=120 prev_state=S ==> next_comm=c next_pid=30 next_prio=120\n"
+		"  a-10 [001] d..2.   100.001200: sched_switch: prev_comm=a prev_pid=10 "
+		"prev_prio=120 prev_state=S ==> next_comm=swapper next_pid=0 next_prio=120\n";
+	g_autofree char *dir = g_dir_make_tmp("ftl-tui-XXXXXX", NULL);
+	g_autofree char *path = g_build_filename(dir, "waits.txt", NULL);
+	CU_ASSERT_TRUE_FATAL(g_file_set_contents(path, trace, -1, NULL));
+	Tui t = { 0 };
+	tui_in(&t, dir);
+	tui_open_trace(&t, "waits.txt", 24, 80);
+	const FtlTuiModel *m = t.app->model;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	gint64 first;
+	const gint64 s = 100000000000;
+	CU_ASSERT_EQUAL(lanes_waited(m, 10, &first), 300000);
+	CU_ASSERT_EQUAL(first, s + 100000);
+	CU_ASSERT_EQUAL(lanes_waited(m, 30, &first), 300000);
+	CU_ASSERT_EQUAL(first, s + 700000);
+	/* and the sched panel's figures, from the same analysis */
+	const FtlSchedScope *sc = ftl_sched_scope(m->sched, 0);
+	for (guint i = 0; i < sc->n_tasks; i++)
+		if (sc->tasks[i].pid == 10 || sc->tasks[i].pid == 30)
+			CU_ASSERT_EQUAL(sc->tasks[i].wait_ns, 300000);
+	const FtlTuiLane *cpu1 = ftl_tui_lanes_get(m->lanes, 1);
+	CU_ASSERT_EQUAL_FATAL(cpu1->waits->len, 1); /* a's, ended by the switch on CPU 1 */
+	CU_ASSERT_STRING_EQUAL(g_array_index(cpu1->waits, FtlTuiRun, 0).event, "sched_waking");
+	CU_ASSERT_EQUAL(g_array_index(cpu1->waits, FtlTuiRun, 0).cpu, 0);
+	tui_close(&t);
+	g_unlink(path);
+	g_rmdir(dir);
+}
+
 /* The Timeline's markers row on screen s: whole labels ("mark-NN") and
  * numbers only, and the cursor's "v" among them, never over one. */
 static void timeline_marks_whole(const char *s)
@@ -963,6 +1037,8 @@ int main(void)
 		{ "fixture: the tab row is the same from the first screen", test_fixture_tabs_stable },
 		{ "fixture: the Timeline at 80x24", test_fixture_timeline },
 		{ "a crowded Timeline at 80x24: legend, markers", test_timeline_crowded },
+		{ "Timeline waits are sched's: the latest wakeup, waking+wakeup as one",
+		  test_timeline_waits_are_sched },
 		{ "Timeline task rows: the pid whole, never two rows alike", test_timeline_task_labels },
 		{ "fixture: search, marks, CPU filter at 80x24", test_fixture_search_marks_filter },
 		{ "hostile comms and markers in every panel", test_hostile_screens },

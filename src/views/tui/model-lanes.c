@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What each CPU ran, for the Timeline: running intervals from sched_switch
  * events and from the task each event names, interrupt context, and the
- * stretches where events were lost. The scheduling analysis (issue 16)
- * computes the same intervals with more care (wakeups, inferred switches);
- * when it lands, its interval listener replaces ftl_tui_lanes_feed(). */
+ * stretches where events were lost; and the tasks runnable there, as the
+ * scheduling analysis says (its WAIT intervals: from the wakeup that counts,
+ * sched_waking and sched_wakeup as one, the latest when woken twice), so
+ * that the Timeline and `ftlens sched` never disagree on a wait. */
 #include "config.h"
 
 #include "views/tui/model.h"
@@ -18,7 +19,6 @@ void ftl_tui_lane_free(FtlTuiLane *lane)
 	g_array_unref(lane->irqs);
 	g_array_unref(lane->lost);
 	g_array_unref(lane->waits);
-	g_array_unref(lane->pending);
 	g_free(lane);
 }
 
@@ -36,7 +36,6 @@ FtlTuiLane *ftl_tui_lanes_get(GPtrArray *lanes, gint32 cpu)
 		lane->irqs = g_array_new(FALSE, FALSE, sizeof(FtlTuiSpan));
 		lane->lost = g_array_new(FALSE, FALSE, sizeof(FtlTuiSpan));
 		lane->waits = g_array_new(FALSE, FALSE, sizeof(FtlTuiRun));
-		lane->pending = g_array_new(FALSE, FALSE, sizeof(FtlTuiRun));
 		lane->pid = -1;
 		lane->since = lane->last_ts = FTL_TS_NONE;
 		lanes->pdata[cpu] = lane;
@@ -74,47 +73,17 @@ static void lane_open(FtlTuiLane *lane, const FtlEvent *ev, gint32 pid, const ch
 	lane->since = ev->ts;
 }
 
-/* Runnable: from a wakeup for this CPU, or a preemption on it, until the
- * task runs here. A task that runs elsewhere instead is dropped when the
- * list is full (a few dozen tasks wait at once at most, in practice). */
-#define LANES_PENDING_MAX 64
-
-/* pid is runnable on lane from event ev on. */
-static void lane_wait(FtlTuiLane *lane, const FtlEvent *ev, gint32 pid, const char *comm)
+void ftl_tui_lanes_add_interval(const FtlSchedInterval *iv, gpointer lanes)
 {
-	if (pid <= 0)
+	/* runnable until it ran: on the lane of the CPU that ran it, or, when
+	 * the trace ended first, of the one it was preempted on */
+	if (iv->kind != FTL_SCHED_IV_WAIT || iv->pid <= 0)
 		return;
-	for (guint i = 0; i < lane->pending->len; i++)
-		if (g_array_index(lane->pending, FtlTuiRun, i).pid == pid)
-			return; /* runnable already: since then */
-	if (lane->pending->len >= LANES_PENDING_MAX)
-		g_array_remove_index(lane->pending, 0);
-	FtlTuiRun r = { ev->ts, ev->ts, pid, ev->cpu, comm, ev->name, NULL };
-	g_array_append_val(lane->pending, r);
-}
-
-/* pid runs on lane from event ev on: its wait there ends. */
-static void lane_ran(FtlTuiLane *lane, const FtlEvent *ev, gint32 pid)
-{
-	gint64 t = ev->ts;
-	for (guint i = 0; i < lane->pending->len; i++) {
-		FtlTuiRun r = g_array_index(lane->pending, FtlTuiRun, i);
-		if (r.pid != pid)
-			continue;
-		g_array_remove_index(lane->pending, i);
-		if (t > r.t0) {
-			r.t1 = t;
-			r.end = ev->name;
-			g_array_append_val(lane->waits, r);
-		}
+	FtlTuiLane *lane = ftl_tui_lanes_get(lanes, iv->run_cpu >= 0 ? iv->run_cpu : iv->cpu);
+	if (!lane)
 		return;
-	}
-}
-
-static gboolean lane_preempted(const FtlSlice *state)
-{
-	/* "R" or "R+": the task was running and still could */
-	return state->len && state->p[0] == 'R';
+	FtlTuiRun r = { iv->t0, iv->t1, iv->pid, iv->event_cpu, iv->comm, iv->event, NULL };
+	g_array_append_val(lane->waits, r);
 }
 
 static void lane_irq(FtlTuiLane *lane, const FtlEvent *ev)
@@ -146,24 +115,11 @@ void ftl_tui_lanes_feed(GPtrArray *lanes, const FtlEvent *ev)
 		break;
 	}
 	case FTL_EVENT_SCHED_SWITCH:
-		if (lane_preempted(&ev->u.sw.prev_state))
-			lane_wait(lane, ev, ev->u.sw.prev_pid, ev->u.sw.prev_comm);
-		lane_ran(lane, ev, ev->u.sw.next_pid);
 		lane_open(lane, ev, ev->u.sw.next_pid, ev->u.sw.next_comm);
 		break;
 	case FTL_EVENT_TASK_SWITCH:
 		lane_open(lane, ev, ev->u.sw.next_pid, ev->u.sw.next_comm);
 		break;
-	case FTL_EVENT_SCHED_WAKEUP: {
-		FtlTuiLane *target = ev->u.wake.target_cpu >= 0
-					     ? ftl_tui_lanes_get(lanes, ev->u.wake.target_cpu)
-					     : lane;
-		if (target)
-			lane_wait(target, ev, ev->u.wake.pid, ev->u.wake.comm);
-		if (ev->pid >= 0 && ev->pid != lane->pid)
-			lane_open(lane, ev, ev->pid, ev->comm);
-		break;
-	}
 	case FTL_EVENT_IRQ_ENTRY:
 	case FTL_EVENT_IRQ_EXIT:
 		/* the event also names the task it interrupted */

@@ -43,6 +43,7 @@ void ftl_tui_model_free(FtlTuiModel *m)
 	ftl_markers_free(m->markers);
 	ftl_spans_free(m->spans);
 	ftl_quality_free(m->quality);
+	ftl_sched_free(m->sched);
 	ftl_oops_trail_free(m->trail);
 	if (m->lanes)
 		g_ptr_array_unref(m->lanes);
@@ -102,6 +103,9 @@ static void loader_analyses(FtlTuiLoader *l, FtlTuiModel *m, FtlPass *pass)
 	ftl_pass_add(pass, &ftl_markers_consumer, m->markers);
 	m->quality = ftl_quality_new(m->trace);
 	ftl_pass_add(pass, &ftl_quality_consumer, m->quality);
+	m->sched = ftl_sched_new(NULL);
+	ftl_sched_add_on_interval(m->sched, ftl_tui_lanes_add_interval, m->lanes);
+	ftl_pass_add(pass, &ftl_sched_consumer, m->sched);
 	if (l->opt->span_start) {
 		/* the command checked the patterns before the screen came up */
 		m->spans = ftl_spans_new(l->opt->span_start, l->opt->span_end, NULL);

@@ -11,6 +11,7 @@
 #include "analysis/markers.h"
 #include "analysis/oops.h"
 #include "analysis/quality.h"
+#include "analysis/sched.h"
 #include "model/console.h"
 #include "model/stack.h"
 #include "model/trace.h"
@@ -75,11 +76,11 @@ typedef struct {
 	GArray *runs; /* FtlTuiRun by time; idle (pid 0) and unknown left out */
 	GArray *irqs; /* FtlTuiSpan: interrupt context */
 	GArray *lost; /* FtlTuiSpan: from the CPU's last event before a LOST line to it */
-	/* FtlTuiRun by end: a task runnable here (woken for this CPU, or
-	 * preempted on it) until it ran here */
+	/* FtlTuiRun by end: a task runnable (woken, or preempted) until it
+	 * ran here, or preempted here until the trace ended; cpu and event
+	 * are where it became runnable. From the scheduling analysis. */
 	GArray *waits;
 	/* while reading */
-	GArray *pending; /* FtlTuiRun: runnable since t0, not run yet */
 	gint32 pid;
 	const char *comm, *event; /* the running task's and the event it ran from */
 	gint64 since, last_ts, irq_t0;
@@ -124,6 +125,7 @@ typedef struct {
 	FtlMarkers *markers;
 	FtlSpans *spans; /* NULL without --span */
 	FtlQuality *quality;
+	FtlSched *sched;     /* the whole trace's scheduling (scope 0) */
 	FtlOopsTrail *trail; /* a console log's dump, else NULL */
 	GPtrArray *lanes;    /* FtlTuiLane*, sorted by CPU */
 	GArray *lost;	     /* FtlTuiLost */
@@ -183,6 +185,9 @@ void ftl_tui_trim(void);
 /* Lanes (model-lanes.c): fed every event the analyses see. */
 void ftl_tui_lanes_feed(GPtrArray *lanes, const FtlEvent *ev);
 void ftl_tui_lanes_finish(GPtrArray *lanes, gint64 end);
+/* The scheduling analysis's interval listener (ftl_sched_add_on_interval,
+ * data: the lanes): the waits. */
+void ftl_tui_lanes_add_interval(const FtlSchedInterval *iv, gpointer lanes);
 FtlTuiLane *ftl_tui_lanes_get(GPtrArray *lanes, gint32 cpu);
 void ftl_tui_lane_free(FtlTuiLane *lane);
 
