@@ -44,7 +44,7 @@ typedef struct {
 	gint32 prio;
 	gint64 wake_ts; /* a wakeup waiting for its switch, FTL_TS_NONE */
 	gint32 waker_pid, waker_cpu;
-	const char *waker_comm;
+	const char *waker_comm, *wake_event;
 	guint wake_by;	    /* WAKE_BY_*: the events of its last wakeup since it ran */
 	gboolean restarted; /* the pending wakeup followed another one */
 	gint64 out_ts;	    /* an inferred switch-out not classified yet, FTL_TS_NONE */
@@ -455,7 +455,7 @@ static void sched_served(FtlSched *s, SchedTask *n, gint32 cpu, gint64 t, gint32
 {
 	FtlSchedWakeup w = { t,	      n->wake_ts,  t - n->wake_ts, cpu,		  n->pid,
 			     n->comm, prio,	   n->waker_pid,   n->waker_comm, n->waker_cpu,
-			     n->restarted };
+			     n->restarted, n->wake_event };
 	for (guint i = 0; i < s->on_wake->len; i++) {
 		SchedListener *l = &g_array_index(s->on_wake, SchedListener, i);
 		((FtlSchedWakeupFunc)l->fn)(&w, l->data);
@@ -537,6 +537,7 @@ static void sched_wakeup(FtlSched *s, const FtlEvent *ev, gint32 pid, gint32 pri
 	t->waker_pid = ev->pid;
 	t->waker_comm = ev->comm ? ev->comm : sched_comm(s, ev->pid);
 	t->waker_cpu = ev->cpu;
+	t->wake_event = ev->name;
 }
 
 /* ---- switches ------------------------------------------------------------- */

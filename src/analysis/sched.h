@@ -125,6 +125,7 @@ typedef struct {
 	gint32 waker_cpu;
 	gboolean restarted; /* a wakeup of a task woken before and not switched
 			     * in since (the switch-in was not recorded) */
+	const char *wake_event; /* the event at wake_ts (interned), on waker_cpu */
 } FtlSchedWakeup;
 
 typedef enum {

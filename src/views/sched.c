@@ -194,13 +194,19 @@ static gint task_cmp(gconstpointer a, gconstpointer b, gpointer data)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-static void task_rows(FtlTable *t, const FtlSchedScope *sc, guint span, FtlSchedSort sort,
-		      gint64 origin, gboolean *unknown, gboolean *inferred)
+GPtrArray *ftl_sched_tasks_sorted(const FtlSchedScope *sc, FtlSchedSort sort)
 {
-	g_autoptr(GPtrArray) order = g_ptr_array_sized_new(sc->n_tasks);
+	GPtrArray *order = g_ptr_array_sized_new(sc->n_tasks);
 	for (guint i = 0; i < sc->n_tasks; i++)
 		g_ptr_array_add(order, &sc->tasks[i]);
 	g_ptr_array_sort_with_data(order, task_cmp, GINT_TO_POINTER(sort));
+	return order;
+}
+
+static void task_rows(FtlTable *t, const FtlSchedScope *sc, guint span, FtlSchedSort sort,
+		      gint64 origin, gboolean *unknown, gboolean *inferred)
+{
+	g_autoptr(GPtrArray) order = ftl_sched_tasks_sorted(sc, sort);
 	for (guint i = 0; i < order->len; i++) {
 		const FtlSchedTask *k = g_ptr_array_index(order, i);
 		ftl_table_begin_row(t);

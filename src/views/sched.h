@@ -30,6 +30,9 @@ typedef struct {
 
 /* "run", "wait", "switches", "latency", "pid" or "comm". */
 gboolean ftl_sched_parse_sort(const char *text, FtlSchedSort *out);
+/* The tasks of a window in the order sort gives them (the task table's,
+ * and the TUI's sched panel's). Borrowed from sc; g_ptr_array_unref(). */
+GPtrArray *ftl_sched_tasks_sorted(const FtlSchedScope *sc, FtlSchedSort sort);
 /* Every window of a finished analysis. */
 void ftl_sched_print(const FtlSched *s, const FtlSchedViewOptions *opt, FILE *out);
 
