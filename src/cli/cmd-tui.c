@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "analysis/markers.h"
 #include "analysis/oops.h"
 #include "cli/cli.h"
 #include "util/error.h"
@@ -68,6 +69,8 @@ static gboolean tui_selected(gpointer data, FtlTrace *trace, GError **error)
 gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	gboolean ascii = FALSE, mouse = FALSE, no_mouse = FALSE, keys = FALSE;
+	g_autofree char *span_start = NULL, *span_end = NULL;
+	char *span_help = NULL; /* never set: --span is taken out of argv first */
 	const GOptionEntry entries[] = {
 		{ "ascii", 0, 0, G_OPTION_ARG_NONE, &ascii,
 		  "ASCII bars and lines, not UTF-8 blocks", NULL },
@@ -78,10 +81,22 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 		/* the default since the mouse is left alone; kept for scripts */
 		{ "no-mouse", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &no_mouse, NULL, NULL },
 		{ "keys", 0, 0, G_OPTION_ARG_NONE, &keys, "Print the key table and exit", NULL },
+		{ "span", 0, 0, G_OPTION_ARG_STRING, &span_help,
+		  "Marker spans (START and END regexes, as markers --span): listed in Markers, "
+		  "scopes of Sched",
+		  "START END" },
 		{ NULL },
 	};
+	if (!ftl_cli_take_pair("tui", "--span", &argc, argv, &span_start, &span_end, error))
+		return FALSE;
 	g_auto(FtlCliGlobals) g = { 0 };
-	if (!ftl_cli_parse(cmd, entries, &g, &argc, &argv, error))
+	gboolean parsed = ftl_cli_parse(cmd, entries, &g, &argc, &argv, error);
+	g_free(span_help);
+	if (!parsed)
+		return FALSE;
+	/* the patterns are checked before the screen comes up */
+	g_autoptr(FtlSpans) spans = span_start ? ftl_spans_new(span_start, span_end, error) : NULL;
+	if (span_start && !spans)
 		return FALSE;
 	if (keys) {
 		g_autofree char *table = ftl_tui_keys_text();
@@ -102,6 +117,8 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 			 (!no_color || !*no_color || !g_strcmp0(g.color, "always")),
 		.mouse = mouse && !no_mouse,
 		.origin = g.origin_ns,
+		.span_start = span_start,
+		.span_end = span_end,
 		.selected = tui_selected,
 		.selected_data = &sel,
 	};

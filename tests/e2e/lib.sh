@@ -298,6 +298,11 @@ tracefs_top_lock() {
 	flock -w 600 9 || skip_all "tracefs lock held for 10 minutes"
 }
 
+# prereq TMUX: tmux runs the TUI's end-to-end tests in a pane.
+probe_TMUX() {
+	command -v tmux >/dev/null 2>&1 || { prereq_why="tmux is not installed"; return 1; }
+}
+
 # tmux_wait_for PATTERN [SECONDS]: until the tmux pane "tui" shows PATTERN (a
 # grep -E), through the caller's tm() (tmux on its own socket); the last
 # screen is kept in $T/screen and shown when it never comes.

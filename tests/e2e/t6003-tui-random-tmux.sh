@@ -85,7 +85,7 @@ done <"$T/keys"
 tm resize-window -t tui -x 80 -y 24
 sleep 1
 check "after $nkeys random keys the program is alive and draws its tab row" \
-	'[ "$(flag pane_dead)" = 0 ] && wait_for "1 Events" 10 && [ ! -s "$T/err" ]'
+	'[ "$(flag pane_dead)" = 0 ] && wait_for " 1 Eve" 10 && [ ! -s "$T/err" ]'
 # out of a prompt, a pending bookmark or the help, then quit
 tm send-keys -t tui Escape Escape Escape
 sleep 0.3

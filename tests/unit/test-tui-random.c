@@ -131,7 +131,7 @@ static gboolean screen_ok(Tui *t, const char *name, guint64 step, gint key)
 	    ftl_tui_app_tabs(t->app, t->canvas->cols, tabs) <= t->canvas->cols) {
 		/* the tab row names the panel shown, whatever the width */
 		g_autofree char *tab =
-			g_strdup_printf(" %d %s ", t->app->current + 1,
+			g_strdup_printf(" %d %s ", (t->app->current + 1) % 10,
 					ftl_tui_app_panel(t->app, t->app->current)->klass->name);
 		const char *nl = strchr(s, '\n');
 		g_autofree char *first = g_strndup(s, nl ? (gsize)(nl - s) : strlen(s));

@@ -359,7 +359,8 @@ static void test_fixture_tabs_stable(void)
 	g_autofree char *loading = ftl_tui_canvas_text_dump(t.canvas);
 	CU_ASSERT_PTR_NOT_NULL(strstr(loading, "Timeline: reading the input"));
 	g_autofree char *tabs0 = first_line(loading);
-	CU_ASSERT_PTR_NOT_NULL(strstr(tabs0, " 1 Events  2 Graph  3 Functions  4 Timeline  5 Markers"));
+	/* ten panels do not fit 80 columns: the ones not shown are cut */
+	CU_ASSERT_PTR_NOT_NULL(strstr(tabs0, " 1 Eve  2 Gra  3 Fun  4 Timeline  5 Mar"));
 	t.app->current = FTL_TUI_PANEL_EVENTS;
 	ftl_tui_app_settle(t.app);
 	tui_keys(&t, "4");
@@ -725,7 +726,7 @@ static void test_hostile_screens(void)
 	Tui t = { 0 };
 	tui_in(&t, dir);
 	tui_open_trace(&t, "hostile.txt", 20, 160);
-	static const char *const panels[] = { "1", "4", "5", "7" };
+	static const char *const panels[] = { "1", "4", "5", "7", "0" };
 	for (guint i = 0; i < G_N_ELEMENTS(panels); i++) {
 		tui_keys(&t, panels[i]);
 		g_autofree char *s = tui_screen(&t);

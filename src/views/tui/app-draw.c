@@ -27,7 +27,8 @@ int ftl_tui_app_tabs(FtlTuiApp *app, int cols, FtlTuiTab tabs[FTL_TUI_N_PANELS])
 			if (!k->available(app))
 				continue;
 			int keep = i == app->current || level == 0 ? 24 : level == 1 ? 3 : 0;
-			g_snprintf(t->text, sizeof t->text, " %u%s%.*s ", i + 1, keep ? " " : "",
+			/* numbered as its key: 1..9, then 0 */
+			g_snprintf(t->text, sizeof t->text, " %u%s%.*s ", (i + 1) % 10, keep ? " " : "",
 				   keep, k->name);
 			t->w = (int)strlen(t->text);
 			x += t->w;

@@ -15,6 +15,7 @@ static const FtlTuiPanelClass *const app_panel_classes[FTL_TUI_N_PANELS] = {
 	&ftl_tui_events_panel,	 &ftl_tui_graph_panel,	 &ftl_tui_funcs_panel,
 	&ftl_tui_timeline_panel, &ftl_tui_markers_panel, &ftl_tui_flame_panel,
 	&ftl_tui_quality_panel,	 &ftl_tui_stack_panel,	 &ftl_tui_oops_panel,
+	&ftl_tui_sched_panel,
 };
 
 FtlTuiPanel *ftl_tui_app_panel(FtlTuiApp *app, FtlTuiPanelId id)
@@ -66,6 +67,7 @@ static void app_loader_cancel(FtlTuiLoader **l)
 
 static void app_loader_stop(FtlTuiApp *app)
 {
+	app_loader_cancel(&app->sched_loader);
 	app_loader_cancel(&app->tree_loader);
 	app_loader_cancel(&app->loader);
 }
@@ -123,6 +125,7 @@ void ftl_tui_app_free(FtlTuiApp *app)
 	for (guint i = 0; i < FTL_TUI_N_PANELS; i++)
 		app->panels[i]->klass->free(app->panels[i]);
 	ftl_tui_model_free(app->model);
+	ftl_tui_model_free(app->sched_model);
 	ftl_tui_filter_free(app->filter);
 	ftl_trace_free(app->first);
 	if (app->search)
@@ -160,16 +163,52 @@ void ftl_tui_app_want_tree(FtlTuiApp *app, FtlCallTreeGroup group)
 						     ftl_tui_filter_push(app->filter, NULL), group);
 }
 
-static FtlTuiReaction app_tree_ready(FtlTuiApp *app)
+/* The model a loader read, or NULL with the app's error set (reading
+ * failed) or not (cancelled). */
+static FtlTuiModel *app_loader_take(FtlTuiApp *app, FtlTuiLoader **l)
 {
 	g_autoptr(GError) error = NULL;
-	g_autoptr(FtlTuiModel) m = ftl_tui_loader_finish(g_steal_pointer(&app->tree_loader), &error);
-	if (!m) {
-		if (error && !app->error)
-			app->error = g_steal_pointer(&error);
+	FtlTuiModel *m = ftl_tui_loader_finish(g_steal_pointer(l), &error);
+	if (!m && error && !app->error)
+		app->error = g_steal_pointer(&error);
+	return m;
+}
+
+static FtlTuiReaction app_tree_ready(FtlTuiApp *app)
+{
+	g_autoptr(FtlTuiModel) m = app_loader_take(app, &app->tree_loader);
+	if (!m)
 		return FTL_TUI_REACT_QUIT;
-	}
 	ftl_tui_model_take_tree(app->model, m, app->tree_group);
+	return FTL_TUI_REACT_REDRAW;
+}
+
+void ftl_tui_app_want_sched(FtlTuiApp *app, GArray *windows, guint64 key)
+{
+	if (!app->model || app->loader || !app->opt->open ||
+	    (app->sched_loader ? app->sched_loading : app->sched_read) == key) {
+		g_array_unref(windows);
+		return;
+	}
+	app_loader_cancel(&app->sched_loader);
+	app->sched_loading = key;
+	app->sched_loader = ftl_tui_loader_start_sched(
+		app->opt, &app->io, ftl_tui_filter_push(app->filter, NULL), windows);
+}
+
+const FtlSched *ftl_tui_app_sched(FtlTuiApp *app, guint64 key)
+{
+	return app->sched_model && app->sched_read == key ? app->sched_model->sched : NULL;
+}
+
+static FtlTuiReaction app_sched_ready(FtlTuiApp *app)
+{
+	FtlTuiModel *m = app_loader_take(app, &app->sched_loader);
+	if (!m)
+		return FTL_TUI_REACT_QUIT;
+	ftl_tui_model_free(app->sched_model);
+	app->sched_model = m;
+	app->sched_read = app->sched_loading;
 	return FTL_TUI_REACT_REDRAW;
 }
 
@@ -545,6 +584,8 @@ static FtlTuiReaction app_command(FtlTuiApp *app, FtlTuiCmd cmd, const FtlTuiInp
 	}
 	if (cmd >= FTL_TUI_CMD_PANEL_1 && cmd <= FTL_TUI_CMD_PANEL_9)
 		return app_show(app, (FtlTuiPanelId)(cmd - FTL_TUI_CMD_PANEL_1));
+	if (cmd == FTL_TUI_CMD_PANEL_10)
+		return app_show(app, (FtlTuiPanelId)9);
 	FtlTuiPanel *p = app_live(app);
 	return p ? p->klass->command(p, app, cmd, in) : FTL_TUI_REACT_NONE;
 }
@@ -599,14 +640,15 @@ FtlTuiReaction ftl_tui_app_key(FtlTuiApp *app, const FtlTuiInput *in)
 static FtlTuiReaction app_model_ready(FtlTuiApp *app)
 {
 	g_autoptr(GError) error = NULL;
-	FtlTuiModel *m = ftl_tui_loader_finish(g_steal_pointer(&app->loader), &error);
-	if (!m) {
-		if (error && !app->error)
-			app->error = g_steal_pointer(&error);
+	FtlTuiModel *m = app_loader_take(app, &app->loader);
+	if (!m)
 		return FTL_TUI_REACT_QUIT;
-	}
 	FtlTuiModel *old = app->model;
 	app->model = m;
+	/* windows read under the old filter */
+	app_loader_cancel(&app->sched_loader);
+	g_clear_pointer(&app->sched_model, ftl_tui_model_free);
+	app->sched_read = 0;
 	if (app->events)
 		ftl_tui_events_set_model(app->events, m);
 	for (guint i = 0; i < FTL_TUI_N_PANELS; i++)
@@ -657,6 +699,8 @@ FtlTuiReaction ftl_tui_app_tick(FtlTuiApp *app)
 		if (ftl_tui_loader_done(app->tree_loader))
 			r |= app_tree_ready(app);
 	}
+	if (app->sched_loader && ftl_tui_loader_done(app->sched_loader))
+		r |= app_sched_ready(app);
 	if (app->events) {
 		GError *error = NULL;
 		if (ftl_tui_events_failed(app->events, &error)) {
@@ -692,10 +736,13 @@ void ftl_tui_app_settle(FtlTuiApp *app)
 		if (app->tree_loader)
 			while (!ftl_tui_loader_done(app->tree_loader))
 				g_usleep(1000);
+		if (app->sched_loader)
+			while (!ftl_tui_loader_done(app->sched_loader))
+				g_usleep(1000);
 		if (app->events)
 			ftl_tui_events_wait(app->events);
 		ftl_tui_app_tick(app);
-		gboolean busy = app->loader || app->tree_loader ||
+		gboolean busy = app->loader || app->tree_loader || app->sched_loader ||
 				(app->events && ftl_tui_events_finding(app->events, NULL));
 		if (!busy && (!app->events || !ftl_tui_events_changed(app->events)))
 			break;

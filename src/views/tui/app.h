@@ -23,6 +23,7 @@ typedef enum {
 	FTL_TUI_PANEL_QUALITY,
 	FTL_TUI_PANEL_STACK,
 	FTL_TUI_PANEL_OOPS,
+	FTL_TUI_PANEL_SCHED,
 	FTL_TUI_N_PANELS
 } FtlTuiPanelId;
 
@@ -93,6 +94,8 @@ typedef enum {
 	FTL_TUI_CMD_PAN_LEFT,
 	FTL_TUI_CMD_PAN_RIGHT,
 	FTL_TUI_CMD_MARKER_LIST,
+	FTL_TUI_CMD_PANEL_10, /* the panel past 9 (key 0) */
+	FTL_TUI_CMD_SCOPE,    /* the next scope: whole trace, spans, marks A..B */
 	FTL_TUI_N_CMDS
 } FtlTuiCmd;
 
@@ -139,7 +142,7 @@ struct _FtlTuiPanel {
 
 extern const FtlTuiPanelClass ftl_tui_events_panel, ftl_tui_graph_panel, ftl_tui_funcs_panel,
 	ftl_tui_timeline_panel, ftl_tui_markers_panel, ftl_tui_flame_panel, ftl_tui_quality_panel,
-	ftl_tui_stack_panel, ftl_tui_oops_panel;
+	ftl_tui_stack_panel, ftl_tui_oops_panel, ftl_tui_sched_panel;
 
 typedef enum {
 	FTL_TUI_TIME_ABS,  /* as in the trace */
@@ -204,6 +207,11 @@ struct _FtlTuiApp {
 	int rows, cols;
 	gint64 follow_ts; /* the Timeline's cursor, for the Events list; FTL_TS_NONE */
 	FtlTuiGo go;	  /* asked by the panel that returned FTL_TUI_REACT_GO */
+	/* the scheduling analysis with windows a panel asked for: being read,
+	 * and read (each for its key, see ftl_tui_app_want_sched) */
+	FtlTuiLoader *sched_loader;
+	FtlTuiModel *sched_model;
+	guint64 sched_loading, sched_read;
 };
 
 /* Starts reading (model thread, Events reader) and sets the first panel.
@@ -256,6 +264,13 @@ const FtlCallNode *ftl_tui_app_tree_root(FtlTuiApp *app, FtlCallTreeGroup group)
  * per-task ones are read on demand): ftl_tui_app_tree_root gives NULL
  * until it is read. Panels call it from their tick. */
 void ftl_tui_app_want_tree(FtlTuiApp *app, FtlCallTreeGroup group);
+/* Asks for the scheduling analysis of the shown model's events with
+ * windows (FtlTuiSpan, taken) as scopes 1..n; key names what they are (a
+ * nonzero hash of them). ftl_tui_app_sched gives it once read, while the
+ * model stays: panels call it from their tick. */
+void ftl_tui_app_want_sched(FtlTuiApp *app, GArray *windows, guint64 key);
+/* That analysis for key, or NULL while it is read (or never asked). */
+const FtlSched *ftl_tui_app_sched(FtlTuiApp *app, guint64 key);
 /* For the panels that show what an event input has (available). */
 gboolean ftl_tui_app_has_events(FtlTuiApp *app);
 /* For the tree panels (Graph, Functions, Flame): why they are empty. */

@@ -18,6 +18,7 @@
 #define QU  FTL_TUI_IN(QUALITY)
 #define ST  FTL_TUI_IN(STACK)
 #define OO  FTL_TUI_IN(OOPS)
+#define SC  FTL_TUI_IN(SCHED)
 #define ALL FTL_TUI_ALL
 /* where the arrows have no meaning of their own */
 #define SCROLL (ALL & ~(GR | TL | FL))
@@ -39,6 +40,7 @@ static const FtlTuiBinding keys_table[] = {
 	{ '7', ALL, FTL_TUI_CMD_PANEL_1 + 6, "Quality: lost events and repairs" },
 	{ '8', ALL, FTL_TUI_CMD_PANEL_1 + 7, "Stack: stack tracer tables" },
 	{ '9', ALL, FTL_TUI_CMD_PANEL_1 + 8, "Oops: kernel reports in a console log" },
+	{ '0', ALL, FTL_TUI_CMD_PANEL_10, "Sched: CPUs, tasks, wakeup latency, interrupts" },
 	{ FTL_TUI_KEY_UP, ALL, FTL_TUI_CMD_UP, "up one row" },
 	{ 'k', ALL, FTL_TUI_CMD_UP, "up one row" },
 	{ FTL_TUI_KEY_DOWN, ALL, FTL_TUI_CMD_DOWN, "down one row" },
@@ -102,7 +104,10 @@ static const FtlTuiBinding keys_table[] = {
 	{ 'M', TL, FTL_TUI_CMD_MARKER_LIST, "list the markers in view, numbered as their ticks" },
 	{ 'v', GR | FN | FL, FTL_TUI_CMD_LIST_CALLS, "list the function's calls in Events" },
 	{ 'F', GR | FN, FTL_TUI_CMD_FLAME_OF, "the function in Flame" },
-	{ 's', FN, FTL_TUI_CMD_SORT, "sort by the next column" },
+	{ 's', FN | SC, FTL_TUI_CMD_SORT, "sort by the next column" },
+	{ 'w', SC, FTL_TUI_CMD_SCOPE, "next scope: whole trace, each --span span, marks A..B" },
+	{ FTL_TUI_KEY_ENTER, SC, FTL_TUI_CMD_ACTIVATE,
+	  "a task: filter every panel to it; a wakeup: its event in Events, A..B marked" },
 	{ 'S', FN, FTL_TUI_CMD_SORT_REVERSE, "reverse the sort" },
 };
 
@@ -242,7 +247,7 @@ char *ftl_tui_keys_panels(guint panels)
 {
 	static const char *const names[FTL_TUI_N_PANELS] = {
 		"Events", "Graph",   "Functions", "Timeline", "Markers",
-		"Flame",  "Quality", "Stack",	  "Oops",
+		"Flame",  "Quality", "Stack",	  "Oops",	  "Sched",
 	};
 	if (panels == FTL_TUI_ALL)
 		return g_strdup("all");

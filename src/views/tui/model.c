@@ -22,6 +22,7 @@ struct _FtlTuiLoader {
 	FtlTuiFilter *filter;
 	FtlTrace *first;
 	gint tree; /* a tree of this group alone, or -1: the whole model */
+	GArray *windows; /* FtlTuiSpan: the scheduling of these alone, or NULL */
 	gint cancel; /* atomic */
 	gint done;   /* atomic */
 	GMutex lock; /* guards the progress below */
@@ -88,6 +89,15 @@ const FtlTuiCheckpoint *ftl_tui_model_checkpoint_time(const FtlTuiModel *m, gint
 /* The analyses every panel reads, wired into pass. */
 static void loader_analyses(FtlTuiLoader *l, FtlTuiModel *m, FtlPass *pass)
 {
+	if (l->windows) {
+		m->sched = ftl_sched_new(NULL);
+		for (guint i = 0; i < l->windows->len; i++) {
+			const FtlTuiSpan *w = &g_array_index(l->windows, FtlTuiSpan, i);
+			ftl_sched_add_window(m->sched, NULL, w->t0, w->t1);
+		}
+		ftl_pass_add(pass, &ftl_sched_consumer, m->sched);
+		return;
+	}
 	if (l->tree >= 0) {
 		/* repairs are counted once, by the tree of all calls */
 		m->trees[l->tree] = ftl_calltree_new((FtlCallTreeGroup)l->tree, NULL);
@@ -257,7 +267,7 @@ static gpointer loader_thread(gpointer data)
 	if (m->trace) {
 		g_autoptr(FtlPass) pass = ftl_pass_new();
 		loader_analyses(l, m, pass);
-		LoaderRun r = { .m = m, .pass = pass, .tree_only = l->tree >= 0 };
+		LoaderRun r = { .m = m, .pass = pass, .tree_only = l->tree >= 0 || l->windows };
 		/* the one model read with no filter of the TUI's own counts the
 		 * selection for the command's check (loaders run one at a time) */
 		m->counted = !r.tree_only && !ftl_tui_filter_depth(m->filter);
@@ -280,30 +290,38 @@ out:
 }
 
 static FtlTuiLoader *loader_start(const FtlTuiOptions *opt, FtlTuiIo *io, FtlTuiFilter *filter,
-				  FtlTrace *first, gint tree)
+				  FtlTrace *first, gint tree, GArray *windows)
 {
 	FtlTuiLoader *l = g_new0(FtlTuiLoader, 1);
 	l->tree = tree;
+	l->windows = windows;
 	l->opt = opt;
 	l->io = io;
 	l->filter = filter;
 	l->first = first;
 	l->at = FTL_TS_NONE;
 	g_mutex_init(&l->lock);
-	l->thread = g_thread_new(tree < 0 ? "ftlens-model" : "ftlens-tree", loader_thread, l);
+	l->thread = g_thread_new(windows ? "ftlens-sched" : tree < 0 ? "ftlens-model" : "ftlens-tree",
+				 loader_thread, l);
 	return l;
 }
 
 FtlTuiLoader *ftl_tui_loader_start(const FtlTuiOptions *opt, FtlTuiIo *io, FtlTuiFilter *filter,
 				   FtlTrace *first)
 {
-	return loader_start(opt, io, filter, first, -1);
+	return loader_start(opt, io, filter, first, -1, NULL);
 }
 
 FtlTuiLoader *ftl_tui_loader_start_tree(const FtlTuiOptions *opt, FtlTuiIo *io,
 					FtlTuiFilter *filter, FtlCallTreeGroup group)
 {
-	return loader_start(opt, io, filter, NULL, (gint)group);
+	return loader_start(opt, io, filter, NULL, (gint)group, NULL);
+}
+
+FtlTuiLoader *ftl_tui_loader_start_sched(const FtlTuiOptions *opt, FtlTuiIo *io,
+					 FtlTuiFilter *filter, GArray *windows)
+{
+	return loader_start(opt, io, filter, NULL, -1, windows);
 }
 
 void ftl_tui_model_take_tree(FtlTuiModel *to, FtlTuiModel *from, FtlCallTreeGroup group)
@@ -348,6 +366,8 @@ FtlTuiModel *ftl_tui_loader_finish(FtlTuiLoader *l, GError **error)
 	g_clear_error(&l->error);
 	ftl_tui_filter_free(l->filter);
 	ftl_trace_free(l->first);
+	if (l->windows)
+		g_array_unref(l->windows);
 	g_mutex_clear(&l->lock);
 	g_free(l);
 	return m;

@@ -163,6 +163,10 @@ FtlTuiLoader *ftl_tui_loader_start(const FtlTuiOptions *opt, FtlTuiIo *io, FtlTu
  * a model of its own (ftl_tui_model_take_tree moves it into the shown one). */
 FtlTuiLoader *ftl_tui_loader_start_tree(const FtlTuiOptions *opt, FtlTuiIo *io,
 					FtlTuiFilter *filter, FtlCallTreeGroup group);
+/* Starts the scheduling analysis alone, under filter (taken), with the
+ * windows (FtlTuiSpan, taken) as scopes 1..n: the model's sched. */
+FtlTuiLoader *ftl_tui_loader_start_sched(const FtlTuiOptions *opt, FtlTuiIo *io,
+					 FtlTuiFilter *filter, GArray *windows);
 /* Moves from's tree of group, and the trace it borrows from, into to. */
 void ftl_tui_model_take_tree(FtlTuiModel *to, FtlTuiModel *from, FtlCallTreeGroup group);
 /* Progress, from any thread: events read so far and the time of the last. */
