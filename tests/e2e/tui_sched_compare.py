@@ -88,10 +88,11 @@ def main():
         f = g.split()
         what = f"CPU {w['cpu']}"
         same(what + " cpu", f[0], w["cpu"])
-        for k, col in zip(f[1:6], ("window_ns", "busy_ns", "idle_ns", "hardirq_ns", "softirq_ns")):
+        for k, col in zip(f[1:5], ("busy_ns", "idle_ns", "hardirq_ns", "softirq_ns")):
             same(f"{what} {col}", us_to_ns(k), w[col])
-        same(what + " switches", f[6], w["switches"])
-        same(what + " lost", f[7] if f[7] != "?" else "", w["lost_events"])
+        same(what + " switches", f[5], w["switches"])
+        same(what + " lost", f[6] if f[6] != "?" else "", w["lost_events"])
+        same(what + " window_ns", us_to_ns(f[7]), w["window_ns"])
     # the panel's default order is sched's default (run)
     for g, w in count("Tasks by", "pid"):
         pid, comm, rest = g[:7].strip(), g[8:24].rstrip(), g[24:].split()
@@ -100,13 +101,13 @@ def main():
         # the CSV writer quotes a cell a spreadsheet would take for a formula
         wcomm = w["comm"][1:] if w["comm"][:2] in ("'=", "'+", "'-", "'@") else w["comm"]
         same(what + " comm", comm, wcomm[:16].rstrip())
-        cols = ("run_ns", "wait_ns", "sleep_ns")
-        for k, col in zip(rest[0:3], cols):
-            same(f"{what} {col}", us_to_ns(k), w[col])
-        same(what + " switches", rest[3], w["switches"])
-        same(what + " wakeups", rest[4], w["wakeups"])
+        same(what + " run_ns", us_to_ns(rest[0]), w["run_ns"])
+        same(what + " wait_ns", us_to_ns(rest[1]), w["wait_ns"])
+        same(what + " lat_max_ns", us_to_ns(rest[2]), w["lat_max_ns"])
+        same(what + " wakeups", rest[3], w["wakeups"])
+        same(what + " switches", rest[4], w["switches"])
         same(what + " lat_avg_ns", us_to_ns(rest[5]), w["lat_avg_ns"])
-        same(what + " lat_max_ns", us_to_ns(rest[6]), w["lat_max_ns"])
+        same(what + " sleep_ns", us_to_ns(rest[6]), w["sleep_ns"])
     for g, w in count("Wakeup latency", "class"):
         f = g.split()
         what = f"latency {w['class']}"

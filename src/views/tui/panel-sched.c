@@ -122,22 +122,23 @@ static FtlTuiLine *sched_add(SchedPanel *p, SchedRow row, FtlTuiStyle style, con
 
 static const SchedRow sched_text = { .kind = ROW_TEXT, .pid = -1 };
 
+/* The columns most read first, so that 80 columns show them. */
 static void sched_cpus(SchedPanel *p, const FtlSchedScope *sc)
 {
 	char a[32], b[32], c[32], d[32], e[32];
 	sched_add(p, sched_text, FTL_TUI_STYLE_HEADER, "CPUs");
-	sched_add(p, sched_text, FTL_TUI_STYLE_DIM, "%4s %14s %14s %14s %12s %12s %9s %6s", "CPU",
-		  "WINDOW us", "BUSY us", "IDLE us", "IRQ us", "SOFTIRQ us", "SWITCHES", "LOST");
+	sched_add(p, sched_text, FTL_TUI_STYLE_DIM, "%4s %13s %13s %12s %12s %9s %6s %14s", "CPU",
+		  "BUSY us", "IDLE us", "IRQ us", "SOFTIRQ us", "SWITCHES", "LOST", "WINDOW us");
 	for (guint i = 0; i < sc->n_cpus; i++) {
 		const FtlSchedCpu *k = &sc->cpus[i];
 		char lost[24] = "?";
 		if (k->lost_events != FTL_LOST_UNKNOWN)
 			g_snprintf(lost, sizeof lost, "%" G_GINT64_FORMAT, k->lost_events);
 		sched_add(p, sched_text, FTL_TUI_STYLE_NORMAL,
-			  "%4d %14s %14s %14s %12s %12s %9" G_GUINT64_FORMAT " %6s", k->cpu,
-			  sched_us(k->t1 - k->t0, a, sizeof a), sched_us(k->busy_ns, b, sizeof b),
-			  sched_us(k->idle_ns, c, sizeof c), sched_us(k->hardirq_ns, d, sizeof d),
-			  sched_us(k->softirq_ns, e, sizeof e), k->switches, lost);
+			  "%4d %13s %13s %12s %12s %9" G_GUINT64_FORMAT " %6s %14s", k->cpu,
+			  sched_us(k->busy_ns, b, sizeof b), sched_us(k->idle_ns, c, sizeof c),
+			  sched_us(k->hardirq_ns, d, sizeof d), sched_us(k->softirq_ns, e, sizeof e),
+			  k->switches, lost, sched_us(k->t1 - k->t0, a, sizeof a));
 	}
 }
 
@@ -147,9 +148,9 @@ static void sched_tasks(SchedPanel *p, const FtlSchedScope *sc, GString *buf)
 	sched_add(p, sched_text, FTL_TUI_STYLE_HEADER,
 		  "Tasks by %s (%u; s: sort, Enter: filter every panel to the task)",
 		  sched_sort_names[p->sort], sc->n_tasks);
-	sched_add(p, sched_text, FTL_TUI_STYLE_DIM, "%7s %-16s %14s %12s %14s %7s %7s %10s %10s",
-		  "PID", "COMM", "RUN us", "WAIT us", "SLEEP us", "SW", "WAKEUPS", "LAT AVG",
-		  "LAT MAX");
+	sched_add(p, sched_text, FTL_TUI_STYLE_DIM, "%7s %-16s %13s %12s %10s %7s %7s %10s %14s",
+		  "PID", "COMM", "RUN us", "WAIT us", "LAT MAX", "WAKEUPS", "SW", "LAT AVG",
+		  "SLEEP us");
 	g_autoptr(GPtrArray) order = ftl_sched_tasks_sorted(sc, p->sort);
 	for (guint i = 0; i < order->len; i++) {
 		const FtlSchedTask *t = g_ptr_array_index(order, i);
@@ -158,14 +159,15 @@ static void sched_tasks(SchedPanel *p, const FtlSchedScope *sc, GString *buf)
 			     FALSE);
 		SchedRow row = { .kind = ROW_TASK, .pid = t->pid };
 		sched_add(p, row, FTL_TUI_STYLE_NORMAL,
-			  "%7d %s %14s %12s %14s %7" G_GUINT64_FORMAT " %7" G_GUINT64_FORMAT
-			  " %10s %10s",
+			  "%7d %s %13s %12s %10s %7" G_GUINT64_FORMAT " %7" G_GUINT64_FORMAT
+			  " %10s %14s",
 			  t->pid, comm->str, sched_us(t->run_ns, a, sizeof a),
-			  sched_us(t->wait_ns, b, sizeof b), sched_us(t->sleep_ns, c, sizeof c),
-			  t->switches, t->wakeups,
+			  sched_us(t->wait_ns, b, sizeof b),
+			  sched_us(t->wakeups ? t->lat_max : FTL_TS_NONE, e, sizeof e), t->wakeups,
+			  t->switches,
 			  sched_us(t->wakeups ? t->lat_sum / (gint64)t->wakeups : FTL_TS_NONE, d,
 				   sizeof d),
-			  sched_us(t->wakeups ? t->lat_max : FTL_TS_NONE, e, sizeof e));
+			  sched_us(t->sleep_ns, c, sizeof c));
 	}
 }
 
