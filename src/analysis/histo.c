@@ -2,6 +2,8 @@
 /* Log-linear histogram: bounded memory, percentiles with a stated error. */
 #include "analysis/histo.h"
 
+#include <math.h>
+
 #include "util/timefmt.h"
 
 #define HISTO_SUB_BITS 7
@@ -146,4 +148,36 @@ gboolean ftl_histo_next_bucket(const FtlHisto *h, guint *pos, gint64 *lo, gint64
 	}
 	*pos = h->counts->len;
 	return FALSE;
+}
+
+guint ftl_histo_decade(gint64 ns)
+{
+	double us = (double)MAX(ns, 1) / 1000.0;
+	gint b = (gint)floor(log10(us) * FTL_HISTO_DECADE_BINS) - FTL_HISTO_DECADE_MIN;
+	return (guint)CLAMP(b, 0, FTL_HISTO_DECADE_N - 1);
+}
+
+void ftl_histo_decade_bounds(guint i, double *lo_us, double *hi_us)
+{
+	gint b = (gint)i + FTL_HISTO_DECADE_MIN;
+	*lo_us = pow(10, (double)b / FTL_HISTO_DECADE_BINS);
+	*hi_us = pow(10, (double)(b + 1) / FTL_HISTO_DECADE_BINS);
+}
+
+GArray *ftl_histo_decades(const FtlHisto *h, guint *first)
+{
+	GArray *bins = g_array_new(FALSE, TRUE, sizeof(guint64));
+	*first = 0;
+	gint64 lo, hi;
+	guint64 count;
+	for (guint pos = 0; ftl_histo_next_bucket(h, &pos, &lo, &hi, &count);) {
+		guint b = ftl_histo_decade(lo);
+		if (!bins->len)
+			*first = b;
+		/* buckets come in increasing order: b never goes below first */
+		if (b - *first >= bins->len)
+			g_array_set_size(bins, b - *first + 1);
+		g_array_index(bins, guint64, b - *first) += count;
+	}
+	return bins;
 }

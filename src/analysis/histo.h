@@ -39,4 +39,20 @@ gint64 ftl_histo_percentile(const FtlHisto *h, double p);
 gboolean ftl_histo_next_bucket(const FtlHisto *h, guint *pos, gint64 *lo, gint64 *hi,
 			       guint64 *count);
 
+/* Log bins of ten a decade of microseconds, as the plots and the TUI's
+ * histograms draw durations: bin b holds [10^(b/10), 10^((b+1)/10)) us
+ * for b from FTL_HISTO_DECADE_MIN; indexes count from there, below
+ * FTL_HISTO_DECADE_N. A value is at least 1 ns (a 0 ns one shows there). */
+#define FTL_HISTO_DECADE_BINS 10
+#define FTL_HISTO_DECADE_MIN  (-3 * FTL_HISTO_DECADE_BINS)
+#define FTL_HISTO_DECADE_N    (22 * FTL_HISTO_DECADE_BINS)
+/* The index of the bin that holds ns. */
+guint ftl_histo_decade(gint64 ns);
+/* The bounds of bin index i, in microseconds. */
+void ftl_histo_decade_bounds(guint i, double *lo_us, double *hi_us);
+/* h's buckets counted in those bins, each in the bin of its lower bound
+ * (as `plot durations` counts them): *first is the first bin index with a
+ * count, the array (guint64) runs to the last. g_array_unref(). */
+GArray *ftl_histo_decades(const FtlHisto *h, guint *first);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlHisto, ftl_histo_free)

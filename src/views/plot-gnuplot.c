@@ -190,7 +190,7 @@ static char *plot_quote(const char *s)
 /* 10 log bins per decade of us: bin b holds [10^(b/10), 10^((b+1)/10)) us.
  * A value is at least 1 ns (log x: a 0 ns one, same-tick timestamps, shows
  * there) and below 2^63 ns, so b is in [-30, 190). */
-enum { PLOT_BIN_MIN = -3 * PLOT_DECADE_BINS, PLOT_N_BINS = 22 * PLOT_DECADE_BINS };
+enum { PLOT_BIN_MIN = FTL_HISTO_DECADE_MIN, PLOT_N_BINS = FTL_HISTO_DECADE_N };
 
 typedef struct {
 	guint64 n[PLOT_N_BINS];
@@ -207,8 +207,7 @@ static PlotDecades *plot_decades_new(void)
 
 static void plot_decades_add(PlotDecades *h, gint64 ns, guint64 count)
 {
-	double us = MAX(ns, 1) / 1000.0;
-	gint b = CLAMP((gint)floor(log10(us) * PLOT_DECADE_BINS) - PLOT_BIN_MIN, 0, PLOT_N_BINS - 1);
+	gint b = (gint)ftl_histo_decade(ns);
 	h->n[b] += count;
 	h->lo = MIN(h->lo, b);
 	h->hi = MAX(h->hi, b);
@@ -218,8 +217,8 @@ static void plot_decades_add(PlotDecades *h, gint64 ns, guint64 count)
 static void plot_decades_print(GString *d, const PlotDecades *h)
 {
 	for (gint b = h->lo; b <= h->hi; b++) {
-		double l = pow(10, (double)(b + PLOT_BIN_MIN) / PLOT_DECADE_BINS),
-		       r = pow(10, (double)(b + PLOT_BIN_MIN + 1) / PLOT_DECADE_BINS);
+		double l, r;
+		ftl_histo_decade_bounds((guint)b, &l, &r);
 		g_string_append_printf(d, "%.6g %" G_GUINT64_FORMAT " %.6g\n", sqrt(l * r), h->n[b],
 				       r - l);
 	}
