@@ -303,6 +303,18 @@ probe_TMUX() {
 	command -v tmux >/dev/null 2>&1 || { prereq_why="tmux is not installed"; return 1; }
 }
 
+# tmux_server: after make_tmpdir, a tmux server of the script's own for
+# the TUI's pane "tui": tm runs tmux there, keys types into the pane, and
+# a pane stays after its program ends (to read how it ended). The server
+# goes with the scratch directory at exit.
+tmux_server() {
+	tmux_sock=ftl-e2e-$$
+	printf 'set -g remain-on-exit on\n' >"$T/tmux.conf"
+	trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
+}
+tm() { tmux -L "$tmux_sock" -f "$T/tmux.conf" "$@"; }
+keys() { tm send-keys -t tui "$@"; }
+
 # tmux_wait_for PATTERN [SECONDS]: until the tmux pane "tui" shows PATTERN (a
 # grep -E), through the caller's tm() (tmux on its own socket); the last
 # screen is kept in $T/screen and shown when it never comes.

@@ -10,12 +10,8 @@
 prereq TMUX
 need_python
 make_tmpdir
-sock=ftl-e2e-sched-$$
-printf 'set -g remain-on-exit on\n' >"$T/tmux.conf"
-tm() { tmux -L "$sock" -f "$T/tmux.conf" "$@"; }
-trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
+tmux_server
 wait_for() { tmux_wait_for "$@"; }
-keys() { tm send-keys -t tui "$@"; }
 # start ROWS COMMAND: a fresh 130-column session of ROWS rows running
 # COMMAND, in the scratch directory
 start() {

@@ -67,7 +67,7 @@ static void app_loader_cancel(FtlTuiLoader **l)
 
 static void app_loader_stop(FtlTuiApp *app)
 {
-	app_loader_cancel(&app->sched_loader);
+	app_loader_cancel(&app->side_loader);
 	app_loader_cancel(&app->tree_loader);
 	app_loader_cancel(&app->loader);
 }
@@ -125,7 +125,7 @@ void ftl_tui_app_free(FtlTuiApp *app)
 	for (guint i = 0; i < FTL_TUI_N_PANELS; i++)
 		app->panels[i]->klass->free(app->panels[i]);
 	ftl_tui_model_free(app->model);
-	ftl_tui_model_free(app->sched_model);
+	ftl_tui_model_free(app->side_model);
 	ftl_tui_filter_free(app->filter);
 	ftl_trace_free(app->first);
 	if (app->search)
@@ -183,32 +183,47 @@ static FtlTuiReaction app_tree_ready(FtlTuiApp *app)
 	return FTL_TUI_REACT_REDRAW;
 }
 
-void ftl_tui_app_want_sched(FtlTuiApp *app, GArray *windows, guint64 key)
+/* Whether key is read or being read; else the side loader is free. */
+static gboolean app_side_has(FtlTuiApp *app, guint64 key)
 {
 	if (!app->model || app->loader || !app->opt->open ||
-	    (app->sched_loader ? app->sched_loading : app->sched_read) == key) {
+	    (app->side_loader ? app->side_loading : app->side_read) == key)
+		return TRUE;
+	app_loader_cancel(&app->side_loader);
+	app->side_loading = key;
+	return FALSE;
+}
+
+void ftl_tui_app_want_sched(FtlTuiApp *app, GArray *windows, guint64 key)
+{
+	if (app_side_has(app, key)) {
 		g_array_unref(windows);
 		return;
 	}
-	app_loader_cancel(&app->sched_loader);
-	app->sched_loading = key;
-	app->sched_loader = ftl_tui_loader_start_sched(
+	app->side_loader = ftl_tui_loader_start_sched(
 		app->opt, &app->io, ftl_tui_filter_push(app->filter, NULL), windows);
 }
 
-const FtlSched *ftl_tui_app_sched(FtlTuiApp *app, guint64 key)
+void ftl_tui_app_want_durations(FtlTuiApp *app, const char *func, guint64 key)
 {
-	return app->sched_model && app->sched_read == key ? app->sched_model->sched : NULL;
+	if (!app_side_has(app, key))
+		app->side_loader = ftl_tui_loader_start_durations(
+			app->opt, &app->io, ftl_tui_filter_push(app->filter, NULL), func);
 }
 
-static FtlTuiReaction app_sched_ready(FtlTuiApp *app)
+const FtlTuiModel *ftl_tui_app_side(FtlTuiApp *app, guint64 key)
 {
-	FtlTuiModel *m = app_loader_take(app, &app->sched_loader);
+	return app->side_model && app->side_read == key ? app->side_model : NULL;
+}
+
+static FtlTuiReaction app_side_ready(FtlTuiApp *app)
+{
+	FtlTuiModel *m = app_loader_take(app, &app->side_loader);
 	if (!m)
 		return FTL_TUI_REACT_QUIT;
-	ftl_tui_model_free(app->sched_model);
-	app->sched_model = m;
-	app->sched_read = app->sched_loading;
+	ftl_tui_model_free(app->side_model);
+	app->side_model = m;
+	app->side_read = app->side_loading;
 	return FTL_TUI_REACT_REDRAW;
 }
 
@@ -646,9 +661,9 @@ static FtlTuiReaction app_model_ready(FtlTuiApp *app)
 	FtlTuiModel *old = app->model;
 	app->model = m;
 	/* windows read under the old filter */
-	app_loader_cancel(&app->sched_loader);
-	g_clear_pointer(&app->sched_model, ftl_tui_model_free);
-	app->sched_read = 0;
+	app_loader_cancel(&app->side_loader);
+	g_clear_pointer(&app->side_model, ftl_tui_model_free);
+	app->side_read = 0;
 	if (app->events)
 		ftl_tui_events_set_model(app->events, m);
 	for (guint i = 0; i < FTL_TUI_N_PANELS; i++)
@@ -699,8 +714,8 @@ FtlTuiReaction ftl_tui_app_tick(FtlTuiApp *app)
 		if (ftl_tui_loader_done(app->tree_loader))
 			r |= app_tree_ready(app);
 	}
-	if (app->sched_loader && ftl_tui_loader_done(app->sched_loader))
-		r |= app_sched_ready(app);
+	if (app->side_loader && ftl_tui_loader_done(app->side_loader))
+		r |= app_side_ready(app);
 	if (app->events) {
 		GError *error = NULL;
 		if (ftl_tui_events_failed(app->events, &error)) {
@@ -736,13 +751,13 @@ void ftl_tui_app_settle(FtlTuiApp *app)
 		if (app->tree_loader)
 			while (!ftl_tui_loader_done(app->tree_loader))
 				g_usleep(1000);
-		if (app->sched_loader)
-			while (!ftl_tui_loader_done(app->sched_loader))
+		if (app->side_loader)
+			while (!ftl_tui_loader_done(app->side_loader))
 				g_usleep(1000);
 		if (app->events)
 			ftl_tui_events_wait(app->events);
 		ftl_tui_app_tick(app);
-		gboolean busy = app->loader || app->tree_loader || app->sched_loader ||
+		gboolean busy = app->loader || app->tree_loader || app->side_loader ||
 				(app->events && ftl_tui_events_finding(app->events, NULL));
 		if (!busy && (!app->events || !ftl_tui_events_changed(app->events)))
 			break;

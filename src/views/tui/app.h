@@ -96,6 +96,7 @@ typedef enum {
 	FTL_TUI_CMD_MARKER_LIST,
 	FTL_TUI_CMD_PANEL_10, /* the panel past 9 (key 0) */
 	FTL_TUI_CMD_SCOPE,    /* the next scope: whole trace, spans, marks A..B */
+	FTL_TUI_CMD_HISTOGRAM,
 	FTL_TUI_N_CMDS
 } FtlTuiCmd;
 
@@ -207,11 +208,12 @@ struct _FtlTuiApp {
 	int rows, cols;
 	gint64 follow_ts; /* the Timeline's cursor, for the Events list; FTL_TS_NONE */
 	FtlTuiGo go;	  /* asked by the panel that returned FTL_TUI_REACT_GO */
-	/* the scheduling analysis with windows a panel asked for: being read,
-	 * and read (each for its key, see ftl_tui_app_want_sched) */
-	FtlTuiLoader *sched_loader;
-	FtlTuiModel *sched_model;
-	guint64 sched_loading, sched_read;
+	/* an analysis a panel asked for beside the model (the scheduling of
+	 * windows, a function's durations): being read, and read, each for
+	 * its key (ftl_tui_app_want_sched, _want_durations) */
+	FtlTuiLoader *side_loader;
+	FtlTuiModel *side_model;
+	guint64 side_loading, side_read;
 };
 
 /* Starts reading (model thread, Events reader) and sets the first panel.
@@ -264,13 +266,17 @@ const FtlCallNode *ftl_tui_app_tree_root(FtlTuiApp *app, FtlCallTreeGroup group)
  * per-task ones are read on demand): ftl_tui_app_tree_root gives NULL
  * until it is read. Panels call it from their tick. */
 void ftl_tui_app_want_tree(FtlTuiApp *app, FtlCallTreeGroup group);
-/* Asks for the scheduling analysis of the shown model's events with
- * windows (FtlTuiSpan, taken) as scopes 1..n; key names what they are (a
- * nonzero hash of them). ftl_tui_app_sched gives it once read, while the
- * model stays: panels call it from their tick. */
+/* Asks for an analysis beside the model, of the shown model's events:
+ * the scheduling with windows (FtlTuiSpan, taken) as scopes 1..n, or the
+ * durations of func's calls. key names what is asked (a nonzero hash:
+ * one asked again with its key is not read again). ftl_tui_app_side gives
+ * it once read, while the model stays: panels call them from their tick.
+ * One at a time: asking for another drops the one before. */
 void ftl_tui_app_want_sched(FtlTuiApp *app, GArray *windows, guint64 key);
-/* That analysis for key, or NULL while it is read (or never asked). */
-const FtlSched *ftl_tui_app_sched(FtlTuiApp *app, guint64 key);
+void ftl_tui_app_want_durations(FtlTuiApp *app, const char *func, guint64 key);
+/* The side model read for key (its sched or durations), or NULL while it
+ * is read (or never asked). */
+const FtlTuiModel *ftl_tui_app_side(FtlTuiApp *app, guint64 key);
 /* For the panels that show what an event input has (available). */
 gboolean ftl_tui_app_has_events(FtlTuiApp *app);
 /* For the tree panels (Graph, Functions, Flame): why they are empty. */
@@ -315,6 +321,11 @@ gboolean ftl_tui_move(gint64 *cursor, gint64 n, int page, FtlTuiCmd cmd);
 void ftl_tui_events_panel_find(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiFind *find);
 void ftl_tui_events_panel_goto_row(FtlTuiPanel *p, gint64 row);
 gint64 ftl_tui_events_panel_row(FtlTuiPanel *p);
+
+/* A duration histogram (histo-draw.c) in rows [y, y + h): what (safe
+ * text) names it; hist NULL while it is read. */
+void ftl_tui_histo_draw(FtlTuiCanvas *c, int y, int h, const char *what, const FtlHisto *hist,
+			guint64 untimed);
 
 /* The Flame panel zoomed on n of the tree grouped by group (panel-flame.c). */
 void ftl_tui_flame_panel_focus(FtlTuiPanel *p, FtlCallTreeGroup group, const FtlCallNode *n);

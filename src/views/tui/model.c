@@ -6,6 +6,8 @@
 
 #include "views/tui/model.h"
 
+#include <string.h>
+
 #include "analysis/pass.h"
 
 #ifdef __GLIBC__
@@ -23,6 +25,7 @@ struct _FtlTuiLoader {
 	FtlTrace *first;
 	gint tree; /* a tree of this group alone, or -1: the whole model */
 	GArray *windows; /* FtlTuiSpan: the scheduling of these alone, or NULL */
+	char *func;	 /* or the durations of this function's calls alone */
 	gint cancel; /* atomic */
 	gint done;   /* atomic */
 	GMutex lock; /* guards the progress below */
@@ -45,6 +48,8 @@ void ftl_tui_model_free(FtlTuiModel *m)
 	ftl_spans_free(m->spans);
 	ftl_quality_free(m->quality);
 	ftl_sched_free(m->sched);
+	ftl_histo_free(m->durations);
+	g_free(m->durations_of);
 	ftl_oops_trail_free(m->trail);
 	if (m->lanes)
 		g_ptr_array_unref(m->lanes);
@@ -87,8 +92,28 @@ const FtlTuiCheckpoint *ftl_tui_model_checkpoint_time(const FtlTuiModel *m, gint
 }
 
 /* The analyses every panel reads, wired into pass. */
+/* A call of the function the durations are asked for. */
+static void loader_duration(const FtlCall *call, gpointer data)
+{
+	FtlTuiModel *m = data;
+	if (strcmp(call->func, m->durations_of))
+		return;
+	if (call->duration == FTL_TS_NONE)
+		m->untimed++;
+	else
+		ftl_histo_add(m->durations, call->duration);
+}
+
 static void loader_analyses(FtlTuiLoader *l, FtlTuiModel *m, FtlPass *pass)
 {
+	if (l->func) {
+		m->durations_of = g_strdup(l->func);
+		m->durations = ftl_histo_new();
+		m->trees[0] = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, NULL);
+		ftl_calltree_add_on_call(m->trees[0], loader_duration, m);
+		ftl_pass_add(pass, &ftl_calltree_consumer, m->trees[0]);
+		return;
+	}
 	if (l->windows) {
 		m->sched = ftl_sched_new(NULL);
 		for (guint i = 0; i < l->windows->len; i++) {
@@ -267,7 +292,7 @@ static gpointer loader_thread(gpointer data)
 	if (m->trace) {
 		g_autoptr(FtlPass) pass = ftl_pass_new();
 		loader_analyses(l, m, pass);
-		LoaderRun r = { .m = m, .pass = pass, .tree_only = l->tree >= 0 || l->windows };
+		LoaderRun r = { .m = m, .pass = pass, .tree_only = l->tree >= 0 || l->windows || l->func };
 		/* the one model read with no filter of the TUI's own counts the
 		 * selection for the command's check (loaders run one at a time) */
 		m->counted = !r.tree_only && !ftl_tui_filter_depth(m->filter);
@@ -290,18 +315,20 @@ out:
 }
 
 static FtlTuiLoader *loader_start(const FtlTuiOptions *opt, FtlTuiIo *io, FtlTuiFilter *filter,
-				  FtlTrace *first, gint tree, GArray *windows)
+				  FtlTrace *first, gint tree, GArray *windows, const char *func)
 {
 	FtlTuiLoader *l = g_new0(FtlTuiLoader, 1);
 	l->tree = tree;
 	l->windows = windows;
+	l->func = g_strdup(func);
 	l->opt = opt;
 	l->io = io;
 	l->filter = filter;
 	l->first = first;
 	l->at = FTL_TS_NONE;
 	g_mutex_init(&l->lock);
-	l->thread = g_thread_new(windows ? "ftlens-sched" : tree < 0 ? "ftlens-model" : "ftlens-tree",
+	l->thread = g_thread_new(windows || func ? "ftlens-side" : tree < 0 ? "ftlens-model"
+										   : "ftlens-tree",
 				 loader_thread, l);
 	return l;
 }
@@ -309,19 +336,25 @@ static FtlTuiLoader *loader_start(const FtlTuiOptions *opt, FtlTuiIo *io, FtlTui
 FtlTuiLoader *ftl_tui_loader_start(const FtlTuiOptions *opt, FtlTuiIo *io, FtlTuiFilter *filter,
 				   FtlTrace *first)
 {
-	return loader_start(opt, io, filter, first, -1, NULL);
+	return loader_start(opt, io, filter, first, -1, NULL, NULL);
 }
 
 FtlTuiLoader *ftl_tui_loader_start_tree(const FtlTuiOptions *opt, FtlTuiIo *io,
 					FtlTuiFilter *filter, FtlCallTreeGroup group)
 {
-	return loader_start(opt, io, filter, NULL, (gint)group, NULL);
+	return loader_start(opt, io, filter, NULL, (gint)group, NULL, NULL);
 }
 
 FtlTuiLoader *ftl_tui_loader_start_sched(const FtlTuiOptions *opt, FtlTuiIo *io,
 					 FtlTuiFilter *filter, GArray *windows)
 {
-	return loader_start(opt, io, filter, NULL, -1, windows);
+	return loader_start(opt, io, filter, NULL, -1, windows, NULL);
+}
+
+FtlTuiLoader *ftl_tui_loader_start_durations(const FtlTuiOptions *opt, FtlTuiIo *io,
+					     FtlTuiFilter *filter, const char *func)
+{
+	return loader_start(opt, io, filter, NULL, -1, NULL, func);
 }
 
 void ftl_tui_model_take_tree(FtlTuiModel *to, FtlTuiModel *from, FtlCallTreeGroup group)
@@ -368,6 +401,7 @@ FtlTuiModel *ftl_tui_loader_finish(FtlTuiLoader *l, GError **error)
 	ftl_trace_free(l->first);
 	if (l->windows)
 		g_array_unref(l->windows);
+	g_free(l->func);
 	g_mutex_clear(&l->lock);
 	g_free(l);
 	return m;

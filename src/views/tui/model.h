@@ -126,6 +126,11 @@ typedef struct {
 	FtlSpans *spans; /* NULL without --span */
 	FtlQuality *quality;
 	FtlSched *sched;     /* the whole trace's scheduling (scope 0) */
+	/* a side model's durations of one function's timed calls (and the
+	 * count of untimed ones), or NULL */
+	FtlHisto *durations;
+	char *durations_of;
+	guint64 untimed;
 	FtlOopsTrail *trail; /* a console log's dump, else NULL */
 	GPtrArray *lanes;    /* FtlTuiLane*, sorted by CPU */
 	GArray *lost;	     /* FtlTuiLost */
@@ -167,6 +172,10 @@ FtlTuiLoader *ftl_tui_loader_start_tree(const FtlTuiOptions *opt, FtlTuiIo *io,
  * windows (FtlTuiSpan, taken) as scopes 1..n: the model's sched. */
 FtlTuiLoader *ftl_tui_loader_start_sched(const FtlTuiOptions *opt, FtlTuiIo *io,
 					 FtlTuiFilter *filter, GArray *windows);
+/* Starts reading the durations of func's calls alone, under filter
+ * (taken): the model's durations. */
+FtlTuiLoader *ftl_tui_loader_start_durations(const FtlTuiOptions *opt, FtlTuiIo *io,
+					     FtlTuiFilter *filter, const char *func);
 /* Moves from's tree of group, and the trace it borrows from, into to. */
 void ftl_tui_model_take_tree(FtlTuiModel *to, FtlTuiModel *from, FtlCallTreeGroup group);
 /* Progress, from any thread: events read so far and the time of the last. */

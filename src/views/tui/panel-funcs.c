@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "util/escape.h"
 #include "views/tui/app.h"
 #include "views/tui/tree.h"
 
@@ -47,7 +48,19 @@ typedef struct {
 	const char *sandwich;
 	GArray *callers, *callees; /* SandwichRow */
 	gint64 s_cursor, s_top;
+	/* the duration histogram of this function (H), or NULL */
+	char *histo_of;
+	gconstpointer histo_drawn; /* the side model it was drawn from */
 } FuncsPanel;
+
+/* What names the durations of func among the app's side analyses. */
+static guint64 funcs_histo_key(const char *func)
+{
+	guint64 k = 0x84222325cbf29ce4ull;
+	for (const char *p = func; *p; p++)
+		k = (k ^ (guchar)*p) * 1099511628211ull;
+	return k ? k : 2;
+}
 
 static FtlTuiPanel *funcs_new(void)
 {
@@ -65,6 +78,7 @@ static void funcs_free(FtlTuiPanel *p)
 		g_ptr_array_unref(f->rows);
 	g_array_unref(f->callers);
 	g_array_unref(f->callees);
+	g_free(f->histo_of);
 	g_free(f);
 }
 
@@ -126,6 +140,15 @@ static void funcs_rows(FuncsPanel *f, FtlTuiApp *app)
 static FtlTuiReaction funcs_tick(FtlTuiPanel *p, FtlTuiApp *app)
 {
 	FuncsPanel *f = (FuncsPanel *)p;
+	if (app->model && f->histo_of) {
+		guint64 key = funcs_histo_key(f->histo_of);
+		ftl_tui_app_want_durations(app, f->histo_of, key);
+		const FtlTuiModel *side = ftl_tui_app_side(app, key);
+		if (side != f->histo_drawn) {
+			f->histo_drawn = side;
+			return FTL_TUI_REACT_REDRAW;
+		}
+	}
 	if (!app->model || (f->rows && f->rows_model == app->model && f->rows_sort == f->sort &&
 			    f->rows_reverse == f->reverse))
 		return FTL_TUI_REACT_NONE;
@@ -139,6 +162,7 @@ static void funcs_model_changed(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiMode
 	(void)app;
 	(void)old;
 	f->sandwich = NULL; /* its name lived in the old model */
+	f->histo_drawn = NULL; /* the histogram is read again under the new filter */
 	g_clear_pointer(&f->rows, g_ptr_array_unref);
 }
 
@@ -226,6 +250,13 @@ static void funcs_draw_sandwich_row(FuncsPanel *f, FtlTuiApp *app, FtlTuiCanvas 
 static void funcs_draw(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCanvas *c, int y, int h)
 {
 	FuncsPanel *f = (FuncsPanel *)p;
+	if (f->histo_of) {
+		const FtlTuiModel *side = ftl_tui_app_side(app, funcs_histo_key(f->histo_of));
+		g_autofree char *what = ftl_escape(f->histo_of, -1);
+		ftl_tui_histo_draw(c, y, h, what, side ? side->durations : NULL,
+				   side ? side->untimed : 0);
+		return;
+	}
 	if (!f->sandwich) {
 		funcs_draw_table(f, c, y, h);
 		return;
@@ -303,6 +334,13 @@ static FtlTuiReaction funcs_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cm
 	FuncsPanel *f = (FuncsPanel *)p;
 	if (!app->model || !f->rows)
 		return FTL_TUI_REACT_NONE;
+	if (f->histo_of) {
+		/* over the table: Esc or H again closes it */
+		if (cmd != FTL_TUI_CMD_BACK && cmd != FTL_TUI_CMD_HISTOGRAM)
+			return FTL_TUI_REACT_NONE;
+		g_clear_pointer(&f->histo_of, g_free);
+		return FTL_TUI_REACT_REDRAW;
+	}
 	gint64 *cursor = f->sandwich ? &f->s_cursor : &f->cursor;
 	gint64 *top = f->sandwich ? &f->s_top : &f->top;
 	gint64 n = f->sandwich ? funcs_s_count(f) : (gint64)f->rows->len;
@@ -335,6 +373,12 @@ static FtlTuiReaction funcs_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cm
 		if (!func)
 			return FTL_TUI_REACT_NONE;
 		return ftl_tui_go_filter(app, ftl_tui_filter_item_func_exact(func));
+	case FTL_TUI_CMD_HISTOGRAM:
+		if (!func || !strcmp(func, "(top level)"))
+			return FTL_TUI_REACT_NONE;
+		f->histo_of = g_strdup(func);
+		f->histo_drawn = NULL;
+		return funcs_tick(p, app) | FTL_TUI_REACT_REDRAW;
 	default:
 		return FTL_TUI_REACT_NONE;
 	}

@@ -102,7 +102,8 @@ static const FtlSched *sched_source(SchedPanel *p, FtlTuiApp *app, guint *index)
 	guint64 key;
 	GArray *w = sched_windows(app, &key);
 	ftl_tui_app_want_sched(app, w, key);
-	return ftl_tui_app_sched(app, key);
+	const FtlTuiModel *side = ftl_tui_app_side(app, key);
+	return side ? side->sched : NULL;
 }
 
 /* ---- lines ------------------------------------------------------------------- */
