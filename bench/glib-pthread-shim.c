@@ -9,8 +9,9 @@
  * zeroed locks work too. Built with -fsanitize=thread, it also tells
  * ThreadSanitizer of the order GThreadPool's own queue gives (a job runs
  * after its push; g_thread_pool_free() with wait returns after the jobs),
- * else every job's first touch of what its pusher wrote is a report. Not
- * part of ftlens. */
+ * else every job's first touch of what its pusher wrote is a report; built
+ * with -DSHIM_HELGRIND or -DSHIM_DRD it tells valgrind's tools the same
+ * (bench/race-helgrind.sh). Not part of ftlens. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -47,6 +48,14 @@ typedef struct _GThreadPool GThreadPool;
 #ifdef SHIM_TSAN
 void __tsan_acquire(void *addr);
 void __tsan_release(void *addr);
+#elif defined(SHIM_HELGRIND) /* bench/race-helgrind.sh: the same edges for helgrind */
+#include <valgrind/helgrind.h>
+#define __tsan_acquire(a) ANNOTATE_HAPPENS_AFTER(a)
+#define __tsan_release(a) ANNOTATE_HAPPENS_BEFORE(a)
+#elif defined(SHIM_DRD) /* ... and for DRD */
+#include <valgrind/drd.h>
+#define __tsan_acquire(a) ANNOTATE_HAPPENS_AFTER(a)
+#define __tsan_release(a) ANNOTATE_HAPPENS_BEFORE(a)
 #else
 #define __tsan_acquire(a) ((void)(a))
 #define __tsan_release(a) ((void)(a))

@@ -7,12 +7,13 @@
 # sanitizer report on stderr counts too. Small chunks (FTLENS_CHUNK_BYTES)
 # put many chunks in flight, the interleavings a large file gives.
 #
-# usage: bench/race-stress.sh [-n ROUNDS] [-w WORK] [-c CHUNK] [-p PAR] [INPUT...]
+# usage: bench/race-stress.sh [-n ROUNDS] [-w WORK] [-c CHUNK] [-p PAR] [-e EVENTS] [INPUT...]
 #   -n ROUNDS  passes over every (input, command, -j) (default 20); 0: only
 #              make the generated inputs in WORK
 #   -w WORK    work directory (default /tmp/ftlens-race)
 #   -c CHUNK   FTLENS_CHUNK_BYTES for the threaded runs (default 4096)
 #   -p PAR     runs at once, each its own process (default 2: the load)
+#   -e EVENTS  events of the generated text trace (default 40000)
 #   INPUT      trace files or directories (default: a generated text trace,
 #              its per_cpu split, and ../shared/data/real's larger text
 #              and trace.dat files when present)
@@ -20,13 +21,14 @@
 # and differences; the differing outputs stay in WORK/diff-*.
 # Exit status: 1 when any run differed, else 0.
 set -u
-rounds=20 work=/tmp/ftlens-race chunk=4096 par=2
-while getopts n:w:c:p: opt; do
+rounds=20 work=/tmp/ftlens-race chunk=4096 par=2 events=40000
+while getopts n:w:c:p:e: opt; do
 	case $opt in
 	n) rounds=$OPTARG ;;
 	w) work=$OPTARG ;;
 	c) chunk=$OPTARG ;;
 	p) par=$OPTARG ;;
+	e) events=$OPTARG ;;
 	*) sed -n 's/^# \{0,1\}//; /^usage/,/^Exit/p' "$0" >&2; exit 2 ;;
 	esac
 done
@@ -39,10 +41,10 @@ work=$(cd "$work" && pwd)
 
 if [ $# -eq 0 ]; then
 	# 40,000 events over 8 CPUs with task switches: a few hundred chunks
-	awk 'BEGIN {
+	awk -v n="$events" 'BEGIN {
 		print "# tracer: nop"
 		t = 1000
-		for (i = 0; i < 40000; i++) {
+		for (i = 0; i < n; i++) {
 			cpu = (i * 7) % 8; t += 0.000003 * (1 + i % 5)
 			if (i % 11 == 0)
 				printf "          task-%d  [%03d] d... %.6f: sched_switch: prev_comm=task-%d prev_pid=%d prev_prio=120 prev_state=S ==> next_comm=task-%d next_pid=%d next_prio=120\n", 100 + cpu, cpu, t, 100 + cpu, 100 + cpu, 200 + i % 13, 200 + i % 13

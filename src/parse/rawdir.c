@@ -20,6 +20,7 @@
 
 #include "parse/pages.h"
 #include "parse/tep.h"
+#include "parse/tep-check.h"
 #include "parse/trial.h"
 #include "util/error.h"
 #include "util/input.h"
@@ -349,6 +350,7 @@ typedef struct {
 	char *text;
 	gsize len;
 	gboolean crashes; /* libtraceevent crashes on it */
+	gboolean refused; /* ftl_tep_format_checked() refuses it */
 } RawFormat;
 
 static void raw_format_free(gpointer p)
@@ -617,6 +619,12 @@ static int raw_format_trial_step(gpointer ctx, int from)
 static void raw_mark_crashing_formats(struct tep_handle *tep, GPtrArray *formats)
 {
 	RawFormatTrial t = { tep, formats };
+	/* the known crashes refused first, the trial for the unknown */
+	for (guint i = 0; i < formats->len; i++) {
+		RawFormat *f = g_ptr_array_index(formats, i);
+		f->refused = !ftl_tep_format_checked(f->text, f->len);
+		f->crashes = f->refused;
+	}
 	gint from = 0;
 	while ((guint)from < formats->len) {
 		gint64 at = -1;
@@ -636,6 +644,14 @@ static gint raw_parse_formats(FtlTrace *trace, struct tep_handle *tep, GPtrArray
 	gint n = 0;
 	for (guint i = 0; i < formats->len; i++) {
 		RawFormat *f = g_ptr_array_index(formats, i);
+		if (f->refused) {
+			ftl_trace_add_note(trace,
+					   "'%s': its print fmt names a field the format does not "
+					   "declare (libtraceevent 1.7 crashes on that); its events "
+					   "show as unknown_event_ID",
+					   f->path);
+			continue;
+		}
 		if (f->crashes) {
 			ftl_trace_add_note(trace,
 					   "'%s': libtraceevent crashes on this format; its "
@@ -644,8 +660,9 @@ static gint raw_parse_formats(FtlTrace *trace, struct tep_handle *tep, GPtrArray
 			continue;
 		}
 		struct tep_event *event = NULL;
-		/* GUARDED: parsed in the trial child first; one it crashes on is skipped
-		 * above */
+		/* VALIDATED (ftl_tep_format_checked: the known crash) and GUARDED
+		 * (parsed in the trial child first; one it crashes on is skipped
+		 * above) */
 		enum tep_errno e = tep_parse_format(tep, &event, f->text, f->len, f->sys);
 		if (e == 0 && event && (event->flags & TEP_EVENT_FL_FAILED)) {
 			/* the fields are usable; only the text rendering is not */
@@ -770,30 +787,6 @@ static struct tep_handle *raw_tep_new(FtlTrace *trace, FtlRawParts *parts, const
 	return tep;
 }
 
-/* The lines of a printk_formats file libtraceevent 1.7 can take: it
- * copies what follows "ADDR:" and one more byte (past the end of its copy
- * on a line without a ':'), then looks 3 bytes back from the end of the
- * format (before its start when it is shorter). Lines it would read
- * outside their bytes with are left out: they hold no usable format. */
-static char *raw_printk_lines(const char *text)
-{
-	GString *out = g_string_new(NULL);
-	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
-	for (char **l = lines; *l; l++) {
-		const char *colon = strchr(*l, ':');
-		if (!colon || colon == *l || !colon[1])
-			continue;
-		const char *fmt = colon + 2;
-		if (*fmt == '"')
-			fmt++;
-		if (strlen(fmt) < 3)
-			continue;
-		g_string_append(out, *l);
-		g_string_append_c(out, '\n');
-	}
-	return g_string_free(out, FALSE);
-}
-
 /* What else the parts may hold for tep: kallsyms, printk formats, saved
  * cmdlines; and the clock and the kernel. Notes say what is missing. */
 static void raw_tep_extras(FtlTrace *trace, struct tep_handle *tep, const FtlRawParts *parts,
@@ -807,12 +800,10 @@ static void raw_tep_extras(FtlTrace *trace, struct tep_handle *tep, const FtlRaw
 		ftl_trace_add_note(trace, "'%s/kallsyms' does not parse; addresses stay numbers",
 				   parts->label);
 	const char *printk = parts->extra[FTL_RAW_PRINTK_FORMATS];
-	if (printk) {
-		g_autofree char *safe = raw_printk_lines(printk);
-		/* VALIDATED: only the lines raw_printk_lines() found safe for libtraceevent
-		 * 1.7's reading */
-		tep_parse_printk_formats(tep, safe);
-	}
+	if (printk)
+		/* VALIDATED: tep-check.c's definition passes on only the lines
+		 * libtraceevent 1.7 reads within */
+		tep_parse_printk_formats(tep, printk);
 	const char *cmdlines = parts->extra[FTL_RAW_SAVED_CMDLINES];
 	if (cmdlines)
 		/* VALIDATED: a NUL-terminated text, which the library splits into lines

@@ -22,6 +22,7 @@
 #include <trace-seq.h>
 
 #include "parse/kallsyms.h"
+#include "parse/tep-check.h"
 #include "parse/tep-memo.h"
 #include "parse/tep-print.h"
 #include "parse/trial.h"
@@ -141,9 +142,13 @@ void ftl_tep_lazy_set_kallsyms(FtlTepLazy *lazy, const char *text)
 
 static void tep_lazy_parse(struct tep_handle *tep, TepLazyFormat *f)
 {
-	/* GUARDED: tried in the trial server's child first (tep_lazy_event,
-	 * ftl_tep_lazy_start); a format it crashes on is never parsed here */
-	tep_parse_event(tep, f->text, f->len, f->sys);
+	/* VALIDATED: ftl_tep_format_checked() refuses the formats libtraceevent
+	 * 1.7 is known to crash on (tep-check.c), here and in the child; and
+	 * GUARDED for the unknown: tried in the trial server's child first
+	 * (tep_lazy_event, ftl_tep_lazy_start), a format it crashes on is
+	 * never parsed here. A format left out shows its events as unknown. */
+	if (ftl_tep_format_checked(f->text, f->len))
+		tep_parse_event(tep, f->text, f->len, f->sys);
 }
 
 /* The formats of id, parsed into tep the first time a record asks. */

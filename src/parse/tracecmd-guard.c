@@ -30,6 +30,7 @@
 #include "parse/tracecmd-guard.h"
 
 #include "parse/index.h"
+#include "parse/tep-check.h"
 #include "parse/trial.h"
 
 #include <dlfcn.h>
@@ -48,18 +49,6 @@
 static FtlTepLazy *guard_lazy;
 static gboolean guard_keep_kallsyms;
 
-/* libtraceevent's own definition of name. */
-static void *guard_next(const char *name)
-{
-	void *f = dlsym(RTLD_NEXT, name);
-	if (!f) {
-		/* libtraceevent is linked in: it cannot be missing */
-		g_printerr("ftlens: libtraceevent's %s cannot be found\n", name);
-		abort();
-	}
-	return f;
-}
-
 enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned long size,
 			       const char *sys)
 {
@@ -70,7 +59,8 @@ enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned
 		return 0;
 	}
 	if (!next)
-		next = guard_next("tep_parse_event");
+		next = (enum tep_errno(*)(struct tep_handle *, const char *, unsigned long,
+					   const char *))ftl_tep_next("tep_parse_event");
 	return next(tep, buf, size, sys);
 }
 
@@ -83,7 +73,7 @@ int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
 		return 0;
 	}
 	if (!next)
-		next = guard_next("tep_parse_kallsyms");
+		next = (int (*)(struct tep_handle *, const char *))ftl_tep_next("tep_parse_kallsyms");
 	return next(tep, kallsyms);
 }
 

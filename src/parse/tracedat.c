@@ -7,7 +7,15 @@
  * GUARDED, it runs first in tracecmd-guard.c's trial child (a crash there
  * is an error here), or VALIDATED, it runs after ftlens checked what it
  * will touch. Per call in this file:
- * - ftl_tracecmd_open_head/init_data/instance: GUARDED (tracecmd-guard.c);
+ * - ftl_tracecmd_open_head: VALIDATED, after tracedat-layout.c checked
+ *   every section size and option text against the file, and with the
+ *   printk lines and event formats it hands libtraceevent checked by
+ *   tep-check.c (the known crashes); and GUARDED too (tracecmd-guard.c's
+ *   trial child, the product's second line; fuzz-tracedat runs without it);
+ * - ftl_tracecmd_init_data/instance: GUARDED (tracecmd-guard.c), made only
+ *   for the files ftlens does not read the pages of itself
+ *   (tracedat_pages_readable: timestamp options, latency text, an unknown
+ *   compression);
  * - tracecmd_read_data: VALIDATED, only the CPU-table entries the layout
  *   (tracedat-layout.c, ftlens's own reading) found data for, below
  *   tracecmd_cpus(); latency buffers refused (tracedat_use_tracecmd);

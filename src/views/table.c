@@ -3,6 +3,7 @@
  * of their columns. */
 #include "views/table.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "util/error.h"
@@ -174,6 +175,25 @@ static char *table_cell_text(const TableCol *col, const TableCell *cell)
 		return g_strdup_printf("%.3f", cell->d);
 	}
 	return g_strdup("?");
+}
+
+/* json-glib 1.6 (Debian 12) prints a double with g_ascii_dtostr() and
+ * appends ".0" when the text holds no '.', after an exponent too
+ * ("1e+17.0" is not JSON; found by fuzz-stack on a huge mean size). So a
+ * value it would print with an exponent goes as the integer it rounds to
+ * (from 1e15), as 0 when below 1e-4, as null when no integer holds it
+ * (nor when it is not finite: "inf" is not JSON either). */
+static void table_json_double(JsonBuilder *b, double d)
+{
+	double a = fabs(d);
+	if (!isfinite(d) || a >= 9.2e18)
+		json_builder_add_null_value(b);
+	else if (a >= 1e15)
+		json_builder_add_int_value(b, (gint64)llround(d));
+	else if (a < 1e-4)
+		json_builder_add_double_value(b, 0.0);
+	else
+		json_builder_add_double_value(b, d);
 }
 
 static gboolean table_in_text(const TableCol *col)
@@ -471,7 +491,7 @@ void ftl_table_add_json(const FtlTable *t, JsonBuilder *b)
 			else if (col->type == FTL_COL_STR)
 				ftl_json_add_text(b, row[c].s);
 			else if (col->type == FTL_COL_PCT || col->type == FTL_COL_FLOAT)
-				json_builder_add_double_value(b, row[c].d);
+				table_json_double(b, row[c].d);
 			else
 				json_builder_add_int_value(b, row[c].i);
 		}

@@ -123,12 +123,22 @@ pid_t __wrap_fork(void);
  * full speed; a crash inside libtracecmd or libtraceevent it reports is
  * replayed without the variable, where the guard must contain it (only a
  * crash that survives that replay is a finding). */
+static gboolean fuzz_trials_default = TRUE;
+
 static gboolean fuzz_inprocess(void)
 {
 	static gint state; /* 0 unknown, 1 no, 2 yes */
-	if (!state)
-		state = g_strcmp0(g_getenv("FTL_FUZZ_INPROCESS"), "1") == 0 ? 2 : 1;
+	if (!state) {
+		const char *v = g_getenv("FTL_FUZZ_INPROCESS");
+		state = g_strcmp0(v, "1") == 0 ? 2 : g_strcmp0(v, "0") == 0 ? 1
+			: fuzz_trials_default ? 1 : 2;
+	}
 	return state == 2;
+}
+
+void fuzz_trials_off(void)
+{
+	fuzz_trials_default = FALSE;
 }
 
 /* Every fork (parse/trial.c tries libtracecmd's and libtraceevent's calls

@@ -31,6 +31,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 /* Once per process: quiet GLib's logging, make the scratch directory. */
 void fuzz_init(void);
 
+/* This target's trial children (parse/trial.c) refused by default, as
+ * FTL_FUZZ_INPROCESS=1 does for every target; FTL_FUZZ_INPROCESS=0 puts
+ * them back. Call before the first input. */
+void fuzz_trials_off(void);
+
 /* A memory file (memfd) holding data; the path (/proc/self/fd/N) lives until
  * the next call with the same slot (0..3). */
 const char *fuzz_memfile(guint slot, const guint8 *data, size_t size);
