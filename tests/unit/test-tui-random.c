@@ -41,6 +41,8 @@ static const char *const random_texts[] = {
 	"event sched_switch", "func (", "cpu 99999999999", "pid -1", "bogus", "",
 	"12.5",		"^1.5ms",    "+1ms",	      "-20us",	  "^0",	       "+99999s",
 	"-99999999999", "x",	     "\xe6\xbc\xa2\xe5\xad\x97", "\x1b[31m", "9.27",
+	"sched_switch: prev_pid == 0", ".*: COMM ~ \"k*\" && !(pid > 5)", "comm sh*", "comm \"\\",
+	"sched_switch: prev_pid ==", "funcgraph_entry: depth >= 2 || func ~ \"*lock*\"", ": x",
 };
 
 typedef struct {
