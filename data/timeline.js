@@ -163,6 +163,9 @@
 		if (c.indexOf("bin") >= 0)
 			return +r.getAttribute("n") + " intervals merged at " + dur(s) + ": " + dur(d) +
 				" busy, mostly " + who + " (zoom in for each)";
+		if (c.indexOf("ctr") >= 0)
+			return (r.hasAttribute("n") ? "highest of " + r.getAttribute("n") + " values: " : "value ") +
+				r.getAttribute("v") + " from " + dur(s) + " for " + dur(d);
 		if (c.indexOf("irq") >= 0)
 			return "interrupts at " + dur(s) + ": " + dur(d);
 		if (c.indexOf("lost") >= 0)
