@@ -314,6 +314,7 @@ static void test_random_keys(void)
 		{ "fgraph-events", KIND_TRACE, "data", "vm/fgraph-events/trace.txt", FALSE, 1 },
 		{ "sched-events", KIND_TRACE, "data", "vm/events/default.txt", FALSE, 1 },
 		{ "sched-tracedat", KIND_TRACE, "real", "raw/lisa_rtapp_6cpu_trace.dat", FALSE, 4 },
+		{ "idle-tracedat", KIND_TRACE, "real", "raw/trappy_arm64_6cpu_idle_trace.dat", FALSE, 4 },
 		{ "per-cpu", KIND_TRACE, NULL, percpu, FALSE, 1 },
 		{ "console-dump", KIND_CONSOLE, "data", "vm/oops/console.log", FALSE, 1 },
 		{ "stack-tables", KIND_STACKS, "data", "vm/stack/stack_trace", FALSE, 1 },

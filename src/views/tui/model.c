@@ -44,6 +44,8 @@ void ftl_tui_model_free(FtlTuiModel *m)
 	ftl_spans_free(m->spans);
 	ftl_quality_free(m->quality);
 	ftl_oops_trail_free(m->trail);
+	ftl_counters_free(m->counters);
+	ftl_counter_steps_free(m->counter_steps);
 	if (m->lanes)
 		g_ptr_array_unref(m->lanes);
 	if (m->lost)
@@ -102,6 +104,10 @@ static void loader_analyses(FtlTuiLoader *l, FtlTuiModel *m, FtlPass *pass)
 	ftl_pass_add(pass, &ftl_markers_consumer, m->markers);
 	m->quality = ftl_quality_new(m->trace);
 	ftl_pass_add(pass, &ftl_quality_consumer, m->quality);
+	m->counters = ftl_counters_new();
+	m->counter_steps = ftl_counter_steps_new();
+	ftl_counters_add_on_step(m->counters, ftl_counter_steps_add, m->counter_steps);
+	ftl_pass_add(pass, &ftl_counters_consumer, m->counters);
 	if (l->opt->span_start) {
 		/* the command checked the patterns before the screen came up */
 		m->spans = ftl_spans_new(l->opt->span_start, l->opt->span_end, NULL);
@@ -265,6 +271,8 @@ static gpointer loader_thread(gpointer data)
 		if (!ok)
 			goto out;
 		ftl_pass_finish(pass);
+		if (m->counters)
+			ftl_counter_steps_seal(m->counter_steps, m->counters);
 		ftl_tui_lanes_finish(m->lanes, m->last_ts);
 		ftl_tui_call_snaps_seal(m->call_snaps);
 	}
