@@ -122,6 +122,7 @@ gboolean ftl_cmd_timeline(const FtlCommand *cmd, int argc, char **argv, GError *
 		return FALSE;
 	}
 	ftl_sched_add_on_interval(s, ftl_timeline_add, tl);
+	ftl_sched_add_on_wakeup(s, ftl_timeline_add_wakeup, tl);
 	ftl_counters_add_on_step(counters, ftl_timeline_add_counter, tl);
 	ftl_timeline_set_counters(tl, counters);
 	g_autoptr(FtlPass) pass = ftl_pass_new();

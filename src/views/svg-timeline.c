@@ -22,6 +22,8 @@ enum { TL_RECT_BYTES = 120, TL_MARKERS = 500, TL_TILE_BYTES = 200, TL_LEVELS = 1
 /* Tiles of level 1 and finer are TL_SPLIT to the plot's width at their
  * zoom: small enough that one fits where the whole width would not. */
 enum { TL_SPLIT = 8 };
+/* Wakeup arrows kept (the longest latencies): about 150 bytes each. */
+enum { TL_WAKEUPS = 4000 };
 
 typedef enum { TL_RUN, TL_WAIT, TL_IRQ, TL_LOST } TlKind;
 
@@ -36,6 +38,7 @@ struct _FtlTimeline {
 	FtlTimelineOptions opt;
 	GArray *ivs;	   /* TlIv, in the order they ended */
 	GHashTable *keys;  /* pid -> colour key + 1 */
+	GArray *wakeups; /* FtlSchedWakeup with a waker CPU, at most 2 * TL_WAKEUPS */
 	FtlCounterSteps *steps;
 	const FtlCounters *counters; /* NULL: no counter lanes */
 };
@@ -51,8 +54,30 @@ FtlTimeline *ftl_timeline_new(const FtlTimelineOptions *opt)
 	tl->ivs = g_array_new(FALSE, FALSE, sizeof(TlIv));
 	tl->keys = g_hash_table_new(NULL, NULL);
 	tl->steps = ftl_counter_steps_new();
+	tl->wakeups = g_array_new(FALSE, FALSE, sizeof(FtlSchedWakeup));
 	return tl;
 }
+
+static int tl_wakeup_cmp(gconstpointer a, gconstpointer b)
+{
+	const FtlSchedWakeup *x = a, *y = b;
+	if (x->latency != y->latency)
+		return x->latency > y->latency ? -1 : 1;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+void ftl_timeline_add_wakeup(const FtlSchedWakeup *w, gpointer data)
+{
+	FtlTimeline *tl = data;
+	if (w->waker_cpu < 0 || w->cpu < 0)
+		return; /* no place to start the arrow, or to end it */
+	g_array_append_val(tl->wakeups, *w);
+	if (tl->wakeups->len >= 2 * TL_WAKEUPS) {
+		g_array_sort(tl->wakeups, tl_wakeup_cmp);
+		g_array_set_size(tl->wakeups, TL_WAKEUPS);
+	}
+}
+
 
 void ftl_timeline_add_counter(const FtlCounterStep *st, gpointer data)
 {
@@ -76,6 +101,7 @@ void ftl_timeline_free(FtlTimeline *tl)
 	if (!tl)
 		return;
 	g_array_unref(tl->ivs);
+	g_array_unref(tl->wakeups);
 	ftl_counter_steps_free(tl->steps);
 	g_hash_table_unref(tl->keys);
 	g_free(tl);
@@ -352,6 +378,8 @@ static const char tl_css[] =
 	"rect.tilebg{fill:#fff}\n"
 	"rect.ctr{stroke:none}rect.freq{fill:#3a7}rect.idle{fill:#79c}rect.thermal{fill:#d63}\n"
 	"rect.power{fill:#a6c}rect.user{fill:#777}\n"
+	"line.wake{stroke:#c00;stroke-width:1.5;vector-effect:non-scaling-stroke;"
+	"marker-end:url(#arrow)}\n"
 	"line.marker{stroke:#00c;stroke-width:1;vector-effect:non-scaling-stroke}\n"
 	"line{pointer-events:none}line.tick{stroke:#999;stroke-opacity:.5}\n"
 	"#cursor{stroke:#888}\n";
@@ -367,6 +395,20 @@ static void tl_defs(xmlTextWriterPtr w, double plot_h)
 	xmlTextWriterStartElement(w, BAD_CAST "path");
 	xmlTextWriterWriteAttribute(w, BAD_CAST "d", BAD_CAST "M0,4 L4,0");
 	xmlTextWriterWriteAttribute(w, BAD_CAST "stroke", BAD_CAST "#000");
+	xmlTextWriterEndElement(w);
+	xmlTextWriterEndElement(w);
+	/* the wakeup arrows' head */
+	xmlTextWriterStartElement(w, BAD_CAST "marker");
+	xmlTextWriterWriteAttribute(w, BAD_CAST "id", BAD_CAST "arrow");
+	xmlTextWriterWriteAttribute(w, BAD_CAST "viewBox", BAD_CAST "0 0 10 10");
+	xmlTextWriterWriteAttribute(w, BAD_CAST "refX", BAD_CAST "10");
+	xmlTextWriterWriteAttribute(w, BAD_CAST "refY", BAD_CAST "5");
+	xmlTextWriterWriteAttribute(w, BAD_CAST "markerWidth", BAD_CAST "6");
+	xmlTextWriterWriteAttribute(w, BAD_CAST "markerHeight", BAD_CAST "6");
+	xmlTextWriterWriteAttribute(w, BAD_CAST "orient", BAD_CAST "auto");
+	xmlTextWriterStartElement(w, BAD_CAST "path");
+	xmlTextWriterWriteAttribute(w, BAD_CAST "d", BAD_CAST "M0,0 L10,5 L0,10 z");
+	xmlTextWriterWriteAttribute(w, BAD_CAST "fill", BAD_CAST "#c00");
 	xmlTextWriterEndElement(w);
 	xmlTextWriterEndElement(w);
 	xmlTextWriterStartElement(w, BAD_CAST "clipPath");
@@ -879,6 +921,42 @@ static void tl_tiles(TlTiling *t, guint64 merged0)
 	}
 }
 
+/* The wakeup arrows, hidden: timeline.js shows the one that ends where a
+ * clicked running interval starts (its CPU lane and time). */
+static void tl_wakeups(FtlTimeline *tl, xmlTextWriterPtr w, const FtlSchedScope *sc, double nspp)
+{
+	g_array_sort(tl->wakeups, tl_wakeup_cmp);
+	if (tl->wakeups->len > TL_WAKEUPS)
+		g_array_set_size(tl->wakeups, TL_WAKEUPS);
+	xmlTextWriterStartElement(w, BAD_CAST "g");
+	xmlTextWriterWriteAttribute(w, BAD_CAST "id", BAD_CAST "wakeups");
+	for (guint i = 0; i < tl->wakeups->len; i++) {
+		const FtlSchedWakeup *wk = &g_array_index(tl->wakeups, FtlSchedWakeup, i);
+		if ((guint)wk->cpu >= sc->n_cpus || (guint)wk->waker_cpu >= sc->n_cpus)
+			continue;
+		xmlTextWriterStartElement(w, BAD_CAST "line");
+		xmlTextWriterWriteAttribute(w, BAD_CAST "class", BAD_CAST "wake");
+		xmlTextWriterWriteFormatAttribute(w, BAD_CAST "x1", "%.3f",
+						  (double)(wk->wake_ts - sc->t0) / nspp);
+		xmlTextWriterWriteFormatAttribute(w, BAD_CAST "y1", "%.0f",
+						  tl_lane_y(sc, (guint)wk->waker_cpu) + TL_LANE / 2);
+		xmlTextWriterWriteFormatAttribute(w, BAD_CAST "x2", "%.3f",
+						  (double)(wk->ts - sc->t0) / nspp);
+		xmlTextWriterWriteFormatAttribute(w, BAD_CAST "y2", "%.0f",
+						  tl_lane_y(sc, (guint)wk->cpu) + TL_LANE / 2);
+		xmlTextWriterWriteFormatAttribute(w, BAD_CAST "c", "%d", wk->cpu);
+		xmlTextWriterWriteFormatAttribute(w, BAD_CAST "s", "%" G_GINT64_FORMAT,
+						  wk->ts - sc->t0);
+		xmlTextWriterWriteFormatAttribute(w, BAD_CAST "ws", "%" G_GINT64_FORMAT,
+						  wk->wake_ts - sc->t0);
+		xmlTextWriterWriteFormatAttribute(w, BAD_CAST "wp", "%d", wk->waker_pid);
+		xmlTextWriterWriteFormatAttribute(w, BAD_CAST "p", "%d", wk->pid);
+		xmlTextWriterWriteAttribute(w, BAD_CAST "display", BAD_CAST "none");
+		xmlTextWriterEndElement(w);
+	}
+	xmlTextWriterEndElement(w);
+}
+
 /* The plot: per-CPU lanes, then task lanes, the coarsest picture (tile
  * 0 of level 0) and the finer tiles; inside the zoomed group. */
 static void tl_plot(FtlTimeline *tl, TlLane *l, TlTiling *t, const FtlMarkers *m, double plot_h)
@@ -919,6 +997,7 @@ static void tl_plot(FtlTimeline *tl, TlLane *l, TlTiling *t, const FtlMarkers *m
 		}
 	}
 	tl_markers(w, m, sc->t0, l->nspp, plot_h);
+	tl_wakeups(tl, w, sc, l->nspp);
 	xmlTextWriterEndElement(w);
 	xmlTextWriterEndElement(w);
 }
