@@ -163,6 +163,9 @@
 		if (c.indexOf("bin") >= 0)
 			return +r.getAttribute("n") + " intervals merged at " + dur(s) + ": " + dur(d) +
 				" busy, mostly " + who + " (zoom in for each)";
+		if (c.indexOf("ctr") >= 0)
+			return (r.hasAttribute("n") ? "highest of " + r.getAttribute("n") + " values: " : "value ") +
+				r.getAttribute("v") + " from " + dur(s) + " for " + dur(d);
 		if (c.indexOf("irq") >= 0)
 			return "interrupts at " + dur(s) + ": " + dur(d);
 		if (c.indexOf("lost") >= 0)
@@ -201,6 +204,29 @@
 	});
 	svg.addEventListener("mouseup", function () {
 		drag = null;
+	});
+	// a click on a running interval shows the wakeup that led to it: an
+	// arrow from the waking event (the waker's CPU) to this switch-in
+	var arrows = [];
+	svg.addEventListener("click", function (evt) {
+		var r = evt.target;
+		for (var i = 0; i < arrows.length; i++)
+			arrows[i].setAttribute("display", "none");
+		arrows = [];
+		if (!r.classList || !r.classList.contains("run") || !r.hasAttribute("s"))
+			return;
+		var s = r.getAttribute("s");
+		var ws = document.querySelectorAll("#wakeups > line.wake");
+		for (var j = 0; j < ws.length; j++)
+			if (ws[j].getAttribute("s") === s) {
+				ws[j].setAttribute("display", "inline");
+				arrows.push(ws[j]);
+			}
+		if (arrows.length) {
+			var w = arrows[0], s0 = +w.getAttribute("ws"), s1 = +w.getAttribute("s");
+			details.textContent = "pid " + w.getAttribute("p") + " woken by pid " +
+				w.getAttribute("wp") + " at " + dur(s0) + ", ran " + dur(s1 - s0) + " later";
+		}
 	});
 	svg.addEventListener("dblclick", reset);
 	document.addEventListener("keydown", function (evt) {

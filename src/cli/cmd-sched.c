@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "analysis/counters.h"
 #include "analysis/markers.h"
 #include "analysis/pass.h"
 #include "analysis/sched.h"
@@ -38,6 +39,7 @@ static gboolean sched_add_spans(FtlSched *s, FtlCliGlobals *g, const char *start
 
 typedef struct {
 	char *sort, *from, *span_start, *span_end;
+	char **counters;
 	gint top, worst;
 	gboolean wakeups;
 } SchedArgs;
@@ -48,6 +50,7 @@ static void sched_args_clear(SchedArgs *a)
 	g_free(a->from);
 	g_free(a->span_start);
 	g_free(a->span_end);
+	g_strfreev(a->counters);
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(SchedArgs, sched_args_clear)
 
@@ -96,6 +99,10 @@ gboolean ftl_cmd_sched(const FtlCommand *cmd, int argc, char **argv, GError **er
 		  "Latency from sched_waking (default; sched_wakeup without it) or sched_wakeup "
 		  "(as trace-cmd report -w)",
 		  "EVENT" },
+		{ "counter", 0, 0, G_OPTION_ARG_STRING_ARRAY, &a.counters,
+		  "Also a counter track: EVENT's numeric FIELD, per KEY field (default cpu_id, "
+		  "else the CPU)",
+		  "EVENT:FIELD[:KEY]" },
 		{ "per-span", 0, 0, G_OPTION_ARG_STRING, &span_help,
 		  "The same figures per marker span: START and END are regexes as markers --span",
 		  "START END" },
@@ -113,6 +120,11 @@ gboolean ftl_cmd_sched(const FtlCommand *cmd, int argc, char **argv, GError **er
 	if (!sched_check(&a, &v, &o, error) || !ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
 		return FALSE;
 	g_autoptr(FtlSched) s = ftl_sched_new(&o);
+	g_autoptr(FtlCounters) counters = ftl_counters_new_specs(a.counters, error);
+	if (!counters) {
+		g_prefix_error(error, "sched: ");
+		return FALSE;
+	}
 	if (a.span_start && !sched_add_spans(s, &g, a.span_start, a.span_end, error))
 		return FALSE;
 	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, error);
@@ -128,6 +140,8 @@ gboolean ftl_cmd_sched(const FtlCommand *cmd, int argc, char **argv, GError **er
 	}
 	g_autoptr(FtlPass) pass = ftl_pass_new();
 	ftl_pass_add(pass, &ftl_sched_consumer, s);
+	ftl_pass_add(pass, &ftl_counters_consumer, counters);
+	v.counters = counters;
 	if (!ftl_pass_run(pass, trace, &g.filter, error) || !ftl_cli_finish(&g, trace, error))
 		return FALSE;
 	if (list)

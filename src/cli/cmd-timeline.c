@@ -72,11 +72,16 @@ static gboolean timeline_write(FtlTimeline *tl, FtlSched *s, FtlMarkers *m, cons
 gboolean ftl_cmd_timeline(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	g_autofree char *output = NULL, *tasks = NULL, *joined = NULL;
+	g_auto(GStrv) counter_specs = NULL;
 	gint width = 1200;
 	const GOptionEntry entries[] = {
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "The SVG to write", "OUT.svg" },
 		{ "width", 'w', 0, G_OPTION_ARG_INT, &width,
 		  "Plot width in pixels (default 1200, 200 to 20000)", "PX" },
+		{ "counter", 0, 0, G_OPTION_ARG_STRING_ARRAY, &counter_specs,
+		  "Also a counter lane: EVENT's numeric FIELD, per KEY field (default cpu_id, "
+		  "else the CPU)",
+		  "EVENT:FIELD[:KEY]" },
 		{ "tasks", 0, 0, G_OPTION_ARG_STRING, &tasks,
 		  "Also a lane per task: PID,... or 'top N' (running filled, runnable hollow)",
 		  "LIST" },
@@ -111,9 +116,18 @@ gboolean ftl_cmd_timeline(const FtlCommand *cmd, int argc, char **argv, GError *
 	g_autoptr(FtlSched) s = ftl_sched_new(NULL);
 	g_autoptr(FtlMarkers) m = ftl_markers_new();
 	g_autoptr(FtlTimeline) tl = ftl_timeline_new(&o);
+	g_autoptr(FtlCounters) counters = ftl_counters_new_specs(counter_specs, error);
+	if (!counters) {
+		g_prefix_error(error, "timeline: ");
+		return FALSE;
+	}
 	ftl_sched_add_on_interval(s, ftl_timeline_add, tl);
+	ftl_sched_add_on_wakeup(s, ftl_timeline_add_wakeup, tl);
+	ftl_counters_add_on_step(counters, ftl_timeline_add_counter, tl);
+	ftl_timeline_set_counters(tl, counters);
 	g_autoptr(FtlPass) pass = ftl_pass_new();
 	ftl_pass_add(pass, &ftl_sched_consumer, s);
+	ftl_pass_add(pass, &ftl_counters_consumer, counters);
 	ftl_pass_add(pass, &ftl_markers_consumer, m);
 	g_autoptr(FtlCounts) counts = ftl_counts_new();
 	ftl_pass_add(pass, &ftl_counts_consumer, counts);

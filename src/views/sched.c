@@ -447,6 +447,46 @@ static FtlTable *irq_table(const SchedView *v, guint first, guint n)
 	return t;
 }
 
+/* ---- counters ---------------------------------------------------------------- */
+
+enum { CT_KIND, CT_EVENT, CT_KEY, CT_CPU, CT_VALUE, CT_TIME, CT_PCT, CT_STEPS, CT_FROM, CT_TO };
+static const FtlColumn counter_cols[] = {
+	[CT_KIND] = { "kind", "kind", FTL_COL_STR },
+	[CT_EVENT] = { "event", "event", FTL_COL_STR },
+	[CT_KEY] = { "key", "cpu/zone", FTL_COL_STR },
+	[CT_CPU] = { "cpu", "cpu", FTL_COL_INT, FTL_COL_HIDE_TEXT },
+	[CT_VALUE] = { "value", "value", FTL_COL_INT },
+	[CT_TIME] = { "time_ns", "time", FTL_COL_NS },
+	[CT_PCT] = { "pct", "share", FTL_COL_PCT },
+	[CT_STEPS] = { "steps", "steps", FTL_COL_INT },
+	[CT_FROM] = { "track_start_ns", "from", FTL_COL_TS, FTL_COL_HIDE_TEXT },
+	[CT_TO] = { "track_end_ns", "to", FTL_COL_TS, FTL_COL_HIDE_TEXT },
+};
+
+FtlTable *ftl_sched_counter_table(const FtlCounters *c, gint64 origin)
+{
+	FtlTable *t = ftl_table_new("counters", counter_cols, G_N_ELEMENTS(counter_cols));
+	for (guint i = 0; c && i < ftl_counters_n_tracks(c); i++) {
+		const FtlCounterTrack *tr = ftl_counters_track(c, i);
+		for (guint k = 0; k < tr->n_levels; k++) {
+			const FtlCounterLevel *lv = &tr->levels[k];
+			ftl_table_begin_row(t);
+			ftl_table_set_str(t, CT_KIND, ftl_counter_kind_name(tr->kind));
+			ftl_table_set_str(t, CT_EVENT, tr->event);
+			ftl_table_set_str(t, CT_KEY, tr->key);
+			if (tr->cpu >= 0)
+				ftl_table_set_int(t, CT_CPU, tr->cpu);
+			ftl_table_set_int(t, CT_VALUE, lv->value);
+			ftl_table_set_int(t, CT_TIME, lv->ns);
+			ftl_table_set_double(t, CT_PCT, sched_pct(lv->ns, tr->t1 - tr->t0));
+			ftl_table_set_int(t, CT_STEPS, (gint64)lv->entries);
+			ftl_table_set_int(t, CT_FROM, sched_rel(origin, tr->t0));
+			ftl_table_set_int(t, CT_TO, sched_rel(origin, tr->t1));
+		}
+	}
+	return t;
+}
+
 /* ---- windows -------------------------------------------------------------- */
 
 enum {
@@ -597,6 +637,14 @@ static void sched_print_text(const SchedView *v, FILE *out)
 		fputc('\n', out);
 		sched_text_window(v, sc, out);
 		sched_text_tables(v, i, out);
+		if (i == 0 && v->opt->counters && ftl_counters_n_tracks(v->opt->counters)) {
+			g_autoptr(FtlTable) ct =
+				ftl_sched_counter_table(v->opt->counters, v->opt->origin);
+			fputs("\nCounters: time per value, from each track's first event to the "
+			      "trace's end (cpu_idle -1: out of idle)\n",
+			      out);
+			ftl_table_print_text(ct, out, 0, v->opt->style);
+		}
 	}
 }
 
@@ -628,7 +676,8 @@ void ftl_sched_print(const FtlSched *s, const FtlSchedViewOptions *opt, FILE *ou
 	}
 	FtlTable *all[] = {
 		window_table(&v),    cpu_table(&v, "cpus", 0, n), task_table(&v, "tasks", 0, n),
-		lat_table(&v, 0, n), worst_table(&v, 0, n),	  irq_table(&v, 0, n)
+		lat_table(&v, 0, n), worst_table(&v, 0, n),	  irq_table(&v, 0, n),
+		ftl_sched_counter_table(opt->counters, opt->origin),
 	};
 	if (opt->format == FTL_FORMAT_CSV) {
 		ftl_table_print_csv_all(out, (const FtlTable *const *)all, G_N_ELEMENTS(all));

@@ -7,6 +7,7 @@
 #include <json-glib/json-glib.h>
 #include <stdio.h>
 
+#include "analysis/counters.h"
 #include "analysis/sched.h"
 #include "views/table.h"
 
@@ -26,6 +27,7 @@ typedef struct {
 	gint64 origin;	   /* times print as ts - origin; FTL_TS_NONE: as they are */
 	const char *input; /* the input's name, for the text heading */
 	const FtlTextStyle *style; /* text: width and colours; NULL: plain */
+	const FtlCounters *counters; /* time per frequency, idle state...; may be NULL */
 } FtlSchedViewOptions;
 
 /* "run", "wait", "switches", "latency", "pid" or "comm". */
@@ -33,6 +35,9 @@ gboolean ftl_sched_parse_sort(const char *text, FtlSchedSort *out);
 /* The tasks of a window in the order sort gives them (the task table's,
  * and the TUI's sched panel's). Borrowed from sc; g_ptr_array_unref(). */
 GPtrArray *ftl_sched_tasks_sorted(const FtlSchedScope *sc, FtlSchedSort sort);
+/* Time per value of every counter track (the whole trace): the "counters"
+ * table of `ftlens sched`. */
+FtlTable *ftl_sched_counter_table(const FtlCounters *c, gint64 origin);
 /* Every window of a finished analysis. */
 void ftl_sched_print(const FtlSched *s, const FtlSchedViewOptions *opt, FILE *out);
 

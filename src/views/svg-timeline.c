@@ -22,6 +22,8 @@ enum { TL_RECT_BYTES = 120, TL_MARKERS = 500, TL_TILE_BYTES = 200, TL_LEVELS = 1
 /* Tiles of level 1 and finer are TL_SPLIT to the plot's width at their
  * zoom: small enough that one fits where the whole width would not. */
 enum { TL_SPLIT = 8 };
+/* Wakeup arrows kept (the longest latencies): about 150 bytes each. */
+enum { TL_WAKEUPS = 4000 };
 
 typedef enum { TL_RUN, TL_WAIT, TL_IRQ, TL_LOST } TlKind;
 
@@ -36,6 +38,9 @@ struct _FtlTimeline {
 	FtlTimelineOptions opt;
 	GArray *ivs;	   /* TlIv, in the order they ended */
 	GHashTable *keys;  /* pid -> colour key + 1 */
+	GArray *wakeups; /* FtlSchedWakeup with a waker CPU, at most 2 * TL_WAKEUPS */
+	FtlCounterSteps *steps;
+	const FtlCounters *counters; /* NULL: no counter lanes */
 };
 
 FtlTimeline *ftl_timeline_new(const FtlTimelineOptions *opt)
@@ -48,14 +53,56 @@ FtlTimeline *ftl_timeline_new(const FtlTimelineOptions *opt)
 		tl->opt.max_bytes = 5000000;
 	tl->ivs = g_array_new(FALSE, FALSE, sizeof(TlIv));
 	tl->keys = g_hash_table_new(NULL, NULL);
+	tl->steps = ftl_counter_steps_new();
+	tl->wakeups = g_array_new(FALSE, FALSE, sizeof(FtlSchedWakeup));
 	return tl;
 }
+
+static int tl_wakeup_cmp(gconstpointer a, gconstpointer b)
+{
+	const FtlSchedWakeup *x = a, *y = b;
+	if (x->latency != y->latency)
+		return x->latency > y->latency ? -1 : 1;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+void ftl_timeline_add_wakeup(const FtlSchedWakeup *w, gpointer data)
+{
+	FtlTimeline *tl = data;
+	if (w->waker_cpu < 0 || w->cpu < 0)
+		return; /* no place to start the arrow, or to end it */
+	g_array_append_val(tl->wakeups, *w);
+	if (tl->wakeups->len >= 2 * TL_WAKEUPS) {
+		g_array_sort(tl->wakeups, tl_wakeup_cmp);
+		g_array_set_size(tl->wakeups, TL_WAKEUPS);
+	}
+}
+
+
+void ftl_timeline_add_counter(const FtlCounterStep *st, gpointer data)
+{
+	FtlTimeline *tl = data;
+	ftl_counter_steps_add(st, tl->steps);
+}
+
+void ftl_timeline_set_counters(FtlTimeline *tl, const FtlCounters *c)
+{
+	tl->counters = c;
+}
+
+static guint tl_n_counters(const FtlTimeline *tl)
+{
+	return tl->counters ? ftl_counters_n_tracks(tl->counters) : 0;
+}
+
 
 void ftl_timeline_free(FtlTimeline *tl)
 {
 	if (!tl)
 		return;
 	g_array_unref(tl->ivs);
+	g_array_unref(tl->wakeups);
+	ftl_counter_steps_free(tl->steps);
 	g_hash_table_unref(tl->keys);
 	g_free(tl);
 }
@@ -329,6 +376,10 @@ static const char tl_css[] =
 	"rect.irq{fill:url(#hatch)}rect.lost{fill:#f88;fill-opacity:.45}\n"
 	"rect.nodata{fill:#ccc;fill-opacity:.6}rect.lanebg{fill:#f4f4f4}\n"
 	"rect.tilebg{fill:#fff}\n"
+	"rect.ctr{stroke:none}rect.freq{fill:#3a7}rect.idle{fill:#79c}rect.thermal{fill:#d63}\n"
+	"rect.power{fill:#a6c}rect.user{fill:#777}\n"
+	"line.wake{stroke:#c00;stroke-width:1.5;vector-effect:non-scaling-stroke;"
+	"marker-end:url(#arrow)}\n"
 	"line.marker{stroke:#00c;stroke-width:1;vector-effect:non-scaling-stroke}\n"
 	"line{pointer-events:none}line.tick{stroke:#999;stroke-opacity:.5}\n"
 	"#cursor{stroke:#888}\n";
@@ -344,6 +395,20 @@ static void tl_defs(xmlTextWriterPtr w, double plot_h)
 	xmlTextWriterStartElement(w, BAD_CAST "path");
 	xmlTextWriterWriteAttribute(w, BAD_CAST "d", BAD_CAST "M0,4 L4,0");
 	xmlTextWriterWriteAttribute(w, BAD_CAST "stroke", BAD_CAST "#000");
+	xmlTextWriterEndElement(w);
+	xmlTextWriterEndElement(w);
+	/* the wakeup arrows' head */
+	xmlTextWriterStartElement(w, BAD_CAST "marker");
+	xmlTextWriterWriteAttribute(w, BAD_CAST "id", BAD_CAST "arrow");
+	xmlTextWriterWriteAttribute(w, BAD_CAST "viewBox", BAD_CAST "0 0 10 10");
+	xmlTextWriterWriteAttribute(w, BAD_CAST "refX", BAD_CAST "10");
+	xmlTextWriterWriteAttribute(w, BAD_CAST "refY", BAD_CAST "5");
+	xmlTextWriterWriteAttribute(w, BAD_CAST "markerWidth", BAD_CAST "6");
+	xmlTextWriterWriteAttribute(w, BAD_CAST "markerHeight", BAD_CAST "6");
+	xmlTextWriterWriteAttribute(w, BAD_CAST "orient", BAD_CAST "auto");
+	xmlTextWriterStartElement(w, BAD_CAST "path");
+	xmlTextWriterWriteAttribute(w, BAD_CAST "d", BAD_CAST "M0,0 L10,5 L0,10 z");
+	xmlTextWriterWriteAttribute(w, BAD_CAST "fill", BAD_CAST "#c00");
 	xmlTextWriterEndElement(w);
 	xmlTextWriterEndElement(w);
 	xmlTextWriterStartElement(w, BAD_CAST "clipPath");
@@ -569,6 +634,94 @@ static double tl_lane_y(const FtlSchedScope *sc, guint lane)
 	return TL_TOP + lane * (TL_LANE + TL_GAP) + (lane >= sc->n_cpus ? TL_GAP : 0);
 }
 
+/* A counter's bar height in the lane: its value between the track's
+ * least and greatest (cpu_idle's -1, out of idle, has none). */
+static double tl_counter_h(const FtlCounterTrack *tr, gint64 v)
+{
+	if (tr->kind == FTL_COUNTER_IDLE && v < 0)
+		return 0;
+	gint64 lo = tr->kind == FTL_COUNTER_IDLE ? -1 : MIN(tr->min, 0);
+	if (tr->max <= lo)
+		return TL_LANE;
+	return 2 + (double)(TL_LANE - 2) * (double)(v - lo) / (double)(tr->max - lo);
+}
+
+static void tl_counter_rect(TlLane *l, const FtlCounterTrack *tr, double x, double wpx, gint64 t0,
+			    gint64 d, gint64 v, guint n)
+{
+	double h = tl_counter_h(tr, v);
+	l->rects++;
+	if (!l->w || h <= 0)
+		return;
+	xmlTextWriterPtr w = l->w;
+	if (l->tile && !l->open) {
+		xmlTextWriterStartElement(w, BAD_CAST "g");
+		xmlTextWriterWriteFormatAttribute(w, BAD_CAST "transform", "translate(0,%.0f)", l->y);
+		l->open = TRUE;
+	}
+	xmlTextWriterStartElement(w, BAD_CAST "rect");
+	xmlTextWriterWriteFormatAttribute(w, BAD_CAST "class", "ctr %s",
+					  ftl_counter_kind_name(tr->kind));
+	xmlTextWriterWriteFormatAttribute(w, BAD_CAST "x", "%.3f", x);
+	xmlTextWriterWriteFormatAttribute(w, BAD_CAST "width", "%.3f", wpx);
+	xmlTextWriterWriteFormatAttribute(w, BAD_CAST "y", "%.2f", TL_LANE - h);
+	xmlTextWriterWriteFormatAttribute(w, BAD_CAST "height", "%.2f", h);
+	xmlTextWriterWriteFormatAttribute(w, BAD_CAST "s", "%" G_GINT64_FORMAT, t0 - l->origin);
+	xmlTextWriterWriteFormatAttribute(w, BAD_CAST "d", "%" G_GINT64_FORMAT, d);
+	xmlTextWriterWriteFormatAttribute(w, BAD_CAST "v", "%" G_GINT64_FORMAT, v);
+	if (n > 1)
+		xmlTextWriterWriteFormatAttribute(w, BAD_CAST "n", "%u", n);
+	xmlTextWriterEndElement(w);
+}
+
+/* One counter track's lane: its steps cut to [lo, hi]; steps thinner than
+ * the bin are drawn as one bar per bin at the highest value in it. */
+static void tl_counter_lane(FtlTimeline *tl, TlLane *l, const FtlCounterTrack *tr, double y)
+{
+	xmlTextWriterPtr w = l->w;
+	l->y = y;
+	l->open = FALSE;
+	if (w && !l->tile) {
+		xmlTextWriterStartElement(w, BAD_CAST "g");
+		xmlTextWriterWriteAttribute(w, BAD_CAST "class", BAD_CAST "counter");
+		xmlTextWriterWriteAttribute(w, BAD_CAST "lane", BAD_CAST tr->event);
+		xmlTextWriterWriteFormatAttribute(w, BAD_CAST "transform", "translate(0,%.0f)", y);
+	}
+	gint64 b_idx = -1, b_t0 = 0, b_t1 = 0, b_v = 0;
+	guint b_n = 0;
+	guint n;
+	const FtlCounterStep *steps = ftl_counter_steps_from(tl->steps, tr->index, l->lo, &n);
+	for (guint i = 0; i < n && steps[i].t0 <= l->hi; i++) {
+		const FtlCounterStep *st = &steps[i];
+		gint64 a = MAX(st->t0, l->lo), b = MIN(st->t1, l->hi);
+		if (b < a)
+			continue;
+		double x0 = (double)(a - l->t0) / l->nspp, x1 = (double)(b - l->t0) / l->nspp;
+		if (x1 - x0 >= l->bin) {
+			tl_counter_rect(l, tr, x0, x1 - x0, st->t0, st->t1 - st->t0, st->value, 1);
+			continue;
+		}
+		gint64 idx = (gint64)floor(x0 / l->bin);
+		if (b_n && idx != b_idx) {
+			tl_counter_rect(l, tr, (double)b_idx * l->bin, l->bin, b_t0, b_t1 - b_t0, b_v,
+					b_n);
+			b_n = 0;
+		}
+		if (!b_n) {
+			b_idx = idx;
+			b_t0 = st->t0;
+			b_v = st->value;
+		}
+		b_n++;
+		b_t1 = st->t1;
+		b_v = MAX(b_v, st->value);
+	}
+	if (b_n)
+		tl_counter_rect(l, tr, (double)b_idx * l->bin, l->bin, b_t0, b_t1 - b_t0, b_v, b_n);
+	if (w && (!l->tile || l->open))
+		xmlTextWriterEndElement(w);
+}
+
 /* Every lane from ivs (sorted by start). */
 static void tl_lanes(FtlTimeline *tl, TlLane *l, const FtlSchedScope *sc, GArray *pids,
 		     GArray *ivs)
@@ -587,6 +740,11 @@ static void tl_lanes(FtlTimeline *tl, TlLane *l, const FtlSchedScope *sc, GArray
 		g_snprintf(label, sizeof label, "task %d", pid);
 		tl_lane(tl, l, ivs, tl_lane_y(sc, sc->n_cpus + i), label, "task", pick_task, pid);
 	}
+	/* counters in the coarsest picture only: their steps are drawn as they
+	 * are, not merged, so a zoom of it shows them (tiles leave them be) */
+	for (guint k = 0; !l->tile && k < tl_n_counters(tl); k++)
+		tl_counter_lane(tl, l, ftl_counters_track(tl->counters, k),
+				tl_lane_y(sc, sc->n_cpus + pids->len + k) + TL_GAP);
 }
 
 /* A tile: level 0 is the window; level 1 splits it into 4 * TL_SPLIT
@@ -608,7 +766,7 @@ typedef struct {
 	GArray *pids;
 	FtlSvgWriter *sw;
 	guint64 limit; /* bytes the tiles may reach */
-	double plot_h;
+	double plot_h; /* the lanes that tiles cover: CPUs and tasks, not counters */
 } TlTiling;
 
 /* How many tiles of a level span the window. */
@@ -763,6 +921,42 @@ static void tl_tiles(TlTiling *t, guint64 merged0)
 	}
 }
 
+/* The wakeup arrows, hidden: timeline.js shows the one that ends where a
+ * clicked running interval starts (its CPU lane and time). */
+static void tl_wakeups(FtlTimeline *tl, xmlTextWriterPtr w, const FtlSchedScope *sc, double nspp)
+{
+	g_array_sort(tl->wakeups, tl_wakeup_cmp);
+	if (tl->wakeups->len > TL_WAKEUPS)
+		g_array_set_size(tl->wakeups, TL_WAKEUPS);
+	xmlTextWriterStartElement(w, BAD_CAST "g");
+	xmlTextWriterWriteAttribute(w, BAD_CAST "id", BAD_CAST "wakeups");
+	for (guint i = 0; i < tl->wakeups->len; i++) {
+		const FtlSchedWakeup *wk = &g_array_index(tl->wakeups, FtlSchedWakeup, i);
+		if ((guint)wk->cpu >= sc->n_cpus || (guint)wk->waker_cpu >= sc->n_cpus)
+			continue;
+		xmlTextWriterStartElement(w, BAD_CAST "line");
+		xmlTextWriterWriteAttribute(w, BAD_CAST "class", BAD_CAST "wake");
+		xmlTextWriterWriteFormatAttribute(w, BAD_CAST "x1", "%.3f",
+						  (double)(wk->wake_ts - sc->t0) / nspp);
+		xmlTextWriterWriteFormatAttribute(w, BAD_CAST "y1", "%.0f",
+						  tl_lane_y(sc, (guint)wk->waker_cpu) + TL_LANE / 2);
+		xmlTextWriterWriteFormatAttribute(w, BAD_CAST "x2", "%.3f",
+						  (double)(wk->ts - sc->t0) / nspp);
+		xmlTextWriterWriteFormatAttribute(w, BAD_CAST "y2", "%.0f",
+						  tl_lane_y(sc, (guint)wk->cpu) + TL_LANE / 2);
+		xmlTextWriterWriteFormatAttribute(w, BAD_CAST "c", "%d", wk->cpu);
+		xmlTextWriterWriteFormatAttribute(w, BAD_CAST "s", "%" G_GINT64_FORMAT,
+						  wk->ts - sc->t0);
+		xmlTextWriterWriteFormatAttribute(w, BAD_CAST "ws", "%" G_GINT64_FORMAT,
+						  wk->wake_ts - sc->t0);
+		xmlTextWriterWriteFormatAttribute(w, BAD_CAST "wp", "%d", wk->waker_pid);
+		xmlTextWriterWriteFormatAttribute(w, BAD_CAST "p", "%d", wk->pid);
+		xmlTextWriterWriteAttribute(w, BAD_CAST "display", BAD_CAST "none");
+		xmlTextWriterEndElement(w);
+	}
+	xmlTextWriterEndElement(w);
+}
+
 /* The plot: per-CPU lanes, then task lanes, the coarsest picture (tile
  * 0 of level 0) and the finer tiles; inside the zoomed group. */
 static void tl_plot(FtlTimeline *tl, TlLane *l, TlTiling *t, const FtlMarkers *m, double plot_h)
@@ -803,6 +997,7 @@ static void tl_plot(FtlTimeline *tl, TlLane *l, TlTiling *t, const FtlMarkers *m
 		}
 	}
 	tl_markers(w, m, sc->t0, l->nspp, plot_h);
+	tl_wakeups(tl, w, sc, l->nspp);
 	xmlTextWriterEndElement(w);
 	xmlTextWriterEndElement(w);
 }
@@ -844,13 +1039,21 @@ static double tl_bin_px(FtlTimeline *tl, TlLane *l, const FtlSchedScope *sc, GAr
 }
 
 /* The lane names at the left. */
-static void tl_lane_names(xmlTextWriterPtr w, const FtlSchedScope *sc, GArray *pids)
+static void tl_lane_names(const FtlTimeline *tl, xmlTextWriterPtr w, const FtlSchedScope *sc,
+			  GArray *pids)
 {
 	for (guint c = 0; c < sc->n_cpus + pids->len; c++) {
 		g_autofree char *label =
 			c < sc->n_cpus ? g_strdup_printf("CPU %u", c)
 				       : tl_task_name(sc, g_array_index(pids, gint32, c - sc->n_cpus));
 		tl_lane_label(w, tl_lane_y(sc, c), label);
+	}
+	/* "freq cpu 0", "thermal exynos-therm": the key is text from the trace */
+	for (guint k = 0; k < tl_n_counters(tl); k++) {
+		const FtlCounterTrack *tr = ftl_counters_track(tl->counters, k);
+		g_autofree char *label =
+			g_strdup_printf("%s %s", ftl_counter_kind_name(tr->kind), tr->key);
+		tl_lane_label(w, tl_lane_y(sc, sc->n_cpus + pids->len + k) + TL_GAP, label);
 	}
 }
 
@@ -864,10 +1067,13 @@ gboolean ftl_timeline_write(FtlTimeline *tl, const FtlSched *s, const FtlMarkers
 		return FALSE;
 	}
 	g_array_sort(tl->ivs, tl_iv_cmp);
+	if (tl->counters)
+		ftl_counter_steps_seal(tl->steps, tl->counters);
 	g_autoptr(GPtrArray) ranked = tl_rank(tl, sc);
 	g_autoptr(GArray) pids = tl_task_lanes(tl, ranked);
-	guint lanes = sc->n_cpus + pids->len;
-	double plot_h = lanes * (TL_LANE + TL_GAP) + (pids->len ? TL_GAP : 0);
+	guint lanes = sc->n_cpus + pids->len + tl_n_counters(tl);
+	double plot_h = lanes * (TL_LANE + TL_GAP) + (pids->len ? TL_GAP : 0) +
+			(tl_n_counters(tl) ? TL_GAP : 0);
 	double height = TL_TOP + plot_h + 60 + ((MIN(ranked->len, TL_LEGEND) + 3) / 4) * 16 + 10;
 	TlLane l = { 0 };
 	l.origin = l.t0 = l.lo = sc->t0;
@@ -896,9 +1102,10 @@ gboolean ftl_timeline_write(FtlTimeline *tl, const FtlSched *s, const FtlMarkers
 	xmlTextWriterWriteAttribute(w, BAD_CAST "fill", BAD_CAST "#fff");
 	xmlTextWriterEndElement(w);
 	tl_heading(w, &tl->opt, sc, l.bin);
-	tl_lane_names(w, sc, pids);
+	tl_lane_names(tl, w, sc, pids);
 	xmlTextWriterFlush(w);
-	TlTiling t = { tl, sc, pids, sw, sw->bytes + (guint64)MAX(0.0, tl_budget(tl, sc)), plot_h };
+	double tiles_h = plot_h - tl_n_counters(tl) * (TL_LANE + TL_GAP) - (tl_n_counters(tl) ? TL_GAP : 0);
+	TlTiling t = { tl, sc, pids, sw, sw->bytes + (guint64)MAX(0.0, tl_budget(tl, sc)), tiles_h };
 	tl_plot(tl, &l, &t, m, plot_h);
 	tl_ticks(w, sc, tl->opt.width, plot_h); /* the grid over the tiles' white */
 	tl_marker_labels(w, m, sc->t0, l.nspp, plot_h);

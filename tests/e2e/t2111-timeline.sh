@@ -9,7 +9,8 @@
 # there, down to single switches; a drag pans, Esc resets. Task lanes are
 # named comm-pid, the busiest tasks' colours differ. Screenshots (whole,
 # an eighth, deep, reset) are kept in tests/e2e/t2111-timeline/ beside this
-# test's log.
+# test's log. A click on a running interval shows the arrow from the
+# wakeup that led to it (sched's pairing: a wakeup `sched --wakeups` lists).
 . "$(dirname "$0")/lib.sh"
 prereq PYTHON
 make_tmpdir
@@ -18,7 +19,7 @@ drive=$top_srcdir/tests/e2e/timeline_browser.js
 shots=$PWD/tests/e2e/t2111-timeline
 rm -rf "$shots" && mkdir -p "$shots" || exit 1
 diag "screenshots in $shots"
-plan 18
+plan 19
 
 browser() { node "$drive" "$FTL_NODE_MODULES" "$@"; }
 
@@ -124,6 +125,10 @@ check REAL_DATA,$B "browser: a real sched trace (lisa) sums to busy per CPU" \
 	 browser lanes "$T/lisa.svg" "$shots/lisa.png" "$T/lisa.json"'
 check REAL_DATA,$B "browser: lisa zoomed to 1/8: round ticks in view, more detail, pan, Esc" \
 	'browser zoom "$T/lisa.svg" "$shots/lisa-zoom.png"'
+check REAL_DATA,$B "browser: a click on a switch-in shows the arrow from its wakeup, one sched lists" \
+	'"$FTLENS" sched --wakeups -F csv "$FTL_REAL_DATA/events/lisa_tracecmd_report_sched_448k.txt" \
+		>"$T/lisa-wakeups.csv" &&
+	 browser wakeup "$T/lisa.svg" "$shots/lisa-wakeup.png" "$T/lisa-wakeups.csv"'
 check $B "browser: 3 MiB generated zoomed to 1/8, then down to single switches" \
 	'"$FTLENS" timeline --tasks top 4 -o "$T/mid.svg" "$T/mid.txt" 2>/dev/null &&
 	 [ "$(wc -c <"$T/mid.svg")" -lt 5000000 ] &&

@@ -10,6 +10,8 @@
 //   node timeline_browser.js MODULES lanes FILE.svg SHOT.png SCHED.json
 //   node timeline_browser.js MODULES inert FILE.svg SHOT.png TEXT
 //   node timeline_browser.js MODULES zoom FILE.svg SHOT.png
+//   node timeline_browser.js MODULES counters FILE.svg SHOT.png SCHED.json
+//   node timeline_browser.js MODULES wakeup FILE.svg SHOT.png WAKEUPS.csv
 // Prints "# ..." notes; exits 0 when every check holds, 1 naming the first
 // one that failed.
 "use strict";
@@ -167,6 +169,94 @@ async function checkInert(browser, file, shot, text) {
 	note("hostile comm shown as text, window.__pwned undefined");
 }
 
+// Counter lanes: one per track of sched's counters table, each bar's
+// value one the table has for that track, the time at each value equal to
+// the table's; hover on a bar says its value.
+async function checkCounters(browser, file, shot, schedJson) {
+	const sched = JSON.parse(fs.readFileSync(schedJson, "utf8"));
+	const want = {};
+	for (const c of sched.counters) {
+		const k = c.kind + " " + c.key;
+		want[k] = want[k] || {};
+		want[k][c.value] = c.time_ns;
+	}
+	const page = await open(browser, file);
+	const got = await page.evaluate(() => {
+		const names = [...document.querySelectorAll("text.lanename")].map((t) => t.querySelector("title").textContent);
+		const out = {};
+		const lanes = [...document.querySelectorAll("#base > g.counter")];
+		const first = names.length - lanes.length;
+		lanes.forEach((g, i) => {
+			const per = {};
+			for (const r of g.querySelectorAll("rect"))
+				per[r.getAttribute("v")] = (per[r.getAttribute("v")] || 0) + +r.getAttribute("d");
+			out[names[first + i]] = per;
+		});
+		return out;
+	});
+	if (Object.keys(got).length !== Object.keys(want).length)
+		fail(`counter lanes ${Object.keys(got)}, sched has ${Object.keys(want)}`);
+	for (const [lane, per] of Object.entries(got))
+		for (const [v, ns] of Object.entries(per))
+			if (!want[lane] || want[lane][v] !== ns)
+				fail(`${lane}: value ${v} drawn for ${ns} ns, sched says ${want[lane] && want[lane][v]}`);
+	note(`${Object.keys(got).length} counter lanes, each value's time as sched's`);
+	const at = await pointOn(page, "#plot rect.ctr");
+	if (!at)
+		fail("no counter bar can be pointed at");
+	await page.mouse.move(at.x, at.y);
+	const details = await page.textContent("#details");
+	if (!/value -?[0-9]+ from/.test(details))
+		fail(`hover on a counter: details say "${details}"`);
+	note("hover: " + details);
+	await page.screenshot({ path: shot });
+	clean(page, file);
+	await page.close();
+}
+
+// Wakeup flows: a click on the running interval a wakeup led to shows one
+// arrow, from the waking event on the waker's CPU to that switch-in, which
+// is a wakeup `sched --wakeups` lists (its switch, wakeup time and waker).
+async function checkWakeup(browser, file, shot, csv) {
+	const rows = fs.readFileSync(csv, "utf8").trim().split("\n");
+	const head = rows.shift().split(",");
+	const col = (n) => head.indexOf(n);
+	const listed = new Set(rows.map((r) => r.split(",")).map((f) =>
+		[f[col("ts_ns")], f[col("wake_ts_ns")], f[col("waker_pid")]].join(" ")));
+	const page = await open(browser, file);
+	// the switch-in with the longest latency that has an arrow
+	const target = await page.evaluate(() => {
+		const ws = [...document.querySelectorAll("#wakeups > line.wake")];
+		const t0 = +document.getElementById("plot").getAttribute("t0");
+		for (const w of ws) {
+			const r = [...document.querySelectorAll("#base rect.run")].find(
+				(x) => x.getAttribute("s") === w.getAttribute("s"));
+			if (!r) continue;
+			const b = r.getBoundingClientRect();
+			if (b.width < 2) continue;
+			return { x: b.x + Math.min(b.width / 2, 3), y: b.y + b.height / 2, s: w.getAttribute("s"),
+				 key: [t0 + +w.getAttribute("s"), t0 + +w.getAttribute("ws"), w.getAttribute("wp")].join(" ") };
+		}
+		return null;
+	});
+	if (!target)
+		fail("no running interval with a wakeup arrow to click");
+	if (!listed.has(target.key))
+		fail(`the arrow's wakeup ${target.key} is not one sched --wakeups lists`);
+	await page.mouse.click(target.x, target.y);
+	const vis = await page.evaluate(() => [...document.querySelectorAll("#wakeups > line.wake")]
+		.filter((w) => w.getAttribute("display") !== "none").map((w) => w.getAttribute("s")));
+	if (vis.length !== 1 || vis[0] !== target.s)
+		fail(`after the click ${vis.length} arrows show (${vis}), expected the one to ${target.s}`);
+	const details = await page.textContent("#details");
+	if (!/woken by pid [0-9]+ at/.test(details))
+		fail(`click: details say "${details}"`);
+	note("click: " + details);
+	await page.screenshot({ path: shot });
+	clean(page, file);
+	await page.close();
+}
+
 // What the picture shows: the range in view (ns from the window's start),
 // the tick labels with their values and x, the marker labels shown, and
 // the rectangles drawn in the plot that lie in view (not hidden by a
@@ -322,6 +412,10 @@ async function main() {
 			await checkLanes(browser, args[0], args[1], args[2]);
 		else if (cmd === "zoom")
 			await checkZoom(browser, args[0], args[1]);
+		else if (cmd === "wakeup")
+			await checkWakeup(browser, args[0], args[1], args[2]);
+		else if (cmd === "counters")
+			await checkCounters(browser, args[0], args[1], args[2]);
 		else if (cmd === "inert")
 			await checkInert(browser, args[0], args[1], args[2]);
 		else

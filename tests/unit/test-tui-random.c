@@ -41,6 +41,8 @@ static const char *const random_texts[] = {
 	"event sched_switch", "func (", "cpu 99999999999", "pid -1", "bogus", "",
 	"12.5",		"^1.5ms",    "+1ms",	      "-20us",	  "^0",	       "+99999s",
 	"-99999999999", "x",	     "\xe6\xbc\xa2\xe5\xad\x97", "\x1b[31m", "9.27",
+	"sched_switch: prev_pid == 0", ".*: COMM ~ \"k*\" && !(pid > 5)", "comm sh*", "comm \"\\",
+	"sched_switch: prev_pid ==", "funcgraph_entry: depth >= 2 || func ~ \"*lock*\"", ": x",
 };
 
 typedef struct {
@@ -312,6 +314,7 @@ static void test_random_keys(void)
 		{ "fgraph-events", KIND_TRACE, "data", "vm/fgraph-events/trace.txt", FALSE, 1 },
 		{ "sched-events", KIND_TRACE, "data", "vm/events/default.txt", FALSE, 1 },
 		{ "sched-tracedat", KIND_TRACE, "real", "raw/lisa_rtapp_6cpu_trace.dat", FALSE, 4 },
+		{ "idle-tracedat", KIND_TRACE, "real", "raw/trappy_arm64_6cpu_idle_trace.dat", FALSE, 4 },
 		{ "per-cpu", KIND_TRACE, NULL, percpu, FALSE, 1 },
 		{ "console-dump", KIND_CONSOLE, "data", "vm/oops/console.log", FALSE, 1 },
 		{ "stack-tables", KIND_STACKS, "data", "vm/stack/stack_trace", FALSE, 1 },

@@ -1006,6 +1006,118 @@ static void test_real_markers(void)
 	tui_close(&t);
 }
 
+
+/* ---- filters by expression: the Events list is dump --filter's ---------------- */
+
+#define REAL_SCHED "events/lisa_tracecmd_report_sched_448k.txt"
+
+/* The Events list's rows as "ts cpu pid name", one a line. */
+static char *tui_events_rows(Tui *t)
+{
+	FtlTuiEvents *ev = t->app->events;
+	GString *out = g_string_new(NULL);
+	gboolean exact = FALSE;
+	ftl_tui_events_count(ev, &exact);
+	for (guint64 i = 0;; i++) {
+		const FtlTuiRow *row = ftl_tui_events_row(ev, i);
+		if (!row) {
+			ftl_tui_events_wait(ev);
+			row = ftl_tui_events_row(ev, i);
+		}
+		if (!row)
+			break;
+		g_string_append_printf(out, "%" G_GINT64_FORMAT ".%09" G_GINT64_FORMAT " %d %d %s\n",
+				       row->ts / 1000000000, row->ts % 1000000000, row->cpu,
+				       row->pid, row->name);
+	}
+	return g_string_free(out, FALSE);
+}
+
+/* `ftlens dump --filter expr input`'s events, as tui_events_rows() prints them. */
+static char *dump_rows(const char *input, const char *expr)
+{
+	const char *ftlens = g_getenv("FTLENS");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ftlens);
+	const char *argv[] = { ftlens, "dump", "--filter", expr, input, NULL };
+	g_autofree char *out = NULL;
+	gint status = 0;
+	g_autoptr(GError) error = NULL;
+	CU_ASSERT_TRUE_FATAL(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL,
+					  NULL, NULL, &out, NULL, &status, &error));
+	CU_ASSERT_TRUE(g_spawn_check_wait_status(status, NULL));
+	GString *rows = g_string_new(NULL);
+	g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
+	for (guint i = 0; lines[i]; i++) {
+		char ts[64];
+		int cpu, pid;
+		if (sscanf(lines[i], "%63s %d %d", ts, &cpu, &pid) != 3)
+			continue;
+		/* the event's name ends at the first ": " (comms here have none) */
+		const char *colon = strstr(lines[i], ": ");
+		if (!colon)
+			continue;
+		const char *w = colon;
+		while (w > lines[i] && w[-1] != ' ')
+			w--;
+		g_string_append_printf(rows, "%s %d %d %.*s\n", ts, cpu, pid, (int)(colon - w), w);
+	}
+	return g_string_free(rows, FALSE);
+}
+
+static void test_real_filter_expr(void)
+{
+	Tui t = { 0 };
+	g_autofree char *path = real_path(&t, REAL_SCHED);
+	if (!path && real_skip(REAL_SCHED))
+		return;
+	tui_open_trace(&t, path, 24, 120);
+	/* the prompt's text, and what dump is given for it */
+	static const struct {
+		const char *typed, *cli;
+		guint min_rows;
+	} cases[] = {
+		{ "sched_switch: prev_pid == 0", "sched_switch: prev_pid == 0", 100 },
+		{ "sched_wakeup: comm ~ \"rt*\" || target_cpu == 2",
+		  "sched_wakeup: comm ~ \"rt*\" || target_cpu == 2", 10 },
+		{ "sched_switch: !(prev_state == 1) && next_prio < 120",
+		  "sched_switch: !(prev_state == 1) && next_prio < 120", 1 },
+		{ "sched_switch,sched_wakeup: COMM == \"sshd\"",
+		  "sched_switch,sched_wakeup: COMM == \"sshd\"", 3 },
+		{ "comm sh*", ".*: COMM ~ \"sh*\"", 100 },
+		{ "comm rt-app", ".*: COMM ~ \"rt-app\"", 1 },
+	};
+	g_autofree char *input = g_build_filename(realdata, REAL_SCHED, NULL);
+	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+		/* '<' opens a key name in a script: "<<" types it */
+		g_auto(GStrv) parts = g_strsplit(cases[i].typed, "<", -1);
+		g_autofree char *typed = g_strjoinv("<<", parts);
+		g_autofree char *keys = g_strdup_printf("f%s<Enter>", typed);
+		tui_keys(&t, keys);
+		g_autofree char *screen = tui_screen(&t);
+		g_autofree char *tui = tui_events_rows(&t);
+		g_autofree char *cli = dump_rows(input, cases[i].cli);
+		guint n = 0;
+		for (const char *q = tui; *q; q++)
+			n += *q == '\n';
+		if (strcmp(tui, cli) || n < cases[i].min_rows)
+			fprintf(stderr, "\n'%s': %u rows in the TUI; the screen:\n%s\ndump:\n%.2000s\n",
+				cases[i].typed, n, screen, cli);
+		CU_ASSERT_STRING_EQUAL(tui, cli);
+		CU_ASSERT_TRUE(n >= cases[i].min_rows);
+		tui_keys(&t, "<Esc>");
+	}
+	/* a mistake names its column, and pushes nothing */
+	tui_keys(&t, "fsched_switch: prev_pid == 0 &&& x<Enter>");
+	g_autofree char *bad = tui_screen(&t);
+	CU_ASSERT_PTR_NOT_NULL(strstr(bad, "at column 31"));
+	CU_ASSERT_EQUAL(ftl_tui_filter_depth(t.app->filter), 0);
+	tui_keys(&t, "fsched_switch: prev_pid ==<Enter>");
+	tui_expect(&t, "real-filter-expr-error");
+	tui_keys(&t, "fsched_switch: prev_pid == 0<Enter>");
+	tui_expect(&t, "real-filter-expr");
+	tui_close(&t);
+}
+
 int main(void)
 {
 	testdata = g_getenv("FTL_TESTDATA") ? g_getenv("FTL_TESTDATA") : "tests/data";
@@ -1049,6 +1161,8 @@ int main(void)
 		{ "real: function_graph panels", test_real_fgraph },
 		{ "real: console log with an ftrace dump", test_real_oops },
 		{ "real: trace_marker text", test_real_markers },
+		{ "real: f takes --filter's expressions; the list is dump --filter's",
+		  test_real_filter_expr },
 		{ NULL, NULL },
 	};
 	return unit_run("tui", tests);

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "model/event-filter.h"
 #include "util/error.h"
 
 struct _FtlTuiFilterItem {
@@ -14,6 +15,7 @@ struct _FtlTuiFilterItem {
 	FtlFilter match;     /* CPU and PID: the list, as the command line's */
 	GPtrArray *patterns; /* EVENT: GPatternSpec* */
 	GRegex *re;	     /* FUNC */
+	FtlEventFilter *expr; /* EXPR and COMM: the command line's evaluator */
 };
 
 static void filter_item_clear(gpointer p)
@@ -25,6 +27,7 @@ static void filter_item_clear(gpointer p)
 		g_ptr_array_unref(it->patterns);
 	if (it->re)
 		g_regex_unref(it->re);
+	ftl_event_filter_free(it->expr);
 }
 
 FtlTuiFilterItem *ftl_tui_filter_item_ref(FtlTuiFilterItem *it)
@@ -56,7 +59,17 @@ static const struct {
 	{ "pid", "p", FTL_TUI_FILTER_PID },
 	{ "event", "e", FTL_TUI_FILTER_EVENT },
 	{ "func", "f", FTL_TUI_FILTER_FUNC },
+	{ "comm", "comm", FTL_TUI_FILTER_COMM },
 };
+
+/* The first line of the expression parser's message (the lines after it
+ * draw a caret under the column, which the one status line cannot show;
+ * the first says the column). */
+static void filter_expr_error(GError **error, const char *text, const GError *local)
+{
+	g_autofree char *first = g_strndup(local->message, strcspn(local->message, "\n"));
+	g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "filter: '%s': %s", text, first);
+}
 
 static gboolean filter_item_arg(FtlTuiFilterItem *it, const char *arg, GError **error)
 {
@@ -76,8 +89,42 @@ static gboolean filter_item_arg(FtlTuiFilterItem *it, const char *arg, GError **
 	case FTL_TUI_FILTER_FUNC:
 		it->re = g_regex_new(arg, G_REGEX_OPTIMIZE, 0, error);
 		return it->re != NULL;
+	case FTL_TUI_FILTER_COMM: {
+		/* the task's name (COMM: never an event's own comm field), as
+		 * --filter '.*: COMM ~ "GLOB"' takes it */
+		GString *e = g_string_new(".*: COMM ~ \"");
+		for (const char *q = arg; *q; q++) {
+			if (*q == '"' || *q == '\\')
+				g_string_append_c(e, '\\');
+			g_string_append_c(e, *q);
+		}
+		g_string_append_c(e, '"');
+		g_autofree char *text = g_string_free(e, FALSE);
+		it->expr = ftl_event_filter_new();
+		return ftl_event_filter_add_expr(it->expr, text, FALSE, error);
+	}
+	case FTL_TUI_FILTER_EXPR:
+		it->expr = ftl_event_filter_new();
+		return ftl_event_filter_add_expr(it->expr, arg, FALSE, error);
 	}
 	return FALSE;
+}
+
+/* Not a kind word: the whole text is an expression of --filter's grammar. */
+static FtlTuiFilterItem *filter_expr_parse(const char *text, GError **error)
+{
+	g_autofree char *arg = g_strstrip(g_strdup(text));
+	FtlTuiFilterItem *it = g_atomic_rc_box_new0(FtlTuiFilterItem);
+	it->kind = FTL_TUI_FILTER_EXPR;
+	ftl_filter_init(&it->match);
+	it->text = g_strdup(arg);
+	g_autoptr(GError) local = NULL;
+	if (!filter_item_arg(it, arg, &local)) {
+		filter_expr_error(error, arg, local);
+		ftl_tui_filter_item_unref(it);
+		return NULL;
+	}
+	return it;
 }
 
 FtlTuiFilterItem *ftl_tui_filter_item_parse(const char *text, GError **error)
@@ -91,9 +138,12 @@ FtlTuiFilterItem *ftl_tui_filter_item_parse(const char *text, GError **error)
 	for (guint i = 0; i < G_N_ELEMENTS(filter_words); i++)
 		if (!strcmp(copy, filter_words[i].word) || !strcmp(copy, filter_words[i].abbrev))
 			k = (int)i;
-	if (k < 0 || !*arg) {
+	if (k < 0)
+		return filter_expr_parse(text, error);
+	if (!*arg) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "filter: '%s': expected cpu LIST, pid LIST, event NAMES or func REGEX",
+			    "filter: '%s': expected cpu LIST, pid LIST, event NAMES, func REGEX, "
+			    "comm GLOB or an expression (EVENTS: FIELD == VALUE)",
 			    text);
 		return NULL;
 	}
@@ -103,7 +153,10 @@ FtlTuiFilterItem *ftl_tui_filter_item_parse(const char *text, GError **error)
 	it->text = g_strdup_printf("%s %s", filter_words[k].word, arg);
 	g_autoptr(GError) local = NULL;
 	if (!filter_item_arg(it, arg, &local)) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "filter: %s", local->message);
+		if (it->kind == FTL_TUI_FILTER_COMM)
+			filter_expr_error(error, arg, local);
+		else
+			g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "filter: %s", local->message);
 		ftl_tui_filter_item_unref(it);
 		return NULL;
 	}
@@ -204,7 +257,14 @@ gboolean ftl_tui_filter_pass_event(const FtlTuiFilter *f, const char *name)
 
 gboolean ftl_tui_filter_pass_names(const FtlTuiFilter *f, const FtlEvent *ev, const char *func)
 {
-	return ftl_tui_filter_pass_event(f, ev->name) && ftl_tui_filter_pass_func(f, func);
+	if (!ftl_tui_filter_pass_event(f, ev->name) || !ftl_tui_filter_pass_func(f, func))
+		return FALSE;
+	for (guint i = 0; i < f->items->len; i++) {
+		FtlTuiFilterItem *it = g_ptr_array_index(f->items, i);
+		if (it->expr && !ftl_event_filter_match(it->expr, ev))
+			return FALSE;
+	}
+	return TRUE;
 }
 
 void ftl_tui_call_names_init(FtlTuiCallNames *n)

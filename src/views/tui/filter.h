@@ -14,12 +14,17 @@ typedef enum {
 	FTL_TUI_FILTER_PID,   /* "pid 1234" */
 	FTL_TUI_FILTER_EVENT, /* "event sched_switch,irq_*" (globs) */
 	FTL_TUI_FILTER_FUNC,  /* "func ^vfs_" (a regex) */
+	FTL_TUI_FILTER_EXPR,  /* "sched_switch: prev_pid == 0" (--filter's grammar) */
+	FTL_TUI_FILTER_COMM,  /* "comm kworker*" (a glob on the task's name) */
 } FtlTuiFilterKind;
 
 typedef struct _FtlTuiFilterItem FtlTuiFilterItem;
 
 /* Reads one filter as the prompt takes it: a kind word (cpu, pid, event,
- * func; c, p, e, f for short) then its argument. A usage error otherwise.
+ * func, comm; c, p, e, f for short) then its argument, or else an
+ * expression of the command line's --filter (trace-cmd report -F: "EVENTS[:
+ * EXPR]"), the same parser, so the Events list keeps what `ftlens dump
+ * --filter` prints. A usage error otherwise; an expression's says the column.
  * Items are reference counted and immutable. */
 FtlTuiFilterItem *ftl_tui_filter_item_parse(const char *text, GError **error);
 /* The filter that lists only calls of function (a name, matched exactly). */

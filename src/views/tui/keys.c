@@ -65,7 +65,7 @@ static const FtlTuiBinding keys_table[] = {
 	{ 'n', ALL, FTL_TUI_CMD_NEXT_MATCH, "next match" },
 	{ 'N', ALL, FTL_TUI_CMD_PREV_MATCH, "previous match" },
 	{ 'f', ALL, FTL_TUI_CMD_FILTER,
-	  "push a filter: cpu LIST, pid LIST, event NAMES, func REGEX" },
+	  "push a filter: cpu, pid, event, func, comm or EVENTS: EXPR" },
 	{ FTL_TUI_KEY_ESC, ALL, FTL_TUI_CMD_BACK,
 	  "back: leave a zoom or sandwich, else pop a filter" },
 	{ 't', ALL, FTL_TUI_CMD_GOTO_TIME,

@@ -51,6 +51,8 @@ void ftl_tui_model_free(FtlTuiModel *m)
 	ftl_histo_free(m->durations);
 	g_free(m->durations_of);
 	ftl_oops_trail_free(m->trail);
+	ftl_counters_free(m->counters);
+	ftl_counter_steps_free(m->counter_steps);
 	if (m->lanes)
 		g_ptr_array_unref(m->lanes);
 	if (m->lost)
@@ -141,6 +143,10 @@ static void loader_analyses(FtlTuiLoader *l, FtlTuiModel *m, FtlPass *pass)
 	m->sched = ftl_sched_new(NULL);
 	ftl_sched_add_on_interval(m->sched, ftl_tui_lanes_add_interval, m->lanes);
 	ftl_pass_add(pass, &ftl_sched_consumer, m->sched);
+	m->counters = ftl_counters_new();
+	m->counter_steps = ftl_counter_steps_new();
+	ftl_counters_add_on_step(m->counters, ftl_counter_steps_add, m->counter_steps);
+	ftl_pass_add(pass, &ftl_counters_consumer, m->counters);
 	if (l->opt->span_start) {
 		/* the command checked the patterns before the screen came up */
 		m->spans = ftl_spans_new(l->opt->span_start, l->opt->span_end, NULL);
@@ -304,6 +310,8 @@ static gpointer loader_thread(gpointer data)
 		if (!ok)
 			goto out;
 		ftl_pass_finish(pass);
+		if (m->counters)
+			ftl_counter_steps_seal(m->counter_steps, m->counters);
 		ftl_tui_lanes_finish(m->lanes, m->last_ts);
 		ftl_tui_call_snaps_seal(m->call_snaps);
 	}

@@ -7,6 +7,7 @@
 #include <glib.h>
 
 #include "analysis/calltree.h"
+#include "analysis/counters.h"
 #include "analysis/funcstats.h"
 #include "analysis/markers.h"
 #include "analysis/oops.h"
@@ -134,6 +135,8 @@ typedef struct {
 	FtlOopsTrail *trail; /* a console log's dump, else NULL */
 	GPtrArray *lanes;    /* FtlTuiLane*, sorted by CPU */
 	GArray *lost;	     /* FtlTuiLost */
+	FtlCounters *counters;		/* frequency, idle, thermal tracks (analysis/counters.h) */
+	FtlCounterSteps *counter_steps; /* their steps, for the Timeline */
 	guint64 n_events;    /* events the analyses saw */
 	guint64 n_list;	     /* events the Events list shows */
 	GArray *checkpoints; /* FtlTuiCheckpoint */

@@ -9,7 +9,9 @@
  * labelled where the label fits, numbered otherwise; M lists them. The
  * line at the bottom names the event under the cursor (the one that made
  * the selected row what it is there); Enter selects it in Events. Zoom
- * around the cursor, pan by half a screen. */
+ * around the cursor, pan by half a screen. Counter tracks (CPU frequency,
+ * idle state, thermal: analysis/counters.h) follow the CPUs, a row each,
+ * the value as a bar's height between the track's least and greatest. */
 #include "config.h"
 
 #include <string.h>
@@ -35,6 +37,7 @@ typedef struct {
 	gconstpointer for_model;
 	GArray *lanes;	    /* FtlTuiLane* of the model, CPUs that have one */
 	GArray *tasks;	    /* TaskRow, most running time first */
+	guint n_ctr;	    /* counter tracks of the model: rows after the CPUs */
 	GHashTable *by_pid; /* pid -> index in tasks + 1 */
 } TimelinePanel;
 
@@ -70,8 +73,49 @@ static const char *timeline_empty(FtlTuiApp *app)
 
 static int timeline_rows(TimelinePanel *t)
 {
-	return (int)(t->lanes->len + t->tasks->len);
+	return (int)(t->lanes->len + t->n_ctr + t->tasks->len);
 }
+
+/* The rows always shown: CPUs, then counters; tasks scroll below. */
+static int timeline_fixed(TimelinePanel *t)
+{
+	return (int)(t->lanes->len + t->n_ctr);
+}
+
+/* A counter row's cell [a, b): the highest value held in it, as a bar's
+ * height (cpu_idle's -1, out of idle, blank). */
+static void timeline_counter_cell(FtlTuiApp *app, FtlTuiCanvas *c, guint track, gint64 a, gint64 b,
+				  FtlTuiStyle *st, const char **ch)
+{
+	static const char *const utf8[] = { "\u2581", "\u2582", "\u2583", "\u2584",
+					    "\u2585", "\u2586", "\u2587", "\u2588" };
+	static const char *const ascii[] = { "1", "2", "3", "4", "5", "6", "7", "8" };
+	const FtlCounterTrack *tr = ftl_counters_track(app->model->counters, track);
+	guint n;
+	const FtlCounterStep *s = ftl_counter_steps_from(app->model->counter_steps, track, a + 1, &n);
+	gboolean any = FALSE;
+	gint64 v = 0;
+	for (guint i = 0; i < n && s[i].t0 < b; i++) {
+		v = any ? MAX(v, s[i].value) : s[i].value;
+		any = TRUE;
+	}
+	*ch = " ";
+	*st = FTL_TUI_STYLE_NORMAL;
+	gint64 lo = tr->kind == FTL_COUNTER_IDLE ? -1 : MIN(tr->min, 0);
+	if (!any || (tr->kind == FTL_COUNTER_IDLE && v < 0))
+		return;
+	int level = tr->max > lo ? (int)((double)(v - lo) * 7 / (double)(tr->max - lo) + 0.5) : 7;
+	level = CLAMP(level, 0, 7);
+	*ch = c->utf8 ? utf8[level] : ascii[level];
+	*st = ftl_tui_name_style(tr->event, (gint32)tr->kind);
+}
+
+/* "freq cpu 0" */
+static char *timeline_counter_name(const FtlCounterTrack *tr)
+{
+	return g_strdup_printf("%s %s", ftl_counter_kind_name(tr->kind), tr->key);
+}
+
 
 static const TaskRow *timeline_task(TimelinePanel *t, gint32 pid)
 {
@@ -295,13 +339,19 @@ static void timeline_ruler(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas *c, in
 		    FTL_TUI_STYLE_DIM);
 }
 
-static void timeline_label(TimelinePanel *t, FtlTuiCanvas *c, int y, int row, FtlTuiStyle st)
+static void timeline_label(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas *c, int y, int row,
+			   FtlTuiStyle st)
 {
-	if (row >= (int)t->lanes->len) {
+	if (row >= (int)t->lanes->len && row < timeline_fixed(t)) {
+		g_autofree char *name = timeline_counter_name(
+			ftl_counters_track(app->model->counters, (guint)row - t->lanes->len));
+		g_autofree char *vis = ftl_escape(name, -1);
+		ftl_tui_put(c, y, 0, TL_LABEL - 1, vis, st);
+	} else if (row >= (int)t->lanes->len) {
 		/* "g comm-pid" with the pid whole, the comm cut to the room
 		 * left (marked so): a row is a pid, and two rows of long or
 		 * unknown names cut at the pid looked the same */
-		const TaskRow *task = &g_array_index(t->tasks, TaskRow, row - (int)t->lanes->len);
+		const TaskRow *task = &g_array_index(t->tasks, TaskRow, row - timeline_fixed(t));
 		char pid[16];
 		int room = TL_LABEL - 1, pw = g_snprintf(pid, sizeof pid, "-%d", task->pid);
 		int x = ftl_tui_put(c, y, 0, room, task->glyph, st);
@@ -375,6 +425,25 @@ static const FtlTuiRun *timeline_run_before(const FtlTuiLane *lane, gint64 ts, g
 static const char *timeline_comm(const FtlTuiRun *r)
 {
 	return r->comm ? r->comm : "<...>";
+}
+
+/* A counter row at ts: its value, since when, and the event that set it. */
+static char *timeline_counter_at(FtlTuiApp *app, guint track, gint64 ts, TimelineEvent *at)
+{
+	const FtlCounterTrack *tr = ftl_counters_track(app->model->counters, track);
+	g_autofree char *name = timeline_counter_name(tr);
+	char d[32], a[48];
+	guint n;
+	/* the step that holds at ts: at a step's end, the next one's start */
+	const FtlCounterStep *s = ftl_counter_steps_from(app->model->counter_steps, track, ts, &n);
+	if (!n || s->t0 > ts)
+		return g_strdup_printf("%s: no value yet", name);
+	for (guint i = 1; i < n && s[1].t0 <= ts; i++)
+		s++;
+	*at = (TimelineEvent){ s->t0, -1, tr->event };
+	return g_strdup_printf("%s: %s %" G_GINT64_FORMAT " at %s, held %s", name, tr->event,
+			       s->value, ftl_tui_app_time(app, s->t0, a, sizeof a),
+			       ftl_tui_duration(s->t1 - s->t0, d, sizeof d));
 }
 
 /* A CPU row at ts: what it does, and the event that began that. */
@@ -458,9 +527,11 @@ static char *timeline_at(TimelinePanel *t, FtlTuiApp *app, TimelineEvent *at)
 	if (t->lane < (int)t->lanes->len)
 		return timeline_cpu_at(app, g_array_index(t->lanes, FtlTuiLane *, t->lane),
 				       t->cursor, at);
-	return timeline_task_at(
-		t, app, &g_array_index(t->tasks, TaskRow, t->lane - (int)t->lanes->len), t->cursor,
-		at);
+	if (t->lane < timeline_fixed(t))
+		return timeline_counter_at(app, (guint)t->lane - t->lanes->len, t->cursor, at);
+	return timeline_task_at(t, app,
+				&g_array_index(t->tasks, TaskRow, t->lane - timeline_fixed(t)),
+				t->cursor, at);
 }
 
 /* What the cursor is on, in the selected row, and the event that made it so. */
@@ -519,15 +590,16 @@ static void timeline_draw(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCanvas *c, int y
 		return;
 	}
 	int cx = timeline_time_col(t, t->cursor, w);
-	int n_cpu = (int)t->lanes->len, shown = 0;
+	int n_cpu = (int)t->lanes->len, n_fixed = timeline_fixed(t), shown = 0;
 	for (int row = 0; row < p->page; row++) {
-		/* the CPUs always, then the tasks from t->top */
-		int i = row < n_cpu ? row : n_cpu + t->top + (row - n_cpu);
+		/* the CPUs and counters always, then the tasks from t->top */
+		int i = row < n_fixed ? row : n_fixed + t->top + (row - n_fixed);
 		if (i >= timeline_rows(t))
 			break;
 		int yy = y + 2 + row;
-		shown = i - n_cpu + 1;
-		timeline_label(t, c, yy, i, i == t->lane ? FTL_TUI_STYLE_CURSOR : FTL_TUI_STYLE_NORMAL);
+		shown = i - n_fixed + 1;
+		timeline_label(t, app, c, yy, i,
+			       i == t->lane ? FTL_TUI_STYLE_CURSOR : FTL_TUI_STYLE_NORMAL);
 		for (int x = 0; x < w; x++) {
 			gint64 a = timeline_col_time(t, x, w);
 			gint64 b = MAX(timeline_col_time(t, x + 1, w), a + 1);
@@ -536,8 +608,10 @@ static void timeline_draw(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCanvas *c, int y
 			if (i < n_cpu)
 				timeline_cpu_cell(t, c, g_array_index(t->lanes, FtlTuiLane *, i), a, b,
 						  &st, &ch);
+			else if (i < n_fixed)
+				timeline_counter_cell(app, c, (guint)(i - n_cpu), a, b, &st, &ch);
 			else
-				timeline_task_cell(t, c, &g_array_index(t->tasks, TaskRow, i - n_cpu),
+				timeline_task_cell(t, c, &g_array_index(t->tasks, TaskRow, i - n_fixed),
 						   a, b, &st, &ch);
 			/* the cursor's column: the cursor on the selected row */
 			if (x == cx)
@@ -608,6 +682,7 @@ static FtlTuiReaction timeline_tick(FtlTuiPanel *p, FtlTuiApp *app)
 			g_array_append_val(t->lanes, lane);
 	}
 	timeline_tasks(t);
+	t->n_ctr = app->model->counters ? ftl_counters_n_tracks(app->model->counters) : 0;
 	gint64 first = app->model->first_ts, last = app->model->last_ts;
 	if (first == FTL_TS_NONE)
 		return FTL_TUI_REACT_REDRAW;
@@ -641,10 +716,10 @@ static void timeline_zoom(TimelinePanel *t, FtlTuiApp *app, gboolean in, int w)
 	t->t0 = CLAMP(t->t0, app->model->first_ts, app->model->first_ts + full - span);
 }
 
-/* Keeps the selected task row in view below the CPU rows. */
+/* Keeps the selected task row in view below the CPU and counter rows. */
 static void timeline_scroll(TimelinePanel *t, int page)
 {
-	int n_cpu = (int)t->lanes->len;
+	int n_cpu = timeline_fixed(t);
 	if (t->lane < n_cpu)
 		return;
 	gint64 top = t->top;
@@ -669,7 +744,7 @@ static FtlTuiReaction timeline_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd
 	switch (cmd) {
 	case FTL_TUI_CMD_CLICK: {
 		/* rows from screen row 3 (tabs, ruler, markers); the column's time */
-		int row = in->y - 3, n_cpu = (int)t->lanes->len;
+		int row = in->y - 3, n_cpu = timeline_fixed(t);
 		int i = row < n_cpu ? row : n_cpu + t->top + (row - n_cpu);
 		if (row < 0 || row >= p->page || i >= timeline_rows(t) || in->x < TL_LABEL)
 			return FTL_TUI_REACT_NONE;
