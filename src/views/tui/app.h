@@ -204,6 +204,7 @@ struct _FtlTuiApp {
 	int rows, cols;
 	gint64 follow_ts; /* the Timeline's cursor, for the Events list; FTL_TS_NONE */
 	FtlTuiGo go;	  /* asked by the panel that returned FTL_TUI_REACT_GO */
+	gboolean started; /* opt->start was acted on (with the first model) */
 };
 
 /* Starts reading (model thread, Events reader) and sets the first panel.
