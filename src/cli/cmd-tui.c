@@ -173,6 +173,8 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 	 * the Events list reads it */
 	if (opt.open && !(opt.first = tui_open(g.inputs, FTL_OPEN_BROWSE, error)))
 		return FALSE;
+	if (opt.first && !ftl_cli_check_related(&g, opt.first, FALSE, error))
+		return FALSE;
 	gboolean ok = ftl_tui_run(&opt, error);
 	/* the screen is gone: --verbose says what the model selected */
 	if (sel.checked)
