@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/histo.h"
 #include "util/error.h"
 #include "util/checked.h"
 #include "util/scan.h"
@@ -180,6 +181,7 @@ typedef struct {
 typedef struct {
 	guint64 ord; /* start order */
 	FtlMarker start;
+	char *key;
 	GRegex *end_re;	  /* NULL when the substituted pattern did not compile */
 	GHashTable *cpus; /* GINT_TO_POINTER(cpu) -> SpansCpuAcc* (owned) */
 	guint64 events;
@@ -204,6 +206,8 @@ struct _FtlSpans {
 	guint64 n_started;
 	guint unmatched_starts;
 	guint unmatched_ends;
+	GArray *stats;	  /* FtlSpanStats, after finish */
+	GArray *by_dur;	  /* guint span indexes, longest first, after finish */
 };
 
 static char *spans_expand(const char *pattern, const GMatchInfo *info, guint *max_ref)
@@ -264,6 +268,7 @@ static void spans_open_free(gpointer p)
 	SpansOpen *o = p;
 	g_free(o->start.text);
 	g_free(o->start.caller);
+	g_free(o->key);
 	g_clear_pointer(&o->end_re, g_regex_unref);
 	g_hash_table_unref(o->cpus);
 	g_free(o);
@@ -276,6 +281,7 @@ static void spans_done_free(gpointer p)
 	g_free(d->span.start.caller);
 	g_free(d->span.end.text);
 	g_free(d->span.end.caller);
+	g_free(d->span.key);
 	for (guint i = 0; i < d->span.n_cpus; i++)
 		g_free(d->span.cpus[i].funcs);
 	g_free(d->span.cpus);
@@ -326,6 +332,10 @@ void ftl_spans_free(FtlSpans *s)
 	g_ptr_array_unref(s->open);
 	g_ptr_array_unref(s->done);
 	g_hash_table_unref(s->stacks);
+	if (s->stats)
+		g_array_unref(s->stats);
+	if (s->by_dur)
+		g_array_unref(s->by_dur);
 	g_free(s);
 }
 
@@ -440,6 +450,7 @@ static void spans_close(FtlSpans *s, SpansOpen *o, const FtlEvent *end_ev)
 	d->span.start = o->start;
 	o->start.text = NULL;
 	o->start.caller = NULL;
+	d->span.key = g_steal_pointer(&o->key);
 	markers_fill(&d->span.end, end_ev);
 	d->span.duration = d->span.start.ts != FTL_TS_NONE && d->span.end.ts != FTL_TS_NONE
 				   ? d->span.end.ts - d->span.start.ts
@@ -490,6 +501,17 @@ static void spans_open(FtlSpans *s, const FtlEvent *ev, const GMatchInfo *info)
 	SpansOpen *o = g_new0(SpansOpen, 1);
 	o->ord = s->n_started++;
 	markers_fill(&o->start, ev);
+	gint groups = g_match_info_get_match_count(info);
+	if (groups > 1) {
+		GString *key = g_string_new(NULL);
+		for (gint i = 1; i < groups; i++) {
+			g_autofree char *grp = g_match_info_fetch(info, i);
+			if (i > 1)
+				g_string_append_c(key, ' ');
+			g_string_append(key, grp ? grp : "");
+		}
+		o->key = g_string_free(key, FALSE);
+	}
 	if (s->end_re) {
 		o->end_re = g_regex_ref(s->end_re);
 	} else {
@@ -532,6 +554,93 @@ static int spans_cmp_done(gconstpointer a, gconstpointer b)
 	return (x->ord > y->ord) - (x->ord < y->ord);
 }
 
+typedef struct {
+	FtlSpanStats st;
+	FtlHisto *h;
+} SpansKeyAcc;
+
+static void spans_key_add(SpansKeyAcc *a, const FtlSpan *sp, guint i, const FtlSpans *s)
+{
+	if (!a->h)
+		a->h = ftl_histo_new();
+	if (!ftl_histo_count(a->h) ||
+	    sp->duration > ftl_spans_get(s, a->st.slowest)->duration)
+		a->st.slowest = i;
+	ftl_histo_add(a->h, sp->duration);
+}
+
+static void spans_key_finish(SpansKeyAcc *a)
+{
+	FtlSpanStats *st = &a->st;
+	st->count = a->h ? ftl_histo_count(a->h) : 0;
+	if (!st->count) {
+		st->min = st->avg = st->p50 = st->p95 = st->p99 = st->max = FTL_TS_NONE;
+		return;
+	}
+	st->min = ftl_histo_min(a->h);
+	st->max = ftl_histo_max(a->h);
+	st->avg = ftl_histo_sum(a->h) / (gint64)st->count;
+	st->p50 = ftl_histo_percentile(a->h, 50);
+	st->p95 = ftl_histo_percentile(a->h, 95);
+	st->p99 = ftl_histo_percentile(a->h, 99);
+	g_clear_pointer(&a->h, ftl_histo_free);
+}
+
+static int spans_cmp_stats(const void *a, const void *b)
+{
+	const FtlSpanStats *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+static int spans_cmp_by_dur(gconstpointer a, gconstpointer b, gpointer data)
+{
+	const FtlSpans *s = data;
+	guint i = *(const guint *)a, k = *(const guint *)b;
+	gint64 x = ftl_spans_get(s, i)->duration, y = ftl_spans_get(s, k)->duration;
+	if (x != y)
+		return x > y ? -1 : 1;
+	return (i > k) - (i < k);
+}
+
+/* The statistics per key and the spans by duration. */
+static void spans_stats(FtlSpans *s)
+{
+	SpansKeyAcc all = { { 0 }, NULL };
+	g_autoptr(GHashTable) keys = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+	s->by_dur = g_array_new(FALSE, FALSE, sizeof(guint));
+	for (guint i = 0; i < ftl_spans_count(s); i++) {
+		const FtlSpan *sp = ftl_spans_get(s, i);
+		SpansKeyAcc *a = sp->key ? g_hash_table_lookup(keys, sp->key) : NULL;
+		if (sp->key && !a) {
+			a = g_new0(SpansKeyAcc, 1);
+			a->st.key = sp->key;
+			g_hash_table_insert(keys, sp->key, a);
+		}
+		if (sp->duration == FTL_TS_NONE)
+			continue;
+		g_array_append_val(s->by_dur, i);
+		spans_key_add(&all, sp, i, s);
+		if (a)
+			spans_key_add(a, sp, i, s);
+	}
+	g_array_sort_with_data(s->by_dur, spans_cmp_by_dur, s);
+	s->stats = g_array_new(FALSE, FALSE, sizeof(FtlSpanStats));
+	spans_key_finish(&all);
+	g_array_append_val(s->stats, all.st);
+	GHashTableIter it;
+	gpointer v;
+	g_hash_table_iter_init(&it, keys);
+	while (g_hash_table_iter_next(&it, NULL, &v)) {
+		spans_key_finish(v);
+		g_array_append_val(s->stats, ((SpansKeyAcc *)v)->st);
+	}
+	if (s->stats->len > 2)
+		qsort(&g_array_index(s->stats, FtlSpanStats, 1), s->stats->len - 1,
+		      sizeof(FtlSpanStats), spans_cmp_stats);
+}
+
 void ftl_spans_finish(FtlSpans *s)
 {
 	s->unmatched_starts += s->open->len;
@@ -539,6 +648,24 @@ void ftl_spans_finish(FtlSpans *s)
 	g_ptr_array_sort(s->done, spans_cmp_done);
 	g_hash_table_remove_all(s->stacks);
 	s->last_stack = NULL;
+	spans_stats(s);
+}
+
+guint ftl_spans_n_stats(const FtlSpans *s)
+{
+	return s->stats ? s->stats->len : 0;
+}
+
+const FtlSpanStats *ftl_spans_stats(const FtlSpans *s, guint i)
+{
+	g_return_val_if_fail(s->stats && i < s->stats->len, NULL);
+	return &g_array_index(s->stats, FtlSpanStats, i);
+}
+
+guint ftl_spans_by_duration(const FtlSpans *s, guint rank)
+{
+	g_return_val_if_fail(s->by_dur && rank < s->by_dur->len, 0);
+	return g_array_index(s->by_dur, guint, rank);
 }
 
 guint ftl_spans_count(const FtlSpans *s)

@@ -71,6 +71,7 @@ typedef struct {
 typedef struct {
 	FtlMarker start;  /* text owned by the span */
 	FtlMarker end;	  /* delta is FTL_TS_NONE in both */
+	char *key;	  /* the start pattern's groups, joined by " "; NULL without groups */
 	gint64 duration;  /* end.ts - start.ts; FTL_TS_NONE if either has no time */
 	guint64 events;	  /* all CPUs */
 	FtlSpanCpu *cpus; /* sorted by CPU */
@@ -104,6 +105,25 @@ guint ftl_spans_unmatched_ends(const FtlSpans *s);
 /* While feeding: the spans open now (the start marker fed, its end not yet).
  * Lets another consumer look only at what happens inside spans. */
 guint ftl_spans_n_open(const FtlSpans *s);
+/* Statistics of span durations (spans without a time are not counted): for
+ * all spans, and for each key (the start pattern's groups, "B\|\d+\|(.*)"
+ * gives one per name). Percentiles are FtlHisto's (analysis/histo.h), the
+ * ones sched and the JSON's span_histogram give. */
+typedef struct {
+	const char *key; /* NULL for all spans; borrowed from the spans */
+	guint64 count;
+	gint64 min, avg, p50, p95, p99, max; /* FTL_TS_NONE when count is 0 */
+	guint slowest;			      /* the index of the longest span */
+} FtlSpanStats;
+
+/* After finish: row 0 is all spans, then one per key by count (most first),
+ * then key; no key rows when the start pattern has no groups. Borrowed. */
+guint ftl_spans_n_stats(const FtlSpans *s);
+const FtlSpanStats *ftl_spans_stats(const FtlSpans *s, guint i);
+/* After finish: the index (for ftl_spans_get) of the rank-th longest timed
+ * span, rank from 0; ties in start order. rank < ftl_spans_stats(s, 0)->count. */
+guint ftl_spans_by_duration(const FtlSpans *s, guint rank);
+
 /* Substitutes \1..\9 in pattern by the regex-escaped groups of info; other
  * escapes are kept as they are. Exposed for tests. Free with g_free(). */
 char *ftl_spans_substitute(const char *pattern, const GMatchInfo *info);

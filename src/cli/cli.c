@@ -184,7 +184,7 @@ void ftl_cli_print_usage(FILE *out)
 		"  with --cpu LIST, --pid LIST, --time START,END, -e EVENTS,\n"
 		"  --filter 'EVENTS: EXPR', -v (the -e/--filter after it filter out),\n"
 		"  --relative-to PATTERN, --wallclock PATTERN=ISO8601, --buffer NAME, --dump N,\n"
-		"  and read with --strict, --no-index, --max-expand SIZE, -j N\n"
+		"  and read with --strict, --no-index, --max-expand SIZE, -j N, --merge\n"
 		"commands that print results: -F/--format text|csv|json, --json, --no-pager\n"
 		"  (long output to a terminal goes through $PAGER, default less -FRX)\n"
 		"A selection that keeps no event, or a term of it that matches nothing, is an\n"
@@ -297,6 +297,10 @@ static GOptionGroup *cli_selection_group(FtlCliGlobals *g, const GOptionEntry *o
 		  "PATTERN=ISO8601" },
 		{ "buffer", 0, 0, G_OPTION_ARG_STRING, &g->buffer,
 		  "Read only this ring buffer of a trace.dat (top, or an instance name)", "NAME" },
+		{ "merge", 0, 0, G_OPTION_ARG_NONE, &g->merge,
+		  "Read several traces as one even when they cannot be one capture (other "
+		  "kernels, clocks or CPU counts, a CPU twice, times far apart)",
+		  NULL },
 		{ "dump", 0, 0, G_OPTION_ARG_INT, &g->dump,
 		  "A console log's Nth ftrace dump (default: the first with lines in it)", "N" },
 		{ "strict", 0, 0, G_OPTION_ARG_NONE, &g->strict,
@@ -682,10 +686,42 @@ gboolean ftl_cli_setup(FtlCliGlobals *g, guint accept, int argc, char **argv, GE
 	return ftl_cli_time_origin(g, error);
 }
 
+gboolean ftl_cli_check_related(const FtlCliGlobals *g, FtlTrace *trace, gboolean read_done,
+			       GError **error)
+{
+	g_autoptr(GError) local = NULL;
+	if (g->merge || ftl_trace_check_related(trace, read_done, &local))
+		return TRUE;
+	g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+		    "%s: unrelated inputs: %s (--merge reads them as one trace anyway)",
+		    g->cmd->name, local->message);
+	return FALSE;
+}
+
+gboolean ftl_cli_check_related_first(FtlCliGlobals *g, GError **error)
+{
+	if (g->merge || ftl_inputs_n(g->inputs, FTL_INPUT_EVENTS) < 2)
+		return TRUE;
+	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(g, error);
+	if (!trace)
+		return FALSE;
+	FtlIter *it = ftl_iter_new(trace, NULL);
+	const FtlEvent *ev;
+	FtlStatus st;
+	while ((st = ftl_iter_next(it, &ev, error)) == FTL_STATUS_OK)
+		;
+	ftl_iter_free(it);
+	return st != FTL_STATUS_ERROR && ftl_cli_check_related(g, trace, TRUE, error);
+}
+
 FtlTrace *ftl_cli_open_trace(FtlCliGlobals *g, GError **error)
 {
-	return ftl_inputs_open_trace(g->inputs, g->filter.t_start, g->filter.t_end, FTL_OPEN_NONE,
-				     error);
+	g_autoptr(FtlTrace) trace = ftl_inputs_open_trace(g->inputs, g->filter.t_start,
+							  g->filter.t_end, FTL_OPEN_NONE, error);
+	/* what the headers say is refused before any output */
+	if (!trace || !ftl_cli_check_related(g, trace, FALSE, error))
+		return NULL;
+	return g_steal_pointer(&trace);
 }
 
 FtlTrace *ftl_cli_open_path(FtlCliGlobals *g, char *path, GError **error)
@@ -735,6 +771,8 @@ gboolean ftl_cli_check_selection(const FtlCliGlobals *g, FtlTrace *trace, GError
 {
 	const char *name = g->cmd->name;
 	const FtlSelectionSeen *s = g->filter.seen;
+	if (!ftl_cli_check_related(g, trace, TRUE, error))
+		return FALSE;
 	g_autofree char *unmatched = ftl_filter_unmatched(&g->filter, ftl_trace_label(trace));
 	if (unmatched) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY, "%s: %s", name, unmatched);

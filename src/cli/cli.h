@@ -35,6 +35,7 @@ typedef struct {
 	char *relative_to; /* --relative-to PATTERN */
 	char *wallclock;   /* --wallclock PATTERN=ISO8601 */
 	char *buffer;	   /* --buffer NAME: one ring buffer of a trace.dat */
+	gboolean merge;	   /* --merge: several inputs read as one even when unrelated */
 	char *max_expand;  /* --max-expand SIZE: disk an expanded copy may take */
 	gint jobs;	   /* -j N: text parse threads (0: $FTLENS_JOBS, else online CPUs) */
 	gint dump;	   /* --dump N: which ftrace dump of a console log (0: the first with lines) */
@@ -119,11 +120,22 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(FtlCliGlobals, ftl_cli_globals_clear)
  * on how the operands are read (a console log's dump) goes to stderr. */
 gboolean ftl_cli_setup(FtlCliGlobals *g, guint accept, int argc, char **argv, GError **error);
 /* Opens the event trace of the operands ftl_cli_setup() sorted, with the
- * sparse index for the window. Free with ftl_trace_free(). */
+ * sparse index for the window; operands that name other kernels, clocks or
+ * CPU counts are refused here (without --merge). Free with ftl_trace_free(). */
 FtlTrace *ftl_cli_open_trace(FtlCliGlobals *g, GError **error);
+/* Without --merge: FALSE with one usage error "CMD: unrelated inputs: ..."
+ * naming two operands that cannot be one capture (model/related.h); the
+ * times count once the trace was read (read_done). */
+gboolean ftl_cli_check_related(const FtlCliGlobals *g, FtlTrace *trace, gboolean read_done,
+			       GError **error);
+/* The same check before a command that writes as it reads (dump, split,
+ * info) opens the trace: several event operands are read once first, so
+ * that unrelated ones are refused before any output (without --merge). */
+gboolean ftl_cli_check_related_first(FtlCliGlobals *g, GError **error);
 /* Opens one path as a trace with the same options (one side of a diff). */
 FtlTrace *ftl_cli_open_path(FtlCliGlobals *g, char *path, GError **error);
-/* After the pass that read trace through g->filter: a selection term that
+/* After the pass that read trace through g->filter: unrelated operands
+ * (ftl_cli_check_related), a selection term that
  * matched nothing (an event name, a field, a CPU, a pid, a window outside
  * the trace) or a selection that kept no event is an FTL_ERROR_EMPTY error
  * "CMD: ..." (exit 1). With --verbose, says on stderr how many events were

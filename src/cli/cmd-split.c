@@ -49,6 +49,8 @@ gboolean ftl_cmd_split(const FtlCommand *cmd, int argc, char **argv, GError **er
 		}
 	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
 		return FALSE;
+	if (!ftl_cli_check_related_first(&g, error))
+		return FALSE;
 	g_autoptr(FtlTrace) trace = ftl_cli_open_trace(&g, error);
 	if (!trace)
 		return FALSE;

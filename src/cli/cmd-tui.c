@@ -10,6 +10,7 @@
 #include "analysis/oops.h"
 #include "cli/cli.h"
 #include "util/error.h"
+#include "util/scan.h"
 #include "views/tui/tui.h"
 
 /* The TUI reads the event trace several times: each opens it again
@@ -66,12 +67,59 @@ static gboolean tui_selected(gpointer data, FtlTrace *trace, GError **error)
 	return ftl_cli_check_selection(sel->g, trace, error);
 }
 
+/* The options that say where to open, checked before the screen comes up. */
+static gboolean tui_start_check(FtlTuiStart *st, const char *at, const char *span_start,
+				const char *span_end, GError **error)
+{
+	gint id;
+	if (at) {
+		if (!ftl_scan_seconds_str(at, &st->at)) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+				    "tui: --at '%s': expected a time in seconds (12345.678901234)",
+				    at);
+			return FALSE;
+		}
+		st->at_set = TRUE;
+	}
+	if (st->panel && !ftl_tui_panel_lookup(st->panel, &id, error))
+		return FALSE;
+	if (st->marker) {
+		g_autoptr(GError) local = NULL;
+		g_autoptr(GRegex) re = g_regex_new(st->marker, G_REGEX_RAW, 0, &local);
+		if (!re) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "tui: --marker '%s': %s",
+				    st->marker, local->message);
+			return FALSE;
+		}
+	}
+	/* a bad pattern is one message before the screen, as in markers */
+	g_autoptr(FtlSpans) spans = span_start ? ftl_spans_new(span_start, span_end, error) : NULL;
+	return !span_start || spans;
+}
+
 gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	gboolean ascii = FALSE, mouse = FALSE, no_mouse = FALSE, keys = FALSE;
+	g_autofree char *at = NULL, *marker = NULL, *func = NULL, *panel = NULL;
 	g_autofree char *span_start = NULL, *span_end = NULL;
 	char *span_help = NULL; /* never set: --span is taken out of argv first */
 	const GOptionEntry entries[] = {
+		{ "at", 0, 0, G_OPTION_ARG_STRING, &at,
+		  "Open the Events list (or --panel) at the first event at or after this time, "
+		  "as report, sched and markers print it",
+		  "SECONDS" },
+		{ "marker", 0, 0, G_OPTION_ARG_STRING, &marker,
+		  "Open the Events list at the first marker matching this regex", "REGEX" },
+		{ "func", 0, 0, G_OPTION_ARG_STRING, &func,
+		  "Open the Graph on this function's first call (Functions with --panel "
+		  "functions)",
+		  "NAME" },
+		{ "panel", 0, 0, G_OPTION_ARG_STRING, &panel,
+		  "Open this panel: events, graph, functions, timeline, markers, ...", "NAME" },
+		{ "span", 0, 0, G_OPTION_ARG_STRING, &span_help,
+		  "Marker spans (START and END regexes, as markers --span): Markers' statistics, "
+		  "scopes of Sched",
+		  "START END" },
 		{ "ascii", 0, 0, G_OPTION_ARG_NONE, &ascii,
 		  "ASCII bars and lines, not UTF-8 blocks", NULL },
 		{ "mouse", 0, 0, G_OPTION_ARG_NONE, &mouse,
@@ -81,10 +129,6 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 		/* the default since the mouse is left alone; kept for scripts */
 		{ "no-mouse", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &no_mouse, NULL, NULL },
 		{ "keys", 0, 0, G_OPTION_ARG_NONE, &keys, "Print the key table and exit", NULL },
-		{ "span", 0, 0, G_OPTION_ARG_STRING, &span_help,
-		  "Marker spans (START and END regexes, as markers --span): listed in Markers, "
-		  "scopes of Sched",
-		  "START END" },
 		{ NULL },
 	};
 	if (!ftl_cli_take_pair("tui", "--span", &argc, argv, &span_start, &span_end, error))
@@ -94,9 +138,8 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 	g_free(span_help);
 	if (!parsed)
 		return FALSE;
-	/* the patterns are checked before the screen comes up */
-	g_autoptr(FtlSpans) spans = span_start ? ftl_spans_new(span_start, span_end, error) : NULL;
-	if (span_start && !spans)
+	FtlTuiStart start = { .marker = marker, .func = func, .panel = panel };
+	if (!tui_start_check(&start, at, span_start, span_end, error))
 		return FALSE;
 	if (keys) {
 		g_autofree char *table = ftl_tui_keys_text();
@@ -117,10 +160,11 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 			 (!no_color || !*no_color || !g_strcmp0(g.color, "always")),
 		.mouse = mouse && !no_mouse,
 		.origin = g.origin_ns,
-		.span_start = span_start,
-		.span_end = span_end,
 		.selected = tui_selected,
 		.selected_data = &sel,
+		.span_start = span_start,
+		.span_end = span_end,
+		.start = start,
 	};
 	ftl_tui_memory_init();
 	g_autoptr(FtlStackSet) stacks = ftl_stack_set_new();
@@ -130,6 +174,8 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 	/* opened here, so that bad input is one message before the screen;
 	 * the Events list reads it */
 	if (opt.open && !(opt.first = tui_open(g.inputs, FTL_OPEN_BROWSE, error)))
+		return FALSE;
+	if (opt.first && !ftl_cli_check_related(&g, opt.first, FALSE, error))
 		return FALSE;
 	gboolean ok = ftl_tui_run(&opt, error);
 	/* the screen is gone: --verbose says what the model selected */

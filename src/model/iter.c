@@ -22,6 +22,7 @@ struct _FtlIter {
 	gboolean started;
 	FtlSource *advance; /* the source whose event was handed out last */
 	guint advance_idx;
+	gboolean note; /* several operands: the trace notes each event's time */
 };
 
 void ftl_filter_init(FtlFilter *f)
@@ -281,6 +282,7 @@ FtlIter *ftl_iter_new(FtlTrace *trace, const FtlFilter *filter)
 	it->trace = trace;
 	ftl_selector_init(&it->sel, filter, TRUE);
 	it->heap = g_new0(IterSlot, ftl_trace_n_sources(trace) + 1);
+	it->note = ftl_trace_n_operands(trace) > 1;
 	return it;
 }
 
@@ -408,6 +410,8 @@ static FtlStatus iter_next_one(FtlIter *it, const FtlEvent **out, GError **error
 	FtlStatus st = src->ops->next(src, &ev, error);
 	if (G_LIKELY(st == FTL_STATUS_OK)) {
 		it->heap[0].ev = ev;
+		if (G_UNLIKELY(it->note))
+			ftl_trace_note_event(it->trace, it->heap[0].idx, ev);
 		ftl_selector_pass(&it->sel, ev); /* nothing to select: it counts */
 		*out = ev;
 		return st;
@@ -447,6 +451,8 @@ FtlStatus ftl_iter_next(FtlIter *it, const FtlEvent **out, GError **error)
 		const IterSlot *top = &it->heap[0];
 		it->advance = top->src;
 		it->advance_idx = top->idx;
+		if (G_UNLIKELY(it->note))
+			ftl_trace_note_event(it->trace, top->idx, top->ev);
 		if (ftl_selector_pass(&it->sel, top->ev)) {
 			*out = top->ev;
 			return FTL_STATUS_OK;

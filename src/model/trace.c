@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "model/related.h"
 #include "util/error.h"
 #include "util/checked.h"
 
@@ -23,6 +24,7 @@ struct _FtlTrace {
 	const char *build_id;
 	GArray *cpustats;    /* FtlCpuStats by cpu */
 	GArray *cpustats_set; /* gboolean by cpu: cpustats[cpu] came from the input */
+	FtlRelated *related;  /* the operands, and what tells captures apart */
 };
 
 void ftl_source_init(FtlSource *src, const FtlSourceOps *ops, const char *path)
@@ -149,6 +151,7 @@ FtlTrace *ftl_trace_new(const char *label, FtlOpenFlags flags)
 	t->label = g_strdup(label);
 	t->flags = flags;
 	t->sources = g_ptr_array_new_with_free_func(trace_source_free);
+	t->related = ftl_related_new();
 	t->pool = ftl_strpool_new();
 	t->tasks = ftl_tasks_new();
 	t->diags = ftl_diags_new();
@@ -171,6 +174,7 @@ void ftl_trace_free(FtlTrace *t)
 	g_ptr_array_unref(t->buffers);
 	g_array_unref(t->cpustats);
 	g_array_unref(t->cpustats_set);
+	ftl_related_free(t->related);
 	g_free(t->label);
 	g_free(t);
 }
@@ -179,6 +183,30 @@ void ftl_trace_add_source(FtlTrace *t, FtlSource *src)
 {
 	src->trace = t;
 	g_ptr_array_add(t->sources, src);
+	ftl_related_add_source(t->related, t->sources->len - 1);
+}
+
+void ftl_trace_begin_operand(FtlTrace *t, const char *path)
+{
+	ftl_related_begin_operand(t->related, path);
+}
+
+guint ftl_trace_n_operands(const FtlTrace *t)
+{
+	return ftl_related_n_operands(t->related);
+}
+
+void ftl_trace_note_event(FtlTrace *t, guint src_index, const FtlEvent *ev)
+{
+	ftl_related_note_event(t->related, src_index, ev);
+}
+
+gboolean ftl_trace_check_related(const FtlTrace *t, gboolean read_done, GError **error)
+{
+	g_autofree gint *cpus = g_new0(gint, t->sources->len + 1);
+	for (guint i = 0; i < t->sources->len; i++)
+		cpus[i] = ((FtlSource *)g_ptr_array_index(t->sources, i))->header_cpus;
+	return ftl_related_check(t->related, cpus, t->sources->len, read_done, error);
 }
 
 const char *ftl_trace_label(const FtlTrace *t)
@@ -377,11 +405,13 @@ GPtrArray *ftl_trace_notes(const FtlTrace *t)
 void ftl_trace_set_clock(FtlTrace *t, const char *clock)
 {
 	t->clock = clock ? ftl_strpool_intern(t->pool, clock) : NULL;
+	ftl_related_note_clock(t->related, t->clock);
 }
 
 void ftl_trace_set_kernel(FtlTrace *t, const char *release)
 {
 	t->kernel = release ? ftl_strpool_intern(t->pool, release) : NULL;
+	ftl_related_note_kernel(t->related, t->kernel);
 }
 
 void ftl_trace_set_build_id(FtlTrace *t, const char *build_id)

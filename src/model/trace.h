@@ -33,6 +33,17 @@ FtlTrace *ftl_trace_new(const char *label, FtlOpenFlags flags);
 void ftl_trace_free(FtlTrace *trace);
 /* Takes ownership of src. */
 void ftl_trace_add_source(FtlTrace *trace, FtlSource *src);
+/* The operands a trace is read from (model/related.h): the sources added
+ * after begin_operand(path) come from path. */
+void ftl_trace_begin_operand(FtlTrace *trace, const char *path);
+guint ftl_trace_n_operands(const FtlTrace *trace);
+/* The iterator's note of every event of source src_index when the trace has
+ * several operands: the times each CPU of each operand spans. */
+void ftl_trace_note_event(FtlTrace *trace, guint src_index, const FtlEvent *ev);
+/* FALSE with an FTL_ERROR_USAGE when two operands cannot be one capture
+ * (different kernels, clocks or CPU counts; with read_done, times that
+ * overlap on a CPU or lie far apart). */
+gboolean ftl_trace_check_related(const FtlTrace *trace, gboolean read_done, GError **error);
 
 /* All borrowed; they live as long as the trace. */
 const char *ftl_trace_label(const FtlTrace *trace);

@@ -317,6 +317,7 @@ FtlTrace *ftl_trace_open_buffer(const char *const *paths, guint n_paths, FtlOpen
 	for (guint i = 0; i < n_paths; i++) {
 		const char *path = paths[i];
 		gboolean ok;
+		ftl_trace_begin_operand(trace, path);
 		if (g_strcmp0(path, "-") != 0 && g_file_test(path, G_FILE_TEST_IS_DIR)) {
 			ok = open_add_dir(trace, path, error);
 			if (ok && buffer && strcmp(buffer, "top") != 0) {

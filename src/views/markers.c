@@ -12,6 +12,8 @@
 
 /* Text shows the details of this many spans; CSV and JSON show all. */
 #define MARKERS_TEXT_SPANS 20
+/* Text ranks this many spans by duration; CSV and JSON give every span its rank. */
+#define MARKERS_TEXT_SLOWEST 10
 
 typedef struct {
 	const FtlMarkersViewOptions *opt;
@@ -146,6 +148,7 @@ static FtlTable *markers_table(const MarkersView *v, const FtlMarkers *m)
 
 enum {
 	S_SPAN,
+	S_RANK,
 	S_START,
 	S_END,
 	S_START_REL,
@@ -156,8 +159,10 @@ enum {
 	S_END_LINE,
 	S_START_CPU,
 	S_END_CPU,
+	S_KEY,
 	S_START_TEXT,
-	S_END_TEXT
+	S_END_TEXT,
+	S_AT
 };
 static const FtlColumn spans_cols[] = {
 	[S_SPAN] = { "span", "#", FTL_COL_INT },
@@ -173,12 +178,19 @@ static const FtlColumn spans_cols[] = {
 	[S_END_CPU] = { "end_cpu", "end cpu", FTL_COL_INT, FTL_COL_HIDE_TEXT },
 	[S_START_TEXT] = { "start_text", "start text", FTL_COL_STR, FTL_COL_KEEP_START },
 	[S_END_TEXT] = { "end_text", "end text", FTL_COL_STR, FTL_COL_KEEP_START },
+	[S_RANK] = { "rank", "#", FTL_COL_INT },
+	[S_KEY] = { "key", "key", FTL_COL_STR },
+	[S_AT] = FTL_COLUMN_AT,
 };
 
-static FtlTable *markers_spans_table(const MarkersView *v, const FtlSpans *s)
+/* The spans in start order, or (ranked) the longest first, at most max
+ * rows (0: all). */
+static FtlTable *markers_spans_table(const MarkersView *v, const FtlSpans *s, gboolean ranked,
+				     guint max)
 {
 	gboolean rel = v->opt->origin != FTL_TS_NONE;
-	FtlTable *t = ftl_table_new("spans", spans_cols, G_N_ELEMENTS(spans_cols));
+	FtlTable *t = ftl_table_new(ranked ? "slowest_spans" : "spans", spans_cols,
+				    G_N_ELEMENTS(spans_cols));
 	if (v->text && rel) {
 		ftl_table_omit(t, S_START);
 		ftl_table_omit(t, S_END);
@@ -186,13 +198,40 @@ static FtlTable *markers_spans_table(const MarkersView *v, const FtlSpans *s)
 		ftl_table_omit(t, S_START_REL);
 		ftl_table_omit(t, S_END_REL);
 	}
-	for (guint i = 0; i < ftl_spans_count(s); i++) {
+	guint n = ranked ? ftl_spans_stats(s, 0)->count : ftl_spans_count(s);
+	if (max && n > max)
+		n = max;
+	/* rank by span index, for the table in start order */
+	g_autofree guint *rank = g_new0(guint, ftl_spans_count(s) + 1);
+	for (guint r = 0; r < ftl_spans_stats(s, 0)->count; r++)
+		rank[ftl_spans_by_duration(s, r)] = r + 1;
+	if (v->text && (!ranked || ftl_spans_n_stats(s) < 2))
+		ftl_table_omit(t, S_KEY);
+	/* the text list of spans keeps its texts at the line's end; the
+	 * slowest ones carry the rank and the time to paste */
+	if (v->text && !ranked) {
+		ftl_table_omit(t, S_RANK);
+		ftl_table_omit(t, S_AT);
+	}
+	if (ranked) {
+		ftl_table_set_title(t, S_SPAN, "span");
+		ftl_table_omit(t, S_EVENTS);
+		ftl_table_omit(t, S_END);
+		ftl_table_omit(t, S_END_REL);
+		ftl_table_omit(t, S_END_TEXT);
+	}
+	for (guint row = 0; row < n; row++) {
+		guint i = ranked ? ftl_spans_by_duration(s, row) : row;
 		const FtlSpan *sp = ftl_spans_get(s, i);
 		ftl_table_begin_row(t);
 		ftl_table_set_int(t, S_SPAN, i + 1);
+		if (rank[i])
+			ftl_table_set_int(t, S_RANK, rank[i]);
+		ftl_table_set_str(t, S_KEY, sp->key);
 		if (sp->start.ts != FTL_TS_NONE) {
 			ftl_table_set_int(t, S_START, sp->start.ts);
 			ftl_table_set_int(t, S_START_REL, markers_rel(v, sp->start.ts));
+			ftl_table_set_at(t, S_AT, sp->start.ts);
 		}
 		if (sp->end.ts != FTL_TS_NONE) {
 			ftl_table_set_int(t, S_END, sp->end.ts);
@@ -282,6 +321,43 @@ static FtlTable *markers_funcs_table(const MarkersView *v, const FtlSpans *s, gu
 	return t;
 }
 
+/* Count, min, avg, percentiles and max of the span durations: all spans,
+ * then each key. */
+static FtlTable *markers_stats_table(const MarkersView *v, const FtlSpans *s)
+{
+	enum { T_KEY, T_COUNT, T_MIN, T_AVG, T_P50, T_P95, T_P99, T_MAX, T_SLOWEST };
+	static const FtlColumn cols[] = {
+		[T_KEY] = { "key", "spans", FTL_COL_STR, FTL_COL_KEEP_START },
+		[T_COUNT] = { "count", "count", FTL_COL_INT },
+		[T_MIN] = { "min_ns", "min", FTL_COL_NS },
+		[T_AVG] = { "avg_ns", "avg", FTL_COL_NS },
+		[T_P50] = { "p50_ns", "p50", FTL_COL_NS },
+		[T_P95] = { "p95_ns", "p95", FTL_COL_NS },
+		[T_P99] = { "p99_ns", "p99", FTL_COL_NS },
+		[T_MAX] = { "max_ns", "max", FTL_COL_NS },
+		[T_SLOWEST] = { "slowest_span", "slowest", FTL_COL_INT },
+	};
+	FtlTable *t = ftl_table_new("span_stats", cols, G_N_ELEMENTS(cols));
+	for (guint i = 0; i < ftl_spans_n_stats(s); i++) {
+		const FtlSpanStats *st = ftl_spans_stats(s, i);
+		ftl_table_begin_row(t);
+		/* text names the row of all spans; CSV and JSON leave its key null */
+		if (st->key || v->text)
+			ftl_table_set_str(t, T_KEY, st->key ? st->key : "(all)");
+		ftl_table_set_int(t, T_COUNT, (gint64)st->count);
+		if (!st->count)
+			continue;
+		ftl_table_set_int(t, T_MIN, st->min);
+		ftl_table_set_int(t, T_AVG, st->avg);
+		ftl_table_set_int(t, T_P50, st->p50);
+		ftl_table_set_int(t, T_P95, st->p95);
+		ftl_table_set_int(t, T_P99, st->p99);
+		ftl_table_set_int(t, T_MAX, st->max);
+		ftl_table_set_int(t, T_SLOWEST, st->slowest + 1);
+	}
+	return t;
+}
+
 static FtlTable *markers_summary_table(const FtlSpans *s, const char *start, const char *end)
 {
 	enum { P_START, P_END, P_SPANS, P_UNSTART, P_UNEND };
@@ -321,8 +397,16 @@ static void markers_print_spans_text(const MarkersView *v, const FtlSpans *s, FI
 			     "events between\nits two marker lines in input order\n");
 	if (!n)
 		return;
-	g_autoptr(FtlTable) spans = markers_spans_table(v, s);
+	g_autoptr(FtlTable) spans = markers_spans_table(v, s, FALSE, 0);
 	ftl_table_print_text(spans, out, 0, v->opt->style);
+	if (ftl_spans_stats(s, 0)->count) {
+		fputs("\nspan durations (percentiles within 0.4%)\n", out);
+		g_autoptr(FtlTable) stats = markers_stats_table(v, s);
+		ftl_table_print_text(stats, out, 0, v->opt->style);
+		fputs("\nslowest spans\n", out);
+		g_autoptr(FtlTable) slow = markers_spans_table(v, s, TRUE, MARKERS_TEXT_SLOWEST);
+		ftl_table_print_text(slow, out, 0, v->opt->style);
+	}
 	guint shown = MIN(n, MARKERS_TEXT_SPANS);
 	for (guint i = 0; i < shown; i++) {
 		const FtlSpan *sp = ftl_spans_get(s, i);
@@ -351,10 +435,12 @@ static void markers_print_json(const MarkersView *v, FtlTable *mt, const FtlSpan
 	ftl_table_add_json(mt, b);
 	if (spans) {
 		guint n = ftl_spans_count(spans);
-		g_autoptr(FtlTable) spt = markers_spans_table(v, spans);
+		g_autoptr(FtlTable) spt = markers_spans_table(v, spans, FALSE, 0);
 		g_autoptr(FtlTable) ct = markers_cpus_table(spans, 0, n, TRUE);
 		g_autoptr(FtlTable) ft = markers_funcs_table(v, spans, 0, n, TRUE);
+		g_autoptr(FtlTable) stt = markers_stats_table(v, spans);
 		ftl_json_member_text(b, "start_pattern", v->opt->span_start);
+		ftl_table_add_json(stt, b);
 		ftl_json_member_text(b, "end_pattern", v->opt->span_end);
 		ftl_table_add_json(spt, b);
 		ftl_json_member_int(b, "unmatched_starts", ftl_spans_unmatched_starts(spans));
@@ -375,15 +461,16 @@ static void markers_print_json(const MarkersView *v, FtlTable *mt, const FtlSpan
 
 static void markers_print_csv(const MarkersView *v, FtlTable *mt, const FtlSpans *spans, FILE *out)
 {
-	g_autoptr(FtlTable) sum = NULL, spt = NULL, ct = NULL, ft = NULL;
+	g_autoptr(FtlTable) sum = NULL, stt = NULL, spt = NULL, ct = NULL, ft = NULL;
 	if (spans) {
 		guint n = ftl_spans_count(spans);
 		sum = markers_summary_table(spans, v->opt->span_start, v->opt->span_end);
-		spt = markers_spans_table(v, spans);
+		stt = markers_stats_table(v, spans);
+		spt = markers_spans_table(v, spans, FALSE, 0);
 		ct = markers_cpus_table(spans, 0, n, TRUE);
 		ft = markers_funcs_table(v, spans, 0, n, TRUE);
 	}
-	const FtlTable *all[] = { mt, sum, spt, ct, ft };
+	const FtlTable *all[] = { mt, sum, spt, ct, ft, stt };
 	ftl_table_print_csv_all(out, all, G_N_ELEMENTS(all));
 }
 

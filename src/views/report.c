@@ -181,7 +181,7 @@ static FtlTable *report_marker_table(const FtlReportData *r)
 
 static FtlTable *report_longest_table(const FtlReportData *r)
 {
-	enum { C_DURATION, C_FUNCTION, C_CPU, C_PID, C_COMM, C_ENTRY, C_LINE };
+	enum { C_DURATION, C_FUNCTION, C_CPU, C_PID, C_COMM, C_ENTRY, C_LINE, C_AT };
 	static const FtlColumn cols[] = {
 		[C_DURATION] = { "duration_ns", "duration", FTL_COL_NS },
 		[C_FUNCTION] = { "function", "function", FTL_COL_STR },
@@ -190,8 +190,15 @@ static FtlTable *report_longest_table(const FtlReportData *r)
 		[C_COMM] = { "comm", "comm", FTL_COL_STR },
 		[C_ENTRY] = { "entry_ts_ns", "entered", FTL_COL_TS },
 		[C_LINE] = { "line", "line", FTL_COL_INT },
+		[C_AT] = FTL_COLUMN_AT,
 	};
 	FtlTable *t = ftl_table_new("longest_calls", cols, G_N_ELEMENTS(cols));
+	/* an input without times has nothing to open the TUI at */
+	gboolean timed = FALSE;
+	for (guint i = 0; i < ftl_longest_count(r->longest); i++)
+		timed |= ftl_longest_get(r->longest, i)->entry_ts != FTL_TS_NONE;
+	if (!timed)
+		ftl_table_omit(t, C_AT);
 	for (guint i = 0; i < ftl_longest_count(r->longest); i++) {
 		const FtlCall *c = ftl_longest_get(r->longest, i);
 		char buf[64];
@@ -205,6 +212,7 @@ static FtlTable *report_longest_table(const FtlReportData *r)
 		if (c->entry_ts != FTL_TS_NONE)
 			ftl_table_set_int(t, C_ENTRY, report_ts(r, c->entry_ts));
 		ftl_table_set_int(t, C_LINE, (gint64)c->line);
+		ftl_table_set_at(t, C_AT, c->entry_ts);
 	}
 	return t;
 }

@@ -316,6 +316,7 @@ enum {
 	W_WAKER_COMM,
 	W_WAKER_CPU,
 	W_RESTARTED,
+	W_AT,
 };
 static const FtlColumn wake_cols[] = {
 	[W_SPAN] = { "span", "span", FTL_COL_INT },
@@ -331,6 +332,7 @@ static const FtlColumn wake_cols[] = {
 	[W_WAKER_COMM] = { "waker_comm", "waker comm", FTL_COL_STR },
 	[W_WAKER_CPU] = { "waker_cpu", "waker cpu", FTL_COL_INT, FTL_COL_HIDE_TEXT },
 	[W_RESTARTED] = { "restarted", "restarted", FTL_COL_INT, FTL_COL_HIDE_TEXT },
+	[W_AT] = FTL_COLUMN_AT, /* the wakeup */
 };
 
 static void wake_row(FtlTable *t, const FtlSchedWakeup *w, guint span, guint rank, gint64 origin)
@@ -353,6 +355,7 @@ static void wake_row(FtlTable *t, const FtlSchedWakeup *w, guint span, guint ran
 	if (w->waker_cpu >= 0)
 		ftl_table_set_int(t, W_WAKER_CPU, w->waker_cpu);
 	ftl_table_set_int(t, W_RESTARTED, w->restarted);
+	ftl_table_set_at(t, W_AT, w->wake_ts);
 }
 
 static FtlTable *worst_table(const SchedView *v, guint first, guint n)

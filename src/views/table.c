@@ -139,6 +139,13 @@ void ftl_table_set_int(FtlTable *t, guint col, gint64 v)
 	c->set = TRUE;
 }
 
+void ftl_table_set_at(FtlTable *t, guint col, gint64 ts)
+{
+	char buf[48];
+	if (ts != FTL_TS_NONE)
+		ftl_table_set_str(t, col, ftl_time_format_ns(ts, buf, sizeof buf));
+}
+
 void ftl_table_set_double(FtlTable *t, guint col, double v)
 {
 	TableCell *c = table_cell(t, col);

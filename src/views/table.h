@@ -47,6 +47,12 @@ typedef struct {
 
 typedef struct _FtlTable FtlTable;
 
+/* The column of a time as `ftlens tui --at` takes it (absolute seconds with
+ * every ns digit, so the TUI opens on that event): set with
+ * ftl_table_set_at(). Report, sched and markers print it for the rows a user
+ * would look at next. */
+#define FTL_COLUMN_AT { "at", "tui --at", FTL_COL_STR, FTL_COL_NO_CUT }
+
 /* name is the JSON member the rows go under; cols (copied) declares the
  * columns, and a column's index in it is its id for every call below
  * (declare them with an enum of ids). */
@@ -62,6 +68,9 @@ void ftl_table_begin_row(FtlTable *t);
 void ftl_table_set_str(FtlTable *t, guint col, const char *s);
 void ftl_table_set_int(FtlTable *t, guint col, gint64 v);
 void ftl_table_set_double(FtlTable *t, guint col, double v);
+/* ts (absolute, never relative to an origin) for an FTL_COLUMN_AT column;
+ * FTL_TS_NONE leaves it empty. */
+void ftl_table_set_at(FtlTable *t, guint col, gint64 ts);
 guint ftl_table_n_rows(const FtlTable *t);
 
 /* How text is laid out for where it goes: decided once by the command line

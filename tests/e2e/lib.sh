@@ -331,6 +331,25 @@ tmux_wait_for() {
 	return 1
 }
 
+# tmux_wait_dead: until the program in the pane "tui" ended (the caller's
+# tmux.conf keeps the pane with remain-on-exit).
+tmux_wait_dead() {
+	_n=${1:-200}
+	while [ $_n -gt 0 ]; do
+		[ "$(tm display -p -t tui '#{pane_dead}')" = 1 ] && return 0
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	return 1
+}
+
+# tmux_cursor_row: the row under the cursor of the pane "tui", below the tab
+# row: reverse video (0;7 in the trees) when colour is off (NO_COLOR).
+tmux_cursor_row() {
+	tm capture-pane -p -e -t tui | tail -n +2 | grep "$(printf '\033')\[\(0;\)\?7m" |
+		sed 's/\x1b\[[0-9;]*m//g'
+}
+
 # ---- flame views: reference tools and a browser --------------------------
 : "${FTL_TOOLS:=$top_srcdir/../shared/tools}"
 probe_FLAMEGRAPH() {

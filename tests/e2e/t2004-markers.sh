@@ -92,7 +92,7 @@ check "csv: sections markers, span summary, spans, cpus, functions ($got)" \
 "$FTLENS" markers --format json --span 'before (.*)' 'after \1' "$f" >"$T/m.json"
 got=$(json_get "$T/m.json" "sorted(j.keys())")
 check "json: one object with its schema, markers, spans, unmatched counts, durations histogram" \
-	'[ "$got" = "['\''end_pattern'\'', '\''markers'\'', '\''origin_ns'\'', '\''schema'\'', '\''span_cpus'\'', '\''span_functions'\'', '\''span_histogram'\'', '\''spans'\'', '\''start_pattern'\'', '\''unmatched_ends'\'', '\''unmatched_starts'\'', '\''wall_offset_ns'\'']" ]'
+	'[ "$got" = "['\''end_pattern'\'', '\''markers'\'', '\''origin_ns'\'', '\''schema'\'', '\''span_cpus'\'', '\''span_functions'\'', '\''span_histogram'\'', '\''span_stats'\'', '\''spans'\'', '\''start_pattern'\'', '\''unmatched_ends'\'', '\''unmatched_starts'\'', '\''wall_offset_ns'\'']" ]'
 check "json: times in ns under *_ns keys" \
 	'[ "$(json_get "$T/m.json" "all(k in j['\''spans'\''][0] for k in ('\''start_ts_ns'\'', '\''end_ts_ns'\'', '\''duration_ns'\''))")" = True ]'
 check "--format xml is a usage error (exit 2)" \

@@ -40,7 +40,7 @@ flag() { tm display -p -t tui "#{$1}"; }
 plan 5
 
 # shellcheck disable=SC2016
-start "NO_COLOR=1 '$FTLENS' tui trace.txt 2>err; echo rc=\$? >rc; stty -a >stty"
+start "NO_COLOR=1 '$FTLENS' tui --span 'before (.*)' 'after \\1' trace.txt 2>err; echo rc=\$? >rc; stty -a >stty"
 wait_for "TIME +CPU" >/dev/null
 # The keys, one tmux key name a line; q is left out (it would end the run
 # early) and comes last. Resizes are lines "resize COLSxROWS".

@@ -98,8 +98,13 @@ static void kind_open(Tui *t, const Kind *k, const char *path, int rows, int col
 		tui_open_console(t, path, rows, cols);
 	else if (k->how == KIND_STACKS)
 		tui_open_stacks(t, path, rows, cols);
-	else
+	else {
+		/* the rig's traces mark each command with "before X" and "after
+		 * X": the Markers panel then has span statistics to draw */
+		t->opt.span_start = "before (.*)";
+		t->opt.span_end = "after \\1";
 		tui_open_trace(t, path, rows, cols);
+	}
 }
 
 /* The app again from the start, as a user who quits and runs it again. */

@@ -10,6 +10,7 @@
 
 #include "util/error.h"
 #include "util/scan.h"
+#include "views/tui/tui.h"
 
 static const FtlTuiPanelClass *const app_panel_classes[FTL_TUI_N_PANELS] = {
 	&ftl_tui_events_panel,	 &ftl_tui_graph_panel,	 &ftl_tui_funcs_panel,
@@ -17,6 +18,22 @@ static const FtlTuiPanelClass *const app_panel_classes[FTL_TUI_N_PANELS] = {
 	&ftl_tui_quality_panel,	 &ftl_tui_stack_panel,	 &ftl_tui_oops_panel,
 	&ftl_tui_sched_panel,
 };
+
+gboolean ftl_tui_panel_lookup(const char *name, gint *id, GError **error)
+{
+	g_autoptr(GString) names = g_string_new(NULL);
+	for (guint i = 0; i < FTL_TUI_N_PANELS; i++) {
+		if (!g_ascii_strcasecmp(name, app_panel_classes[i]->name)) {
+			*id = (gint)i;
+			return TRUE;
+		}
+		g_autofree char *low = g_ascii_strdown(app_panel_classes[i]->name, -1);
+		g_string_append_printf(names, "%s%s", i ? ", " : "", low);
+	}
+	g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "tui: --panel '%s': expected one of %s",
+		    name, names->str);
+	return FALSE;
+}
 
 FtlTuiPanel *ftl_tui_app_panel(FtlTuiApp *app, FtlTuiPanelId id)
 {
@@ -700,6 +717,56 @@ gboolean ftl_tui_app_busy(FtlTuiApp *app)
 	return app->loader_due || (app->events && ftl_tui_events_busy(app->events));
 }
 
+/* Where the command line said to open, once the first model is read: a
+ * marker and a function are found in it, a time in the Events list (or the
+ * panel asked for, when it goes to a time). */
+static FtlTuiReaction app_start(FtlTuiApp *app)
+{
+	const FtlTuiStart *st = &app->opt->start;
+	FtlTuiReaction r = FTL_TUI_REACT_REDRAW;
+	gint id = -1;
+	app->started = TRUE;
+	if (st->panel && ftl_tui_panel_lookup(st->panel, &id, NULL))
+		r |= app_show(app, (FtlTuiPanelId)id);
+	if (st->func) {
+		FtlTuiPanelId fid = id == FTL_TUI_PANEL_FUNCS ? FTL_TUI_PANEL_FUNCS
+							      : FTL_TUI_PANEL_GRAPH;
+		r |= app_show(app, fid);
+		FtlTuiPanel *p = app_live(app);
+		g_autofree char *esc = g_regex_escape_string(st->func, -1);
+		g_autofree char *pat = g_strdup_printf("^%s$", esc);
+		g_autoptr(GRegex) re = g_regex_new(pat, 0, 0, NULL);
+		if (p && p->klass->tick)
+			p->klass->tick(p, app);
+		if (!p || !re || !(p->klass->search(p, app, re, 1) & FTL_TUI_REACT_REDRAW))
+			ftl_tui_app_say(app, TRUE, "--func %s: no such function in %s", st->func,
+					app_panel_classes[fid]->name);
+	}
+	if (st->marker) {
+		g_autoptr(GRegex) re = g_regex_new(st->marker, G_REGEX_RAW, 0, NULL);
+		const FtlMarkers *m = app->model->markers;
+		guint i = 0;
+		for (; re && m && i < ftl_markers_count(m); i++)
+			if (g_regex_match(re, ftl_markers_get(m, i)->text, 0, NULL))
+				break;
+		if (!re || !m || i == ftl_markers_count(m)) {
+			ftl_tui_app_say(app, TRUE, "--marker %s: no marker matches", st->marker);
+		} else {
+			const FtlMarker *mk = ftl_markers_get(m, i);
+			r |= ftl_tui_app_go(app, mk->line ? ftl_tui_go_line(app, mk->line, mk->cpu)
+							  : ftl_tui_go_time(app, mk->ts));
+		}
+	}
+	if (st->at_set) {
+		FtlTuiPanel *p = app_live(app);
+		if (id >= 0 && p && p->klass->goto_time)
+			r |= p->klass->goto_time(p, app, st->at);
+		else
+			r |= app_events_at_time(app, st->at);
+	}
+	return r;
+}
+
 FtlTuiReaction ftl_tui_app_tick(FtlTuiApp *app)
 {
 	FtlTuiReaction r = FTL_TUI_REACT_NONE;
@@ -734,6 +801,8 @@ FtlTuiReaction ftl_tui_app_tick(FtlTuiApp *app)
 	for (guint i = 0; i < FTL_TUI_N_PANELS; i++)
 		if (app->panels[i]->klass->tick && ftl_tui_app_panel_has(app, i))
 			r |= ftl_tui_app_go(app, app->panels[i]->klass->tick(app->panels[i], app));
+	if (!app->started && app->model && !app->loader && !app->error)
+		r |= ftl_tui_app_go(app, app_start(app));
 	if (app->error)
 		r |= FTL_TUI_REACT_QUIT;
 	return r;

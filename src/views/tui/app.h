@@ -214,6 +214,7 @@ struct _FtlTuiApp {
 	FtlTuiLoader *side_loader;
 	FtlTuiModel *side_model;
 	guint64 side_loading, side_read;
+	gboolean started; /* opt->start was acted on (with the first model) */
 };
 
 /* Starts reading (model thread, Events reader) and sets the first panel.

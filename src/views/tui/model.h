@@ -23,6 +23,16 @@
  * FtlOpenFlags (FTL_OPEN_BROWSE for the Events list's). */
 typedef FtlTrace *(*FtlTuiOpenFunc)(gpointer data, FtlOpenFlags flags, GError **error);
 
+/* Where the TUI opens (`tui --at --marker --func --panel`); all zero: the
+ * Events list at its first row. */
+typedef struct {
+	gboolean at_set;
+	gint64 at;	    /* the cursor on the first event at or after it */
+	const char *marker; /* a regex: the cursor on the first marker it matches */
+	const char *func;   /* Graph (or Functions, by panel) on this function */
+	const char *panel;  /* a panel's name (ftl_tui_panel_lookup) */
+} FtlTuiStart;
+
 /* What `ftlens tui` was given; everything borrowed for the TUI's life. */
 typedef struct {
 	const char *label;   /* the input named in the title */
@@ -46,6 +56,7 @@ typedef struct {
 	 * event selected). An error ends the TUI with it. May be NULL. */
 	gboolean (*selected)(gpointer data, FtlTrace *trace, GError **error);
 	gpointer selected_data;
+	FtlTuiStart start;
 } FtlTuiOptions;
 
 /* Threads that open and read inputs share this: opening takes it

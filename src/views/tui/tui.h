@@ -17,3 +17,6 @@ gboolean ftl_tui_run(const FtlTuiOptions *opt, GError **error);
 void ftl_tui_memory_init(void);
 /* The key table as text (`ftlens tui --keys`); g_free(). */
 char *ftl_tui_keys_text(void);
+/* The panel named name (its tab's name, any case: "graph", "functions");
+ * FALSE with a usage error listing the names. */
+gboolean ftl_tui_panel_lookup(const char *name, gint *id, GError **error);
