@@ -408,6 +408,18 @@ static void funcstats_merge(FtlFuncStats *s, FtlFuncStats *part)
 	}
 }
 
+/* Exchanges a's rows with b's (their caches forget them). */
+static void funcstats_swap_rows(FtlFuncStats *a, FtlFuncStats *b)
+{
+	GHashTable *rows = a->rows;
+	GPtrArray *slabs = a->slabs;
+	guint used = a->slab_used;
+	a->rows = b->rows, a->slabs = b->slabs, a->slab_used = b->slab_used;
+	b->rows = rows, b->slabs = slabs, b->slab_used = used;
+	memset(a->cache, 0, sizeof a->cache);
+	memset(b->cache, 0, sizeof b->cache);
+}
+
 static void funcstats_workers_end(FtlFuncStats *s, gboolean merge)
 {
 	StatWorkers *w = s->workers;
@@ -416,9 +428,16 @@ static void funcstats_workers_end(FtlFuncStats *s, gboolean merge)
 	if (w->fill && w->fill->n && merge)
 		g_thread_pool_push(w->pool, w->fill, NULL);
 	g_thread_pool_free(w->pool, FALSE, TRUE); /* runs what is queued, then waits */
-	if (merge)
-		for (guint i = 0; i < w->parts->len; i++)
-			funcstats_merge(s, g_ptr_array_index(w->parts, i));
+	for (guint i = 0; merge && i < w->parts->len; i++) {
+		FtlFuncStats *part = g_ptr_array_index(w->parts, i);
+		if (g_hash_table_size(s->rows) == 0) {
+			/* s takes the partial's rows as they are (what a merge
+			 * into nothing gives), so -j 2 holds one set of rows */
+			funcstats_swap_rows(s, part);
+			continue;
+		}
+		funcstats_merge(s, part);
+	}
 	g_ptr_array_unref(w->parts);
 	g_ptr_array_unref(w->batches);
 	g_async_queue_unref(w->idle_parts);

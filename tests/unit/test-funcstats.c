@@ -213,7 +213,7 @@ static void test_function_tracer_hits(void)
 /* Adds the same calls to s: a few functions past the exact store (and some
  * hundreds of calls around it), many called once or twice, untimed and
  * flagged calls, on 4 CPUs and 7 tasks; durations over nine decades. */
-static void threads_calls(FtlFuncStats *s, guint seed)
+static void threads_calls(FtlFuncStats *s, guint seed, gboolean hits)
 {
 	GRand *rand = g_rand_new_with_seed(seed);
 	char name[32];
@@ -235,7 +235,7 @@ static void threads_calls(FtlFuncStats *s, guint seed)
 			c.flags = kind == 1 ? FTL_CALL_F_RECURSIVE : kind == 2 ? FTL_CALL_F_ORPHAN : 0;
 		}
 		ftl_funcstats_add_call(&c, s);
-		if (i % 7 == 0) { /* function-tracer hits, on the caller's thread */
+		if (hits && i % 7 == 0) { /* function-tracer hits, on the caller's thread */
 			FtlEvent ev = evb_base(FTL_EVENT_FUNC, "function", 1, c.cpu, c.pid);
 			ev.u.fn.func = c.func;
 			ftl_funcstats_feed(s, &ev);
@@ -245,18 +245,22 @@ static void threads_calls(FtlFuncStats *s, guint seed)
 }
 
 /* Statistics added on worker threads and merged are the ones added in order
- * on one thread, every field and every histogram bucket, in every key. */
+ * on one thread, every field and every histogram bucket, in every key; with
+ * function-tracer hits (rows of the caller's thread to merge into) and
+ * without (the first partial's rows taken as they are). */
 static void test_threads_same_results(void)
 {
 	const FtlFuncStatsKey keys[] = { FTL_FUNCSTATS_BY_FUNC, FTL_FUNCSTATS_BY_CPU,
 					 FTL_FUNCSTATS_BY_TASK };
 	for (guint k = 0; k < G_N_ELEMENTS(keys); k++) {
-		for (guint threads = 2; threads <= 5; threads += 3) {
+		for (guint run = 0; run < 4; run++) {
+			guint threads = run % 2 ? 5 : 2;
+			gboolean hits = run >= 2;
 			g_autoptr(FtlFuncStats) one = ftl_funcstats_new(keys[k]);
 			g_autoptr(FtlFuncStats) par = ftl_funcstats_new(keys[k]);
 			ftl_funcstats_set_threads(par, threads);
-			threads_calls(one, 11 + k);
-			threads_calls(par, 11 + k);
+			threads_calls(one, 11 + k, hits);
+			threads_calls(par, 11 + k, hits);
 			ftl_funcstats_finish(one);
 			ftl_funcstats_finish(par);
 			GPtrArray *a = ftl_funcstats_sorted(one, FTL_FUNCSTATS_SORT_NAME);
