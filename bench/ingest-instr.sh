@@ -6,13 +6,19 @@
 # line for each git revision given (default: where HEAD left main, then
 # HEAD: before and after), each built at -O2 without sanitizers from `git archive` in its
 # own directory. Then, for the last revision, the wall-time table of
-# bench/ingest.sh (ratios to `wc -l`, -j 1 and -j 2, peak RSS) on a larger
-# trace, with the load beside it. Prints figures only.
+# bench/ingest.sh (ratios to `wc -l` of info, report, graph and flame, -j 1
+# and -j 2, peak RSS) on a larger trace, with the load beside each row. And
+# between them, where perf is, where report -j 2's CPU time goes, per thread
+# (perf's task-clock, one sample per CPU millisecond), for each revision: the
+# consumer thread (the process's first) against all, the figure a loaded
+# machine does not change: on two idle cores the run takes at least the
+# consumer's time and at least half the total. Prints figures only.
 #
 # usage: bench/ingest-instr.sh [REV...]
 # env:   SIZE=16M        the callgrind trace (callgrind runs ~50x slower)
 #        WALL_SIZES=256M the wall-time table's traces ("" skips the table)
 #        THREADS="1 2"   the table's -j values
+#        TOOLS="info report graph flame"   the table's commands
 #        BENCH_DIR=dir   builds and traces (default /tmp/ftlens-bench)
 set -eu
 
@@ -26,6 +32,9 @@ command -v valgrind >/dev/null || {
 	exit 2
 }
 mkdir -p "$dir"
+# the builds are not installed: flame's scripts and styles are read here
+: "${FTLENS_DATADIR:=$top/data}"
+export FTLENS_DATADIR
 bench_dir=$dir bench_src=$here
 # shellcheck source=bench/lib.sh
 . "$here/lib.sh"
@@ -66,9 +75,30 @@ for rev in "$@"; do
 			"$(awk -v i="$ir" -v l="$lines" 'BEGIN { print i / l }')"
 	done
 done
+if command -v perf >/dev/null; then
+	echo
+	echo "report -j 2, CPU seconds per thread (perf task-clock, 1 ms samples):"
+	printf '%-14s %10s %10s %10s %10s\n' revision consumer others total "consumer %"
+	for rev in "$@"; do
+		ftl=$(build "$rev")
+		perf record -q -e task-clock -c 1000000 \
+			-o "$dir/threads.perf" -- "$ftl" report -j 2 "$trace" >/dev/null 2>&1
+		# rows "  35.84%  138  9771:ftlens": the thread whose id is the
+		# process's is the consumer (the first sample's pid)
+		perf report -i "$dir/threads.perf" --sort pid --stdio -n 2>/dev/null |
+			awk -v rev="$rev" '/^ *[0-9.]+%/ {
+				n = $2; split($3, id, ":")
+				if (id[2] == "ftlens") main += n; else other += n
+			} END {
+				t = main + other
+				printf "%-14.12s %10.3f %10.3f %10.3f %10.1f\n", rev, main / 1000,
+					other / 1000, t / 1000, t ? 100 * main / t : 0
+			}'
+	done
+fi
 if [ -n "${WALL_SIZES-256M}" ]; then
 	echo
 	# shellcheck disable=SC2086
-	FTLENS=$ftl BENCH_DIR=$dir THREADS=${THREADS:-1 2} TOOLS="info report graph" \
-		"$here/ingest.sh" ${WALL_SIZES:-256M}
+	FTLENS=$ftl BENCH_DIR=$dir THREADS=${THREADS:-1 2} \
+		TOOLS=${TOOLS:-info report graph flame} "$here/ingest.sh" ${WALL_SIZES:-256M}
 fi

@@ -5,7 +5,8 @@
 # function_graph traces (bench/gen-fgraph.c: thousands of kernel-like
 # functions, nesting to depth ~20, 8 CPUs, task switches, irqs, markers).
 # Per command: wall time, MB/s (10^6 bytes), the ratio to `wc -l`'s wall
-# time, CPU time (user + sys) and peak RSS, from wait4() (bench/measure.c).
+# time, CPU time (user + sys) and peak RSS, from wait4() (bench/measure.c),
+# and the load average beside it (a wall figure means little without it).
 # Prints figures only: nothing here passes or fails on speed.
 #
 # usage: bench/ingest.sh [SIZE...]     (default: 64M 512M 1G; K, M, G = 2^10..)
@@ -18,7 +19,8 @@
 #        SEED=N                  generator seed (default 1)
 #        THREADS="1 2 4"         run each ftlens command once per N with -j N
 #                                (default empty: no -j, the column shows n/a)
-#        TOOLS="info report graph dump"   the ftlens commands to time
+#        TOOLS="info report graph dump"   the ftlens commands to time (flame
+#                                writes its SVG into BENCH_DIR)
 #        CHECK=1                 also check each trace's truth (bench/check-truth.sh)
 #        CC=cc                   the compiler for the helpers
 set -eu
@@ -57,9 +59,10 @@ run() {
 	else
 		[ -n "$wc_wall" ] || wc_wall=$m_wall
 		awk -v t="$trace_label" -v l="$label" -v j="$jlabel" -v w="$m_wall" -v u="$m_user" \
-			-v s="$m_sys" -v r="$m_rss" -v b="$bytes" -v wc="$wc_wall" 'BEGIN {
-			printf "%-16s %-15s %3s %9.3f %8.1f %8.1f %8.3f %9.1f\n", t, l, j, w,
-				(w > 0 ? b / 1e6 / w : 0), (wc > 0 ? w / wc : 0), u + s, r / 1024
+			-v s="$m_sys" -v r="$m_rss" -v b="$bytes" -v wc="$wc_wall" \
+			-v ld="$(cut -d' ' -f1 /proc/loadavg)" 'BEGIN {
+			printf "%-16s %-15s %3s %9.3f %8.1f %8.1f %8.3f %9.1f %6s\n", t, l, j, w,
+				(w > 0 ? b / 1e6 / w : 0), (wc > 0 ? w / wc : 0), u + s, r / 1024, ld
 		}'
 	fi
 	trace_label=
@@ -69,8 +72,8 @@ echo "ftlens: $ftlens ($("$ftlens" --version 2>/dev/null | head -n 1))"
 bench_host
 echo "traces: $dir (seed $seed), runs per command: $runs (fastest shown)"
 echo
-printf '%-16s %-15s %3s %9s %8s %8s %8s %9s\n' trace command -j "wall s" "MB/s" "x wc -l" \
-	"CPU s" "RSS MiB"
+printf '%-16s %-15s %3s %9s %8s %8s %8s %9s %6s\n' trace command -j "wall s" "MB/s" "x wc -l" \
+	"CPU s" "RSS MiB" "load"
 for size in "$@"; do
 	trace=$dir/fgraph-$size-s$seed-g$genid.txt
 	truth=$dir/fgraph-$size-s$seed-g$genid.truth
@@ -84,13 +87,18 @@ for size in "$@"; do
 	jlabel=n/a
 	run "wc -l" wc -l "$trace"
 	for tool in $tools; do
+		# flame writes an SVG: into the bench directory, overwritten
+		case $tool in
+		flame) set -- flame -o "$dir/ingest-flame.svg" ;;
+		*) set -- "$tool" ;;
+		esac
 		for j in ${threads:--}; do
 			if [ "$j" = - ]; then
 				jlabel=n/a
-				run "ftlens $tool" "$ftlens" "$tool" "$trace"
+				run "ftlens $tool" "$ftlens" "$@" "$trace"
 			else
 				jlabel=$j
-				run "ftlens $tool" "$ftlens" "$tool" -j "$j" "$trace"
+				run "ftlens $tool" "$ftlens" "$@" -j "$j" "$trace"
 			fi
 		done
 	done
@@ -106,5 +114,6 @@ for size in "$@"; do
 done
 echo
 echo "MB/s is 10^6 bytes of input per wall second; x wc -l is the wall time over wc -l's."
-echo "Peak RSS counts the input's pages while they are mapped."
+echo "Peak RSS counts the input's pages while they are mapped. load: the 1-minute"
+echo "load average when the row's run ended (2 idle cores: below 1)."
 exit $failed

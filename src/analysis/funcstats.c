@@ -35,8 +35,41 @@ typedef struct {
 
 #define ROW_CACHE_BITS 10
 
+/* A finished call as the statistics read it: what the call tree's thread
+ * hands to a worker (FtlCall's node and line stay behind). */
+typedef struct {
+	const char *func;
+	gint32 cpu, pid;
+	guint32 flags;
+	gint64 entry_ts, duration, self;
+} StatCall;
+
+/* Calls a worker takes at a time, and batches alive at most per worker: the
+ * call tree's thread waits for a free batch rather than let them pile up. */
+#define BATCH_CALLS   4096
+#define BATCH_PER_WORKER 3
+
+typedef struct {
+	guint n;
+	StatCall call[BATCH_CALLS];
+} StatBatch;
+
+/* The workers of ftl_funcstats_set_threads(): each batch goes to whichever
+ * partial statistics are free, and finish merges the partials. Every figure
+ * is a sum, a minimum, a maximum or a multiset of durations, so the merge
+ * gives what one thread adding every call in order gives. */
+typedef struct {
+	GThreadPool *pool;
+	GAsyncQueue *idle_parts; /* FtlFuncStats * no worker holds */
+	GAsyncQueue *free_batches;
+	GPtrArray *parts;  /* all of them, owned */
+	GPtrArray *batches; /* all of them, owned */
+	StatBatch *fill; /* the batch add_call fills, NULL until the first call */
+} StatWorkers;
+
 struct _FtlFuncStats {
 	FtlFuncStatsKey key;
+	StatWorkers *workers; /* NULL: calls are added on the caller's thread */
 	GHashTable *rows; /* key struct (func, cpu, pid) -> StatRow* (key is &row->st) */
 	GPtrArray *sorted;
 	/* rows are carved from slabs of ROW_SLAB: one malloc per row would add
@@ -79,10 +112,13 @@ FtlFuncStats *ftl_funcstats_new(FtlFuncStatsKey key)
 	return s;
 }
 
+static void funcstats_workers_end(FtlFuncStats *s, gboolean merge);
+
 void ftl_funcstats_free(FtlFuncStats *s)
 {
 	if (!s)
 		return;
+	funcstats_workers_end(s, FALSE);
 	g_hash_table_destroy(s->rows);
 	g_ptr_array_unref(s->slabs);
 	if (s->sorted)
@@ -122,8 +158,8 @@ static gint64 funcstats_bucket_value(guint b)
 	return lo + (hi - lo) / 2;
 }
 
-/* Counts a call in bucket b, widening the histogram's range to reach it. */
-static void funcstats_hist_add(StatHist **hp, guint b)
+/* Counts n calls in bucket b, widening the histogram's range to reach it. */
+static void funcstats_hist_add(StatHist **hp, guint b, guint32 n)
 {
 	StatHist *h = *hp;
 	if (!h || b < h->lo || b >= (guint)h->lo + h->n) {
@@ -136,7 +172,7 @@ static void funcstats_hist_add(StatHist **hp, guint b)
 		g_free(h);
 		*hp = h = w;
 	}
-	h->count[b - h->lo]++;
+	h->count[b - h->lo] += n;
 }
 
 static StatRow *funcstats_row(FtlFuncStats *s, const char *func, gint32 cpu, gint32 pid)
@@ -163,9 +199,9 @@ static StatRow *funcstats_row(FtlFuncStats *s, const char *func, gint32 cpu, gin
 	return r;
 }
 
-void ftl_funcstats_add_call(const FtlCall *call, gpointer data)
+/* Adds one finished call to s's rows, on whichever thread owns s. */
+static void funcstats_add(FtlFuncStats *s, const StatCall *call)
 {
-	FtlFuncStats *s = data;
 	StatRow *r = funcstats_row(s, call->func, call->cpu, call->pid);
 	FtlFuncStat *st = &r->st;
 	st->calls++;
@@ -207,17 +243,207 @@ void ftl_funcstats_add_call(const FtlCall *call, gpointer data)
 	if (st->timed == EXACT_MAX + 1) {
 		StatHist *hist = NULL;
 		/* min and max first: the range is set once, not widened per call */
-		funcstats_hist_add(&hist, funcstats_bucket(st->min_ns));
-		funcstats_hist_add(&hist, funcstats_bucket(st->max_ns));
+		funcstats_hist_add(&hist, funcstats_bucket(st->min_ns), 1);
+		funcstats_hist_add(&hist, funcstats_bucket(st->max_ns), 1);
 		hist->count[0]--;
 		hist->count[hist->n - 1]--;
 		for (guint i = 0; i < r->exact->len; i++)
 			funcstats_hist_add(&hist,
-					   funcstats_bucket(g_array_index(r->exact, gint64, i)));
+					   funcstats_bucket(g_array_index(r->exact, gint64, i)), 1);
 		g_array_unref(r->exact);
 		r->hist = hist;
 	}
-	funcstats_hist_add(&r->hist, funcstats_bucket(call->duration));
+	funcstats_hist_add(&r->hist, funcstats_bucket(call->duration), 1);
+}
+
+static void funcstats_worker(gpointer data, gpointer user_data)
+{
+	StatBatch *b = data;
+	StatWorkers *w = user_data;
+	FtlFuncStats *part = g_async_queue_pop(w->idle_parts);
+	for (guint i = 0; i < b->n; i++)
+		funcstats_add(part, &b->call[i]);
+	g_async_queue_push(w->idle_parts, part);
+	b->n = 0;
+	g_async_queue_push(w->free_batches, b);
+}
+
+void ftl_funcstats_set_threads(FtlFuncStats *s, guint threads)
+{
+	g_return_if_fail(!s->workers && g_hash_table_size(s->rows) == 0);
+	if (threads < 2)
+		return;
+	guint n = threads - 1; /* the caller's thread makes the calls */
+	StatWorkers *w = g_new0(StatWorkers, 1);
+	w->idle_parts = g_async_queue_new();
+	w->free_batches = g_async_queue_new();
+	w->parts = g_ptr_array_new_with_free_func((GDestroyNotify)ftl_funcstats_free);
+	w->batches = g_ptr_array_new_with_free_func(g_free);
+	for (guint i = 0; i < n; i++) {
+		FtlFuncStats *part = ftl_funcstats_new(s->key);
+		g_ptr_array_add(w->parts, part);
+		g_async_queue_push(w->idle_parts, part);
+	}
+	for (guint i = 0; i < n * BATCH_PER_WORKER; i++) {
+		StatBatch *b = g_new(StatBatch, 1);
+		b->n = 0;
+		g_ptr_array_add(w->batches, b);
+		g_async_queue_push(w->free_batches, b);
+	}
+	/* not exclusive: a thread starts with the first batch, so a small
+	 * trace starts none */
+	w->pool = g_thread_pool_new(funcstats_worker, w, (gint)n, FALSE, NULL);
+	s->workers = w;
+}
+
+void ftl_funcstats_add_call(const FtlCall *call, gpointer data)
+{
+	FtlFuncStats *s = data;
+	StatCall c = { .func = call->func,
+		       .cpu = call->cpu,
+		       .pid = call->pid,
+		       .flags = call->flags,
+		       .entry_ts = call->entry_ts,
+		       .duration = call->duration,
+		       .self = call->self };
+	StatWorkers *w = s->workers;
+	if (!w) {
+		funcstats_add(s, &c);
+		return;
+	}
+	if (!w->fill)
+		w->fill = g_async_queue_pop(w->free_batches);
+	w->fill->call[w->fill->n++] = c;
+	if (w->fill->n == BATCH_CALLS) {
+		g_thread_pool_push(w->pool, w->fill, NULL);
+		w->fill = NULL;
+	}
+}
+
+/* The durations a row holds: a lone one (its minimum), the exact store or
+ * the histogram's buckets, each added to *h. */
+static void funcstats_hist_add_row(StatHist **h, const StatRow *r)
+{
+	if (r->st.timed == 1)
+		funcstats_hist_add(h, funcstats_bucket(r->st.min_ns), 1);
+	else if (r->st.timed > 1 && r->st.timed <= EXACT_MAX)
+		for (guint i = 0; i < r->exact->len; i++)
+			funcstats_hist_add(h, funcstats_bucket(g_array_index(r->exact, gint64, i)),
+					   1);
+	else if (r->st.timed > EXACT_MAX)
+		for (guint i = 0; i < r->hist->n; i++)
+			if (r->hist->count[i])
+				funcstats_hist_add(h, r->hist->lo + i, r->hist->count[i]);
+}
+
+static void funcstats_row_clear_store(StatRow *r)
+{
+	if (r->st.timed > EXACT_MAX)
+		g_clear_pointer(&r->hist, g_free);
+	else if (r->st.timed > 1)
+		g_clear_pointer(&r->exact, g_array_unref);
+}
+
+/* Merges src's durations into dst's store, as if dst had been given src's
+ * calls: before the rows' counts and minima are merged (a row of one timed
+ * call keeps its duration as its minimum). The store depends only on the
+ * multiset of durations (the exact store is sorted by finish, a histogram
+ * spans the buckets of the smallest and the largest), so the order of the
+ * calls does not show. */
+static void funcstats_merge_store(StatRow *dst, const StatRow *src)
+{
+	guint64 n = dst->st.timed + src->st.timed;
+	if (src->st.timed == 0 || n <= 1)
+		return;
+	if (n <= EXACT_MAX) {
+		GArray *a = dst->st.timed > 1 ? dst->exact
+					      : g_array_sized_new(FALSE, FALSE, sizeof(gint64), 4);
+		if (dst->st.timed == 1)
+			g_array_append_val(a, dst->st.min_ns);
+		if (src->st.timed == 1)
+			g_array_append_val(a, src->st.min_ns);
+		else
+			g_array_append_vals(a, src->exact->data, src->exact->len);
+		dst->exact = a;
+		return;
+	}
+	StatHist *h = NULL;
+	funcstats_hist_add_row(&h, dst);
+	funcstats_hist_add_row(&h, src);
+	funcstats_row_clear_store(dst);
+	dst->hist = h;
+}
+
+static gint64 funcstats_min_ts(gint64 a, gint64 b)
+{
+	return a == FTL_TS_NONE ? b : b == FTL_TS_NONE ? a : MIN(a, b);
+}
+
+static gint64 funcstats_max_ts(gint64 a, gint64 b)
+{
+	return a == FTL_TS_NONE ? b : b == FTL_TS_NONE ? a : MAX(a, b);
+}
+
+/* Merges a partial's rows into s (finish: no worker runs). */
+static void funcstats_merge(FtlFuncStats *s, FtlFuncStats *part)
+{
+	GHashTableIter it;
+	gpointer v;
+	g_hash_table_iter_init(&it, part->rows);
+	while (g_hash_table_iter_next(&it, &v, NULL)) {
+		const StatRow *src = v;
+		StatRow *dst = funcstats_row(s, src->st.func, src->st.cpu, src->st.pid);
+		FtlFuncStat *d = &dst->st;
+		const FtlFuncStat *x = &src->st;
+		funcstats_merge_store(dst, src);
+		d->calls += x->calls;
+		d->flagged += x->flagged;
+		d->timed += x->timed;
+		d->total_ns += x->total_ns;
+		d->self_ns += x->self_ns;
+		d->min_ns = funcstats_min_ts(d->min_ns, x->min_ns);
+		d->max_ns = funcstats_max_ts(d->max_ns, x->max_ns);
+		d->first_ts = funcstats_min_ts(d->first_ts, x->first_ts);
+		d->last_ts = funcstats_max_ts(d->last_ts, x->last_ts);
+	}
+}
+
+/* Exchanges a's rows with b's (their caches forget them). */
+static void funcstats_swap_rows(FtlFuncStats *a, FtlFuncStats *b)
+{
+	GHashTable *rows = a->rows;
+	GPtrArray *slabs = a->slabs;
+	guint used = a->slab_used;
+	a->rows = b->rows, a->slabs = b->slabs, a->slab_used = b->slab_used;
+	b->rows = rows, b->slabs = slabs, b->slab_used = used;
+	memset(a->cache, 0, sizeof a->cache);
+	memset(b->cache, 0, sizeof b->cache);
+}
+
+static void funcstats_workers_end(FtlFuncStats *s, gboolean merge)
+{
+	StatWorkers *w = s->workers;
+	if (!w)
+		return;
+	if (w->fill && w->fill->n && merge)
+		g_thread_pool_push(w->pool, w->fill, NULL);
+	g_thread_pool_free(w->pool, FALSE, TRUE); /* runs what is queued, then waits */
+	for (guint i = 0; merge && i < w->parts->len; i++) {
+		FtlFuncStats *part = g_ptr_array_index(w->parts, i);
+		if (g_hash_table_size(s->rows) == 0) {
+			/* s takes the partial's rows as they are (what a merge
+			 * into nothing gives), so -j 2 holds one set of rows */
+			funcstats_swap_rows(s, part);
+			continue;
+		}
+		funcstats_merge(s, part);
+	}
+	g_ptr_array_unref(w->parts);
+	g_ptr_array_unref(w->batches);
+	g_async_queue_unref(w->idle_parts);
+	g_async_queue_unref(w->free_batches);
+	g_free(w);
+	s->workers = NULL;
 }
 
 void ftl_funcstats_feed(FtlFuncStats *s, const FtlEvent *ev)
@@ -261,6 +487,7 @@ static gint64 funcstats_percentile(const StatRow *r, double q)
 
 void ftl_funcstats_finish(FtlFuncStats *s)
 {
+	funcstats_workers_end(s, TRUE);
 	GHashTableIter it;
 	gpointer v;
 	g_hash_table_iter_init(&it, s->rows);

@@ -48,6 +48,12 @@ typedef struct _FtlFuncStats FtlFuncStats;
 
 FtlFuncStats *ftl_funcstats_new(FtlFuncStatsKey key);
 void ftl_funcstats_free(FtlFuncStats *s);
+/* Adds the calls given to ftl_funcstats_add_call() on threads - 1 worker
+ * threads of s's own (threads < 2: on the caller's thread, the default),
+ * each into partial rows that finish merges: the call tree's thread then
+ * only copies each call. The results are the same. Call before the first
+ * call; the workers end at finish (or free). */
+void ftl_funcstats_set_threads(FtlFuncStats *s, guint threads);
 /* Matches FtlCallFunc: pass it to ftl_calltree_add_on_call() with s. */
 void ftl_funcstats_add_call(const FtlCall *call, gpointer s);
 /* Counts a function-tracer hit (FTL_EVENT_FUNC): a call without a duration. */

@@ -75,6 +75,8 @@ static FtlPass *report_analyses(ReportAnalyses *a, FtlTrace *trace, FtlFuncStats
 	a->markers = ftl_markers_new();
 	a->calls = ftl_calltree_new(FTL_CALLTREE_GROUP_NONE, ftl_trace_diags(trace));
 	a->funcs = ftl_funcstats_new(key);
+	/* the call tree's thread is report's critical path at -j 2 and more */
+	ftl_funcstats_set_threads(a->funcs, ftl_read_threads(ftl_trace_read_options(trace)));
 	a->longest = ftl_longest_new(REPORT_LONGEST);
 	ftl_calltree_set_no_tree(a->calls);
 	ftl_calltree_add_on_call(a->calls, ftl_funcstats_add_call, a->funcs);

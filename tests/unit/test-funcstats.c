@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "analysis/funcstats.h"
 #include "analysis/calltree.h"
@@ -209,6 +210,88 @@ static void test_function_tracer_hits(void)
 	CU_ASSERT_EQUAL(k->timed, 0);
 }
 
+/* Adds the same calls to s: a few functions past the exact store (and some
+ * hundreds of calls around it), many called once or twice, untimed and
+ * flagged calls, on 4 CPUs and 7 tasks; durations over nine decades. */
+static void threads_calls(FtlFuncStats *s, guint seed, gboolean hits)
+{
+	GRand *rand = g_rand_new_with_seed(seed);
+	char name[32];
+	for (guint i = 0; i < 60000; i++) {
+		guint f = g_rand_int_range(rand, 0, 8) ? g_rand_int_range(rand, 0, 12)
+						       : g_rand_int_range(rand, 12, 3000);
+		g_snprintf(name, sizeof name, "f%u", f);
+		FtlCall c = { .func = evb_intern(name),
+			      .cpu = g_rand_int_range(rand, 0, 4),
+			      .pid = g_rand_int_range(rand, 1, 8),
+			      .entry_ts = g_rand_int_range(rand, 0, 5) ? i * 1000 : NONE };
+		guint32 kind = g_rand_int_range(rand, 0, 20);
+		if (kind == 0) {
+			c.duration = c.self = NONE;
+			c.flags = FTL_CALL_F_OPEN;
+		} else {
+			c.duration = (gint64)g_rand_double_range(rand, 1, 1e9);
+			c.self = c.duration / 2;
+			c.flags = kind == 1 ? FTL_CALL_F_RECURSIVE : kind == 2 ? FTL_CALL_F_ORPHAN : 0;
+		}
+		ftl_funcstats_add_call(&c, s);
+		if (hits && i % 7 == 0) { /* function-tracer hits, on the caller's thread */
+			FtlEvent ev = evb_base(FTL_EVENT_FUNC, "function", 1, c.cpu, c.pid);
+			ev.u.fn.func = c.func;
+			ftl_funcstats_feed(s, &ev);
+		}
+	}
+	g_rand_free(rand);
+}
+
+/* Statistics added on worker threads and merged are the ones added in order
+ * on one thread, every field and every histogram bucket, in every key; with
+ * function-tracer hits (rows of the caller's thread to merge into) and
+ * without (the first partial's rows taken as they are). */
+static void test_threads_same_results(void)
+{
+	const FtlFuncStatsKey keys[] = { FTL_FUNCSTATS_BY_FUNC, FTL_FUNCSTATS_BY_CPU,
+					 FTL_FUNCSTATS_BY_TASK };
+	for (guint k = 0; k < G_N_ELEMENTS(keys); k++) {
+		for (guint run = 0; run < 4; run++) {
+			guint threads = run % 2 ? 5 : 2;
+			gboolean hits = run >= 2;
+			g_autoptr(FtlFuncStats) one = ftl_funcstats_new(keys[k]);
+			g_autoptr(FtlFuncStats) par = ftl_funcstats_new(keys[k]);
+			ftl_funcstats_set_threads(par, threads);
+			threads_calls(one, 11 + k, hits);
+			threads_calls(par, 11 + k, hits);
+			ftl_funcstats_finish(one);
+			ftl_funcstats_finish(par);
+			GPtrArray *a = ftl_funcstats_sorted(one, FTL_FUNCSTATS_SORT_NAME);
+			GPtrArray *b = ftl_funcstats_sorted(par, FTL_FUNCSTATS_SORT_NAME);
+			CU_ASSERT_FATAL(a->len > 2000);
+			CU_ASSERT_EQUAL_FATAL(a->len, b->len);
+			guint past_exact = 0, buckets = 0;
+			for (guint i = 0; i < a->len; i++) {
+				const FtlFuncStat *x = a->pdata[i], *y = b->pdata[i];
+				/* every member, the percentiles included */
+				CU_ASSERT_EQUAL(memcmp(x, y, sizeof *x), 0);
+				past_exact += x->timed > 256;
+				guint pa = 0, pb = 0;
+				gint64 la, ha, lb, hb;
+				guint64 na, nb;
+				gboolean more;
+				do {
+					more = ftl_funcstats_next_bucket(one, x, &pa, &la, &ha, &na);
+					CU_ASSERT_EQUAL(
+						more, ftl_funcstats_next_bucket(par, y, &pb, &lb, &hb, &nb));
+					if (more) {
+						CU_ASSERT(la == lb && ha == hb && na == nb);
+						buckets++;
+					}
+				} while (more);
+			}
+			CU_ASSERT(past_exact >= 12 && buckets > a->len);
+		}
+	}
+}
+
 static const UnitTest tests[] = {
 	{ "total_self", test_total_self },
 	{ "by_cpu_and_task", test_by_cpu_and_task },
@@ -219,6 +302,7 @@ static const UnitTest tests[] = {
 	{ "percentiles_exact_small", test_percentiles_exact_small },
 	{ "untimed_calls", test_untimed_calls },
 	{ "function_tracer_hits", test_function_tracer_hits },
+	{ "threads_same_results", test_threads_same_results },
 	{ NULL, NULL },
 };
 
