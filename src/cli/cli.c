@@ -42,7 +42,7 @@ const FtlCommand ftl_commands[] = {
 	{ "graph", "[FUNCTION] FILE...", "merged call tree with calls, total and self time",
 	  "Rebuilds function_graph call trees and merges them by call path, like\n"
 	  "uftrace graph; rooted at FUNCTION (all its calls merged) when given.",
-	  ftl_cmd_graph, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS },
+	  ftl_cmd_graph, FTL_CMD_RESULTS | FTL_CMD_EVENTS | FTL_CMD_SOURCES, FTL_INPUT_EVENTS },
 	{ "split", "--per-cpu -o DIR FILE...", "one file per CPU in the input's dialect",
 	  "Writes DIR/cpuN/trace for every CPU, with the input's own lines, so that\n"
 	  "each file reads like the kernel's per_cpu/cpuN/trace.",
