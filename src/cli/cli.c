@@ -96,7 +96,7 @@ const FtlCommand ftl_commands[] = {
 	  "function_graph calls (width = exact inclusive time), stack traces or function\n"
 	  "samples, or folded stacks: --chart puts calls in time, --inverted draws an icicle,\n"
 	  "--diff A B colours the change, --stack draws the stack tracer's deepest stacks.",
-	  ftl_cmd_flame, FTL_CMD_EVENTS, FTL_INPUT_EVENTS | FTL_INPUT_FOLDED | FTL_INPUT_STACKS },
+	  ftl_cmd_flame, FTL_CMD_EVENTS | FTL_CMD_SOURCES, FTL_INPUT_EVENTS | FTL_INPUT_FOLDED | FTL_INPUT_STACKS },
 	{ "export", "--to FORMAT -o OUT FILE...", "folded stacks, speedscope or Chrome/Perfetto JSON",
 	  "Writes the calls of a trace for other tools: folded stacks (flamegraph.pl,\n"
 	  "speedscope), speedscope's own format (a timeline per task) or Chrome's\n"
@@ -594,8 +594,9 @@ FtlDebugInfo *ftl_cli_source_debuginfo(const char *cmd, const FtlCliGlobals *g, 
 				       GError **error)
 {
 	g_autofree char *note = NULL;
-	FtlDebugInfo *d = ftl_cli_debuginfo(g, ftl_trace_label(trace), ftl_trace_kernel(trace),
-					    ftl_trace_build_id(trace), NULL, &note, error);
+	FtlDebugInfo *d = ftl_cli_debuginfo(g, trace ? ftl_trace_label(trace) : "the input",
+					    trace ? ftl_trace_kernel(trace) : NULL,
+					    trace ? ftl_trace_build_id(trace) : NULL, NULL, &note, error);
 	if (!d && error && !*error)
 		g_set_error(error, FTL_ERROR, FTL_ERROR_IO,
 			    "%s: functions by source need the kernel's debug info: %s", cmd,

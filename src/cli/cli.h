@@ -161,8 +161,9 @@ FtlDebugInfo *ftl_cli_debuginfo(const FtlCliGlobals *g, const char *input, const
  * another word or with --no-debuginfo. */
 gboolean ftl_cli_parse_source_by(const char *cmd, const FtlCliGlobals *g, const char *text,
 				 FtlSourceBy *by, GError **error);
-/* The debug info of the kernel trace ran on (its release, or --vmlinux),
- * for a command that groups functions by source: its absence is an error
+/* The debug info of the kernel trace ran on (its release, or --vmlinux;
+ * only --vmlinux for a NULL trace: folded stacks name no kernel), for a
+ * command that groups functions by source: its absence is an error
  * saying what was looked for, never an empty table. Free with
  * ftl_debuginfo_free(). */
 FtlDebugInfo *ftl_cli_source_debuginfo(const char *cmd, const FtlCliGlobals *g, FtlTrace *trace,
