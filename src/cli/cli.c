@@ -573,18 +573,18 @@ FtlDebugInfo *ftl_cli_debuginfo(const FtlCliGlobals *g, const char *input, const
 	return d;
 }
 
-gboolean ftl_cli_parse_source_by(const char *cmd, const FtlCliGlobals *g, const char *text,
-				 FtlSourceBy *by, GError **error)
+gboolean ftl_cli_parse_source_by(const char *cmd, const char *option, const FtlCliGlobals *g,
+				 const char *text, FtlSourceBy *by, GError **error)
 {
 	if (!ftl_source_by_parse(text, by)) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "%s: --by '%s': expected file or dir",
-			    cmd, text);
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "%s: %s '%s': expected file or dir",
+			    cmd, option, text);
 		return FALSE;
 	}
 	if (g->debuginfo.none) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "%s: --by %s needs the kernel's debug info, which --no-debuginfo refuses",
-			    cmd, text);
+			    "%s: %s %s needs the kernel's debug info, which --no-debuginfo refuses",
+			    cmd, option, text);
 		return FALSE;
 	}
 	return TRUE;

@@ -230,7 +230,8 @@ static gboolean flame_check_args(FlameArgs *a, FtlCliGlobals *g, int argc, FtlSv
 		return FALSE;
 	}
 	FtlSourceBy by;
-	if (a->color_by && !ftl_cli_parse_source_by("flame --color-by", g, a->color_by, &by, error))
+	if (a->color_by &&
+	    !ftl_cli_parse_source_by("flame", "--color-by", g, a->color_by, &by, error))
 		return FALSE;
 	return ftl_cli_parse_per(g, a->per, TRUE, &a->group, error);
 }

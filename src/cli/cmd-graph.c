@@ -72,7 +72,7 @@ gboolean ftl_cmd_graph(const FtlCommand *cmd, int argc, char **argv, GError **er
 	if (!graph_check(&g, per, max_nodes, threshold_us, &group, error))
 		return FALSE;
 	FtlSourceBy by = FTL_SOURCE_BY_DIR;
-	if (by_s && !ftl_cli_parse_source_by("graph", &g, by_s, &by, error))
+	if (by_s && !ftl_cli_parse_source_by("graph", "--by", &g, by_s, &by, error))
 		return FALSE;
 	graph_function_operand(&function, &argc, &argv);
 	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
