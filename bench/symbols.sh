@@ -32,7 +32,20 @@
 #   report --by file, the same trace                 7.8 s    2.5 s   451 MiB
 #     (44552 placed, 1348 in (unknown): assembly and symbols no DWARF
 #     function covers)
-# Where the time goes now (perf): libdw decoding each unit's line table
+# Measured again 2026-12-06 15:45 (the same -O2 build, load 15-16 on the
+# 2 CPUs, `uptime` beside each run): report --by file of the function trace
+# of all 45900 symbols 8.2-10.0 s wall, 2.1-2.4 s CPU, 452-463 MiB; still
+# over the 2 s asked. perf record of that run: libdw 38% of the samples,
+# libc 25% (malloc, free, unlink_chunk and msort: libdw has no symbols
+# here, so this is inference, but ftlens itself sorts little and allocates
+# one range per function, which points at libdw 0.188's line reader, that
+# allocates a node per row and sorts each unit's rows), the kernel 25%
+# (page faults on the DWARF), glib 7%, ftlens 5%; libdw's dwarf_siblingof
+# (the walk of each unit's top-level entries) 4.5%. dwarf_decl_file asks
+# dwarf_getsrcfiles, which in 0.188 reads the unit's whole line program;
+# reading the file table from the line program header directly (or
+# threads over units) is what is left to do, not done.
+# Where the time goes (the first perf): libdw decoding each unit's line table
 # once (dwarf_decl_file needs the unit's file table, which libdw 0.188
 # reads with the whole line program; the stack rows also build libdwfl's
 # line index) and the page faults of reading 560 MiB of DWARF. Memory is

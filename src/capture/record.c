@@ -47,6 +47,54 @@ char *ftl_record_uname(void)
 	return g_strdup_printf("%s %s %s %s", u.sysname, u.nodename, u.release, u.machine);
 }
 
+char *ftl_record_build_id(void)
+{
+	/* /sys/kernel/notes: the kernel's ELF notes, each a header of three
+	 * 32-bit words (name size, descriptor size, type), the name and the
+	 * descriptor, both padded to 4 bytes; NT_GNU_BUILD_ID (3) of "GNU" */
+	g_autofree char *data = NULL;
+	gsize len = 0;
+	if (!g_file_get_contents("/sys/kernel/notes", &data, &len, NULL))
+		return NULL;
+	for (gsize at = 0; len - at >= 12;) {
+		guint32 h[3];
+		memcpy(h, data + at, sizeof h);
+		gsize name = ((gsize)h[0] + 3) & ~(gsize)3, desc = ((gsize)h[1] + 3) & ~(gsize)3;
+		at += 12;
+		if (name > len - at || desc > len - at - name)
+			return NULL;
+		if (h[2] == 3 && h[0] == 4 && !memcmp(data + at, "GNU", 4) && h[1] > 0 &&
+		    h[1] <= 64) {
+			GString *hex = g_string_sized_new(2 * h[1]);
+			for (guint32 i = 0; i < h[1]; i++)
+				g_string_append_printf(hex, "%02x",
+						       (unsigned char)data[at + name + i]);
+			return g_string_free(hex, FALSE);
+		}
+		at += name + desc;
+	}
+	return NULL;
+}
+
+/* The running kernel's uname and build id beside the pages of a raw
+ * directory, so that its reader finds and checks the debug info. */
+static gboolean record_write_kernel(const char *dir, GError **error)
+{
+	g_autofree char *uname = ftl_record_uname();
+	g_autofree char *id = ftl_record_build_id();
+	const char *names[] = { "uname", "build_id" };
+	const char *texts[] = { uname, id };
+	for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
+		if (!texts[i])
+			continue;
+		g_autofree char *path = g_build_filename(dir, names[i], NULL);
+		g_autofree char *line = g_strconcat(texts[i], "\n", NULL);
+		if (!g_file_set_contents(path, line, -1, error))
+			return FALSE;
+	}
+	return TRUE;
+}
+
 void ftl_record_staging_sweep(const char *path, GString *notes)
 {
 	g_autofree char *parent = g_path_get_dirname(path);
@@ -283,6 +331,8 @@ static gboolean record_write(const FtlRecordOptions *o, FtlBuffer *b, const char
 			     GError **error)
 {
 	if (o->raw_dir) {
+		if (!record_write_kernel(staging, error))
+			return FALSE;
 		/* rename() replaces an empty directory, refuses a full one. */
 		if (g_rename(staging, o->raw_dir) != 0) {
 			int e = errno;

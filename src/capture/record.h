@@ -55,6 +55,9 @@ void ftl_record_staging_sweep(const char *path, GString *notes);
 void ftl_record_staging_remove(const char *dir);
 /* "Linux nodename release machine", trace-cmd's UNAME option. */
 char *ftl_record_uname(void);
+/* The running kernel's GNU build id in hex, from /sys/kernel/notes (as
+ * `readelf -n` prints it); NULL when unreadable or absent. g_free() it. */
+char *ftl_record_build_id(void);
 /* Reads per_cpu/cpuN/stats of the buffer. */
 FtlCpuStats *ftl_record_read_stats(const char *buffer_dir, guint n_cpus);
 /* Seconds of CLOCK_MONOTONIC. */

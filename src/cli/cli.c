@@ -42,7 +42,7 @@ const FtlCommand ftl_commands[] = {
 	{ "graph", "[FUNCTION] FILE...", "merged call tree with calls, total and self time",
 	  "Rebuilds function_graph call trees and merges them by call path, like\n"
 	  "uftrace graph; rooted at FUNCTION (all its calls merged) when given.",
-	  ftl_cmd_graph, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS },
+	  ftl_cmd_graph, FTL_CMD_RESULTS | FTL_CMD_EVENTS | FTL_CMD_SOURCES, FTL_INPUT_EVENTS },
 	{ "split", "--per-cpu -o DIR FILE...", "one file per CPU in the input's dialect",
 	  "Writes DIR/cpuN/trace for every CPU, with the input's own lines, so that\n"
 	  "each file reads like the kernel's per_cpu/cpuN/trace.",
@@ -96,7 +96,7 @@ const FtlCommand ftl_commands[] = {
 	  "function_graph calls (width = exact inclusive time), stack traces or function\n"
 	  "samples, or folded stacks: --chart puts calls in time, --inverted draws an icicle,\n"
 	  "--diff A B colours the change, --stack draws the stack tracer's deepest stacks.",
-	  ftl_cmd_flame, FTL_CMD_EVENTS, FTL_INPUT_EVENTS | FTL_INPUT_FOLDED | FTL_INPUT_STACKS },
+	  ftl_cmd_flame, FTL_CMD_EVENTS | FTL_CMD_SOURCES, FTL_INPUT_EVENTS | FTL_INPUT_FOLDED | FTL_INPUT_STACKS },
 	{ "export", "--to FORMAT -o OUT FILE...", "folded stacks, speedscope or Chrome/Perfetto JSON",
 	  "Writes the calls of a trace for other tools: folded stacks (flamegraph.pl,\n"
 	  "speedscope), speedscope's own format (a timeline per task) or Chrome's\n"
@@ -577,18 +577,18 @@ FtlDebugInfo *ftl_cli_debuginfo(const FtlCliGlobals *g, const char *input, const
 	return d;
 }
 
-gboolean ftl_cli_parse_source_by(const char *cmd, const FtlCliGlobals *g, const char *text,
-				 FtlSourceBy *by, GError **error)
+gboolean ftl_cli_parse_source_by(const char *cmd, const char *option, const FtlCliGlobals *g,
+				 const char *text, FtlSourceBy *by, GError **error)
 {
 	if (!ftl_source_by_parse(text, by)) {
-		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "%s: --by '%s': expected file or dir",
-			    cmd, text);
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "%s: %s '%s': expected file or dir",
+			    cmd, option, text);
 		return FALSE;
 	}
 	if (g->debuginfo.none) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-			    "%s: --by %s needs the kernel's debug info, which --no-debuginfo refuses",
-			    cmd, text);
+			    "%s: %s %s needs the kernel's debug info, which --no-debuginfo refuses",
+			    cmd, option, text);
 		return FALSE;
 	}
 	return TRUE;
@@ -598,8 +598,9 @@ FtlDebugInfo *ftl_cli_source_debuginfo(const char *cmd, const FtlCliGlobals *g, 
 				       GError **error)
 {
 	g_autofree char *note = NULL;
-	FtlDebugInfo *d = ftl_cli_debuginfo(g, ftl_trace_label(trace), ftl_trace_kernel(trace),
-					    ftl_trace_build_id(trace), NULL, &note, error);
+	FtlDebugInfo *d = ftl_cli_debuginfo(g, trace ? ftl_trace_label(trace) : "the input",
+					    trace ? ftl_trace_kernel(trace) : NULL,
+					    trace ? ftl_trace_build_id(trace) : NULL, NULL, &note, error);
 	if (!d && error && !*error)
 		g_set_error(error, FTL_ERROR, FTL_ERROR_IO,
 			    "%s: functions by source need the kernel's debug info: %s", cmd,

@@ -169,12 +169,13 @@ gboolean ftl_cli_parse_per(const FtlCliGlobals *g, const char *per, gboolean non
 FtlDebugInfo *ftl_cli_debuginfo(const FtlCliGlobals *g, const char *input, const char *release,
 				const char *build_id, const char *build, char **note,
 				GError **error);
-/* --by TEXT of command cmd ("file" or "dir") into *by; a usage error for
- * another word or with --no-debuginfo. */
-gboolean ftl_cli_parse_source_by(const char *cmd, const FtlCliGlobals *g, const char *text,
-				 FtlSourceBy *by, GError **error);
-/* The debug info of the kernel trace ran on (its release, or --vmlinux),
- * for a command that groups functions by source: its absence is an error
+/* option TEXT ("--by", "--color-by"; TEXT "file" or "dir") of command cmd
+ * into *by; a usage error for another word or with --no-debuginfo. */
+gboolean ftl_cli_parse_source_by(const char *cmd, const char *option, const FtlCliGlobals *g,
+				 const char *text, FtlSourceBy *by, GError **error);
+/* The debug info of the kernel trace ran on (its release, or --vmlinux;
+ * only --vmlinux for a NULL trace: folded stacks name no kernel), for a
+ * command that groups functions by source: its absence is an error
  * saying what was looked for, never an empty table. Free with
  * ftl_debuginfo_free(). */
 FtlDebugInfo *ftl_cli_source_debuginfo(const char *cmd, const FtlCliGlobals *g, FtlTrace *trace,

@@ -18,7 +18,7 @@
 
 typedef struct {
 	char *output, *per, *function, *minwidth, *title, *subtitle, *colors, *highlight, *from;
-	char *span_start, *span_end;
+	char *span_start, *span_end, *color_by;
 	gint width, max_frames;
 	gboolean chart, inverted, diff, normalize, stack;
 	FtlCallTreeGroup group; /* --per */
@@ -38,6 +38,7 @@ static void flame_args_clear(FlameArgs *a)
 	g_free(a->from);
 	g_free(a->span_start);
 	g_free(a->span_end);
+	g_free(a->color_by);
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(FlameArgs, flame_args_clear)
 
@@ -221,10 +222,17 @@ static gboolean flame_check_args(FlameArgs *a, FtlCliGlobals *g, int argc, FtlSv
 		bad = "--chart and --stack are different pictures: choose one";
 	else if (a->stack && a->span_start)
 		bad = "--stack: stack tables have no markers to make spans of";
+	else if (a->color_by && (a->diff || a->stack))
+		bad = "--color-by colours the frames of one flame graph or chart: not with --diff "
+		      "or --stack";
 	if (bad) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "flame: %s", bad);
 		return FALSE;
 	}
+	FtlSourceBy by;
+	if (a->color_by &&
+	    !ftl_cli_parse_source_by("flame", "--color-by", g, a->color_by, &by, error))
+		return FALSE;
 	return ftl_cli_parse_per(g, a->per, TRUE, &a->group, error);
 }
 
@@ -245,6 +253,19 @@ static gboolean flame_write(const FlameArgs *a, const FtlCliGlobals *g, FtlFlame
 			   " bytes\n",
 			   st.frames, st.merged, st.merged_nodes, st.minwidth_px, st.vanished,
 			   a->output, st.bytes);
+	return TRUE;
+}
+
+/* --color-by: the map of where the trace's functions are defined */
+static gboolean flame_color_by(const FlameArgs *a, const FtlCliGlobals *g, FtlTrace *trace,
+			       FtlDebugInfo **dbg, FtlSourceMap **sources, GError **error)
+{
+	FtlSourceBy by = FTL_SOURCE_BY_DIR;
+	ftl_source_by_parse(a->color_by, &by);
+	*dbg = ftl_cli_source_debuginfo("flame", g, trace, error);
+	if (!*dbg)
+		return FALSE;
+	*sources = ftl_source_map_new(*dbg, by);
 	return TRUE;
 }
 
@@ -294,6 +315,11 @@ static gboolean flame_draw(const FlameArgs *a, FtlCliGlobals *g, char **argv,
 		g_string_append_printf(sub, "%s%s", sub->len ? "; " : "", in.note->str);
 	}
 	o.subtitle = sub->str;
+	g_autoptr(FtlDebugInfo) dbg = NULL;
+	g_autoptr(FtlSourceMap) sources = NULL;
+	if (a->color_by && !flame_color_by(a, g, in.trace, &dbg, &sources, error))
+		return FALSE;
+	o.color_by = sources;
 	g_autofree char *both = a->diff ? g_strdup_printf("A: %s  B: %s", argv[1], argv[2]) : NULL;
 	o.input_label = both ? both : in.trace ? ftl_trace_label(in.trace) : argv[1];
 	g_autofree FtlFlameMark *marks = NULL;
@@ -356,6 +382,10 @@ gboolean ftl_cmd_flame(const FtlCommand *cmd, int argc, char **argv, GError **er
 		  "Palette, a stable colour per name: hot, kernel, mono, mem, io, aqua, purple, "
 		  "yellow",
 		  "NAME" },
+		{ "color-by", 0, 0, G_OPTION_ARG_STRING, &a.color_by,
+		  "Colour frames by the source directory or file defining each function, with a "
+		  "legend (needs the kernel's debug info)",
+		  "dir|file" },
 		{ "highlight", 0, 0, G_OPTION_ARG_STRING, &a.highlight,
 		  "Colour the frames whose name matches REGEX", "REGEX" },
 		{ "span", 0, 0, G_OPTION_ARG_STRING, &span_help,

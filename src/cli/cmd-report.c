@@ -129,7 +129,7 @@ gboolean ftl_cmd_report(const FtlCommand *cmd, int argc, char **argv, GError **e
 	if (!report_check(&g, per, sort_s, top, threshold_us, &key, &sort, error))
 		return FALSE;
 	FtlSourceBy by = FTL_SOURCE_BY_FILE;
-	if (by_s && !ftl_cli_parse_source_by("report", &g, by_s, &by, error))
+	if (by_s && !ftl_cli_parse_source_by("report", "--by", &g, by_s, &by, error))
 		return FALSE;
 	g.open_flags |= FTL_OPEN_NO_CALLERS; /* its markers table has no caller column */
 	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))

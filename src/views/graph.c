@@ -178,7 +178,7 @@ void ftl_graph_print(const FtlCallNode *root, const FtlGraphOptions *opt, FtlFor
 	}
 	gboolean on = opt->style && opt->style->color;
 	fprintf(out, "%s%12s %12s %9s   %s%s\n", ftl_color_code(on, FTL_COLOR_HEADER), "total",
-		"self", "calls", "function", ftl_color_reset(on));
+		"self", "calls", opt->what ? opt->what : "function", ftl_color_reset(on));
 	g_autoptr(GString) prefix = g_string_new(NULL);
 	graph_text(root, opt, 0, prefix, out);
 	fprintf(out,

@@ -14,6 +14,7 @@ typedef struct {
 	guint max_nodes;  /* the tree's node budget, when paths went past it */
 	guint64 folded;	  /* calls on new paths merged into "[other]" for it; 0: none */
 	const FtlTextStyle *style; /* text: colours; NULL: none */
+	const char *what;	   /* what a node names: NULL "function", "dir", "file" */
 } FtlGraphOptions;
 
 void ftl_graph_print(const FtlCallNode *root, const FtlGraphOptions *opt, FtlFormat format,

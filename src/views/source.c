@@ -188,3 +188,127 @@ FtlTable *ftl_source_table(FtlSourceMap *m, FtlFuncStats *funcs, const char *nam
 	}
 	return t;
 }
+
+struct _FtlSourceGraph {
+	GPtrArray *nodes; /* FtlCallNode*, owned; [0] the root */
+};
+
+/* parent's child named name, made when absent */
+static FtlCallNode *source_graph_child(FtlSourceGraph *g, FtlCallNode *parent, const char *name)
+{
+	for (FtlCallNode *c = parent->child; c; c = c->next)
+		if (!strcmp(c->func, name))
+			return c;
+	FtlCallNode *c = g_new0(FtlCallNode, 1);
+	c->func = name;
+	c->parent = parent;
+	c->depth = parent->depth + 1;
+	c->min_ns = FTL_TS_NONE;
+	if (parent->last_child)
+		parent->last_child->next = c;
+	else
+		parent->child = c;
+	parent->last_child = c;
+	parent->n_kids++;
+	g_ptr_array_add(g->nodes, c);
+	return c;
+}
+
+/* what a call of from adds to to: its entries, or only its self time */
+static void source_graph_add(FtlCallNode *to, const FtlCallNode *from, gboolean entries)
+{
+	to->flagged = ftl_sat_add_u64(to->flagged, from->flagged);
+	if (from->timed)
+		to->self_ns = ftl_sat_add_i64(to->self_ns, from->self_ns);
+	if (!entries)
+		return;
+	to->calls = ftl_sat_add_u64(to->calls, from->calls);
+	to->span_ns = ftl_sat_add_i64(to->span_ns, from->span_ns);
+	to->timed = ftl_sat_add_u64(to->timed, from->timed);
+	if (!from->timed)
+		return;
+	to->total_ns = ftl_sat_add_i64(to->total_ns, from->total_ns);
+	if (from->min_ns != FTL_TS_NONE) {
+		to->min_ns = to->min_ns == FTL_TS_NONE ? from->min_ns : MIN(to->min_ns, from->min_ns);
+		to->max_ns = MAX(to->max_ns, from->max_ns);
+	}
+}
+
+static gint source_graph_cmp(gconstpointer pa, gconstpointer pb)
+{
+	const FtlCallNode *a = *(FtlCallNode *const *)pa, *b = *(FtlCallNode *const *)pb;
+	if (a->total_ns != b->total_ns)
+		return a->total_ns > b->total_ns ? -1 : 1;
+	return strcmp(a->func, b->func);
+}
+
+/* every node's children by total, then name */
+static void source_graph_sort(FtlSourceGraph *g)
+{
+	g_autoptr(GPtrArray) kids = g_ptr_array_new();
+	for (guint i = 0; i < g->nodes->len; i++) {
+		FtlCallNode *n = g->nodes->pdata[i];
+		g_ptr_array_set_size(kids, 0);
+		for (FtlCallNode *c = n->child; c; c = c->next)
+			g_ptr_array_add(kids, c);
+		g_ptr_array_sort(kids, source_graph_cmp);
+		n->child = n->last_child = NULL;
+		for (guint k = kids->len; k-- > 0;) {
+			FtlCallNode *c = kids->pdata[k];
+			c->next = n->child;
+			n->child = c;
+		}
+	}
+}
+
+typedef struct {
+	const FtlCallNode *from;
+	FtlCallNode *to;
+} SourceGraphStep;
+
+FtlSourceGraph *ftl_source_graph_new(FtlSourceMap *m, const FtlCallNode *root, gboolean groups)
+{
+	FtlSourceGraph *g = g_new0(FtlSourceGraph, 1);
+	g->nodes = g_ptr_array_new_with_free_func(g_free);
+	FtlCallNode *top = g_new0(FtlCallNode, 1);
+	*top = (FtlCallNode){ .func = root->func, .calls = root->calls, .span_ns = root->span_ns,
+			      .timed = root->timed, .flagged = root->flagged,
+			      .total_ns = root->total_ns, .self_ns = root->self_ns,
+			      .min_ns = root->min_ns, .max_ns = root->max_ns };
+	g_ptr_array_add(g->nodes, top);
+	/* depth first without recursion: the tree's depth comes from the input */
+	g_autoptr(GArray) todo = g_array_new(FALSE, FALSE, sizeof(SourceGraphStep));
+	SourceGraphStep s = { root, top };
+	g_array_append_val(todo, s);
+	while (todo->len) {
+		s = g_array_index(todo, SourceGraphStep, todo->len - 1);
+		g_array_set_size(todo, todo->len - 1);
+		for (const FtlCallNode *c = s.from->child; c; c = c->next) {
+			const char *name = c->func;
+			if (!(groups && s.from == root) && name[0] != '[')
+				name = ftl_source_map_group(m, c->func);
+			FtlCallNode *to = s.to;
+			gboolean entries = s.to == top || strcmp(s.to->func, name) != 0;
+			if (entries)
+				to = source_graph_child(g, s.to, name);
+			source_graph_add(to, c, entries);
+			SourceGraphStep next = { c, to };
+			g_array_append_val(todo, next);
+		}
+	}
+	source_graph_sort(g);
+	return g;
+}
+
+const FtlCallNode *ftl_source_graph_root(const FtlSourceGraph *g)
+{
+	return g->nodes->pdata[0];
+}
+
+void ftl_source_graph_free(FtlSourceGraph *g)
+{
+	if (!g)
+		return;
+	g_ptr_array_unref(g->nodes);
+	g_free(g);
+}

@@ -5,6 +5,7 @@
  * of where the time went (mm/, fs/ext4/, drivers/net/...). */
 #pragma once
 
+#include "analysis/calltree.h"
 #include "analysis/funcstats.h"
 #include "symbols/debuginfo.h"
 #include "views/table.h"
@@ -44,4 +45,25 @@ const char *ftl_source_map_group(FtlSourceMap *m, const char *func);
  * timed. The sums of calls, self and total equal those of funcs' rows. */
 FtlTable *ftl_source_table(FtlSourceMap *m, FtlFuncStats *funcs, const char *name);
 
+/* The call tree below root regrouped by where its functions are defined:
+ * a subsystem graph. Each node of the tree goes to its function's group
+ * (file or directory, as the map was made); a call whose group is its
+ * caller's is merged into the caller's node (its self time added there,
+ * its calls not counted again); a call into another group is a child node
+ * named by that group. So a node's calls are the entries into its group
+ * from its parent's, its total the time of those entries, its self the
+ * time spent in its group's own functions below them, and total = self +
+ * the children's totals wherever every call is timed. Nodes whose name
+ * opens with '[' ("[irq]", "[other]") keep their name, and with groups the
+ * tree's top level (its "CPU 1" or "bash-123" nodes) is kept as it is.
+ * Children are sorted by total time (descending), then name. Names are
+ * borrowed from the map and the tree: both must outlive the result. Free
+ * with ftl_source_graph_free(). */
+typedef struct _FtlSourceGraph FtlSourceGraph;
+FtlSourceGraph *ftl_source_graph_new(FtlSourceMap *m, const FtlCallNode *root, gboolean groups);
+/* The root ("(root)", the tree root's figures); lives as long as g. */
+const FtlCallNode *ftl_source_graph_root(const FtlSourceGraph *g);
+void ftl_source_graph_free(FtlSourceGraph *g);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlSourceMap, ftl_source_map_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlSourceGraph, ftl_source_graph_free)

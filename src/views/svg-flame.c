@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/checked.h"
 #include "util/error.h"
 #include "util/escape.h"
 #include "util/timefmt.h"
@@ -88,7 +89,21 @@ typedef struct {
 	GPtrArray *sub; /* the subtitle's lines, escaped, each fitting the width */
 	gboolean sub_cut; /* a line was cut: all of it on hover */
 	GRegex *hl;
+	/* --color-by: each box's group (NULL for boxes of no function), and
+	 * the legend's groups (SvgGroup) by weight, the most drawn first */
+	const char **box_group;
+	GArray *legend;
+	double legend_y; /* where the legend's first row is */
 } SvgLayout;
+
+/* One group of the legend: its name, what its frames weigh of their own
+ * (self), its colour and where the legend puts it. */
+typedef struct {
+	const char *name;
+	gint64 self;
+	char fill[32];
+	double x, y;
+} SvgGroup;
 
 static gboolean svg_box(SvgLayout *L, const FtlFlameNode *node, const FtlFlameNode *parent,
 			gint64 o, gint64 n, gint64 w, guint level, guint lane, FtlFlameKind kind)
@@ -342,6 +357,32 @@ static void svg_palette(FtlFlameColors c, const char *name, char *buf, gsize siz
 	svg_rgb(r, g, b, buf, size);
 }
 
+/* A group's colour: a hue, saturation and lightness from its name's hash,
+ * so that a directory keeps its colour from one graph to the next and
+ * neighbours differ more than one palette's shades would. */
+static void svg_group_color(const char *group, char *buf, gsize size)
+{
+	if (!strcmp(group, FTL_SOURCE_UNKNOWN)) {
+		g_strlcpy(buf, "rgb(205,205,215)", size);
+		return;
+	}
+	double v[3];
+	svg_name_hash(group, v);
+	double hue = v[0] * 360, sat = 0.50 + 0.25 * v[1], light = 0.58 + 0.14 * v[2];
+	double c = (1 - fabs(2 * light - 1)) * sat, hp = hue / 60;
+	double x = c * (1 - fabs(fmod(hp, 2) - 1)), m = light - c / 2;
+	/* HSL to RGB: the sextant of the hue says which channel gets c and
+	 * which x (red, yellow, green, cyan, blue, magenta) */
+	static const int first[6] = { 0, 1, 1, 2, 2, 0 };
+	static const int second[6] = { 1, 0, 2, 1, 0, 2 };
+	double rgb[3] = { 0, 0, 0 };
+	int k = (int)hp % 6;
+	rgb[first[k]] = c;
+	rgb[second[k]] = x;
+	svg_rgb((int)((rgb[0] + m) * 255 + 0.5), (int)((rgb[1] + m) * 255 + 0.5),
+		(int)((rgb[2] + m) * 255 + 0.5), buf, size);
+}
+
 /* --diff: red for growth, blue for shrinkage, by the change on the path. */
 static void svg_diff_color(gint64 delta, gint64 max_abs, char *buf, gsize size)
 {
@@ -370,6 +411,9 @@ static void svg_fill(const SvgLayout *L, const SvgBox *b, const char *name, gint
 		g_strlcpy(buf, "rgb(60,150,255)", size);
 	else if (b->kind == FTL_FLAME_IRQ)
 		g_strlcpy(buf, "rgb(235,80,80)", size);
+	else if (L->box_group && L->box_group[b - (const SvgBox *)(gpointer)L->boxes->data])
+		svg_group_color(L->box_group[b - (const SvgBox *)(gpointer)L->boxes->data], buf,
+				size);
 	else
 		svg_palette(L->opt->colors, name, buf, size);
 }
@@ -770,6 +814,115 @@ static gboolean svg_head(xmlTextWriterPtr w, SvgLayout *L, double width, GError 
 	return TRUE;
 }
 
+/* ---- --color-by: the groups and their legend ------------------------------ */
+
+#define SVG_LEGEND_MAX 24 /* groups named in the legend; the rest counted */
+
+static gint svg_group_cmp(gconstpointer pa, gconstpointer pb)
+{
+	const SvgGroup *a = pa, *b = pb;
+	if (a->self != b->self)
+		return a->self > b->self ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+static void svg_legend_text(const SvgGroup *g, gint64 all, char *buf, gsize size)
+{
+	g_autofree char *vis = ftl_escape_markup(g->name, -1);
+	g_snprintf(buf, size, "%s %.1f%%", vis, svg_pct(g->self, all));
+}
+
+/* Each box's group, looked up here, before the frames are written (by two
+ * threads: the map is not theirs to share); the legend's groups by their
+ * frames' own weight, laid out in rows under the title. */
+static void svg_groups(SvgLayout *L, double width)
+{
+	L->box_group = g_new0(const char *, L->boxes->len + 1);
+	L->legend = g_array_new(FALSE, TRUE, sizeof(SvgGroup));
+	g_autoptr(GHashTable) at = g_hash_table_new(g_str_hash, g_str_equal);
+	for (guint i = 0; i < L->boxes->len; i++) {
+		const SvgBox *b = &g_array_index(L->boxes, SvgBox, i);
+		if (!b->node || b->kind != FTL_FLAME_FRAME || (b->flags & BOX_VANISHED))
+			continue;
+		const char *g = ftl_source_map_group(L->opt->color_by, b->node->name);
+		L->box_group[i] = g;
+		gpointer k = g_hash_table_lookup(at, g);
+		if (!k) {
+			SvgGroup ng = { .name = g };
+			svg_group_color(g, ng.fill, sizeof ng.fill);
+			g_array_append_val(L->legend, ng);
+			k = GUINT_TO_POINTER(L->legend->len);
+			g_hash_table_insert(at, (gpointer)g, k);
+		}
+		SvgGroup *sg = &g_array_index(L->legend, SvgGroup, GPOINTER_TO_UINT(k) - 1);
+		sg->self = ftl_sat_add_i64(sg->self, MAX(b->node->self, 0));
+	}
+	g_array_sort(L->legend, svg_group_cmp);
+	double x = SVG_XPAD, y = L->top + SVG_SUB_LINE / 2;
+	L->legend_y = y;
+	char text[160];
+	for (guint i = 0; i < L->legend->len && i <= SVG_LEGEND_MAX; i++) {
+		SvgGroup *g = &g_array_index(L->legend, SvgGroup, i);
+		if (i == SVG_LEGEND_MAX)
+			g_snprintf(text, sizeof text, "and %u more", L->legend->len - i);
+		else
+			svg_legend_text(g, L->f ? ftl_flame_root(L->f)->value : 0, text, sizeof text);
+		double w = 18 + (double)g_utf8_strlen(text, -1) * SVG_INPUT_FONT * SVG_FONTW + 12;
+		if (x > SVG_XPAD && x + w > width - SVG_XPAD) {
+			x = SVG_XPAD;
+			y += SVG_SUB_LINE;
+		}
+		g->x = x;
+		g->y = y;
+		x += w;
+	}
+	if (L->legend->len)
+		L->top = y + SVG_SUB_LINE + 4;
+}
+
+static void svg_legend(xmlTextWriterPtr w, const SvgLayout *L, gint64 all)
+{
+	if (!L->legend || !L->legend->len)
+		return;
+	W_START(w, "g");
+	W_STR(w, "id", "legend");
+	char text[160], amount[48];
+	for (guint i = 0; i < L->legend->len && i <= SVG_LEGEND_MAX; i++) {
+		const SvgGroup *g = &g_array_index(L->legend, SvgGroup, i);
+		W_START(w, "g");
+		W_STR(w, "class", "group");
+		if (i == SVG_LEGEND_MAX) {
+			g_snprintf(text, sizeof text, "and %u more", L->legend->len - i);
+		} else {
+			svg_legend_text(g, all, text, sizeof text);
+			W_START(w, "title");
+			g_autofree char *vis = ftl_escape_markup(g->name, -1);
+			svg_amount(L, g->self, amount, sizeof amount);
+			g_autofree char *tip = g_strdup_printf("%s: %s of its own (%.2f%%)", vis,
+							       amount, svg_pct(g->self, all));
+			xmlTextWriterWriteString(w, BAD_CAST tip);
+			W_END(w);
+			W_START(w, "rect");
+			ftl_svg_attr_num(w, "x", g->x, 1);
+			ftl_svg_attr_num(w, "y", g->y, 1);
+			ftl_svg_attr_num(w, "width", 12, 0);
+			ftl_svg_attr_num(w, "height", 12, 0);
+			W_STR(w, "fill", g->fill);
+			W_STR(w, "stroke", "rgb(120,120,120)");
+			W_STR(w, "stroke-width", "0.5");
+			W_END(w);
+		}
+		W_START(w, "text");
+		ftl_svg_attr_num(w, "x", g->x + (i == SVG_LEGEND_MAX ? 0 : 16), 1);
+		ftl_svg_attr_num(w, "y", g->y + 10, 1);
+		W_STR(w, "font-size", "10");
+		xmlTextWriterWriteString(w, BAD_CAST text);
+		W_END(w);
+		W_END(w);
+	}
+	W_END(w);
+}
+
 /* Frames are written by two writers when there are many: the second half
  * by a thread into memory, as a fragment the document's writer then copies
  * in. libxml2's writer spends some 15 us a frame (14 attributes, a title);
@@ -830,6 +983,16 @@ static gboolean svg_all_frames(xmlTextWriterPtr w, const SvgLayout *L, gint64 al
 	return rc >= 0;
 }
 
+static void svg_layout_clear(SvgLayout *L)
+{
+	g_array_unref(L->boxes);
+	g_array_unref(L->lane_levels);
+	g_ptr_array_unref(L->sub);
+	g_free(L->box_group);
+	if (L->legend)
+		g_array_unref(L->legend);
+}
+
 /* long: one document, head to tail, in the order the format wants it */
 gboolean ftl_flame_svg_write(FtlFlame *f, const FtlFlameSvgOptions *opt, FILE *out,
 			     FtlFlameSvgStats *stats, GError **error)
@@ -852,6 +1015,8 @@ gboolean ftl_flame_svg_write(FtlFlame *f, const FtlFlameSvgOptions *opt, FILE *o
 	if (!L.chart)
 		thr = MAX(thr, 1); /* a frame of no weight is never drawn */
 	svg_layout(&L, thr);
+	if (opt->color_by && !opt->diff)
+		svg_groups(&L, width);
 	L.scale = avail / (double)L.total;
 	L.st.minwidth_px = (double)L.thr * L.scale;
 	if (L.chart) {
@@ -868,12 +1033,11 @@ gboolean ftl_flame_svg_write(FtlFlame *f, const FtlFlameSvgOptions *opt, FILE *o
 	}
 	g_autoptr(FtlSvgWriter) sw = ftl_svg_writer_new(out, error);
 	if (!sw || !svg_head(sw->w, &L, width, error)) {
-		g_array_unref(L.boxes);
-		g_array_unref(L.lane_levels);
-	g_ptr_array_unref(L.sub);
+		svg_layout_clear(&L);
 		return FALSE;
 	}
 	xmlTextWriterPtr w = sw->w;
+	svg_legend(w, &L, all);
 	if (L.chart) {
 		svg_axis(w, &L);
 		svg_marks(w, &L);
@@ -898,8 +1062,6 @@ gboolean ftl_flame_svg_write(FtlFlame *f, const FtlFlameSvgOptions *opt, FILE *o
 	L.st.bytes = sw->bytes;
 	if (stats)
 		*stats = L.st;
-	g_array_unref(L.boxes);
-	g_array_unref(L.lane_levels);
-	g_ptr_array_unref(L.sub);
+	svg_layout_clear(&L);
 	return ok;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "analysis/flame.h"
+#include "views/source.h"
 
 typedef enum {
 	FTL_FLAME_COLORS_HOT = 0, /* FlameGraph's default: reds and yellows */
@@ -54,6 +55,10 @@ typedef struct {
 	const FtlFlameMark *marks; /* charts: may be NULL */
 	guint n_marks;
 	const char *input_label; /* shown at the bottom; may be NULL */
+	/* --color-by dir|file: a frame's colour is its function's group's (a
+	 * stable colour per group name), with a legend of the groups drawn
+	 * under the title; NULL: by name (colors). Not with diff. */
+	FtlSourceMap *color_by;
 } FtlFlameSvgOptions;
 
 typedef struct {

@@ -284,6 +284,47 @@ async function checkLoad(browser, file, shot, selector, min, wide) {
 	note(`${path.basename(file)}: ${n} ${selector}`);
 }
 
+// --color-by: the legend is drawn above every frame, inside the picture,
+// its entries apart; every function frame's fill is the colour of one of
+// its entries (the legend names 24 groups at most: the fixture has 17
+// groups); hover still works and the screenshot is kept.
+async function checkLegend(browser, file, shot, min) {
+	const page = await open(browser, file);
+	const r = await page.evaluate(() => {
+		const legend = [...document.querySelectorAll("#legend g.group rect")];
+		const boxes = legend.map((e) => e.getBBox());
+		const texts = [...document.querySelectorAll("#legend g.group text")].map((e) => e.getBBox());
+		const fills = new Set(legend.map((e) => e.getAttribute("fill")));
+		const frames = [...document.querySelectorAll("#frames g.f")];
+		const named = frames.filter((g) => !/^(all|\[|CPU |.*-[0-9]+$)/.test(g.querySelector("title").textContent));
+		const stray = named.map((g) => g.querySelector("rect").getAttribute("fill"))
+			.filter((f) => !fills.has(f) && f !== "rgb(190,190,190)");
+		const top = Math.min(...frames.map((g) => g.querySelector("rect").getBBox().y));
+		const bottom = Math.max(...boxes.map((b) => b.y + b.height), ...texts.map((b) => b.y + b.height));
+		const right = Math.max(...texts.map((b) => b.x + b.width));
+		let overlap = 0;
+		for (let i = 0; i < texts.length; i++)
+			for (let j = i + 1; j < texts.length; j++) {
+				const a = texts[i], b = texts[j];
+				if (a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height)
+					overlap++;
+			}
+		return { n: legend.length, distinct: fills.size, named: named.length, stray: stray.length,
+			 top, bottom, right, overlap, width: +document.documentElement.getAttribute("width") };
+	});
+	if (r.n < +min || r.distinct !== r.n)
+		fail(`${r.n} legend entries, ${r.distinct} colours, expected at least ${min}, all different`);
+	if (r.stray)
+		fail(`${r.stray} of ${r.named} function frames have a colour the legend lacks`);
+	if (r.bottom > r.top || r.right > r.width || r.overlap)
+		fail(`legend ends at y ${r.bottom.toFixed(0)} x ${r.right.toFixed(0)}, frames begin at ${r.top.toFixed(0)}, ${r.overlap} overlaps`);
+	await page.hover("#frames g.f >> nth=1");
+	await page.locator(":root").screenshot({ path: shot });
+	clean(page, file);
+	await page.close();
+	note(`${path.basename(file)}: ${r.n} groups in the legend, ${r.named} function frames in their colours`);
+}
+
 // speedscope's own page from node_modules opens FILE like a user does
 // (Browse...), shows "(1/N)" for the N profiles the file has (one per
 // task: speedscope profiles, or threads with calls in trace events), the
@@ -375,6 +416,8 @@ async function main() {
 			await checkInert(browser, args[0], args[1]);
 		else if (cmd === "load")
 			await checkLoad(browser, args[0], args[1], args[2], args[3], args[4]);
+		else if (cmd === "legend")
+			await checkLegend(browser, args[0], args[1], args[2]);
 		else if (cmd === "speedscope")
 			await checkSpeedscope(browser, args[0], args[1]);
 		else

@@ -9,9 +9,9 @@ build directory cut (found from start_kernel's init/main.c).
 Functions that System.map lacks or addr2line cannot place go to
 "(unknown)".
 
-usage: source_oracle.py VMLINUX SYSTEM.MAP REPORT.CSV BY OUT.CSV
+usage: source_oracle.py VMLINUX SYSTEM.MAP REPORT.CSV BY OUT.CSV [PLACES.CSV]
 Writes source,functions,calls,timed_calls,self_ns,total_ns rows (sorted
-by source) and prints "placed N of M functions; D where ..." on stdout."""
+by source), and function,source rows to PLACES.CSV when given, and prints "placed N of M functions; D where ..." on stdout."""
 
 import csv
 import io
@@ -20,6 +20,7 @@ import subprocess
 import sys
 
 vml, smap, report, by, out = sys.argv[1:6]
+places = {}
 
 # the functions section of the plain report's CSV
 text = open(report).read()
@@ -81,6 +82,7 @@ for r in rows:
         g = f if by == "file" else (f[: f.rfind("/") + 1] if "/" in f else f)
     else:
         g = "(unknown)"
+    places[r["function"]] = g
     s = groups.setdefault(g, {"functions": set(), "calls": 0, "timed_calls": 0, "self_ns": 0,
                               "total_ns": 0})
     s["functions"].add(r["function"])
@@ -95,5 +97,10 @@ with open(out, "w") as o:
         s = groups[g]
         o.write("%s,%d,%d,%d,%d,%d\n" % (g, len(s["functions"]), s["calls"], s["timed_calls"],
                                          s["self_ns"], s["total_ns"]))
+if len(sys.argv) > 6:
+    with open(sys.argv[6], "w") as o:
+        o.write("function,source\n")
+        for f in sorted(places):
+            o.write("%s,%s\n" % (f, places[f]))
 print("placed %d of %d functions; %d where eu-addr2line and addr2line differ (eu-addr2line's "
       "taken): %s" % (placed, len(rows), len(differ), " ".join(differ)))

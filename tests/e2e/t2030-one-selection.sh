@@ -8,12 +8,13 @@
 # nothing. Each sample runs every flag set through dump and the commands in
 # rotation, so that every command meets every sample and every flag set;
 # FTL_SELECTION_FULL=1 runs the whole matrix (selection_matrix.py says how
-# many runs either took).
+# many runs either took). Then report --by dir against the plain report and
+# graph --by dir under those flag sets (source_figures.py).
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 prereq PYTHON
 make_tmpdir
-plan 2
+plan 3
 
 samples=$T/samples
 {
@@ -48,4 +49,19 @@ for c in $("$FTLENS" help --commands | awk -F '\t' '$3 == "selects" { print $1 }
 	echo "$covered" | grep -qx "$c" || missing="$missing $c"
 done
 check "the run covered every command that selects events (missing:$missing)" '[ -z "$missing" ]'
+
+# the figures by source under every flag set: report --by dir sums to the
+# plain report and equals graph --by dir per directory (the rig's captures,
+# the kernel whose debug info the README's test command installs)
+if have_prereq RIG_DEBUGINFO; then
+	python3 "$top_srcdir/tests/e2e/source_figures.py" "$FTLENS" "$vml" \
+		"$FTL_TESTDATA/vm/fgraph-basic/trace.txt" "$FTL_TESTDATA/vm/function/default.txt" \
+		>"$T/src" 2>&1
+	rc=$?
+	sed 's/^/# /' "$T/src"
+	check "report --by dir: the plain report's calls and self, graph --by dir's self per directory, under every flag set ($(tail -n 1 "$T/src"))" \
+		'[ $rc -eq 0 ]'
+else
+	skip "no rig debug info: $prereq_why"
+fi
 finish

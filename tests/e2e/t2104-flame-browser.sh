@@ -6,7 +6,8 @@
 # click zoom, Reset Zoom, Ctrl-F search with its exact "Matched:" share
 # (checked against folded stacks) and the URL state work; the hostile marker
 # sets no global; speedscope's own page opens the speedscope and Chrome
-# exports; the speedscope export passes speedscope's schema. A PNG of every
+# exports; the speedscope export passes speedscope's schema; --color-by dir
+# colours every frame as its legend says. A PNG of every
 # view is kept in tests/e2e/t2104-flame-browser/ beside this test's log.
 . "$(dirname "$0")/lib.sh"
 prereq PYTHON CHROMIUM NODE_MODULES
@@ -18,7 +19,7 @@ drive=$top_srcdir/tests/e2e/flame_browser.js
 shots=$PWD/tests/e2e/t2104-flame-browser
 rm -rf "$shots" && mkdir -p "$shots" || exit 1
 diag "screenshots in $shots"
-plan 11
+plan 12
 
 browser() { node "$drive" "$FTL_NODE_MODULES" "$@"; }
 
@@ -65,6 +66,11 @@ check REAL_DATA "stack chart: two snapshots side by side fill the width given, f
 	 browser load "$T/stack.svg" "$shots/stack-chart.png" "g.sf" 40 110 &&
 	 "$FTLENS" flame --stack --width 800 -o "$T/stack800.svg" "$vm/stack/stack_trace" &&
 	 browser load "$T/stack800.svg" "$shots/stack-chart-800.png" "g.sf" 10 110'
+check RIG_DEBUGINFO "--color-by dir: every frame in its directory's legend colour, the legend above the frames, zoom and search as before" \
+	'"$FTLENS" flame --color-by dir --vmlinux "$vml" --minwidth 0 -o "$T/bydir.svg" "$vm/fgraph-basic/trace.txt" &&
+	 browser legend "$T/bydir.svg" "$shots/flame-color-by-dir.png" 8 &&
+	 "$FTLENS" export --to folded -o "$T/basic.folded" "$vm/fgraph-basic/trace.txt" &&
+	 browser svg "$T/bydir.svg" "$shots/flame-color-by-dir-zoom.png" "^vfs_" "$(share "$T/basic.folded" "^vfs_")"'
 check "hostile marker and names: shown as text, no script runs, no global set" \
 	'"$FTLENS" flame --chart -o "$T/hostile.svg" "$hostile/hostile-fgraph.txt" &&
 	 browser inert "$T/hostile.svg" "$shots/hostile.png"'
