@@ -9,6 +9,7 @@
 
 struct _FtlDiags {
 	FtlDiagEntry e[FTL_DIAG_N_KINDS];
+	GHashTable *rank; /* input path -> its place + 1 */
 };
 
 static const struct {
@@ -53,14 +54,41 @@ void ftl_diags_free(FtlDiags *d)
 		g_free(d->e[i].first_file);
 		g_free(d->e[i].first_text);
 	}
+	if (d->rank)
+		g_hash_table_destroy(d->rank);
 	g_free(d);
+}
+
+void ftl_diags_rank_file(FtlDiags *d, const char *file)
+{
+	if (!file)
+		return;
+	if (!d->rank)
+		d->rank = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	if (!g_hash_table_contains(d->rank, file))
+		g_hash_table_insert(d->rank, g_strdup(file),
+				    GUINT_TO_POINTER(g_hash_table_size(d->rank) + 1));
+}
+
+/* file's place among the inputs; G_MAXUINT for one never ranked. */
+static guint diags_rank(const FtlDiags *d, const char *file)
+{
+	gpointer v = d->rank && file ? g_hash_table_lookup(d->rank, file) : NULL;
+	return v ? GPOINTER_TO_UINT(v) - 1 : G_MAXUINT;
 }
 
 void ftl_diags_add(FtlDiags *d, FtlDiagKind kind, const FtlDiagLoc *at, const char *text,
 		   gssize text_len, guint64 amount)
 {
 	FtlDiagEntry *e = &d->e[kind];
-	if (e->count++ == 0) {
+	guint rank = diags_rank(d, at ? at->file : NULL);
+	gboolean earlier = e->count && rank < e->first_rank;
+	if (earlier) {
+		g_clear_pointer(&e->first_file, g_free);
+		g_clear_pointer(&e->first_text, g_free);
+	}
+	if (e->count++ == 0 || earlier) {
+		e->first_rank = rank;
 		e->first_file = g_strdup(at && at->file ? at->file : "");
 		e->first_line = at ? at->line : 0;
 		e->first_cpu = at ? at->cpu : -1;
@@ -81,6 +109,7 @@ void ftl_diags_set(FtlDiags *d, FtlDiagKind kind, const FtlDiagEntry *from)
 	*e = *from;
 	e->first_file = from->count ? g_strdup(from->first_file ? from->first_file : "") : NULL;
 	e->first_text = g_strdup(from->first_text);
+	e->first_rank = diags_rank(d, e->first_file);
 }
 
 const FtlDiagEntry *ftl_diags_get(const FtlDiags *d, FtlDiagKind kind)

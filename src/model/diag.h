@@ -38,6 +38,7 @@ typedef struct {
 	guint64 first_line;
 	gint first_cpu;
 	char *first_text; /* the offending text (its first 160 bytes) made visible */
+	guint first_rank; /* first_file's place among the inputs (ftl_diags_rank_file) */
 } FtlDiagEntry;
 
 /* Where an anomaly was seen: what the input does not say is NULL, 0, -1. */
@@ -51,10 +52,16 @@ typedef struct _FtlDiags FtlDiags;
 
 FtlDiags *ftl_diags_new(void);
 void ftl_diags_free(FtlDiags *d);
+/* Gives file the next place among d's inputs (the order they were given
+ * in); a file given again keeps its place. */
+void ftl_diags_rank_file(FtlDiags *d, const char *file);
 /* Counts one occurrence at *at (NULL: nowhere) and adds amount to kind's.
  * The first one keeps its location and its text: text_len bytes of text
  * (-1: up to its NUL; text NULL: none), the first 160 of them, made
- * visible. */
+ * visible. With several inputs the first input holding one wins (the
+ * order their chunks are read in, by chunk size or threads, must not choose
+ * it); within one input, or among inputs never ranked (after those
+ * ranked), the one counted first. */
 void ftl_diags_add(FtlDiags *d, FtlDiagKind kind, const FtlDiagLoc *at, const char *text,
 		   gssize text_len, guint64 amount);
 /* Replaces kind's entry by a copy of from (an index restoring what a full

@@ -477,7 +477,7 @@ static void text_index_restore_end(TextSource *ts)
 	for (guint i = 0; i < FTL_INDEX_N_DIAGS; i++) {
 		const FtlIndexDiag *x = &end->diags[i];
 		FtlDiagEntry e = { x->count, x->amount, x->count ? src->path : NULL, x->first_line,
-				   x->first_cpu, (char *)ftl_index_str(idx, x->first_text) };
+				   x->first_cpu, (char *)ftl_index_str(idx, x->first_text), 0 };
 		ftl_diags_set(ftl_trace_diags(src->trace), ftl_index_diag_kinds[i], &e);
 	}
 	for (guint i = 0; i < ftl_index_n_tasks(idx); i++) {
