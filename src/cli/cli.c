@@ -224,8 +224,89 @@ static gboolean cli_entry_taken(const GOptionEntry *own, const GOptionEntry *e)
 	return FALSE;
 }
 
+/* The options that take a value, short and long (ftl_cli_parse splits
+ * "-j4" into "-j" "4" for GOption, which reads "-j4" as -j and -4). */
+typedef struct {
+	gchar short_name;
+	const char *long_name;
+} CliValued;
+
+static void cli_note_valued(GArray *valued, const GOptionEntry *e)
+{
+	for (; valued && e->long_name; e++)
+		if (e->arg != G_OPTION_ARG_NONE &&
+		    !(e->flags & (G_OPTION_FLAG_NO_ARG | G_OPTION_FLAG_OPTIONAL_ARG)))
+			g_array_append_val(valued, ((CliValued){ e->short_name, e->long_name }));
+}
+
+static const CliValued *cli_valued_short(GArray *valued, gchar c)
+{
+	for (guint i = 0; i < valued->len; i++)
+		if (c && g_array_index(valued, CliValued, i).short_name == c)
+			return &g_array_index(valued, CliValued, i);
+	return NULL;
+}
+
+static gboolean cli_valued_long(GArray *valued, const char *name)
+{
+	for (guint i = 0; i < valued->len; i++)
+		if (strcmp(g_array_index(valued, CliValued, i).long_name, name) == 0)
+			return TRUE;
+	return FALSE;
+}
+
+/* Splits each "-Xvalue" (X a short option taking a value, after any
+ * flags grouped before it: "-vefoo") into "-X" "value", as getopt reads
+ * it; a value given as the next argument is left alone, and "--" ends
+ * the options. *argv is replaced only when something is split (the new
+ * vector lives as long as the process, as main's does). */
+static void cli_split_attached(GArray *valued, int *argc, char ***argv)
+{
+	static GPtrArray *kept; /* what was made, reachable to the end */
+	g_autoptr(GPtrArray) out = g_ptr_array_new();
+	gboolean changed = FALSE, options = TRUE;
+	for (int i = 0; i < *argc; i++) {
+		char *a = (*argv)[i];
+		int split = 0;
+		gboolean value_next = FALSE;
+		if (i == 0 || !options)
+			;
+		else if (strcmp(a, "--") == 0)
+			options = FALSE;
+		else if (g_str_has_prefix(a, "--"))
+			value_next = !strchr(a, '=') && cli_valued_long(valued, a + 2);
+		else if (a[0] == '-' && a[1])
+			for (int j = 1; a[j]; j++)
+				if (cli_valued_short(valued, a[j])) {
+					split = a[j + 1] ? j + 1 : 0;
+					value_next = !split;
+					break;
+				}
+		if (split) {
+			if (!kept)
+				kept = g_ptr_array_new();
+			char *opt = g_strndup(a, (gsize)split);
+			g_ptr_array_add(kept, opt);
+			g_ptr_array_add(out, opt);
+			g_ptr_array_add(out, a + split);
+			changed = TRUE;
+		} else {
+			g_ptr_array_add(out, a);
+		}
+		if (value_next && i + 1 < *argc)
+			g_ptr_array_add(out, (*argv)[++i]);
+	}
+	if (!changed)
+		return;
+	*argc = (int)out->len;
+	g_ptr_array_add(out, NULL);
+	char **v = (char **)g_ptr_array_free(g_steal_pointer(&out), FALSE);
+	g_ptr_array_add(kept, v);
+	*argv = v;
+}
+
 /* The options of every command that prints results, spelt alike on each. */
-static GOptionGroup *cli_output_group(FtlCliGlobals *g)
+static GOptionGroup *cli_output_group(FtlCliGlobals *g, GArray *valued)
 {
 	const GOptionEntry entries[] = {
 		{ "format", 'F', 0, G_OPTION_ARG_STRING, &g->format_s,
@@ -238,11 +319,12 @@ static GOptionGroup *cli_output_group(FtlCliGlobals *g)
 	GOptionGroup *grp = g_option_group_new("output", "Output options:",
 					       "Show the output options", NULL, NULL);
 	g_option_group_add_entries(grp, entries);
+	cli_note_valued(valued, entries);
 	return grp;
 }
 
 /* The options of the commands that show source lines (FTL_CMD_SOURCES). */
-static GOptionGroup *cli_debuginfo_group(FtlCliGlobals *g)
+static GOptionGroup *cli_debuginfo_group(FtlCliGlobals *g, GArray *valued)
 {
 	FtlDebugInfoOptions *o = &g->debuginfo;
 	const GOptionEntry entries[] = {
@@ -265,11 +347,13 @@ static GOptionGroup *cli_debuginfo_group(FtlCliGlobals *g)
 	GOptionGroup *grp = g_option_group_new("debuginfo", "Debug info options (source lines):",
 					       "Show the debug info options", NULL, NULL);
 	g_option_group_add_entries(grp, entries);
+	cli_note_valued(valued, entries);
 	return grp;
 }
 
 /* The options of the commands that select events (FTL_CMD_EVENTS). */
-static GOptionGroup *cli_selection_group(FtlCliGlobals *g, const GOptionEntry *own)
+static GOptionGroup *cli_selection_group(FtlCliGlobals *g, const GOptionEntry *own,
+					 GArray *valued)
 {
 	const GOptionEntry entries[] = {
 		{ "cpu", 0, 0, G_OPTION_ARG_STRING, &g->cpu_list,
@@ -319,13 +403,15 @@ static GOptionGroup *cli_selection_group(FtlCliGlobals *g, const GOptionEntry *o
 	GOptionGroup *grp = g_option_group_new("selection", "Options that select events:",
 					       "Show the options that select events", g, NULL);
 	for (const GOptionEntry *e = entries; e->long_name; e++)
-		if (!cli_entry_taken(own, e))
+		if (!cli_entry_taken(own, e)) {
 			g_option_group_add_entries(grp, (GOptionEntry[]){ *e, { NULL } });
+			cli_note_valued(valued, (GOptionEntry[]){ *e, { NULL } });
+		}
 	return grp;
 }
 
 static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *entries, gpointer data,
-				   FtlCliGlobals *g)
+				   FtlCliGlobals *g, GArray *valued)
 {
 	const GOptionEntry global_entries[] = {
 		{ "color", 0, 0, G_OPTION_ARG_STRING, &g->color,
@@ -349,19 +435,22 @@ static GOptionContext *cli_context(const FtlCommand *cmd, const GOptionEntry *en
 		GOptionGroup *own = g_option_group_new(cmd->name, title, "Show the command's options",
 						       data, NULL);
 		g_option_group_add_entries(own, entries);
+		cli_note_valued(valued, entries);
 		g_option_context_add_group(ctx, own);
 	}
 	if (cmd->flags & FTL_CMD_RESULTS)
-		g_option_context_add_group(ctx, cli_output_group(g));
+		g_option_context_add_group(ctx, cli_output_group(g, valued));
 	if (cmd->flags & FTL_CMD_EVENTS)
-		g_option_context_add_group(ctx, cli_selection_group(g, entries));
+		g_option_context_add_group(ctx, cli_selection_group(g, entries, valued));
 	if (cmd->flags & FTL_CMD_SOURCES)
-		g_option_context_add_group(ctx, cli_debuginfo_group(g));
+		g_option_context_add_group(ctx, cli_debuginfo_group(g, valued));
 	GOptionGroup *grp = g_option_group_new(
 		"global", "Options of every command:", "Show the global options", g, NULL);
 	for (const GOptionEntry *e = global_entries; e->long_name; e++)
-		if (!cli_entry_taken(entries, e))
+		if (!cli_entry_taken(entries, e)) {
 			g_option_group_add_entries(grp, (GOptionEntry[]){ *e, { NULL } });
+			cli_note_valued(valued, (GOptionEntry[]){ *e, { NULL } });
+		}
 	g_option_context_add_group(ctx, grp);
 	return ctx;
 }
@@ -478,8 +567,10 @@ gboolean ftl_cli_parse_data(const FtlCommand *cmd, const GOptionEntry *entries, 
 	ftl_filter_init(&g->filter);
 	g->origin_ns = FTL_TS_NONE;
 	g->wall_offset_ns = FTL_TS_NONE;
-	g_autoptr(GOptionContext) ctx = cli_context(cmd, entries, data, g);
+	g_autoptr(GArray) valued = g_array_new(FALSE, FALSE, sizeof(CliValued));
+	g_autoptr(GOptionContext) ctx = cli_context(cmd, entries, data, g, valued);
 	g_option_context_set_help_enabled(ctx, TRUE);
+	cli_split_attached(valued, argc, argv);
 	g_autoptr(GError) local = NULL;
 	if (!g_option_context_parse(ctx, argc, argv, &local)) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "%s: %s", cmd->name, local->message);

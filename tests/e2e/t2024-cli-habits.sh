@@ -256,6 +256,23 @@ pos = [text.find(n) for n in names[:5] if n]
 assert all(p >= 0 for p in pos) and pos == sorted(pos), "text order differs: %s" % names[:5]
 PY'
 done
+# a value glued to its short option, as getopt and make read it: -j4,
+# -n3 -Fcsv, a flag grouped before it (-vesched_switch); a long option's
+# value that begins with a dash stays whole
+"$FTLENS" report -j 2 -n 3 -F csv "$S" >"$T/sep" 2>&1
+"$FTLENS" report -j2 -n3 -Fcsv "$S" >"$T/glued" 2>&1
+check "-j2 -n3 -Fcsv is -j 2 -n 3 -F csv" '[ -s "$T/sep" ] && cmp "$T/sep" "$T/glued"'
+"$FTLENS" dump -v -e sched_switch "$SCHED" >"$T/sep" 2>&1
+"$FTLENS" dump -vesched_switch "$SCHED" >"$T/glued" 2>&1
+check "-vesched_switch is -v -e sched_switch" \
+	'[ -s "$T/sep" ] && cmp "$T/sep" "$T/glued" && ! grep -q sched_switch: "$T/glued"'
+"$FTLENS" dump --relative-to=-fX "$SCHED" >"$T/sep" 2>&1
+"$FTLENS" dump --relative-to -fX "$SCHED" >"$T/glued" 2>&1
+check "--relative-to -fX: the pattern -fX, as --relative-to=-fX" \
+	'grep -q -- "-fX" "$T/sep" && cmp "$T/sep" "$T/glued"'
+"$FTLENS" dump -- -j4 >"$T/glued" 2>&1
+check "after --, -j4 is left whole (not -j 4)" 'grep -q -- "-j4" "$T/glued"'
+
 # the count depends on the command table: the plan comes last
 echo "1..$tap_n"
 finish
