@@ -350,7 +350,7 @@ typedef struct {
 	char *text;
 	gsize len;
 	gboolean crashes; /* libtraceevent crashes on it */
-	gboolean refused; /* ftl_tep_format_checked() refuses it */
+	gboolean emptied; /* its print fmt replaced by ftl_tep_format_safe() */
 } RawFormat;
 
 static void raw_format_free(gpointer p)
@@ -619,11 +619,17 @@ static int raw_format_trial_step(gpointer ctx, int from)
 static void raw_mark_crashing_formats(struct tep_handle *tep, GPtrArray *formats)
 {
 	RawFormatTrial t = { tep, formats };
-	/* the known crashes refused first, the trial for the unknown */
+	/* the known crashes made safe first, the trial for the unknown */
 	for (guint i = 0; i < formats->len; i++) {
 		RawFormat *f = g_ptr_array_index(formats, i);
-		f->refused = !ftl_tep_format_checked(f->text, f->len);
-		f->crashes = f->refused;
+		gsize len = 0;
+		char *safe = ftl_tep_format_safe(f->text, f->len, &len);
+		if (safe) {
+			g_free(f->text);
+			f->text = safe;
+			f->len = len;
+			f->emptied = TRUE;
+		}
 	}
 	gint from = 0;
 	while ((guint)from < formats->len) {
@@ -644,14 +650,12 @@ static gint raw_parse_formats(FtlTrace *trace, struct tep_handle *tep, GPtrArray
 	gint n = 0;
 	for (guint i = 0; i < formats->len; i++) {
 		RawFormat *f = g_ptr_array_index(formats, i);
-		if (f->refused) {
+		if (f->emptied)
 			ftl_trace_add_note(trace,
 					   "'%s': its print fmt names a field the format does not "
-					   "declare (libtraceevent 1.7 crashes on that); its events "
-					   "show as unknown_event_ID",
+					   "declare (libtraceevent 1.7 crashes on that); fields are "
+					   "read, payload text is not shown",
 					   f->path);
-			continue;
-		}
 		if (f->crashes) {
 			ftl_trace_add_note(trace,
 					   "'%s': libtraceevent crashes on this format; its "

@@ -170,3 +170,16 @@ gboolean ftl_tep_format_checked(const char *text, gsize len)
 	}
 	return TRUE;
 }
+
+char *ftl_tep_format_safe(const char *text, gsize len, gsize *out_len)
+{
+	if (ftl_tep_format_checked(text, len))
+		return NULL;
+	/* checked found a print fmt: everything before it is kept */
+	const char *end = text + strnlen(text, len);
+	const char *print = g_strstr_len(text, end - text, "print fmt:");
+	GString *s = g_string_new_len(text, print - text);
+	g_string_append(s, "print fmt: \"\"\n");
+	*out_len = s->len;
+	return g_string_free(s, FALSE);
+}

@@ -14,6 +14,12 @@ G_BEGIN_DECLS
  * the format: any earlier format may have left it). */
 gboolean ftl_tep_format_checked(const char *text, gsize len);
 
+/* text[0..len) as tep_parse_event() may be given it: NULL when
+ * ftl_tep_format_checked() passes it as it is, else a copy (*out_len
+ * bytes, g_free()) whose print fmt is replaced by an empty one, so that the
+ * fields are still read and only the library's payload text is lost. */
+char *ftl_tep_format_safe(const char *text, gsize len, gsize *out_len);
+
 /* libtraceevent's own definition of name (the one ftlens's overrides pass
  * the call on to). */
 gpointer ftl_tep_next(const char *name);

@@ -142,13 +142,15 @@ void ftl_tep_lazy_set_kallsyms(FtlTepLazy *lazy, const char *text)
 
 static void tep_lazy_parse(struct tep_handle *tep, TepLazyFormat *f)
 {
-	/* VALIDATED: ftl_tep_format_checked() refuses the formats libtraceevent
-	 * 1.7 is known to crash on (tep-check.c), here and in the child; and
+	/* VALIDATED: a format libtraceevent 1.7 is known to crash on goes with
+	 * an empty print fmt (ftl_tep_format_safe, tep-check.c), here and in the
+	 * child: its fields are read, its payload text is not; and
 	 * GUARDED for the unknown: tried in the trial server's child first
 	 * (tep_lazy_event, ftl_tep_lazy_start), a format it crashes on is
 	 * never parsed here. A format left out shows its events as unknown. */
-	if (ftl_tep_format_checked(f->text, f->len))
-		tep_parse_event(tep, f->text, f->len, f->sys);
+	gsize safe_len = 0;
+	g_autofree char *safe = ftl_tep_format_safe(f->text, f->len, &safe_len);
+	tep_parse_event(tep, safe ? safe : f->text, safe ? safe_len : f->len, f->sys);
 }
 
 /* The formats of id, parsed into tep the first time a record asks. */
