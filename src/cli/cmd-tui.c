@@ -97,6 +97,23 @@ static gboolean tui_start_check(FtlTuiStart *st, const char *at, const char *spa
 	return !span_start || spans;
 }
 
+/* Sorts and opens the inputs, so that bad input is one message before the
+ * screen, then runs the TUI on them. */
+static gboolean tui_open_run(FtlCliGlobals *g, FtlTuiOptions *opt, GError **error)
+{
+	ftl_tui_memory_init();
+	g_autoptr(FtlStackSet) stacks = ftl_stack_set_new();
+	g_autoptr(FtlOops) oops = NULL;
+	if (!tui_inputs(g->inputs, opt, stacks, &oops, error))
+		return FALSE;
+	/* the Events list reads the trace opened here */
+	if (opt->open && !(opt->first = tui_open(g->inputs, FTL_OPEN_BROWSE, error)))
+		return FALSE;
+	if (opt->first && !ftl_cli_check_related(g, opt->first, FALSE, error))
+		return FALSE;
+	return ftl_tui_run(opt, error);
+}
+
 gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	gboolean ascii = FALSE, mouse = FALSE, no_mouse = FALSE, keys = FALSE;
@@ -166,18 +183,7 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 		.span_end = span_end,
 		.start = start,
 	};
-	ftl_tui_memory_init();
-	g_autoptr(FtlStackSet) stacks = ftl_stack_set_new();
-	g_autoptr(FtlOops) oops = NULL;
-	if (!tui_inputs(g.inputs, &opt, stacks, &oops, error))
-		return FALSE;
-	/* opened here, so that bad input is one message before the screen;
-	 * the Events list reads it */
-	if (opt.open && !(opt.first = tui_open(g.inputs, FTL_OPEN_BROWSE, error)))
-		return FALSE;
-	if (opt.first && !ftl_cli_check_related(&g, opt.first, FALSE, error))
-		return FALSE;
-	gboolean ok = ftl_tui_run(&opt, error);
+	gboolean ok = tui_open_run(&g, &opt, error);
 	/* the screen is gone: --verbose says what the model selected */
 	if (sel.checked)
 		ftl_cli_say_selected(&g);

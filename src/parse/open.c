@@ -116,8 +116,7 @@ static gboolean open_add_stream(FtlTrace *trace, FtlStream *stream, const char *
 	gboolean memory = path == NULL;
 	if (memory)
 		path = ftl_stream_path(in);
-	/* the inputs' order decides which one's anomaly is shown first */
-	ftl_diags_rank_file(ftl_trace_diags(trace), path);
+	ftl_diags_rank_file(ftl_trace_diags(trace), path); /* first input's anomaly first */
 	gsize n;
 	const char *head = ftl_stream_peek(in, HEAD_BYTES, &n, error);
 	if (!head)

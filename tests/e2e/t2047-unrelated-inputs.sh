@@ -39,7 +39,7 @@ check "two runs of the rig: report refuses, naming both and how far apart they a
 	grep -q "more than ten times" "$T/err" && grep -q -- "--merge" "$T/err"'
 
 for c in info dump report graph markers sched; do
-	check "$c refuses the two runs: exit 2, one message naming both, no output" "refused $c"
+	check "$c refuses the two runs: exit 2, one message naming both, no output" 'refused "$c"'
 done
 check "split refuses them, no part written" 'refused split --per-cpu -f -o "$T/out/split"'
 check "flame refuses them, no SVG written" 'refused flame -o "$T/out/f.svg"'

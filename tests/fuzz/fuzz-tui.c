@@ -85,7 +85,7 @@ static void tui_check(FtlTuiApp *app, FtlTuiCanvas *c)
 	    ftl_tui_app_tabs(app, c->cols, tabs) > c->cols)
 		return;
 	g_autofree char *tab = g_strdup_printf(
-		" %d %s", app->current + 1, ftl_tui_app_panel(app, app->current)->klass->name);
+		" %d %s", (app->current + 1) % 10, ftl_tui_app_panel(app, app->current)->klass->name);
 	const char *nl = strchr(s, '\n');
 	g_autofree char *first = g_strndup(s, nl ? (gsize)(nl - s) : strlen(s));
 	if (!strstr(first, tab)) {
