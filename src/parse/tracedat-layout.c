@@ -693,6 +693,7 @@ FtlDatLayout *ftl_dat_layout_read(const char *path, GError **error)
 	l->buffers = g_ptr_array_new_with_free_func(dat_buffer_free);
 	l->cpustats = g_string_new(NULL);
 	g_autofree DatWindow *win = g_new(DatWindow, 1);
+	win->at = 0;
 	win->len = 0;
 	DatCur c = { .win = win, .fd = fd, .path = path, .end = l->file_size, .error = error };
 	c.part = "the file header";

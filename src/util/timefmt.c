@@ -10,7 +10,9 @@
 static char *fixed_digits(guint64 q, guint decimals, gboolean neg, char *buf, gsize size)
 {
 	char tmp[48];
-	char *e = tmp + sizeof tmp, *d = e;
+	/* a string: g_strlcpy reads its source to the NUL */
+	char *e = tmp + sizeof tmp - 1, *d = e;
+	*e = '\0';
 	guint n = 0;
 	do {
 		if (decimals && n == decimals)
