@@ -107,14 +107,8 @@ else
 fi
 
 # the TUI: the times are known once its first model is read; it ends with the message
-probe_TMUX() {
-	command -v tmux >/dev/null 2>&1 || { prereq_why="tmux is not installed"; return 1; }
-}
 if have_prereq TMUX; then
-	sock=ftl-e2e-$$
-	printf 'set -g remain-on-exit on\n' >"$T/tmux.conf"
-	tm() { tmux -L "$sock" -f "$T/tmux.conf" "$@"; }
-	trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
+	tmux_server
 	tm new-session -d -s tui -x 100 -y 30 -c "$T" "'$FTLENS' tui '$A' '$B' 2>tui.err; echo rc=\$? >tui.rc"
 	check "tui refuses the two runs: the terminal given back, exit 2, the message" \
 		'tmux_wait_dead && grep -qx "rc=2" "$T/tui.rc" && grep -q "tui: unrelated inputs: .*more than ten times" "$T/tui.err" ||

@@ -9,9 +9,6 @@
 # trace.dat, G once the model is read enters the file at a checkpoint's
 # time and shows dump's last events.
 . "$(dirname "$0")/lib.sh"
-probe_TMUX() {
-	command -v tmux >/dev/null 2>&1 || { prereq_why="tmux is not installed"; return 1; }
-}
 prereq TMUX
 need_python
 make_tmpdir
@@ -26,15 +23,7 @@ trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
 # wait_for PATTERN [SECONDS]: until the pane shows PATTERN (a grep -E).
 wait_for() { tmux_wait_for "$@"; }
 # wait_dead: until the program in the pane ended (remain-on-exit keeps it).
-wait_dead() {
-	_n=200
-	while [ $_n -gt 0 ]; do
-		[ "$(tm display -p -t tui '#{pane_dead}')" = 1 ] && return 0
-		sleep 0.1
-		_n=$((_n - 1))
-	done
-	return 1
-}
+wait_dead() { tmux_wait_dead 200; }
 # start COMMAND: a fresh session of 100x30 running COMMAND under sh.
 start() {
 	tm kill-session -t tui 2>/dev/null

@@ -4,9 +4,6 @@
 # named as a read from the start would name it: the last bare "}" closes a
 # call opened on the first line. Timing is bench/tui.sh's, not a test's.
 . "$(dirname "$0")/lib.sh"
-probe_TMUX() {
-	command -v tmux >/dev/null 2>&1 || { prereq_why="tmux is not installed"; return 1; }
-}
 prereq TMUX
 make_tmpdir
 sock=ftl-e2e-$$

@@ -9,9 +9,6 @@
 # terminal unless --mouse asks for it.
 # FTL_TUI_TMUX_KEYS (default 3000) and FTL_TUI_TMUX_SEED (default 30).
 . "$(dirname "$0")/lib.sh"
-probe_TMUX() {
-	command -v tmux >/dev/null 2>&1 || { prereq_why="tmux is not installed"; return 1; }
-}
 prereq TMUX
 make_tmpdir
 nkeys=${FTL_TUI_TMUX_KEYS:-3000}
@@ -22,15 +19,7 @@ printf 'set -g remain-on-exit on\n' >"$T/tmux.conf"
 tm() { tmux -L "$sock" -f "$T/tmux.conf" "$@"; }
 trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
 wait_for() { tmux_wait_for "$@"; }
-wait_dead() {
-	_n=300
-	while [ $_n -gt 0 ]; do
-		[ "$(tm display -p -t tui '#{pane_dead}')" = 1 ] && return 0
-		sleep 0.1
-		_n=$((_n - 1))
-	done
-	return 1
-}
+wait_dead() { tmux_wait_dead 300; }
 start() {
 	tm kill-session -t tui 2>/dev/null
 	tm new-session -d -s tui -x 80 -y 24 -c "$T" "$1"

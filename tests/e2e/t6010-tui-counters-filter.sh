@@ -8,9 +8,6 @@
 # one line naming its column. The screens are kept as text in
 # tests/e2e/t6010-tui-counters-filter/ beside this test's log.
 . "$(dirname "$0")/lib.sh"
-probe_TMUX() {
-	command -v tmux >/dev/null 2>&1 || { prereq_why="tmux is not installed"; return 1; }
-}
 prereq TMUX
 make_tmpdir
 IDLE=$FTL_REAL_DATA/raw/trappy_arm64_6cpu_idle_trace.dat
@@ -18,16 +15,12 @@ SCHED=$FTL_REAL_DATA/events/lisa_tracecmd_report_sched_448k.txt
 shots=$PWD/tests/e2e/t6010-tui-counters-filter
 rm -rf "$shots" && mkdir -p "$shots" || exit 1
 diag "screens in $shots"
-sock=ftl-e2e-$$
-printf 'set -g remain-on-exit on\n' >"$T/tmux.conf"
-tm() { tmux -L "$sock" -f "$T/tmux.conf" "$@"; }
-trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
+tmux_server
 wait_for() { tmux_wait_for "$@"; }
 start() {
 	tm kill-session -t tui 2>/dev/null
 	tm new-session -d -s tui -x 110 -y 30 "cd '$T' && NO_COLOR=1 '$FTLENS' tui '$1'"
 }
-keys() { tm send-keys -t tui "$@"; }
 shot() { tm capture-pane -p -t tui >"$shots/$1.txt"; }
 plan 5
 

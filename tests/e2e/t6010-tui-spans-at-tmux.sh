@@ -10,9 +10,6 @@
 # a row goes to the start of its slowest span. Screens are kept in
 # $FTL_TUI_SHOTS when set.
 . "$(dirname "$0")/lib.sh"
-probe_TMUX() {
-	command -v tmux >/dev/null 2>&1 || { prereq_why="tmux is not installed"; return 1; }
-}
 prereq TMUX
 need_python
 make_tmpdir
@@ -20,10 +17,7 @@ FG=$FTL_TESTDATA/vm/fgraph-options/combined.txt
 EV=$FTL_TESTDATA/vm/events/default.txt
 ATRACE=$FTL_REAL_DATA/events/catapult_atrace_tgid_trace_marker.txt
 need_input "$FG" "$EV" "$ATRACE"
-sock=ftl-e2e-$$
-printf 'set -g remain-on-exit on\n' >"$T/tmux.conf"
-tm() { tmux -L "$sock" -f "$T/tmux.conf" "$@"; }
-trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
+tmux_server
 wait_for() { tmux_wait_for "$@"; }
 wait_dead() { tmux_wait_dead; }
 # start ARGS...: a fresh 140x40 session running ftlens tui ARGS (quoted here)
@@ -35,7 +29,6 @@ start() {
 	tm kill-session -t tui 2>/dev/null
 	tm new-session -d -s tui -x 140 -y 40 -c "$T" "$_cmd 2>err; echo rc=\$? >rc"
 }
-keys() { tm send-keys -t tui "$@"; }
 cursor_row() { tmux_cursor_row; }
 # wait_cursor PATTERN: until the cursor row matches PATTERN (grep -E)
 wait_cursor() {
