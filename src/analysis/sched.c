@@ -48,6 +48,7 @@ typedef struct {
 	guint wake_by;	    /* WAKE_BY_*: the events of its last wakeup since it ran */
 	gboolean restarted; /* the pending wakeup followed another one */
 	gint64 out_ts;	    /* an inferred switch-out not classified yet, FTL_TS_NONE */
+	gboolean out_64;    /* switched out with the numeric state 64: dead or parked */
 } SchedTask;
 
 /* What the pass knows of a CPU now. */
@@ -97,6 +98,7 @@ struct _FtlSched {
 	GArray *on_iv, *on_wake;
 	gint64 first_ts, last_ts;
 	guint64 wakeups_seen; /* wakeup events so far: the trace records them */
+	gboolean old_states;  /* numeric states of a kernel before 4.14 seen */
 	SchedTask *last; /* the task asked for last */
 	const FtlEvent *ev; /* the event fed now, NULL at the end */
 	/* the input, known from the events' source: its CPU statistics give
@@ -121,20 +123,42 @@ gboolean ftl_sched_state_runnable(FtlSlice state)
 	/* Numeric states (trace-cmd without the print format): 0 is running;
 	 * before 4.14 a preemption was reported as TASK_STATE_MAX, one bit
 	 * above every real state (1024 .. 4096 depending on the version). */
+	/* 4.14 and later report it as TASK_REPORT_MAX, 256 (before 4.14 the
+	 * waking state, which no task is switched out in). */
 	gint64 v;
 	if (!ftl_slice_to_i64(state, &v))
 		return FALSE;
-	return v == 0 || (v >= 1024 && (v & (v - 1)) == 0);
+	return v == 0 || v == 256 || (v >= 1024 && (v & (v - 1)) == 0);
 }
 
-static SwitchOut sched_out_state(FtlSlice state)
+/* A numeric state is a kernel of before 4.14 when it is a preemption
+ * reported as TASK_STATE_MAX (a lone bit of 1024 or more). */
+static gboolean sched_state_old_preempt(FtlSlice state)
 {
+	gint64 v;
+	return state.len && g_ascii_isdigit(state.p[0]) && ftl_slice_to_i64(state, &v) &&
+	       v >= 1024 && (v & (v - 1)) == 0;
+}
+
+static SwitchOut sched_out_state(FtlSlice state, gboolean *numeric_64)
+{
+	*numeric_64 = FALSE;
 	if (!state.len)
 		return OUT_UNKNOWN;
 	if (ftl_sched_state_runnable(state))
 		return OUT_PREEMPTED;
 	if (state.p[0] == 'X' || state.p[0] == 'x' || state.p[0] == 'Z')
 		return OUT_DEAD;
+	/* Numeric states: 16 and 32 are EXIT_DEAD and EXIT_ZOMBIE (or the
+	 * other way round, 2.6) on every kernel; 64 is TASK_DEAD ("x") before
+	 * 4.14 and TASK_PARKED ("P", a sleep) since, which the trace's own
+	 * preemptions tell apart (sched_finish) */
+	gint64 v;
+	if (g_ascii_isdigit(state.p[0]) && ftl_slice_to_i64(state, &v)) {
+		if (v == 16 || v == 32)
+			return OUT_DEAD;
+		*numeric_64 = v == 64;
+	}
 	return OUT_SLEEP;
 }
 
@@ -846,8 +870,13 @@ static void sched_feed_switch(FtlSched *s, const FtlEvent *ev)
 	sched_task_note(s, ev->u.sw.prev_pid, ev->u.sw.prev_comm, ev->u.sw.prev_prio);
 	sched_task_note(s, ev->u.sw.next_pid, ev->u.sw.next_comm, ev->u.sw.next_prio);
 	acc_count(s, ev->ts, G_STRUCT_OFFSET(FtlSchedScope, n_switch_events));
-	sched_switch(s, ev->cpu, ev->ts, ev->u.sw.prev_pid, sched_out_state(ev->u.sw.prev_state),
-		     ev->u.sw.next_pid, ev->u.sw.next_prio, FALSE);
+	gboolean numeric_64;
+	SwitchOut out = sched_out_state(ev->u.sw.prev_state, &numeric_64);
+	s->old_states |= sched_state_old_preempt(ev->u.sw.prev_state);
+	sched_switch(s, ev->cpu, ev->ts, ev->u.sw.prev_pid, out, ev->u.sw.next_pid,
+		     ev->u.sw.next_prio, FALSE);
+	if (ev->u.sw.prev_pid > 0)
+		sched_task(s, ev->u.sw.prev_pid)->out_64 = numeric_64;
 }
 
 /* Old kernels trace failed wakeups too, with success=0. Most payloads have
@@ -1026,9 +1055,11 @@ static void sched_close(FtlSched *s)
 	g_autoptr(GPtrArray) pids = sched_sorted_pids(s->tasks);
 	for (guint i = 0; i < pids->len; i++) {
 		SchedTask *t = g_hash_table_lookup(s->tasks, g_ptr_array_index(pids, i));
+		/* a task switched out with 64 that never ran again died, on a
+		 * kernel whose states say it is older than 4.14 */
 		if (t->state == TASK_RUNNABLE)
 			emit_task(s, FTL_SCHED_IV_WAIT, t, end, -1);
-		else if (t->state == TASK_SLEEPING)
+		else if (t->state == TASK_SLEEPING && !(t->out_64 && s->old_states))
 			emit_task(s, FTL_SCHED_IV_SLEEP, t, end, -1);
 		if (t->wake_ts != FTL_TS_NONE)
 			acc_count(s, t->wake_ts, G_STRUCT_OFFSET(FtlSchedScope, wakeups_unserved));

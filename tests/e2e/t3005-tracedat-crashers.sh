@@ -95,16 +95,15 @@ PY
 	"$FTLENS" info --format json "$T/fmt.dat" >"$T/fmt.json" 2>/dev/null
 	# the format goes to the library with an empty print fmt
 	# (parse/tep-check.c): its fields are read, its payload text is not
-	check "a format libtraceevent crashes on: its events still sched_switch, the others read" \
+	check "a format libtraceevent crashes on: its events still sched_switch, sched's figures the same" \
 		'! grep -q "event id 98 at CPU" "$T/fmt.json" &&
 		[ "$(json_get "$T/fmt.json" "j['\''events'\'']")" -gt 7800 ] &&
 		"$FTLENS" sched --format csv "$T/fmt.dat" >"$T/fmt-sched.csv" 2>/dev/null &&
 		"$FTLENS" sched --format csv "$lisa" >"$T/lisa-sched.csv" 2>/dev/null &&
-		cut -d, -f1-5,7- "$T/fmt-sched.csv" >"$T/fmt-sched.cut" &&
-		cut -d, -f1-5,7- "$T/lisa-sched.csv" >"$T/lisa-sched.cut" &&
-		cmp "$T/fmt-sched.cut" "$T/lisa-sched.cut"'
-	# sleep_ns (column 6) is left out: it differs without the print fmt
-	# (the closing note of 2026-12-06 says so; not understood yet)
+		cmp "$T/fmt-sched.csv" "$T/lisa-sched.csv"'
+	# without the print fmt, prev_state is numeric: 0x40 is a dying
+	# task's "x" on this 4.x kernel (its preemptions are 0x800), so the
+	# task sleeps no more than with the format's own letters
 fi
 
 for f in "$FTL_CRASHERS/short-print.dat" "$FTL_CRASHERS/short-print-raw"; do

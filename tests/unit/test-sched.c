@@ -368,12 +368,43 @@ static void test_states(void)
 	} cases[] = { { "R", TRUE },	{ "R+", TRUE }, { "0", TRUE },	{ "4096", TRUE },
 		      { "1024", TRUE }, { "S", FALSE }, { "D", FALSE }, { "64", FALSE },
 		      { "D|K", FALSE }, { "", FALSE },	{ "1", FALSE }, { "4097", FALSE },
-		      { "512", FALSE } };
+		      { "512", FALSE }, { "256", TRUE }, { "0x100", TRUE }, { "0x800", TRUE } };
 	for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
 		FtlSlice st = { cases[i].s, (guint32)strlen(cases[i].s) };
 		if (ftl_sched_state_runnable(st) != cases[i].runnable)
 			CU_FAIL(cases[i].s);
 	}
+}
+
+/* Numeric states: 64 is a death ("x") on a kernel whose preemptions say
+ * it is older than 4.14, a parked task ("P", asleep) on a later one; 16
+ * and 32 are deaths on every kernel. A dead task does not sleep until the
+ * trace ends. */
+static gint64 sleep_after(const char *preempt, const char *last)
+{
+	g_autoptr(FtlSched) s = ftl_sched_new(NULL);
+	feed(s, sw(1000, 0, 0, "0", 100));
+	feed(s, sw(2000, 0, 100, preempt, 200));
+	feed(s, sw(3000, 0, 200, "0", 100));
+	feed(s, sw(4000, 0, 100, last, 0));
+	feed(s, sw(9000, 0, 0, "0", 200));
+	ftl_sched_finish(s);
+	const FtlSchedTask *a = task(ftl_sched_scope(s, 0), 100);
+	CU_ASSERT_FATAL(a != NULL);
+	CU_ASSERT_EQUAL(a->preempted, 1);
+	CU_ASSERT_EQUAL(a->voluntary, 1);
+	return a->sleep_ns;
+}
+
+static void test_numeric_dead(void)
+{
+	CU_ASSERT_EQUAL(sleep_after("2048", "64"), 0);	/* 4.x: x, dead */
+	CU_ASSERT_EQUAL(sleep_after("0x800", "0x40"), 0); /* the same, as ftlens prints it */
+	CU_ASSERT_EQUAL(sleep_after("256", "64"), 5000); /* 4.14+: P, parked */
+	CU_ASSERT_EQUAL(sleep_after("2048", "16"), 0);
+	CU_ASSERT_EQUAL(sleep_after("256", "32"), 0);
+	CU_ASSERT_EQUAL(sleep_after("2048", "1"), 5000);
+	CU_ASSERT_EQUAL(sleep_after("R+", "x"), 0);
 }
 
 static void test_histo(void)
@@ -537,6 +568,7 @@ int main(void)
 		{ "without sched_switch the pids switch CPUs", test_inferred },
 		{ "softirq events by vector", test_softirq },
 		{ "prev_state: preempted or not", test_states },
+		{ "numeric prev_state: dead, parked or asleep", test_numeric_dead },
 		{ "histogram: exact small, 1/256 large", test_histo },
 		{ "time bins conserve what is spread", test_timebins },
 		{ "round time bins merge exactly into the width asked", test_timebins_round },
