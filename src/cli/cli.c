@@ -621,9 +621,16 @@ gboolean ftl_cli_parse_data(const FtlCommand *cmd, const GOptionEntry *entries, 
 			    cmd->name);
 		return FALSE;
 	}
+	/* GOption leaves "--" where it was: what follows is operands, dashed
+	 * or not, and the "--" itself goes */
 	for (int i = 1; i < *argc; i++) {
 		const char *a = (*argv)[i];
-		if (a[0] == '-' && a[1] && strcmp(a, "--") != 0) {
+		if (strcmp(a, "--") == 0) {
+			memmove(*argv + i, *argv + i + 1, sizeof **argv * (gsize)(*argc - i));
+			--*argc;
+			break;
+		}
+		if (a[0] == '-' && a[1]) {
 			g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "%s: unknown option '%s'",
 				    cmd->name, a);
 			return FALSE;

@@ -272,6 +272,14 @@ check "--relative-to -fX: the pattern -fX, as --relative-to=-fX" \
 	'grep -q -- "-fX" "$T/sep" && cmp "$T/sep" "$T/glued"'
 "$FTLENS" dump -- -j4 >"$T/glued" 2>&1
 check "after --, -j4 is left whole (not -j 4)" 'grep -q -- "-j4" "$T/glued"'
+mkdir "$T/dash" && cp "$SCHED" "$T/dash/-j4" && cp "$SCHED" "$T/dash/j4"
+(cd "$T/dash" && "$FTLENS" dump j4) 2>&1 | sed "s/ j4:/ -j4:/" >"$T/sep"
+(cd "$T/dash" && "$FTLENS" dump -- -j4) >"$T/glued" 2>&1
+check "after --, a dashed operand is an input: dump -- -j4 reads the file -j4" \
+	'[ -s "$T/sep" ] && cmp "$T/sep" "$T/glued"'
+(cd "$T/dash" && "$FTLENS" info -j2 -- -j4 --) >"$T/glued" 2>&1
+check "only the first -- ends the options; a second is an operand" \
+	'grep -q "'"'"'--'"'"': No such file" "$T/glued"'
 
 # the count depends on the command table: the plan comes last
 echo "1..$tap_n"
