@@ -346,7 +346,6 @@ typedef struct {
 	GArray *lines; /* FtlTuiLine */
 	gint64 cursor, top;
 	int page;
-	gconstpointer built_for; /* what the lines were made from */
 	guint64 built_key;
 } FtlTuiLines;
 

@@ -26,6 +26,7 @@ typedef struct {
 } EvBlock;
 
 struct _FtlTuiEvents {
+	guint64 gen; /* ftl_tui_gen_next */
 	GThread *thread;
 	FtlTuiSeeker seeker;
 	FtlTuiFilter *filter;
@@ -751,6 +752,7 @@ static gpointer ev_thread(gpointer data)
 FtlTuiEvents *ftl_tui_events_new(FtlTuiSeeker seeker, FtlTuiIo *io, FtlTuiFilter *filter)
 {
 	FtlTuiEvents *ev = g_new0(FtlTuiEvents, 1);
+	ev->gen = ftl_tui_gen_next();
 	ev->seeker = seeker;
 	ev->io = io;
 	ev->filter = filter;
@@ -918,6 +920,11 @@ gboolean ftl_tui_events_busy(FtlTuiEvents *ev)
 	gboolean busy = ev->working || ev->find_pending || ev->wanted->len;
 	g_mutex_unlock(&ev->lock);
 	return busy;
+}
+
+guint64 ftl_tui_events_gen(const FtlTuiEvents *ev)
+{
+	return ev ? ev->gen : 0;
 }
 
 guint64 ftl_tui_events_n_read(FtlTuiEvents *ev)

@@ -135,5 +135,8 @@ void ftl_tui_events_wait(FtlTuiEvents *ev);
 /* Events the reader took from its streams so far, read after
  * ftl_tui_events_wait() (tests: a jump reads a window, not the file). */
 guint64 ftl_tui_events_n_read(FtlTuiEvents *ev);
+/* This list's ftl_tui_gen_next number (0 for NULL): a panel that keeps
+ * state for one list compares this, not the list's address. */
+guint64 ftl_tui_events_gen(const FtlTuiEvents *ev);
 /* The text a search looks at: task, event, function and info. g_free(). */
 char *ftl_tui_row_text(const FtlTuiRow *row);

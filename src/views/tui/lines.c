@@ -26,7 +26,6 @@ void ftl_tui_lines_clear(FtlTuiLines *l)
 void ftl_tui_lines_reset(FtlTuiLines *l)
 {
 	g_array_set_size(l->lines, 0);
-	l->built_for = NULL;
 	l->built_key = 0;
 }
 
@@ -134,7 +133,7 @@ typedef struct {
 	FtlTuiLines lines;
 	FtlTuiLinesBuild build;
 	GString *header;
-	gconstpointer built_model;
+	guint64 built_model; /* FtlTuiModel.gen */
 	guint64 built_key;
 	gboolean built;
 } LinesPanel;
@@ -185,10 +184,11 @@ FtlTuiReaction ftl_tui_lines_panel_tick(FtlTuiPanel *p, FtlTuiApp *app)
 {
 	LinesPanel *lp = (LinesPanel *)p;
 	guint64 key = (guint64)app->time_mode * 1000003u ^ (guint64)app->mark[0];
-	if (lp->built && lp->built_model == app->model && lp->built_key == key)
+	guint64 gen = app->model ? app->model->gen : 0;
+	if (lp->built && lp->built_model == gen && lp->built_key == key)
 		return FTL_TUI_REACT_NONE;
 	lp->built = TRUE;
-	lp->built_model = app->model;
+	lp->built_model = gen;
 	lp->built_key = key;
 	ftl_tui_lines_reset(&lp->lines);
 	g_string_truncate(lp->header, 0);

@@ -276,10 +276,21 @@ static gboolean loader_read(FtlTuiLoader *l, LoaderRun *r, GError **error)
 	return st == FTL_STATUS_EOF;
 }
 
+guint64 ftl_tui_gen_next(void)
+{
+	static guint64 last;
+	static GMutex lock;
+	g_mutex_lock(&lock);
+	guint64 g = ++last;
+	g_mutex_unlock(&lock);
+	return g;
+}
+
 static gpointer loader_thread(gpointer data)
 {
 	FtlTuiLoader *l = data;
 	g_autoptr(FtlTuiModel) m = g_new0(FtlTuiModel, 1);
+	m->gen = ftl_tui_gen_next();
 	m->opt = l->opt;
 	m->filter = g_steal_pointer(&l->filter);
 	m->first_ts = m->last_ts = FTL_TS_NONE;

@@ -164,7 +164,15 @@ typedef struct {
 	 * seen record counts this model's selection */
 	gboolean counted;
 	const FtlTuiOptions *opt;
+	/* unique among the models and event lists of this process: what a
+	 * panel's cache is keyed on, never an address, which the next model
+	 * may be allocated at once this one is freed */
+	guint64 gen;
 } FtlTuiModel;
+
+/* A number never handed out before (1, 2, ...): FtlTuiModel.gen and the
+ * event lists' ftl_tui_events_gen. */
+guint64 ftl_tui_gen_next(void);
 
 void ftl_tui_model_free(FtlTuiModel *m);
 /* The last checkpoint at or before index / at or before time ts; NULL when

@@ -13,7 +13,7 @@ typedef struct {
 	FtlTuiPanel base;
 	gint64 cursor, top;
 	int hscroll;
-	FtlTuiEvents *seen; /* the list the state refers to */
+	guint64 seen; /* the list the state refers to: ftl_tui_events_gen */
 	gboolean finding;   /* a find of this panel runs */
 	FtlTuiFindKind find_kind;
 	gint64 find_from;
@@ -217,7 +217,7 @@ void ftl_tui_events_panel_find(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiFind 
 	EventsPanel *e = (EventsPanel *)p;
 	if (!app->events)
 		return;
-	e->seen = app->events;
+	e->seen = ftl_tui_events_gen(app->events);
 	e->finding = TRUE;
 	e->find_kind = find->kind;
 	e->find_from = e->cursor;
@@ -335,9 +335,9 @@ static FtlTuiReaction events_tick(FtlTuiPanel *p, FtlTuiApp *app)
 	EventsPanel *e = (EventsPanel *)p;
 	if (!app->events)
 		return FTL_TUI_REACT_NONE;
-	if (e->seen != app->events) {
+	if (e->seen != ftl_tui_events_gen(app->events)) {
 		/* the filters changed: stay at the same time */
-		e->seen = app->events;
+		e->seen = ftl_tui_events_gen(app->events);
 		e->cursor = e->top = 0;
 		e->jump_from = e->jump_to = -1;
 		e->finding = FALSE;

@@ -17,7 +17,8 @@ typedef struct {
 	const FtlCallNode *cursor;
 	int top_depth;	  /* first depth below the zoom root shown */
 	GHashTable *keep; /* the function filter's nodes, NULL: all */
-	gconstpointer keep_for, keep_root;
+	guint64 keep_for; /* FtlTuiModel.gen */
+	gconstpointer keep_root;
 } FlamePanel;
 
 static FtlTuiPanel *flame_new(void)
@@ -236,7 +237,7 @@ static FtlTuiReaction flame_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cm
 		g_ptr_array_set_size(f->zoom, 0);
 		f->cursor = NULL;
 		f->top_depth = 0;
-		f->keep_for = NULL;
+		f->keep_for = 0;
 		return FTL_TUI_REACT_REDRAW;
 	}
 	const FtlCallNode *root = flame_root(f, app);
@@ -317,7 +318,7 @@ static void flame_model_changed(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiMode
 	g_ptr_array_set_size(f->zoom, 0);
 	f->cursor = NULL;
 	f->top_depth = 0;
-	f->keep_for = NULL;
+	f->keep_for = 0;
 	const FtlCallNode *root = flame_tree_root(f, app);
 	const FtlCallNode *z = zoom && root ? ftl_tui_tree_find(root, zoom) : NULL;
 	if (z && z != root)
@@ -329,12 +330,12 @@ static FtlTuiReaction flame_tick(FtlTuiPanel *p, FtlTuiApp *app)
 	FlamePanel *f = (FlamePanel *)p;
 	ftl_tui_app_want_tree(app, f->group);
 	const FtlCallNode *root = flame_tree_root(f, app);
-	if (!root || (f->keep_for == app->model->filter && f->keep_root == root))
+	if (!root || (f->keep_for == app->model->gen && f->keep_root == root))
 		return FTL_TUI_REACT_NONE;
 	if (f->keep)
 		g_hash_table_unref(f->keep);
 	f->keep = ftl_tui_tree_keep(root, app->model->filter);
-	f->keep_for = app->model->filter;
+	f->keep_for = app->model->gen;
 	f->keep_root = root;
 	if (f->cursor && !ftl_tui_tree_shown(f->keep, f->cursor))
 		f->cursor = NULL;

@@ -41,7 +41,7 @@ typedef struct {
 	gboolean reverse;
 	gint64 cursor, top;
 	GPtrArray *rows; /* FtlFuncStat*, sorted and filtered */
-	gconstpointer rows_model;
+	guint64 rows_model; /* FtlTuiModel.gen of the model rows point into */
 	FuncsCol rows_sort;
 	gboolean rows_reverse;
 	/* the sandwich, when sandwich != NULL */
@@ -50,7 +50,7 @@ typedef struct {
 	gint64 s_cursor, s_top;
 	/* the duration histogram of this function (H), or NULL */
 	char *histo_of;
-	gconstpointer histo_drawn; /* the side model it was drawn from */
+	guint64 histo_drawn; /* the side model it was drawn from: its gen, 0 none */
 } FuncsPanel;
 
 /* What names the durations of func among the app's side analyses. */
@@ -131,7 +131,7 @@ static void funcs_rows(FuncsPanel *f, FtlTuiApp *app)
 			g_ptr_array_add(f->rows, (gpointer)s);
 	}
 	g_ptr_array_sort_with_data(f->rows, funcs_cmp, f);
-	f->rows_model = app->model;
+	f->rows_model = app->model->gen;
 	f->rows_sort = f->sort;
 	f->rows_reverse = f->reverse;
 	f->cursor = CLAMP(f->cursor, 0, MAX((gint64)f->rows->len - 1, 0));
@@ -144,12 +144,12 @@ static FtlTuiReaction funcs_tick(FtlTuiPanel *p, FtlTuiApp *app)
 		guint64 key = funcs_histo_key(f->histo_of);
 		ftl_tui_app_want_durations(app, f->histo_of, key);
 		const FtlTuiModel *side = ftl_tui_app_side(app, key);
-		if (side != f->histo_drawn) {
-			f->histo_drawn = side;
+		if ((side ? side->gen : 0) != f->histo_drawn) {
+			f->histo_drawn = side ? side->gen : 0;
 			return FTL_TUI_REACT_REDRAW;
 		}
 	}
-	if (!app->model || (f->rows && f->rows_model == app->model && f->rows_sort == f->sort &&
+	if (!app->model || (f->rows && f->rows_model == app->model->gen && f->rows_sort == f->sort &&
 			    f->rows_reverse == f->reverse))
 		return FTL_TUI_REACT_NONE;
 	funcs_rows(f, app);
@@ -162,7 +162,7 @@ static void funcs_model_changed(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiMode
 	(void)app;
 	(void)old;
 	f->sandwich = NULL; /* its name lived in the old model */
-	f->histo_drawn = NULL; /* the histogram is read again under the new filter */
+	f->histo_drawn = 0; /* the histogram is read again under the new filter */
 	g_clear_pointer(&f->rows, g_ptr_array_unref);
 }
 
@@ -377,7 +377,7 @@ static FtlTuiReaction funcs_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cm
 		if (!func || !strcmp(func, "(top level)"))
 			return FTL_TUI_REACT_NONE;
 		f->histo_of = g_strdup(func);
-		f->histo_drawn = NULL;
+		f->histo_drawn = 0;
 		return funcs_tick(p, app) | FTL_TUI_REACT_REDRAW;
 	default:
 		return FTL_TUI_REACT_NONE;

@@ -18,7 +18,7 @@ typedef struct {
 	gboolean all_open;
 	GHashTable *toggled;
 	GHashTable *keep; /* the function filter's nodes, NULL: all */
-	const FtlTuiFilter *keep_for;
+	guint64 keep_for; /* FtlTuiModel.gen */
 	const FtlCallNode *keep_root;
 } GraphPanel;
 
@@ -347,7 +347,7 @@ static FtlTuiReaction graph_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cm
 		g->group = (g->group + 1) % 3;
 		g->cursor = g->top = NULL;
 		g_hash_table_remove_all(g->toggled);
-		g->keep_for = NULL;
+		g->keep_for = 0;
 		return FTL_TUI_REACT_REDRAW;
 	}
 	const FtlCallNode *root = graph_root(g, app);
@@ -450,7 +450,7 @@ static void graph_model_changed(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiMode
 	if (g->cursor == root)
 		g->cursor = NULL;
 	g->top = NULL;
-	g->keep_for = NULL;
+	g->keep_for = 0;
 	if (g->keep)
 		g_clear_pointer(&g->keep, g_hash_table_unref);
 }
@@ -461,12 +461,12 @@ static FtlTuiReaction graph_tick(FtlTuiPanel *p, FtlTuiApp *app)
 	GraphPanel *g = (GraphPanel *)p;
 	ftl_tui_app_want_tree(app, g->group);
 	const FtlCallNode *root = graph_root(g, app);
-	if (!root || (g->keep_for == app->model->filter && g->keep_root == root))
+	if (!root || (g->keep_for == app->model->gen && g->keep_root == root))
 		return FTL_TUI_REACT_NONE;
 	if (g->keep)
 		g_hash_table_unref(g->keep);
 	g->keep = ftl_tui_tree_keep(root, app->model->filter);
-	g->keep_for = app->model->filter;
+	g->keep_for = app->model->gen;
 	g->keep_root = root;
 	if (g->cursor && !ftl_tui_tree_shown(g->keep, g->cursor))
 		g->cursor = NULL;

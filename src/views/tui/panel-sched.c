@@ -27,8 +27,8 @@ typedef struct {
 	GString *header;
 	FtlSchedSort sort;
 	guint scope; /* 0: the whole trace; then the spans; then A..B */
-	gconstpointer built_model;
-	gconstpointer built_sched;
+	guint64 built_model; /* FtlTuiModel.gen of app->model */
+	guint64 built_sched; /* ... of the model its figures came from, 0 none */
 	guint64 built_key;
 	gboolean built;
 } SchedPanel;
@@ -94,16 +94,15 @@ static GArray *sched_windows(FtlTuiApp *app, guint64 *key)
 }
 
 /* The analysis that has scope p->scope, or NULL while it is read. */
-static const FtlSched *sched_source(SchedPanel *p, FtlTuiApp *app, guint *index)
+/* The model whose analysis the scope shows, NULL while it is read. */
+static const FtlTuiModel *sched_source(SchedPanel *p, FtlTuiApp *app)
 {
-	*index = p->scope;
 	if (p->scope == 0)
-		return app->model->sched;
+		return app->model;
 	guint64 key;
 	GArray *w = sched_windows(app, &key);
 	ftl_tui_app_want_sched(app, w, key);
-	const FtlTuiModel *side = ftl_tui_app_side(app, key);
-	return side ? side->sched : NULL;
+	return ftl_tui_app_side(app, key);
 }
 
 /* ---- lines ------------------------------------------------------------------- */
@@ -324,18 +323,18 @@ static FtlTuiReaction sched_tick(FtlTuiPanel *base, FtlTuiApp *app)
 	if (p->scope >= n_scopes)
 		p->scope = 0;
 	/* only the panel shown reads a window's analysis */
-	guint index;
-	const FtlSched *s = app->current == FTL_TUI_PANEL_SCHED || p->scope == 0
-				    ? sched_source(p, app, &index)
-				    : NULL;
-	index = p->scope;
+	const FtlTuiModel *src =
+		app->current == FTL_TUI_PANEL_SCHED || p->scope == 0 ? sched_source(p, app) : NULL;
+	const FtlSched *s = src ? src->sched : NULL;
+	guint index = p->scope;
 	guint64 key = (guint64)p->sort * 1000003u ^ (guint64)p->scope * 7919u ^
 		      (guint64)app->mark[0] * 31u ^ (guint64)app->mark[1];
-	if (p->built && p->built_model == app->model && p->built_sched == s && p->built_key == key)
+	if (p->built && p->built_model == app->model->gen &&
+	    p->built_sched == (src ? src->gen : 0) && p->built_key == key)
 		return FTL_TUI_REACT_NONE;
 	p->built = TRUE;
-	p->built_model = app->model;
-	p->built_sched = s;
+	p->built_model = app->model->gen;
+	p->built_sched = src ? src->gen : 0;
 	p->built_key = key;
 	ftl_tui_lines_reset(&p->lines);
 	g_array_set_size(p->rows, 0);

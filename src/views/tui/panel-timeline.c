@@ -34,7 +34,7 @@ typedef struct {
 	gint64 cursor;
 	gint lane, top; /* the selected row (CPUs, then tasks), the first task row shown */
 	gboolean list;	/* M: the markers in view listed */
-	gconstpointer for_model;
+	guint64 for_model; /* FtlTuiModel.gen */
 	GArray *lanes;	    /* FtlTuiLane* of the model, CPUs that have one */
 	GArray *tasks;	    /* TaskRow, most running time first */
 	guint n_ctr;	    /* counter tracks of the model: rows after the CPUs */
@@ -579,7 +579,7 @@ static void timeline_draw(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCanvas *c, int y
 	int w = c->cols - TL_LABEL;
 	/* ruler, markers; rows; legend, info */
 	p->page = MAX(h - 4, 1);
-	if (!app->model || t->for_model != app->model || t->span <= 0 || w < 1 || h < 5) {
+	if (!app->model || t->for_model != app->model->gen || t->span <= 0 || w < 1 || h < 5) {
 		ftl_tui_put(c, y, 0, -1, "Timeline: reading...", FTL_TUI_STYLE_HEADER);
 		return;
 	}
@@ -672,9 +672,9 @@ static void timeline_tasks(TimelinePanel *t)
 static FtlTuiReaction timeline_tick(FtlTuiPanel *p, FtlTuiApp *app)
 {
 	TimelinePanel *t = (TimelinePanel *)p;
-	if (!app->model || t->for_model == app->model)
+	if (!app->model || t->for_model == app->model->gen)
 		return FTL_TUI_REACT_NONE;
-	t->for_model = app->model;
+	t->for_model = app->model->gen;
 	g_array_set_size(t->lanes, 0);
 	for (guint i = 0; i < app->model->lanes->len; i++) {
 		FtlTuiLane *lane = app->model->lanes->pdata[i];
@@ -733,7 +733,7 @@ static FtlTuiReaction timeline_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd
 	TimelinePanel *t = (TimelinePanel *)p;
 	int w = MAX(app->cols - TL_LABEL, 1);
 	gint64 lane = t->lane;
-	if (!app->model || t->for_model != app->model || t->span <= 0)
+	if (!app->model || t->for_model != app->model->gen || t->span <= 0)
 		return FTL_TUI_REACT_NONE;
 	if (cmd != FTL_TUI_CMD_TOP && cmd != FTL_TUI_CMD_BOTTOM &&
 	    ftl_tui_move(&lane, timeline_rows(t), p->page, cmd)) {
@@ -804,7 +804,7 @@ static gint64 timeline_cursor_time(FtlTuiPanel *p, FtlTuiApp *app)
 static FtlTuiReaction timeline_goto_time(FtlTuiPanel *p, FtlTuiApp *app, gint64 ts)
 {
 	TimelinePanel *t = (TimelinePanel *)p;
-	if (!app->model || t->for_model != app->model || t->span <= 0)
+	if (!app->model || t->for_model != app->model->gen || t->span <= 0)
 		return FTL_TUI_REACT_NONE;
 	t->cursor = ts;
 	t->t0 = ts - t->span / 2;
