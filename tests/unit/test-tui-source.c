@@ -138,6 +138,48 @@ static void test_graph_and_functions_say_where(void)
 	ftl_debuginfo_free(dbg);
 }
 
+/* Random keys over every panel with debug info: no crash (the sanitizers
+ * watch), and whenever Graph or Functions shows its table the line is
+ * there, on the panel's last row. */
+static void test_random_keys(void)
+{
+	Tui t = { 0 };
+	FtlDebugInfo *dbg = NULL;
+	tui_in(&t, dir);
+	open_with_sources(&t, &dbg, "trace.txt");
+	tui_open_trace(&t, "trace.txt", 16, 100);
+	/* moves, folds, sorts, groups and panels; no prompt, help or histogram */
+	static const char keys[] = "1234567jjkkJKgG+-ECEpsSl\x1b";
+	GRand *rand = g_rand_new_with_seed(33);
+	guint checked = 0;
+	for (int i = 0; i < 400; i++) {
+		char key[2] = { keys[g_rand_int_range(rand, 0, sizeof keys - 1)], 0 };
+		press(&t, key);
+		g_autofree char *screen = tui_screen(&t);
+		if (t.app->current != FTL_TUI_PANEL_GRAPH && t.app->current != FTL_TUI_PANEL_FUNCS)
+			continue;
+		g_autofree char *last = screen_row(screen, 16 - 3);
+		g_strstrip(last);
+		/* blank only on a CPU's or a task's node of a grouped Graph */
+		gboolean group = FALSE;
+		g_auto(GStrv) rows = g_strsplit(screen, "\n", -1);
+		for (guint r = 0; rows[r]; r++)
+			if (rows[r][0] == '>')
+				group = g_regex_match_simple("(CPU [0-9]+|-[0-9]+)$", g_strchomp(rows[r]),
+							     0, 0);
+		gboolean ok = g_str_has_prefix(last, "defined at") || (group && !*last);
+		if (!ok)
+			fprintf(stderr, "\nafter %d keys, no source line:\n%s", i + 1, screen);
+		CU_ASSERT(ok);
+		checked += g_str_has_prefix(last, "defined at");
+	}
+	CU_ASSERT(checked > 50);
+	g_rand_free(rand);
+	tui_close(&t);
+	ftl_tui_sources_free(t.opt.sources);
+	ftl_debuginfo_free(dbg);
+}
+
 /* Without debug info the panels keep every row and draw no such line. */
 static void test_no_debuginfo_no_line(void)
 {
@@ -185,6 +227,7 @@ int main(void)
 	static const UnitTest tests[] = {
 		{ "Graph and Functions: the selected function's file:line",
 		  test_graph_and_functions_say_where },
+		{ "random keys: the line stays under Graph and Functions", test_random_keys },
 		{ "without debug info: no source line", test_no_debuginfo_no_line },
 		{ NULL, NULL },
 	};
