@@ -11,6 +11,19 @@ bench_build() {
 	fi
 }
 
+# bench_build_linked NAME BUILD OUT: compiles bench/NAME.c against the
+# build tree BUILD (its libftlens.a, made when stale; its compiler, flags
+# and libraries) into OUT. Fails when BUILD is no build tree.
+bench_build_linked() {
+	[ -f "$2/Makefile" ] && make -s -C "$2" libftlens.a >/dev/null 2>&1 || return 1
+	_vars=$(printf 'bench-vars:\n\t@echo "$(CC) $(CFLAGS) $(AM_CFLAGS) $(AM_CPPFLAGS) $(DEFS)"\n\t@echo "$(FTL_LIBS) $(NCURSES_LIBS) $(LIBS)"\n' |
+		make -s -C "$2" -f Makefile -f - bench-vars)
+	_cc=$(printf '%s\n' "$_vars" | sed -n 1p)
+	_libs=$(printf '%s\n' "$_vars" | sed -n 2p)
+	# shellcheck disable=SC2086 # the flags are words
+	(cd "$2" && $_cc -I"$bench_src/../src" -o "$3" "$bench_src/$1.c" libftlens.a $_libs)
+}
+
 # bench_measure RUNS CMD...: runs CMD RUNS times, stdout to /dev/null, and
 # sets m_wall, m_user, m_sys (seconds) and m_rss (KiB) from the fastest run;
 # m_code is the first nonzero exit status (then the figures are not set);

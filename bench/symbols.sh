@@ -36,15 +36,38 @@
 # 2 CPUs, `uptime` beside each run): report --by file of the function trace
 # of all 45900 symbols 8.2-10.0 s wall, 2.1-2.4 s CPU, 452-463 MiB; still
 # over the 2 s asked. perf record of that run: libdw 38% of the samples,
-# libc 25% (malloc, free, unlink_chunk and msort: libdw has no symbols
-# here, so this is inference, but ftlens itself sorts little and allocates
-# one range per function, which points at libdw 0.188's line reader, that
-# allocates a node per row and sorts each unit's rows), the kernel 25%
-# (page faults on the DWARF), glib 7%, ftlens 5%; libdw's dwarf_siblingof
-# (the walk of each unit's top-level entries) 4.5%. dwarf_decl_file asks
-# dwarf_getsrcfiles, which in 0.188 reads the unit's whole line program;
-# reading the file table from the line program header directly (or
-# threads over units) is what is left to do, not done.
+# libc 25% (malloc, free, unlink_chunk and msort), the kernel 25% (page
+# faults on the DWARF), glib 7%, ftlens 5%. elfutils 0.188's
+# dwarf_decl_file gets the unit's file table from dwarf_getsrcfiles, which
+# (libdw/dwarf_getsrcfiles.c at elfutils-0.188) calls dwarf_getsrclines:
+# the whole line program decoded, a row malloc'd per line, sorted.
+# After symbols/linefiles.c (2026-12-06 19:15, the same -O2 build
+# without sanitizers, load 11.7-12.3 on the 2 CPUs, `uptime` beside):
+# the file table is read from each line program's header alone.
+#                                                     wall     CPU    peak RSS
+#   report --by file, a function trace of all 45900  4.2-4.7 s 1.2-1.4 s 275 MiB
+#     (before, 18:26 the same day, load 11.9: 7.0 s, 2.33 s, 452 MiB;
+#     the CSV byte for byte the same; report without --by file 0.31 s CPU,
+#     so symbolizing 45900 functions is about 1.0 s of CPU)
+#   oops --json, 50 reports, 1350 of 1400 frames     1.6 s    0.54 s  169 MiB
+#     (--no-debuginfo: 0.75 s, 0.26 s CPU, 36 MiB: symbolizing 0.28 s CPU)
+#   stack --vmlinux, all 45900 kernel text symbols  15.8 s    5.0 s   792 MiB
+#     (each address's line and inline chain: libdwfl's line index, untouched)
+# The 2 s asked: wall on this machine is 3.3-3.6x CPU (12 runnable jobs on
+# 2 CPUs). On two idle CPUs the wall of a run is its CPU time plus waits:
+# the run is one thread doing the work (the input's reader thread is done
+# at 0.3 s), and it waits on no disk (10-37 major faults a run, the vmlinux
+# in the page cache), so about 1.3 s: within 2 s, estimated from CPU time,
+# not measured idle. Where the rest goes (perf, after): the walk of each
+# unit's top-level entries (dwarf_siblingof, dwarf_tag: 45% of the
+# samples, page faults on .debug_info included), dwfl_module_addrdie 10%,
+# the symbol table read 8%, the file tables 6%, the report's own table 12%.
+# Threads over units (one Dwarf handle each: libdw 0.188 is not built
+# thread safe) would cut the walk further; not done.
+# The TUI's source line (4. below, bench/source-lookup.c, same load): the
+# first lookup 0.43-0.83 s (symbol table, tree prefix, one unit: a thread
+# does it when the screen comes up), every other one cold median
+# 0.01-0.18 ms, p99 14-20 ms, max 20-25 ms.
 # Where the time goes (the first perf): libdw decoding each unit's line table
 # once (dwarf_decl_file needs the unit's file table, which libdw 0.188
 # reads with the whole line program; the stack rows also build libdwfl's
@@ -53,9 +76,12 @@
 # ftlens one 56-byte range per function of a unit read (about 5 MiB for
 # the whole kernel) plus one answer per distinct address or function.
 # The worst case, every function of the kernel, reads every unit: that is
-# the bound (781 MiB with libdwfl's line index, 451 MiB without).
+# the bound (781 MiB with libdwfl's line index; for definitions alone 451
+# MiB before linefiles.c, 275 MiB since: no unit's lines are decoded).
 #
 # usage: bench/symbols.sh
+#   (the figures above: FTLENS=/tmp/o2/ftlens bench/symbols.sh, with
+#   /tmp/o2 a checkout configured without --enable-sanitizers, CFLAGS=-O2 -g)
 # env:   FTLENS=path/to/ftlens (default ./ftlens of this tree)
 #        BENCH_DIR=dir (default /tmp/ftlens-bench)
 set -eu
@@ -130,5 +156,26 @@ awk 'BEGIN { print "# tracer: function"; print "#" }
 	"$map" >"$dir/symbols-all-funcs.txt"
 bench_measure 1 "$ftlens" report --format csv "$dir/symbols-all-funcs.txt"
 row "report: a function trace of every kernel text symbol" ""
-bench_measure 1 "$ftlens" report --by file --format csv --vmlinux "$vml" "$dir/symbols-all-funcs.txt"
-row "report --by file: the same trace" ""
+echo "load: $(uptime)"
+bench_measure 3 "$ftlens" report --by file --format csv --vmlinux "$vml" "$dir/symbols-all-funcs.txt"
+row "report --by file: the same trace (fastest of 3)" ""
+echo "load: $(uptime)"
+
+# 4. the TUI's source line: the first lookup (symbol table, tree prefix, a
+# unit: done by a thread when the screen comes up), then one lookup per
+# function the cursor lands on, cold: the capture's functions in report
+# order and 1000 random text symbols. bench/source-lookup.c, built against
+# FTLENS's build tree.
+if bench_build_linked source-lookup "$(dirname "$ftlens")" "$dir/source-lookup"; then
+	"$ftlens" report --json "$top/tests/data/vm/fgraph-basic/trace.txt" |
+		python3 -c "import json,sys; [print(f['function']) for f in json.load(sys.stdin)['functions']]" \
+			>"$dir/symbols-fgraph.funcs"
+	awk '$2 ~ /^[tT]$/ { print $3 }' "$map" | sort -u | shuf -n 1000 --random-source="$map" \
+		>"$dir/symbols-random.funcs"
+	printf 'TUI lookups, the fgraph capture: '
+	"$dir/source-lookup" "$vml" <"$dir/symbols-fgraph.funcs"
+	printf 'TUI lookups, 1000 random text symbols: '
+	"$dir/source-lookup" "$vml" <"$dir/symbols-random.funcs"
+else
+	echo "TUI lookups: no build tree beside $ftlens"
+fi

@@ -35,6 +35,9 @@ last=${3-$(tail -n 20 "$trace" | tr -d '\000' | sed -n 's/.*} \/\* \([A-Za-z0-9_
 runs=${TUI_BENCH_RUNS:-3}
 sock=ftl-bench-$$
 T=$(mktemp -d "${TMPDIR:-/tmp}/ftl-bench-tui.XXXXXX") || exit 1
+bench_dir=$T bench_src=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/lib.sh
+. "$bench_src/lib.sh"
 tm() { tmux -L "$sock" -f /dev/null "$@"; }
 trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
 
@@ -180,15 +183,8 @@ tm send-keys -t b q
 # The same fold and unfold in process: bench/tui-fold.c drives the app with
 # keys and draws through the plain-text canvas, timing each key and its
 # redraw without tmux. Built against FTLENS's build tree.
-build=$(dirname "$ftlens")
-if [ -f "$build/Makefile" ] && make -s -C "$build" libftlens.a >/dev/null 2>&1; then
-	top=$(cd "$(dirname "$0")/.." && pwd)
-	vars=$(printf 'bench-vars:\n\t@echo "$(CC) $(CFLAGS) $(AM_CFLAGS) $(AM_CPPFLAGS) $(DEFS)"\n\t@echo "$(FTL_LIBS) $(NCURSES_LIBS) $(LIBS)"\n' |
-		make -s -C "$build" -f Makefile -f - bench-vars)
-	cc=$(printf '%s\n' "$vars" | sed -n 1p)
-	libs=$(printf '%s\n' "$vars" | sed -n 2p)
-	(cd "$build" && $cc -I"$top/src" -o "$T/tui-fold" "$top/bench/tui-fold.c" libftlens.a $libs) &&
-		"$T/tui-fold" "$trace" "${TUI_BENCH_FOLD_RUNS:-5}"
+if bench_build_linked tui-fold "$(dirname "$ftlens")" "$T/tui-fold"; then
+	"$T/tui-fold" "$trace" "${TUI_BENCH_FOLD_RUNS:-5}"
 else
 	echo "fold/unfold in process: no build tree beside $ftlens"
 fi

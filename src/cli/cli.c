@@ -89,7 +89,8 @@ const FtlCommand ftl_commands[] = {
 	  "data quality, stack tables and kernel reports, in a curses screen that comes up\n"
 	  "at once and fills in as the input is read. h shows the keys; ftlens tui --keys\n"
 	  "prints them.",
-	  ftl_cmd_tui, FTL_CMD_EVENTS, FTL_INPUT_EVENTS | FTL_INPUT_CONSOLE | FTL_INPUT_STACKS },
+	  ftl_cmd_tui, FTL_CMD_EVENTS | FTL_CMD_SOURCES,
+	  FTL_INPUT_EVENTS | FTL_INPUT_CONSOLE | FTL_INPUT_STACKS },
 	{ "flame", "-o OUT.svg FILE... | --diff A B | --stack FILE...",
 	  "flame graph, icicle, flame chart, differential flame graph or stack chart (SVG)",
 	  "Draws an interactive SVG (hover, click to zoom, Ctrl-F to search) from\n"

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "util/error.h"
 #include "util/scan.h"
+#include "views/tui/source-line.h"
 #include "views/tui/tui.h"
 
 /* The TUI reads the event trace several times: each opens it again
@@ -111,7 +112,20 @@ static gboolean tui_open_run(FtlCliGlobals *g, FtlTuiOptions *opt, GError **erro
 		return FALSE;
 	if (opt->first && !ftl_cli_check_related(g, opt->first, FALSE, error))
 		return FALSE;
-	return ftl_tui_run(opt, error);
+	/* Functions and Graph say where the selected function is defined
+	 * when the kernel's debug info is given or found for the trace's
+	 * release; a vmlinux of another build is refused before the screen */
+	g_autoptr(FtlDebugInfo) dbg = NULL;
+	if (opt->first && !g->debuginfo.none) {
+		dbg = ftl_cli_debuginfo(g, ftl_trace_label(opt->first), ftl_trace_kernel(opt->first),
+					ftl_trace_build_id(opt->first), NULL, NULL, error);
+		if (!dbg && error && *error)
+			return FALSE;
+	}
+	opt->sources = dbg ? ftl_tui_sources_new(dbg) : NULL;
+	gboolean ok = ftl_tui_run(opt, error);
+	g_clear_pointer(&opt->sources, ftl_tui_sources_free);
+	return ok;
 }
 
 gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **error)

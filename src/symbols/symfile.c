@@ -9,6 +9,7 @@
 #include <gelf.h>
 #include <string.h>
 
+#include "symbols/linefiles.h"
 #include "util/error.h"
 
 typedef struct {
@@ -52,6 +53,10 @@ struct _FtlSymFile {
 	 * and over, and getscopes walks the unit's entries each time */
 	GHashTable *answers; /* file address -> (index << 8 | count) + 1 into answer_frames */
 	GArray *answer_frames;
+	/* the line programs' file tables, read from their headers; NULL
+	 * when libdw's dwarf_decl_file answers (linefiles_tried) */
+	FtlLineFiles *linefiles;
+	gboolean linefiles_tried;
 };
 
 static void symfile_unit_free(gpointer p)
@@ -123,6 +128,7 @@ void ftl_symfile_free(FtlSymFile *f)
 	g_hash_table_destroy(f->units);
 	g_hash_table_destroy(f->answers);
 	g_array_unref(f->answer_frames);
+	ftl_linefiles_free(f->linefiles);
 	g_free(f);
 }
 
@@ -494,6 +500,35 @@ static guint symfile_lookup_uncached(FtlSymFile *f, guint64 file_addr, GArray *f
 	return frames->len - before;
 }
 
+/* dwarf_decl_file(die), its file table read from the line program's
+ * header alone where linefiles.c can (dwarf_decl_file decodes the whole
+ * line program of the unit for it). */
+static const char *symfile_decl_file(FtlSymFile *f, Dwarf_Die *die)
+{
+	if (!f->linefiles_tried) {
+		f->linefiles_tried = TRUE;
+		Dwarf_Addr bias;
+		Dwarf *dw = dwfl_module_getdwarf(f->mod, &bias);
+		f->linefiles = dw ? ftl_linefiles_new(dwarf_getelf(dw)) : NULL;
+	}
+	Dwarf_Attribute attr, sl, cd;
+	Dwarf_Word idx, stmt;
+	Dwarf_Die cu;
+	if (!f->linefiles)
+		return dwarf_decl_file(die);
+	/* the unit of the attribute found (through an abstract origin or a
+	 * specification), as dwarf_decl_file takes it */
+	if (!dwarf_attr_integrate(die, DW_AT_decl_file, &attr) || dwarf_formudata(&attr, &idx) != 0)
+		return NULL;
+	if (!dwarf_cu_die(attr.cu, &cu, NULL, NULL, NULL, NULL, NULL, NULL) ||
+	    !dwarf_attr(&cu, DW_AT_stmt_list, &sl) || dwarf_formudata(&sl, &stmt) != 0)
+		return dwarf_decl_file(die);
+	const char *comp_dir = dwarf_attr(&cu, DW_AT_comp_dir, &cd) ? dwarf_formstring(&cd) : NULL;
+	gboolean fallback;
+	const char *name = ftl_linefiles_name(f->linefiles, stmt, comp_dir, idx, &fallback);
+	return fallback ? dwarf_decl_file(die) : name;
+}
+
 gboolean ftl_symfile_definition(FtlSymFile *f, const char *func, guint64 size, const char **file,
 				guint *line)
 {
@@ -505,7 +540,7 @@ gboolean ftl_symfile_definition(FtlSymFile *f, const char *func, guint64 size, c
 	Dwarf_Addr bias = 0;
 	SymUnit *u = symfile_unit(f, addr + f->bias, &bias);
 	Dwarf_Die *fn = u ? symfile_unit_function(u, addr + f->bias - bias) : NULL;
-	const char *df = fn ? dwarf_decl_file(fn) : NULL;
+	const char *df = fn ? symfile_decl_file(f, fn) : NULL;
 	if (!df)
 		return FALSE;
 	int dl = 0;

@@ -4,10 +4,14 @@
  * every byte of its functions. Skipped (77) without gcc or addr2line. */
 #include "config.h"
 
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <fcntl.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "symbols/debuginfo.h"
 #include "symbols/symfile.h"
@@ -39,9 +43,18 @@ static const char program[] =
 	"{\n"
 	"	printf(\"%d\\n\", outer(argc > 1 ? atoi(argv[1]) : 3));\n"
 	"	return 0;\n"
-	"}\n";
+	"}\n"
+	"#include \"helper.h\"\n";
 
-static char *dir, *exe;
+/* A function defined in a header: its DW_AT_decl_file is not the unit's
+ * first file. */
+static const char helper[] = "/* helper */\n"
+			     "__attribute__((noinline)) int helper(int x)\n"
+			     "{\n"
+			     "	return x * 5;\n"
+			     "}\n";
+
+static char *dir, *exe, *exe4;
 
 static gboolean run(const char *const *argv, char **out)
 {
@@ -166,6 +179,76 @@ static void test_symbols_and_definition(void)
 	CU_ASSERT_PTR_NOT_NULL(ftl_symfile_build_id(f));
 }
 
+/* What libdw's dwarf_decl_file says of the function named name (the
+ * oracle ftl_symfile_definition reads the line header for), joined to the
+ * unit's directory as symfile does. */
+static char *libdw_definition(const char *path, const char *name, int *line)
+{
+	int fd = open(path, O_RDONLY);
+	Dwarf *dw = fd >= 0 ? dwarf_begin(fd, DWARF_C_READ) : NULL;
+	char *found = NULL;
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	while (dw && !found && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, die;
+		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_child(&cu, &die) == 0)
+			do {
+				Dwarf_Addr lo;
+				if (dwarf_tag(&die) != DW_TAG_subprogram ||
+				    g_strcmp0(dwarf_diename(&die), name) || dwarf_lowpc(&die, &lo))
+					continue;
+				const char *file = dwarf_decl_file(&die);
+				Dwarf_Attribute a;
+				const char *comp = dwarf_attr(&cu, DW_AT_comp_dir, &a)
+							   ? dwarf_formstring(&a)
+							   : NULL;
+				found = file[0] == '/' ? g_strdup(file)
+						       : g_strconcat(comp, "/", file, NULL);
+				dwarf_decl_line(&die, line);
+				break;
+			} while (dwarf_siblingof(&die, &die) == 0);
+		off = next;
+	}
+	if (dw)
+		dwarf_end(dw);
+	if (fd >= 0)
+		close(fd);
+	return found;
+}
+
+static void compare_definitions(const char *path)
+{
+	g_autoptr(FtlSymFile) f = ftl_symfile_open(path, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	static const char *const names[] = { "outer", "main", "twin", "helper" };
+	for (guint i = 0; i < G_N_ELEMENTS(names); i++) {
+		const char *file = NULL;
+		guint line = 0;
+		int theirs_line = 0;
+		g_autofree char *theirs = libdw_definition(path, names[i], &theirs_line);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(theirs);
+		CU_ASSERT_FATAL(ftl_symfile_definition(f, names[i], 0, &file, &line));
+		if (g_strcmp0(file, theirs))
+			fprintf(stderr, "%s %s: ours '%s', libdw '%s'\n", path, names[i], file,
+				theirs);
+		CU_ASSERT_STRING_EQUAL(file, theirs);
+		CU_ASSERT_EQUAL(line, (guint)theirs_line);
+	}
+	const char *file = NULL;
+	guint line = 0;
+	CU_ASSERT(ftl_symfile_definition(f, "helper", 0, &file, &line));
+	CU_ASSERT(file && g_str_has_suffix(file, "/helper.h"));
+	CU_ASSERT_EQUAL(line, 2);
+}
+
+/* The file table read from the line program's header (DWARF 5, and 4 with
+ * its implicit directory 0) names what dwarf_decl_file names. */
+static void test_definitions_match_libdw(void)
+{
+	compare_definitions(exe);
+	compare_definitions(exe4);
+}
+
 static void test_errors(void)
 {
 	g_autoptr(GError) error = NULL;
@@ -209,10 +292,14 @@ int main(void)
 	}
 	dir = g_dir_make_tmp("test-symfile-XXXXXX", NULL);
 	g_autofree char *src = g_build_filename(dir, "prog.c", NULL);
+	g_autofree char *hdr = g_build_filename(dir, "helper.h", NULL);
 	exe = g_build_filename(dir, "prog", NULL);
+	exe4 = g_build_filename(dir, "prog4", NULL);
 	g_file_set_contents(src, program, -1, NULL);
+	g_file_set_contents(hdr, helper, -1, NULL);
 	const char *argv[] = { "gcc", "-g", "-O2", "-o", exe, src, NULL };
-	if (!run(argv, NULL)) {
+	const char *argv4[] = { "gcc", "-gdwarf-4", "-O2", "-o", exe4, src, NULL };
+	if (!run(argv, NULL) || !run(argv4, NULL)) {
 		printf("SKIP: gcc -g -O2 failed\n");
 		return 77;
 	}
@@ -220,12 +307,16 @@ int main(void)
 		{ "lookup matches addr2line -f -i at every byte", test_lookup_matches_addr2line },
 		{ "inline chain innermost first with call lines", test_inline_chain },
 		{ "symbols by name and size, definitions", test_symbols_and_definition },
+		{ "definitions as libdw's dwarf_decl_file, DWARF 4 and 5",
+		  test_definitions_match_libdw },
 		{ "errors name the file; release refusal", test_errors },
 		{ NULL, NULL },
 	};
 	int rc = unit_run("symfile", tests);
 	g_unlink(exe);
+	g_unlink(exe4);
 	g_unlink(src);
+	g_unlink(hdr);
 	g_rmdir(dir);
 	return rc;
 }

@@ -21,6 +21,9 @@
 /* Opens the event input again: a trace can be read once, and the TUI reads
  * it several times (the model, the Events list, a rebuild). flags: more
  * FtlOpenFlags (FTL_OPEN_BROWSE for the Events list's). */
+/* Where functions are defined, for Functions and Graph (source-line.h). */
+typedef struct _FtlTuiSources FtlTuiSources;
+
 typedef FtlTrace *(*FtlTuiOpenFunc)(gpointer data, FtlOpenFlags flags, GError **error);
 
 /* Where the TUI opens (`tui --at --marker --func --panel`); all zero: the
@@ -57,6 +60,10 @@ typedef struct {
 	gboolean (*selected)(gpointer data, FtlTrace *trace, GError **error);
 	gpointer selected_data;
 	FtlTuiStart start;
+	/* where functions are defined (--vmlinux, --debuginfo, the Debian
+	 * files of the trace's release), used on the screen's thread only;
+	 * NULL without debug info: no source line is drawn */
+	FtlTuiSources *sources;
 } FtlTuiOptions;
 
 /* Threads that open and read inputs share this: opening takes it

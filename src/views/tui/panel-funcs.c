@@ -8,6 +8,7 @@
 
 #include "util/escape.h"
 #include "views/tui/app.h"
+#include "views/tui/source-line.h"
 #include "views/tui/tree.h"
 
 typedef enum {
@@ -139,6 +140,9 @@ static void funcs_rows(FuncsPanel *f, FtlTuiApp *app)
 
 static FtlTuiReaction funcs_tick(FtlTuiPanel *p, FtlTuiApp *app)
 {
+	/* the source line said the debug info was being read: it is now */
+	if (ftl_tui_source_tick(app))
+		return FTL_TUI_REACT_REDRAW;
 	FuncsPanel *f = (FuncsPanel *)p;
 	if (app->model && f->histo_of) {
 		guint64 key = funcs_histo_key(f->histo_of);
@@ -247,9 +251,15 @@ static void funcs_draw_sandwich_row(FuncsPanel *f, FtlTuiApp *app, FtlTuiCanvas 
 	ftl_tui_put_raw(c, y, FUNCS_X(COL_NAME) + 2, -1, r->func, -1, st);
 }
 
+static const char *funcs_selected(FuncsPanel *f);
+
 static void funcs_draw(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCanvas *c, int y, int h)
 {
 	FuncsPanel *f = (FuncsPanel *)p;
+	if (!f->histo_of && ftl_tui_source_rows(app, h)) {
+		h--;
+		ftl_tui_source_draw(app, c, y + h, funcs_selected(f));
+	}
 	if (f->histo_of) {
 		const FtlTuiModel *side = ftl_tui_app_side(app, funcs_histo_key(f->histo_of));
 		g_autofree char *what = ftl_escape(f->histo_of, -1);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "views/tui/app.h"
+#include "views/tui/source-line.h"
 #include "views/tui/tree.h"
 
 typedef struct {
@@ -193,6 +194,15 @@ static void graph_draw(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCanvas *c, int y, i
 {
 	GraphPanel *g = (GraphPanel *)p;
 	static const char *const groups[] = { "all tasks", "per CPU", "per task" };
+	if (ftl_tui_source_rows(app, h)) {
+		/* the function of the cursor's row (the first row when unset);
+		 * a CPU's or task's node names none */
+		const FtlCallNode *root = graph_root(g, app);
+		const FtlCallNode *sel = g->cursor ? g->cursor : root ? graph_first(g, root) : NULL;
+		gboolean func = sel && (g->group == FTL_CALLTREE_GROUP_NONE || sel->depth > 1);
+		h--;
+		ftl_tui_source_draw(app, c, y + h, func ? sel->func : NULL);
+	}
 	ftl_tui_fill(c, y, 0, -1, FTL_TUI_STYLE_HEADER);
 	ftl_tui_put_right(c, y, 0, 9, "CALLS", FTL_TUI_STYLE_HEADER);
 	ftl_tui_put_right(c, y, 10, 11, "TOTAL", FTL_TUI_STYLE_HEADER);
@@ -458,6 +468,9 @@ static void graph_model_changed(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiMode
 /* The function filter's nodes, computed once per model and grouping. */
 static FtlTuiReaction graph_tick(FtlTuiPanel *p, FtlTuiApp *app)
 {
+	/* the source line said the debug info was being read: it is now */
+	if (ftl_tui_source_tick(app))
+		return FTL_TUI_REACT_REDRAW;
 	GraphPanel *g = (GraphPanel *)p;
 	ftl_tui_app_want_tree(app, g->group);
 	const FtlCallNode *root = graph_root(g, app);
