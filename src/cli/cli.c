@@ -560,6 +560,27 @@ gboolean ftl_cli_parse(const FtlCommand *cmd, const GOptionEntry *entries, FtlCl
 	return ftl_cli_parse_data(cmd, entries, NULL, g, argc, argv, error);
 }
 
+/* What GOption left: operands, or options it did not know. GOption leaves
+ * "--" where it was: what follows is operands, dashed or not, and the "--"
+ * itself goes. */
+static gboolean cli_operands(const FtlCommand *cmd, int *argc, char **argv, GError **error)
+{
+	for (int i = 1; i < *argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--") == 0) {
+			memmove(argv + i, argv + i + 1, sizeof *argv * (gsize)(*argc - i));
+			--*argc;
+			return TRUE;
+		}
+		if (a[0] == '-' && a[1]) {
+			g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "%s: unknown option '%s'",
+				    cmd->name, a);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
 gboolean ftl_cli_parse_data(const FtlCommand *cmd, const GOptionEntry *entries, gpointer data,
 			    FtlCliGlobals *g, int *argc, char ***argv, GError **error)
 {
@@ -622,21 +643,8 @@ gboolean ftl_cli_parse_data(const FtlCommand *cmd, const GOptionEntry *entries, 
 			    cmd->name);
 		return FALSE;
 	}
-	/* GOption leaves "--" where it was: what follows is operands, dashed
-	 * or not, and the "--" itself goes */
-	for (int i = 1; i < *argc; i++) {
-		const char *a = (*argv)[i];
-		if (strcmp(a, "--") == 0) {
-			memmove(*argv + i, *argv + i + 1, sizeof **argv * (gsize)(*argc - i));
-			--*argc;
-			break;
-		}
-		if (a[0] == '-' && a[1]) {
-			g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE, "%s: unknown option '%s'",
-				    cmd->name, a);
-			return FALSE;
-		}
-	}
+	if (!cli_operands(cmd, argc, *argv, error))
+		return FALSE;
 	/* last: the width and colour above asked the terminal itself */
 	if ((cmd->flags & FTL_CMD_RESULTS) && !g->no_pager)
 		ftl_pager_start();
