@@ -97,6 +97,7 @@ typedef enum {
 	FTL_TUI_CMD_PANEL_10, /* the panel past 9 (key 0) */
 	FTL_TUI_CMD_SCOPE,    /* the next scope: whole trace, spans, marks A..B */
 	FTL_TUI_CMD_HISTOGRAM,
+	FTL_TUI_CMD_WAKEUPS, /* W: the selected task's wakeup links */
 	FTL_TUI_N_CMDS
 } FtlTuiCmd;
 
@@ -275,6 +276,8 @@ void ftl_tui_app_want_tree(FtlTuiApp *app, FtlCallTreeGroup group);
  * One at a time: asking for another drops the one before. */
 void ftl_tui_app_want_sched(FtlTuiApp *app, GArray *windows, guint64 key);
 void ftl_tui_app_want_durations(FtlTuiApp *app, const char *func, guint64 key);
+/* Or the wakeups of task pid (the side model's wakeups). */
+void ftl_tui_app_want_wakeups(FtlTuiApp *app, gint32 pid, guint64 key);
 /* The side model read for key (its sched or durations), or NULL while it
  * is read (or never asked). */
 const FtlTuiModel *ftl_tui_app_side(FtlTuiApp *app, guint64 key);

@@ -111,6 +111,8 @@ static const FtlTuiBinding keys_table[] = {
 	{ 'S', FN, FTL_TUI_CMD_SORT_REVERSE, "reverse the sort" },
 	{ 'H', FN | GR, FTL_TUI_CMD_HISTOGRAM,
 	  "the function's duration histogram, as plot durations bins it (Esc: back)" },
+	{ 'W', TL, FTL_TUI_CMD_WAKEUPS,
+	  "the selected task's wakeups, waker -> wakee, marked and listed (Up/Down, Enter)" },
 	{ 'H', SC | MK, FTL_TUI_CMD_HISTOGRAM,
 	  "histogram of the row: a latency class (as plot latency), a span pattern" },
 };
