@@ -110,6 +110,16 @@ gint64 ftl_histo_max(const FtlHisto *h)
 	return h->max;
 }
 
+/* The value bucket i stands for: its midpoint, within the exact min and
+ * max (a percentile, and the log bin the bucket is counted in). */
+static gint64 histo_mid(const FtlHisto *h, guint i)
+{
+	gint64 lo, hi;
+	histo_bounds(i, &lo, &hi);
+	gint64 mid = hi - lo == 1 ? lo : lo + (hi - lo) / 2;
+	return CLAMP(mid, h->min, h->max);
+}
+
 gint64 ftl_histo_percentile(const FtlHisto *h, double p)
 {
 	if (!h->count)
@@ -124,12 +134,8 @@ gint64 ftl_histo_percentile(const FtlHisto *h, double p)
 	guint64 seen = 0;
 	for (guint i = 0; i < h->counts->len; i++) {
 		seen += g_array_index(h->counts, guint64, i);
-		if (seen >= rank) {
-			gint64 lo, hi;
-			histo_bounds(i, &lo, &hi);
-			gint64 mid = hi - lo == 1 ? lo : lo + (hi - lo) / 2;
-			return CLAMP(mid, h->min, h->max);
-		}
+		if (seen >= rank)
+			return histo_mid(h, i);
 	}
 	return h->max;
 }
@@ -168,10 +174,11 @@ GArray *ftl_histo_decades(const FtlHisto *h, guint *first)
 {
 	GArray *bins = g_array_new(FALSE, TRUE, sizeof(guint64));
 	*first = 0;
-	gint64 lo, hi;
-	guint64 count;
-	for (guint pos = 0; ftl_histo_next_bucket(h, &pos, &lo, &hi, &count);) {
-		guint b = ftl_histo_decade(lo);
+	for (guint i = 0; i < h->counts->len; i++) {
+		guint64 count = g_array_index(h->counts, guint64, i);
+		if (!count)
+			continue;
+		guint b = ftl_histo_decade(histo_mid(h, i));
 		if (!bins->len)
 			*first = b;
 		/* buckets come in increasing order: b never goes below first */

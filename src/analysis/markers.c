@@ -332,6 +332,8 @@ void ftl_spans_free(FtlSpans *s)
 	g_ptr_array_unref(s->open);
 	g_ptr_array_unref(s->done);
 	g_hash_table_unref(s->stacks);
+	for (guint i = 0; s->stats && i < s->stats->len; i++)
+		ftl_histo_free(g_array_index(s->stats, FtlSpanStats, i).histo);
 	if (s->stats)
 		g_array_unref(s->stats);
 	if (s->by_dur)
@@ -556,34 +558,30 @@ static int spans_cmp_done(gconstpointer a, gconstpointer b)
 
 typedef struct {
 	FtlSpanStats st;
-	FtlHisto *h;
 } SpansKeyAcc;
 
 static void spans_key_add(SpansKeyAcc *a, const FtlSpan *sp, guint i, const FtlSpans *s)
 {
-	if (!a->h)
-		a->h = ftl_histo_new();
-	if (!ftl_histo_count(a->h) ||
+	if (!ftl_histo_count(a->st.histo) ||
 	    sp->duration > ftl_spans_get(s, a->st.slowest)->duration)
 		a->st.slowest = i;
-	ftl_histo_add(a->h, sp->duration);
+	ftl_histo_add(a->st.histo, sp->duration);
 }
 
 static void spans_key_finish(SpansKeyAcc *a)
 {
 	FtlSpanStats *st = &a->st;
-	st->count = a->h ? ftl_histo_count(a->h) : 0;
+	st->count = ftl_histo_count(st->histo);
 	if (!st->count) {
 		st->min = st->avg = st->p50 = st->p95 = st->p99 = st->max = FTL_TS_NONE;
 		return;
 	}
-	st->min = ftl_histo_min(a->h);
-	st->max = ftl_histo_max(a->h);
-	st->avg = ftl_histo_sum(a->h) / (gint64)st->count;
-	st->p50 = ftl_histo_percentile(a->h, 50);
-	st->p95 = ftl_histo_percentile(a->h, 95);
-	st->p99 = ftl_histo_percentile(a->h, 99);
-	g_clear_pointer(&a->h, ftl_histo_free);
+	st->min = ftl_histo_min(st->histo);
+	st->max = ftl_histo_max(st->histo);
+	st->avg = ftl_histo_sum(st->histo) / (gint64)st->count;
+	st->p50 = ftl_histo_percentile(st->histo, 50);
+	st->p95 = ftl_histo_percentile(st->histo, 95);
+	st->p99 = ftl_histo_percentile(st->histo, 99);
 }
 
 static int spans_cmp_stats(const void *a, const void *b)
@@ -607,7 +605,7 @@ static int spans_cmp_by_dur(gconstpointer a, gconstpointer b, gpointer data)
 /* The statistics per key and the spans by duration. */
 static void spans_stats(FtlSpans *s)
 {
-	SpansKeyAcc all = { { 0 }, NULL };
+	SpansKeyAcc all = { { .histo = ftl_histo_new() } };
 	g_autoptr(GHashTable) keys = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
 	s->by_dur = g_array_new(FALSE, FALSE, sizeof(guint));
 	for (guint i = 0; i < ftl_spans_count(s); i++) {
@@ -616,6 +614,7 @@ static void spans_stats(FtlSpans *s)
 		if (sp->key && !a) {
 			a = g_new0(SpansKeyAcc, 1);
 			a->st.key = sp->key;
+			a->st.histo = ftl_histo_new();
 			g_hash_table_insert(keys, sp->key, a);
 		}
 		if (sp->duration == FTL_TS_NONE)

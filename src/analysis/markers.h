@@ -3,6 +3,7 @@
  * comments, in time order, and spans between start/end patterns. */
 #pragma once
 
+#include "analysis/histo.h"
 #include "analysis/pass.h"
 #include <glib.h>
 
@@ -114,6 +115,7 @@ typedef struct {
 	guint64 count;
 	gint64 min, avg, p50, p95, p99, max; /* FTL_TS_NONE when count is 0 */
 	guint slowest;			      /* the index of the longest span */
+	FtlHisto *histo; /* the durations counted; owned by the spans */
 } FtlSpanStats;
 
 /* After finish: row 0 is all spans, then one per key by count (most first),

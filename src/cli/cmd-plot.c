@@ -82,7 +82,6 @@ static gboolean plot_trace(FtlPlotOptions *o, FtlRateBy by, FtlCliGlobals *g, in
 		ftl_pass_add(pass, &ftl_rate_consumer, rate);
 		ftl_pass_add(pass, &ftl_markers_consumer, markers);
 	} else {
-		ftl_sched_add_on_wakeup(s, ftl_plot_add_wakeup, p);
 		ftl_sched_add_on_interval(s, ftl_plot_add_interval, p);
 		ftl_pass_add(pass, &ftl_sched_consumer, s);
 	}

@@ -448,11 +448,7 @@ static void markers_print_json(const MarkersView *v, FtlTable *mt, const FtlSpan
 		ftl_table_add_json(ct, b);
 		ftl_table_add_json(ft, b);
 		/* the durations behind span statistics over many traces */
-		g_autoptr(FtlHisto) h = ftl_histo_new();
-		for (guint i = 0; i < n; i++)
-			if (ftl_spans_get(spans, i)->duration != FTL_TS_NONE)
-				ftl_histo_add(h, ftl_spans_get(spans, i)->duration);
-		ftl_merge_add_histo(b, "span_histogram", h);
+		ftl_merge_add_histo(b, "span_histogram", ftl_spans_stats(spans, 0)->histo);
 	}
 	json_builder_end_object(b);
 	g_autoptr(JsonNode) root = json_builder_get_root(b);

@@ -43,7 +43,6 @@ struct _FtlPlot {
 	FtlPlotOptions opt;
 	char *term;   /* gnuplot terminal line */
 	char *base;   /* output without its extension */
-	GArray *lat[2]; /* gint64 latencies: normal, RT */
 	GArray *runs;	/* PlotRun */
 	GPtrArray *funcs;   /* PlotFunc, in the order asked */
 	GHashTable *by_func; /* name -> PlotFunc */
@@ -94,8 +93,6 @@ FtlPlot *ftl_plot_new(const FtlPlotOptions *opt, GError **error)
 	else
 		p->term = g_strdup_printf("pdfcairo size %.2fin,%.2fin", opt->width / 100.0,
 					  opt->height / 100.0);
-	for (int i = 0; i < 2; i++)
-		p->lat[i] = g_array_new(FALSE, FALSE, sizeof(gint64));
 	p->runs = g_array_new(FALSE, FALSE, sizeof(PlotRun));
 	p->funcs = g_ptr_array_new_with_free_func(plot_func_free);
 	p->by_func = g_hash_table_new(g_str_hash, g_str_equal);
@@ -116,21 +113,12 @@ void ftl_plot_free(FtlPlot *p)
 {
 	if (!p)
 		return;
-	for (int i = 0; i < 2; i++)
-		g_array_unref(p->lat[i]);
 	g_array_unref(p->runs);
 	g_hash_table_unref(p->by_func);
 	g_ptr_array_unref(p->funcs);
 	g_free(p->term);
 	g_free(p->base);
 	g_free(p);
-}
-
-void ftl_plot_add_wakeup(const FtlSchedWakeup *w, gpointer data)
-{
-	FtlPlot *p = data;
-	gboolean rt = w->prio >= 0 && w->prio < 100;
-	g_array_append_val(p->lat[rt], w->latency);
 }
 
 void ftl_plot_add_interval(const FtlSchedInterval *iv, gpointer data)
@@ -152,12 +140,6 @@ void ftl_plot_add_call(const FtlCall *call, gpointer data)
 		f->untimed++;
 	else
 		ftl_histo_add(f->durations, call->duration);
-}
-
-static int i64_cmp(gconstpointer a, gconstpointer b)
-{
-	gint64 x = *(const gint64 *)a, y = *(const gint64 *)b;
-	return x < y ? -1 : x > y;
 }
 
 /* A string for a gnuplot single-quoted literal: made visible, at most cols
@@ -187,85 +169,74 @@ static char *plot_quote(const char *s)
 	return plot_quote_cut(s, G_MAXSIZE);
 }
 
-/* 10 log bins per decade of us: bin b holds [10^(b/10), 10^((b+1)/10)) us.
- * A value is at least 1 ns (log x: a 0 ns one, same-tick timestamps, shows
- * there) and below 2^63 ns, so b is in [-30, 190). */
-enum { PLOT_BIN_MIN = FTL_HISTO_DECADE_MIN, PLOT_N_BINS = FTL_HISTO_DECADE_N };
+enum { PLOT_BIN_MIN = FTL_HISTO_DECADE_MIN };
 
-typedef struct {
-	guint64 n[PLOT_N_BINS];
-	gint lo, hi; /* bins used, as indexes of n; none: lo > hi */
-} PlotDecades;
-
-static PlotDecades *plot_decades_new(void)
+/* h in the log bins (analysis/histo.h: ten a decade of us, each bucket in
+ * the bin of the value it stands for), from the first used to the last,
+ * as centre, count, width (us). */
+static void plot_decades_print(GString *d, const FtlHisto *h)
 {
-	PlotDecades *h = g_new0(PlotDecades, 1);
-	h->lo = PLOT_N_BINS;
-	h->hi = -1;
-	return h;
-}
-
-static void plot_decades_add(PlotDecades *h, gint64 ns, guint64 count)
-{
-	gint b = (gint)ftl_histo_decade(ns);
-	h->n[b] += count;
-	h->lo = MIN(h->lo, b);
-	h->hi = MAX(h->hi, b);
-}
-
-/* The bins from the first used to the last, as centre, count, width (us). */
-static void plot_decades_print(GString *d, const PlotDecades *h)
-{
-	for (gint b = h->lo; b <= h->hi; b++) {
+	guint first;
+	g_autoptr(GArray) bins = ftl_histo_decades(h, &first);
+	for (guint i = 0; i < bins->len; i++) {
 		double l, r;
-		ftl_histo_decade_bounds((guint)b, &l, &r);
-		g_string_append_printf(d, "%.6g %" G_GUINT64_FORMAT " %.6g\n", sqrt(l * r), h->n[b],
-				       r - l);
+		ftl_histo_decade_bounds(first + i, &l, &r);
+		g_string_append_printf(d, "%.6g %" G_GUINT64_FORMAT " %.6g\n", sqrt(l * r),
+				       g_array_index(bins, guint64, i), r - l);
 	}
 }
 
-/* Histogram of sorted latencies, as the share (%) of them in each bin,
- * its box the part'th of parts side by side in the bin (equal on the log
- * axis): the classes drawn together neither hide one another nor vanish
- * beside a class of a hundred times more wakeups. */
-static void plot_histo(GString *d, GArray *lat, guint part, guint parts)
+/* A class's latency histogram, as the share (%) of its wakeups in each
+ * log bin (its buckets counted as `plot durations` counts them, so the
+ * TUI's histogram of the class shows the same bins), its box the part'th
+ * of parts side by side in the bin (equal on the log axis): the classes
+ * drawn together neither hide one another nor vanish beside a class of a
+ * hundred times more wakeups. */
+static void plot_histo(GString *d, const FtlHisto *lat, guint part, guint parts)
 {
-	g_autofree PlotDecades *h = plot_decades_new();
-	for (guint i = 0; i < lat->len; i++)
-		plot_decades_add(h, g_array_index(lat, gint64, i), 1);
-	for (gint b = h->lo; b <= h->hi; b++) {
-		double l = (double)(b + PLOT_BIN_MIN) / PLOT_DECADE_BINS;
+	guint first;
+	g_autoptr(GArray) bins = ftl_histo_decades(lat, &first);
+	guint64 n = MAX(ftl_histo_count(lat), 1);
+	for (guint i = 0; i < bins->len; i++) {
+		double l = (double)((gint)(first + i) + PLOT_BIN_MIN) / PLOT_DECADE_BINS;
 		double x0 = pow(10, l + (double)part / parts / PLOT_DECADE_BINS),
 		       x1 = pow(10, l + (double)(part + 1) / parts / PLOT_DECADE_BINS);
 		g_string_append_printf(d, "%.6g %.6g %.6g\n", (x0 + x1) / 2,
-				       100.0 * (double)h->n[b] / MAX(lat->len, 1), x1 - x0);
+				       100.0 * (double)g_array_index(bins, guint64, i) / (double)n,
+				       x1 - x0);
 	}
 }
 
-/* CDF: at most PLOT_CDF_POINTS steps, the largest always kept. */
-static void plot_cdf(GString *d, GArray *lat)
+/* The CDF of h as steps at the largest value of each bucket (exact below
+ * 256 ns, within 0.8% above: analysis/histo.h), at most one per bucket. */
+static void plot_histo_cdf(GString *d, const FtlHisto *h)
 {
-	guint n = lat->len, step = MAX(1u, n / PLOT_CDF_POINTS);
-	/* the curve starts at 0 at the shortest latency: one wakeup still
-	 * draws its step */
-	if (n)
-		g_string_append_printf(d, "%.3f 0.000000\n",
-				       MAX(g_array_index(lat, gint64, 0), 1) / 1000.0);
-	for (guint i = 0; i < n; i++)
-		if ((i + 1) % step == 0 || i + 1 == n)
-			/* log x: a 0 ns latency (same-tick timestamps) shows at 1 ns */
-			g_string_append_printf(d, "%.3f %.6f\n",
-					       MAX(g_array_index(lat, gint64, i), 1) / 1000.0,
-					       (double)(i + 1) / n);
+	guint64 n = ftl_histo_count(h), seen = 0, count;
+	gint64 lo, hi;
+	for (guint pos = 0; ftl_histo_next_bucket(h, &pos, &lo, &hi, &count);) {
+		/* the curve starts at 0 at the least value: a function called
+		 * once still draws its step */
+		if (!seen)
+			g_string_append_printf(d, "%.3f 0.000000\n", MAX(ftl_histo_min(h), 1) / 1000.0);
+		seen += count;
+		gint64 top = MIN(hi - 1, ftl_histo_max(h));
+		g_string_append_printf(d, "%.3f %.6f\n", MAX(top, 1) / 1000.0, (double)seen / n);
+	}
 }
 
 /* The latency data (histograms normal then RT, then their CDFs, for the
- * classes that have wakeups) and the plot clauses. */
-static gboolean plot_latency(FtlPlot *p, GString *d, GHashTable *subst, const char *dat,
+ * classes that have wakeups) and the plot clauses: sched's histograms of
+ * the whole trace (analysis/sched.h), the figures `sched` prints. */
+static gboolean plot_latency(const FtlSched *s, GString *d, GHashTable *subst, const char *dat,
 			     GError **error)
 {
-	static const char *const cls[] = { "normal", "RT" };
-	if (!p->lat[0]->len && !p->lat[1]->len) {
+	static const struct {
+		FtlSchedLatClass cls;
+		const char *name;
+	} cls[] = { { FTL_SCHED_LAT_NORMAL, "normal" }, { FTL_SCHED_LAT_RT, "RT" } };
+	const FtlSchedScope *sc = ftl_sched_scope(s, 0);
+	const FtlHisto *lat[2] = { sc->lat[cls[0].cls].histo, sc->lat[cls[1].cls].histo };
+	if (!ftl_histo_count(lat[0]) && !ftl_histo_count(lat[1])) {
 		g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY,
 			    "plot latency: the trace has no wakeup followed by its switch");
 		return FALSE;
@@ -274,26 +245,28 @@ static gboolean plot_latency(FtlPlot *p, GString *d, GHashTable *subst, const ch
 	/* a class without wakeups has no block: gnuplot does not count an
 	 * empty one, so the index numbers are the blocks written */
 	int block = 0;
-	guint parts = (p->lat[0]->len > 0) + (p->lat[1]->len > 0);
+	guint parts = (ftl_histo_count(lat[0]) > 0) + (ftl_histo_count(lat[1]) > 0);
 	for (int c = 0; c < 2; c++) {
-		g_array_sort(p->lat[c], i64_cmp);
-		if (!p->lat[c]->len)
+		if (!ftl_histo_count(lat[c]))
 			continue;
 		g_string_append_printf(d, "%s# index %d: %s histogram: box centre (us), %% of the "
 				       "class's wakeups in the bin, box width (us)\n",
-				       block ? "\n\n" : "", block, cls[c]);
-		plot_histo(d, p->lat[c], (guint)block, parts);
-		g_string_append_printf(hist, "%s'%s' index %d using 1:2:3 with boxes title '%s (%u)'",
-				       hist->len ? ", " : "", dat, block++, cls[c], p->lat[c]->len);
+				       block ? "\n\n" : "", block, cls[c].name);
+		plot_histo(d, lat[c], (guint)block, parts);
+		g_string_append_printf(hist,
+				       "%s'%s' index %d using 1:2:3 with boxes title '%s (%" G_GUINT64_FORMAT
+				       ")'",
+				       hist->len ? ", " : "", dat, block++, cls[c].name,
+				       ftl_histo_count(lat[c]));
 	}
 	for (int c = 0; c < 2; c++) {
-		if (!p->lat[c]->len)
+		if (!ftl_histo_count(lat[c]))
 			continue;
 		g_string_append_printf(d, "\n\n# index %d: %s CDF: latency (us), fraction at or below\n",
-				       block, cls[c]);
-		plot_cdf(d, p->lat[c]);
+				       block, cls[c].name);
+		plot_histo_cdf(d, lat[c]);
 		g_string_append_printf(cdf, "%s'%s' index %d using 1:2 with steps lw 2 title '%s'",
-				       cdf->len ? ", " : "", dat, block++, cls[c]);
+				       cdf->len ? ", " : "", dat, block++, cls[c].name);
 	}
 	g_hash_table_insert(subst, "HIST", g_string_free(g_steal_pointer(&hist), FALSE));
 	g_hash_table_insert(subst, "CDF", g_string_free(g_steal_pointer(&cdf), FALSE));
@@ -421,26 +394,9 @@ static gboolean plot_cpu(FtlPlot *p, const FtlSched *s, GString *d, GHashTable *
 	return TRUE;
 }
 
-/* The CDF of h as steps at the largest value of each bucket (exact below
- * 256 ns, within 0.8% above: analysis/histo.h), at most one per bucket. */
-static void plot_histo_cdf(GString *d, const FtlHisto *h)
-{
-	guint64 n = ftl_histo_count(h), seen = 0, count;
-	gint64 lo, hi;
-	for (guint pos = 0; ftl_histo_next_bucket(h, &pos, &lo, &hi, &count);) {
-		/* the curve starts at 0 below the first bucket: a function
-		 * called once still draws its step */
-		if (!seen)
-			g_string_append_printf(d, "%.3f 0.000000\n", MAX(lo, 1) / 1000.0);
-		seen += count;
-		gint64 top = MIN(hi - 1, ftl_histo_max(h));
-		g_string_append_printf(d, "%.3f %.6f\n", MAX(top, 1) / 1000.0, (double)seen / n);
-	}
-}
-
 /* Per function asked for with timed calls: its histogram (10 bins a decade,
- * a bucket of the log-linear histogram counted in the bin of its lower
- * bound) then its CDF. A function without timed calls is named on stderr;
+ * a bucket of the log-linear histogram counted in the bin of the value it
+ * stands for) then its CDF. A function without timed calls is named on stderr;
  * none at all is an error. */
 static gboolean plot_durations(FtlPlot *p, GString *d, GHashTable *subst, const char *dat,
 			       GError **error)
@@ -464,14 +420,9 @@ static gboolean plot_durations(FtlPlot *p, GString *d, GHashTable *subst, const 
 			continue;
 		}
 		g_autofree char *q = plot_quote(f->func);
-		g_autofree PlotDecades *h = plot_decades_new();
-		gint64 lo, hi;
-		guint64 count;
-		for (guint pos = 0; ftl_histo_next_bucket(f->durations, &pos, &lo, &hi, &count);)
-			plot_decades_add(h, lo, count);
 		g_string_append_printf(d, "%s# index %d: %s histogram: bin centre (us), calls, "
 				       "bin width (us)\n", block ? "\n\n" : "", block, name);
-		plot_decades_print(d, h);
+		plot_decades_print(d, f->durations);
 		g_string_append_printf(hist, "%s'%s' index %d using (($1-$3/2+$3*%g)*1e-6):2:"
 				       "($3*%g*1e-6) with boxes title '%s (%" G_GUINT64_FORMAT ")'",
 				       hist->len ? ", " : "", dat, block++, (k + 0.5) / shown,
@@ -864,7 +815,7 @@ static gboolean plot_data(FtlPlot *p, const FtlPlotData *in, GString *d, GHashTa
 	g_string_append_printf(d, "# ftlens plot %s: %s\n", plot_kinds[p->opt.kind].name, input);
 	switch (p->opt.kind) {
 	case FTL_PLOT_LATENCY:
-		return plot_latency(p, d, subst, dat, error);
+		return plot_latency(in->sched, d, subst, dat, error);
 	case FTL_PLOT_CPU:
 		return plot_cpu(p, in->sched, d, subst, error);
 	case FTL_PLOT_DURATIONS:

@@ -39,8 +39,8 @@ FtlPlot *ftl_plot_new(const FtlPlotOptions *opt, GError **error);
 void ftl_plot_free(FtlPlot *p);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlPlot, ftl_plot_free)
 
-/* Listeners for the scheduling pass (ftl_sched_add_on_wakeup / _interval). */
-void ftl_plot_add_wakeup(const FtlSchedWakeup *w, gpointer p);
+/* Listener for the scheduling pass (ftl_sched_add_on_interval); latency
+ * reads the histograms of the sched analysis given to ftl_plot_write. */
 void ftl_plot_add_interval(const FtlSchedInterval *iv, gpointer p);
 /* Listener for the call tree (ftl_calltree_add_on_call): the durations of
  * the functions asked for, in log-linear buckets (analysis/histo.h), so

@@ -1,21 +1,54 @@
 #!/bin/sh
-# The TUI's duration histogram (Functions, H) in a real terminal: its bins
-# and counts are those of `ftlens plot durations`'s data for the same
-# function (one analysis/histo.c binning), and the bins it marks p50, p95
-# and p99 are where that data's cumulative count crosses 50, 95 and 99 %.
-# The screens are kept in the log.
+# The TUI's histograms (H) in a real terminal, each against the command
+# that answers the same question (tui_histo_compare.py reads both): in
+# Functions and Graph, a function's durations are `plot durations -f`'s
+# bins (the Graph's H takes every call of the node's function, as -f
+# selects them); in Sched, a latency class is `plot latency`'s bins for the
+# class and `sched -F csv`'s p50/p95/p99; in Markers, a span pattern is the
+# span_histogram of `markers --span -F json` and `markers --span -F csv`'s
+# p50/p95/p99. One binning (analysis/histo.c) and one percentile
+# (FtlHisto's) behind them all. The screens are kept in the log.
 . "$(dirname "$0")/lib.sh"
 prereq TMUX
 need_python
 make_tmpdir
 tmux_server
 wait_for() { tmux_wait_for "$@"; }
+compare="$top_srcdir/tests/e2e/tui_histo_compare.py"
 
-# histo INPUT FUNC NAME: the histogram of FUNC in the TUI against plot's data
-histo() {
-	(cd "$T" && "$FTLENS" plot durations -f "$2" --script-only -o "$T/$3.png" "$1" 2>/dev/null)
+# start ROWS ARGS...: a fresh session running ftlens tui ARGS in $T
+start() {
+	_rows=$1
+	shift
+	_cmd="LANG=C.UTF-8 NO_COLOR=1 '$FTLENS' tui"
+	for _a; do
+		_cmd="$_cmd '$(printf '%s' "$_a" | sed "s/'/'\\\\''/g")'"
+	done
 	tm kill-session -t tui 2>/dev/null
-	tm new-session -d -s tui -x 120 -y 60 "cd '$T' && LANG=C.UTF-8 NO_COLOR=1 '$FTLENS' tui '$1' 2>err"
+	tm new-session -d -s tui -x 130 -y "$_rows" "cd '$T' && $_cmd 2>err"
+}
+# shot NAME: the screen into $T/NAME.screen and the log
+shot() {
+	tm capture-pane -p -t tui >"$T/$1.screen"
+	diag "screen $1:"
+	diag "$(cat "$T/$1.screen")"
+}
+# same NAME KIND ARGS...: the screen NAME against the command's data
+same() {
+	_n=$1
+	shift
+	python3 "$compare" "$T/$_n.screen" "$@" >"$T/cmp" 2>&1
+	_r=$?
+	diag "$(cat "$T/cmp")"
+	return $_r
+}
+# csv_row SECTION_HEAD KEY FILE: the row of a CSV section whose first field is KEY
+csv_row() { sed -n "/^$1/,/^\$/p" "$3" | grep "^$2,"; }
+
+# funcs INPUT FUNC NAME: Functions' histogram of FUNC against plot's data
+funcs() {
+	(cd "$T" && "$FTLENS" plot durations -f "$2" --script-only -o "$T/$3.png" "$1" 2>/dev/null)
+	start 60 "$1"
 	wait_for "TIME +CPU" >/dev/null
 	keys 3
 	wait_for "CALLS +TOTAL" >/dev/null
@@ -24,58 +57,71 @@ histo() {
 	sleep 0.3
 	keys H
 	wait_for "Durations of $2: [0-9]+ timed" || return 1
-	tm capture-pane -p -t tui >"$T/$3.screen"
-	diag "screen $3:"
-	diag "$(cat "$T/$3.screen")"
-	python3 - "$T/$3.screen" "$T/$3.dat" <<'PY'
-import math, sys
-screen, dat = sys.argv[1], sys.argv[2]
-rows, on = [], False
-for l in open(screen):
-    if l.strip().startswith("FROM us"):
-        on = True
-        continue
-    f = l.split()
-    if on and len(f) >= 3 and f[2].isdigit():
-        rows.append((f[0], f[1], int(f[2]), [t for t in f[3:] if t in ("p50", "p95", "p99")]))
-    elif on:
-        break
-want = []
-for l in open(dat):
-    if l.startswith("# index 1"):
-        break
-    if l.startswith("#") or not l.strip():
-        continue
-    c, n, w = (float(x) for x in l.split())
-    lo = (-w + math.sqrt(w * w + 4 * c * c)) / 2
-    want.append(("%.4g" % lo, "%.4g" % (lo + w), int(n)))
-bad = [f"{len(rows)} bins on the screen, {len(want)} in the data"] if len(rows) != len(want) else []
-for g, w in zip(rows, want):
-    if g[:3] != w:
-        bad.append(f"bin {g[:3]} on the screen, {w} in the data")
-total, seen = sum(w[2] for w in want), 0
-for i, w in enumerate(want):
-    before, seen = seen, seen + w[2]
-    for p in (50, 95, 99):
-        rank = math.ceil(p / 100 * total)
-        marked = f"p{p}" in rows[i][3] if i < len(rows) else False
-        if (before < rank <= seen) != marked:
-            bad.append(f"bin {w}: p{p} {'marked' if marked else 'not marked'}")
-print("\n".join(bad) if bad else f"{len(want)} bins, {total} calls: the same")
-sys.exit(1 if bad else 0)
-PY
+	shot "$3"
+	same "$3" durations "$T/$3.dat"
 }
 
-plan 3
+plan 8
 vm=$FTL_TESTDATA/vm/fgraph-events/trace.txt
 real=$FTL_REAL_DATA/fgraph/perftools_funcgraph_abstime_header_vfs_read.txt
+lisa=$FTL_REAL_DATA/events/lisa_tracecmd_report_sched_448k.txt
+atrace=$FTL_REAL_DATA/events/catapult_atrace_tgid_trace_marker.txt
 if have_input "$vm"; then
 	check "rig capture: unmap_vmas's histogram is plot durations's, p50/p95/p99 in place" \
-		'histo "$vm" unmap_vmas vm >"$T/out" 2>&1; r=$?; diag "$(cat "$T/out")"; [ $r = 0 ]'
+		'funcs "$vm" unmap_vmas vm'
 fi
-if have_input "$real"; then
+if have_input "$real" 2; then
 	check "perf-tools capture: dequeue_entity's histogram is plot durations's" \
-		'histo "$real" dequeue_entity real >"$T/out" 2>&1; r=$?; diag "$(cat "$T/out")"; [ $r = 0 ]'
+		'funcs "$real" dequeue_entity real'
+	# Graph: H on a node of vfs_read, every call of the function
+	check "perf-tools capture: Graph's H on vfs_read is plot durations -f vfs_read's" '
+		(cd "$T" && "$FTLENS" plot durations -f vfs_read --script-only -o "$T/g.png" "$real" 2>/dev/null) &&
+		start 60 "$real" && wait_for "TIME +CPU" >/dev/null && keys 2 &&
+		wait_for "FUNCTION \(all tasks" >/dev/null && keys E / "^vfs_read\$" Enter &&
+		sleep 0.3 && keys H && wait_for "Durations of vfs_read: [0-9]+ timed" && shot graph &&
+		same graph durations "$T/g.dat"'
+fi
+if have_input "$lisa" 3; then
+	(cd "$T" && "$FTLENS" plot latency --script-only -o "$T/lat.png" "$lisa" 2>/dev/null)
+	"$FTLENS" sched -F csv "$lisa" >"$T/lisa.csv" 2>/dev/null
+	start 60 "$lisa"
+	wait_for "TIME +CPU" >/dev/null
+	keys 0
+	wait_for "^Interrupts" >/dev/null
+	# sched -F csv's p50 p95 p99 of CLASS
+	pct() { csv_row class, "$1" "$T/lisa.csv" | cut -d, -f5-7 | tr , " "; }
+	keys / "^normal " Enter
+	sleep 0.3
+	keys H
+	check "lisa: Sched's H on the normal class: plot latency's bins, sched's p50/p95/p99" \
+		'wait_for "Wakeup latency, normal \(whole trace\): [0-9]+ wakeups" && shot lat-normal &&
+		 same lat-normal latency "$T/lat.dat" normal $(pct normal)'
+	keys Escape
+	sleep 0.3
+	keys Up # rt is the row above normal
+	sleep 0.3
+	keys H
+	check "lisa: ... and on the RT class (21 wakeups beside 1045)" \
+		'wait_for "Wakeup latency, rt \(whole trace\): 21 wakeups" && shot lat-rt &&
+		 same lat-rt latency "$T/lat.dat" RT $(pct rt)'
+	keys Escape
+	check "lisa: Esc closes it, the tables are back" 'wait_for "^Wakeup latency \(H: "'
+fi
+if have_input "$atrace"; then
+	START='B\|[0-9]+\|(.*)'
+	"$FTLENS" markers --span "$START" '^E' -F json "$atrace" >"$T/m.json" 2>/dev/null
+	"$FTLENS" markers --span "$START" '^E' -F csv "$atrace" >"$T/m.csv" 2>/dev/null
+	start 100 --span "$START" '^E' --panel markers "$atrace"
+	wait_for "Span durations" >/dev/null
+	keys / "^\(all\)" Enter
+	sleep 0.3
+	keys H
+	# all spans: markers' span_histogram and its p50 p95 p99
+	all=$(sed -n '/^key,/,/^$/p' "$T/m.csv" | sed -n 2p)
+	check "atrace: Markers' H on all spans: markers --span's histogram and p50/p95/p99" \
+		'wait_for "Span durations, all spans: [0-9]+ spans" && shot spans &&
+		 same spans buckets "$T/m.json" span_histogram \
+			$(echo "$all" | awk -F, "{ print \$5, \$6, \$7 }")'
 fi
 keys Escape q
 check "Esc closes it, q quits with nothing on stderr" \

@@ -124,6 +124,8 @@ def main():
         same(what + " cpu", f[3], w["cpu"])
         same(what + " pid", f[4], w["pid"])
         same(what + " waker_pid", g[60:67].strip().replace("-", "", 1) if g[60:67].strip() == "-" else g[60:67].strip(), w["waker_pid"])
+        # woken by: the waker's name too (the CSV leaves it empty without a waker)
+        same(what + " waker_comm", g[68:].rstrip(), w["waker_comm"])
     for g, w in count("Interrupts", "kind"):
         f = g.split()
         what = f"{w['kind']} {w['id']}"

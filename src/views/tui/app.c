@@ -228,6 +228,13 @@ void ftl_tui_app_want_durations(FtlTuiApp *app, const char *func, guint64 key)
 			app->opt, &app->io, ftl_tui_filter_push(app->filter, NULL), func);
 }
 
+void ftl_tui_app_want_wakeups(FtlTuiApp *app, gint32 pid, guint64 key)
+{
+	if (!app_side_has(app, key))
+		app->side_loader = ftl_tui_loader_start_wakeups(
+			app->opt, &app->io, ftl_tui_filter_push(app->filter, NULL), pid);
+}
+
 const FtlTuiModel *ftl_tui_app_side(FtlTuiApp *app, guint64 key)
 {
 	return app->side_model && app->side_read == key ? app->side_model : NULL;

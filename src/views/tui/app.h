@@ -97,6 +97,7 @@ typedef enum {
 	FTL_TUI_CMD_PANEL_10, /* the panel past 9 (key 0) */
 	FTL_TUI_CMD_SCOPE,    /* the next scope: whole trace, spans, marks A..B */
 	FTL_TUI_CMD_HISTOGRAM,
+	FTL_TUI_CMD_WAKEUPS, /* W: the selected task's wakeup links */
 	FTL_TUI_N_CMDS
 } FtlTuiCmd;
 
@@ -275,6 +276,8 @@ void ftl_tui_app_want_tree(FtlTuiApp *app, FtlCallTreeGroup group);
  * One at a time: asking for another drops the one before. */
 void ftl_tui_app_want_sched(FtlTuiApp *app, GArray *windows, guint64 key);
 void ftl_tui_app_want_durations(FtlTuiApp *app, const char *func, guint64 key);
+/* Or the wakeups of task pid (the side model's wakeups). */
+void ftl_tui_app_want_wakeups(FtlTuiApp *app, gint32 pid, guint64 key);
 /* The side model read for key (its sched or durations), or NULL while it
  * is read (or never asked). */
 const FtlTuiModel *ftl_tui_app_side(FtlTuiApp *app, guint64 key);
@@ -323,10 +326,24 @@ void ftl_tui_events_panel_find(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiFind 
 void ftl_tui_events_panel_goto_row(FtlTuiPanel *p, gint64 row);
 gint64 ftl_tui_events_panel_row(FtlTuiPanel *p);
 
-/* A duration histogram (histo-draw.c) in rows [y, y + h): what (safe
- * text) names it; hist NULL while it is read. */
-void ftl_tui_histo_draw(FtlTuiCanvas *c, int y, int h, const char *what, const FtlHisto *hist,
-			guint64 untimed);
+/* A histogram (histo-draw.c) in rows [y, y + h). Texts are safe (made
+ * visible); hist is NULL while it is read. */
+typedef struct {
+	const char *title;  /* "Durations of f" */
+	const char *noun;   /* what it counts: "timed calls", "wakeups" */
+	const char *column; /* the count's column header: "CALLS" */
+	const char *note;   /* after the count, or NULL: " (3 untimed)" */
+	const FtlHisto *hist;
+} FtlTuiHisto;
+void ftl_tui_histo_draw(FtlTuiCanvas *c, int y, int h, const FtlTuiHisto *what);
+/* The durations of func's calls (every call of the function, as `plot
+ * durations -f func` selects them), read beside the model: tick asks for
+ * them and says to redraw once they changed (*drawn: the FtlTuiModel.gen
+ * of the side model last drawn, 0 none); draw draws them, or says they
+ * are being read. */
+guint64 ftl_tui_durations_key(const char *func);
+FtlTuiReaction ftl_tui_durations_tick(FtlTuiApp *app, const char *func, guint64 *drawn);
+void ftl_tui_durations_draw(FtlTuiCanvas *c, int y, int h, FtlTuiApp *app, const char *func);
 
 /* The Flame panel zoomed on n of the tree grouped by group (panel-flame.c). */
 void ftl_tui_flame_panel_focus(FtlTuiPanel *p, FtlCallTreeGroup group, const FtlCallNode *n);
@@ -340,6 +357,11 @@ typedef struct {
 	gint64 ts;    /* Enter: the Events list at this time, FTL_TS_NONE */
 	guint64 line; /* or at this input line (0: none) */
 	gint32 cpu;   /* of that line, -1 any */
+	/* H: a histogram of what the line sums up (borrowed from the model,
+	 * as long as the lines), titled histo_title (safe, owned), or NULL */
+	const FtlHisto *histo;
+	char *histo_title;
+	const char *histo_noun; /* static: "wakeups" */
 } FtlTuiLine;
 
 typedef struct {
@@ -347,6 +369,7 @@ typedef struct {
 	gint64 cursor, top;
 	int page;
 	guint64 built_key;
+	gboolean histo; /* H: the cursor line's histogram over the list */
 } FtlTuiLines;
 
 void ftl_tui_lines_init(FtlTuiLines *l);

@@ -109,8 +109,12 @@ static const FtlTuiBinding keys_table[] = {
 	{ FTL_TUI_KEY_ENTER, SC, FTL_TUI_CMD_ACTIVATE,
 	  "a task: filter every panel to it; a wakeup: its event in Events, A..B marked" },
 	{ 'S', FN, FTL_TUI_CMD_SORT_REVERSE, "reverse the sort" },
-	{ 'H', FN, FTL_TUI_CMD_HISTOGRAM,
+	{ 'H', FN | GR, FTL_TUI_CMD_HISTOGRAM,
 	  "the function's duration histogram, as plot durations bins it (Esc: back)" },
+	{ 'W', TL, FTL_TUI_CMD_WAKEUPS,
+	  "the selected task's wakeups, waker -> wakee, marked and listed (Up/Down, Enter)" },
+	{ 'H', SC | MK, FTL_TUI_CMD_HISTOGRAM,
+	  "histogram of the row: a latency class (as plot latency), a span pattern" },
 };
 
 const FtlTuiBinding *ftl_tui_keys_lookup(gint key, FtlTuiPanelId panel)

@@ -10,6 +10,7 @@
 static void lines_free_line(gpointer p)
 {
 	g_free(((FtlTuiLine *)p)->text);
+	g_free(((FtlTuiLine *)p)->histo_title);
 }
 
 void ftl_tui_lines_init(FtlTuiLines *l)
@@ -33,7 +34,8 @@ FtlTuiLine *ftl_tui_lines_add(FtlTuiLines *l, FtlTuiStyle style, const char *fmt
 {
 	va_list ap;
 	va_start(ap, fmt);
-	FtlTuiLine line = { g_strdup_vprintf(fmt, ap), style, FTL_TS_NONE, 0, -1 };
+	FtlTuiLine line = { .text = g_strdup_vprintf(fmt, ap), .style = style, .ts = FTL_TS_NONE,
+			    .cpu = -1 };
 	va_end(ap);
 	g_array_append_val(l->lines, line);
 	return &g_array_index(l->lines, FtlTuiLine, l->lines->len - 1);
@@ -60,8 +62,23 @@ void ftl_tui_cell(GString *out, const char *safe, int cols, gboolean right)
 			g_string_append_c(out, ' ');
 }
 
+/* The cursor line's histogram, or NULL. */
+static const FtlTuiLine *lines_histo(const FtlTuiLines *l)
+{
+	if (l->cursor < 0 || l->cursor >= (gint64)l->lines->len)
+		return NULL;
+	const FtlTuiLine *line = &g_array_index(l->lines, FtlTuiLine, l->cursor);
+	return line->histo ? line : NULL;
+}
+
 void ftl_tui_lines_draw(FtlTuiLines *l, FtlTuiCanvas *c, int y, int h, const char *header)
 {
+	const FtlTuiLine *hl = l->histo ? lines_histo(l) : NULL;
+	if (hl) {
+		FtlTuiHisto what = { hl->histo_title, hl->histo_noun, "COUNT", NULL, hl->histo };
+		ftl_tui_histo_draw(c, y, h, &what);
+		return;
+	}
 	int first = y;
 	if (header) {
 		ftl_tui_fill(c, y, 0, -1, FTL_TUI_STYLE_HEADER);
@@ -86,6 +103,22 @@ FtlTuiReaction ftl_tui_lines_command(FtlTuiLines *l, FtlTuiApp *app, FtlTuiCmd c
 				     const FtlTuiInput *in)
 {
 	gint64 n = l->lines->len;
+	if (l->histo && lines_histo(l)) {
+		/* over the list: Esc or H again closes it */
+		if (cmd != FTL_TUI_CMD_BACK && cmd != FTL_TUI_CMD_HISTOGRAM)
+			return FTL_TUI_REACT_NONE;
+		l->histo = FALSE;
+		return FTL_TUI_REACT_REDRAW;
+	}
+	l->histo = FALSE;
+	if (cmd == FTL_TUI_CMD_HISTOGRAM) {
+		if (lines_histo(l)) {
+			l->histo = TRUE;
+			return FTL_TUI_REACT_REDRAW;
+		}
+		ftl_tui_app_say(app, FALSE, "H: on a row with a histogram");
+		return FTL_TUI_REACT_STATUS;
+	}
 	if (ftl_tui_move(&l->cursor, n, l->page, cmd)) {
 		ftl_tui_scroll(&l->top, l->cursor, l->page);
 		return FTL_TUI_REACT_REDRAW;

@@ -26,6 +26,7 @@ struct _FtlTuiLoader {
 	gint tree; /* a tree of this group alone, or -1: the whole model */
 	GArray *windows; /* FtlTuiSpan: the scheduling of these alone, or NULL */
 	char *func;	 /* or the durations of this function's calls alone */
+	gint32 wakes_of; /* or the wakeups of this task alone (-1: not asked) */
 	gint cancel; /* atomic */
 	gint done;   /* atomic */
 	GMutex lock; /* guards the progress below */
@@ -50,6 +51,8 @@ void ftl_tui_model_free(FtlTuiModel *m)
 	ftl_sched_free(m->sched);
 	ftl_histo_free(m->durations);
 	g_free(m->durations_of);
+	if (m->wakeups)
+		g_array_unref(m->wakeups);
 	ftl_oops_trail_free(m->trail);
 	ftl_counters_free(m->counters);
 	ftl_counter_steps_free(m->counter_steps);
@@ -106,8 +109,29 @@ static void loader_duration(const FtlCall *call, gpointer data)
 		ftl_histo_add(m->durations, call->duration);
 }
 
+/* A wakeup served, as sched pairs it: kept when it woke the task asked
+ * for, the first FTL_TUI_WAKEUPS of them. */
+static void loader_wakeup(const FtlSchedWakeup *w, gpointer data)
+{
+	FtlTuiModel *m = data;
+	if (w->pid != m->wakeups_of)
+		return;
+	if (m->wakeups->len < FTL_TUI_WAKEUPS)
+		g_array_append_val(m->wakeups, *w);
+	else
+		m->wakeups_more++;
+}
+
 static void loader_analyses(FtlTuiLoader *l, FtlTuiModel *m, FtlPass *pass)
 {
+	if (l->wakes_of >= 0) {
+		m->wakeups_of = l->wakes_of;
+		m->wakeups = g_array_new(FALSE, FALSE, sizeof(FtlSchedWakeup));
+		m->sched = ftl_sched_new(NULL);
+		ftl_sched_add_on_wakeup(m->sched, loader_wakeup, m);
+		ftl_pass_add(pass, &ftl_sched_consumer, m->sched);
+		return;
+	}
 	if (l->func) {
 		m->durations_of = g_strdup(l->func);
 		m->durations = ftl_histo_new();
@@ -309,7 +333,8 @@ static gpointer loader_thread(gpointer data)
 	if (m->trace) {
 		g_autoptr(FtlPass) pass = ftl_pass_new();
 		loader_analyses(l, m, pass);
-		LoaderRun r = { .m = m, .pass = pass, .tree_only = l->tree >= 0 || l->windows || l->func };
+		LoaderRun r = { .m = m, .pass = pass, .tree_only = l->tree >= 0 || l->windows || l->func ||
+									l->wakes_of >= 0 };
 		/* the one model read with no filter of the TUI's own counts the
 		 * selection for the command's check (loaders run one at a time) */
 		m->counted = !r.tree_only && !ftl_tui_filter_depth(m->filter);
@@ -334,10 +359,12 @@ out:
 }
 
 static FtlTuiLoader *loader_start(const FtlTuiOptions *opt, FtlTuiIo *io, FtlTuiFilter *filter,
-				  FtlTrace *first, gint tree, GArray *windows, const char *func)
+				  FtlTrace *first, gint tree, GArray *windows, const char *func,
+				  gint32 wakes_of)
 {
 	FtlTuiLoader *l = g_new0(FtlTuiLoader, 1);
 	l->tree = tree;
+	l->wakes_of = wakes_of;
 	l->windows = windows;
 	l->func = g_strdup(func);
 	l->opt = opt;
@@ -346,7 +373,7 @@ static FtlTuiLoader *loader_start(const FtlTuiOptions *opt, FtlTuiIo *io, FtlTui
 	l->first = first;
 	l->at = FTL_TS_NONE;
 	g_mutex_init(&l->lock);
-	l->thread = g_thread_new(windows || func ? "ftlens-side" : tree < 0 ? "ftlens-model"
+	l->thread = g_thread_new(windows || func || wakes_of >= 0 ? "ftlens-side" : tree < 0 ? "ftlens-model"
 										   : "ftlens-tree",
 				 loader_thread, l);
 	return l;
@@ -355,25 +382,31 @@ static FtlTuiLoader *loader_start(const FtlTuiOptions *opt, FtlTuiIo *io, FtlTui
 FtlTuiLoader *ftl_tui_loader_start(const FtlTuiOptions *opt, FtlTuiIo *io, FtlTuiFilter *filter,
 				   FtlTrace *first)
 {
-	return loader_start(opt, io, filter, first, -1, NULL, NULL);
+	return loader_start(opt, io, filter, first, -1, NULL, NULL, -1);
 }
 
 FtlTuiLoader *ftl_tui_loader_start_tree(const FtlTuiOptions *opt, FtlTuiIo *io,
 					FtlTuiFilter *filter, FtlCallTreeGroup group)
 {
-	return loader_start(opt, io, filter, NULL, (gint)group, NULL, NULL);
+	return loader_start(opt, io, filter, NULL, (gint)group, NULL, NULL, -1);
 }
 
 FtlTuiLoader *ftl_tui_loader_start_sched(const FtlTuiOptions *opt, FtlTuiIo *io,
 					 FtlTuiFilter *filter, GArray *windows)
 {
-	return loader_start(opt, io, filter, NULL, -1, windows, NULL);
+	return loader_start(opt, io, filter, NULL, -1, windows, NULL, -1);
 }
 
 FtlTuiLoader *ftl_tui_loader_start_durations(const FtlTuiOptions *opt, FtlTuiIo *io,
 					     FtlTuiFilter *filter, const char *func)
 {
-	return loader_start(opt, io, filter, NULL, -1, NULL, func);
+	return loader_start(opt, io, filter, NULL, -1, NULL, func, -1);
+}
+
+FtlTuiLoader *ftl_tui_loader_start_wakeups(const FtlTuiOptions *opt, FtlTuiIo *io,
+					   FtlTuiFilter *filter, gint32 pid)
+{
+	return loader_start(opt, io, filter, NULL, -1, NULL, NULL, MAX(pid, 0));
 }
 
 void ftl_tui_model_take_tree(FtlTuiModel *to, FtlTuiModel *from, FtlCallTreeGroup group)

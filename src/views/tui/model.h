@@ -150,6 +150,12 @@ typedef struct {
 	FtlHisto *durations;
 	char *durations_of;
 	guint64 untimed;
+	/* a side model's wakeups of one task (FtlSchedWakeup, as sched pairs
+	 * them: the switch that ran it, the waker), in the order they were
+	 * served, at most FTL_TUI_WAKEUPS (the others counted), or NULL */
+	GArray *wakeups;
+	gint32 wakeups_of;
+	guint64 wakeups_more;
 	FtlOopsTrail *trail; /* a console log's dump, else NULL */
 	GPtrArray *lanes;    /* FtlTuiLane*, sorted by CPU */
 	GArray *lost;	     /* FtlTuiLost */
@@ -205,6 +211,11 @@ FtlTuiLoader *ftl_tui_loader_start_sched(const FtlTuiOptions *opt, FtlTuiIo *io,
  * (taken): the model's durations. */
 FtlTuiLoader *ftl_tui_loader_start_durations(const FtlTuiOptions *opt, FtlTuiIo *io,
 					     FtlTuiFilter *filter, const char *func);
+/* Starts reading the wakeups of task pid alone, under filter (taken): the
+ * model's wakeups. */
+#define FTL_TUI_WAKEUPS 100000
+FtlTuiLoader *ftl_tui_loader_start_wakeups(const FtlTuiOptions *opt, FtlTuiIo *io,
+					   FtlTuiFilter *filter, gint32 pid);
 /* Moves from's tree of group, and the trace it borrows from, into to. */
 void ftl_tui_model_take_tree(FtlTuiModel *to, FtlTuiModel *from, FtlCallTreeGroup group);
 /* Progress, from any thread: events read so far and the time of the last. */

@@ -6,7 +6,6 @@
 
 #include <string.h>
 
-#include "util/escape.h"
 #include "views/tui/app.h"
 #include "views/tui/source-line.h"
 #include "views/tui/tree.h"
@@ -53,15 +52,6 @@ typedef struct {
 	char *histo_of;
 	guint64 histo_drawn; /* the side model it was drawn from: its gen, 0 none */
 } FuncsPanel;
-
-/* What names the durations of func among the app's side analyses. */
-static guint64 funcs_histo_key(const char *func)
-{
-	guint64 k = 0x84222325cbf29ce4ull;
-	for (const char *p = func; *p; p++)
-		k = (k ^ (guchar)*p) * 1099511628211ull;
-	return k ? k : 2;
-}
 
 static FtlTuiPanel *funcs_new(void)
 {
@@ -144,15 +134,10 @@ static FtlTuiReaction funcs_tick(FtlTuiPanel *p, FtlTuiApp *app)
 	if (ftl_tui_source_tick(app))
 		return FTL_TUI_REACT_REDRAW;
 	FuncsPanel *f = (FuncsPanel *)p;
-	if (app->model && f->histo_of) {
-		guint64 key = funcs_histo_key(f->histo_of);
-		ftl_tui_app_want_durations(app, f->histo_of, key);
-		const FtlTuiModel *side = ftl_tui_app_side(app, key);
-		if ((side ? side->gen : 0) != f->histo_drawn) {
-			f->histo_drawn = side ? side->gen : 0;
-			return FTL_TUI_REACT_REDRAW;
-		}
-	}
+	/* only the panel shown reads its histogram: one side analysis at a time */
+	if (app->current == FTL_TUI_PANEL_FUNCS &&
+	    ftl_tui_durations_tick(app, f->histo_of, &f->histo_drawn))
+		return FTL_TUI_REACT_REDRAW;
 	if (!app->model || (f->rows && f->rows_model == app->model->gen && f->rows_sort == f->sort &&
 			    f->rows_reverse == f->reverse))
 		return FTL_TUI_REACT_NONE;
@@ -261,10 +246,7 @@ static void funcs_draw(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCanvas *c, int y, i
 		ftl_tui_source_draw(app, c, y + h, funcs_selected(f));
 	}
 	if (f->histo_of) {
-		const FtlTuiModel *side = ftl_tui_app_side(app, funcs_histo_key(f->histo_of));
-		g_autofree char *what = ftl_escape(f->histo_of, -1);
-		ftl_tui_histo_draw(c, y, h, what, side ? side->durations : NULL,
-				   side ? side->untimed : 0);
+		ftl_tui_durations_draw(c, y, h, app, f->histo_of);
 		return;
 	}
 	if (!f->sandwich) {

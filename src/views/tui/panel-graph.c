@@ -21,6 +21,10 @@ typedef struct {
 	GHashTable *keep; /* the function filter's nodes, NULL: all */
 	guint64 keep_for; /* FtlTuiModel.gen */
 	const FtlCallNode *keep_root;
+	/* H: the durations of this function (every call of it, not only the
+	 * node's: the histogram `plot durations -f` draws), or NULL */
+	char *histo_of;
+	guint64 histo_drawn; /* the side model it was drawn from: its gen, 0 none */
 } GraphPanel;
 
 static FtlTuiPanel *graph_new(void)
@@ -36,6 +40,7 @@ static void graph_free(FtlTuiPanel *p)
 	g_hash_table_unref(g->toggled);
 	if (g->keep)
 		g_hash_table_unref(g->keep);
+	g_free(g->histo_of);
 	g_free(g);
 }
 
@@ -194,7 +199,7 @@ static void graph_draw(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCanvas *c, int y, i
 {
 	GraphPanel *g = (GraphPanel *)p;
 	static const char *const groups[] = { "all tasks", "per CPU", "per task" };
-	if (ftl_tui_source_rows(app, h)) {
+	if (!g->histo_of && ftl_tui_source_rows(app, h)) {
 		/* the function of the cursor's row (the first row when unset);
 		 * a CPU's or task's node names none */
 		const FtlCallNode *root = graph_root(g, app);
@@ -202,6 +207,10 @@ static void graph_draw(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCanvas *c, int y, i
 		gboolean func = sel && (g->group == FTL_CALLTREE_GROUP_NONE || sel->depth > 1);
 		h--;
 		ftl_tui_source_draw(app, c, y + h, func ? sel->func : NULL);
+	}
+	if (g->histo_of) {
+		ftl_tui_durations_draw(c, y, h, app, g->histo_of);
+		return;
 	}
 	ftl_tui_fill(c, y, 0, -1, FTL_TUI_STYLE_HEADER);
 	ftl_tui_put_right(c, y, 0, 9, "CALLS", FTL_TUI_STYLE_HEADER);
@@ -293,13 +302,30 @@ static const FtlCallNode *graph_longest_child(GraphPanel *g, const FtlCallNode *
 	return best;
 }
 
-static FtlTuiReaction graph_list_calls(GraphPanel *g, FtlTuiApp *app)
+/* The cursor's node is a function (not a CPU or a task of the grouping). */
+static gboolean graph_on_function(GraphPanel *g, FtlTuiApp *app)
 {
 	if (!g->cursor || (g->cursor->depth == 1 && g->group != FTL_CALLTREE_GROUP_NONE)) {
 		ftl_tui_app_say(app, TRUE, "not a function");
-		return FTL_TUI_REACT_STATUS;
+		return FALSE;
 	}
+	return TRUE;
+}
+
+static FtlTuiReaction graph_list_calls(GraphPanel *g, FtlTuiApp *app)
+{
+	if (!graph_on_function(g, app))
+		return FTL_TUI_REACT_STATUS;
 	return ftl_tui_go_filter(app, ftl_tui_filter_item_func_exact(g->cursor->func));
+}
+
+static FtlTuiReaction graph_histogram(GraphPanel *g, FtlTuiApp *app)
+{
+	if (!graph_on_function(g, app))
+		return FTL_TUI_REACT_STATUS;
+	g->histo_of = g_strdup(g->cursor->func);
+	g->histo_drawn = 0;
+	return ftl_tui_durations_tick(app, g->histo_of, &g->histo_drawn) | FTL_TUI_REACT_REDRAW;
 }
 
 static FtlTuiReaction graph_fold(GraphPanel *g, FtlTuiApp *app, FtlTuiCmd cmd)
@@ -352,6 +378,13 @@ static FtlTuiReaction graph_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cm
 				    const FtlTuiInput *in)
 {
 	GraphPanel *g = (GraphPanel *)p;
+	if (g->histo_of) {
+		/* over the tree: Esc or H again closes it */
+		if (cmd != FTL_TUI_CMD_BACK && cmd != FTL_TUI_CMD_HISTOGRAM)
+			return FTL_TUI_REACT_NONE;
+		g_clear_pointer(&g->histo_of, g_free);
+		return FTL_TUI_REACT_REDRAW;
+	}
 	if (cmd == FTL_TUI_CMD_GROUP) {
 		/* also while the tree shown is still being read */
 		g->group = (g->group + 1) % 3;
@@ -379,6 +412,8 @@ static FtlTuiReaction graph_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cm
 		return FTL_TUI_REACT_REDRAW;
 	case FTL_TUI_CMD_LIST_CALLS:
 		return graph_list_calls(g, app);
+	case FTL_TUI_CMD_HISTOGRAM:
+		return graph_histogram(g, app);
 	case FTL_TUI_CMD_FLAME_OF:
 		ftl_tui_flame_panel_focus(ftl_tui_app_panel(app, FTL_TUI_PANEL_FLAME), g->group,
 					  g->cursor);
@@ -461,6 +496,7 @@ static void graph_model_changed(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiMode
 		g->cursor = NULL;
 	g->top = NULL;
 	g->keep_for = 0;
+	g->histo_drawn = 0; /* the histogram is read again under the new filter */
 	if (g->keep)
 		g_clear_pointer(&g->keep, g_hash_table_unref);
 }
@@ -472,10 +508,14 @@ static FtlTuiReaction graph_tick(FtlTuiPanel *p, FtlTuiApp *app)
 	if (ftl_tui_source_tick(app))
 		return FTL_TUI_REACT_REDRAW;
 	GraphPanel *g = (GraphPanel *)p;
+	/* only the panel shown reads its histogram: one side analysis at a time */
+	FtlTuiReaction r = app->current == FTL_TUI_PANEL_GRAPH
+				   ? ftl_tui_durations_tick(app, g->histo_of, &g->histo_drawn)
+				   : FTL_TUI_REACT_NONE;
 	ftl_tui_app_want_tree(app, g->group);
 	const FtlCallNode *root = graph_root(g, app);
 	if (!root || (g->keep_for == app->model->gen && g->keep_root == root))
-		return FTL_TUI_REACT_NONE;
+		return r;
 	if (g->keep)
 		g_hash_table_unref(g->keep);
 	g->keep = ftl_tui_tree_keep(root, app->model->filter);

@@ -60,6 +60,11 @@ static void markers_stats_row(FtlTuiLines *l, const FtlSpans *s, const FtlSpanSt
 	FtlTuiLine *line = ftl_tui_lines_add(l, FTL_TUI_STYLE_NORMAL, "%s", row->str);
 	if (!st->count)
 		return;
+	/* H: the durations of the row's spans, the figures above in bins */
+	line->histo = st->histo;
+	line->histo_title = g_strdup_printf(
+		"Span durations, %s", ftl_tui_lines_raw(buf, st->key ? st->key : "all spans", -1));
+	line->histo_noun = "spans";
 	const FtlSpan *sp = ftl_spans_get(s, st->slowest);
 	line->ts = sp->start.ts;
 	line->line = sp->start.line;
@@ -71,7 +76,7 @@ static void markers_stats(FtlTuiLines *l, const FtlSpans *s, GString *buf)
 	if (!ftl_spans_n_stats(s) || !ftl_spans_stats(s, 0)->count)
 		return;
 	ftl_tui_lines_add(l, FTL_TUI_STYLE_HEADER, "%-24s %7s %11s %11s %11s %11s %11s %11s",
-			  "Span durations", "COUNT", "MIN", "AVG", "P50", "P95", "P99", "MAX");
+			  "Span durations (H)", "COUNT", "MIN", "AVG", "P50", "P95", "P99", "MAX");
 	for (guint i = 0; i < ftl_spans_n_stats(s); i++)
 		markers_stats_row(l, s, ftl_spans_stats(s, i), buf);
 }

@@ -171,16 +171,16 @@ static void sched_tasks(SchedPanel *p, const FtlSchedScope *sc, GString *buf)
 	}
 }
 
-static void sched_latency(SchedPanel *p, const FtlSchedScope *sc)
+static void sched_latency(SchedPanel *p, const FtlSchedScope *sc, const char *scope)
 {
 	char v[7][32];
-	sched_add(p, sched_text, FTL_TUI_STYLE_HEADER, "Wakeup latency");
+	sched_add(p, sched_text, FTL_TUI_STYLE_HEADER, "Wakeup latency (H: a class's histogram)");
 	sched_add(p, sched_text, FTL_TUI_STYLE_DIM, "%-7s %8s %10s %10s %10s %10s %10s %10s",
 		  "CLASS", "WAKEUPS", "MIN us", "AVG us", "P50 us", "P95 us", "P99 us", "MAX us");
 	for (guint c = 0; c < FTL_SCHED_LAT_N; c++) {
 		const FtlHisto *h = sc->lat[c].histo;
 		guint64 n = ftl_histo_count(h);
-		sched_add(p, sched_text, FTL_TUI_STYLE_NORMAL,
+		FtlTuiLine *line = sched_add(p, sched_text, FTL_TUI_STYLE_NORMAL,
 			  "%-7s %8" G_GUINT64_FORMAT " %10s %10s %10s %10s %10s %10s",
 			  sched_class_names[c], n, sched_us(ftl_histo_min(h), v[0], 32),
 			  sched_us(n ? ftl_histo_sum(h) / (gint64)n : FTL_TS_NONE, v[1], 32),
@@ -188,6 +188,11 @@ static void sched_latency(SchedPanel *p, const FtlSchedScope *sc)
 			  sched_us(ftl_histo_percentile(h, 95), v[3], 32),
 			  sched_us(ftl_histo_percentile(h, 99), v[4], 32),
 			  sched_us(ftl_histo_max(h), v[5], 32));
+		/* H: the class's histogram, the bins `plot latency` draws */
+		line->histo = h;
+		line->histo_title = g_strdup_printf("Wakeup latency, %s (%s)", sched_class_names[c],
+						    scope);
+		line->histo_noun = "wakeups";
 	}
 }
 
@@ -275,7 +280,9 @@ static void sched_build(SchedPanel *p, FtlTuiApp *app, const FtlSched *s, guint 
 	sched_add(p, sched_text, FTL_TUI_STYLE_NORMAL, " ");
 	sched_tasks(p, sc, buf);
 	sched_add(p, sched_text, FTL_TUI_STYLE_NORMAL, " ");
-	sched_latency(p, sc);
+	g_autoptr(GString) scope = g_string_new(NULL);
+	sched_scope_name(p, app, n_spans, NULL, scope);
+	sched_latency(p, sc, scope->str);
 	sched_add(p, sched_text, FTL_TUI_STYLE_NORMAL, " ");
 	sched_worst(p, app, sc, buf);
 	sched_add(p, sched_text, FTL_TUI_STYLE_NORMAL, " ");
@@ -382,6 +389,8 @@ static FtlTuiReaction sched_command(FtlTuiPanel *base, FtlTuiApp *app, FtlTuiCmd
 				    const FtlTuiInput *in)
 {
 	SchedPanel *p = (SchedPanel *)base;
+	if (p->lines.histo) /* a histogram over the tables takes the keys */
+		return ftl_tui_lines_command(&p->lines, app, cmd, in);
 	switch (cmd) {
 	case FTL_TUI_CMD_SORT:
 		p->sort = (p->sort + 1) % G_N_ELEMENTS(sched_sort_names);

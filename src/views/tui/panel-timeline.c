@@ -18,6 +18,7 @@
 
 #include "util/escape.h"
 #include "views/tui/app.h"
+#include "views/tui/wakes.h"
 
 #define TL_LABEL 13 /* columns before the lanes */
 
@@ -39,6 +40,7 @@ typedef struct {
 	GArray *tasks;	    /* TaskRow, most running time first */
 	guint n_ctr;	    /* counter tracks of the model: rows after the CPUs */
 	GHashTable *by_pid; /* pid -> index in tasks + 1 */
+	FtlTuiWakes wakes;  /* W: the selected task's wakeups */
 } TimelinePanel;
 
 static FtlTuiPanel *timeline_new(void)
@@ -48,6 +50,7 @@ static FtlTuiPanel *timeline_new(void)
 	t->tasks = g_array_new(FALSE, FALSE, sizeof(TaskRow));
 	t->by_pid = g_hash_table_new(g_direct_hash, g_direct_equal);
 	t->cursor = FTL_TS_NONE;
+	ftl_tui_wakes_init(&t->wakes);
 	return &t->base;
 }
 
@@ -573,6 +576,64 @@ static void timeline_list(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas *c, int
 		ftl_tui_put(c, y + 1, 2, -1, "no marker in view", FTL_TUI_STYLE_DIM);
 }
 
+/* The screen row of row i (CPUs, counters, tasks) from y0, or -1 when it
+ * is not shown. */
+static int timeline_row_y(TimelinePanel *t, int i, int y0)
+{
+	int n_fixed = timeline_fixed(t);
+	int row = i < n_fixed ? i : n_fixed + (i - n_fixed - t->top);
+	if (i < 0 || i >= timeline_rows(t) || (i >= n_fixed && i - n_fixed < t->top) ||
+	    row >= t->base.page)
+		return -1;
+	return y0 + row;
+}
+
+/* The row of CPU cpu's lane, or -1. */
+static int timeline_cpu_row(TimelinePanel *t, gint32 cpu)
+{
+	for (guint i = 0; i < t->lanes->len; i++)
+		if (g_array_index(t->lanes, FtlTuiLane *, i)->cpu == cpu)
+			return (int)i;
+	return -1;
+}
+
+/* The row of task pid, or -1. */
+static int timeline_task_row(TimelinePanel *t, gint32 pid)
+{
+	guint at = GPOINTER_TO_UINT(g_hash_table_lookup(t->by_pid, GINT_TO_POINTER(pid)));
+	return at ? timeline_fixed(t) + (int)at - 1 : -1;
+}
+
+static void timeline_mark(TimelinePanel *t, FtlTuiCanvas *c, int row, gint64 ts, int y0, int w,
+			  const char *glyph, FtlTuiStyle st)
+{
+	int yy = timeline_row_y(t, row, y0), x = timeline_time_col(t, ts, w);
+	if (yy >= 0 && x >= 0)
+		ftl_tui_put(c, yy, TL_LABEL + x, 1, glyph, st);
+}
+
+/* W: each wakeup in view marked where it was issued (the waker's CPU and
+ * the waker's row) and where it was served (the CPU that ran the task and
+ * its row); the selected one in the cursor's colour. */
+static void timeline_wake_marks(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas *c, int y0, int w)
+{
+	const GArray *a = ftl_tui_wakes_get(&t->wakes, app);
+	const FtlSchedWakeup *sel = ftl_tui_wakes_selected(&t->wakes, app);
+	const char *waking = c->utf8 ? "\u25c6" : "@", *ran = c->utf8 ? "\u25b2" : "^";
+	for (guint i = 0; a && i <= a->len; i++) {
+		/* the selected one last, over the others */
+		const FtlSchedWakeup *k = i < a->len ? &g_array_index(a, FtlSchedWakeup, i) : sel;
+		if (!k || (i < a->len && k == sel) || k->ts < t->t0 || k->wake_ts >= t->t0 + t->span)
+			continue;
+		FtlTuiStyle st = k == sel ? FTL_TUI_STYLE_CURSOR : FTL_TUI_STYLE_MARK;
+		timeline_mark(t, c, timeline_cpu_row(t, k->waker_cpu), k->wake_ts, y0, w, waking, st);
+		timeline_mark(t, c, timeline_task_row(t, k->waker_pid), k->wake_ts, y0, w, waking,
+			      st);
+		timeline_mark(t, c, timeline_cpu_row(t, k->cpu), k->ts, y0, w, ran, st);
+		timeline_mark(t, c, timeline_task_row(t, k->pid), k->ts, y0, w, ran, st);
+	}
+}
+
 static void timeline_draw(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCanvas *c, int y, int h)
 {
 	TimelinePanel *t = (TimelinePanel *)p;
@@ -588,6 +649,14 @@ static void timeline_draw(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCanvas *c, int y
 		timeline_list(t, app, c, y + 2, h - 3, w);
 		timeline_info(t, app, c, y + h - 1);
 		return;
+	}
+	/* W: the list of wakeups under the lanes, a third of the room */
+	int wh = t->wakes.pid >= 0 ? CLAMP((h - 4) / 3, 3, 12) : 0;
+	if (wh && h - 4 - wh >= 1) {
+		p->page = h - 4 - wh;
+		const TaskRow *task = timeline_task(t, t->wakes.pid);
+		ftl_tui_wakes_draw(&t->wakes, app, c, y + 2 + p->page, wh,
+				   task ? task->comm : NULL);
 	}
 	int cx = timeline_time_col(t, t->cursor, w);
 	int n_cpu = (int)t->lanes->len, n_fixed = timeline_fixed(t), shown = 0;
@@ -621,6 +690,7 @@ static void timeline_draw(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCanvas *c, int y
 			ftl_tui_put(c, yy, TL_LABEL + x, 1, ch, st);
 		}
 	}
+	timeline_wake_marks(t, app, c, y + 2, w);
 	timeline_legend(t, c, y + h - 2, (guint)MAX(shown, 0));
 	timeline_info(t, app, c, y + h - 1);
 }
@@ -672,8 +742,12 @@ static void timeline_tasks(TimelinePanel *t)
 static FtlTuiReaction timeline_tick(FtlTuiPanel *p, FtlTuiApp *app)
 {
 	TimelinePanel *t = (TimelinePanel *)p;
+	/* only the panel shown reads the wakeups: one side analysis at a time */
+	FtlTuiReaction r = app->current == FTL_TUI_PANEL_TIMELINE
+				   ? ftl_tui_wakes_tick(&t->wakes, app)
+				   : FTL_TUI_REACT_NONE;
 	if (!app->model || t->for_model == app->model->gen)
-		return FTL_TUI_REACT_NONE;
+		return r;
 	t->for_model = app->model->gen;
 	g_array_set_size(t->lanes, 0);
 	for (guint i = 0; i < app->model->lanes->len; i++) {
@@ -727,6 +801,22 @@ static void timeline_scroll(TimelinePanel *t, int page)
 	t->top = (int)top;
 }
 
+/* W: the selected task's wakeups shown, or hidden. */
+static FtlTuiReaction timeline_wakeups(TimelinePanel *t, FtlTuiApp *app)
+{
+	if (t->wakes.pid >= 0) {
+		ftl_tui_wakes_show(&t->wakes, -1);
+		return FTL_TUI_REACT_REDRAW;
+	}
+	int n_fixed = timeline_fixed(t);
+	if (t->lane < n_fixed || t->lane >= timeline_rows(t)) {
+		ftl_tui_app_say(app, TRUE, "W: select a task's row (below the CPUs)");
+		return FTL_TUI_REACT_STATUS;
+	}
+	ftl_tui_wakes_show(&t->wakes, g_array_index(t->tasks, TaskRow, t->lane - n_fixed).pid);
+	return ftl_tui_wakes_tick(&t->wakes, app) | FTL_TUI_REACT_REDRAW;
+}
+
 static FtlTuiReaction timeline_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cmd,
 				       const FtlTuiInput *in)
 {
@@ -735,6 +825,18 @@ static FtlTuiReaction timeline_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd
 	gint64 lane = t->lane;
 	if (!app->model || t->for_model != app->model->gen || t->span <= 0)
 		return FTL_TUI_REACT_NONE;
+	if (cmd == FTL_TUI_CMD_WAKEUPS)
+		return timeline_wakeups(t, app);
+	gboolean moved;
+	FtlTuiReaction wr = ftl_tui_wakes_command(&t->wakes, app, cmd, 4, &moved);
+	const FtlSchedWakeup *sel = moved ? ftl_tui_wakes_selected(&t->wakes, app) : NULL;
+	if (sel) {
+		/* the view follows the wakeup selected */
+		t->cursor = sel->wake_ts;
+		timeline_follow(t, app);
+	}
+	if (wr)
+		return wr;
 	if (cmd != FTL_TUI_CMD_TOP && cmd != FTL_TUI_CMD_BOTTOM &&
 	    ftl_tui_move(&lane, timeline_rows(t), p->page, cmd)) {
 		t->lane = (gint)lane;
