@@ -111,6 +111,9 @@ static const FtlTuiBinding keys_table[] = {
 	{ 'S', FN, FTL_TUI_CMD_SORT_REVERSE, "reverse the sort" },
 	{ 'H', FN, FTL_TUI_CMD_HISTOGRAM,
 	  "the function's duration histogram, as plot durations bins it (Esc: back)" },
+	{ 'Z', ALL, FTL_TUI_CMD_SAVE_VIEW,
+	  "save the view (panel, filters, marks, folds, cursors) under a name" },
+	{ 'O', ALL, FTL_TUI_CMD_OPEN_VIEW, "open a saved view (tui --view NAME does too)" },
 };
 
 const FtlTuiBinding *ftl_tui_keys_lookup(gint key, FtlTuiPanelId panel)

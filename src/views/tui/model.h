@@ -57,6 +57,11 @@ typedef struct {
 	gboolean (*selected)(gpointer data, FtlTrace *trace, GError **error);
 	gpointer selected_data;
 	FtlTuiStart start;
+	/* the inputs as given (NULL-terminated, may be NULL): a saved view
+	 * records them */
+	const char *const *paths;
+	/* --view: applied once the model under its filters is read; NULL */
+	const struct _FtlTuiView *view;
 } FtlTuiOptions;
 
 /* Threads that open and read inputs share this: opening takes it
