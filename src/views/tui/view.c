@@ -349,10 +349,11 @@ static char **view_path(const char *s)
 	g_auto(GStrv) parts = g_strsplit(s, "/", VIEW_DEPTH_MAX + 1);
 	if (g_strv_length(parts) > VIEW_DEPTH_MAX)
 		return NULL;
-	GPtrArray *out = g_ptr_array_new();
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
 	for (guint i = 0; parts[i]; i++) {
 		char *n = view_unquote(parts[i], strlen(parts[i]));
-		if (!n) {
+		if (!n || !*n) {
+			g_free(n);
 			g_ptr_array_free(out, TRUE);
 			return NULL;
 		}
