@@ -50,6 +50,9 @@ FtlTuiView *ftl_tui_app_view_take(FtlTuiApp *app)
 	for (int i = 0; i < 2; i++)
 		if (app->mark[i] != FTL_TS_NONE)
 			ftl_tui_view_set_int(v, "view", view_marks[i], app->mark[i]);
+	/* the Timeline's cursor, that the Events list goes to when shown */
+	if (app->follow_ts != FTL_TS_NONE)
+		ftl_tui_view_set_int(v, "view", "follow", app->follow_ts);
 	for (guint i = 0; i < G_N_ELEMENTS(app->bookmarks); i++) {
 		const FtlTuiBookmark *bm = &app->bookmarks[i];
 		if (bm->ts == FTL_TS_NONE)
@@ -189,7 +192,7 @@ FtlTuiReaction ftl_tui_app_view_apply(FtlTuiApp *app)
 		if (p->klass->restore && ftl_tui_app_panel_has(app, i))
 			p->klass->restore(p, app, v, !other);
 	}
-	app->follow_ts = FTL_TS_NONE;
+	app->follow_ts = ftl_tui_view_get_int(v, "view", "follow", &x) ? x : FTL_TS_NONE;
 	FtlTuiReaction r = FTL_TUI_REACT_REDRAW;
 	g_autofree char *panel = ftl_tui_view_get_name(v, "view", "panel");
 	gint id;

@@ -370,6 +370,8 @@ static void events_save(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiView *v)
 		return;
 	ftl_tui_view_set_int(v, "events", "row", MAX(e->cursor, 0));
 	ftl_tui_view_set_int(v, "events", "top", MAX(e->top, 0));
+	/* the rows it showed: a jump before it is drawn again lands as it would have */
+	ftl_tui_view_set_int(v, "events", "page", CLAMP(p->page, 0, 100000));
 	const FtlTuiRow *r = ftl_tui_events_row(app->events, (guint64)e->cursor);
 	if (!r || r->ts == FTL_TS_NONE)
 		return;
@@ -387,6 +389,8 @@ static void events_restore(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiView *v, 
 		return;
 	e->seen = app->events;
 	e->jump_from = e->jump_to = -1;
+	if (!p->page && ftl_tui_view_get_int(v, "events", "page", &row))
+		p->page = (int)row;
 	if (same && ftl_tui_view_get_int(v, "events", "row", &row)) {
 		e->finding = FALSE;
 		e->cursor = row;

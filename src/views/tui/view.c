@@ -62,11 +62,13 @@ static const ViewKey view_keys[] = {
 	LIST("view", "filters", VIEW_NAMES, 64, VIEW_CHECK_FILTER),
 	INT("view", "mark_a", TS_MIN, G_MAXINT64),
 	INT("view", "mark_b", TS_MIN, G_MAXINT64),
+	INT("view", "follow", TS_MIN, G_MAXINT64), /* where Events goes when shown */
 	INT("view", "bookmark_*", TS_MIN, G_MAXINT64),
 	INT("view", "bookmark_row_*", -1, ROWS_MAX),
 	/* the panels' */
 	INT("events", "row", 0, ROWS_MAX),
 	INT("events", "top", 0, ROWS_MAX),
+	INT("events", "page", 0, 100000),
 	INT("events", "ts", TS_MIN, G_MAXINT64),
 	INT("events", "cpu", -1, G_MAXINT32),
 	NAME("events", "event", VIEW_CHECK_NONE),
