@@ -42,12 +42,14 @@ static FtlTuiView *view_full(void)
 	ftl_tui_view_set_names(v, "view", "filters", filters, 4);
 	ftl_tui_view_set_int(v, "view", "mark_a", -5);
 	ftl_tui_view_set_int(v, "view", "mark_b", G_MAXINT64);
+	ftl_tui_view_set_int(v, "view", "follow", 123);
 	ftl_tui_view_set_int(v, "view", "bookmark_a", 7);
 	ftl_tui_view_set_int(v, "view", "bookmark_row_a", -1);
 	ftl_tui_view_set_int(v, "view", "bookmark_z", 9);
 	ftl_tui_view_set_int(v, "view", "bookmark_row_z", 1000000);
 	ftl_tui_view_set_int(v, "events", "row", 99);
 	ftl_tui_view_set_int(v, "events", "top", 80);
+	ftl_tui_view_set_int(v, "events", "page", 21);
 	ftl_tui_view_set_int(v, "events", "ts", 5000);
 	ftl_tui_view_set_int(v, "events", "cpu", 3);
 	ftl_tui_view_set_name(v, "events", "event", "sched_switch");
@@ -64,6 +66,7 @@ static FtlTuiView *view_full(void)
 	ftl_tui_view_add_path(v, "graph", "toggled", p2, 2);
 	ftl_tui_view_add_path(v, "graph", "cursor", p2, 2);
 	ftl_tui_view_add_path(v, "graph", "top", p1, 1);
+	ftl_tui_view_set_int(v, "graph", "page", 22);
 	ftl_tui_view_set_int(v, "functions", "sort", FTL_TUI_VIEW_FUNCS_SORTS - 1);
 	ftl_tui_view_set_bool(v, "functions", "reverse", TRUE);
 	ftl_tui_view_set_name(v, "functions", "cursor", hostile);
@@ -125,6 +128,7 @@ static void test_round_trip(void)
 	CU_ASSERT_STRING_EQUAL(filters[3], "sched_switch: prev_pid == 0");
 	CU_ASSERT_EQUAL(get_int(r, "view", "mark_a"), -5);
 	CU_ASSERT_EQUAL(get_int(r, "view", "mark_b"), G_MAXINT64);
+	CU_ASSERT_EQUAL(get_int(r, "view", "follow"), 123);
 	CU_ASSERT_EQUAL(get_int(r, "view", "bookmark_a"), 7);
 	CU_ASSERT_EQUAL(get_int(r, "view", "bookmark_row_a"), -1);
 	CU_ASSERT_EQUAL(get_int(r, "view", "bookmark_z"), 9);
@@ -133,6 +137,7 @@ static void test_round_trip(void)
 	CU_ASSERT_FALSE(ftl_tui_view_get_int(r, "view", "bookmark_b", &x));
 	CU_ASSERT_EQUAL(get_int(r, "events", "row"), 99);
 	CU_ASSERT_EQUAL(get_int(r, "events", "top"), 80);
+	CU_ASSERT_EQUAL(get_int(r, "events", "page"), 21);
 	CU_ASSERT_EQUAL(get_int(r, "events", "ts"), 5000);
 	CU_ASSERT_EQUAL(get_int(r, "events", "cpu"), 3);
 	g_autofree char *event = ftl_tui_view_get_name(r, "events", "event");
@@ -156,6 +161,7 @@ static void test_round_trip(void)
 	assert_path(cursor, 0, p2, 2);
 	g_autoptr(GPtrArray) top = ftl_tui_view_get_paths(r, "graph", "top");
 	assert_path(top, 0, p1, 1);
+	CU_ASSERT_EQUAL(get_int(r, "graph", "page"), 22);
 	CU_ASSERT_EQUAL(get_int(r, "functions", "sort"), FTL_TUI_VIEW_FUNCS_SORTS - 1);
 	b = FALSE;
 	CU_ASSERT_TRUE(ftl_tui_view_get_bool(r, "functions", "reverse", &b));

@@ -28,10 +28,12 @@ static void view_take_trace(FtlTuiApp *app, FtlTuiView *v)
 	}
 	ftl_tui_view_set_names(v, "trace", "paths", (const char *const *)abs->pdata, n);
 	ftl_tui_view_set_ints(v, "trace", "sizes", sizes, n);
-	if (app->model && app->model->first_ts != FTL_TS_NONE)
+	/* a model being read again (a filter changed) is not the filters' yet */
+	if (!app->model || app->loader || app->loader_due)
+		return;
+	if (app->model->first_ts != FTL_TS_NONE)
 		ftl_tui_view_set_int(v, "trace", "first", app->model->first_ts);
-	if (app->model)
-		ftl_tui_view_set_int(v, "trace", "events", (gint64)MIN(app->model->n_events,
+	ftl_tui_view_set_int(v, "trace", "events", (gint64)MIN(app->model->n_events,
 								      (guint64)G_MAXINT64));
 }
 
@@ -74,7 +76,11 @@ FtlTuiView *ftl_tui_app_view_take(FtlTuiApp *app)
 FtlTuiReaction ftl_tui_app_view_save(FtlTuiApp *app, const char *name)
 {
 	g_autoptr(GError) error = NULL;
-	g_autofree char *path = ftl_tui_view_resolve(name, &error);
+	/* a name, never a path: a key typed by mistake writes in the views
+	 * directory alone */
+	g_autofree char *path = ftl_tui_view_name_ok(name, &error)
+					? ftl_tui_view_resolve(name, &error)
+					: NULL;
 	g_autoptr(FtlTuiView) v = path ? ftl_tui_app_view_take(app) : NULL;
 	if (!v || !ftl_tui_view_save(v, path, &error)) {
 		g_autofree char *msg = ftl_escape(error->message, -1);
@@ -130,13 +136,14 @@ FtlTuiReaction ftl_tui_app_view_open(FtlTuiApp *app, const char *name)
 	return FTL_TUI_REACT_REBUILD | FTL_TUI_REACT_REDRAW;
 }
 
-/* Whether a and b say the same of key in [trace] (or neither says it). */
-static gboolean view_same_int(const FtlTuiView *a, const FtlTuiView *b, const char *key)
+/* Whether the saved view was (key in [trace]) what here is; a view saved
+ * before the trace was read does not say. */
+static gboolean view_same_int(const FtlTuiView *saved, const FtlTuiView *here, const char *key)
 {
 	gint64 x = 0, y = 0;
-	gboolean in_a = ftl_tui_view_get_int(a, "trace", key, &x);
-	gboolean in_b = ftl_tui_view_get_int(b, "trace", key, &y);
-	return in_a == in_b && x == y;
+	if (!ftl_tui_view_get_int(saved, "trace", key, &x))
+		return TRUE;
+	return ftl_tui_view_get_int(here, "trace", key, &y) && x == y;
 }
 
 /* Whether the view was saved for this trace: the same sizes, first event

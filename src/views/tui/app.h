@@ -268,8 +268,9 @@ void ftl_tui_app_set_filter(FtlTuiApp *app, FtlTuiFilter *f);
 /* Saved views (app-view.c). The view of the app as it is (free with
  * ftl_tui_view_free()). */
 FtlTuiView *ftl_tui_app_view_take(FtlTuiApp *app);
-/* Z's and O's prompts: saves the view as name (or into a file, with a
- * '/'), opens the one saved as name; the outcome on the status line. */
+/* Z's and O's prompts: saves the view as name (a name only: Z writes in
+ * the views directory alone), opens the one saved as name (or a file,
+ * with a '/'); the outcome on the status line. */
 FtlTuiReaction ftl_tui_app_view_save(FtlTuiApp *app, const char *name);
 FtlTuiReaction ftl_tui_app_view_open(FtlTuiApp *app, const char *name);
 /* Sets the filter stack of app->view (before the first model: no

@@ -464,6 +464,8 @@ static void graph_model_changed(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiMode
 
 /* ---- saved views ------------------------------------------------------------- */
 
+static FtlTuiReaction graph_tick(FtlTuiPanel *p, FtlTuiApp *app);
+
 static void graph_save_path(FtlTuiView *v, const char *key, const FtlCallNode *n)
 {
 	g_autoptr(GPtrArray) path = ftl_tui_tree_path(n);
@@ -489,6 +491,8 @@ static void graph_save(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiView *v)
 		graph_save_path(v, "cursor", g->cursor);
 	if (g->top)
 		graph_save_path(v, "top", g->top);
+	/* the rows it showed: the top row stays until it is drawn again */
+	ftl_tui_view_set_int(v, "graph", "page", CLAMP(p->page, 0, 100000));
 }
 
 /* A path as ftl_tui_tree_find() takes it, the strings owned. */
@@ -511,9 +515,11 @@ static void graph_restore(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiView *v, g
 	GraphPanel *g = (GraphPanel *)p;
 	(void)app;
 	(void)same; /* paths are names: they hold in any trace that has them */
-	gint64 group;
+	gint64 group, page;
 	if (ftl_tui_view_get_int(v, "graph", "group", &group))
 		g->group = (FtlCallTreeGroup)group;
+	if (!p->page && ftl_tui_view_get_int(v, "graph", "page", &page))
+		p->page = (int)page;
 	ftl_tui_view_get_bool(v, "graph", "all_open", &g->all_open);
 	g_hash_table_remove_all(g->toggled);
 	g->cursor = g->top = NULL;
@@ -527,6 +533,8 @@ static void graph_restore(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiView *v, g
 		g_ptr_array_add(g->view_toggled, graph_view_path(toggled->pdata[i]));
 	g->view_cursor = graph_view_one(v, "cursor");
 	g->view_top = graph_view_one(v, "top");
+	/* at once when the tree is there: the screen drawn next shows it */
+	graph_tick(p, app);
 }
 
 /* The node at path exactly, or NULL. */

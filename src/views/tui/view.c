@@ -82,6 +82,7 @@ static const ViewKey view_keys[] = {
 	LIST("graph", "toggled", VIEW_PATHS, 10000, VIEW_CHECK_NONE),
 	LIST("graph", "cursor", VIEW_PATHS, 1, VIEW_CHECK_NONE),
 	LIST("graph", "top", VIEW_PATHS, 1, VIEW_CHECK_NONE),
+	INT("graph", "page", 0, 100000),
 	INT("functions", "sort", 0, FTL_TUI_VIEW_FUNCS_SORTS - 1),
 	BOOL("functions", "reverse"),
 	NAME("functions", "cursor", VIEW_CHECK_NONE),
