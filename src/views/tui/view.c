@@ -144,19 +144,21 @@ const char *ftl_tui_view_path(const FtlTuiView *v)
 
 /* ---- quoting ---------------------------------------------------------------- */
 
+/* '/' is quoted in a call path's names only (it parts them); a path read
+ * was parted first, so the reader takes it raw anywhere. */
 static gboolean view_raw_ok(guchar c)
 {
-	return c >= 0x20 && c < 0x7f && c != '%' && c != ';' && c != '/' && c != '\\';
+	return c >= 0x20 && c < 0x7f && c != '%' && c != ';' && c != '\\';
 }
 
-static void view_quote(GString *out, const char *s)
+static void view_quote(GString *out, const char *s, gboolean in_path)
 {
 	gsize n = strlen(s);
 	for (gsize i = 0; i < n; i++) {
 		guchar c = (guchar)s[i];
 		/* the key file drops blanks at either end of a value */
 		gboolean edge = c == ' ' && (i == 0 || i == n - 1);
-		if (view_raw_ok(c) && !edge)
+		if (view_raw_ok(c) && !edge && !(in_path && c == '/'))
 			g_string_append_c(out, (char)c);
 		else
 			g_string_append_printf(out, "%%%02X", c);
@@ -218,7 +220,7 @@ void ftl_tui_view_set_name(FtlTuiView *v, const char *group, const char *key, co
 {
 	view_key_for(group, key, VIEW_NAME);
 	g_autoptr(GString) s = g_string_new(NULL);
-	view_quote(s, name);
+	view_quote(s, name, FALSE);
 	g_key_file_set_value(v->kf, group, key, s->str);
 }
 
@@ -229,7 +231,7 @@ void ftl_tui_view_set_names(FtlTuiView *v, const char *group, const char *key,
 	g_return_if_fail(n <= k->max_n);
 	g_autoptr(GString) s = g_string_new(NULL);
 	for (guint i = 0; i < n; i++) {
-		view_quote(s, names[i]);
+		view_quote(s, names[i], FALSE);
 		g_string_append_c(s, ';');
 	}
 	g_key_file_set_value(v->kf, group, key, s->str);
@@ -262,7 +264,7 @@ void ftl_tui_view_add_path(FtlTuiView *v, const char *group, const char *key,
 	for (guint i = 0; i < n; i++) {
 		if (i)
 			g_string_append_c(s, '/');
-		view_quote(s, names[i]);
+		view_quote(s, names[i], TRUE);
 	}
 	g_string_append_c(s, ';');
 	g_key_file_set_value(v->kf, group, key, s->str);

@@ -18,7 +18,8 @@
  * type and range; a file is checked whole when read, so that the getters
  * below cannot meet a bad value. Names from the trace (functions, comms in
  * a filter) are written quoted: bytes other than printable ASCII, and '%',
- * ';', '/' and '\\', as %XX; nothing in a name can start a line or a key.
+ * ';' and '\\' (and '/' in a call path's names), as %XX; nothing in a name
+ * can start a line or a key.
  * The file read back is hostile input: read through ftl_file_read_own()
  * (a regular file of this user, no symlink, no FIFO, bounded), every value
  * range-checked, an error names the file and the line. */
