@@ -18,7 +18,7 @@ start() {
 	tm kill-session -t tui 2>/dev/null
 	rm -f "$T/rc" "$T/err"
 	tm new-session -d -s tui -x 120 -y 30 \
-		"cd '$T' && LC_ALL=C.UTF-8 XDG_CONFIG_HOME='$T/config' NO_COLOR=1 $1 2>err; echo rc=\$? >rc"
+		"cd '$T' && LC_ALL=C.UTF-8 XDG_CONFIG_HOME='${cfg:-$T/config}' NO_COLOR=1 $1 2>err; echo rc=\$? >rc"
 }
 # shot NAME: the screen into $T/NAME.screen and the log
 shot() {
@@ -46,7 +46,7 @@ settled() {
 }
 quit() { keys q && tmux_wait_dead && grep -q "rc=0" "$T/rc" && [ ! -s "$T/err" ]; }
 
-plan 14
+plan 16
 fg=$top_srcdir/tests/data/vm/fgraph-events/trace.txt
 lisa=$FTL_REAL_DATA/events/lisa_tracecmd_report_sched_448k.txt
 
@@ -98,6 +98,27 @@ check "a symlink and a FIFO in the views directory are refused, no hang" \
 	 grep -q "a symlink" "$T/msg1" &&
 	 ! XDG_CONFIG_HOME="$T/config" timeout 20 "$FTLENS" tui --view fifo "$fg" 2>"$T/msg2" &&
 	 grep -q "not a regular file" "$T/msg2"'
+
+# a full file system: Z says so, and leaves no file (root: a 16 KiB tmpfs)
+full=$T/full
+if have_prereq ROOT && mkdir -p "$full" && mount -t tmpfs -o size=16k tmpfs "$full" 2>/dev/null; then
+	trap 'umount "$full" 2>/dev/null; tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
+	mkdir -p "$full/config"
+	dd if=/dev/zero of="$full/fill" bs=1k count=64 2>/dev/null
+	cfg=$full/config
+	start "'$FTLENS' tui '$fg'"
+	cfg=
+	wait_for "TIME +CPU" >/dev/null && settled
+	keys Z C-u full Enter
+	check ROOT "a full file system: Z says ENOSPC with the file, leaves no file" \
+		'wait_for "save view: .*full.view.: write failed: No space left on device" &&
+		 shot full && [ -z "$(ls -A "$full/config/ftlens/views")" ]'
+	check ROOT "a full file system: the TUI goes on, q quits cleanly" 'quit'
+	umount "$full"
+else
+	skip "a full file system: needs root and a tmpfs mount"
+	skip "a full file system: the TUI goes on"
+fi
 
 if have_input "$lisa" 4; then
 	start "'$FTLENS' tui '$lisa'"
