@@ -13,6 +13,7 @@
 #include "util/scan.h"
 #include "views/tui/source-line.h"
 #include "views/tui/tui.h"
+#include "views/tui/view.h"
 
 /* The TUI reads the event trace several times: each opens it again
  * through the door, with the index kept for seeking. */
@@ -98,10 +99,29 @@ static gboolean tui_start_check(FtlTuiStart *st, const char *at, const char *spa
 	return !span_start || spans;
 }
 
+/* --view NAME|FILE, read before the screen: a bad one is one message. */
+static FtlTuiView *tui_view_load(const char *view, GError **error)
+{
+	g_autofree char *path = ftl_tui_view_resolve(view, error);
+	FtlTuiView *v = path ? ftl_tui_view_load(path, error) : NULL;
+	if (!v)
+		g_prefix_error(error, "tui: --view: ");
+	return v;
+}
+
 /* Sorts and opens the inputs, so that bad input is one message before the
  * screen, then runs the TUI on them. */
-static gboolean tui_open_run(FtlCliGlobals *g, FtlTuiOptions *opt, GError **error)
+static gboolean tui_open_run(FtlCliGlobals *g, FtlTuiOptions *opt, const char *view,
+			     int n_operands, char **operands, GError **error)
 {
+	g_autoptr(FtlTuiView) saved = view ? tui_view_load(view, error) : NULL;
+	if (view && !saved)
+		return FALSE;
+	opt->view = saved;
+	g_autofree char **paths = g_new0(char *, MAX(n_operands, 0) + 1);
+	for (int i = 0; i < n_operands; i++)
+		paths[i] = operands[i];
+	opt->paths = (const char *const *)paths;
 	ftl_tui_memory_init();
 	g_autoptr(FtlStackSet) stacks = ftl_stack_set_new();
 	g_autoptr(FtlOops) oops = NULL;
@@ -131,7 +151,7 @@ static gboolean tui_open_run(FtlCliGlobals *g, FtlTuiOptions *opt, GError **erro
 gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	gboolean ascii = FALSE, mouse = FALSE, no_mouse = FALSE, keys = FALSE;
-	g_autofree char *at = NULL, *marker = NULL, *func = NULL, *panel = NULL;
+	g_autofree char *at = NULL, *marker = NULL, *func = NULL, *panel = NULL, *view = NULL;
 	g_autofree char *span_start = NULL, *span_end = NULL;
 	char *span_help = NULL; /* never set: --span is taken out of argv first */
 	const GOptionEntry entries[] = {
@@ -147,6 +167,10 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 		  "NAME" },
 		{ "panel", 0, 0, G_OPTION_ARG_STRING, &panel,
 		  "Open this panel: events, graph, functions, timeline, markers, ...", "NAME" },
+		{ "view", 0, 0, G_OPTION_ARG_STRING, &view,
+		  "Open a view saved with Z: a name (in ~/.config/ftlens/views) or a file with a "
+		  "'/'",
+		  "NAME|FILE" },
 		{ "span", 0, 0, G_OPTION_ARG_STRING, &span_help,
 		  "Marker spans (START and END regexes, as markers --span): Markers' statistics, "
 		  "scopes of Sched",
@@ -197,7 +221,7 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 		.span_end = span_end,
 		.start = start,
 	};
-	gboolean ok = tui_open_run(&g, &opt, error);
+	gboolean ok = tui_open_run(&g, &opt, view, argc - 1, argv + 1, error);
 	/* the screen is gone: --verbose says what the model selected */
 	if (sel.checked)
 		ftl_cli_say_selected(&g);

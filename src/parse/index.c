@@ -15,6 +15,7 @@
 #include <zlib.h>
 
 #include "util/error.h"
+#include "util/fdio.h"
 #include "util/output.h"
 #include "util/stream.h"
 
@@ -444,53 +445,6 @@ gboolean ftl_cache_write(const char *path, const void *data, gsize len, const ch
 	return ftl_output_write_all(path, inputs, data, len, error);
 }
 
-char *ftl_cache_read(const char *path, gsize max_len, gsize *len, GError **error)
-{
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
-		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "'%s': %s%s", path,
-			    g_strerror(e), e == ELOOP ? " (a symlink: not used)" : "");
-		return NULL;
-	}
-	struct stat st;
-	const char *why = NULL;
-	if (fstat(fd, &st) != 0)
-		why = g_strerror(errno);
-	else if (!S_ISREG(st.st_mode))
-		why = "not a regular file: not used";
-	else if (st.st_uid != geteuid())
-		why = "owned by another user: not used";
-	else if (st.st_mode & (S_IWGRP | S_IWOTH))
-		why = "writable by other users: not used";
-	else if ((guint64)st.st_size > max_len)
-		why = "larger than such a file can be: not used";
-	char *data = NULL;
-	gsize got = 0;
-	if (!why) {
-		data = g_malloc((gsize)st.st_size + 1);
-		while (got < (gsize)st.st_size) {
-			ssize_t n = read(fd, data + got, (gsize)st.st_size - got);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break;
-			got += (gsize)n;
-		}
-		data[got] = '\0';
-		if (got != (gsize)st.st_size)
-			why = "it changed while read";
-	}
-	close(fd);
-	if (why) {
-		g_free(data);
-		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': %s", path, why);
-		return NULL;
-	}
-	*len = got;
-	return data;
-}
-
 /* No index is larger than the file it indexes (a point stands for a
  * stride of lines) plus its fixed parts. */
 static gsize index_max_len(const FtlIndexKey *key)
@@ -502,7 +456,7 @@ FtlIndex *ftl_index_load(const char *input, const FtlIndexKey *key, GError **err
 {
 	g_autofree char *path = ftl_index_cache_path(input);
 	gsize len;
-	g_autofree char *data = ftl_cache_read(path, index_max_len(key), &len, error);
+	g_autofree char *data = ftl_file_read_own(path, index_max_len(key), &len, error);
 	if (!data)
 		return NULL;
 	FtlIndex *idx = ftl_index_parse((const guchar *)data, len, key, error);

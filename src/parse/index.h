@@ -145,13 +145,6 @@ char *ftl_index_cache_path(const char *input);
 /* The same with another ending (ext, e.g. ".idx"), for other facts kept
  * about an input. */
 char *ftl_cache_path(const char *input, const char *ext);
-/* Reads a cache file, at most max_len bytes, trusting only what this user
- * made: opened without following a symlink and without blocking (a FIFO
- * planted there would hang the run), then refused unless it is a regular
- * file owned by the effective user, writable by no one else, and no
- * larger than max_len. The bytes (free with g_free()) and their count, or
- * NULL with error (G_FILE_ERROR_NOENT's message when absent). */
-char *ftl_cache_read(const char *path, gsize max_len, gsize *len, GError **error);
 /* Writes len bytes of data to path, a cache file about input (through
  * util/output.h, so atomically), creating the directory. */
 gboolean ftl_cache_write(const char *path, const void *data, gsize len, const char *input,

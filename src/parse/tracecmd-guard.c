@@ -32,6 +32,7 @@
 #include "parse/index.h"
 #include "parse/tep-check.h"
 #include "parse/trial.h"
+#include "util/fdio.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -210,7 +211,7 @@ static gboolean guard_passed(const char *cache, const char *record)
 {
 	gsize n;
 	g_autoptr(GError) error = NULL;
-	g_autofree char *buf = ftl_cache_read(cache, GUARD_PASS_MAX, &n, &error);
+	g_autofree char *buf = ftl_file_read_own(cache, GUARD_PASS_MAX, &n, &error);
 	if (!buf && !g_error_matches(error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
 		g_debug("%s", error->message);
 	return buf && n == strlen(record) && memcmp(buf, record, n) == 0;

@@ -5,8 +5,12 @@
 #include "util/fdio.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include "util/error.h"
 
 typedef enum { FD_READ, FD_WRITE, FD_SEND } FdOp;
 
@@ -70,4 +74,49 @@ int ftl_fd_read_all(int fd, void *buf, gsize len)
 int ftl_fd_pread_all(int fd, void *buf, gsize len, gint64 at)
 {
 	return at < 0 ? EINVAL : fd_all(fd, FD_READ, buf, len, at);
+}
+
+char *ftl_file_read_own(const char *path, gsize max_len, gsize *len, GError **error)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		g_set_error(error, G_FILE_ERROR, g_file_error_from_errno(e), "'%s': %s%s", path,
+			    g_strerror(e), e == ELOOP ? " (a symlink: not used)" : "");
+		return NULL;
+	}
+	struct stat st;
+	const char *why = NULL;
+	if (fstat(fd, &st) != 0)
+		why = g_strerror(errno);
+	else if (!S_ISREG(st.st_mode))
+		why = "not a regular file: not used";
+	else if (st.st_uid != geteuid())
+		why = "owned by another user: not used";
+	else if (st.st_mode & (S_IWGRP | S_IWOTH))
+		why = "writable by other users: not used";
+	else if ((guint64)st.st_size > max_len)
+		why = "larger than such a file can be: not used";
+	char *data = NULL;
+	gsize got = 0;
+	if (!why) {
+		data = g_malloc((gsize)st.st_size + 1);
+		while (got < (gsize)st.st_size) {
+			gssize n = ftl_fd_read(fd, data + got, (gsize)st.st_size - got);
+			if (n <= 0)
+				break;
+			got += (gsize)n;
+		}
+		data[got] = '\0';
+		if (got != (gsize)st.st_size)
+			why = "it changed while read";
+	}
+	close(fd);
+	if (why) {
+		g_free(data);
+		g_set_error(error, FTL_ERROR, FTL_ERROR_IO, "'%s': %s", path, why);
+		return NULL;
+	}
+	*len = got;
+	return data;
 }

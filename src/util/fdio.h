@@ -26,3 +26,11 @@ int ftl_fd_send_all(int fd, const void *buf, gsize len);
 int ftl_fd_read_all(int fd, void *buf, gsize len);
 /* len bytes of fd from offset at into buf. EIO when the file ends first. */
 int ftl_fd_pread_all(int fd, void *buf, gsize len, gint64 at);
+
+/* Reads a file only this user made (a cache, a saved view), at most
+ * max_len bytes, trusting only what this user made: opened without following a symlink and without blocking (a FIFO
+ * planted there would hang the run), then refused unless it is a regular
+ * file owned by the effective user, writable by no one else, and no
+ * larger than max_len. The bytes (free with g_free()) and their count, or
+ * NULL with error (G_FILE_ERROR_NOENT's message when absent). */
+char *ftl_file_read_own(const char *path, gsize max_len, gsize *len, GError **error);

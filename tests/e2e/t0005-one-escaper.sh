@@ -13,6 +13,7 @@ src/parse/console.c	console lines are C strings: bytes that are no text become ?
 src/parse/stacktrace.c	sniffing: binary data is an error with its byte value
 src/analysis/oops-title.c	crash titles are dedup keys of printable ASCII (syzkaller convention), not display
 src/capture/capture-script.c	validation: values the board shell must take whole are refused, never shown
+src/views/tui/view.c	saved views: names %XX-quoted into a key file and a file read back checked for printable ASCII (serialization, never shown)
 '
 pattern='\\\\x%02|[<>]=? *0x20\b|[!=]= *0x7f|>= *0x7f|g_utf8_make_valid|iscntrl|g_ascii_iscntrl'
 found=$(cd "$top_srcdir" && grep -rnE "$pattern" src --include='*.c' --include='*.h' | cut -d: -f1 | sort -u)

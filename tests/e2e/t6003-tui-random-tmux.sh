@@ -6,7 +6,8 @@
 # program must still be alive and drawing at the end, then quit cleanly
 # with the terminal given back. A crash (SIGSEGV, SIGABRT) gives the
 # terminal back before the program dies; the mouse is left to the
-# terminal unless --mouse asks for it.
+# terminal unless --mouse asks for it. Z and O (saved views) are among the
+# letters: the views go to a scratch XDG_CONFIG_HOME.
 # FTL_TUI_TMUX_KEYS (default 3000) and FTL_TUI_TMUX_SEED (default 30).
 . "$(dirname "$0")/lib.sh"
 prereq TMUX
@@ -29,7 +30,7 @@ flag() { tm display -p -t tui "#{$1}"; }
 plan 5
 
 # shellcheck disable=SC2016
-start "NO_COLOR=1 '$FTLENS' tui --span 'before (.*)' 'after \\1' trace.txt 2>err; echo rc=\$? >rc; stty -a >stty"
+start "XDG_CONFIG_HOME='$T/config' NO_COLOR=1 '$FTLENS' tui --span 'before (.*)' 'after \\1' trace.txt 2>err; echo rc=\$? >rc; stty -a >stty"
 wait_for "TIME +CPU" >/dev/null
 # The keys, one tmux key name a line; q is left out (it would end the run
 # early) and comes last. Resizes are lines "resize COLSxROWS".

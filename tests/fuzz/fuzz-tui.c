@@ -108,6 +108,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!tui_trace) {
 		tui_make_trace();
 		tui_bindings = ftl_tui_keys_sorted();
+		/* Z saves views: in a scratch directory, never the user's */
+		char *config = g_dir_make_tmp("fuzz-tui-config-XXXXXX", NULL);
+		if (!config)
+			abort();
+		g_setenv("XDG_CONFIG_HOME", config, TRUE);
+		g_free(config);
 	}
 	FtlTuiOptions opt = { .label = "fg.txt", .open = tui_open, .oops_cpu = -1, .utf8 = TRUE };
 	FtlTuiApp *app = ftl_tui_app_new(&opt);

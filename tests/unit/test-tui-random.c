@@ -23,6 +23,7 @@
 #include "config.h"
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tui-drive.h"
@@ -44,6 +45,12 @@ static const char *const random_texts[] = {
 	"sched_switch: prev_pid == 0", ".*: COMM ~ \"k*\" && !(pid > 5)", "comm sh*", "comm \"\\",
 	"sched_switch: prev_pid ==", "funcgraph_entry: depth >= 2 || func ~ \"*lock*\"", ": x",
 };
+
+/* Z's and O's: names, bad names, files that are no view (O only: Z never
+ * gets a '/', so that it writes in the scratch XDG_CONFIG_HOME alone) */
+static const char *const view_names[] = { "v1", "v2", "fifo", "", "bad name", ".x", "\x1b[31m",
+					  "\xe6\xbc\xa2" };
+static const char *const view_files[] = { "/dev/zero", "/etc/passwd", "./nothing.view" };
 
 typedef struct {
 	GRand *rand;
@@ -199,12 +206,22 @@ static void kind_run(const Kind *k, guint32 seed, guint64 steps)
 			in.x = g_rand_int_range(rand, -2, t.canvas->cols + 2);
 			m.clicks++;
 		} else if (what < 100 && !t.app->prompt) {
-			/* a prompt typed whole: / ? f t, text, Enter (or Esc) */
-			static const gint opens[] = { '/', '?', 'f', 't' };
-			FtlTuiInput o = { opens[g_rand_int_range(rand, 0, 4)], 0, 0 };
+			/* a prompt typed whole: / ? f t Z O, text, Enter (or Esc) */
+			static const gint opens[] = { '/', '?', 'f', 't', 'Z', 'O' };
+			FtlTuiInput o = { opens[g_rand_int_range(rand, 0, G_N_ELEMENTS(opens))], 0,
+					  0 };
 			ftl_tui_app_key(t.app, &o);
 			const char *text = random_texts[g_rand_int_range(
 				rand, 0, G_N_ELEMENTS(random_texts))];
+			if (o.key == 'Z' || o.key == 'O') {
+				FtlTuiInput clear = { 0x15, 0, 0 }; /* C-u: Z offers a name */
+				ftl_tui_app_key(t.app, &clear);
+				gint i = g_rand_int_range(rand, 0, G_N_ELEMENTS(view_names) +
+									(o.key == 'O' ? 3 : 0));
+				text = i < (gint)G_N_ELEMENTS(view_names)
+					       ? view_names[i]
+					       : view_files[i - G_N_ELEMENTS(view_names)];
+			}
 			for (const char *c = text; *c; c = g_utf8_next_char(c)) {
 				FtlTuiInput ch = { (gint)g_utf8_get_char(c), 0, 0 };
 				ftl_tui_app_key(t.app, &ch);
@@ -369,5 +386,14 @@ int main(void)
 		  test_random_keys },
 		{ NULL, NULL },
 	};
-	return unit_run("tui-random", tests);
+	/* Z writes there alone; a FIFO where a view would be: O must not hang */
+	g_autofree char *config = g_dir_make_tmp("ftl-random-config-XXXXXX", NULL);
+	g_setenv("XDG_CONFIG_HOME", config, TRUE);
+	g_autofree char *views = g_build_filename(config, "ftlens", "views", NULL);
+	g_autofree char *fifo = g_build_filename(views, "fifo.view", NULL);
+	if (g_mkdir_with_parents(views, 0700) != 0 || mkfifo(fifo, 0600) != 0)
+		return 99;
+	int rc = unit_run("tui-random", tests);
+	g_autofree char *rm = g_strdup_printf("rm -rf '%s'", config);
+	return system(rm) == 0 ? rc : 1;
 }

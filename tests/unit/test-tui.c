@@ -683,6 +683,130 @@ static void test_timeline_task_labels(void)
 	g_rmdir(dir);
 }
 
+/* The screen without its last line (the message: "view saved" then
+ * "view ... opened"). */
+static char *tui_screen_body(Tui *t)
+{
+	g_autofree char *s = tui_screen(t);
+	char *end = strrchr(s, '\n');
+	while (end && end > s && end[-1] != '\n')
+		end--;
+	return g_strndup(s, end ? (gsize)(end - s) : strlen(s));
+}
+
+/* keys, Z saved as name; closes the app: the screens of each panel in
+ * panels before the save (the key and the screen body). */
+static void view_save_close(Tui *t, const char *keys, const char *name)
+{
+	tui_keys(t, keys);
+	g_autofree char *script = g_strdup_printf("Z<C-u>%s<Enter>", name);
+	tui_keys(t, script);
+	g_autofree char *s = tui_screen(t);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "view saved: "));
+}
+
+/* Opens path with the view saved as name: the screen is the one saved. */
+static void view_reopen(Tui *t, const char *path, const char *name, const char *want,
+			const char *golden)
+{
+	g_autoptr(GError) error = NULL;
+	g_autofree char *file = ftl_tui_view_resolve(name, &error);
+	g_autoptr(FtlTuiView) v = ftl_tui_view_load(file, &error);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+	t->opt.view = v;
+	tui_open_trace(t, path, 24, 100);
+	g_autofree char *got = tui_screen_body(t);
+	if (strcmp(got, want))
+		fprintf(stderr, "\nsaved:\n%s\nreopened:\n%s\n", want, got);
+	CU_ASSERT_STRING_EQUAL(got, want);
+	g_autofree char *s = tui_screen(t);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, " opened"));
+	tui_expect(t, golden);
+	t->opt.view = NULL; /* v goes; the app's view was applied */
+	CU_ASSERT_PTR_NULL(t->app->view);
+}
+
+/* Z, quit, open the view: the same screen, on every panel it saved. */
+static void test_fixture_saved_view_graph(void)
+{
+	Tui t = { 0 };
+	g_autofree char *path = fixture(&t, "fgraph-events/trace.txt");
+	tui_open_trace(&t, path, 24, 100);
+	/* a filter, folds (by path), the cursor, the Functions' sort */
+	view_save_close(&t, "fcpu 1<Enter>3sSjj2jj<Right>jjj<Right>jj", "fgraph");
+	g_autofree char *graph = tui_screen_body(&t);
+	tui_keys(&t, "3");
+	g_autofree char *funcs = tui_screen_body(&t);
+	tui_keys(&t, "1");
+	g_autofree char *events = tui_screen_body(&t);
+	tui_keys(&t, "2");
+	tui_close(&t);
+	memset(&t, 0, sizeof t);
+	g_autofree char *again = fixture(&t, "fgraph-events/trace.txt");
+	view_reopen(&t, again, "fgraph", graph, "saved-view-graph");
+	tui_keys(&t, "3");
+	g_autofree char *funcs2 = tui_screen_body(&t);
+	CU_ASSERT_STRING_EQUAL(funcs2, funcs);
+	tui_keys(&t, "1");
+	g_autofree char *events2 = tui_screen_body(&t);
+	CU_ASSERT_STRING_EQUAL(events2, events);
+	tui_close(&t);
+}
+
+static void test_fixture_saved_view_timeline(void)
+{
+	Tui t = { 0 };
+	g_autofree char *path = fixture(&t, "events/default.txt");
+	tui_open_trace(&t, path, 24, 100);
+	/* the Events cursor, a bookmark, marks, a zoomed and panned window */
+	view_save_close(&t, "jjjjjjjjjjjjjjjjjjjjjjjjjmxjjja4++]<Right><Right>jbT", "events");
+	g_autofree char *timeline = tui_screen_body(&t);
+	tui_keys(&t, "1");
+	g_autofree char *events = tui_screen_body(&t);
+	tui_keys(&t, "G'x");
+	g_autofree char *bookmark = tui_screen_body(&t);
+	tui_close(&t);
+	memset(&t, 0, sizeof t);
+	g_autofree char *again = fixture(&t, "events/default.txt");
+	view_reopen(&t, again, "events", timeline, "saved-view-timeline");
+	tui_keys(&t, "1");
+	g_autofree char *events2 = tui_screen_body(&t);
+	if (strcmp(events2, events))
+		fprintf(stderr, "\nsaved:\n%s\nreopened:\n%s\n", events, events2);
+	CU_ASSERT_STRING_EQUAL(events2, events);
+	/* the bookmark: the same row */
+	tui_keys(&t, "G'x");
+	g_autofree char *bookmark2 = tui_screen_body(&t);
+	CU_ASSERT_STRING_EQUAL(bookmark2, bookmark);
+	CU_ASSERT_STRING_NOT_EQUAL(bookmark2, events2);
+	tui_close(&t);
+}
+
+/* O: a bad file is one message naming it and its line; the app goes on. */
+static void test_fixture_open_bad_view(void)
+{
+	Tui t = { 0 };
+	g_autofree char *path = fixture(&t, "fgraph-events/trace.txt");
+	g_autofree char *dir = ftl_tui_view_dir();
+	CU_ASSERT_EQUAL(g_mkdir_with_parents(dir, 0700), 0);
+	g_autofree char *bad = g_build_filename(dir, "bad.view", NULL);
+	CU_ASSERT_TRUE(g_file_set_contents(bad, "[ftlens-view]\nversion=1\n[graph]\ngroup=9\n",
+					   -1, NULL));
+	tui_open_trace(&t, path, 24, 100);
+	tui_keys(&t, "Obad<Enter>");
+	g_autofree char *s = tui_screen(&t);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s, "bad.view': line 4: group: '9'"));
+	tui_keys(&t, "Onone<Enter>");
+	g_autofree char *s2 = tui_screen(&t);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s2, "open view: "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(s2, "none.view"));
+	tui_keys(&t, "O");
+	g_autofree char *s3 = tui_screen(&t);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s3, "open view (bad"));
+	tui_close(&t);
+	g_unlink(bad);
+}
+
 /* Search, marks A/B with the delta in the status line, a CPU filter and
  * Esc popping it, at 80x24. */
 static void test_fixture_search_marks_filter(void)
@@ -1120,6 +1244,9 @@ static void test_real_filter_expr(void)
 
 int main(void)
 {
+	/* Z writes saved views there, never in the user's own */
+	g_autofree char *config = g_dir_make_tmp("ftl-tui-config-XXXXXX", NULL);
+	g_setenv("XDG_CONFIG_HOME", config, TRUE);
 	testdata = g_getenv("FTL_TESTDATA") ? g_getenv("FTL_TESTDATA") : "tests/data";
 	realdata = g_getenv("FTL_REAL_DATA");
 	const char *top = g_getenv("top_srcdir") ? g_getenv("top_srcdir") : ".";
@@ -1163,7 +1290,14 @@ int main(void)
 		{ "real: trace_marker text", test_real_markers },
 		{ "real: f takes --filter's expressions; the list is dump --filter's",
 		  test_real_filter_expr },
+		{ "saved view: Graph folds, filter, sort: the same screens reopened",
+		  test_fixture_saved_view_graph },
+		{ "saved view: Timeline window, marks, Events cursor: the same screens",
+		  test_fixture_saved_view_timeline },
+		{ "saved view: O on a bad file says the file and line", test_fixture_open_bad_view },
 		{ NULL, NULL },
 	};
-	return unit_run("tui", tests);
+	int rc = unit_run("tui", tests);
+	g_autofree char *rm = g_strdup_printf("rm -rf '%s'", config);
+	return system(rm) == 0 ? rc : 1;
 }

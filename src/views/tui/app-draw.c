@@ -120,10 +120,14 @@ static void app_draw_status(FtlTuiApp *app, FtlTuiCanvas *c, int y)
 
 static void app_draw_bottom(FtlTuiApp *app, FtlTuiCanvas *c, int y)
 {
-	static const char *const prompts[] = { "", "/", "?", "filter: ", "time: " };
+	static const char *const prompts[] = { "", "/", "?", "filter: ", "time: ", "save view as: ",
+					       "open view" };
 	if (app->prompt) {
 		g_autofree char *text = ftl_escape(app->prompt_text->str, -1);
-		g_autofree char *line = g_strdup_printf("%s%s", prompts[app->prompt], text);
+		g_autofree char *label = app->prompt == FTL_TUI_PROMPT_OPEN_VIEW
+						 ? ftl_tui_app_view_prompt()
+						 : g_strdup(prompts[app->prompt]);
+		g_autofree char *line = g_strdup_printf("%s%s", label, text);
 		int w = (int)ftl_escape_width(line);
 		/* keep the end of a long entry in view */
 		const char *show = line;

@@ -107,6 +107,9 @@ FtlTuiApp *ftl_tui_app_new(const FtlTuiOptions *opt)
 	app->opt = opt;
 	g_rw_lock_init(&app->io.lock);
 	app->filter = ftl_tui_filter_new(opt->filter);
+	app->view = opt->view;
+	if (app->view)
+		ftl_tui_app_view_filters(app, FALSE);
 	app->first = opt->first;
 	app->mark[0] = app->mark[1] = FTL_TS_NONE;
 	app->follow_ts = FTL_TS_NONE;
@@ -144,6 +147,7 @@ void ftl_tui_app_free(FtlTuiApp *app)
 	ftl_tui_model_free(app->model);
 	ftl_tui_model_free(app->side_model);
 	ftl_tui_filter_free(app->filter);
+	ftl_tui_view_free(app->view_owned);
 	ftl_trace_free(app->first);
 	if (app->search)
 		g_regex_unref(app->search);
@@ -303,6 +307,13 @@ static FtlTuiReaction app_cycle(FtlTuiApp *app, int dir)
 	return FTL_TUI_REACT_NONE;
 }
 
+void ftl_tui_app_set_filter(FtlTuiApp *app, FtlTuiFilter *f)
+{
+	ftl_tui_filter_free(app->filter);
+	app->filter = f;
+	app_rebuild(app);
+}
+
 static FtlTuiReaction app_push_filter(FtlTuiApp *app, FtlTuiFilterItem *item)
 {
 	FtlTuiFilter *f = ftl_tui_filter_push(app->filter, item);
@@ -460,6 +471,10 @@ static FtlTuiReaction app_prompt_commit(FtlTuiApp *app, FtlTuiPromptKind kind, c
 			return p->klass->goto_time(p, app, ts);
 		return app_events_at_time(app, ts);
 	}
+	case FTL_TUI_PROMPT_SAVE_VIEW:
+		return ftl_tui_app_view_save(app, text);
+	case FTL_TUI_PROMPT_OPEN_VIEW:
+		return ftl_tui_app_view_open(app, text);
 	case FTL_TUI_PROMPT_NONE:
 		break;
 	}
@@ -596,6 +611,14 @@ static FtlTuiReaction app_command(FtlTuiApp *app, FtlTuiCmd cmd, const FtlTuiInp
 		return app_prompt(app, FTL_TUI_PROMPT_FILTER);
 	case FTL_TUI_CMD_GOTO_TIME:
 		return app_prompt(app, FTL_TUI_PROMPT_TIME);
+	case FTL_TUI_CMD_SAVE_VIEW: {
+		g_autofree char *name = ftl_tui_view_default_name(app->opt->label);
+		app_prompt(app, FTL_TUI_PROMPT_SAVE_VIEW);
+		g_string_assign(app->prompt_text, name);
+		return FTL_TUI_REACT_STATUS;
+	}
+	case FTL_TUI_CMD_OPEN_VIEW:
+		return app_prompt(app, FTL_TUI_PROMPT_OPEN_VIEW);
 	case FTL_TUI_CMD_BACK:
 		return app_back(app, in);
 	case FTL_TUI_CMD_MARK_A:
@@ -808,6 +831,8 @@ FtlTuiReaction ftl_tui_app_tick(FtlTuiApp *app)
 	for (guint i = 0; i < FTL_TUI_N_PANELS; i++)
 		if (app->panels[i]->klass->tick && ftl_tui_app_panel_has(app, i))
 			r |= ftl_tui_app_go(app, app->panels[i]->klass->tick(app->panels[i], app));
+	if (app->view && app->model && !app->loader && !app->loader_due && !app->error)
+		r |= ftl_tui_app_go(app, ftl_tui_app_view_apply(app));
 	if (!app->started && app->model && !app->loader && !app->error)
 		r |= ftl_tui_app_go(app, app_start(app));
 	if (app->error)

@@ -12,6 +12,7 @@
 #include "views/tui/filter.h"
 #include "views/tui/input.h"
 #include "views/tui/model.h"
+#include "views/tui/view.h"
 
 typedef enum {
 	FTL_TUI_PANEL_EVENTS,
@@ -98,6 +99,8 @@ typedef enum {
 	FTL_TUI_CMD_SCOPE,    /* the next scope: whole trace, spans, marks A..B */
 	FTL_TUI_CMD_HISTOGRAM,
 	FTL_TUI_CMD_WAKEUPS, /* W: the selected task's wakeup links */
+	FTL_TUI_CMD_SAVE_VIEW, /* Z: save the view (view.h) */
+	FTL_TUI_CMD_OPEN_VIEW, /* O: open a saved one */
 	FTL_TUI_N_CMDS
 } FtlTuiCmd;
 
@@ -135,6 +138,14 @@ typedef struct {
 	void (*model_changed)(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiModel *old);
 	/* Called on every tick: background results it waits for; may be NULL. */
 	FtlTuiReaction (*tick)(FtlTuiPanel *p, FtlTuiApp *app);
+	/* Saved views (view.h): writes its state into v, in its own group;
+	 * reads it back once the model under the view's filters is read
+	 * (same: the view was saved for this trace, so rows still name the
+	 * same events; else only times and names are used). What names a
+	 * part of a tree the panel may wait for is kept until it is read.
+	 * Both may be NULL: nothing of it is saved. */
+	void (*save)(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiView *v);
+	void (*restore)(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiView *v, gboolean same);
 } FtlTuiPanelClass;
 
 struct _FtlTuiPanel {
@@ -159,6 +170,8 @@ typedef enum {
 	FTL_TUI_PROMPT_SEARCH_BACK,
 	FTL_TUI_PROMPT_FILTER,
 	FTL_TUI_PROMPT_TIME,
+	FTL_TUI_PROMPT_SAVE_VIEW,
+	FTL_TUI_PROMPT_OPEN_VIEW,
 } FtlTuiPromptKind;
 
 typedef struct {
@@ -216,6 +229,10 @@ struct _FtlTuiApp {
 	FtlTuiModel *side_model;
 	guint64 side_loading, side_read;
 	gboolean started; /* opt->start was acted on (with the first model) */
+	/* a saved view to apply once the model under its filters is read
+	 * (opt->view, or view_owned, opened by O), or NULL */
+	const FtlTuiView *view;
+	FtlTuiView *view_owned;
 };
 
 /* Starts reading (model thread, Events reader) and sets the first panel.
@@ -246,6 +263,24 @@ GError *ftl_tui_app_take_error(FtlTuiApp *app);
 
 /* For panels. */
 FtlTuiPanel *ftl_tui_app_panel(FtlTuiApp *app, FtlTuiPanelId id);
+/* Replaces the filter stack (taken) and reads the model again. */
+void ftl_tui_app_set_filter(FtlTuiApp *app, FtlTuiFilter *f);
+
+/* Saved views (app-view.c). The view of the app as it is (free with
+ * ftl_tui_view_free()). */
+FtlTuiView *ftl_tui_app_view_take(FtlTuiApp *app);
+/* Z's and O's prompts: saves the view as name (a name only: Z writes in
+ * the views directory alone), opens the one saved as name (or a file,
+ * with a '/'); the outcome on the status line. */
+FtlTuiReaction ftl_tui_app_view_save(FtlTuiApp *app, const char *name);
+FtlTuiReaction ftl_tui_app_view_open(FtlTuiApp *app, const char *name);
+/* Sets the filter stack of app->view (before the first model: no
+ * rebuild). */
+void ftl_tui_app_view_filters(FtlTuiApp *app, gboolean rebuild);
+/* Applies app->view once the model under its filters is read. */
+FtlTuiReaction ftl_tui_app_view_apply(FtlTuiApp *app);
+/* O's prompt: "open view (NAME, ...): " (g_free()). */
+char *ftl_tui_app_view_prompt(void);
 /* A message on the bottom line until the next key. */
 void ftl_tui_app_say(FtlTuiApp *app, gboolean error, const char *fmt, ...) G_GNUC_PRINTF(3, 4);
 /* What a panel returns to be taken elsewhere (FtlTuiGo): panel id; the

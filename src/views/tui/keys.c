@@ -115,6 +115,9 @@ static const FtlTuiBinding keys_table[] = {
 	  "the selected task's wakeups, waker -> wakee, marked and listed (Up/Down, Enter)" },
 	{ 'H', SC | MK, FTL_TUI_CMD_HISTOGRAM,
 	  "histogram of the row: a latency class (as plot latency), a span pattern" },
+	{ 'Z', ALL, FTL_TUI_CMD_SAVE_VIEW,
+	  "save the view (panel, filters, marks, folds, cursors) under a name" },
+	{ 'O', ALL, FTL_TUI_CMD_OPEN_VIEW, "open a saved view (tui --view NAME does too)" },
 };
 
 const FtlTuiBinding *ftl_tui_keys_lookup(gint key, FtlTuiPanelId panel)

@@ -64,6 +64,11 @@ typedef struct {
 	 * files of the trace's release), used on the screen's thread only;
 	 * NULL without debug info: no source line is drawn */
 	FtlTuiSources *sources;
+	/* the inputs as given (NULL-terminated, may be NULL): a saved view
+	 * records them */
+	const char *const *paths;
+	/* --view: applied once the model under its filters is read; NULL */
+	const struct _FtlTuiView *view;
 } FtlTuiOptions;
 
 /* Threads that open and read inputs share this: opening takes it

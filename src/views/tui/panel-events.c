@@ -361,6 +361,54 @@ static FtlTuiReaction events_tick(FtlTuiPanel *p, FtlTuiApp *app)
 	return FTL_TUI_REACT_NONE;
 }
 
+/* The cursor's row and the first row shown, and the event at the cursor
+ * (its time, CPU and name): the row on this trace, the event on another. */
+static void events_save(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiView *v)
+{
+	EventsPanel *e = (EventsPanel *)p;
+	if (!app->events)
+		return;
+	ftl_tui_view_set_int(v, "events", "row", MAX(e->cursor, 0));
+	ftl_tui_view_set_int(v, "events", "top", MAX(e->top, 0));
+	/* the rows it showed: a jump before it is drawn again lands as it would have */
+	ftl_tui_view_set_int(v, "events", "page", CLAMP(p->page, 0, 100000));
+	const FtlTuiRow *r = ftl_tui_events_row(app->events, (guint64)e->cursor);
+	if (!r || r->ts == FTL_TS_NONE)
+		return;
+	ftl_tui_view_set_int(v, "events", "ts", r->ts);
+	ftl_tui_view_set_int(v, "events", "cpu", MAX(r->cpu, -1));
+	if (r->name && *r->name)
+		ftl_tui_view_set_name(v, "events", "event", r->name);
+}
+
+static void events_restore(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiView *v, gboolean same)
+{
+	EventsPanel *e = (EventsPanel *)p;
+	gint64 row, top, ts, cpu;
+	if (!app->events)
+		return;
+	e->seen = ftl_tui_events_gen(app->events);
+	e->jump_from = e->jump_to = -1;
+	if (!p->page && ftl_tui_view_get_int(v, "events", "page", &row))
+		p->page = (int)row;
+	if (same && ftl_tui_view_get_int(v, "events", "row", &row)) {
+		e->finding = FALSE;
+		e->cursor = row;
+		e->top = ftl_tui_view_get_int(v, "events", "top", &top) ? MIN(top, row) : row;
+		return;
+	}
+	if (!ftl_tui_view_get_int(v, "events", "ts", &ts))
+		return;
+	g_autofree char *name = ftl_tui_view_get_name(v, "events", "event");
+	FtlTuiFind f = { .kind = FTL_TUI_FIND_TIME, .ts = ts };
+	if (name && strlen(name) < sizeof f.name && ftl_tui_view_get_int(v, "events", "cpu", &cpu)) {
+		f.kind = FTL_TUI_FIND_EVENT;
+		f.cpu = (gint32)cpu;
+		g_strlcpy(f.name, name, sizeof f.name);
+	}
+	ftl_tui_events_panel_find(p, app, &f);
+}
+
 const FtlTuiPanelClass ftl_tui_events_panel = {
 	.id = FTL_TUI_PANEL_EVENTS,
 	.name = "Events",
@@ -373,4 +421,6 @@ const FtlTuiPanelClass ftl_tui_events_panel = {
 	.cursor_time = events_cursor_time,
 	.goto_time = events_goto_time,
 	.tick = events_tick,
+	.save = events_save,
+	.restore = events_restore,
 };

@@ -20,6 +20,7 @@ typedef enum {
 	COL_NAME,
 	N_COLS
 } FuncsCol;
+G_STATIC_ASSERT(N_COLS == FTL_TUI_VIEW_FUNCS_SORTS);
 
 /* 80 columns leave the name 16; wider terminals give it the rest. */
 #define FUNCS_W_CALLS 8
@@ -402,6 +403,44 @@ static gint64 funcs_cursor_time(FtlTuiPanel *p, FtlTuiApp *app)
 	return ((const FtlFuncStat *)g_ptr_array_index(f->rows, f->cursor))->first_ts;
 }
 
+/* The sort, and the cursor's function with the first row shown. */
+static void funcs_save(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiView *v)
+{
+	FuncsPanel *f = (FuncsPanel *)p;
+	(void)app;
+	ftl_tui_view_set_int(v, "functions", "sort", f->sort);
+	ftl_tui_view_set_bool(v, "functions", "reverse", f->reverse);
+	if (!f->rows || f->cursor >= (gint64)f->rows->len)
+		return;
+	const FtlFuncStat *s = g_ptr_array_index(f->rows, f->cursor);
+	ftl_tui_view_set_name(v, "functions", "cursor", s->func);
+	ftl_tui_view_set_int(v, "functions", "top", MAX(f->cursor - f->top, 0));
+}
+
+static void funcs_restore(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiView *v, gboolean same)
+{
+	FuncsPanel *f = (FuncsPanel *)p;
+	(void)same;
+	gint64 sort, above;
+	if (ftl_tui_view_get_int(v, "functions", "sort", &sort))
+		f->sort = (FuncsCol)sort;
+	ftl_tui_view_get_bool(v, "functions", "reverse", &f->reverse);
+	f->sandwich = NULL;
+	g_clear_pointer(&f->histo_of, g_free);
+	if (!app->model || !app->model->funcs)
+		return;
+	funcs_rows(f, app);
+	g_autofree char *name = ftl_tui_view_get_name(v, "functions", "cursor");
+	for (guint i = 0; name && i < f->rows->len; i++)
+		if (!strcmp(((const FtlFuncStat *)g_ptr_array_index(f->rows, i))->func, name)) {
+			f->cursor = i;
+			f->top = ftl_tui_view_get_int(v, "functions", "top", &above)
+					 ? MAX(f->cursor - above, 0)
+					 : f->cursor;
+			break;
+		}
+}
+
 const FtlTuiPanelClass ftl_tui_funcs_panel = {
 	.id = FTL_TUI_PANEL_FUNCS,
 	.name = "Functions",
@@ -416,4 +455,6 @@ const FtlTuiPanelClass ftl_tui_funcs_panel = {
 	.cursor_time = funcs_cursor_time,
 	.model_changed = funcs_model_changed,
 	.tick = funcs_tick,
+	.save = funcs_save,
+	.restore = funcs_restore,
 };

@@ -25,6 +25,10 @@ typedef struct {
 	 * node's: the histogram `plot durations -f` draws), or NULL */
 	char *histo_of;
 	guint64 histo_drawn; /* the side model it was drawn from: its gen, 0 none */
+	/* a saved view's folds, cursor and top row (call paths), until the
+	 * tree of its group is read */
+	GPtrArray *view_toggled;
+	GPtrArray *view_cursor, *view_top;
 } GraphPanel;
 
 static FtlTuiPanel *graph_new(void)
@@ -41,6 +45,9 @@ static void graph_free(FtlTuiPanel *p)
 	if (g->keep)
 		g_hash_table_unref(g->keep);
 	g_free(g->histo_of);
+	g_clear_pointer(&g->view_toggled, g_ptr_array_unref);
+	g_clear_pointer(&g->view_cursor, g_ptr_array_unref);
+	g_clear_pointer(&g->view_top, g_ptr_array_unref);
 	g_free(g);
 }
 
@@ -501,6 +508,103 @@ static void graph_model_changed(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiMode
 		g_clear_pointer(&g->keep, g_hash_table_unref);
 }
 
+/* ---- saved views ------------------------------------------------------------- */
+
+static FtlTuiReaction graph_tick(FtlTuiPanel *p, FtlTuiApp *app);
+
+static void graph_save_path(FtlTuiView *v, const char *key, const FtlCallNode *n)
+{
+	g_autoptr(GPtrArray) path = ftl_tui_tree_path(n);
+	ftl_tui_view_add_path(v, "graph", key, (const char *const *)path->pdata, path->len);
+}
+
+/* The grouping, the folds as call paths (names from the top down), the
+ * cursor's and the top row's paths. */
+static void graph_save(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiView *v)
+{
+	GraphPanel *g = (GraphPanel *)p;
+	(void)app;
+	ftl_tui_view_set_int(v, "graph", "group", g->group);
+	ftl_tui_view_set_bool(v, "graph", "all_open", g->all_open);
+	/* in pre-order: the file says the same for the same folds */
+	const FtlCallNode *root = graph_root(g, app);
+	if (root)
+		for (const FtlCallNode *n = ftl_tui_tree_preorder(root, root); n;
+		     n = ftl_tui_tree_preorder(root, n))
+			if (g_hash_table_contains(g->toggled, n))
+				graph_save_path(v, "toggled", n);
+	if (g->cursor)
+		graph_save_path(v, "cursor", g->cursor);
+	if (g->top)
+		graph_save_path(v, "top", g->top);
+	/* the rows it showed: the top row stays until it is drawn again */
+	ftl_tui_view_set_int(v, "graph", "page", CLAMP(p->page, 0, 100000));
+}
+
+/* A path as ftl_tui_tree_find() takes it, the strings owned. */
+static GPtrArray *graph_view_path(char **names)
+{
+	GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
+	for (guint i = 0; names && names[i]; i++)
+		g_ptr_array_add(a, g_strdup(names[i]));
+	return a;
+}
+
+static GPtrArray *graph_view_one(const FtlTuiView *v, const char *key)
+{
+	g_autoptr(GPtrArray) paths = ftl_tui_view_get_paths(v, "graph", key);
+	return paths && paths->len ? graph_view_path(paths->pdata[0]) : NULL;
+}
+
+static void graph_restore(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiView *v, gboolean same)
+{
+	GraphPanel *g = (GraphPanel *)p;
+	(void)app;
+	(void)same; /* paths are names: they hold in any trace that has them */
+	gint64 group, page;
+	if (ftl_tui_view_get_int(v, "graph", "group", &group))
+		g->group = (FtlCallTreeGroup)group;
+	if (!p->page && ftl_tui_view_get_int(v, "graph", "page", &page))
+		p->page = (int)page;
+	ftl_tui_view_get_bool(v, "graph", "all_open", &g->all_open);
+	g_hash_table_remove_all(g->toggled);
+	g->cursor = g->top = NULL;
+	g->keep_for = 0;
+	g_clear_pointer(&g->view_toggled, g_ptr_array_unref);
+	g_clear_pointer(&g->view_cursor, g_ptr_array_unref);
+	g_clear_pointer(&g->view_top, g_ptr_array_unref);
+	g_autoptr(GPtrArray) toggled = ftl_tui_view_get_paths(v, "graph", "toggled");
+	g->view_toggled = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
+	for (guint i = 0; toggled && i < toggled->len; i++)
+		g_ptr_array_add(g->view_toggled, graph_view_path(toggled->pdata[i]));
+	g->view_cursor = graph_view_one(v, "cursor");
+	g->view_top = graph_view_one(v, "top");
+	/* at once when the tree is there: the screen drawn next shows it */
+	graph_tick(p, app);
+}
+
+/* The node at path exactly, or NULL. */
+static const FtlCallNode *graph_view_find(const FtlCallNode *root, GPtrArray *path)
+{
+	const FtlCallNode *n = path ? ftl_tui_tree_find(root, path) : NULL;
+	return n && n != root && n->depth == (gint)path->len ? n : NULL;
+}
+
+/* A saved view's paths, once the tree of its group is read. */
+static void graph_view_resolve(GraphPanel *g, const FtlCallNode *root)
+{
+	for (guint i = 0; i < g->view_toggled->len; i++) {
+		const FtlCallNode *n = graph_view_find(root, g->view_toggled->pdata[i]);
+		if (n)
+			g_hash_table_add(g->toggled, (gpointer)n);
+	}
+	g->cursor = graph_view_find(root, g->view_cursor);
+	g->top = g->cursor ? graph_view_find(root, g->view_top) : NULL;
+	g_clear_pointer(&g->view_toggled, g_ptr_array_unref);
+	g_clear_pointer(&g->view_cursor, g_ptr_array_unref);
+	g_clear_pointer(&g->view_top, g_ptr_array_unref);
+}
+
 /* The function filter's nodes, computed once per model and grouping. */
 static FtlTuiReaction graph_tick(FtlTuiPanel *p, FtlTuiApp *app)
 {
@@ -521,9 +625,13 @@ static FtlTuiReaction graph_tick(FtlTuiPanel *p, FtlTuiApp *app)
 	g->keep = ftl_tui_tree_keep(root, app->model->filter);
 	g->keep_for = app->model->gen;
 	g->keep_root = root;
-	if (g->cursor && !ftl_tui_tree_shown(g->keep, g->cursor))
-		g->cursor = NULL;
 	g->top = NULL;
+	if (g->view_toggled) /* a saved view's restore cleared keep_for */
+		graph_view_resolve(g, root);
+	if (g->cursor && !ftl_tui_tree_shown(g->keep, g->cursor))
+		g->cursor = g->top = NULL;
+	if (g->top && !ftl_tui_tree_shown(g->keep, g->top))
+		g->top = NULL;
 	if (!g->cursor)
 		g->cursor = graph_first(g, root);
 	graph_scroll(g, root);
@@ -544,4 +652,6 @@ const FtlTuiPanelClass ftl_tui_graph_panel = {
 	.cursor_time = graph_cursor_time,
 	.model_changed = graph_model_changed,
 	.tick = graph_tick,
+	.save = graph_save,
+	.restore = graph_restore,
 };

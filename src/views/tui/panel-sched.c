@@ -35,6 +35,7 @@ typedef struct {
 
 static const char *const sched_sort_names[] = { "run",	   "wait", "switches",
 						"latency", "pid",  "comm" };
+G_STATIC_ASSERT(G_N_ELEMENTS(sched_sort_names) == FTL_TUI_VIEW_SCHED_SORTS);
 static const char *const sched_class_names[FTL_SCHED_LAT_N] = { "all", "rt", "normal" };
 
 /* ns as microseconds to the nanosecond ("1234.567"), "-" for none. */
@@ -426,6 +427,36 @@ static void sched_model_changed(FtlTuiPanel *base, FtlTuiApp *app, const FtlTuiM
 	p->built = FALSE;
 }
 
+/* The sort, the scope (whole trace, a span, marks A..B) and the cursor's
+ * line with the first line shown. */
+static void sched_save(FtlTuiPanel *base, FtlTuiApp *app, FtlTuiView *v)
+{
+	SchedPanel *p = (SchedPanel *)base;
+	(void)app;
+	ftl_tui_view_set_int(v, "sched", "sort", p->sort);
+	ftl_tui_view_set_int(v, "sched", "scope", MIN(p->scope, 100000));
+	ftl_tui_view_set_int(v, "sched", "cursor", MAX(p->lines.cursor, 0));
+	ftl_tui_view_set_int(v, "sched", "top", MAX(p->lines.top, 0));
+}
+
+/* A scope or line past what this trace has is cut by the next build. */
+static void sched_restore(FtlTuiPanel *base, FtlTuiApp *app, const FtlTuiView *v, gboolean same)
+{
+	SchedPanel *p = (SchedPanel *)base;
+	(void)app;
+	(void)same;
+	gint64 x;
+	if (ftl_tui_view_get_int(v, "sched", "sort", &x))
+		p->sort = (FtlSchedSort)x;
+	if (ftl_tui_view_get_int(v, "sched", "scope", &x))
+		p->scope = (guint)x;
+	if (ftl_tui_view_get_int(v, "sched", "cursor", &x))
+		p->lines.cursor = x;
+	if (ftl_tui_view_get_int(v, "sched", "top", &x))
+		p->lines.top = MIN(x, p->lines.cursor);
+	p->built = FALSE;
+}
+
 const FtlTuiPanelClass ftl_tui_sched_panel = {
 	.id = FTL_TUI_PANEL_SCHED,
 	.name = "Sched",
@@ -440,4 +471,6 @@ const FtlTuiPanelClass ftl_tui_sched_panel = {
 	.cursor_time = sched_cursor_time,
 	.model_changed = sched_model_changed,
 	.tick = sched_tick,
+	.save = sched_save,
+	.restore = sched_restore,
 };

@@ -915,6 +915,45 @@ static FtlTuiReaction timeline_goto_time(FtlTuiPanel *p, FtlTuiApp *app, gint64 
 	return FTL_TUI_REACT_REDRAW;
 }
 
+/* The window, the cursor's time and the row selected. */
+static void timeline_save(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiView *v)
+{
+	TimelinePanel *t = (TimelinePanel *)p;
+	if (!app->model || t->for_model != app->model->gen || t->span <= 0 ||
+	    t->cursor == FTL_TS_NONE)
+		return;
+	ftl_tui_view_set_int(v, "timeline", "t0", t->t0);
+	ftl_tui_view_set_int(v, "timeline", "span", t->span);
+	ftl_tui_view_set_int(v, "timeline", "cursor", t->cursor);
+	ftl_tui_view_set_int(v, "timeline", "lane", MAX(t->lane, 0));
+	ftl_tui_view_set_int(v, "timeline", "top", MAX(t->top, 0));
+}
+
+/* Another trace's window is cut to this one's time. */
+static void timeline_restore(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiView *v, gboolean same)
+{
+	TimelinePanel *t = (TimelinePanel *)p;
+	(void)same;
+	timeline_tick(p, app);
+	gint64 t0, span, cursor, lane, top;
+	if (!app->model || t->for_model != app->model->gen || t->span <= 0)
+		return;
+	gint64 first = app->model->first_ts;
+	gint64 full = MAX(app->model->last_ts - first, 1) + 1;
+	if (ftl_tui_view_get_int(v, "timeline", "span", &span) &&
+	    ftl_tui_view_get_int(v, "timeline", "t0", &t0)) {
+		t->span = MIN(span, full);
+		t->t0 = t0 < first ? first : MIN(t0, first + full - t->span);
+	}
+	if (ftl_tui_view_get_int(v, "timeline", "cursor", &cursor))
+		t->cursor = CLAMP(cursor, first, app->model->last_ts);
+	if (ftl_tui_view_get_int(v, "timeline", "lane", &lane))
+		t->lane = (gint)MIN(lane, MAX(timeline_rows(t) - 1, 0));
+	if (ftl_tui_view_get_int(v, "timeline", "top", &top))
+		t->top = (gint)MIN(top, MAX((gint64)t->tasks->len - 1, 0));
+	t->cursor = CLAMP(t->cursor, t->t0, t->t0 + t->span - 1);
+}
+
 const FtlTuiPanelClass ftl_tui_timeline_panel = {
 	.id = FTL_TUI_PANEL_TIMELINE,
 	.name = "Timeline",
@@ -928,4 +967,6 @@ const FtlTuiPanelClass ftl_tui_timeline_panel = {
 	.cursor_time = timeline_cursor_time,
 	.goto_time = timeline_goto_time,
 	.tick = timeline_tick,
+	.save = timeline_save,
+	.restore = timeline_restore,
 };
