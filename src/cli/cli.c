@@ -816,20 +816,34 @@ FtlTrace *ftl_cli_open_trace(FtlCliGlobals *g, GError **error)
 	return g_steal_pointer(&trace);
 }
 
-FtlTrace *ftl_cli_open_path(FtlCliGlobals *g, char *path, GError **error)
+FtlInputs *ftl_cli_setup_path(FtlCliGlobals *g, char *path, GError **error)
 {
 	char *argv[] = { (char *)g->cmd->name, path, NULL };
 	FtlInputs *all = g_steal_pointer(&g->inputs);
 	/* the origin is the whole command line's: set up once already */
 	g_autofree char *rel = g_steal_pointer(&g->relative_to);
 	g_autofree char *wall = g_steal_pointer(&g->wallclock);
-	FtlTrace *trace = NULL;
+	FtlInputs *one = NULL;
 	if (ftl_cli_setup(g, ftl_inputs_kinds(all), 2, argv, error))
-		trace = ftl_cli_open_trace(g, error);
+		one = g_steal_pointer(&g->inputs);
 	g_clear_pointer(&g->inputs, ftl_inputs_free);
 	g->inputs = all;
 	g->relative_to = g_steal_pointer(&rel);
 	g->wallclock = g_steal_pointer(&wall);
+	return one;
+}
+
+FtlTrace *ftl_cli_open_path(FtlCliGlobals *g, char *path, GError **error)
+{
+	FtlInputs *one = ftl_cli_setup_path(g, path, error);
+	if (!one)
+		return NULL;
+	/* opened as the command's operands are: swapped in for the while */
+	FtlInputs *all = g_steal_pointer(&g->inputs);
+	g->inputs = one;
+	FtlTrace *trace = ftl_cli_open_trace(g, error);
+	ftl_inputs_free(g->inputs);
+	g->inputs = all;
 	return trace;
 }
 
