@@ -97,9 +97,57 @@ static gboolean tui_start_check(FtlTuiStart *st, const char *at, const char *spa
 	return !span_start || spans;
 }
 
+/* Says that an error is B's: "tui: --compare: ..." (once "tui: "). */
+static void tui_compare_error(GError **error)
+{
+	if (!error || !*error)
+		return;
+	const char *msg = (*error)->message;
+	char *said = g_strdup_printf("tui: --compare: %s",
+				     g_str_has_prefix(msg, "tui: ") ? msg + 5 : msg);
+	g_free((*error)->message);
+	(*error)->message = said;
+}
+
+/* --compare B: B's options, A's but for its input; B is opened once here
+ * so that an unreadable B is one message before the screen. */
+static gboolean tui_compare(FtlTuiOptions *opt, FtlTuiOptions *b, const char *path,
+			    FtlInputs *in, GError **error)
+{
+	if (!opt->open || !ftl_inputs_has_events(in)) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "tui: --compare '%s': both A and B must be event traces (%s has none)",
+			    path, opt->open ? "B" : "A");
+		return FALSE;
+	}
+	g_autoptr(FtlTrace) trace = tui_open(in, FTL_OPEN_NONE, error);
+	if (!trace) {
+		tui_compare_error(error);
+		return FALSE;
+	}
+	*b = (FtlTuiOptions){
+		.label = path,
+		.open = tui_open,
+		.open_data = in,
+		.filter = opt->filter,
+		.span_start = opt->span_start,
+		.span_end = opt->span_end,
+		.oops_cpu = -1,
+		.utf8 = opt->utf8,
+		.color = opt->color,
+		.mouse = opt->mouse,
+		.origin = FTL_TS_NONE, /* A's origin means nothing on B's clock */
+		.compare = opt,
+	};
+	opt->compare = b;
+	return TRUE;
+}
+
 /* Sorts and opens the inputs, so that bad input is one message before the
- * screen, then runs the TUI on them. */
-static gboolean tui_open_run(FtlCliGlobals *g, FtlTuiOptions *opt, GError **error)
+ * screen, then runs the TUI on them (beside the trace of compare, when
+ * given, sorted into other). */
+static gboolean tui_open_run(FtlCliGlobals *g, FtlTuiOptions *opt, const char *compare,
+			     FtlInputs *other, GError **error)
 {
 	ftl_tui_memory_init();
 	g_autoptr(FtlStackSet) stacks = ftl_stack_set_new();
@@ -111,6 +159,9 @@ static gboolean tui_open_run(FtlCliGlobals *g, FtlTuiOptions *opt, GError **erro
 		return FALSE;
 	if (opt->first && !ftl_cli_check_related(g, opt->first, FALSE, error))
 		return FALSE;
+	FtlTuiOptions b;
+	if (other && !tui_compare(opt, &b, compare, other, error))
+		return FALSE;
 	return ftl_tui_run(opt, error);
 }
 
@@ -118,7 +169,7 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 {
 	gboolean ascii = FALSE, mouse = FALSE, no_mouse = FALSE, keys = FALSE;
 	g_autofree char *at = NULL, *marker = NULL, *func = NULL, *panel = NULL;
-	g_autofree char *span_start = NULL, *span_end = NULL;
+	g_autofree char *span_start = NULL, *span_end = NULL, *compare = NULL;
 	char *span_help = NULL; /* never set: --span is taken out of argv first */
 	const GOptionEntry entries[] = {
 		{ "at", 0, 0, G_OPTION_ARG_STRING, &at,
@@ -137,6 +188,10 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 		  "Marker spans (START and END regexes, as markers --span): Markers' statistics, "
 		  "scopes of Sched",
 		  "START END" },
+		{ "compare", 0, 0, G_OPTION_ARG_FILENAME, &compare,
+		  "Compare with this trace (B): Functions and Graph show both and the change, "
+		  "Timeline A's CPUs above B's",
+		  "B" },
 		{ "ascii", 0, 0, G_OPTION_ARG_NONE, &ascii,
 		  "ASCII bars and lines, not UTF-8 blocks", NULL },
 		{ "mouse", 0, 0, G_OPTION_ARG_NONE, &mouse,
@@ -165,6 +220,11 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 	}
 	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
 		return FALSE;
+	g_autoptr(FtlInputs) other = compare ? ftl_cli_setup_path(&g, compare, error) : NULL;
+	if (compare && !other) {
+		tui_compare_error(error);
+		return FALSE;
+	}
 	const char *no_color = g_getenv("NO_COLOR");
 	TuiSelection sel = { &g, FALSE };
 	FtlTuiOptions opt = {
@@ -183,7 +243,7 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 		.span_end = span_end,
 		.start = start,
 	};
-	gboolean ok = tui_open_run(&g, &opt, error);
+	gboolean ok = tui_open_run(&g, &opt, compare, other, error);
 	/* the screen is gone: --verbose says what the model selected */
 	if (sel.checked)
 		ftl_cli_say_selected(&g);

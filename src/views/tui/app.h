@@ -97,6 +97,7 @@ typedef enum {
 	FTL_TUI_CMD_PANEL_10, /* the panel past 9 (key 0) */
 	FTL_TUI_CMD_SCOPE,    /* the next scope: whole trace, spans, marks A..B */
 	FTL_TUI_CMD_HISTOGRAM,
+	FTL_TUI_CMD_COMPARE_SWAP,  /* x: --compare's A and B swapped */
 	FTL_TUI_N_CMDS
 } FtlTuiCmd;
 

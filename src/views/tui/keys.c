@@ -111,6 +111,8 @@ static const FtlTuiBinding keys_table[] = {
 	{ 'S', FN, FTL_TUI_CMD_SORT_REVERSE, "reverse the sort" },
 	{ 'H', FN, FTL_TUI_CMD_HISTOGRAM,
 	  "the function's duration histogram, as plot durations bins it (Esc: back)" },
+	{ 'x', ALL, FTL_TUI_CMD_COMPARE_SWAP,
+	  "--compare: swap A and B (every panel then shows the other as A)" },
 };
 
 const FtlTuiBinding *ftl_tui_keys_lookup(gint key, FtlTuiPanelId panel)

@@ -34,7 +34,7 @@ typedef struct {
 } FtlTuiStart;
 
 /* What `ftlens tui` was given; everything borrowed for the TUI's life. */
-typedef struct {
+typedef struct _FtlTuiOptions {
 	const char *label;   /* the input named in the title */
 	FtlTuiOpenFunc open; /* NULL when no input holds events */
 	gpointer open_data;
@@ -57,6 +57,10 @@ typedef struct {
 	gboolean (*selected)(gpointer data, FtlTrace *trace, GError **error);
 	gpointer selected_data;
 	FtlTuiStart start;
+	/* --compare: the other trace's options (open, open_data and label are
+	 * its own; its compare points back here), or NULL. Every model is then
+	 * read with the other's beside it (FtlTuiModel.compare). */
+	const struct _FtlTuiOptions *compare;
 } FtlTuiOptions;
 
 /* Threads that open and read inputs share this: opening takes it
@@ -125,7 +129,7 @@ typedef struct {
 	gint64 place;
 } FtlTuiCheckpoint;
 
-typedef struct {
+typedef struct _FtlTuiModel {
 	FtlTrace *trace; /* owns what the analyses borrow; NULL without events */
 	FtlTuiFilter *filter;
 	/* by FtlCallTreeGroup: all, per CPU, per task. Only the first is built
@@ -164,6 +168,10 @@ typedef struct {
 	 * seen record counts this model's selection */
 	gboolean counted;
 	const FtlTuiOptions *opt;
+	/* --compare: B's model, read by the same loader after this one (A's)
+	 * under a copy of its filter, so the two always agree on the filters
+	 * (owned; its own compare is NULL); NULL without --compare */
+	struct _FtlTuiModel *compare;
 } FtlTuiModel;
 
 void ftl_tui_model_free(FtlTuiModel *m);

@@ -8,6 +8,7 @@
 
 #include "util/escape.h"
 #include "views/tui/app.h"
+#include "views/tui/compare.h"
 #include "views/tui/tree.h"
 
 typedef enum {
@@ -51,6 +52,7 @@ typedef struct {
 	/* the duration histogram of this function (H), or NULL */
 	char *histo_of;
 	gconstpointer histo_drawn; /* the side model it was drawn from */
+	FtlTuiFuncsCompare *compare; /* the table of A and B, with --compare */
 } FuncsPanel;
 
 /* What names the durations of func among the app's side analyses. */
@@ -68,6 +70,7 @@ static FtlTuiPanel *funcs_new(void)
 	f->sort = COL_SELF;
 	f->callers = g_array_new(FALSE, FALSE, sizeof(SandwichRow));
 	f->callees = g_array_new(FALSE, FALSE, sizeof(SandwichRow));
+	f->compare = ftl_tui_funcs_compare_new();
 	return &f->base;
 }
 
@@ -79,6 +82,7 @@ static void funcs_free(FtlTuiPanel *p)
 	g_array_unref(f->callers);
 	g_array_unref(f->callees);
 	g_free(f->histo_of);
+	ftl_tui_funcs_compare_free(f->compare);
 	g_free(f);
 }
 
@@ -140,6 +144,8 @@ static void funcs_rows(FuncsPanel *f, FtlTuiApp *app)
 static FtlTuiReaction funcs_tick(FtlTuiPanel *p, FtlTuiApp *app)
 {
 	FuncsPanel *f = (FuncsPanel *)p;
+	if (ftl_tui_compare_on(app))
+		return ftl_tui_funcs_compare_tick(f->compare, app);
 	if (app->model && f->histo_of) {
 		guint64 key = funcs_histo_key(f->histo_of);
 		ftl_tui_app_want_durations(app, f->histo_of, key);
@@ -250,6 +256,10 @@ static void funcs_draw_sandwich_row(FuncsPanel *f, FtlTuiApp *app, FtlTuiCanvas 
 static void funcs_draw(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCanvas *c, int y, int h)
 {
 	FuncsPanel *f = (FuncsPanel *)p;
+	if (ftl_tui_compare_on(app)) {
+		ftl_tui_funcs_compare_draw(f->compare, p, app, c, y, h);
+		return;
+	}
 	if (f->histo_of) {
 		const FtlTuiModel *side = ftl_tui_app_side(app, funcs_histo_key(f->histo_of));
 		g_autofree char *what = ftl_escape(f->histo_of, -1);
@@ -332,6 +342,8 @@ static FtlTuiReaction funcs_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cm
 				    const FtlTuiInput *in)
 {
 	FuncsPanel *f = (FuncsPanel *)p;
+	if (ftl_tui_compare_on(app))
+		return ftl_tui_funcs_compare_command(f->compare, p, app, cmd, in);
 	if (!app->model || !f->rows)
 		return FTL_TUI_REACT_NONE;
 	if (f->histo_of) {
@@ -387,6 +399,8 @@ static FtlTuiReaction funcs_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cm
 static FtlTuiReaction funcs_search(FtlTuiPanel *p, FtlTuiApp *app, GRegex *re, int dir)
 {
 	FuncsPanel *f = (FuncsPanel *)p;
+	if (ftl_tui_compare_on(app))
+		return ftl_tui_funcs_compare_search(f->compare, p, app, re, dir);
 	if (!f->rows || f->sandwich)
 		return FTL_TUI_REACT_NONE;
 	for (gint64 i = f->cursor + dir; i >= 0 && i < (gint64)f->rows->len; i += dir) {
@@ -404,7 +418,8 @@ static FtlTuiReaction funcs_search(FtlTuiPanel *p, FtlTuiApp *app, GRegex *re, i
 static gint64 funcs_cursor_time(FtlTuiPanel *p, FtlTuiApp *app)
 {
 	FuncsPanel *f = (FuncsPanel *)p;
-	(void)app;
+	if (ftl_tui_compare_on(app))
+		return FTL_TS_NONE;
 	if (f->sandwich || !f->rows || f->cursor >= (gint64)f->rows->len)
 		return FTL_TS_NONE;
 	return ((const FtlFuncStat *)g_ptr_array_index(f->rows, f->cursor))->first_ts;

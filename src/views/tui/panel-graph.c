@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "views/tui/app.h"
+#include "views/tui/compare.h"
 #include "views/tui/tree.h"
 
 typedef struct {
@@ -20,18 +21,21 @@ typedef struct {
 	GHashTable *keep; /* the function filter's nodes, NULL: all */
 	const FtlTuiFilter *keep_for;
 	const FtlCallNode *keep_root;
+	FtlTuiGraphCompare *compare; /* the tree of A and B, with --compare */
 } GraphPanel;
 
 static FtlTuiPanel *graph_new(void)
 {
 	GraphPanel *g = g_new0(GraphPanel, 1);
 	g->toggled = g_hash_table_new(g_direct_hash, g_direct_equal);
+	g->compare = ftl_tui_graph_compare_new();
 	return &g->base;
 }
 
 static void graph_free(FtlTuiPanel *p)
 {
 	GraphPanel *g = (GraphPanel *)p;
+	ftl_tui_graph_compare_free(g->compare);
 	g_hash_table_unref(g->toggled);
 	if (g->keep)
 		g_hash_table_unref(g->keep);
@@ -193,6 +197,10 @@ static void graph_draw(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCanvas *c, int y, i
 {
 	GraphPanel *g = (GraphPanel *)p;
 	static const char *const groups[] = { "all tasks", "per CPU", "per task" };
+	if (ftl_tui_compare_on(app)) {
+		ftl_tui_graph_compare_draw(g->compare, p, app, c, y, h);
+		return;
+	}
 	ftl_tui_fill(c, y, 0, -1, FTL_TUI_STYLE_HEADER);
 	ftl_tui_put_right(c, y, 0, 9, "CALLS", FTL_TUI_STYLE_HEADER);
 	ftl_tui_put_right(c, y, 10, 11, "TOTAL", FTL_TUI_STYLE_HEADER);
@@ -342,6 +350,8 @@ static FtlTuiReaction graph_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cm
 				    const FtlTuiInput *in)
 {
 	GraphPanel *g = (GraphPanel *)p;
+	if (ftl_tui_compare_on(app))
+		return ftl_tui_graph_compare_command(g->compare, p, app, cmd, in);
 	if (cmd == FTL_TUI_CMD_GROUP) {
 		/* also while the tree shown is still being read */
 		g->group = (g->group + 1) % 3;
@@ -391,6 +401,8 @@ static FtlTuiReaction graph_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cm
 static FtlTuiReaction graph_search(FtlTuiPanel *p, FtlTuiApp *app, GRegex *re, int dir)
 {
 	GraphPanel *g = (GraphPanel *)p;
+	if (ftl_tui_compare_on(app))
+		return ftl_tui_graph_compare_search(g->compare, p, app, re, dir);
 	const FtlCallNode *root = graph_root(g, app), *found = NULL;
 	if (!root)
 		return FTL_TUI_REACT_NONE;
@@ -459,6 +471,8 @@ static void graph_model_changed(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiMode
 static FtlTuiReaction graph_tick(FtlTuiPanel *p, FtlTuiApp *app)
 {
 	GraphPanel *g = (GraphPanel *)p;
+	if (ftl_tui_compare_on(app))
+		return ftl_tui_graph_compare_tick(g->compare, app);
 	ftl_tui_app_want_tree(app, g->group);
 	const FtlCallNode *root = graph_root(g, app);
 	if (!root || (g->keep_for == app->model->filter && g->keep_root == root))
