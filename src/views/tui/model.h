@@ -224,6 +224,14 @@ void ftl_tui_lanes_finish(GPtrArray *lanes, gint64 end);
  * data: the lanes): the waits. */
 void ftl_tui_lanes_add_interval(const FtlSchedInterval *iv, gpointer lanes);
 FtlTuiLane *ftl_tui_lanes_get(GPtrArray *lanes, gint32 cpu);
+/* Queries of a lane's sorted intervals (runs, waits: FtlTuiRun; irqs,
+ * lost: FtlTuiSpan; t0 and t1 first in each, elt bytes each): the first
+ * ending after a; whether a span meets [a, b); the run of pid (any, pid
+ * < 0) that covers most of [a, b), its time in *cover, or NULL. */
+guint ftl_tui_lane_first(GArray *arr, gsize elt, gint64 a);
+gboolean ftl_tui_lane_any(GArray *spans, gint64 a, gint64 b);
+const FtlTuiRun *ftl_tui_lane_run(const FtlTuiLane *lane, gint64 a, gint64 b, gint32 pid,
+				  gint64 *cover);
 void ftl_tui_lane_free(FtlTuiLane *lane);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlTuiModel, ftl_tui_model_free)

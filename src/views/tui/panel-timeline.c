@@ -128,22 +128,12 @@ static const TaskRow *timeline_task(TimelinePanel *t, gint32 pid)
 /* The first interval of arr (sorted, t0/t1 first in each element) ending after a. */
 static guint timeline_first(GArray *arr, gsize elt, gint64 a)
 {
-	guint lo = 0, hi = arr->len;
-	while (lo < hi) {
-		guint mid = lo + (hi - lo) / 2;
-		const FtlTuiSpan *s = (const FtlTuiSpan *)(arr->data + mid * elt);
-		if (s->t1 <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return ftl_tui_lane_first(arr, elt, a);
 }
 
 static gboolean timeline_any(GArray *spans, gint64 a, gint64 b)
 {
-	guint i = timeline_first(spans, sizeof(FtlTuiSpan), a);
-	return i < spans->len && g_array_index(spans, FtlTuiSpan, i).t0 < b;
+	return ftl_tui_lane_any(spans, a, b);
 }
 
 /* The run of pid in arr (sorted by end) that meets [a, b), or NULL. */
@@ -166,18 +156,7 @@ static const FtlTuiRun *timeline_run_in(GArray *arr, gint64 a, gint64 b, gint32 
 static const FtlTuiRun *timeline_run(const FtlTuiLane *lane, gint64 a, gint64 b, gint32 pid,
 				     gint64 *cover)
 {
-	const FtlTuiRun *best = NULL;
-	gint64 best_t = 0;
-	for (guint i = timeline_first(lane->runs, sizeof(FtlTuiRun), a); i < lane->runs->len; i++) {
-		const FtlTuiRun *r = &g_array_index(lane->runs, FtlTuiRun, i);
-		if (r->t0 >= b)
-			break;
-		gint64 t = MIN(r->t1, b) - MAX(r->t0, a);
-		if ((pid < 0 || r->pid == pid) && t > best_t)
-			best = r, best_t = t;
-	}
-	*cover = best_t;
-	return best;
+	return ftl_tui_lane_run(lane, a, b, pid, cover);
 }
 
 /* What a CPU's half cell shows: the task that ran most of it, or none. */
