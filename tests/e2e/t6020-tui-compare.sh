@@ -17,7 +17,10 @@ RA=$FTL_REAL_DATA/fgraph/perftools_funcgraph_abstime_header_vfs_read.txt
 RB=$FTL_REAL_DATA/fgraph/perftools_funcgraph_abstime_oncpu_vfs_read.txt
 VA=$FTL_TESTDATA/vm/fgraph-basic/trace.txt
 VB=$FTL_TESTDATA/vm/fgraph-events/trace.txt
-need_input "$RA" "$RB" "$VA" "$VB"
+# two rig captures with sched events and the marker "before record-tgid"
+EA=$FTL_TESTDATA/vm/events/record-tgid.txt
+EB=$FTL_TESTDATA/vm/function/record-tgid.txt
+need_input "$RA" "$RB" "$VA" "$VB" "$EA" "$EB"
 tmux_server
 wait_for() { tmux_wait_for "$@"; }
 # durations as the TUI prints them (util/timefmt.c's ftl_duration_format)
@@ -195,7 +198,7 @@ functions() {
 	same_as_diff "$T/compare-$1-functions-self.txt" "$T/$1-self.csv" self
 }
 
-plan 7
+plan 10
 check "perf-tools before/after pair: Functions in compare mode is diff -F csv, field by field" \
 	'functions real "$RA" "$RB" >"$T/out" 2>&1; r=$?; diag "$(cat "$T/out")"; [ $r = 0 ]'
 check "rig captures (functions in one only): Functions is diff -F csv, field by field" \
@@ -213,6 +216,48 @@ check "x swaps A and B: the table is diff B A" '
 	"$FTLENS" diff -F csv "$VB" "$VA" >"$T/swapped.csv" &&
 	shot compare-vm-swapped &&
 	same_as_diff "$T/compare-vm-swapped.txt" "$T/swapped.csv" total
+'
+# lanes SCREEN: "A CPU n" rows all above "B CPU n" rows, both sides there
+lanes() {
+	awk '/^A CPU [0-9]+  / { if (b) bad = 1; a++ } /^B CPU [0-9]+  / { b++ }
+	     END { exit !(a && b && !bad) }' "$1"
+}
+# tick_under_cursor SCREEN: on the "B markers" row, a tick in the column of
+# the ruler's cursor (v)
+tick_under_cursor() {
+	python3 - "$1" <<'PY'
+import sys
+rows = open(sys.argv[1]).read().splitlines()
+col = rows[2].index("v", 13)  # the tab row, the ruler, then the cursor's row
+bm = next(r for r in rows if r.startswith("B markers"))
+ok = len(bm) > col and bm[col] in "\u2502|"
+print(f"cursor at column {col}; B's markers row there: {bm[col] if len(bm) > col else ''!r}")
+sys.exit(0 if ok else 1)
+PY
+}
+check "Timeline: A's CPUs above B's, each from its own start" '
+	start 20 "$EA" --compare "$EB" &&
+	wait_for "TIME +CPU" >/dev/null && keys 4 &&
+	wait_for "B from its start" >/dev/null &&
+	shot compare-events-timeline && lanes "$T/compare-events-timeline.txt"
+'
+# 60 cells (41 ms) back from the end, the marker of A nearest the cursor is
+# "after record-tgid", 79 ms into A; B's is 128 ms after B's start
+check "X aligns B at the marker of A by the cursor: its tick moves under A's" '
+	keys G && keys -N 60 Left &&
+	wait_for "^\+8[0-9]\." >/dev/null &&
+	shot compare-events-timeline-end &&
+	! tick_under_cursor "$T/compare-events-timeline-end.txt" >"$T/out" 2>&1 &&
+	diag "before X: $(cat "$T/out")" &&
+	keys X &&
+	wait_for "B moved: its \"after record-tgid\" under A" >/dev/null &&
+	shot compare-events-timeline-aligned &&
+	tick_under_cursor "$T/compare-events-timeline-aligned.txt" >"$T/out" 2>&1; r=$?
+	diag "after X: $(cat "$T/out")"; [ $r = 0 ] &&
+	keys X && wait_for "B from its start" >/dev/null
+'
+check "Enter on a row of B says Events shows A" '
+	keys Down Down Down Enter && wait_for "Events shows A \(x swaps A and B\)" >/dev/null
 '
 check "q quits with nothing on stderr" '
 	keys q && tmux_wait_dead && [ ! -s "$T/err" ] && grep -q "rc=0" "$T/rc"

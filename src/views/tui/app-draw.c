@@ -111,7 +111,7 @@ static void app_draw_status(FtlTuiApp *app, FtlTuiCanvas *c, int y)
 	app_status_progress(app, left);
 	/* --compare: the panels of one trace show A's, and say so */
 	if (app->opt->compare && app->current != FTL_TUI_PANEL_FUNCS &&
-	    app->current != FTL_TUI_PANEL_GRAPH)
+	    app->current != FTL_TUI_PANEL_GRAPH && app->current != FTL_TUI_PANEL_TIMELINE)
 		g_string_append(left, " A only (x: B) |");
 	for (guint i = 0; i < ftl_tui_filter_depth(app->filter); i++) {
 		/* the user's own words, but shown like any text from outside */

@@ -98,6 +98,7 @@ typedef enum {
 	FTL_TUI_CMD_SCOPE,    /* the next scope: whole trace, spans, marks A..B */
 	FTL_TUI_CMD_HISTOGRAM,
 	FTL_TUI_CMD_COMPARE_SWAP,  /* x: --compare's A and B swapped */
+	FTL_TUI_CMD_COMPARE_ALIGN, /* X: B's timeline at A's marker, or at its start */
 	FTL_TUI_N_CMDS
 } FtlTuiCmd;
 

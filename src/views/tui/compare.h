@@ -48,3 +48,17 @@ const char *ftl_tui_change(gint64 ns, char *buf, gsize size);
 const char *ftl_tui_change_pct(gint64 a, gint64 b, gboolean present_a, gboolean present_b,
 			       char *buf, gsize size);
 
+/* The Timeline panel's lanes of two traces (compare-timeline.c): A's CPUs
+ * above B's, each on its own time axis from its start, or from a marker
+ * both have (X). */
+typedef struct _FtlTuiTimelineCompare FtlTuiTimelineCompare;
+FtlTuiTimelineCompare *ftl_tui_timeline_compare_new(void);
+void ftl_tui_timeline_compare_free(FtlTuiTimelineCompare *tc);
+FtlTuiReaction ftl_tui_timeline_compare_tick(FtlTuiTimelineCompare *tc, FtlTuiApp *app);
+void ftl_tui_timeline_compare_draw(FtlTuiTimelineCompare *tc, FtlTuiPanel *p, FtlTuiApp *app,
+				   FtlTuiCanvas *c, int y, int h);
+FtlTuiReaction ftl_tui_timeline_compare_command(FtlTuiTimelineCompare *tc, FtlTuiPanel *p,
+						FtlTuiApp *app, FtlTuiCmd cmd,
+						const FtlTuiInput *in);
+/* A's time at the cursor (FTL_TS_NONE on a row of B). */
+gint64 ftl_tui_timeline_compare_time(FtlTuiTimelineCompare *tc, FtlTuiApp *app);

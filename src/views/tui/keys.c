@@ -113,6 +113,8 @@ static const FtlTuiBinding keys_table[] = {
 	  "the function's duration histogram, as plot durations bins it (Esc: back)" },
 	{ 'x', ALL, FTL_TUI_CMD_COMPARE_SWAP,
 	  "--compare: swap A and B (every panel then shows the other as A)" },
+	{ 'X', TL, FTL_TUI_CMD_COMPARE_ALIGN,
+	  "--compare: align B at A's marker by the cursor (same text), again: at the starts" },
 };
 
 const FtlTuiBinding *ftl_tui_keys_lookup(gint key, FtlTuiPanelId panel)

@@ -18,6 +18,7 @@
 
 #include "util/escape.h"
 #include "views/tui/app.h"
+#include "views/tui/compare.h"
 
 #define TL_LABEL 13 /* columns before the lanes */
 
@@ -39,6 +40,7 @@ typedef struct {
 	GArray *tasks;	    /* TaskRow, most running time first */
 	guint n_ctr;	    /* counter tracks of the model: rows after the CPUs */
 	GHashTable *by_pid; /* pid -> index in tasks + 1 */
+	FtlTuiTimelineCompare *compare; /* A's and B's lanes, with --compare */
 } TimelinePanel;
 
 static FtlTuiPanel *timeline_new(void)
@@ -48,12 +50,14 @@ static FtlTuiPanel *timeline_new(void)
 	t->tasks = g_array_new(FALSE, FALSE, sizeof(TaskRow));
 	t->by_pid = g_hash_table_new(g_direct_hash, g_direct_equal);
 	t->cursor = FTL_TS_NONE;
+	t->compare = ftl_tui_timeline_compare_new();
 	return &t->base;
 }
 
 static void timeline_free(FtlTuiPanel *p)
 {
 	TimelinePanel *t = (TimelinePanel *)p;
+	ftl_tui_timeline_compare_free(t->compare);
 	g_array_unref(t->lanes);
 	g_array_unref(t->tasks);
 	g_hash_table_unref(t->by_pid);
@@ -556,6 +560,10 @@ static void timeline_draw(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCanvas *c, int y
 {
 	TimelinePanel *t = (TimelinePanel *)p;
 	int w = c->cols - TL_LABEL;
+	if (ftl_tui_compare_on(app)) {
+		ftl_tui_timeline_compare_draw(t->compare, p, app, c, y, h);
+		return;
+	}
 	/* ruler, markers; rows; legend, info */
 	p->page = MAX(h - 4, 1);
 	if (!app->model || t->for_model != app->model || t->span <= 0 || w < 1 || h < 5) {
@@ -651,6 +659,8 @@ static void timeline_tasks(TimelinePanel *t)
 static FtlTuiReaction timeline_tick(FtlTuiPanel *p, FtlTuiApp *app)
 {
 	TimelinePanel *t = (TimelinePanel *)p;
+	if (ftl_tui_compare_on(app))
+		return ftl_tui_timeline_compare_tick(t->compare, app);
 	if (!app->model || t->for_model == app->model)
 		return FTL_TUI_REACT_NONE;
 	t->for_model = app->model;
@@ -710,6 +720,8 @@ static FtlTuiReaction timeline_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd
 				       const FtlTuiInput *in)
 {
 	TimelinePanel *t = (TimelinePanel *)p;
+	if (ftl_tui_compare_on(app))
+		return ftl_tui_timeline_compare_command(t->compare, p, app, cmd, in);
 	int w = MAX(app->cols - TL_LABEL, 1);
 	gint64 lane = t->lane;
 	if (!app->model || t->for_model != app->model || t->span <= 0)
@@ -776,14 +788,15 @@ static FtlTuiReaction timeline_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd
 
 static gint64 timeline_cursor_time(FtlTuiPanel *p, FtlTuiApp *app)
 {
-	(void)app;
+	if (ftl_tui_compare_on(app))
+		return ftl_tui_timeline_compare_time(((TimelinePanel *)p)->compare, app);
 	return ((TimelinePanel *)p)->cursor;
 }
 
 static FtlTuiReaction timeline_goto_time(FtlTuiPanel *p, FtlTuiApp *app, gint64 ts)
 {
 	TimelinePanel *t = (TimelinePanel *)p;
-	if (!app->model || t->for_model != app->model || t->span <= 0)
+	if (!app->model || t->for_model != app->model || t->span <= 0 || ftl_tui_compare_on(app))
 		return FTL_TUI_REACT_NONE;
 	t->cursor = ts;
 	t->t0 = ts - t->span / 2;
