@@ -784,9 +784,12 @@ gboolean ftl_cli_check_related(const FtlCliGlobals *g, FtlTrace *trace, gboolean
 	g_autoptr(GError) local = NULL;
 	if (g->merge || ftl_trace_check_related(trace, read_done, &local))
 		return TRUE;
+	/* the TUI has the way to look at two runs: side by side */
+	gboolean tui = !strcmp(g->cmd->name, "tui");
 	g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-		    "%s: unrelated inputs: %s (--merge reads them as one trace anyway)",
-		    g->cmd->name, local->message);
+		    "%s: unrelated inputs: %s (%s--merge reads them as one trace anyway)",
+		    g->cmd->name, local->message,
+		    tui ? "tui A --compare B shows them side by side; " : "");
 	return FALSE;
 }
 
