@@ -800,9 +800,12 @@ gboolean ftl_cli_check_related(const FtlCliGlobals *g, FtlTrace *trace, gboolean
 	g_autoptr(GError) local = NULL;
 	if (g->merge || ftl_trace_check_related(trace, read_done, &local))
 		return TRUE;
+	/* the TUI has the way to look at two runs: side by side */
+	gboolean tui = !strcmp(g->cmd->name, "tui");
 	g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
-		    "%s: unrelated inputs: %s (--merge reads them as one trace anyway)",
-		    g->cmd->name, local->message);
+		    "%s: unrelated inputs: %s (%s--merge reads them as one trace anyway)",
+		    g->cmd->name, local->message,
+		    tui ? "tui A --compare B shows them side by side; " : "");
 	return FALSE;
 }
 
@@ -832,20 +835,34 @@ FtlTrace *ftl_cli_open_trace(FtlCliGlobals *g, GError **error)
 	return g_steal_pointer(&trace);
 }
 
-FtlTrace *ftl_cli_open_path(FtlCliGlobals *g, char *path, GError **error)
+FtlInputs *ftl_cli_setup_path(FtlCliGlobals *g, char *path, GError **error)
 {
 	char *argv[] = { (char *)g->cmd->name, path, NULL };
 	FtlInputs *all = g_steal_pointer(&g->inputs);
 	/* the origin is the whole command line's: set up once already */
 	g_autofree char *rel = g_steal_pointer(&g->relative_to);
 	g_autofree char *wall = g_steal_pointer(&g->wallclock);
-	FtlTrace *trace = NULL;
+	FtlInputs *one = NULL;
 	if (ftl_cli_setup(g, ftl_inputs_kinds(all), 2, argv, error))
-		trace = ftl_cli_open_trace(g, error);
+		one = g_steal_pointer(&g->inputs);
 	g_clear_pointer(&g->inputs, ftl_inputs_free);
 	g->inputs = all;
 	g->relative_to = g_steal_pointer(&rel);
 	g->wallclock = g_steal_pointer(&wall);
+	return one;
+}
+
+FtlTrace *ftl_cli_open_path(FtlCliGlobals *g, char *path, GError **error)
+{
+	FtlInputs *one = ftl_cli_setup_path(g, path, error);
+	if (!one)
+		return NULL;
+	/* opened as the command's operands are: swapped in for the while */
+	FtlInputs *all = g_steal_pointer(&g->inputs);
+	g->inputs = one;
+	FtlTrace *trace = ftl_cli_open_trace(g, error);
+	ftl_inputs_free(g->inputs);
+	g->inputs = all;
 	return trace;
 }
 

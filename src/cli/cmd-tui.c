@@ -109,18 +109,75 @@ static FtlTuiView *tui_view_load(const char *view, GError **error)
 	return v;
 }
 
-/* Sorts and opens the inputs, so that bad input is one message before the
- * screen, then runs the TUI on them. */
-static gboolean tui_open_run(FtlCliGlobals *g, FtlTuiOptions *opt, const char *view,
-			     int n_operands, char **operands, GError **error)
+/* Says that an error is B's: "tui: --compare: ..." (once "tui: "). */
+static void tui_compare_error(GError **error)
 {
-	g_autoptr(FtlTuiView) saved = view ? tui_view_load(view, error) : NULL;
-	if (view && !saved)
+	if (!error || !*error)
+		return;
+	const char *msg = (*error)->message;
+	char *said = g_strdup_printf("tui: --compare: %s",
+				     g_str_has_prefix(msg, "tui: ") ? msg + 5 : msg);
+	g_free((*error)->message);
+	(*error)->message = said;
+}
+
+/* --compare B: B's options, A's but for its input; B is opened once here
+ * so that an unreadable B is one message before the screen. */
+static gboolean tui_compare(FtlTuiOptions *opt, FtlTuiOptions *b, const char *path,
+			    FtlInputs *in, GError **error)
+{
+	if (!opt->open || !ftl_inputs_has_events(in)) {
+		g_set_error(error, FTL_ERROR, FTL_ERROR_USAGE,
+			    "tui: --compare '%s': both A and B must be event traces (%s has none)",
+			    path, opt->open ? "B" : "A");
+		return FALSE;
+	}
+	g_autoptr(FtlTrace) trace = tui_open(in, FTL_OPEN_NONE, error);
+	if (!trace) {
+		tui_compare_error(error);
+		return FALSE;
+	}
+	*b = (FtlTuiOptions){
+		.label = path,
+		.open = tui_open,
+		.open_data = in,
+		.filter = opt->filter,
+		.span_start = opt->span_start,
+		.span_end = opt->span_end,
+		.oops_cpu = -1,
+		.utf8 = opt->utf8,
+		.color = opt->color,
+		.mouse = opt->mouse,
+		.origin = FTL_TS_NONE, /* A's origin means nothing on B's clock */
+		.compare = opt,
+	};
+	opt->compare = b;
+	return TRUE;
+}
+
+/* What tui_open_run takes besides the options: --view, the operands (a
+ * saved view records them), and --compare's trace sorted into other. */
+typedef struct {
+	const char *view;
+	int n_operands;
+	char **operands;
+	const char *compare;
+	FtlInputs *other;
+} TuiRun;
+
+/* Sorts and opens the inputs, so that bad input is one message before the
+ * screen, then runs the TUI on them (beside the trace of --compare, when
+ * given). */
+static gboolean tui_open_run(FtlCliGlobals *g, FtlTuiOptions *opt, const TuiRun *run,
+			     GError **error)
+{
+	g_autoptr(FtlTuiView) saved = run->view ? tui_view_load(run->view, error) : NULL;
+	if (run->view && !saved)
 		return FALSE;
 	opt->view = saved;
-	g_autofree char **paths = g_new0(char *, MAX(n_operands, 0) + 1);
-	for (int i = 0; i < n_operands; i++)
-		paths[i] = operands[i];
+	g_autofree char **paths = g_new0(char *, MAX(run->n_operands, 0) + 1);
+	for (int i = 0; i < run->n_operands; i++)
+		paths[i] = run->operands[i];
 	opt->paths = (const char *const *)paths;
 	ftl_tui_memory_init();
 	g_autoptr(FtlStackSet) stacks = ftl_stack_set_new();
@@ -131,6 +188,9 @@ static gboolean tui_open_run(FtlCliGlobals *g, FtlTuiOptions *opt, const char *v
 	if (opt->open && !(opt->first = tui_open(g->inputs, FTL_OPEN_BROWSE, error)))
 		return FALSE;
 	if (opt->first && !ftl_cli_check_related(g, opt->first, FALSE, error))
+		return FALSE;
+	FtlTuiOptions b;
+	if (run->other && !tui_compare(opt, &b, run->compare, run->other, error))
 		return FALSE;
 	/* Functions and Graph say where the selected function is defined
 	 * when the kernel's debug info is given or found for the trace's
@@ -152,7 +212,7 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 {
 	gboolean ascii = FALSE, mouse = FALSE, no_mouse = FALSE, keys = FALSE;
 	g_autofree char *at = NULL, *marker = NULL, *func = NULL, *panel = NULL, *view = NULL;
-	g_autofree char *span_start = NULL, *span_end = NULL;
+	g_autofree char *span_start = NULL, *span_end = NULL, *compare = NULL;
 	char *span_help = NULL; /* never set: --span is taken out of argv first */
 	const GOptionEntry entries[] = {
 		{ "at", 0, 0, G_OPTION_ARG_STRING, &at,
@@ -175,6 +235,10 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 		  "Marker spans (START and END regexes, as markers --span): Markers' statistics, "
 		  "scopes of Sched",
 		  "START END" },
+		{ "compare", 0, 0, G_OPTION_ARG_FILENAME, &compare,
+		  "Compare with this trace (B): Functions and Graph show both and the change, "
+		  "Timeline A's CPUs above B's",
+		  "B" },
 		{ "ascii", 0, 0, G_OPTION_ARG_NONE, &ascii,
 		  "ASCII bars and lines, not UTF-8 blocks", NULL },
 		{ "mouse", 0, 0, G_OPTION_ARG_NONE, &mouse,
@@ -203,6 +267,11 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 	}
 	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
 		return FALSE;
+	g_autoptr(FtlInputs) other = compare ? ftl_cli_setup_path(&g, compare, error) : NULL;
+	if (compare && !other) {
+		tui_compare_error(error);
+		return FALSE;
+	}
 	const char *no_color = g_getenv("NO_COLOR");
 	TuiSelection sel = { &g, FALSE };
 	FtlTuiOptions opt = {
@@ -221,7 +290,8 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 		.span_end = span_end,
 		.start = start,
 	};
-	gboolean ok = tui_open_run(&g, &opt, view, argc - 1, argv + 1, error);
+	TuiRun run = { view, argc - 1, argv + 1, compare, other };
+	gboolean ok = tui_open_run(&g, &opt, &run, error);
 	/* the screen is gone: --verbose says what the model selected */
 	if (sel.checked)
 		ftl_cli_say_selected(&g);

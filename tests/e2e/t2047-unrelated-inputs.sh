@@ -111,7 +111,8 @@ if have_prereq TMUX; then
 	tmux_server
 	tm new-session -d -s tui -x 100 -y 30 -c "$T" "'$FTLENS' tui '$A' '$B' 2>tui.err; echo rc=\$? >tui.rc"
 	check "tui refuses the two runs: the terminal given back, exit 2, the message" \
-		'tmux_wait_dead && grep -qx "rc=2" "$T/tui.rc" && grep -q "tui: unrelated inputs: .*more than ten times" "$T/tui.err" ||
+		'tmux_wait_dead && grep -qx "rc=2" "$T/tui.rc" && grep -q "tui: unrelated inputs: .*more than ten times" "$T/tui.err" &&
+		 grep -q "tui A --compare B shows them side by side" "$T/tui.err" ||
 		 { diag "$(cat "$T/tui.rc" "$T/tui.err")"; false; }'
 else
 	skip "tmux is not installed"

@@ -98,6 +98,22 @@ typedef struct {
 	guint slow;	  /* runs steps / slow: each start waits on threads reading it */
 } Kind;
 
+/* The kinds of two traces (tui A --compare B): B, in the test data. */
+static const char *kind_compare(const Kind *k)
+{
+	static const struct {
+		const char *kind, *b;
+	} pairs[] = {
+		/* x swaps the two under the keys, X aligns the Timeline */
+		{ "compare", "vm/function/record-tgid.txt" },
+		{ "compare-fgraph", "vm/fgraph-events/trace.txt" },
+	};
+	for (guint i = 0; i < G_N_ELEMENTS(pairs); i++)
+		if (!strcmp(k->name, pairs[i].kind))
+			return pairs[i].b;
+	return NULL;
+}
+
 static void kind_open(Tui *t, const Kind *k, const char *path, int rows, int cols)
 {
 	t->unsettled = TRUE;
@@ -178,6 +194,20 @@ static void kind_run(const Kind *k, guint32 seed, guint64 steps)
 		path = g_build_filename(srcdir, k->path, NULL);
 	} else {
 		path = g_strdup(k->path);
+	}
+	/* --compare B: B opened as the driver opens A, its options A's */
+	Tui other = { 0 };
+	FtlTuiOptions b_opt = { 0 };
+	if (kind_compare(k)) {
+		other.path = g_build_filename(testdata, kind_compare(k), NULL);
+		b_opt = (FtlTuiOptions){ .label = other.path,
+					 .open = tui_reopen,
+					 .open_data = &other,
+					 .oops_cpu = -1,
+					 .utf8 = TRUE,
+					 .origin = FTL_TS_NONE,
+					 .compare = &t.opt };
+		t.opt.compare = &b_opt;
 	}
 	g_autoptr(GRand) rand = g_rand_new_with_seed(seed);
 	Monkey m = { .rand = rand, .bindings = ftl_tui_keys_sorted() };
@@ -288,6 +318,7 @@ static void kind_run(const Kind *k, guint32 seed, guint64 steps)
 		m.resizes, m.clicks, m.prompts, m.quits, drawn->str);
 	g_ptr_array_unref(m.bindings);
 	tui_close(&t);
+	g_free(other.path);
 }
 
 /* ---- the kinds ------------------------------------------------------------------- */
@@ -338,6 +369,9 @@ static void test_random_keys(void)
 		{ "sched-tracedat", KIND_TRACE, "real", "raw/lisa_rtapp_6cpu_trace.dat", FALSE, 4 },
 		{ "idle-tracedat", KIND_TRACE, "real", "raw/trappy_arm64_6cpu_idle_trace.dat", FALSE, 4 },
 		{ "per-cpu", KIND_TRACE, NULL, percpu, FALSE, 1 },
+		/* with a B (kind_compare) */
+		{ "compare", KIND_TRACE, "data", "vm/events/record-tgid.txt", FALSE, 1 },
+		{ "compare-fgraph", KIND_TRACE, "data", "vm/fgraph-basic/trace.txt", FALSE, 1 },
 		{ "console-dump", KIND_CONSOLE, "data", "vm/oops/console.log", FALSE, 1 },
 		{ "stack-tables", KIND_STACKS, "data", "vm/stack/stack_trace", FALSE, 1 },
 		{ "big", KIND_TRACE, NULL, g_getenv("FTL_TUI_RANDOM_INPUT"), TRUE, 1 },

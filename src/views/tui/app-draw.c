@@ -54,10 +54,15 @@ static void app_draw_tabs(FtlTuiApp *app, FtlTuiCanvas *c)
 		ftl_tui_put(c, 0, tabs[i].x, -1, tabs[i].text, st);
 	}
 	/* the input's name, from the command line: made visible all the same */
-	g_autofree char *label = ftl_escape(app->opt->label ? app->opt->label : "", -1);
-	int w = (int)ftl_escape_width(label);
+	g_autofree char *label =
+		app->opt->compare
+			? g_strdup_printf("A %s B %s", app->opt->label ? app->opt->label : "",
+					  app->opt->compare->label ? app->opt->compare->label : "")
+			: g_strdup(app->opt->label ? app->opt->label : "");
+	g_autofree char *vis = ftl_escape(label, -1);
+	int w = (int)ftl_escape_width(vis);
 	if (x + 2 + w <= c->cols)
-		ftl_tui_put(c, 0, c->cols - w - 1, w, label, FTL_TUI_STYLE_TAB);
+		ftl_tui_put(c, 0, c->cols - w - 1, w, vis, FTL_TUI_STYLE_TAB);
 }
 
 static void app_status_marks(FtlTuiApp *app, GString *s)
@@ -104,6 +109,10 @@ static void app_draw_status(FtlTuiApp *app, FtlTuiCanvas *c, int y)
 	ftl_tui_fill(c, y, 0, -1, FTL_TUI_STYLE_STATUS);
 	g_autoptr(GString) left = g_string_new(NULL);
 	app_status_progress(app, left);
+	/* --compare: the panels of one trace show A's, and say so */
+	if (app->opt->compare && app->current != FTL_TUI_PANEL_FUNCS &&
+	    app->current != FTL_TUI_PANEL_GRAPH && app->current != FTL_TUI_PANEL_TIMELINE)
+		g_string_append(left, " A only (x: B) |");
 	for (guint i = 0; i < ftl_tui_filter_depth(app->filter); i++) {
 		/* the user's own words, but shown like any text from outside */
 		g_autofree char *f = ftl_escape(

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/escape.h"
 #include "util/scan.h"
 #include "views/tui/tui.h"
 
@@ -582,6 +583,26 @@ static FtlTuiReaction app_click_tab(FtlTuiApp *app, int x)
 	return FTL_TUI_REACT_NONE;
 }
 
+/* x: --compare's B becomes A (the Events list and every panel read it)
+ * and A B. Times set on A's clock mean nothing on B's: marks and
+ * bookmarks go. */
+static FtlTuiReaction app_swap(FtlTuiApp *app)
+{
+	if (!app->opt->compare) {
+		ftl_tui_app_say(app, TRUE, "x: no trace to swap with (tui A --compare B)");
+		return FTL_TUI_REACT_STATUS;
+	}
+	app->opt = app->opt->compare;
+	app->mark[0] = app->mark[1] = FTL_TS_NONE;
+	for (guint i = 0; i < G_N_ELEMENTS(app->bookmarks); i++)
+		app->bookmarks[i] = (FtlTuiBookmark){ FTL_TS_NONE, -1 };
+	app_rebuild(app);
+	app->follow_ts = FTL_TS_NONE;
+	g_autofree char *a = ftl_escape(app->opt->label, -1);
+	ftl_tui_app_say(app, FALSE, "A is now %s", a);
+	return FTL_TUI_REACT_REBUILD | FTL_TUI_REACT_REDRAW;
+}
+
 static FtlTuiReaction app_command(FtlTuiApp *app, FtlTuiCmd cmd, const FtlTuiInput *in)
 {
 	switch (cmd) {
@@ -591,6 +612,8 @@ static FtlTuiReaction app_command(FtlTuiApp *app, FtlTuiCmd cmd, const FtlTuiInp
 		break;
 	case FTL_TUI_CMD_QUIT:
 		return FTL_TUI_REACT_QUIT;
+	case FTL_TUI_CMD_COMPARE_SWAP:
+		return app_swap(app);
 	case FTL_TUI_CMD_HELP:
 		app->help = TRUE;
 		app->help_top = 0;

@@ -101,6 +101,8 @@ typedef enum {
 	FTL_TUI_CMD_WAKEUPS, /* W: the selected task's wakeup links */
 	FTL_TUI_CMD_SAVE_VIEW, /* Z: save the view (view.h) */
 	FTL_TUI_CMD_OPEN_VIEW, /* O: open a saved one */
+	FTL_TUI_CMD_COMPARE_SWAP,  /* x: --compare's A and B swapped */
+	FTL_TUI_CMD_COMPARE_ALIGN, /* X: B's timeline at A's marker, or at its start */
 	FTL_TUI_N_CMDS
 } FtlTuiCmd;
 

@@ -118,6 +118,10 @@ static const FtlTuiBinding keys_table[] = {
 	{ 'Z', ALL, FTL_TUI_CMD_SAVE_VIEW,
 	  "save the view (panel, filters, marks, folds, cursors) under a name" },
 	{ 'O', ALL, FTL_TUI_CMD_OPEN_VIEW, "open a saved view (tui --view NAME does too)" },
+	{ 'x', ALL, FTL_TUI_CMD_COMPARE_SWAP,
+	  "--compare: swap A and B (every panel then shows the other as A)" },
+	{ 'X', TL, FTL_TUI_CMD_COMPARE_ALIGN,
+	  "--compare: align B at A's marker by the cursor (same text), again: at the starts" },
 };
 
 const FtlTuiBinding *ftl_tui_keys_lookup(gint key, FtlTuiPanelId panel)

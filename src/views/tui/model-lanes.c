@@ -149,3 +149,41 @@ void ftl_tui_lanes_finish(GPtrArray *lanes, gint64 end)
 		}
 	}
 }
+
+guint ftl_tui_lane_first(GArray *arr, gsize elt, gint64 a)
+{
+	guint lo = 0, hi = arr->len;
+	while (lo < hi) {
+		guint mid = lo + (hi - lo) / 2;
+		const FtlTuiSpan *s = (const FtlTuiSpan *)(arr->data + mid * elt);
+		if (s->t1 <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+gboolean ftl_tui_lane_any(GArray *spans, gint64 a, gint64 b)
+{
+	guint i = ftl_tui_lane_first(spans, sizeof(FtlTuiSpan), a);
+	return i < spans->len && g_array_index(spans, FtlTuiSpan, i).t0 < b;
+}
+
+const FtlTuiRun *ftl_tui_lane_run(const FtlTuiLane *lane, gint64 a, gint64 b, gint32 pid,
+				  gint64 *cover)
+{
+	const FtlTuiRun *best = NULL;
+	gint64 best_t = 0;
+	for (guint i = ftl_tui_lane_first(lane->runs, sizeof(FtlTuiRun), a); i < lane->runs->len;
+	     i++) {
+		const FtlTuiRun *r = &g_array_index(lane->runs, FtlTuiRun, i);
+		if (r->t0 >= b)
+			break;
+		gint64 t = MIN(r->t1, b) - MAX(r->t0, a);
+		if ((pid < 0 || r->pid == pid) && t > best_t)
+			best = r, best_t = t;
+	}
+	*cover = best_t;
+	return best;
+}

@@ -65,6 +65,7 @@ void ftl_tui_model_free(FtlTuiModel *m)
 	ftl_tui_call_snaps_unref(m->call_snaps);
 	ftl_tui_filter_free(m->filter);
 	ftl_trace_free(m->trace);
+	ftl_tui_model_free(m->compare);
 	g_free(m);
 }
 
@@ -171,14 +172,14 @@ static void loader_analyses(FtlTuiLoader *l, FtlTuiModel *m, FtlPass *pass)
 	m->counter_steps = ftl_counter_steps_new();
 	ftl_counters_add_on_step(m->counters, ftl_counter_steps_add, m->counter_steps);
 	ftl_pass_add(pass, &ftl_counters_consumer, m->counters);
-	if (l->opt->span_start) {
+	if (m->opt->span_start) {
 		/* the command checked the patterns before the screen came up */
-		m->spans = ftl_spans_new(l->opt->span_start, l->opt->span_end, NULL);
+		m->spans = ftl_spans_new(m->opt->span_start, m->opt->span_end, NULL);
 		if (m->spans)
 			ftl_pass_add(pass, &ftl_spans_consumer, m->spans);
 	}
-	if (l->opt->console) {
-		m->trail = ftl_oops_trail_new(LOADER_TRAIL, l->opt->oops_cpu);
+	if (m->opt->console) {
+		m->trail = ftl_oops_trail_new(LOADER_TRAIL, m->opt->oops_cpu);
 		ftl_pass_add(pass, &ftl_oops_trail_consumer, m->trail);
 	}
 }
@@ -310,25 +311,30 @@ guint64 ftl_tui_gen_next(void)
 	return g;
 }
 
-static gpointer loader_thread(gpointer data)
+/* Reads the model of opt's input under filter (taken) from first (taken,
+ * may be NULL: opened again); NULL with l->error set, or cancelled. */
+static FtlTuiModel *loader_model(FtlTuiLoader *l, const FtlTuiOptions *opt, FtlTuiFilter *filter,
+				 FtlTrace *first)
 {
-	FtlTuiLoader *l = data;
 	g_autoptr(FtlTuiModel) m = g_new0(FtlTuiModel, 1);
 	m->gen = ftl_tui_gen_next();
-	m->opt = l->opt;
-	m->filter = g_steal_pointer(&l->filter);
+	m->opt = opt;
+	m->filter = filter;
 	m->first_ts = m->last_ts = FTL_TS_NONE;
 	m->lanes = g_ptr_array_new_with_free_func((GDestroyNotify)ftl_tui_lane_free);
 	m->lost = g_array_new(FALSE, FALSE, sizeof(FtlTuiLost));
 	m->checkpoints = g_array_new(FALSE, FALSE, sizeof(FtlTuiCheckpoint));
 	m->call_snaps = ftl_tui_call_snaps_new();
-	m->trace = g_steal_pointer(&l->first);
-	if (!m->trace && l->opt->open) {
+	m->trace = first;
+	if (!m->trace && opt->open) {
 		g_rw_lock_writer_lock(&l->io->lock);
-		m->trace = l->opt->open(l->opt->open_data, FTL_OPEN_NONE, &l->error);
+		m->trace = opt->open(opt->open_data, FTL_OPEN_NONE, &l->error);
 		g_rw_lock_writer_unlock(&l->io->lock);
-		if (!m->trace)
-			goto out;
+		if (!m->trace) {
+			if (opt != l->opt)
+				g_prefix_error(&l->error, "--compare: ");
+			return NULL;
+		}
 	}
 	if (m->trace) {
 		g_autoptr(FtlPass) pass = ftl_pass_new();
@@ -336,23 +342,44 @@ static gpointer loader_thread(gpointer data)
 		LoaderRun r = { .m = m, .pass = pass, .tree_only = l->tree >= 0 || l->windows || l->func ||
 									l->wakes_of >= 0 };
 		/* the one model read with no filter of the TUI's own counts the
-		 * selection for the command's check (loaders run one at a time) */
-		m->counted = !r.tree_only && !ftl_tui_filter_depth(m->filter);
+		 * selection for the command's check (loaders run one at a time);
+		 * B's is not the command's selection */
+		m->counted = !r.tree_only && !ftl_tui_filter_depth(m->filter) && opt == l->opt;
 		ftl_selector_init(&r.sel, m->filter->global, m->counted);
 		m->lines_sorted = m->ts_sorted = TRUE;
 		ftl_tui_call_names_init(&r.names);
 		gboolean ok = loader_read(l, &r, &l->error);
 		ftl_tui_call_names_clear(&r.names);
-		if (!ok)
-			goto out;
+		if (!ok) {
+			if (l->error && opt != l->opt)
+				g_prefix_error(&l->error, "--compare: ");
+			return NULL;
+		}
 		ftl_pass_finish(pass);
 		if (m->counters)
 			ftl_counter_steps_seal(m->counter_steps, m->counters);
 		ftl_tui_lanes_finish(m->lanes, m->last_ts);
 		ftl_tui_call_snaps_seal(m->call_snaps);
 	}
+	return g_steal_pointer(&m);
+}
+
+static gpointer loader_thread(gpointer data)
+{
+	FtlTuiLoader *l = data;
+	FtlTuiFilter *filter = g_steal_pointer(&l->filter);
+	/* B under the filter A is read with: a copy, read after A */
+	FtlTuiFilter *other = l->opt->compare && l->tree < 0 && !l->windows && !l->func
+				      ? ftl_tui_filter_push(filter, NULL)
+				      : NULL;
+	g_autoptr(FtlTuiModel) m = loader_model(l, l->opt, filter, g_steal_pointer(&l->first));
+	if (m && other) {
+		m->compare = loader_model(l, l->opt->compare, g_steal_pointer(&other), NULL);
+		if (!m->compare)
+			g_clear_pointer(&m, ftl_tui_model_free);
+	}
+	ftl_tui_filter_free(other);
 	l->model = g_steal_pointer(&m);
-out:
 	ftl_tui_trim(); /* the reader's chunks and the analyses' scratch are gone */
 	g_atomic_int_set(&l->done, 1);
 	return NULL;

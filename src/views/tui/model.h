@@ -37,7 +37,7 @@ typedef struct {
 } FtlTuiStart;
 
 /* What `ftlens tui` was given; everything borrowed for the TUI's life. */
-typedef struct {
+typedef struct _FtlTuiOptions {
 	const char *label;   /* the input named in the title */
 	FtlTuiOpenFunc open; /* NULL when no input holds events */
 	gpointer open_data;
@@ -69,6 +69,10 @@ typedef struct {
 	const char *const *paths;
 	/* --view: applied once the model under its filters is read; NULL */
 	const struct _FtlTuiView *view;
+	/* --compare: the other trace's options (open, open_data and label are
+	 * its own; its compare points back here), or NULL. Every model is then
+	 * read with the other's beside it (FtlTuiModel.compare). */
+	const struct _FtlTuiOptions *compare;
 } FtlTuiOptions;
 
 /* Threads that open and read inputs share this: opening takes it
@@ -137,7 +141,7 @@ typedef struct {
 	gint64 place;
 } FtlTuiCheckpoint;
 
-typedef struct {
+typedef struct _FtlTuiModel {
 	FtlTrace *trace; /* owns what the analyses borrow; NULL without events */
 	FtlTuiFilter *filter;
 	/* by FtlCallTreeGroup: all, per CPU, per task. Only the first is built
@@ -186,6 +190,10 @@ typedef struct {
 	 * panel's cache is keyed on, never an address, which the next model
 	 * may be allocated at once this one is freed */
 	guint64 gen;
+	/* --compare: B's model, read by the same loader after this one (A's)
+	 * under a copy of its filter, so the two always agree on the filters
+	 * (owned; its own compare is NULL); NULL without --compare */
+	struct _FtlTuiModel *compare;
 } FtlTuiModel;
 
 /* A number never handed out before (1, 2, ...): FtlTuiModel.gen and the
@@ -247,6 +255,14 @@ void ftl_tui_lanes_finish(GPtrArray *lanes, gint64 end);
  * data: the lanes): the waits. */
 void ftl_tui_lanes_add_interval(const FtlSchedInterval *iv, gpointer lanes);
 FtlTuiLane *ftl_tui_lanes_get(GPtrArray *lanes, gint32 cpu);
+/* Queries of a lane's sorted intervals (runs, waits: FtlTuiRun; irqs,
+ * lost: FtlTuiSpan; t0 and t1 first in each, elt bytes each): the first
+ * ending after a; whether a span meets [a, b); the run of pid (any, pid
+ * < 0) that covers most of [a, b), its time in *cover, or NULL. */
+guint ftl_tui_lane_first(GArray *arr, gsize elt, gint64 a);
+gboolean ftl_tui_lane_any(GArray *spans, gint64 a, gint64 b);
+const FtlTuiRun *ftl_tui_lane_run(const FtlTuiLane *lane, gint64 a, gint64 b, gint32 pid,
+				  gint64 *cover);
 void ftl_tui_lane_free(FtlTuiLane *lane);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlTuiModel, ftl_tui_model_free)

@@ -8,6 +8,7 @@
 
 #include "views/tui/app.h"
 #include "views/tui/source-line.h"
+#include "views/tui/compare.h"
 #include "views/tui/tree.h"
 
 typedef enum {
@@ -52,6 +53,7 @@ typedef struct {
 	/* the duration histogram of this function (H), or NULL */
 	char *histo_of;
 	guint64 histo_drawn; /* the side model it was drawn from: its gen, 0 none */
+	FtlTuiFuncsCompare *compare; /* the table of A and B, with --compare */
 } FuncsPanel;
 
 static FtlTuiPanel *funcs_new(void)
@@ -60,6 +62,7 @@ static FtlTuiPanel *funcs_new(void)
 	f->sort = COL_SELF;
 	f->callers = g_array_new(FALSE, FALSE, sizeof(SandwichRow));
 	f->callees = g_array_new(FALSE, FALSE, sizeof(SandwichRow));
+	f->compare = ftl_tui_funcs_compare_new();
 	return &f->base;
 }
 
@@ -71,6 +74,7 @@ static void funcs_free(FtlTuiPanel *p)
 	g_array_unref(f->callers);
 	g_array_unref(f->callees);
 	g_free(f->histo_of);
+	ftl_tui_funcs_compare_free(f->compare);
 	g_free(f);
 }
 
@@ -135,6 +139,8 @@ static FtlTuiReaction funcs_tick(FtlTuiPanel *p, FtlTuiApp *app)
 	if (ftl_tui_source_tick(app))
 		return FTL_TUI_REACT_REDRAW;
 	FuncsPanel *f = (FuncsPanel *)p;
+	if (ftl_tui_compare_on(app))
+		return ftl_tui_funcs_compare_tick(f->compare, app);
 	/* only the panel shown reads its histogram: one side analysis at a time */
 	if (app->current == FTL_TUI_PANEL_FUNCS &&
 	    ftl_tui_durations_tick(app, f->histo_of, &f->histo_drawn))
@@ -242,6 +248,10 @@ static const char *funcs_selected(FuncsPanel *f);
 static void funcs_draw(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCanvas *c, int y, int h)
 {
 	FuncsPanel *f = (FuncsPanel *)p;
+	if (ftl_tui_compare_on(app)) {
+		ftl_tui_funcs_compare_draw(f->compare, p, app, c, y, h);
+		return;
+	}
 	if (!f->histo_of && ftl_tui_source_rows(app, h)) {
 		h--;
 		ftl_tui_source_draw(app, c, y + h, funcs_selected(f));
@@ -325,6 +335,8 @@ static FtlTuiReaction funcs_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cm
 				    const FtlTuiInput *in)
 {
 	FuncsPanel *f = (FuncsPanel *)p;
+	if (ftl_tui_compare_on(app))
+		return ftl_tui_funcs_compare_command(f->compare, p, app, cmd, in);
 	if (!app->model || !f->rows)
 		return FTL_TUI_REACT_NONE;
 	if (f->histo_of) {
@@ -380,6 +392,8 @@ static FtlTuiReaction funcs_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cm
 static FtlTuiReaction funcs_search(FtlTuiPanel *p, FtlTuiApp *app, GRegex *re, int dir)
 {
 	FuncsPanel *f = (FuncsPanel *)p;
+	if (ftl_tui_compare_on(app))
+		return ftl_tui_funcs_compare_search(f->compare, p, app, re, dir);
 	if (!f->rows || f->sandwich)
 		return FTL_TUI_REACT_NONE;
 	for (gint64 i = f->cursor + dir; i >= 0 && i < (gint64)f->rows->len; i += dir) {
@@ -397,7 +411,8 @@ static FtlTuiReaction funcs_search(FtlTuiPanel *p, FtlTuiApp *app, GRegex *re, i
 static gint64 funcs_cursor_time(FtlTuiPanel *p, FtlTuiApp *app)
 {
 	FuncsPanel *f = (FuncsPanel *)p;
-	(void)app;
+	if (ftl_tui_compare_on(app))
+		return FTL_TS_NONE;
 	if (f->sandwich || !f->rows || f->cursor >= (gint64)f->rows->len)
 		return FTL_TS_NONE;
 	return ((const FtlFuncStat *)g_ptr_array_index(f->rows, f->cursor))->first_ts;

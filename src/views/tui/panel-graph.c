@@ -9,6 +9,7 @@
 
 #include "views/tui/app.h"
 #include "views/tui/source-line.h"
+#include "views/tui/compare.h"
 #include "views/tui/tree.h"
 
 typedef struct {
@@ -29,18 +30,21 @@ typedef struct {
 	 * tree of its group is read */
 	GPtrArray *view_toggled;
 	GPtrArray *view_cursor, *view_top;
+	FtlTuiGraphCompare *compare; /* the tree of A and B, with --compare */
 } GraphPanel;
 
 static FtlTuiPanel *graph_new(void)
 {
 	GraphPanel *g = g_new0(GraphPanel, 1);
 	g->toggled = g_hash_table_new(g_direct_hash, g_direct_equal);
+	g->compare = ftl_tui_graph_compare_new();
 	return &g->base;
 }
 
 static void graph_free(FtlTuiPanel *p)
 {
 	GraphPanel *g = (GraphPanel *)p;
+	ftl_tui_graph_compare_free(g->compare);
 	g_hash_table_unref(g->toggled);
 	if (g->keep)
 		g_hash_table_unref(g->keep);
@@ -206,6 +210,10 @@ static void graph_draw(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCanvas *c, int y, i
 {
 	GraphPanel *g = (GraphPanel *)p;
 	static const char *const groups[] = { "all tasks", "per CPU", "per task" };
+	if (ftl_tui_compare_on(app)) {
+		ftl_tui_graph_compare_draw(g->compare, p, app, c, y, h);
+		return;
+	}
 	if (!g->histo_of && ftl_tui_source_rows(app, h)) {
 		/* the function of the cursor's row (the first row when unset);
 		 * a CPU's or task's node names none */
@@ -385,6 +393,8 @@ static FtlTuiReaction graph_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cm
 				    const FtlTuiInput *in)
 {
 	GraphPanel *g = (GraphPanel *)p;
+	if (ftl_tui_compare_on(app))
+		return ftl_tui_graph_compare_command(g->compare, p, app, cmd, in);
 	if (g->histo_of) {
 		/* over the tree: Esc or H again closes it */
 		if (cmd != FTL_TUI_CMD_BACK && cmd != FTL_TUI_CMD_HISTOGRAM)
@@ -443,6 +453,8 @@ static FtlTuiReaction graph_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cm
 static FtlTuiReaction graph_search(FtlTuiPanel *p, FtlTuiApp *app, GRegex *re, int dir)
 {
 	GraphPanel *g = (GraphPanel *)p;
+	if (ftl_tui_compare_on(app))
+		return ftl_tui_graph_compare_search(g->compare, p, app, re, dir);
 	const FtlCallNode *root = graph_root(g, app), *found = NULL;
 	if (!root)
 		return FTL_TUI_REACT_NONE;
@@ -612,6 +624,8 @@ static FtlTuiReaction graph_tick(FtlTuiPanel *p, FtlTuiApp *app)
 	if (ftl_tui_source_tick(app))
 		return FTL_TUI_REACT_REDRAW;
 	GraphPanel *g = (GraphPanel *)p;
+	if (ftl_tui_compare_on(app))
+		return ftl_tui_graph_compare_tick(g->compare, app);
 	/* only the panel shown reads its histogram: one side analysis at a time */
 	FtlTuiReaction r = app->current == FTL_TUI_PANEL_GRAPH
 				   ? ftl_tui_durations_tick(app, g->histo_of, &g->histo_drawn)

@@ -19,6 +19,7 @@
 #include "util/escape.h"
 #include "views/tui/app.h"
 #include "views/tui/wakes.h"
+#include "views/tui/compare.h"
 
 #define TL_LABEL 13 /* columns before the lanes */
 
@@ -41,6 +42,7 @@ typedef struct {
 	guint n_ctr;	    /* counter tracks of the model: rows after the CPUs */
 	GHashTable *by_pid; /* pid -> index in tasks + 1 */
 	FtlTuiWakes wakes;  /* W: the selected task's wakeups */
+	FtlTuiTimelineCompare *compare; /* A's and B's lanes, with --compare */
 } TimelinePanel;
 
 static FtlTuiPanel *timeline_new(void)
@@ -51,12 +53,14 @@ static FtlTuiPanel *timeline_new(void)
 	t->by_pid = g_hash_table_new(g_direct_hash, g_direct_equal);
 	t->cursor = FTL_TS_NONE;
 	ftl_tui_wakes_init(&t->wakes);
+	t->compare = ftl_tui_timeline_compare_new();
 	return &t->base;
 }
 
 static void timeline_free(FtlTuiPanel *p)
 {
 	TimelinePanel *t = (TimelinePanel *)p;
+	ftl_tui_timeline_compare_free(t->compare);
 	g_array_unref(t->lanes);
 	g_array_unref(t->tasks);
 	g_hash_table_unref(t->by_pid);
@@ -131,22 +135,12 @@ static const TaskRow *timeline_task(TimelinePanel *t, gint32 pid)
 /* The first interval of arr (sorted, t0/t1 first in each element) ending after a. */
 static guint timeline_first(GArray *arr, gsize elt, gint64 a)
 {
-	guint lo = 0, hi = arr->len;
-	while (lo < hi) {
-		guint mid = lo + (hi - lo) / 2;
-		const FtlTuiSpan *s = (const FtlTuiSpan *)(arr->data + mid * elt);
-		if (s->t1 <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return ftl_tui_lane_first(arr, elt, a);
 }
 
 static gboolean timeline_any(GArray *spans, gint64 a, gint64 b)
 {
-	guint i = timeline_first(spans, sizeof(FtlTuiSpan), a);
-	return i < spans->len && g_array_index(spans, FtlTuiSpan, i).t0 < b;
+	return ftl_tui_lane_any(spans, a, b);
 }
 
 /* The run of pid in arr (sorted by end) that meets [a, b), or NULL. */
@@ -169,18 +163,7 @@ static const FtlTuiRun *timeline_run_in(GArray *arr, gint64 a, gint64 b, gint32 
 static const FtlTuiRun *timeline_run(const FtlTuiLane *lane, gint64 a, gint64 b, gint32 pid,
 				     gint64 *cover)
 {
-	const FtlTuiRun *best = NULL;
-	gint64 best_t = 0;
-	for (guint i = timeline_first(lane->runs, sizeof(FtlTuiRun), a); i < lane->runs->len; i++) {
-		const FtlTuiRun *r = &g_array_index(lane->runs, FtlTuiRun, i);
-		if (r->t0 >= b)
-			break;
-		gint64 t = MIN(r->t1, b) - MAX(r->t0, a);
-		if ((pid < 0 || r->pid == pid) && t > best_t)
-			best = r, best_t = t;
-	}
-	*cover = best_t;
-	return best;
+	return ftl_tui_lane_run(lane, a, b, pid, cover);
 }
 
 /* What a CPU's half cell shows: the task that ran most of it, or none. */
@@ -638,6 +621,10 @@ static void timeline_draw(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCanvas *c, int y
 {
 	TimelinePanel *t = (TimelinePanel *)p;
 	int w = c->cols - TL_LABEL;
+	if (ftl_tui_compare_on(app)) {
+		ftl_tui_timeline_compare_draw(t->compare, p, app, c, y, h);
+		return;
+	}
 	/* ruler, markers; rows; legend, info */
 	p->page = MAX(h - 4, 1);
 	if (!app->model || t->for_model != app->model->gen || t->span <= 0 || w < 1 || h < 5) {
@@ -742,6 +729,8 @@ static void timeline_tasks(TimelinePanel *t)
 static FtlTuiReaction timeline_tick(FtlTuiPanel *p, FtlTuiApp *app)
 {
 	TimelinePanel *t = (TimelinePanel *)p;
+	if (ftl_tui_compare_on(app))
+		return ftl_tui_timeline_compare_tick(t->compare, app);
 	/* only the panel shown reads the wakeups: one side analysis at a time */
 	FtlTuiReaction r = app->current == FTL_TUI_PANEL_TIMELINE
 				   ? ftl_tui_wakes_tick(&t->wakes, app)
@@ -821,6 +810,8 @@ static FtlTuiReaction timeline_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd
 				       const FtlTuiInput *in)
 {
 	TimelinePanel *t = (TimelinePanel *)p;
+	if (ftl_tui_compare_on(app))
+		return ftl_tui_timeline_compare_command(t->compare, p, app, cmd, in);
 	int w = MAX(app->cols - TL_LABEL, 1);
 	gint64 lane = t->lane;
 	if (!app->model || t->for_model != app->model->gen || t->span <= 0)
@@ -899,14 +890,15 @@ static FtlTuiReaction timeline_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd
 
 static gint64 timeline_cursor_time(FtlTuiPanel *p, FtlTuiApp *app)
 {
-	(void)app;
+	if (ftl_tui_compare_on(app))
+		return ftl_tui_timeline_compare_time(((TimelinePanel *)p)->compare, app);
 	return ((TimelinePanel *)p)->cursor;
 }
 
 static FtlTuiReaction timeline_goto_time(FtlTuiPanel *p, FtlTuiApp *app, gint64 ts)
 {
 	TimelinePanel *t = (TimelinePanel *)p;
-	if (!app->model || t->for_model != app->model->gen || t->span <= 0)
+	if (!app->model || t->for_model != app->model->gen || t->span <= 0 || ftl_tui_compare_on(app))
 		return FTL_TUI_REACT_NONE;
 	t->cursor = ts;
 	t->t0 = ts - t->span / 2;

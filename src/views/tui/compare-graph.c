@@ -1,0 +1,345 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The Graph panel with --compare: the merged call tree of A and B as
+ * `flame --diff` merges them (ftl_flame_diff over the two models' call
+ * trees: a node per call path of either trace), A's and B's inclusive
+ * time on each path, the change and its percentage; folded and unfolded
+ * as the Graph is, siblings ordered by the size of their change. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/flame.h"
+#include "views/tui/compare.h"
+
+struct _FtlTuiGraphCompare {
+	gconstpointer for_model;
+	FtlFlame *a, *b, *diff;
+	/* unfolded: all_open XOR in toggled, as the Graph */
+	gboolean all_open;
+	GHashTable *toggled;
+	GPtrArray *rows; /* const FtlFlameNode*, the rows shown, in order */
+	gint64 cursor, top;
+};
+
+FtlTuiGraphCompare *ftl_tui_graph_compare_new(void)
+{
+	FtlTuiGraphCompare *gc = g_new0(FtlTuiGraphCompare, 1);
+	gc->toggled = g_hash_table_new(g_direct_hash, g_direct_equal);
+	gc->rows = g_ptr_array_new();
+	return gc;
+}
+
+static void gc_clear(FtlTuiGraphCompare *gc)
+{
+	g_clear_pointer(&gc->diff, ftl_flame_free);
+	g_clear_pointer(&gc->a, ftl_flame_free);
+	g_clear_pointer(&gc->b, ftl_flame_free);
+	g_hash_table_remove_all(gc->toggled);
+	g_ptr_array_set_size(gc->rows, 0);
+}
+
+void ftl_tui_graph_compare_free(FtlTuiGraphCompare *gc)
+{
+	if (!gc)
+		return;
+	gc_clear(gc);
+	g_hash_table_unref(gc->toggled);
+	g_ptr_array_unref(gc->rows);
+	g_free(gc);
+}
+
+static gboolean gc_open(FtlTuiGraphCompare *gc, const FtlFlameNode *n)
+{
+	return gc->all_open != g_hash_table_contains(gc->toggled, n);
+}
+
+static void gc_set_open(FtlTuiGraphCompare *gc, const FtlFlameNode *n, gboolean open)
+{
+	if (open == gc->all_open)
+		g_hash_table_remove(gc->toggled, n);
+	else
+		g_hash_table_add(gc->toggled, (gpointer)n);
+}
+
+static gint64 gc_change(const FtlFlameNode *n)
+{
+	return n->value - n->other;
+}
+
+/* The largest change first, then by name (flame's order). */
+static gint gc_cmp(gconstpointer x, gconstpointer y)
+{
+	const FtlFlameNode *p = *(const FtlFlameNode *const *)x, *q = *(const FtlFlameNode *const *)y;
+	gint64 a = llabs(gc_change(p)), b = llabs(gc_change(q));
+	if (a != b)
+		return a > b ? -1 : 1;
+	return strcmp(p->name, q->name);
+}
+
+/* The rows shown: an explicit stack, no recursion (the depth comes from
+ * the input). */
+static void gc_rows(FtlTuiGraphCompare *gc)
+{
+	const FtlFlameNode *cur = gc->cursor < (gint64)gc->rows->len ? gc->rows->pdata[gc->cursor]
+								      : NULL;
+	g_ptr_array_set_size(gc->rows, 0);
+	if (!gc->diff)
+		return;
+	g_autoptr(GPtrArray) stack = g_ptr_array_new();
+	g_autoptr(GPtrArray) kids = g_ptr_array_new();
+	g_ptr_array_add(stack, ftl_flame_root(gc->diff));
+	gboolean root = TRUE;
+	while (stack->len) {
+		const FtlFlameNode *n = g_ptr_array_steal_index(stack, stack->len - 1);
+		if (!root)
+			g_ptr_array_add(gc->rows, (gpointer)n);
+		if (!root && !gc_open(gc, n))
+			continue;
+		root = FALSE;
+		g_ptr_array_set_size(kids, 0);
+		for (const FtlFlameNode *c = n->child; c; c = c->next)
+			g_ptr_array_add(kids, (gpointer)c);
+		g_ptr_array_sort(kids, gc_cmp);
+		for (guint i = kids->len; i-- > 0;)
+			g_ptr_array_add(stack, kids->pdata[i]);
+	}
+	gc->cursor = 0;
+	for (guint i = 0; cur && i < gc->rows->len; i++)
+		if (gc->rows->pdata[i] == cur)
+			gc->cursor = i;
+}
+
+/* A flame tree of a model's call tree of all tasks, as flame draws it. */
+static FtlFlame *gc_flame(const FtlTuiModel *m)
+{
+	FtlFlame *f = ftl_flame_new(FTL_FLAME_UNIT_NS);
+	ftl_flame_add_calltree(f, m->trees[FTL_CALLTREE_GROUP_NONE], FALSE);
+	ftl_flame_finish(f);
+	return f;
+}
+
+FtlTuiReaction ftl_tui_graph_compare_tick(FtlTuiGraphCompare *gc, FtlTuiApp *app)
+{
+	const FtlTuiModel *m = app->model;
+	if (!ftl_tui_compare_on(app) || gc->for_model == m)
+		return FTL_TUI_REACT_NONE;
+	gc_clear(gc);
+	gc->for_model = m;
+	gc->a = gc_flame(m);
+	gc->b = gc_flame(m->compare);
+	gc->diff = ftl_flame_diff(gc->a, gc->b, FALSE);
+	gc->cursor = gc->top = 0;
+	gc_rows(gc);
+	return FTL_TUI_REACT_REDRAW;
+}
+
+/* ---- drawing ---------------------------------------------------------------- */
+
+#define GC_W   11
+#define GC_PCT 10
+#define GC_X(k) ((GC_W + 1) * (k))
+#define GC_NAME (GC_X(3) + GC_PCT + 1)
+
+static void gc_guides(FtlTuiGraphCompare *gc, const FtlFlameNode *n, gboolean utf8, GString *out)
+{
+	g_autoptr(GPtrArray) up = g_ptr_array_new();
+	for (const FtlFlameNode *a = n->parent; a && a->kind != FTL_FLAME_ROOT; a = a->parent)
+		g_ptr_array_add(up, (gpointer)a);
+	for (guint i = up->len; i-- > 0;)
+		g_string_append(out, "  ");
+	if (!n->child)
+		g_string_append(out, utf8 ? "\u2500 " : "- ");
+	else if (gc_open(gc, n))
+		g_string_append(out, utf8 ? "\u25be " : "- ");
+	else
+		g_string_append(out, utf8 ? "\u25b8 " : "+ ");
+}
+
+static void gc_row(FtlTuiGraphCompare *gc, FtlTuiCanvas *c, int y, const FtlFlameNode *n,
+		   gboolean cur)
+{
+	FtlTuiStyle st = cur ? FTL_TUI_STYLE_CURSOR : FTL_TUI_STYLE_NORMAL;
+	if (cur)
+		ftl_tui_fill(c, y, 0, -1, st);
+	char buf[48];
+	ftl_tui_put_right(c, y, GC_X(0), GC_W,
+			  ftl_tui_duration(n->in_a ? n->other : FTL_TS_NONE, buf, sizeof buf), st);
+	ftl_tui_put_right(c, y, GC_X(1), GC_W,
+			  ftl_tui_duration(n->in_b ? n->value : FTL_TS_NONE, buf, sizeof buf), st);
+	FtlTuiStyle cst = cur ? st : gc_change(n) > 0 ? FTL_TUI_STYLE_WARN : FTL_TUI_STYLE_NORMAL;
+	ftl_tui_put_right(c, y, GC_X(2), GC_W, ftl_tui_change(gc_change(n), buf, sizeof buf), cst);
+	ftl_tui_put_right(c, y, GC_X(3), GC_PCT,
+			  ftl_tui_change_pct(n->other, n->value, n->in_a, n->in_b, buf, sizeof buf),
+			  cst);
+	g_autoptr(GString) guides = g_string_new(NULL);
+	gc_guides(gc, n, c->utf8, guides);
+	int x = GC_NAME + ftl_tui_put(c, y, GC_NAME, -1, guides->str, cur ? st : FTL_TUI_STYLE_DIM);
+	ftl_tui_put_raw(c, y, x, -1, n->name, -1, st);
+}
+
+void ftl_tui_graph_compare_draw(FtlTuiGraphCompare *gc, FtlTuiPanel *p, FtlTuiApp *app,
+				FtlTuiCanvas *c, int y, int h)
+{
+	(void)app;
+	ftl_tui_fill(c, y, 0, -1, FTL_TUI_STYLE_HEADER);
+	ftl_tui_put_right(c, y, GC_X(0), GC_W, "A", FTL_TUI_STYLE_HEADER);
+	ftl_tui_put_right(c, y, GC_X(1), GC_W, "B", FTL_TUI_STYLE_HEADER);
+	ftl_tui_put_right(c, y, GC_X(2), GC_W, "CHANGE", FTL_TUI_STYLE_HEADER);
+	ftl_tui_put_right(c, y, GC_X(3), GC_PCT, "%", FTL_TUI_STYLE_HEADER);
+	ftl_tui_put(c, y, GC_NAME, -1, "FUNCTION (time on each call path, as flame --diff)",
+		    FTL_TUI_STYLE_HEADER);
+	p->page = MAX(h - 1, 1);
+	if (!gc->rows->len) {
+		ftl_tui_put(c, y + 2, 2, -1, gc->diff ? "no function calls in A or B" : "reading...",
+			    FTL_TUI_STYLE_DIM);
+		return;
+	}
+	for (int row = 0; row < h - 1 && gc->top + row < (gint64)gc->rows->len; row++) {
+		gint64 i = gc->top + row;
+		gc_row(gc, c, y + 1 + row, gc->rows->pdata[i], i == gc->cursor);
+	}
+}
+
+/* ---- commands ----------------------------------------------------------------- */
+
+/* Unfolds or folds n and everything under it (an explicit stack). */
+static void gc_set_subtree(FtlTuiGraphCompare *gc, const FtlFlameNode *n, gboolean open)
+{
+	g_autoptr(GPtrArray) stack = g_ptr_array_new();
+	g_ptr_array_add(stack, (gpointer)n);
+	while (stack->len) {
+		const FtlFlameNode *m = g_ptr_array_steal_index(stack, stack->len - 1);
+		gc_set_open(gc, m, open);
+		for (const FtlFlameNode *c = m->child; c; c = c->next)
+			g_ptr_array_add(stack, (gpointer)c);
+	}
+}
+
+static gint64 gc_index(FtlTuiGraphCompare *gc, const FtlFlameNode *n)
+{
+	for (guint i = 0; i < gc->rows->len; i++)
+		if (gc->rows->pdata[i] == n)
+			return i;
+	return gc->cursor;
+}
+
+static FtlTuiReaction gc_fold(FtlTuiGraphCompare *gc, FtlTuiPanel *p, const FtlFlameNode *n,
+			      FtlTuiCmd cmd)
+{
+	switch (cmd) {
+	case FTL_TUI_CMD_LEFT:
+		if (n->child && gc_open(gc, n)) {
+			gc_set_open(gc, n, FALSE);
+		} else if (n->parent && n->parent->kind != FTL_FLAME_ROOT) {
+			gc->cursor = gc_index(gc, n->parent);
+			ftl_tui_scroll(&gc->top, gc->cursor, p->page);
+			return FTL_TUI_REACT_REDRAW;
+		}
+		break;
+	case FTL_TUI_CMD_RIGHT:
+		if (n->child && gc_open(gc, n)) {
+			gc->cursor++;
+			ftl_tui_scroll(&gc->top, gc->cursor, p->page);
+			return FTL_TUI_REACT_REDRAW;
+		}
+		gc_set_open(gc, n, TRUE);
+		break;
+	case FTL_TUI_CMD_ACTIVATE:
+		gc_set_open(gc, n, !gc_open(gc, n));
+		break;
+	case FTL_TUI_CMD_EXPAND:
+		gc_set_open(gc, n, TRUE);
+		break;
+	case FTL_TUI_CMD_COLLAPSE:
+		gc_set_open(gc, n, FALSE);
+		break;
+	case FTL_TUI_CMD_EXPAND_SUBTREE:
+	case FTL_TUI_CMD_COLLAPSE_SUBTREE:
+		gc_set_subtree(gc, n, cmd == FTL_TUI_CMD_EXPAND_SUBTREE);
+		break;
+	case FTL_TUI_CMD_EXPAND_ALL:
+	case FTL_TUI_CMD_COLLAPSE_ALL:
+		gc->all_open = cmd == FTL_TUI_CMD_EXPAND_ALL;
+		g_hash_table_remove_all(gc->toggled);
+		break;
+	case FTL_TUI_CMD_LONGEST: {
+		/* the child that changed most: the rows put it first */
+		if (!n->child)
+			return FTL_TUI_REACT_NONE;
+		gc_set_open(gc, n, TRUE);
+		gc_rows(gc);
+		gc->cursor++;
+		ftl_tui_scroll(&gc->top, gc->cursor, p->page);
+		return FTL_TUI_REACT_REDRAW;
+	}
+	default:
+		return FTL_TUI_REACT_NONE;
+	}
+	gc_rows(gc);
+	ftl_tui_scroll(&gc->top, gc->cursor, p->page);
+	return FTL_TUI_REACT_REDRAW;
+}
+
+FtlTuiReaction ftl_tui_graph_compare_command(FtlTuiGraphCompare *gc, FtlTuiPanel *p,
+					     FtlTuiApp *app, FtlTuiCmd cmd,
+					     const FtlTuiInput *in)
+{
+	gint64 n = (gint64)gc->rows->len;
+	if (!n)
+		return FTL_TUI_REACT_NONE;
+	if (ftl_tui_move(&gc->cursor, n, p->page, cmd)) {
+		ftl_tui_scroll(&gc->top, gc->cursor, p->page);
+		return FTL_TUI_REACT_REDRAW;
+	}
+	gc->cursor = CLAMP(gc->cursor, 0, n - 1);
+	const FtlFlameNode *node = gc->rows->pdata[gc->cursor];
+	switch (cmd) {
+	case FTL_TUI_CMD_CLICK:
+		if (in->y >= 2 && gc->top + in->y - 2 < n)
+			gc->cursor = gc->top + in->y - 2;
+		return FTL_TUI_REACT_REDRAW;
+	case FTL_TUI_CMD_GROUP:
+	case FTL_TUI_CMD_LIST_CALLS:
+	case FTL_TUI_CMD_FLAME_OF:
+		ftl_tui_app_say(app, TRUE, "%s",
+				"comparing A and B: the Graph merges all tasks; this key works on "
+				"one trace (tui without --compare)");
+		return FTL_TUI_REACT_STATUS;
+	default:
+		return gc_fold(gc, p, node, cmd);
+	}
+}
+
+FtlTuiReaction ftl_tui_graph_compare_search(FtlTuiGraphCompare *gc, FtlTuiPanel *p,
+					    FtlTuiApp *app, GRegex *re, int dir)
+{
+	/* over the rows shown, then the whole tree (unfolding the way) */
+	for (gint64 i = gc->cursor + dir; i >= 0 && i < (gint64)gc->rows->len; i += dir)
+		if (g_regex_match(re, ((const FtlFlameNode *)gc->rows->pdata[i])->name, 0, NULL)) {
+			gc->cursor = i;
+			ftl_tui_scroll(&gc->top, gc->cursor, p->page);
+			return FTL_TUI_REACT_REDRAW;
+		}
+	if (gc->diff && dir > 0) {
+		g_autoptr(GPtrArray) stack = g_ptr_array_new();
+		for (const FtlFlameNode *c = ftl_flame_root(gc->diff)->child; c; c = c->next)
+			g_ptr_array_add(stack, (gpointer)c);
+		while (stack->len) {
+			const FtlFlameNode *m = g_ptr_array_steal_index(stack, stack->len - 1);
+			if (g_regex_match(re, m->name, 0, NULL)) {
+				for (const FtlFlameNode *a = m->parent;
+				     a && a->kind != FTL_FLAME_ROOT; a = a->parent)
+					gc_set_open(gc, a, TRUE);
+				gc_rows(gc);
+				gc->cursor = gc_index(gc, m);
+				ftl_tui_scroll(&gc->top, gc->cursor, p->page);
+				return FTL_TUI_REACT_REDRAW;
+			}
+			for (const FtlFlameNode *c = m->child; c; c = c->next)
+				g_ptr_array_add(stack, (gpointer)c);
+		}
+	}
+	ftl_tui_app_say(app, TRUE, "no match");
+	return FTL_TUI_REACT_STATUS;
+}

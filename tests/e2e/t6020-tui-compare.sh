@@ -1,0 +1,274 @@
+#!/bin/sh
+# Two traces side by side in a real terminal (tmux runs ftlens as the
+# pane's own command in a scratch dir): `ftlens tui A --compare B`.
+# Functions shows, row by row, what `ftlens diff -F csv A B` prints for the
+# same two traces: the same functions in the same order (the change of
+# total time, then self time after s), calls, A's and B's time, the change
+# and its percentage; functions in one trace only are there too. x swaps A
+# and B; an unreadable B is one error before the screen. Screens are kept
+# in the log and in $FTL_TUI_SHOTS when set.
+. "$(dirname "$0")/lib.sh"
+prereq TMUX
+need_python
+make_tmpdir
+# a before/after pair of one workload (perf-tools' funcgraph on vfs_read,
+# two runs), and two rig captures of different workloads on one kernel
+RA=$FTL_REAL_DATA/fgraph/perftools_funcgraph_abstime_header_vfs_read.txt
+RB=$FTL_REAL_DATA/fgraph/perftools_funcgraph_abstime_oncpu_vfs_read.txt
+VA=$FTL_TESTDATA/vm/fgraph-basic/trace.txt
+VB=$FTL_TESTDATA/vm/fgraph-events/trace.txt
+# two rig captures with sched events and the marker "before record-tgid"
+EA=$FTL_TESTDATA/vm/events/record-tgid.txt
+EB=$FTL_TESTDATA/vm/function/record-tgid.txt
+need_input "$RA" "$RB" "$VA" "$VB" "$EA" "$EB"
+tmux_server
+wait_for() { tmux_wait_for "$@"; }
+# durations as the TUI prints them (util/timefmt.c's ftl_duration_format)
+cat >"$T/tuifmt.py" <<'PY'
+def dur(ns):
+    """ns below 1000, else 3 decimals of us, ms or s (by the rounded value)"""
+    a = abs(ns)
+    if a < 1000:
+        return "%d ns" % ns
+    for div, unit, below in ((1e3, "us", 999999.5), (1e6, "ms", 999999500.0), (1e9, "s", None)):
+        if below is None or a < below:
+            return "%.3f %s" % (ns / div, unit)
+PY
+# start ROWS ARGS...: a fresh 200-column session of ROWS rows running ftlens tui ARGS
+start() {
+	_rows=$1
+	shift
+	_cmd="LANG=C.UTF-8 NO_COLOR=1 '$FTLENS' tui"
+	for _a in "$@"; do
+		_cmd="$_cmd '$(printf '%s' "$_a" | sed "s/'/'\\\\''/g")'"
+	done
+	tm kill-session -t tui 2>/dev/null
+	tm new-session -d -s tui -x 200 -y "$_rows" -c "$T" "$_cmd 2>err; echo rc=\$? >rc"
+}
+# wait_read: until no model is being read (the status line says so)
+wait_read() {
+	_n=300
+	while [ $_n -gt 0 ]; do
+		tm capture-pane -p -t tui >"$T/screen"
+		grep -q "reading:" "$T/screen" || return 0
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	return 1
+}
+shot() {
+	tm capture-pane -p -t tui >"$T/$1.txt"
+	diag "screen $1:"
+	diag "$(cat "$T/$1.txt")"
+	[ -n "${FTL_TUI_SHOTS:-}" ] && mkdir -p "$FTL_TUI_SHOTS" && cp "$T/$1.txt" "$FTL_TUI_SHOTS/"
+	return 0
+}
+
+# same_as_diff SCREEN CSV METRIC: the Functions rows on SCREEN are the CSV's
+# rows, in its order, field by field (METRIC: total or self)
+same_as_diff() {
+	PYTHONPATH=$T python3 - "$@" <<'PY'
+import csv, sys
+screen, data, metric = sys.argv[1], sys.argv[2], sys.argv[3]
+
+from tuifmt import dur
+
+lines = open(screen).read().splitlines()
+head = next(i for i, l in enumerate(lines) if l.lstrip().startswith("CALLS A"))
+# columns: right-aligned cells of 8, 8, 11, 11, 11, 10, 10, 10, then the name
+widths = (8, 8, 11, 11, 11, 10, 10, 10)
+rows = []
+for l in lines[head + 1:]:
+    if not l.strip() or l.startswith("h: help"):
+        break
+    cells, x = [], 0
+    for w in widths:
+        cells.append(l[x:x + w].strip())
+        x += w + 1
+    rows.append(cells + [l[x:].rstrip()])
+want = list(csv.DictReader(open(data)))
+bad = []
+if len(rows) != len(want):
+    bad.append(f"{len(rows)} rows on the screen, {len(want)} in diff's CSV")
+for got, w in zip(rows, want):
+    ca, cb = int(w["calls_a"]), int(w["calls_b"])
+    a, b = int(w[f"{metric}_a_ns"]), int(w[f"{metric}_b_ns"])
+    pct = w[f"{metric}_change_pct"]
+    exp = [str(ca) if ca else "-", str(cb) if cb else "-",
+           dur(a) if ca else "-", dur(b) if cb else "-",
+           ("+" if b - a > 0 else "") + dur(b - a)]
+    name = got[8]
+    if name != w["function"]:
+        bad.append(f"row {w['function']}: the screen has {name} there")
+        continue
+    for k, (g, e) in enumerate(zip(got[:5], exp)):
+        if g != e:
+            bad.append(f"{name}: column {k}: screen {g!r}, diff {e!r}")
+    if pct:
+        ok = got[5].endswith("%") and abs(float(got[5][:-1]) - float(pct)) <= max(0.05, abs(float(pct)) * 5e-3) + 1e-9
+    else:
+        ok = got[5] == ("new" if not ca and cb else "gone" if not cb else "")
+    if not ok:
+        bad.append(f"{name}: %: screen {got[5]!r}, diff {pct!r}")
+print("\n".join(bad[:20]) if bad else f"{len(rows)} functions by {metric}: the same as diff")
+print(f"only in A: {sum(1 for w in want if not int(w['calls_b']))}, "
+      f"only in B: {sum(1 for w in want if not int(w['calls_a']))}")
+sys.exit(1 if bad else 0)
+PY
+}
+
+# same_as_flame SCREEN SVG: the Graph's rows, all unfolded, are the frames
+# of flame --diff's SVG, path by path: A's time (its a=), B's (n=), the
+# change; SVG frames merged for width are left out, every other one is a row
+same_as_flame() {
+	PYTHONPATH=$T python3 - "$@" <<'PY'
+import re, sys
+screen, svg = sys.argv[1], sys.argv[2]
+
+from tuifmt import dur
+
+frames, stack = {}, []
+for attrs, name in re.findall(r'<g class="f[^"]*"([^>]*)><title>([^\n<]*)', open(svg).read()):
+    at = dict(re.findall(r'(\w+)="([^"]*)"', attrs))
+    lvl = int(at["l"])
+    stack[lvl:] = [name]
+    if lvl and not re.match(r"\[\d+ smaller calls\]$", name):
+        frames[tuple(stack[1:])] = (int(at.get("a", 0)), int(at["n"]))
+lines = open(screen).read().splitlines()
+head = next(i for i, l in enumerate(lines) if "FUNCTION (time on each call path" in l)
+rows, stack, ended = {}, [], False
+for l in lines[head + 1:]:
+    if not l.strip() or l.startswith("h: help"):
+        ended = True
+        break
+    cells = [l[0:11].strip(), l[12:23].strip(), l[24:35].strip(), l[36:46].strip()]
+    tail = l[47:]
+    depth = (len(tail) - len(tail.lstrip(" "))) // 2
+    name = tail.lstrip(" ")[2:]
+    stack[depth:] = [name]
+    rows[tuple(stack)] = cells
+bad = [] if ended else ["the Graph's rows fill the screen: make it taller"]
+for path, (a, b) in frames.items():
+    got = rows.get(path)
+    if got is None:
+        bad.append(f"{'/'.join(path)}: in flame --diff, not in the Graph")
+        continue
+    exp = [dur(a) if a else ("-", "0 ns"), dur(b) if b else ("-", "0 ns"),
+           ("+" if b - a > 0 else "") + dur(b - a)]
+    for k, (g, e) in enumerate(zip(got[:3], exp)):
+        if (g not in e) if isinstance(e, tuple) else g != e:
+            bad.append(f"{'/'.join(path)}: column {k}: Graph {g!r}, flame --diff {e!r}")
+print("\n".join(bad[:20]) if bad else
+      f"{len(frames)} call paths of flame --diff: the same in the Graph ({len(rows)} rows)")
+sys.exit(1 if bad else 0)
+PY
+}
+
+# graph NAME A B: the Graph of tui A --compare B, unfolded (E), against
+# flame --diff A B
+graph() {
+	"$FTLENS" flame --diff -o "$T/$1.svg" "$2" "$3" || return 1
+	# the Graph has the paths only in A that the SVG leaves out: room for them
+	_n=$(($(grep -c '<g class="f' "$T/$1.svg") * 3 + 20))
+	start "$_n" "$2" --compare "$3" || return 1
+	wait_for "TIME +CPU" >/dev/null || return 1
+	keys 2
+	wait_for "FUNCTION \\(time on each call path" 60 >/dev/null || return 1
+	keys E
+	sleep 0.5
+	shot "compare-$1-graph"
+	same_as_flame "$T/compare-$1-graph.txt" "$T/$1.svg"
+}
+
+# functions NAME A B: Functions of tui A --compare B against diff -F csv A B,
+# by total then (s) by self
+functions() {
+	_n=$(($("$FTLENS" diff -F csv "$2" "$3" | wc -l) + 8))
+	"$FTLENS" diff -F csv "$2" "$3" >"$T/$1.csv" || return 1
+	"$FTLENS" diff -F csv --sort self "$2" "$3" >"$T/$1-self.csv" || return 1
+	start "$_n" "$2" --compare "$3" || return 1
+	wait_for "TIME +CPU" >/dev/null || return 1
+	keys 3
+	wait_for "CALLS A +CALLS B +TOTAL A" 60 >/dev/null || return 1
+	shot "compare-$1-functions"
+	same_as_diff "$T/compare-$1-functions.txt" "$T/$1.csv" total || return 1
+	keys s
+	wait_for "SELF A +SELF B +CHANGEv" >/dev/null || return 1
+	shot "compare-$1-functions-self"
+	same_as_diff "$T/compare-$1-functions-self.txt" "$T/$1-self.csv" self
+}
+
+plan 10
+check "perf-tools before/after pair: Functions in compare mode is diff -F csv, field by field" \
+	'functions real "$RA" "$RB" >"$T/out" 2>&1; r=$?; diag "$(cat "$T/out")"; [ $r = 0 ]'
+check "rig captures (functions in one only): Functions is diff -F csv, field by field" \
+	'functions vm "$VA" "$VB" >"$T/out" 2>&1; r=$?; diag "$(cat "$T/out")"; [ $r = 0 ]'
+check "perf-tools pair: the Graph's merged tree is flame --diff's, path by path" \
+	'graph real "$RA" "$RB" >"$T/out" 2>&1; r=$?; diag "$(cat "$T/out")"; [ $r = 0 ]'
+check "rig captures: the Graph's merged tree is flame --diff's, path by path" \
+	'graph vm "$VA" "$VB" >"$T/out" 2>&1; r=$?; diag "$(cat "$T/out")"; [ $r = 0 ]'
+check "x swaps A and B: the table is diff B A" '
+	keys x &&
+	wait_for "A is now .*fgraph-events" >/dev/null &&
+	wait_read &&
+	keys 3 &&
+	wait_for "TOTAL A +TOTAL B +CHANGEv" >/dev/null &&
+	"$FTLENS" diff -F csv "$VB" "$VA" >"$T/swapped.csv" &&
+	shot compare-vm-swapped &&
+	same_as_diff "$T/compare-vm-swapped.txt" "$T/swapped.csv" total
+'
+# lanes SCREEN: "A CPU n" rows all above "B CPU n" rows, both sides there
+lanes() {
+	awk '/^A CPU [0-9]+  / { if (b) bad = 1; a++ } /^B CPU [0-9]+  / { b++ }
+	     END { exit !(a && b && !bad) }' "$1"
+}
+# tick_under_cursor SCREEN: on the "B markers" row, a tick in the column of
+# the ruler's cursor (v)
+tick_under_cursor() {
+	python3 - "$1" <<'PY'
+import sys
+rows = open(sys.argv[1]).read().splitlines()
+col = rows[2].index("v", 13)  # the tab row, the ruler, then the cursor's row
+bm = next(r for r in rows if r.startswith("B markers"))
+ok = len(bm) > col and bm[col] in "\u2502|"
+print(f"cursor at column {col}; B's markers row there: {bm[col] if len(bm) > col else ''!r}")
+sys.exit(0 if ok else 1)
+PY
+}
+check "Timeline: A's CPUs above B's, each from its own start" '
+	start 20 "$EA" --compare "$EB" &&
+	wait_for "TIME +CPU" >/dev/null && keys 4 &&
+	wait_for "B from its start" >/dev/null &&
+	shot compare-events-timeline && lanes "$T/compare-events-timeline.txt"
+'
+# 60 cells (41 ms) back from the end, the marker of A nearest the cursor is
+# "after record-tgid", 79 ms into A; B's is 128 ms after B's start
+check "X aligns B at the marker of A by the cursor: its tick moves under A's" '
+	keys G && keys -N 60 Left &&
+	wait_for "^\+8[0-9]\." >/dev/null &&
+	shot compare-events-timeline-end &&
+	! tick_under_cursor "$T/compare-events-timeline-end.txt" >"$T/out" 2>&1 &&
+	diag "before X: $(cat "$T/out")" &&
+	keys X &&
+	wait_for "B moved: its \"after record-tgid\" under A" >/dev/null &&
+	shot compare-events-timeline-aligned &&
+	tick_under_cursor "$T/compare-events-timeline-aligned.txt" >"$T/out" 2>&1; r=$?
+	diag "after X: $(cat "$T/out")"; [ $r = 0 ] &&
+	keys X && wait_for "B from its start" >/dev/null
+'
+check "Enter on a row of B says Events shows A" '
+	keys Down Down Down Enter && wait_for "Events shows A \(x swaps A and B\)" >/dev/null
+'
+check "q quits with nothing on stderr" '
+	keys q && tmux_wait_dead && [ ! -s "$T/err" ] && grep -q "rc=0" "$T/rc"
+'
+check "an unreadable B is one error naming it, exit 1, before any screen" '
+	echo "not a trace" >"$T/bad.txt" &&
+	! "$FTLENS" tui "$VA" --compare "$T/bad.txt" >"$T/out" 2>"$T/msg" &&
+	! "$FTLENS" tui "$VA" --compare "$T/none.txt" >>"$T/out" 2>>"$T/msg" &&
+	diag "$(cat "$T/msg")" &&
+	[ ! -s "$T/out" ] && [ "$(wc -l <"$T/msg")" = 2 ] &&
+	grep -q "^ftlens: tui: --compare: .*bad.txt.: line 1: " "$T/msg" &&
+	grep -q "^ftlens: tui: --compare: .*none.txt.: No such file" "$T/msg"
+'
+finish
