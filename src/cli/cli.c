@@ -835,9 +835,9 @@ FtlTrace *ftl_cli_open_trace(FtlCliGlobals *g, GError **error)
 	return g_steal_pointer(&trace);
 }
 
-FtlInputs *ftl_cli_setup_path(FtlCliGlobals *g, char *path, GError **error)
+FtlInputs *ftl_cli_setup_path(FtlCliGlobals *g, const char *path, GError **error)
 {
-	char *argv[] = { (char *)g->cmd->name, path, NULL };
+	char *argv[] = { (char *)g->cmd->name, (char *)path, NULL };
 	FtlInputs *all = g_steal_pointer(&g->inputs);
 	/* the origin is the whole command line's: set up once already */
 	g_autofree char *rel = g_steal_pointer(&g->relative_to);

@@ -135,7 +135,7 @@ gboolean ftl_cli_check_related_first(FtlCliGlobals *g, GError **error);
 /* Sorts one path through the door with the command's options, as an
  * operand of its own (the other trace of `tui --compare`); g->inputs
  * stays the command line's. Free with ftl_inputs_free(). */
-FtlInputs *ftl_cli_setup_path(FtlCliGlobals *g, char *path, GError **error);
+FtlInputs *ftl_cli_setup_path(FtlCliGlobals *g, const char *path, GError **error);
 /* Opens one path as a trace with the same options (one side of a diff). */
 FtlTrace *ftl_cli_open_path(FtlCliGlobals *g, char *path, GError **error);
 /* After the pass that read trace through g->filter: unrelated operands

@@ -156,13 +156,12 @@ static gboolean tui_compare(FtlTuiOptions *opt, FtlTuiOptions *b, const char *pa
 }
 
 /* What tui_open_run takes besides the options: --view, the operands (a
- * saved view records them), and --compare's trace sorted into other. */
+ * saved view records them), and --compare's trace. */
 typedef struct {
 	const char *view;
 	int n_operands;
 	char **operands;
 	const char *compare;
-	FtlInputs *other;
 } TuiRun;
 
 /* Sorts and opens the inputs, so that bad input is one message before the
@@ -171,6 +170,11 @@ typedef struct {
 static gboolean tui_open_run(FtlCliGlobals *g, FtlTuiOptions *opt, const TuiRun *run,
 			     GError **error)
 {
+	g_autoptr(FtlInputs) other = run->compare ? ftl_cli_setup_path(g, run->compare, error) : NULL;
+	if (run->compare && !other) {
+		tui_compare_error(error);
+		return FALSE;
+	}
 	g_autoptr(FtlTuiView) saved = run->view ? tui_view_load(run->view, error) : NULL;
 	if (run->view && !saved)
 		return FALSE;
@@ -190,7 +194,7 @@ static gboolean tui_open_run(FtlCliGlobals *g, FtlTuiOptions *opt, const TuiRun 
 	if (opt->first && !ftl_cli_check_related(g, opt->first, FALSE, error))
 		return FALSE;
 	FtlTuiOptions b;
-	if (run->other && !tui_compare(opt, &b, run->compare, run->other, error))
+	if (other && !tui_compare(opt, &b, run->compare, other, error))
 		return FALSE;
 	/* Functions and Graph say where the selected function is defined
 	 * when the kernel's debug info is given or found for the trace's
@@ -206,6 +210,22 @@ static gboolean tui_open_run(FtlCliGlobals *g, FtlTuiOptions *opt, const TuiRun 
 	gboolean ok = ftl_tui_run(opt, error);
 	g_clear_pointer(&opt->sources, ftl_tui_sources_free);
 	return ok;
+}
+
+/* --keys: the key table. */
+static gboolean tui_print_keys(void)
+{
+	g_autofree char *table = ftl_tui_keys_text();
+	fputs(table, stdout);
+	return TRUE;
+}
+
+/* Colour unless --color never, or NO_COLOR set and no --color always. */
+static gboolean tui_color(const FtlCliGlobals *g)
+{
+	const char *no_color = g_getenv("NO_COLOR");
+	return g_strcmp0(g->color, "never") &&
+	       (!no_color || !*no_color || !g_strcmp0(g->color, "always"));
 }
 
 gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **error)
@@ -260,19 +280,10 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 	FtlTuiStart start = { .marker = marker, .func = func, .panel = panel };
 	if (!tui_start_check(&start, at, span_start, span_end, error))
 		return FALSE;
-	if (keys) {
-		g_autofree char *table = ftl_tui_keys_text();
-		fputs(table, stdout);
-		return TRUE;
-	}
+	if (keys)
+		return tui_print_keys();
 	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
 		return FALSE;
-	g_autoptr(FtlInputs) other = compare ? ftl_cli_setup_path(&g, compare, error) : NULL;
-	if (compare && !other) {
-		tui_compare_error(error);
-		return FALSE;
-	}
-	const char *no_color = g_getenv("NO_COLOR");
 	TuiSelection sel = { &g, FALSE };
 	FtlTuiOptions opt = {
 		.label = argv[1],
@@ -280,8 +291,7 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 		.filter = &g.filter,
 		.oops_cpu = -1,
 		.utf8 = g_get_charset(NULL) && !ascii,
-		.color = g_strcmp0(g.color, "never") &&
-			 (!no_color || !*no_color || !g_strcmp0(g.color, "always")),
+		.color = tui_color(&g),
 		.mouse = mouse && !no_mouse,
 		.origin = g.origin_ns,
 		.selected = tui_selected,
@@ -290,7 +300,7 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 		.span_end = span_end,
 		.start = start,
 	};
-	TuiRun run = { view, argc - 1, argv + 1, compare, other };
+	TuiRun run = { view, argc - 1, argv + 1, compare };
 	gboolean ok = tui_open_run(&g, &opt, &run, error);
 	/* the screen is gone: --verbose says what the model selected */
 	if (sel.checked)

@@ -806,16 +806,10 @@ static FtlTuiReaction timeline_wakeups(TimelinePanel *t, FtlTuiApp *app)
 	return ftl_tui_wakes_tick(&t->wakes, app) | FTL_TUI_REACT_REDRAW;
 }
 
-static FtlTuiReaction timeline_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cmd,
-				       const FtlTuiInput *in)
+/* W and the keys of its list, when it is shown: FTL_TUI_REACT_NONE for
+ * the others. */
+static FtlTuiReaction timeline_wakes_command(TimelinePanel *t, FtlTuiApp *app, FtlTuiCmd cmd)
 {
-	TimelinePanel *t = (TimelinePanel *)p;
-	if (ftl_tui_compare_on(app))
-		return ftl_tui_timeline_compare_command(t->compare, p, app, cmd, in);
-	int w = MAX(app->cols - TL_LABEL, 1);
-	gint64 lane = t->lane;
-	if (!app->model || t->for_model != app->model->gen || t->span <= 0)
-		return FTL_TUI_REACT_NONE;
 	if (cmd == FTL_TUI_CMD_WAKEUPS)
 		return timeline_wakeups(t, app);
 	gboolean moved;
@@ -826,6 +820,20 @@ static FtlTuiReaction timeline_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd
 		t->cursor = sel->wake_ts;
 		timeline_follow(t, app);
 	}
+	return wr;
+}
+
+static FtlTuiReaction timeline_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cmd,
+				       const FtlTuiInput *in)
+{
+	TimelinePanel *t = (TimelinePanel *)p;
+	if (ftl_tui_compare_on(app))
+		return ftl_tui_timeline_compare_command(t->compare, p, app, cmd, in);
+	int w = MAX(app->cols - TL_LABEL, 1);
+	gint64 lane = t->lane;
+	if (!app->model || t->for_model != app->model->gen || t->span <= 0)
+		return FTL_TUI_REACT_NONE;
+	FtlTuiReaction wr = timeline_wakes_command(t, app, cmd);
 	if (wr)
 		return wr;
 	if (cmd != FTL_TUI_CMD_TOP && cmd != FTL_TUI_CMD_BOTTOM &&
