@@ -133,8 +133,11 @@ if have_input "$lisa" 4; then
 		 shot lisa-saved-timeline && grep -q "B-A" "$T/lisa-saved-timeline.screen"'
 	check "lisa: q quits cleanly" 'quit'
 	start "'$FTLENS' tui --view lisa '$lisa'"
+	# the sort and scope are applied once the model is read, and the
+	# window's analysis read after: wait for them (a bounded wait)
 	check "lisa: the same Sched screen (sort, scope) reopened" \
-		'wait_for "view lisa.view opened" && wait_for "^CPUs" && settled && shot lisa-reopened &&
+		'wait_for "view lisa.view opened" && wait_for "^CPUs" &&
+		 wait_for "scope 2 of 2" && wait_for "^Tasks by wait" && settled && shot lisa-reopened &&
 		 same lisa-saved lisa-reopened'
 	check "lisa: the same Timeline window, cursor and marks" \
 		'keys 4 && settled && shot lisa-reopened-timeline &&
