@@ -10,6 +10,10 @@
 #include "model/event.h"
 #include "model/trace.h"
 
+/* The FtlEventFields counts read beyond what every event has: none (names,
+ * kinds, CPUs, times, pids and markers' texts). */
+#define FTL_COUNTS_FIELDS 0u
+
 typedef struct {
 	const char *name; /* interned */
 	guint64 count;	  /* event lines */

@@ -10,6 +10,10 @@
 
 #include "model/trace.h"
 
+/* The FtlEventFields quality reads beyond what every event has: none
+ * (CPUs, times, kinds, flags, LOST counts). */
+#define FTL_QUALITY_FIELDS 0u
+
 typedef struct {
 	gint32 cpu; /* -1: events without a CPU */
 	/* every event the input gave: synthesized leaf exits and the LOST and

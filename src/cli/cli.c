@@ -9,6 +9,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "analysis/quality.h"
 #include "cli/pager.h"
 #include "parse/open.h"
 #include "parse/text-index.h"
@@ -28,39 +29,42 @@ const FtlCommand ftl_commands[] = {
 	  "Reads the whole trace and prints its dialect, tracer, CPUs, the time span and\n"
 	  "event lines per CPU, event counts by name, markers, lost events and the\n"
 	  "header's entry counts. --format json prints one JSON object for scripts.",
-	  ftl_cmd_info, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS },
+	  ftl_cmd_info, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS,
+	  FTL_COUNTS_FIELDS | FTL_QUALITY_FIELDS },
 	{ "dump", "FILE...", "one normalized line per event",
 	  "Prints every event as: timestamp (ns), CPU, pid, comm, kind, name and fields.\n"
 	  "Honours --cpu, --pid, --time, -e and --filter. The view to check what ftlens\n"
 	  "understood, and the field names --filter compares.",
-	  ftl_cmd_dump, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS },
+	  ftl_cmd_dump, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS, FTL_FIELDS_ALL },
 	{ "report", "FILE...", "the batch report: quality, top functions, CPUs, markers",
 	  "Prints a header (input, tracer, span, CPUs, events, lost events, the window in\n"
 	  "which every CPU's data is complete and caveats), the top functions by self\n"
 	  "and by total time, a per-CPU summary, markers, and the longest calls.",
-	  ftl_cmd_report, FTL_CMD_RESULTS | FTL_CMD_EVENTS | FTL_CMD_SOURCES, FTL_INPUT_EVENTS },
+	  ftl_cmd_report, FTL_CMD_RESULTS | FTL_CMD_EVENTS | FTL_CMD_SOURCES, FTL_INPUT_EVENTS,
+	  FTL_FIELDS_ALL },
 	{ "graph", "[FUNCTION] FILE...", "merged call tree with calls, total and self time",
 	  "Rebuilds function_graph call trees and merges them by call path, like\n"
 	  "uftrace graph; rooted at FUNCTION (all its calls merged) when given.",
-	  ftl_cmd_graph, FTL_CMD_RESULTS | FTL_CMD_EVENTS | FTL_CMD_SOURCES, FTL_INPUT_EVENTS },
+	  ftl_cmd_graph, FTL_CMD_RESULTS | FTL_CMD_EVENTS | FTL_CMD_SOURCES, FTL_INPUT_EVENTS,
+	  FTL_FIELDS_ALL },
 	{ "split", "--per-cpu -o DIR FILE...", "one file per CPU in the input's dialect",
 	  "Writes DIR/cpuN/trace for every CPU, with the input's own lines, so that\n"
 	  "each file reads like the kernel's per_cpu/cpuN/trace.",
-	  ftl_cmd_split, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS },
+	  ftl_cmd_split, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS, FTL_FIELDS_ALL },
 	{ "markers", "[--span START END] FILE...", "trace_marker writes and spans between them",
 	  "Lists markers (trace_marker writes, trace_printk, function_graph comments)\n"
 	  "with time, CPU, task and delta; --span START END pairs them into spans and\n"
 	  "shows what each CPU did inside each span.",
-	  ftl_cmd_markers, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS },
+	  ftl_cmd_markers, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS, FTL_FIELDS_ALL },
 	{ "diff", "A B", "per-function calls, total and self time compared",
 	  "Compares the function statistics of two traces, sorted by absolute change.",
-	  ftl_cmd_diff, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS },
+	  ftl_cmd_diff, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS, FTL_FIELDS_ALL },
 	{ "stack", "FILE... | --diff A B", "stack tracer tables: the max stack and stack hogs",
 	  "Reads stack_trace tables, stack_max_size values and ftlens stack series,\n"
 	  "checks each table's arithmetic and prints the deepest stack with a bar per\n"
 	  "frame, the functions ranked by frame size and, over many tables, how often\n"
 	  "each sits on a maximum stack; --diff compares the deepest stacks of two inputs.",
-	  ftl_cmd_stack, FTL_CMD_RESULTS | FTL_CMD_SOURCES, FTL_INPUT_STACKS },
+	  ftl_cmd_stack, FTL_CMD_RESULTS | FTL_CMD_SOURCES, FTL_INPUT_STACKS, FTL_FIELDS_ALL },
 	{ "record", "[options] [-- COMMAND ARGS]",
 	  "capture: trace.dat, flight recorder, stack snapshots",
 	  "Records the kernel's ring buffer through tracefs, in a private instance that is\n"
@@ -68,7 +72,7 @@ const FtlCommand ftl_commands[] = {
 	  "trace-cmd's option letters, around COMMAND or until Ctrl-C / --duration, into a\n"
 	  "trace.dat (version 6) or a raw directory. --flight saves the top-level buffer each\n"
 	  "time tracing_on drops to 0; --stack saves the stack tracer's maxima.",
-	  ftl_cmd_record, 0, 0 },
+	  ftl_cmd_record, 0, 0, FTL_FIELDS_ALL },
 	{ "oops", "LOG...", "kernel reports in a console log, with the ftrace dump before them",
 	  "Finds every kernel report (Oops, BUG, WARNING, KASAN, lockdep, hung task, panic...)\n"
 	  "in serial console, dmesg or syslog captures and prints its title, task, kernel,\n"
@@ -76,33 +80,34 @@ const FtlCommand ftl_commands[] = {
 	  "(ftrace_dump_on_oops) is read back as a trace: the last events of every CPU, the\n"
 	  "calls still open on the crashing CPU, the markers. --extract-trace OUT writes\n"
 	  "that dump as a text trace every other command reads.",
-	  ftl_cmd_oops, FTL_CMD_RESULTS | FTL_CMD_SOURCES, FTL_INPUT_CONSOLE },
+	  ftl_cmd_oops, FTL_CMD_RESULTS | FTL_CMD_SOURCES, FTL_INPUT_CONSOLE, FTL_FIELDS_ALL },
 	{ "arm-oops", "[-p TRACER] [-e EVENT]... [-b KB] | --disarm",
 	  "make an oops dump the trace to the console; undo it",
 	  "Sets ftrace_dump_on_oops, the buffer size, the tracer and the events of the\n"
 	  "top-level instance (the one buffer an oops dump prints) and turns tracing on;\n"
 	  "prints each setting before and after and saves the old values in\n"
 	  "$FTLENS_STATE_DIR/arm-oops.state (default /run/ftlens); --disarm restores them.",
-	  ftl_cmd_arm_oops, FTL_CMD_RESULTS, 0 },
+	  ftl_cmd_arm_oops, FTL_CMD_RESULTS, 0, FTL_FIELDS_ALL },
 	{ "tui", "FILE...", "browse a trace interactively in the terminal",
 	  "Events, the call graph, functions, a timeline per CPU, markers, a flame graph,\n"
 	  "data quality, stack tables and kernel reports, in a curses screen that comes up\n"
 	  "at once and fills in as the input is read. h shows the keys; ftlens tui --keys\n"
 	  "prints them.",
 	  ftl_cmd_tui, FTL_CMD_EVENTS | FTL_CMD_SOURCES,
-	  FTL_INPUT_EVENTS | FTL_INPUT_CONSOLE | FTL_INPUT_STACKS },
+	  FTL_INPUT_EVENTS | FTL_INPUT_CONSOLE | FTL_INPUT_STACKS, FTL_FIELDS_ALL },
 	{ "flame", "-o OUT.svg FILE... | --diff A B | --stack FILE...",
 	  "flame graph, icicle, flame chart, differential flame graph or stack chart (SVG)",
 	  "Draws an interactive SVG (hover, click to zoom, Ctrl-F to search) from\n"
 	  "function_graph calls (width = exact inclusive time), stack traces or function\n"
 	  "samples, or folded stacks: --chart puts calls in time, --inverted draws an icicle,\n"
 	  "--diff A B colours the change, --stack draws the stack tracer's deepest stacks.",
-	  ftl_cmd_flame, FTL_CMD_EVENTS | FTL_CMD_SOURCES, FTL_INPUT_EVENTS | FTL_INPUT_FOLDED | FTL_INPUT_STACKS },
+	  ftl_cmd_flame, FTL_CMD_EVENTS | FTL_CMD_SOURCES, FTL_INPUT_EVENTS | FTL_INPUT_FOLDED | FTL_INPUT_STACKS,
+	  FTL_FIELDS_ALL },
 	{ "export", "--to FORMAT -o OUT FILE...", "folded stacks, speedscope or Chrome/Perfetto JSON",
 	  "Writes the calls of a trace for other tools: folded stacks (flamegraph.pl,\n"
 	  "speedscope), speedscope's own format (a timeline per task) or Chrome's\n"
 	  "trace-event JSON (Perfetto UI, chrome://tracing) with scheduler lines.",
-	  ftl_cmd_export, FTL_CMD_EVENTS, FTL_INPUT_EVENTS },
+	  ftl_cmd_export, FTL_CMD_EVENTS, FTL_INPUT_EVENTS, FTL_FIELDS_ALL },
 	{ "sched", "[--per-span START END] FILE...",
 	  "who ran where and how late: CPUs, tasks, wakeup latency, interrupts",
 	  "From sched_switch, sched_waking/sched_wakeup, irq_handler_* and softirq_* events\n"
@@ -111,7 +116,7 @@ const FtlCommand ftl_commands[] = {
 	  "preempted) and migrations; wakeup latency percentiles, RT and normal apart, and\n"
 	  "the worst wakeups with their waker; interrupt and softirq durations. Every\n"
 	  "figure says its window and what could not be paired.",
-	  ftl_cmd_sched, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS },
+	  ftl_cmd_sched, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS, FTL_FIELDS_ALL },
 	{ "timeline", "-o OUT.svg [--tasks PID,...|top N] FILE...",
 	  "per-CPU lanes over time as an interactive SVG",
 	  "One lane per CPU: the running task coloured by task (a legend of the busiest),\n"
@@ -120,7 +125,7 @@ const FtlCommand ftl_commands[] = {
 	  "runnable time hollow. Hover shows an interval's task, start and duration; the\n"
 	  "wheel zooms, dragging pans, a double click resets. Intervals thinner than a\n"
 	  "pixel merge into one summary per pixel, so the file stays under 5 MB.",
-	  ftl_cmd_timeline, FTL_CMD_EVENTS, FTL_INPUT_EVENTS },
+	  ftl_cmd_timeline, FTL_CMD_EVENTS, FTL_INPUT_EVENTS, FTL_FIELDS_ALL },
 	{ "plot", "KIND -o OUT.(png|svg|pdf) [--script-only] FILE...",
 	  "plots through gnuplot: durations, latency, rate, cpu, stack",
 	  "KIND is durations -f FUNC [-f FUNC]... (call duration histogram, log x, and\n"
@@ -130,7 +135,7 @@ const FtlCommand ftl_commands[] = {
 	  "the snapshots of a `record --stack` series). OUT.dat and OUT.gp are\n"
 	  "written beside OUT from a template in ftlens's data directory, then gnuplot runs\n"
 	  "them (by argv, no shell); --script-only leaves them for you to edit and run.",
-	  ftl_cmd_plot, FTL_CMD_EVENTS, FTL_INPUT_EVENTS | FTL_INPUT_STACKS },
+	  ftl_cmd_plot, FTL_CMD_EVENTS, FTL_INPUT_EVENTS | FTL_INPUT_STACKS, FTL_FIELDS_ALL },
 	{ "index", "FILE", "build the sparse index that --time windows seek with",
 	  "Reads a single-file text trace once and caches its sparse index in\n"
 	  "$XDG_CACHE_HOME/ftlens/ (default ~/.cache/ftlens/): every 4096th event's\n"
@@ -138,7 +143,7 @@ const FtlCommand ftl_commands[] = {
 	  "file's totals. Later --time windows parse only the part of the file they\n"
 	  "need, with the same output. Any pass over a file of 16 MiB or more builds\n"
 	  "it too; --no-index turns both off. Prints what the index holds.",
-	  ftl_cmd_index, FTL_CMD_EVENTS, FTL_INPUT_EVENTS },
+	  ftl_cmd_index, FTL_CMD_EVENTS, FTL_INPUT_EVENTS, FTL_FIELDS_ALL },
 	{ "fleet", "report|sched|oops|compare [options] INPUT...",
 	  "many traces and logs merged on a Dask cluster",
 	  "Runs ftlens on every file (files, directories, globs, or --manifest CSV\n"
@@ -150,7 +155,7 @@ const FtlCommand ftl_commands[] = {
 	  "and p99 that changed beyond a bootstrap interval. Percentiles come from\n"
 	  "merged histograms. A file that fails is listed with its error. `ftlens fleet\n"
 	  "COMMAND --help` lists each command's options; see ftlens-fleet(1).",
-	  ftl_cmd_fleet, 0, 0 },
+	  ftl_cmd_fleet, 0, 0, FTL_FIELDS_ALL },
 	{ "capture-script", "[record's options] [--flight | --oops] [-- COMMAND ARGS]",
 	  "a POSIX sh script that captures on a board with busybox only",
 	  "Prints a shell script for busybox ash (dash, any POSIX sh) that, run as root on\n"
@@ -161,8 +166,8 @@ const FtlCommand ftl_commands[] = {
 	  "cap.sh > cap.tar) or a directory (sh cap.sh -o DIR). Every command reads both.\n"
 	  "--flight saves the buffer each time tracing_on drops to 0; --oops arms\n"
 	  "ftrace_dump_on_oops for a serial console capture.",
-	  ftl_cmd_capture_script, 0, 0 },
-	{ NULL, NULL, NULL, NULL, NULL, 0, 0 },
+	  ftl_cmd_capture_script, 0, 0, FTL_FIELDS_ALL },
+	{ NULL, NULL, NULL, NULL, NULL, 0, 0, 0 },
 };
 
 const FtlCommand *ftl_cli_find(const char *name)
@@ -761,9 +766,8 @@ gboolean ftl_cli_no_selection(const FtlCliGlobals *g, const char *mode, GError *
 gboolean ftl_cli_setup(FtlCliGlobals *g, guint accept, int argc, char **argv, GError **error)
 {
 	const char *name = g->cmd->name;
-	/* a selection may read what the command does not */
-	if (ftl_cli_selecting(g))
-		g->open_flags &= ~(guint)FTL_OPEN_NO_FUNCS;
+	/* what the command reads is decoded; a selection may read anything */
+	g->read.skip = ftl_cli_selecting(g) ? 0 : FTL_FIELDS_ALL & ~g->cmd->fields;
 	FtlInputsOptions o = {
 		.command = name,
 		.accept = accept,

@@ -89,6 +89,10 @@ struct _FtlCommand {
 	gboolean (*run)(const FtlCommand *cmd, int argc, char **argv, GError **error);
 	guint flags;  /* FtlCommandFlags */
 	guint inputs; /* FtlInputKind bits: what its operands may be (0: none) */
+	/* FtlEventFields its analyses and views read (model/event.h): the
+	 * rest are left undecoded unless a selection option is given (a filter
+	 * may read any); FTL_FIELDS_ALL when in doubt */
+	guint fields;
 };
 
 extern const FtlCommand ftl_commands[];

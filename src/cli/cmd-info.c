@@ -19,8 +19,9 @@ gboolean ftl_cmd_info(const FtlCommand *cmd, int argc, char **argv, GError **err
 		return FALSE;
 	FtlFormat fmt = g.format;
 	gboolean json = fmt == FTL_FORMAT_JSON;
-	/* info shows no marker's caller and no function */
-	g.open_flags |= FTL_OPEN_NO_CALLERS | FTL_OPEN_NO_FUNCS;
+	/* info shows no marker's caller (and decodes only its table entry's
+	 * fields: no function, task name or payload) */
+	g.open_flags |= FTL_OPEN_NO_CALLERS;
 	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
 		return FALSE;
 	if (!ftl_cli_check_related_first(&g, error))

@@ -42,6 +42,24 @@ typedef enum {
 	FTL_EVENT_F_TS_COUNTER = 1u << 4,   /* timestamp is a raw counter, not ns */
 } FtlEventFlags;
 
+/* The members of an event a reader decodes only for a consumer that reads
+ * them (a command declares the ones its analyses and views read:
+ * FtlCommand.fields; readers get the rest as FtlReadOptions.skip). Time, CPU,
+ * pid, tgid, kind, name, flags, depth, payload and raw text, a marker's
+ * text, a LOST line's count and a stack's frames are always there. An
+ * undecoded member keeps its empty value (NULL, FTL_TS_NONE, -1, ""). */
+typedef enum {
+	FTL_FIELD_FUNC = 1u << 0,     /* u.graph.func, u.fn.func, u.fn.parent */
+	FTL_FIELD_COMM = 1u << 1,     /* comm, u.sw.prev_comm/next_comm, u.wake.comm */
+	FTL_FIELD_DURATION = 1u << 2, /* u.graph.duration and mark (an event with a time
+				       * has them anyway: a leaf's exit is timed by them) */
+	FTL_FIELD_RETVAL = 1u << 3,   /* u.graph.retval, has_retval, retval_hex */
+	FTL_FIELD_PAYLOAD = 1u << 4,  /* u.sw, u.wake and u.irq beyond their kind;
+				       * u.fn.repeats and last_ts */
+	FTL_FIELD_LAT = 1u << 5,      /* lat */
+	FTL_FIELDS_ALL = (1u << 6) - 1,
+} FtlEventFields;
+
 typedef enum {
 	FTL_MARKER_TRACE_MARKER, /* tracing_mark_write / print */
 	FTL_MARKER_PRINTK,	 /* bprint / bputs (trace_printk) */

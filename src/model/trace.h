@@ -22,11 +22,6 @@ typedef enum {
 	/* A view reads rows as they are asked for (the TUI's Events list): a
 	 * text reader parses two chunks ahead, not its share of the pool's. */
 	FTL_OPEN_BROWSE = 1u << 2,
-	/* The command reads no function's name (info: counts, spans, quality):
-	 * a text input leaves u.graph.func, u.fn.func and u.fn.parent NULL
-	 * rather than intern them. ftl_cli_setup() drops it when a selection
-	 * option is given (a filter may read them). */
-	FTL_OPEN_NO_FUNCS = 1u << 3,
 } FtlOpenFlags;
 
 FtlTrace *ftl_trace_new(const char *label, FtlOpenFlags flags);

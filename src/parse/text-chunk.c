@@ -23,6 +23,13 @@ TextParseMode ftl_text_parse_mode(void)
 	return TEXT_PARSE_FAST;
 }
 
+guint ftl_text_decode(TextParseMode mode, guint skip)
+{
+	if (mode == TEXT_PARSE_GENERAL || g_strcmp0(g_getenv("FTLENS_DECODE"), "all") == 0)
+		return FTL_FIELDS_ALL;
+	return FTL_FIELDS_ALL & ~skip;
+}
+
 TextChunk *ftl_text_chunk_new(void)
 {
 	TextChunk *c = g_new0(TextChunk, 1);
@@ -481,6 +488,7 @@ static void chunk_reset(TextChunk *c)
 	memset(&c->stats, 0, sizeof c->stats);
 	c->seqs = 0;
 	c->fast_lines = 0;
+	c->decoded = 0;
 	c->fgraph = c->latency = c->report = FALSE;
 	c->first_known = c->first_header = c->first_bad = G_MAXSIZE;
 	c->first_bad_line = 0;
@@ -496,7 +504,7 @@ void ftl_text_chunk_parse(TextChunk *c, const TextChunkCtx *ctx, const char *tex
 			.n = ctx->names,
 			.cpu_task = c->cpu_task,
 			.frames = c->frames,
-			.no_funcs = ctx->no_funcs },
+			.decode = ctx->decode },
 		.mode = ctx->mode,
 		.text = text,
 		.cur = text,
@@ -533,6 +541,7 @@ void ftl_text_chunk_parse(TextChunk *c, const TextChunkCtx *ctx, const char *tex
 		}
 	}
 	c->seqs = cp.seq;
+	c->decoded = cp.tl.decoded;
 	c->fgraph = cp.tl.fgraph;
 	c->latency = cp.tl.latency;
 	c->report = cp.tl.report;

@@ -34,6 +34,7 @@ typedef struct {
 	FtlSourceStats stats;	     /* the chunk's lines (leaf exits counted in events) */
 	guint64 seqs;		     /* seq numbers the chunk used */
 	guint64 fast_lines;	     /* lines the fast path took */
+	guint64 decoded;	     /* optional fields decoded (TextLine.decoded) */
 	gboolean fgraph, latency, report;
 	/* for the sniff: offsets of the first event or special line, of the
 	 * first header line ('#' lines alone do not make a trace: a README or a
@@ -58,12 +59,17 @@ typedef struct {
 	FtlStrPool *pool;
 	const TextNames *names;
 	TextParseMode mode;
-	gboolean no_funcs; /* FTL_OPEN_NO_FUNCS */
+	guint decode; /* FtlEventFields to decode: ftl_text_decode() */
 } TextChunkCtx;
 
 /* The mode FTLENS_TEXT_PARSE names ("fast", the default, "general",
  * "verify"), read once per source. */
 TextParseMode ftl_text_parse_mode(void);
+/* The FtlEventFields a source parsed in mode decodes, of which a reader
+ * may skip skip (FtlReadOptions.skip): all of them with "general" (the
+ * reference) or FTLENS_DECODE=all (the check that every command declares
+ * what it reads), read once per source. */
+guint ftl_text_decode(TextParseMode mode, guint skip);
 
 TextChunk *ftl_text_chunk_new(void);
 void ftl_text_chunk_free(TextChunk *c);

@@ -72,8 +72,11 @@ static const char *event_timestamp(TextLine *tl, const char *p, const char *e)
 	return NULL;
 }
 
-static void event_set_lat(FtlEvent *ev, const char *p, const char *e)
+static void event_set_lat(TextLine *tl, const char *p, const char *e)
 {
+	FtlEvent *ev = tl->ev;
+	if (!text_decodes(tl, FTL_FIELD_LAT))
+		return;
 	gsize n = MIN((gsize)(e - p), sizeof ev->lat - 1);
 	memcpy(ev->lat, p, n);
 	ev->lat[n] = 0;
@@ -117,7 +120,7 @@ TextLineResult ftl_text_parse_event_line(TextLine *tl, const char *p, const char
 			for (const char *c2 = q; c2 < f; c2++)
 				flags = flags && event_is_flag_char(*c2);
 			if (flags) {
-				event_set_lat(ev, q, f);
+				event_set_lat(tl, q, f);
 				q = text_skip_ws(f, e);
 			}
 		}
@@ -131,7 +134,7 @@ TextLineResult ftl_text_parse_event_line(TextLine *tl, const char *p, const char
 			f++;
 		if (f == c || f >= e || (*f != ' ' && *f != '\t') || f - c > 7)
 			return TEXT_LINE_NONE;
-		event_set_lat(ev, c, f);
+		event_set_lat(tl, c, f);
 		q = text_skip_ws(f, e);
 		tl->latency = TRUE;
 	}
@@ -144,7 +147,8 @@ TextLineResult ftl_text_parse_event_line(TextLine *tl, const char *p, const char
 	while (ce > comm && (ce[-1] == ' ' || ce[-1] == '\t'))
 		ce--;
 	ev->pid = pid;
-	if (!(ce - comm == 5 && memcmp(comm, "<...>", 5) == 0) && ce > comm)
+	if (!(ce - comm == 5 && memcmp(comm, "<...>", 5) == 0) && ce > comm &&
+	    text_decodes(tl, FTL_FIELD_COMM))
 		ev->comm = ftl_text_intern(tl, comm, ce);
 	q = text_skip_ws(q, e);
 	return ftl_text_classify_payload(tl, q, e);

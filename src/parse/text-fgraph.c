@@ -10,9 +10,11 @@
 
 #include "parse/text-payload.h"
 
-/* "comm-pid" (trimmed); fills comm/pid and returns TRUE. */
-static gboolean fgraph_comm_pid(TextLine *tl, const char *p, const char *e, const char **comm,
-				gint32 *pid)
+/* "comm-pid" (trimmed); fills comm/pid and returns TRUE. The name is "<...>"
+ * when it returns 1, another one when it returns 2 (decoded into *comm or
+ * not); 0: not "comm-pid". */
+static int fgraph_comm_pid(TextLine *tl, const char *p, const char *e, const char **comm,
+			   gint32 *pid)
 {
 	p = text_skip_ws(p, e);
 	while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
@@ -26,8 +28,12 @@ static gboolean fgraph_comm_pid(TextLine *tl, const char *p, const char *e, cons
 	ftl_scan_u64(d, e, &v);
 	*pid = (gint32)MIN(v, G_MAXINT32);
 	const char *ce = d - 1;
-	*comm = (ce - p == 5 && memcmp(p, "<...>", 5) == 0) ? NULL : ftl_text_intern(tl, p, ce);
-	return TRUE;
+	if (ce - p == 5 && memcmp(p, "<...>", 5) == 0) {
+		*comm = NULL;
+		return 1;
+	}
+	*comm = text_decodes(tl, FTL_FIELD_COMM) ? ftl_text_intern(tl, p, ce) : NULL;
+	return 2;
 }
 
 /* " 0)    bash-4802   =>    <idle>-0   ", a line without a '|' (every
@@ -55,19 +61,52 @@ static gboolean fgraph_task_switch(TextLine *tl, const char *p, const char *e)
 	return TRUE;
 }
 
-/* The duration column: "+ 13.445 us", "0.551 us", "$ 3594274 us". */
-static gboolean fgraph_duration(const char *p, const char *e, gint64 *ns, char *mark)
+/* The end of the microseconds at p as ftl_scan_usecs() reads them, or
+ * NULL where it reads none, without their value: digits, then '.' and
+ * digits. Sixteen digits or more before the '.' may be too many (it
+ * refuses those): the caller then asks it. */
+static const char *fgraph_skip_usecs(const char *p, const char *e, gboolean *unsure)
 {
-	*mark = ' ';
+	const char *q = text_skip_digits(p, e);
+	*unsure = q - p >= 16;
+	if (q == p)
+		return NULL;
+	return q < e && *q == '.' ? text_skip_digits(q + 1, e) : q;
+}
+
+/* The duration column: "+ 13.445 us", "0.551 us", "$ 3594274 us". With
+ * value FALSE (a line whose duration no one reads) only the form is
+ * checked, as strictly: *ns and *mark keep their empty values. */
+static gboolean fgraph_duration(const char *p, const char *e, gboolean value, gint64 *ns,
+				char *mark)
+{
+	char m = ' ';
 	if (p < e && (*p == '+' || *p == '!' || *p == '#' || *p == '*' || *p == '@' || *p == '$')) {
-		*mark = *p;
+		m = *p;
 		p = text_skip_ws(p + 1, e);
 	}
-	const char *q = ftl_scan_usecs(p, e, ns);
+	gint64 v;
+	gboolean unsure = FALSE;
+	const char *q = value ? NULL : fgraph_skip_usecs(p, e, &unsure);
+	if (value || unsure)
+		q = ftl_scan_usecs(p, e, &v);
 	if (!q)
 		return FALSE;
 	q = text_skip_ws(q, e);
-	return text_has_prefix(q, e, "us") && text_skip_ws(q + 2, e) == e;
+	if (!text_has_prefix(q, e, "us") || text_skip_ws(q + 2, e) != e)
+		return FALSE;
+	if (value) {
+		*ns = v;
+		*mark = m;
+	}
+	return TRUE;
+}
+
+/* Whether the line's duration is decoded: when asked, or when the line has
+ * a time (a leaf's exit is timed by it). */
+static inline gboolean fgraph_wants_duration(TextLine *tl)
+{
+	return tl->ev->ts != FTL_TS_NONE || text_decodes(tl, FTL_FIELD_DURATION);
 }
 
 static gboolean fgraph_is_flags(const char *p, const char *e)
@@ -126,6 +165,9 @@ typedef struct {
 	int irq; /* 1: "==========>", -1: "<==========", 0: neither */
 	const char *comm;
 	gint32 pid; /* -1: no funcgraph-proc column */
+	/* a funcgraph-proc column named its task (not "<...>"), whether the
+	 * name is decoded or not: no second one is looked for then */
+	gboolean named;
 	gboolean have_bar;
 	gboolean no_bar; /* not one '|' after the CPU column */
 } FgraphColumns;
@@ -148,23 +190,28 @@ static void fgraph_columns(TextLine *tl, const char **q, const char *e, gboolean
 		const char *se = bar;
 		while (se > s && (se[-1] == ' ' || se[-1] == '\t'))
 			se--;
-		gint64 d;
-		char m;
+		gint64 d = FTL_TS_NONE;
+		char m = ' ';
+		int named;
 		if (se == s) {
 			/* blank duration column */
 		} else if (se - s == 11 && text_has_prefix(s, se, "==========>")) {
 			c->irq = 1;
 		} else if (se - s == 11 && text_has_prefix(s, se, "<==========")) {
 			c->irq = -1;
-		} else if (fgraph_duration(s, se, &d, &m)) {
+		} else if (fgraph_duration(s, se, fgraph_wants_duration(tl), &d, &m)) {
 			c->dur = d;
 			c->mark = m;
 		} else if (fgraph_is_flags(s, se) && have_cpu) {
-			gsize n = MIN((gsize)(se - s), sizeof ev->lat - 1);
-			memcpy(ev->lat, s, n);
-			ev->lat[n] = 0;
-		} else if (have_cpu && !c->comm && fgraph_comm_pid(tl, s, se, &c->comm, &c->pid)) {
+			if (text_decodes(tl, FTL_FIELD_LAT)) {
+				gsize n = MIN((gsize)(se - s), sizeof ev->lat - 1);
+				memcpy(ev->lat, s, n);
+				ev->lat[n] = 0;
+			}
+		} else if (have_cpu && !c->named &&
+			   (named = fgraph_comm_pid(tl, s, se, &c->comm, &c->pid))) {
 			/* funcgraph-proc column */
+			c->named = named == 2;
 		} else {
 			break;
 		}
@@ -339,7 +386,7 @@ TextLineResult ftl_text_parse_fgraph_fast(TextLine *tl, const TextFgraphLayout *
 		const char *se = bar;
 		while (se > s && (se[-1] == ' ' || se[-1] == '\t'))
 			se--;
-		if (!fgraph_duration(s, se, &c.dur, &c.mark))
+		if (!fgraph_duration(s, se, fgraph_wants_duration(tl), &c.dur, &c.mark))
 			return TEXT_LINE_NONE;
 	}
 	const char *f = text_skip_spaces(bar + 1, e);

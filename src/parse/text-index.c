@@ -29,6 +29,12 @@ static FtlIndexState text_index_build(FtlSource *src, const FtlIndexKey *key, Ft
 				       FTL_INDEX_AUTO_MIN >> 20);
 		return FTL_INDEX_NONE;
 	}
+	if (!ftl_text_source_decodes_all(src)) {
+		*why = g_strdup_printf("'%s': no index (%s) and none built by a command that "
+				       "leaves task names undecoded",
+				       src->path, text_index_why(load_error));
+		return FTL_INDEX_NONE;
+	}
 	ftl_text_source_build_index(src, key, stride ? stride : FTL_INDEX_STRIDE);
 	*why = g_strdup_printf("'%s': building the index (%s)", src->path,
 			       text_index_why(load_error));

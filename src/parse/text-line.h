@@ -60,8 +60,19 @@ typedef struct {
 	gboolean fgraph;  /* saw function_graph lines */
 	gboolean latency; /* saw latency-format lines */
 	gboolean report;  /* trace-cmd report text */
-	gboolean no_funcs; /* FTL_OPEN_NO_FUNCS: function names are left NULL */
+	guint decode;	   /* FtlEventFields the parsers decode (the rest stay empty) */
+	guint64 decoded;   /* optional fields decoded, a count for tests */
 } TextLine;
+
+/* Whether tl decodes field (an FtlEventFields bit); counts the answers
+ * that say yes. */
+static inline gboolean text_decodes(TextLine *tl, guint field)
+{
+	if (!(tl->decode & field))
+		return FALSE;
+	tl->decoded++;
+	return TRUE;
+}
 
 /* Parse results for one line. */
 typedef enum {

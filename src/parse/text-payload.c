@@ -47,7 +47,9 @@ static guint payload_fields(const FtlEvent *ev, const char *const *keys, guint n
 static void payload_task(TextLine *tl, guint got, const FtlSlice *f, const char **comm, gint32 *pid,
 			 gint32 *prio)
 {
-	*comm = (got & 2) && f[1].len ? ftl_text_intern(tl, f[1].p, f[1].p + f[1].len) : NULL;
+	*comm = (got & 2) && f[1].len && text_decodes(tl, FTL_FIELD_COMM)
+			? ftl_text_intern(tl, f[1].p, f[1].p + f[1].len)
+			: NULL;
 	if (got & 1)
 		*pid = payload_int(f[0], -1);
 	if (got & 4)
@@ -79,7 +81,7 @@ static const char *payload_comm_pid_prio(TextLine *tl, const char *p, const char
 	const char *r = ftl_scan_u64(br + 2, e, &pr);
 	if (!r || r >= e || *r != ']')
 		return NULL;
-	*comm = ftl_text_intern(tl, p, colon);
+	*comm = text_decodes(tl, FTL_FIELD_COMM) ? ftl_text_intern(tl, p, colon) : NULL;
 	*pid = (gint32)MIN(v, G_MAXINT32);
 	*prio = (gint32)MIN(pr, G_MAXINT32);
 	return r + 1;
@@ -94,6 +96,8 @@ static void payload_sched_switch(TextLine *tl)
 	memset(&ev->u.sw, 0, sizeof ev->u.sw);
 	ev->u.sw.prev_pid = ev->u.sw.next_pid = -1;
 	ev->u.sw.prev_prio = ev->u.sw.next_prio = -1;
+	if (!text_decodes(tl, FTL_FIELD_PAYLOAD))
+		return;
 	static const char *const keys[] = { "prev_pid",	 "prev_comm", "prev_prio", "next_pid",
 					    "next_comm", "next_prio", "prev_state" };
 	FtlSlice f[G_N_ELEMENTS(keys)];
@@ -137,6 +141,8 @@ static void payload_sched_wakeup(TextLine *tl)
 	ev->kind = FTL_EVENT_SCHED_WAKEUP;
 	memset(&ev->u.wake, 0, sizeof ev->u.wake); /* as in payload_sched_switch() */
 	ev->u.wake.pid = ev->u.wake.prio = ev->u.wake.target_cpu = -1;
+	if (!text_decodes(tl, FTL_FIELD_PAYLOAD))
+		return;
 	static const char *const keys[] = { "pid", "comm", "prio", "target_cpu" };
 	FtlSlice f[G_N_ELEMENTS(keys)];
 	guint got = payload_fields(ev, keys, G_N_ELEMENTS(keys), f);
@@ -164,6 +170,8 @@ static void payload_irq(TextLine *tl, gboolean entry)
 	FtlEvent *ev = tl->ev;
 	ev->kind = entry ? FTL_EVENT_IRQ_ENTRY : FTL_EVENT_IRQ_EXIT;
 	ev->u.irq.irq = -1;
+	if (!text_decodes(tl, FTL_FIELD_PAYLOAD))
+		return;
 	static const char *const keys[] = { "irq", "name", "ret" };
 	FtlSlice f[G_N_ELEMENTS(keys)];
 	guint got = payload_fields(ev, keys, G_N_ELEMENTS(keys), f);
@@ -214,12 +222,14 @@ static gboolean payload_function(TextLine *tl, const char *p, const char *e)
 			return FALSE;
 	ev->kind = FTL_EVENT_FUNC;
 	ev->name = tl->n->function;
-	if (!tl->no_funcs) {
+	if (text_decodes(tl, FTL_FIELD_FUNC)) {
 		ev->u.fn.func = ftl_text_intern(tl, p, fe);
 		ev->u.fn.parent = pe > pp ? ftl_text_intern(tl, pp, pe) : NULL;
 	}
 	ev->u.fn.last_ts = FTL_TS_NONE;
-	const char *r = arrow ? g_strstr_len(pe, e - pe, "(repeats: ") : NULL;
+	const char *r = arrow && text_decodes(tl, FTL_FIELD_PAYLOAD)
+				? g_strstr_len(pe, e - pe, "(repeats: ")
+				: NULL;
 	if (r) {
 		guint64 n;
 		const char *q = ftl_scan_u64(r + 10, e, &n);
@@ -277,7 +287,7 @@ static gboolean payload_legacy_sched(TextLine *tl, const char *p, const char *e)
 	const char *comm = NULL;
 	if (q + 2 < e && q[0] == ':') {
 		const char *c = text_skip_ws(q + 2, e);
-		if (c < e)
+		if (c < e && text_decodes(tl, FTL_FIELD_COMM))
 			comm = ftl_text_intern(tl, c, e);
 	}
 	ev->payload = (FtlSlice){ p, (guint32)(e - p) };
@@ -366,7 +376,7 @@ static TextLineResult payload_funcgraph(TextLine *tl, gboolean entry, const char
 	ev->kind = entry ? FTL_EVENT_FUNC_ENTRY : FTL_EVENT_FUNC_EXIT;
 	ev->u.graph.duration = FTL_TS_NONE;
 	ev->u.graph.mark = ' ';
-	if (!tl->no_funcs && ftl_event_field(ev, "func", &v) && v.len)
+	if (ftl_event_field(ev, "func", &v) && v.len && text_decodes(tl, FTL_FIELD_FUNC))
 		ev->u.graph.func = ftl_text_intern(tl, v.p, v.p + v.len);
 	if (ftl_event_field(ev, "depth", &v))
 		ev->u.graph.depth = payload_int(v, 0);
@@ -466,6 +476,8 @@ TextLineResult ftl_text_classify_payload(TextLine *tl, const char *p, const char
 static void fgraph_tail_comment(TextLine *tl, const char *p, const char *e)
 {
 	FtlEvent *ev = tl->ev;
+	if (!(tl->decode & (FTL_FIELD_FUNC | FTL_FIELD_RETVAL)))
+		return; /* it holds nothing else */
 	p = text_skip_ws(p, e);
 	if (!text_has_prefix(p, e, "/*"))
 		return;
@@ -491,9 +503,9 @@ static void fgraph_tail_comment(TextLine *tl, const char *p, const char *e)
 		const char *n2 = ne;
 		if (n2 - c > 2 && n2[-2] == '(' && n2[-1] == ')')
 			n2 -= 2;
-		ev->u.graph.func = tl->no_funcs ? NULL : ftl_text_intern(tl, c, n2);
+		ev->u.graph.func = text_decodes(tl, FTL_FIELD_FUNC) ? ftl_text_intern(tl, c, n2) : NULL;
 	}
-	if (eq) {
+	if (eq && text_decodes(tl, FTL_FIELD_RETVAL)) {
 		const char *v = text_skip_ws(eq + 1, ce);
 		gint64 rv;
 		if (ftl_slice_to_i64((FtlSlice){ v, (guint32)(ce - v) }, &rv)) {
@@ -600,7 +612,8 @@ TextLineResult ftl_text_parse_fgraph_call(TextLine *tl, const char *p, const cha
 	const char *after = text_skip_ws(close + 1, e);
 	if (after >= e)
 		return TEXT_LINE_NONE;
-	ev->u.graph.func = tl->no_funcs ? NULL : ftl_text_intern(tl, p, open);
+	if (text_decodes(tl, FTL_FIELD_FUNC))
+		ev->u.graph.func = ftl_text_intern(tl, p, open);
 	ev->kind = FTL_EVENT_FUNC_ENTRY;
 	ev->name = tl->n->funcgraph_entry;
 	ev->payload = (FtlSlice){ p, (guint32)(e - p) };
@@ -635,7 +648,8 @@ TextLineResult ftl_text_parse_fgraph_call_fast(TextLine *tl, const char *f, cons
 		leaf = e - open == 3 && open[2] == ';';
 		if (!leaf && !(e - open == 4 && open[2] == ' ' && open[3] == '{'))
 			return TEXT_LINE_NONE;
-		ev->u.graph.func = tl->no_funcs ? NULL : ftl_text_intern(tl, f, open);
+		if (text_decodes(tl, FTL_FIELD_FUNC))
+			ev->u.graph.func = ftl_text_intern(tl, f, open);
 		ev->kind = FTL_EVENT_FUNC_ENTRY;
 		ev->name = tl->n->funcgraph_entry;
 	}

@@ -62,6 +62,7 @@ typedef struct {
 	GArray *last_ts;  /* gint64 per CPU, for the time_backwards diagnostic */
 	gboolean fgraph, latency, report;
 	guint64 fast_lines; /* lines the fast path took, for FTLENS_TEXT_PARSE=verify */
+	guint64 decoded;    /* optional fields decoded, for the same */
 	TextIndexing *ix; /* NULL unless a sparse index is built or used */
 	TextPrior *prior; /* made when a CPU's first event comes before any switch */
 } TextSource;
@@ -173,6 +174,7 @@ static gboolean text_end_chunk(TextSource *ts, GError **error)
 	ts->base_line += c->stats.total_lines;
 	ts->base_seq += c->seqs;
 	ts->fast_lines += c->fast_lines;
+	ts->decoded += c->decoded;
 	ts->fgraph |= c->fgraph;
 	ts->latency |= c->latency;
 	ts->report |= c->report;
@@ -570,8 +572,9 @@ static void text_free(FtlSource *src)
 	/* what a test needs to know that the fast path was checked at all */
 	if (ts->ctx.mode == TEXT_PARSE_VERIFY && ts->base.trace)
 		g_printerr("ftlens: FTLENS_TEXT_PARSE=verify: %" G_GUINT64_FORMAT
-			   " of %" G_GUINT64_FORMAT " event lines through the fast path\n",
-			   ts->fast_lines, ts->base.stats.event_lines);
+			   " of %" G_GUINT64_FORMAT " event lines through the fast path; "
+			   "%" G_GUINT64_FORMAT " optional fields decoded\n",
+			   ts->fast_lines, ts->base.stats.event_lines, ts->decoded);
 	ftl_line_reader_free(ts->reader);
 	ftl_input_free(ts->input);
 	g_ptr_array_unref(ts->spare);
@@ -633,10 +636,8 @@ static TextSource *text_source_new(FtlTrace *trace, FtlStream *stream, gint cpu_
 				  .cpu_hint = cpu_hint,
 				  .pool = ftl_trace_pool(trace),
 				  .names = &ts->names,
-				  .mode = ftl_text_parse_mode(),
-				  .no_funcs = (ftl_trace_flags(trace) & FTL_OPEN_NO_FUNCS) != 0 };
-	/* "general" is the reference: every field decoded */
-	ts->ctx.no_funcs &= ts->ctx.mode != TEXT_PARSE_GENERAL;
+				  .mode = ftl_text_parse_mode() };
+	ts->ctx.decode = ftl_text_decode(ts->ctx.mode, ftl_trace_read_options(trace)->skip);
 	FtlLineReaderFuncs funcs = {
 		.parse = text_parse_chunk,
 		.free_result = text_spare_chunk,
@@ -797,6 +798,11 @@ static TextIndexing *text_indexing(TextSource *ts)
 		ts->ix->stop_point = -1;
 	}
 	return ts->ix;
+}
+
+gboolean ftl_text_source_decodes_all(FtlSource *src)
+{
+	return ((TextSource *)src)->ctx.decode == FTL_FIELDS_ALL;
 }
 
 void ftl_text_source_build_index(FtlSource *src, const FtlIndexKey *key, guint stride)

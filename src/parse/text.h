@@ -30,6 +30,9 @@ gboolean ftl_text_source_is(const FtlSource *src);
 /* The identity of the file a text source reads, for its index; FALSE when it
  * reads no regular uncompressed file (memory, a pipe, gzip or zstd). */
 gboolean ftl_text_source_index_key(FtlSource *src, FtlIndexKey *key);
+/* Whether the source decodes every field (FtlEventFields): an index records
+ * the tasks' names, so a pass that leaves some undecoded builds none. */
+gboolean ftl_text_source_decodes_all(FtlSource *src);
 /* Records an index with a point every stride events on the pass that reads
  * this source (which must not have given an event yet); saved to the cache
  * when the pass reaches the end without an error. */

@@ -32,6 +32,8 @@ typedef struct {
 	guint threads;	    /* a text reader's parse threads; 0: one per online CPU */
 	guint64 max_expand; /* disk an expanded copy (compressed file, pipe, device) may
 			     * take; 0: FTL_INPUT_MAX_EXPAND_DEFAULT */
+	guint skip;	    /* FtlEventFields (model/event.h) no consumer reads: a
+			     * reader may leave them undecoded; 0: decode all */
 } FtlReadOptions;
 
 guint ftl_read_threads(const FtlReadOptions *ro);

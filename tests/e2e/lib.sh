@@ -105,6 +105,49 @@ quiet() {
 	fi
 }
 
+# run_outputs OUT ENV CMD FILE...: ftlens CMD's stdout, stderr, exit status
+# and output files (flame, timeline and export write one, split a
+# directory) into the one file OUT, run with the environment words ENV
+# ("" for none; "FTLENS_DECODE=all"); the output's name in messages, a
+# sanitizer report's addresses and pid made the same in every run, so that
+# two runs compare with cmp.
+run_outputs() {
+	_out=$1 _env=$2 _cmd=$3
+	shift 3
+	rm -rf "$_out".file "$_out".dir
+	case $_cmd in
+	flame | timeline) set -- "$_cmd" -o "$_out".file "$@" ;;
+	export) set -- export --to folded -o "$_out".file "$@" ;;
+	split) set -- split --per-cpu -o "$_out".dir "$@" ;;
+	*) set -- "$_cmd" "$@" ;;
+	esac
+	# shellcheck disable=SC2086
+	env $_env "$FTLENS" "$@" >"$_out" 2>&1
+	echo "rc=$?" >>"$_out"
+	[ ! -f "$_out".file ] || cat "$_out".file >>"$_out"
+	if [ -d "$_out".dir ]; then
+		(cd "$_out".dir && find . -type f | sort | while read -r _f; do
+			echo "== $_f" && cat "$_f"
+		done) >>"$_out"
+	fi
+	sed -i -E -e "s|$_out\\.|OUT.|g" -e 's/0x[0-9a-f]+/0xADDR/g' \
+		-e 's/==[0-9]+==/==PID==/g' "$_out"
+}
+
+# same_outputs ENV_A ENV_B CMD FILE...: run_outputs of CMD in environment
+# ENV_A (into $T/a.s) and in ENV_B (into $T/b.s) are the same bytes; a
+# difference is shown.
+same_outputs() {
+	_a=$1 _b=$2
+	shift 2
+	run_outputs "$T/a.s" "$_a" "$@"
+	run_outputs "$T/b.s" "$_b" "$@"
+	cmp -s "$T/a.s" "$T/b.s" && return 0
+	echo "# $1 $2: '${_a:-default}' and '${_b:-default}' differ:"
+	diff "$T/a.s" "$T/b.s" | head -n 10 | sed 's/^/#   /'
+	return 1
+}
+
 json_get() {
 	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }

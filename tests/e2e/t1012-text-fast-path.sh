@@ -16,40 +16,9 @@
 make_tmpdir
 plan 14
 
-# run MODE NAME CMD FILE...: CMD's stdout, stderr, status and output file
-# into $T/MODE.NAME.
-run() {
-	mode=$1 name=$2 cmd=$3
-	shift 3
-	out=$T/$mode.$name
-	rm -f "$out".file
-	case $cmd in
-	flame | timeline) set -- "$cmd" -o "$out".file "$@" ;;
-	export) set -- export --to folded -o "$out".file "$@" ;;
-	*) set -- "$cmd" "$@" ;;
-	esac
-	if [ "$mode" = fast ]; then
-		"$FTLENS" "$@" >"$out" 2>&1
-	else
-		FTLENS_TEXT_PARSE=$mode "$FTLENS" "$@" >"$out" 2>&1
-	fi
-	echo "rc=$?" >>"$out"
-	[ ! -f "$out".file ] || cat "$out".file >>"$out"
-	# the output file's name is in some messages; a sanitizer's report
-	# (of a fault of both parsers' runs alike) has addresses and a pid
-	sed -i -E -e "s|$T/$mode\\.|OUT.|g" -e 's/0x[0-9a-f]+/0xADDR/g' \
-		-e 's/==[0-9]+==/==PID==/g' "$out"
-}
-
-# same CMD FILE...: general and fast agree; a difference is shown.
-same() {
-	run general s "$@"
-	run fast s "$@"
-	cmp -s "$T/general.s" "$T/fast.s" && return 0
-	echo "# $1 $2: FTLENS_TEXT_PARSE=general and the fast path differ:"
-	diff "$T/general.s" "$T/fast.s" | head -n 10 | sed 's/^/#   /'
-	return 1
-}
+# same CMD FILE...: FTLENS_TEXT_PARSE=general and the fast path give the
+# same bytes (lib.sh's same_outputs); a difference is shown.
+same() { same_outputs FTLENS_TEXT_PARSE=general "" "$@"; }
 
 # fast_lines FILE...: the lines the fast path took, by verify's count
 # (dump's status in $T/verify.rc); status 1 when verify aborted.

@@ -9,6 +9,7 @@
 
 #include "model/iter.h"
 #include "parse/open.h"
+#include "parse/text-chunk.h"
 #include "unit.h"
 #include "util/error.h"
 
@@ -760,7 +761,183 @@ static void test_doc_indent_and_hwbranch(void)
 	ASSERT_STR(ftl_trace_tracer(p->trace), "hw-branch-tracer");
 }
 
+/* ---- decoding on demand: the chunk parser with a field mask ------------- */
+
+/* One line of each kind with every optional field (FtlEventFields): timed
+ * and untimed function_graph lines on the fast path and off it, event
+ * lines with latency flags, task names, sched and irq payloads, and the
+ * function tracer's parent and repeats. */
+static const char decode_text[] =
+	" 2573.403467 |   1)   bash-4802   |               |  do_sys_open() {\n"
+	" 2573.403470 |   1)   bash-4802   |   0.551 us    |    getname(); /* = 0x1 */\n"
+	" 2573.403480 |   1)   bash-4802   | + 13.445 us   |  } /* do_sys_open = -2 */\n"
+	/* a '|' in a comment after a task column: no second task column */
+	" 2573.403490 |   1)   bash-4802   |               |  /* tracing_mark_write: x-1 | y */\n"
+	" 0)               |  vfs_read() {\n"
+	" 0)   0.461 us    |    rw_verify_area();\n"
+	" 0) ! 101.049 us  |  }\n"
+	"          <idle>-0     [001] d..2  100.000001: sched_switch: prev_comm=swapper/1 "
+	"prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=bash next_pid=4802 next_prio=120\n"
+	"            bash-4802  [001] d.h.  100.000002: irq_handler_entry: irq=24 name=eth0\n"
+	"            bash-4802  [001] dNh1  100.000003: sched_wakeup: comm=kworker/1:1 pid=77 "
+	"prio=120 target_cpu=001\n"
+	"            bash-4802  [001] ....  100.000004: ksys_read <-do_syscall_64 (repeats: 3, "
+	"last_ts: 100.000010)\n";
+
+/* The optional fields ev has (FtlEventFields bits): the ones not empty. */
+static guint decode_present(const FtlEvent *ev)
+{
+	guint f = 0;
+	if (ev->comm)
+		f |= FTL_FIELD_COMM;
+	if (ev->lat[0])
+		f |= FTL_FIELD_LAT;
+	switch (ev->kind) {
+	case FTL_EVENT_FUNC_ENTRY:
+	case FTL_EVENT_FUNC_EXIT:
+		if (ev->u.graph.func)
+			f |= FTL_FIELD_FUNC;
+		if (ev->u.graph.duration != FTL_TS_NONE || ev->u.graph.mark != ' ')
+			f |= FTL_FIELD_DURATION;
+		if (ev->u.graph.has_retval)
+			f |= FTL_FIELD_RETVAL;
+		break;
+	case FTL_EVENT_FUNC:
+		if (ev->u.fn.func || ev->u.fn.parent)
+			f |= FTL_FIELD_FUNC;
+		if (ev->u.fn.repeats || ev->u.fn.last_ts != FTL_TS_NONE)
+			f |= FTL_FIELD_PAYLOAD;
+		break;
+	case FTL_EVENT_SCHED_SWITCH:
+		if (ev->u.sw.prev_comm || ev->u.sw.next_comm)
+			f |= FTL_FIELD_COMM;
+		if (ev->u.sw.prev_pid != -1 || ev->u.sw.next_pid != -1 || ev->u.sw.prev_state.len)
+			f |= FTL_FIELD_PAYLOAD;
+		break;
+	case FTL_EVENT_SCHED_WAKEUP:
+		if (ev->u.wake.comm)
+			f |= FTL_FIELD_COMM;
+		if (ev->u.wake.pid != -1 || ev->u.wake.target_cpu != -1)
+			f |= FTL_FIELD_PAYLOAD;
+		break;
+	case FTL_EVENT_IRQ_ENTRY:
+		if (ev->u.irq.irq != -1 || ev->u.irq.name.len)
+			f |= FTL_FIELD_PAYLOAD;
+		break;
+	default:
+		break;
+	}
+	return f;
+}
+
+static const char *decode_func(const FtlEvent *ev)
+{
+	const char *f = ev->kind == FTL_EVENT_FUNC ? ev->u.fn.func
+		      : ev->kind == FTL_EVENT_FUNC_ENTRY || ev->kind == FTL_EVENT_FUNC_EXIT
+			      ? ev->u.graph.func
+			      : NULL;
+	return f ? f : "";
+}
+
+typedef struct {
+	FtlStrPool *pool;
+	TextNames names;
+	TextChunk *c;
+} DecodeRun;
+
+static void decode_run(DecodeRun *r, guint decode)
+{
+	r->pool = ftl_strpool_new();
+	ftl_text_names_init(&r->names, r->pool);
+	r->c = ftl_text_chunk_new();
+	TextChunkCtx ctx = { .cpu_hint = -1,
+			     .pool = r->pool,
+			     .names = &r->names,
+			     .mode = TEXT_PARSE_FAST,
+			     .decode = decode };
+	ftl_text_chunk_parse(r->c, &ctx, decode_text, sizeof decode_text - 1);
+}
+
+static void decode_clear(DecodeRun *r)
+{
+	ftl_text_chunk_free(r->c);
+	ftl_strpool_free(r->pool);
+}
+
+/* Whether the pool holds name: interning it does not grow the pool. */
+static gboolean decode_pool_has(FtlStrPool *pool, const char *name)
+{
+	guint n = ftl_strpool_size(pool);
+	ftl_strpool_intern(pool, name);
+	return ftl_strpool_size(pool) == n;
+}
+
+/* Each mask decodes its fields exactly as everything decoded gives them and
+ * leaves every other optional field empty (a timed function_graph line
+ * keeps its duration: its leaf's exit is timed by it); what every event
+ * has (time, CPU, task id, kind, name, depth, text) never changes. */
+static void test_decode_mask(void)
+{
+	DecodeRun all;
+	decode_run(&all, FTL_FIELDS_ALL);
+	GArray *a = all.c->events;
+	CU_ASSERT_EQUAL_FATAL(a->len, 13); /* eleven lines, two leaves' exits */
+	CU_ASSERT_EQUAL(all.c->stats.unparsed_lines, 0);
+	CU_ASSERT(all.c->fast_lines > 0);
+	CU_ASSERT(all.c->decoded > 0);
+	guint seen = 0;
+	for (guint i = 0; i < a->len; i++)
+		seen |= decode_present(&g_array_index(a, FtlEvent, i));
+	CU_ASSERT_EQUAL(seen, FTL_FIELDS_ALL); /* the text has each field */
+	guint masks[] = { 0,
+			  FTL_FIELD_FUNC,
+			  FTL_FIELD_COMM,
+			  FTL_FIELD_DURATION,
+			  FTL_FIELD_RETVAL,
+			  FTL_FIELD_PAYLOAD,
+			  FTL_FIELD_LAT,
+			  FTL_FIELDS_ALL & ~FTL_FIELD_COMM };
+	for (guint m = 0; m < G_N_ELEMENTS(masks); m++) {
+		DecodeRun r;
+		decode_run(&r, masks[m]);
+		GArray *b = r.c->events;
+		CU_ASSERT_EQUAL_FATAL(b->len, a->len);
+		CU_ASSERT_EQUAL(r.c->fast_lines, all.c->fast_lines);
+		if (masks[m] == 0)
+			CU_ASSERT_EQUAL(r.c->decoded, 0);
+		for (guint i = 0; i < a->len; i++) {
+			const FtlEvent *x = &g_array_index(a, FtlEvent, i);
+			const FtlEvent *y = &g_array_index(b, FtlEvent, i);
+			CU_ASSERT(x->ts == y->ts && x->cpu == y->cpu && x->pid == y->pid &&
+				  x->kind == y->kind && x->flags == y->flags &&
+				  g_strcmp0(x->name, y->name) == 0 && x->payload.p == y->payload.p &&
+				  x->payload.len == y->payload.len && x->raw.p == y->raw.p);
+			if (x->kind == FTL_EVENT_FUNC_ENTRY || x->kind == FTL_EVENT_FUNC_EXIT)
+				CU_ASSERT_EQUAL(x->u.graph.depth, y->u.graph.depth);
+			guint kept = masks[m];
+			if (x->ts != FTL_TS_NONE)
+				kept |= FTL_FIELD_DURATION;
+			guint px = decode_present(x), py = decode_present(y);
+			CU_ASSERT_EQUAL(py & ~kept, 0);
+			CU_ASSERT_EQUAL(px & kept, py);
+			if (masks[m] & FTL_FIELD_FUNC)
+				CU_ASSERT_STRING_EQUAL(decode_func(x), decode_func(y));
+		}
+		/* info's mask interns no task or function name */
+		if (masks[m] == 0) {
+			CU_ASSERT_FALSE(decode_pool_has(r.pool, "bash"));
+			CU_ASSERT_FALSE(decode_pool_has(r.pool, "do_sys_open"));
+			CU_ASSERT_FALSE(decode_pool_has(r.pool, "kworker/1:1"));
+		}
+		decode_clear(&r);
+	}
+	CU_ASSERT(decode_pool_has(all.pool, "bash"));
+	CU_ASSERT(decode_pool_has(all.pool, "do_sys_open"));
+	decode_clear(&all);
+}
+
 static const UnitTest tests[] = {
+	{ "decode_mask", test_decode_mask },
 	{ "fgraph_basic", test_fgraph_basic },
 	{ "fgraph_two_digit_cpu", test_fgraph_two_digit_cpu },
 	{ "fgraph_duration_marks", test_fgraph_duration_marks },
