@@ -167,7 +167,14 @@ static gboolean lr_read_chunk(FtlLineReader *r, LrSlot *s, guint64 idx)
 			break;
 		}
 		if (eof) {
+			/* a file another process appends to: its last line may
+			 * be one it was writing when the size was taken; what it
+			 * held is read, whole lines only */
 			cut = len;
+			if (len && s->buf[len - 1] != '\n' && ftl_stream_grew(r->stream)) {
+				const char *nl = memrchr(s->buf, '\n', len);
+				cut = nl ? (gsize)(nl + 1 - s->buf) : 0;
+			}
 			break;
 		}
 		if ((cut = lr_find_cut(r, s->buf, len)) > 0)

@@ -491,6 +491,13 @@ int ftl_stream_fd(const FtlStream *s)
 	return s->fd;
 }
 
+gboolean ftl_stream_grew(const FtlStream *s)
+{
+	struct stat st;
+	return s->regular && s->limit == s->size && fstat(s->fd, &st) == 0 &&
+	       (guint64)st.st_size > s->size;
+}
+
 gboolean ftl_file_id(const char *path, guint64 *dev, guint64 *ino, guint64 *size, gint64 *mtime_ns)
 {
 	struct stat st;

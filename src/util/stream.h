@@ -60,6 +60,10 @@ gboolean ftl_stream_seek(FtlStream *s, guint64 offset, GError **error);
 gboolean ftl_stream_seek_range(FtlStream *s, guint64 offset, guint64 end, GError **error);
 /* The file descriptor read from (-1 for memory); borrowed. */
 int ftl_stream_fd(const FtlStream *s);
+/* Whether s, a regular file read to the size it had when opened, is longer
+ * now: another process is appending to it, and the last bytes read may be
+ * part of a line it was writing. */
+gboolean ftl_stream_grew(const FtlStream *s);
 /* Identity of a regular file as opened (for caches keyed by it); FALSE for
  * anything else. */
 gboolean ftl_stream_file_id(const FtlStream *s, guint64 *dev, guint64 *ino, guint64 *size,

@@ -110,9 +110,12 @@ while [ $i -lt 60 ]; do cat "$T/small.txt"; i=$((i + 1)); done >"$T/grow.txt"
 "$FTLENS" info --json "$T/grow.txt" >"$T/grow.json" 2>"$T/grow.err"
 rc=$?
 wait
-check "a file growing while read: exit 0, no partial line" \
-	'[ $rc = 0 ] && [ "$(json_get "$T/grow.json" "j[\"unparsed_lines\"]")" = 0 ] &&
-	 [ $(($(json_get "$T/grow.json" "j[\"events\"]") % 2000)) = 0 ]'
+# (the size at open may fall anywhere in an append, even between two
+# whole lines of one copy, as the kernel grows a file page by page: the
+# count is no multiple of 2000. A line cut by the writer is left out, which
+# test-linereader's 'growing' test shows without a race)
+check "a file growing while read: exit 0, no line unrecognized" \
+	'[ $rc = 0 ] && [ "$(json_get "$T/grow.json" "j[\"unparsed_lines\"]")" = 0 ]'
 check "a file growing while read: at least what it held at the start" \
 	'[ "$(json_get "$T/grow.json" "j[\"events\"]")" -ge 120000 ]'
 

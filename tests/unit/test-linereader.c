@@ -4,6 +4,9 @@
 #include "config.h"
 
 #include <string.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
 
 #include "unit.h"
 #include "util/error.h"
@@ -104,6 +107,44 @@ static void test_no_final_newline(void)
 	gboolean ok;
 	g_autoptr(GString) got = read_chunks(text, 1, &n, &ok);
 	CU_ASSERT_TRUE(g_string_equal(got, text));
+}
+
+/* A file another process appends to while it is read: what it held when
+ * opened, whole lines only. A last line without its newline is read when
+ * the file stays as it was (it is the file's last line), and left out when
+ * the file grew (the writer was in the middle of it). */
+static GString *read_file_after(const char *held, const char *appended)
+{
+	g_autofree char *path = NULL;
+	int fd = g_file_open_tmp("ftl-lr-XXXXXX", &path, NULL);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_FATAL(write(fd, held, strlen(held)) == (ssize_t)strlen(held));
+	FtlStream *s = ftl_stream_open(path, NULL);
+	CU_ASSERT_FATAL(s != NULL);
+	if (*appended)
+		CU_ASSERT_FATAL(write(fd, appended, strlen(appended)) == (ssize_t)strlen(appended));
+	close(fd);
+	FtlReadOptions ro = { .threads = 1 };
+	FtlLineReaderFuncs f = { parse_chunk, free_result, not_a_frame, NULL, 1 << 20 };
+	g_autoptr(FtlLineReader) r = ftl_line_reader_new(s, &f, &ro);
+	GString *out = g_string_new(NULL);
+	for (const FtlLineChunk *c; (c = ftl_line_reader_next(r));)
+		g_string_append_len(out, c->text, c->len);
+	g_unlink(path);
+	return out;
+}
+
+static void test_growing_file(void)
+{
+	g_autoptr(GString) grew = read_file_after("a\nb\nhalf a li", "ne\nc\n");
+	CU_ASSERT_STRING_EQUAL(grew->str, "a\nb\n");
+	g_autoptr(GString) whole = read_file_after("a\nb\nlast without newline", "");
+	CU_ASSERT_STRING_EQUAL(whole->str, "a\nb\nlast without newline");
+	g_autoptr(GString) ends = read_file_after("a\nb\n", "c\n");
+	CU_ASSERT_STRING_EQUAL(ends->str, "a\nb\n");
+	/* one line, not yet ended: nothing whole to read */
+	g_autoptr(GString) one = read_file_after("half", " a line\n");
+	CU_ASSERT_STRING_EQUAL(one->str, "");
 }
 
 static void test_long_line(void)
@@ -234,6 +275,7 @@ static void test_on_demand(void)
 static const UnitTest tests[] = {
 	{ "chunks in order, the same with 1 and 4 threads", test_order_and_threads },
 	{ "the last line may lack its newline", test_no_final_newline },
+	{ "a file growing while read: what it held, whole lines only", test_growing_file },
 	{ "a line too long ends the input with its length", test_long_line },
 	{ "seek starts again at a line, a range ends where asked", test_seek },
 	{ "a reader capped ahead parses no further", test_ahead },
