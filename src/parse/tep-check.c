@@ -12,7 +12,9 @@
  *   state kept in the library's static variables from one format to the
  *   next: ftl_tep_format_checked() refuses any format naming a field it does
  *   not declare (found by tests/fuzz/fuzz-rawdir, regress/rawdir/
- *   libtraceevent-print-flags-null-deref). */
+ *   libtraceevent-print-flags-null-deref), or that dereferences anything
+ *   but REC (NAME->field: fuzz-tracedat, regress/tracedat/
+ *   libtraceevent-print-flags-damaged-rec.dat). */
 #include "config.h"
 
 #include "parse/tep-check.h"
@@ -150,13 +152,16 @@ gboolean ftl_tep_format_checked(const char *text, gsize len)
 		const char *s = p;
 		while (p < end && tep_check_ident_char(*p))
 			p++;
-		if (p - s != 3 || memcmp(s, "REC", 3) != 0)
-			continue;
 		const char *q = p;
 		while (q < end && g_ascii_isspace(*q))
 			q++;
 		if (end - q < 2 || q[0] != '-' || q[1] != '>')
 			continue;
+		/* NAME->field with NAME not REC: a damaged REC, which the
+		 * library takes for a field of nothing (found by fuzz-tracedat:
+		 * "__print_flags(REC->" cut to "__printbprint: EC->") */
+		if (p - s != 3 || memcmp(s, "REC", 3) != 0)
+			return FALSE;
 		q += 2;
 		while (q < end && g_ascii_isspace(*q))
 			q++;

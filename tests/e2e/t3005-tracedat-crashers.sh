@@ -15,7 +15,7 @@
 #   unknown, the rest of the file is read.
 . "$(dirname "$0")/lib.sh"
 make_tmpdir
-plan 18
+plan 19
 
 # one_error NAME FILE: exit 1 and one stderr line naming FILE as damaged
 # (the message in $T/NAME.err)
@@ -105,6 +105,15 @@ PY
 	# task's "x" on this 4.x kernel (its preemptions are 0x800), so the
 	# task sleeps no more than with the format's own letters
 fi
+
+# fuzz-tracedat's find: sched_switch's print fmt with "__print_flags(REC->"
+# damaged into "__printbprint: EC->", on which libtraceevent dereferences
+# NULL: the format goes to the library with an empty print fmt (its fields
+# read), as any format naming what it does not declare
+dmg=$top_srcdir/tests/fuzz/regress/tracedat/libtraceevent-print-flags-damaged-rec.dat
+check "a print fmt dereferencing a damaged REC: info survives, its events sched_switch" \
+	'"$FTLENS" info "$dmg" >"$T/dmg.out" 2>&1 &&
+	 grep -q "^ *6  sched_switch$" "$T/dmg.out" && ! grep -q unknown_event_314 "$T/dmg.out"'
 
 for f in "$FTL_CRASHERS/short-print.dat" "$FTL_CRASHERS/short-print-raw"; do
 	have_input "$f" 2 || continue
