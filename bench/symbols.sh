@@ -64,6 +64,18 @@
 # the symbol table read 8%, the file tables 6%, the report's own table 12%.
 # Threads over units (one Dwarf handle each: libdw 0.188 is not built
 # thread safe) would cut the walk further; not done.
+# Measured idle (2026-12-06 20:31, load 0.5, the fuzz campaign stopped; -O2
+# build without sanitizers of main's tree after the session's merges; the
+# debug info and the trace in the page cache), 3 runs each:
+#                                                     wall     CPU    peak RSS
+#   report --by file, a function trace of all 45900  1.00-1.06 s 1.05-1.11 s 275-276 MiB
+#     (the CSV md5 e578088d..., the same as before linefiles.c)
+#   oops --json, 50 reports                          0.50-0.51 s 0.49-0.50 s 170 MiB
+#     (--no-debuginfo: 0.23-0.24 s, 36 MiB)
+# Both within the 2 s asked. One run:
+#   /usr/bin/time -f '%e %U %S %M' ftlens report --by file --format csv \
+#     --vmlinux /usr/lib/debug/boot/vmlinux-6.1.0-57-cloud-amd64 \
+#     $BENCH_DIR/symbols-all-funcs.txt >/dev/null
 # The TUI's source line (4. below, bench/source-lookup.c, same load): the
 # first lookup 0.43-0.83 s (symbol table, tree prefix, one unit: a thread
 # does it when the screen comes up), every other one cold median
