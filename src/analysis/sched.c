@@ -114,30 +114,38 @@ const char *ftl_sched_softirq_name(gint32 vec)
 	return vec >= 0 && vec < (gint32)G_N_ELEMENTS(softirq_names) ? softirq_names[vec] : NULL;
 }
 
+/* A numeric state (trace-cmd without the print format) as a number. */
+static gboolean sched_state_num(FtlSlice state, gint64 *v)
+{
+	return state.len && g_ascii_isdigit(state.p[0]) && ftl_slice_to_i64(state, v);
+}
+
+/* Before 4.14 a preemption was reported as TASK_STATE_MAX, one bit above
+ * every real state (1024 .. 4096 depending on the version). */
+static gboolean sched_state_max_bit(gint64 v)
+{
+	return v >= 1024 && (v & (v - 1)) == 0;
+}
+
 gboolean ftl_sched_state_runnable(FtlSlice state)
 {
 	if (!state.len)
 		return FALSE;
 	if (state.p[0] == 'R')
 		return TRUE;
-	/* Numeric states (trace-cmd without the print format): 0 is running;
-	 * before 4.14 a preemption was reported as TASK_STATE_MAX, one bit
-	 * above every real state (1024 .. 4096 depending on the version). */
-	/* 4.14 and later report it as TASK_REPORT_MAX, 256 (before 4.14 the
-	 * waking state, which no task is switched out in). */
+	/* Numeric states: 0 is running; a preemption is TASK_STATE_MAX
+	 * before 4.14, TASK_REPORT_MAX (256) since (before 4.14 the waking
+	 * state, which no task is switched out in). */
 	gint64 v;
-	if (!ftl_slice_to_i64(state, &v))
-		return FALSE;
-	return v == 0 || v == 256 || (v >= 1024 && (v & (v - 1)) == 0);
+	return sched_state_num(state, &v) && (v == 0 || v == 256 || sched_state_max_bit(v));
 }
 
 /* A numeric state is a kernel of before 4.14 when it is a preemption
- * reported as TASK_STATE_MAX (a lone bit of 1024 or more). */
+ * reported as TASK_STATE_MAX. */
 static gboolean sched_state_old_preempt(FtlSlice state)
 {
 	gint64 v;
-	return state.len && g_ascii_isdigit(state.p[0]) && ftl_slice_to_i64(state, &v) &&
-	       v >= 1024 && (v & (v - 1)) == 0;
+	return sched_state_num(state, &v) && sched_state_max_bit(v);
 }
 
 static SwitchOut sched_out_state(FtlSlice state, gboolean *numeric_64)
@@ -154,7 +162,7 @@ static SwitchOut sched_out_state(FtlSlice state, gboolean *numeric_64)
 	 * 4.14 and TASK_PARKED ("P", a sleep) since, which the trace's own
 	 * preemptions tell apart (sched_finish) */
 	gint64 v;
-	if (g_ascii_isdigit(state.p[0]) && ftl_slice_to_i64(state, &v)) {
+	if (sched_state_num(state, &v)) {
 		if (v == 16 || v == 32)
 			return OUT_DEAD;
 		*numeric_64 = v == 64;
