@@ -240,6 +240,11 @@ void ftl_tui_app_want_wakeups(FtlTuiApp *app, gint32 pid, guint64 key)
 			app->opt, &app->io, ftl_tui_filter_push(app->filter, NULL), pid);
 }
 
+guint64 ftl_tui_side_key(FtlTuiSideKind kind, guint64 hash)
+{
+	return (hash & ~(3ull << 62)) | ((guint64)kind << 62);
+}
+
 const FtlTuiModel *ftl_tui_app_side(FtlTuiApp *app, guint64 key)
 {
 	return app->side_model && app->side_read == key ? app->side_model : NULL;

@@ -312,6 +312,15 @@ void ftl_tui_app_want_tree(FtlTuiApp *app, FtlCallTreeGroup group);
  * it once read, while the model stays: panels call them from their tick.
  * One at a time: asking for another drops the one before. */
 void ftl_tui_app_want_sched(FtlTuiApp *app, GArray *windows, guint64 key);
+/* A key for those: hash (of the windows, a function's name, a pid) with
+ * its kind in the top two bits, so that keys of two kinds never meet
+ * (and never 0). */
+typedef enum {
+	FTL_TUI_SIDE_SCHED = 1,
+	FTL_TUI_SIDE_DURATIONS = 2,
+	FTL_TUI_SIDE_WAKEUPS = 3,
+} FtlTuiSideKind;
+guint64 ftl_tui_side_key(FtlTuiSideKind kind, guint64 hash);
 void ftl_tui_app_want_durations(FtlTuiApp *app, const char *func, guint64 key);
 /* Or the wakeups of task pid (the side model's wakeups). */
 void ftl_tui_app_want_wakeups(FtlTuiApp *app, gint32 pid, guint64 key);

@@ -94,7 +94,7 @@ guint64 ftl_tui_durations_key(const char *func)
 	guint64 k = 0x84222325cbf29ce4ull;
 	for (const char *p = func; *p; p++)
 		k = (k ^ (guchar)*p) * 1099511628211ull;
-	return k ? k : 2;
+	return ftl_tui_side_key(FTL_TUI_SIDE_DURATIONS, k);
 }
 
 FtlTuiReaction ftl_tui_durations_tick(FtlTuiApp *app, const char *func, guint64 *drawn)

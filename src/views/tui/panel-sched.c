@@ -90,7 +90,7 @@ static GArray *sched_windows(FtlTuiApp *app, guint64 *key)
 		k = (k ^ (guint64)s->t0) * 1099511628211ull;
 		k = (k ^ (guint64)s->t1) * 1099511628211ull;
 	}
-	*key = k ? k : 1;
+	*key = ftl_tui_side_key(FTL_TUI_SIDE_SCHED, k);
 	return w;
 }
 

@@ -22,11 +22,10 @@ void ftl_tui_wakes_show(FtlTuiWakes *w, gint32 pid)
 	w->drawn = 0;
 }
 
-/* Names pid's wakeups among the app's side analyses (apart from the
- * durations' hashes of names: those never have the top bits 0x5a). */
+/* Names pid's wakeups among the app's side analyses. */
 static guint64 wakes_key(gint32 pid)
 {
-	return 0x5a00000000000000ull | (guint64)(guint32)pid;
+	return ftl_tui_side_key(FTL_TUI_SIDE_WAKEUPS, (guint32)pid);
 }
 
 FtlTuiReaction ftl_tui_wakes_tick(FtlTuiWakes *w, FtlTuiApp *app)
