@@ -105,3 +105,11 @@ gboolean ftl_diff_parse_key(const char *text, FtlDiffKey *out)
 		}
 	return FALSE;
 }
+
+gboolean ftl_diff_change_pct(gint64 a, gint64 b, double *pct)
+{
+	if (a == 0)
+		return FALSE;
+	*pct = 100.0 * (double)(b - a) / (double)a;
+	return TRUE;
+}

@@ -30,6 +30,8 @@ const FtlDiffRow *ftl_diff_row(const FtlDiff *d, guint i);
 FtlDiffKey ftl_diff_key(const FtlDiff *d);
 /* "total", "self" or "calls"; FALSE for anything else. */
 gboolean ftl_diff_parse_key(const char *text, FtlDiffKey *out);
+/* diff's change in percent: of A's figure a; FALSE (none) where a is 0. */
+gboolean ftl_diff_change_pct(gint64 a, gint64 b, double *pct);
 /* A row's total (self FALSE) or self time on one side, 0 when absent. */
 gint64 ftl_diff_metric(const FtlFuncStat *s, gboolean self);
 

@@ -8,8 +8,9 @@
 
 static void diff_pct(FtlTable *t, guint col, gint64 a, gint64 b)
 {
-	if (a != 0)
-		ftl_table_set_double(t, col, 100.0 * (double)(b - a) / (double)a);
+	double pct;
+	if (ftl_diff_change_pct(a, b, &pct))
+		ftl_table_set_double(t, col, pct);
 }
 
 void ftl_diff_print(const FtlDiff *d, const char *label_a, const char *label_b, FtlFormat format,

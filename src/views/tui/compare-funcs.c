@@ -63,10 +63,9 @@ const char *ftl_tui_change(gint64 ns, char *buf, gsize size)
 const char *ftl_tui_change_pct(gint64 a, gint64 b, gboolean present_a, gboolean present_b,
 			       char *buf, gsize size)
 {
-	/* diff's percentage: of A's figure, none where A's is 0 */
-	double pct = a != 0 ? 100.0 * (double)(b - a) / (double)a : 0;
-	/* ten columns at most: three figures past +99999.9% */
-	if (a != 0)
+	/* diff's percentage; ten columns at most: three figures past +99999.9% */
+	double pct;
+	if (ftl_diff_change_pct(a, b, &pct))
 		g_snprintf(buf, size, fabs(pct) < 1e5 ? "%+.1f%%" : "%+.3g%%", pct);
 	else
 		g_strlcpy(buf, !present_a && present_b ? "new" : !present_b ? "gone" : "", size);
