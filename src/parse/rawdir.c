@@ -351,6 +351,7 @@ typedef struct {
 	gsize len;
 	gboolean crashes; /* libtraceevent crashes on it */
 	gboolean emptied; /* its print fmt replaced by ftl_tep_format_safe() */
+	gboolean refused; /* not to be parsed (ftl_tep_format_safe()) */
 } RawFormat;
 
 static void raw_format_free(gpointer p)
@@ -601,7 +602,7 @@ static int raw_format_trial_step(gpointer ctx, int from)
 	RawFormatTrial *t = ctx;
 	for (guint i = (guint)from; i < t->formats->len; i++) {
 		RawFormat *f = g_ptr_array_index(t->formats, i);
-		if (f->crashes)
+		if (f->crashes || f->refused)
 			continue;
 		ftl_trial_progress(i);
 		struct tep_event *event = NULL;
@@ -623,7 +624,10 @@ static void raw_mark_crashing_formats(struct tep_handle *tep, GPtrArray *formats
 	for (guint i = 0; i < formats->len; i++) {
 		RawFormat *f = g_ptr_array_index(formats, i);
 		gsize len = 0;
-		char *safe = ftl_tep_format_safe(f->text, f->len, &len);
+		char *safe = NULL;
+		FtlTepFormatVerdict v = ftl_tep_format_safe(f->text, f->len, &safe, &len);
+		if (v == FTL_TEP_FORMAT_REFUSED)
+			f->refused = TRUE;
 		if (safe) {
 			g_free(f->text);
 			f->text = safe;
@@ -652,10 +656,17 @@ static gint raw_parse_formats(FtlTrace *trace, struct tep_handle *tep, GPtrArray
 		RawFormat *f = g_ptr_array_index(formats, i);
 		if (f->emptied)
 			ftl_trace_add_note(trace,
-					   "'%s': its print fmt names a field the format does not "
-					   "declare (libtraceevent 1.7 crashes on that); fields are "
-					   "read, payload text is not shown",
+					   "'%s': its print fmt is damaged in a way libtraceevent "
+					   "1.7 crashes on; fields are read, payload text is not "
+					   "shown",
 					   f->path);
+		if (f->refused) {
+			ftl_trace_add_note(trace,
+					   "'%s': its declarations hold bytes libtraceevent 1.7 "
+					   "crashes on; its events show as unknown_event_ID",
+					   f->path);
+			continue;
+		}
 		if (f->crashes) {
 			ftl_trace_add_note(trace,
 					   "'%s': libtraceevent crashes on this format; its "

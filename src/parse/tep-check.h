@@ -7,18 +7,28 @@
 
 G_BEGIN_DECLS
 
-/* Whether tep_parse_event() may be given the event format text[0..len):
- * FALSE when its print fmt names a field (REC->NAME) its fields do not
- * declare, on which libtraceevent 1.7 dereferences NULL when a
- * __print_flags() or __print_symbolic() is pending (that state outlives
- * the format: any earlier format may have left it). */
-gboolean ftl_tep_format_checked(const char *text, gsize len);
+typedef enum {
+	FTL_TEP_FORMAT_OK,	 /* given to the library as it is */
+	FTL_TEP_FORMAT_NO_PRINT, /* its print fmt emptied: fields read, no text */
+	FTL_TEP_FORMAT_REFUSED,	 /* not given: its events stay unknown */
+} FtlTepFormatVerdict;
 
-/* text[0..len) as tep_parse_event() may be given it: NULL when
- * ftl_tep_format_checked() passes it as it is, else a copy (*out_len
- * bytes, g_free()) whose print fmt is replaced by an empty one, so that the
- * fields are still read and only the library's payload text is lost. */
-char *ftl_tep_format_safe(const char *text, gsize len, gsize *out_len);
+/* What tep_parse_event() may be given of the event format text[0..len)
+ * (cut at its first NUL, as the library reads it). REFUSED when a byte
+ * before its print fmt is one the library's tokenizer reads as a NULL token
+ * (not ASCII, not printable) or a quote. NO_PRINT when its print fmt does
+ * not have the shape the library reads safely (brackets balanced, literals
+ * whole, plain bytes, table entries "{ VALUE, "TEXT" }") or names a field
+ * (REC->NAME) its fields do not declare: libtraceevent 1.7 dereferences
+ * NULL on each of those (tep-check.c says which input showed it). */
+FtlTepFormatVerdict ftl_tep_format_check(const char *text, gsize len);
+
+/* ftl_tep_format_check(text, len), and for NO_PRINT a copy in *safe
+ * (*safe_len bytes, g_free()) whose print fmt is empty, so that the fields
+ * are still read and only the library's payload text is lost; *safe is
+ * NULL otherwise. */
+FtlTepFormatVerdict ftl_tep_format_safe(const char *text, gsize len, char **safe,
+					gsize *safe_len);
 
 /* libtraceevent's own definition of name (the one ftlens's overrides pass
  * the call on to). */

@@ -144,12 +144,15 @@ static void tep_lazy_parse(struct tep_handle *tep, TepLazyFormat *f)
 {
 	/* VALIDATED: a format libtraceevent 1.7 is known to crash on goes with
 	 * an empty print fmt (ftl_tep_format_safe, tep-check.c), here and in the
-	 * child: its fields are read, its payload text is not; and
+	 * child: its fields are read, its payload text is not; one whose
+	 * declarations it cannot read safely is not given to it at all; and
 	 * GUARDED for the unknown: tried in the trial server's child first
 	 * (tep_lazy_event, ftl_tep_lazy_start), a format it crashes on is
 	 * never parsed here. A format left out shows its events as unknown. */
 	gsize safe_len = 0;
-	g_autofree char *safe = ftl_tep_format_safe(f->text, f->len, &safe_len);
+	g_autofree char *safe = NULL;
+	if (ftl_tep_format_safe(f->text, f->len, &safe, &safe_len) == FTL_TEP_FORMAT_REFUSED)
+		return;
 	tep_parse_event(tep, safe ? safe : f->text, safe ? safe_len : f->len, f->sys);
 }
 
