@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "util/forkgate.h"
+
 /* Durations below 2^HIST_SUB_BITS ns are exact; above, each power of two is
  * split into 2^HIST_SUB_BITS buckets (relative error <= 1/32). */
 #define HIST_SUB_BITS 5
@@ -261,8 +263,10 @@ static void funcstats_worker(gpointer data, gpointer user_data)
 	StatBatch *b = data;
 	StatWorkers *w = user_data;
 	FtlFuncStats *part = g_async_queue_pop(w->idle_parts);
+	ftl_fork_gate_enter();
 	for (guint i = 0; i < b->n; i++)
 		funcstats_add(part, &b->call[i]);
+	ftl_fork_gate_leave();
 	g_async_queue_push(w->idle_parts, part);
 	b->n = 0;
 	g_async_queue_push(w->free_batches, b);

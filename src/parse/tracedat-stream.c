@@ -17,6 +17,7 @@
 #include "parse/pages.h"
 #include "util/error.h"
 #include "util/fdio.h"
+#include "util/forkgate.h"
 
 #define BLOCK_PAGES  32u	 /* pages per block of uncompressed data */
 #define BLOCKS_AHEAD 4u		 /* blocks per CPU in flight */
@@ -71,6 +72,8 @@ struct _FtlDatStreams {
 	FtlDatCompress compress;
 	FtlTepCommon common; /* where the workers read the common fields */
 	GThreadPool *pool; /* NULL: blocks are filled by the reader */
+	guint threads;	   /* the pool's, made at the first read */
+	gboolean started;  /* the pool made, the first blocks scheduled */
 	DatStream **streams;
 	guint n;
 	FtlDatBadFunc bad;
@@ -209,7 +212,9 @@ static void block_job(gpointer data, gpointer user)
 {
 	(void)user;
 	DatBlock *b = data;
+	ftl_fork_gate_enter();
 	block_fill(b);
+	ftl_fork_gate_leave();
 	g_mutex_lock(&b->st->lock);
 	b->ready = TRUE;
 	g_cond_broadcast(&b->st->filled);
@@ -387,11 +392,7 @@ FtlDatStreams *ftl_dat_streams_new(const char *path, const FtlDatLayout *l, cons
 	for (guint i = 0; i < s->n; i++)
 		s->streams[i] = stream_new(s, &g_array_index(b->cpus, FtlDatCpu, i));
 	qsort(s->streams, s->n, sizeof *s->streams, stream_cmp_cpu);
-	if (threads > 1 && s->n > 0)
-		s->pool = g_thread_pool_new(block_job, NULL, (gint)MIN(threads, s->n), FALSE, NULL);
-	for (guint i = 0; i < s->n; i++)
-		for (guint k = 0; k < BLOCKS_AHEAD; k++)
-			stream_schedule(s->streams[i]);
+	s->threads = threads;
 	return s;
 }
 
@@ -443,8 +444,27 @@ static DatBlock *stream_take(FtlDatStreams *s, DatStream *st)
 	return b;
 }
 
+/* The pool made and, when schedule, every stream's first blocks handed to
+ * it: at the first read, not at the open. The trial children of the inputs
+ * opened after this one are forked before any thread of this one runs
+ * (util/forkgate.h says why a fork must not meet a running thread). */
+static void streams_start(FtlDatStreams *s, gboolean schedule)
+{
+	if (s->started)
+		return;
+	s->started = TRUE;
+	if (s->threads > 1 && s->n > 0)
+		s->pool = g_thread_pool_new(block_job, NULL, (gint)MIN(s->threads, s->n), FALSE,
+					    NULL);
+	if (schedule)
+		for (guint i = 0; i < s->n; i++)
+			for (guint k = 0; k < BLOCKS_AHEAD; k++)
+				stream_schedule(s->streams[i]);
+}
+
 const FtlDatRecord *ftl_dat_streams_peek(FtlDatStreams *s, guint i)
 {
+	streams_start(s, TRUE);
 	DatStream *st = s->streams[i];
 	for (;;) {
 		if (!st->cur && !stream_take(s, st))
@@ -467,6 +487,7 @@ void ftl_dat_streams_advance(FtlDatStreams *s, guint i)
 
 const FtlDatRecord *ftl_dat_streams_take(FtlDatStreams *s, guint i, guint *n)
 {
+	streams_start(s, TRUE);
 	DatStream *st = s->streams[i];
 	if (st->cur && st->pos >= st->cur->recs->len) {
 		/* the block handed out last is done: its slot takes the block
@@ -537,6 +558,7 @@ static guint64 stream_find(DatStream *st, guint64 ts)
 
 void ftl_dat_streams_seek_time(FtlDatStreams *s, guint64 ts)
 {
+	streams_start(s, FALSE);
 	for (guint i = 0; i < s->n; i++) {
 		DatStream *st = s->streams[i];
 		stream_quiesce(st);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "util/fdio.h"
+#include "util/forkgate.h"
 
 /* A child shares the parent's open files, file offsets included: the
  * offsets of every seekable descriptor are saved before the child runs and
@@ -138,7 +139,7 @@ static int trial_once(FtlTrialStep step, gpointer ctx, int arg, gint64 *progress
 	fflush(stdout);
 	fflush(stderr);
 	GArray *offsets = trial_save_offsets();
-	pid_t pid = fork();
+	pid_t pid = ftl_fork_gated();
 	if (pid < 0) {
 		close(fds[0]);
 		close(fds[1]);
@@ -211,7 +212,7 @@ FtlTrialServer *ftl_trial_server_new(FtlTrialStep step, gpointer ctx)
 	fflush(stdout);
 	fflush(stderr);
 	/* the steps work on memory: the shared file offsets are not touched */
-	pid_t pid = fork();
+	pid_t pid = ftl_fork_gated();
 	if (pid == 0) {
 		close(fds[0]);
 		trial_serve(fds[1], step, ctx);

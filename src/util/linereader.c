@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/forkgate.h"
 #include "util/progress.h"
 
 /* A chunk reads this much, then ends at the last line start it may end at.
@@ -232,7 +233,9 @@ static void lr_job(gpointer data, gpointer user)
 {
 	FtlLineReader *r = data;
 	(void)user;
+	ftl_fork_gate_enter();
 	LrSlot *s = lr_produce(r);
+	ftl_fork_gate_leave();
 	g_mutex_lock(&r->lock);
 	if (s)
 		s->ready = TRUE;
