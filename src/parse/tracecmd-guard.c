@@ -244,7 +244,8 @@ struct tracecmd_input *ftl_tracecmd_open_head(const char *path, FtlTepLazy *lazy
 
 FtlTracecmdResult ftl_tracecmd_init_data(struct tracecmd_input *handle, GString *msgs)
 {
-	if (ftl_trial_run(guard_step_init, handle, 0, NULL) < 0)
+	/* GUARDED only: ftlens reads these files' pages through libtracecmd */
+	if (ftl_trial_run_only_line(guard_step_init, handle, 0) < 0)
 		return FTL_TRACECMD_CRASHED;
 	return guard_init_data(handle, msgs) < 0 ? FTL_TRACECMD_FAILED : FTL_TRACECMD_OK;
 }
@@ -260,7 +261,7 @@ struct tracecmd_input *ftl_tracecmd_instance(struct tracecmd_input *handle, int 
 {
 	/* a clean failure in the child may still have freed the parent's
 	 * memory there: only an instance that opens there is opened here */
-	if (ftl_trial_run(guard_step_instance, handle, i, NULL) != 0)
+	if (ftl_trial_run_only_line(guard_step_instance, handle, i) != 0)
 		return NULL;
 	return tracecmd_buffer_instance_handle(handle, i);
 }

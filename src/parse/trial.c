@@ -181,6 +181,21 @@ FtlTrialResult ftl_trial_run(FtlTrialStep step, gpointer ctx, int arg, gint64 *p
 	return FTL_TRIAL_CRASHED;
 }
 
+static __thread gboolean trial_in_only_line;
+
+FtlTrialResult ftl_trial_run_only_line(FtlTrialStep step, gpointer ctx, int arg)
+{
+	trial_in_only_line = TRUE;
+	FtlTrialResult r = ftl_trial_run(step, ctx, arg, NULL);
+	trial_in_only_line = FALSE;
+	return r;
+}
+
+gboolean ftl_trial_only_line(void)
+{
+	return trial_in_only_line;
+}
+
 /* ---- a child serving many trials ---------------------------------------- */
 
 struct _FtlTrialServer {

@@ -28,6 +28,14 @@ typedef int (*FtlTrialStep)(gpointer ctx, int arg);
  * and FTL_TRIAL_OK is returned: the caller takes the risk. */
 FtlTrialResult ftl_trial_run(FtlTrialStep step, gpointer ctx, int arg, gint64 *progress);
 
+/* ftl_trial_run() for a call nothing else guards: ftlens cannot check
+ * beforehand what it will touch (libtracecmd's own page reading). The
+ * fuzz targets, which run the calls ftlens validates in-process for speed
+ * (tests/fuzz/fuzz-run.c), still fork for these: ftl_trial_only_line()
+ * says so to their fork(). */
+FtlTrialResult ftl_trial_run_only_line(FtlTrialStep step, gpointer ctx, int arg);
+gboolean ftl_trial_only_line(void);
+
 /* Inside a step only: the child is at item k. */
 void ftl_trial_progress(guint32 k);
 

@@ -26,6 +26,7 @@
 #include "analysis/markers.h"
 #include "analysis/pass.h"
 #include "analysis/quality.h"
+#include "parse/trial.h"
 #include "util/escape.h"
 #include "util/fdio.h"
 #include "util/linereader.h"
@@ -115,7 +116,9 @@ void fuzz_init(void)
 pid_t __real_fork(void);
 pid_t __wrap_fork(void);
 
-/* FTL_FUZZ_INPROCESS=1: no trial child at all. A fork of the sanitized
+/* FTL_FUZZ_INPROCESS=1: no trial child but for the calls nothing else
+ * guards (ftl_trial_run_only_line: libtracecmd reading the pages of the
+ * trace.dats ftlens does not read itself). A fork of the sanitized
  * fuzzer costs ~30 ms of copy-on-write faults, one to three per trace.dat
  * input (86 hours of one core for 10 M executions); refused, parse/trial.c
  * takes the risk and runs the library's calls in-process, as it does when
@@ -148,7 +151,8 @@ void fuzz_trials_off(void)
  * would instead record the input as a crash of the target and exit. */
 pid_t __wrap_fork(void)
 {
-	if (fuzz_inprocess()) {
+	/* the calls only a trial guards fork all the same (parse/trial.h) */
+	if (fuzz_inprocess() && !ftl_trial_only_line()) {
 		errno = EAGAIN;
 		return -1;
 	}
