@@ -3,7 +3,15 @@
  * `flame --diff` merges them (ftl_flame_diff over the two models' call
  * trees: a node per call path of either trace), A's and B's inclusive
  * time on each path, the change and its percentage; folded and unfolded
- * as the Graph is, siblings ordered by the size of their change. */
+ * as the Graph is, siblings ordered by the size of their change.
+ *
+ * A row's time is the time its path covers (FtlCallNode.span_ns, what
+ * flame draws): a call with no exit (open at the end of the trace) covers
+ * its callees' time. `graph`, the Graph without --compare and `diff`
+ * count only calls with an exit (total_ns): they differ on paths with
+ * such calls. The footer says, for the cursor's path, what graph counts
+ * in A and B and how many calls had no exit, so the two numbers are
+ * never left unexplained. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -11,6 +19,7 @@
 
 #include "analysis/flame.h"
 #include "views/tui/compare.h"
+#include "views/tui/tree.h"
 
 struct _FtlTuiGraphCompare {
 	gconstpointer for_model;
@@ -178,17 +187,51 @@ static void gc_row(FtlTuiGraphCompare *gc, FtlTuiCanvas *c, int y, const FtlFlam
 	ftl_tui_put_raw(c, y, x, -1, n->name, -1, st);
 }
 
+/* The cursor's path in a model's call tree of all tasks: NULL where the
+ * path is not in it. */
+static const FtlCallNode *gc_call_node(const FtlTuiModel *m, const FtlFlameNode *n)
+{
+	const FtlCallNode *root = m->trees[FTL_CALLTREE_GROUP_NONE]
+					  ? ftl_calltree_root(m->trees[FTL_CALLTREE_GROUP_NONE])
+					  : NULL;
+	if (!root)
+		return NULL;
+	g_autoptr(GPtrArray) path = g_ptr_array_new();
+	for (const FtlFlameNode *a = n; a && a->kind != FTL_FLAME_ROOT; a = a->parent)
+		g_ptr_array_insert(path, 0, (gpointer)a->name);
+	const FtlCallNode *c = ftl_tui_tree_find(root, path);
+	return c && c->depth == (gint)path->len ? c : NULL;
+}
+
+/* The cursor's path as `graph` counts it on each input. */
+static void gc_footer(const FtlTuiModel *m, const FtlFlameNode *n, FtlTuiCanvas *c, int y)
+{
+	const FtlCallNode *na = gc_call_node(m, n), *nb = gc_call_node(m->compare, n);
+	FtlTuiCompareSide a = { 0 }, b = { 0 };
+	if (na)
+		a = (FtlTuiCompareSide){ na->total_ns, na->calls, na->timed };
+	if (nb)
+		b = (FtlTuiCompareSide){ nb->total_ns, nb->calls, nb->timed };
+	ftl_tui_compare_footer(c, y, n->name, "graph on this path", &a, &b,
+			       "above, an untimed call (no exit) counts its callees' time, as "
+			       "flame --diff");
+}
+
 void ftl_tui_graph_compare_draw(FtlTuiGraphCompare *gc, FtlTuiPanel *p, FtlTuiApp *app,
 				FtlTuiCanvas *c, int y, int h)
 {
-	(void)app;
 	ftl_tui_fill(c, y, 0, -1, FTL_TUI_STYLE_HEADER);
 	ftl_tui_put_right(c, y, GC_X(0), GC_W, "A", FTL_TUI_STYLE_HEADER);
 	ftl_tui_put_right(c, y, GC_X(1), GC_W, "B", FTL_TUI_STYLE_HEADER);
 	ftl_tui_put_right(c, y, GC_X(2), GC_W, "CHANGE", FTL_TUI_STYLE_HEADER);
 	ftl_tui_put_right(c, y, GC_X(3), GC_PCT, "%", FTL_TUI_STYLE_HEADER);
-	ftl_tui_put(c, y, GC_NAME, -1, "FUNCTION (time on each call path, as flame --diff)",
+	ftl_tui_put(c, y, GC_NAME, -1,
+		    "FUNCTION (time each call path covers, as flame --diff)",
 		    FTL_TUI_STYLE_HEADER);
+	/* the last row: the cursor's path as graph counts it */
+	gboolean footer = h >= 3 && gc->rows->len;
+	if (footer)
+		h--;
 	p->page = MAX(h - 1, 1);
 	if (!gc->rows->len) {
 		ftl_tui_put(c, y + 2, 2, -1, gc->diff ? "no function calls in A or B" : "reading...",
@@ -199,6 +242,8 @@ void ftl_tui_graph_compare_draw(FtlTuiGraphCompare *gc, FtlTuiPanel *p, FtlTuiAp
 		gint64 i = gc->top + row;
 		gc_row(gc, c, y + 1 + row, gc->rows->pdata[i], i == gc->cursor);
 	}
+	if (footer)
+		gc_footer(app->model, gc->rows->pdata[gc->cursor], c, y + h);
 }
 
 /* ---- commands ----------------------------------------------------------------- */
