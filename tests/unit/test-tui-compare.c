@@ -310,6 +310,50 @@ static void test_graph_is_flame_diff_and_graph(void)
 	g_free(b.path);
 }
 
+/* The name on the cursor's row of the compare Graph. */
+static char *graph_cursor(Tui *t)
+{
+	g_autofree char *screen = tui_screen(t);
+	g_auto(GStrv) rows = g_strsplit(screen, "\n", -1);
+	for (guint i = 0; rows[i]; i++)
+		if (rows[i][0] == '>' && strlen(rows[i]) > 48) {
+			const char *tail = rows[i] + 48;
+			while (*tail == ' ')
+				tail++;
+			return g_strchomp(g_strdup(g_utf8_next_char(tail) + 1));
+		}
+	return g_strdup("");
+}
+
+/* The fold keys do in the compare Graph what they do in the Graph (one
+ * implementation, views/tui/folds.c): Right unfolds, then goes to the
+ * first child (here the one that changed most); l unfolds and goes there;
+ * Left and - on a folded row go to the parent; C folds all and puts the
+ * cursor on the first level. */
+static void test_graph_folds_as_graph(void)
+{
+	Tui t = { 0 }, b = { 0 };
+	tui_open_compare(&t, &b, path_a, path_b, ROWS, COLS);
+	static const struct {
+		const char *keys, *cursor;
+	} steps[] = {
+		{ "2", "vfs_read" },   { "<Right>", "vfs_read" }, { "<Right>", "tty_read" },
+		{ "l", "n_tty_read" }, { "<Left>", "tty_read" },  { "l", "n_tty_read" },
+		{ "-", "tty_read" },   { "C", "vfs_read" },	  { "E", "vfs_read" },
+		{ "G", "fsnotify" },   { "C", "vfs_read" },
+	};
+	for (guint i = 0; i < G_N_ELEMENTS(steps); i++) {
+		tui_keys(&t, steps[i].keys);
+		g_autofree char *cur = graph_cursor(&t);
+		if (strcmp(cur, steps[i].cursor))
+			fprintf(stderr, "\nafter %s: the cursor on %s, not %s\n", steps[i].keys,
+				cur, steps[i].cursor);
+		CU_ASSERT_STRING_EQUAL(cur, steps[i].cursor);
+	}
+	tui_close(&t);
+	g_free(b.path);
+}
+
 int main(void)
 {
 	const char *real = g_getenv("FTL_REAL_DATA");
@@ -333,6 +377,8 @@ int main(void)
 		  test_functions_are_diff },
 		{ "compare Graph: the top paths are flame --diff's, the footer graph's",
 		  test_graph_is_flame_diff_and_graph },
+		{ "compare Graph: the fold keys do what they do in the Graph",
+		  test_graph_folds_as_graph },
 		{ NULL, NULL },
 	};
 	int rc = unit_run("tui-compare", tests);
