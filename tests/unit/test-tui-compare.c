@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `tui A --compare B` against the batch commands, on the plain-text
  * canvas, for a before/after pair of perf-tools' funcgraph on vfs_read
- * (one call of vfs_read in B has no exit: the trace ends inside it):
+ * (one call of vfs_read in B has no exit: the trace ends inside it), and
+ * two rig captures of different workloads (functions in one only, calls
+ * of do_exit that never return):
  *
  * - Functions: the first ten rows are `ftlens diff -F csv A B`'s, field by
  *   field, and the footer gives the cursor's function as diff does;
@@ -10,8 +12,8 @@
  *   the time `graph -F csv` gives it on each input, with how many of its
  *   calls had no exit, where the two differ.
  *
- * The commands are the built ftlens ($FTLENS); skipped (77) without it or
- * the inputs ($FTL_REAL_DATA). */
+ * The commands are the built ftlens ($FTLENS): skipped (77) without it;
+ * the perf-tools pair is skipped without $FTL_REAL_DATA. */
 #include "config.h"
 
 #include "tui-drive.h"
@@ -20,7 +22,7 @@
 #define COLS 200
 #define TOP  10
 
-static char *ftlens, *path_a, *path_b, *tmp;
+static char *ftlens, *real_a, *real_b, *vm_a, *vm_b, *tmp;
 
 /* What ftlens args prints (it must exit 0). */
 static char *run(const char *const *args)
@@ -115,7 +117,18 @@ static const char *footer(GStrv rows)
 	return "";
 }
 
-static void test_functions_are_diff(void)
+/* "A 1.234 us (3 calls": the start of what a footer says of one side,
+ * from a command's ns and calls ("A -" where calls is 0, "A - (3 calls"
+ * where ns is empty: none timed). */
+static char *footer_side(const char *label, const char *ns, const char *calls)
+{
+	if (!strcmp(calls, "0"))
+		return g_strdup_printf("%s -", label);
+	g_autofree char *d = *ns ? dur(g_ascii_strtoll(ns, NULL, 10)) : g_strdup("-");
+	return g_strdup_printf("%s %s (%s call%s", label, d, calls, strcmp(calls, "1") ? "s" : "");
+}
+
+static void functions_are_diff(const char *path_a, const char *path_b, gboolean untimed_b)
 {
 	g_autofree char *csv = run((const char *[]){ "diff", "-F", "csv", path_a, path_b, NULL });
 	g_autoptr(GPtrArray) want = csv_rows(csv);
@@ -155,16 +168,20 @@ static void test_functions_are_diff(void)
 		CU_ASSERT_STRING_EQUAL(got_a, exp_a);
 		CU_ASSERT_STRING_EQUAL(got_b, exp_b);
 	}
-	/* the footer names the cursor's function (the first: vfs_read) and
-	 * gives diff's totals, and that a call in B has no duration */
+	/* the footer names the cursor's function (the first row's) and gives
+	 * diff's totals (on the perf-tools pair: vfs_read, a call of it in B
+	 * untimed) */
 	char **w = want->pdata[1];
-	g_autofree char *a = dur(csv_int(w, ta)), *bb = dur(csv_int(w, tb));
-	g_autofree char *exp =
-		g_strdup_printf("%s: diff's total, all paths: A %s (%s calls", w[fn], a, w[ca]);
-	g_autofree char *exp_b = g_strdup_printf("B %s (%s calls, 1 untimed)", bb, w[cb]);
+	g_autofree char *sa = footer_side("A", w[ta], w[ca]), *sb = footer_side("B", w[tb], w[cb]);
+	g_autofree char *exp = g_strdup_printf("%s: diff's total, all paths: %s", w[fn], sa);
+	const char *foot = footer(rows);
 	fprintf(stderr, "\n%s\n", screen);
-	CU_ASSERT_PTR_NOT_NULL(strstr(footer(rows), exp));
-	CU_ASSERT_PTR_NOT_NULL(strstr(footer(rows), exp_b));
+	if (!strstr(foot, exp) || !strstr(foot, sb))
+		fprintf(stderr, "\nfooter: %s\nwant: %s ... %s\n", foot, exp, sb);
+	CU_ASSERT_PTR_NOT_NULL(strstr(foot, exp));
+	CU_ASSERT_PTR_NOT_NULL(strstr(foot, sb));
+	if (untimed_b)
+		CU_ASSERT_PTR_NOT_NULL(strstr(foot, ", 1 untimed)"));
 	tui_close(&t);
 	g_free(b.path);
 }
@@ -225,20 +242,18 @@ static GHashTable *graph_paths(const char *input)
 	return paths;
 }
 
-/* "A 1.234 us (3 calls": what the footer says of one side, as graph has
- * it (or "A -" where the path is not in that input). */
+/* What the footer says of one side as graph has the path ("A -" where
+ * it is not in that input). */
 static char *graph_side(const char *label, GHashTable *paths, const char *path)
 {
 	const char *v = g_hash_table_lookup(paths, path);
 	if (!v)
 		return g_strdup_printf("%s -", label);
-	gint64 ns = g_ascii_strtoll(v, NULL, 10);
-	const char *calls = strchr(v, ' ') + 1;
-	g_autofree char *d = dur(ns);
-	return g_strdup_printf("%s %s (%s call%s", label, d, calls, strcmp(calls, "1") ? "s" : "");
+	g_auto(GStrv) f = g_strsplit(v, " ", 2);
+	return footer_side(label, f[0], f[1]);
 }
 
-static void test_graph_is_flame_diff_and_graph(void)
+static void graph_is_flame_diff_and_graph(const char *path_a, const char *path_b, gboolean differ_b)
 {
 	g_autofree char *svg_path = g_build_filename(tmp, "diff.svg", NULL);
 	g_free(run((const char *[]){ "flame", "--diff", "-o", svg_path, path_a, path_b, NULL }));
@@ -304,8 +319,10 @@ static void test_graph_is_flame_diff_and_graph(void)
 		if (i == 0)
 			fprintf(stderr, "\n%s\n", screen);
 	}
-	/* the pair has such paths: vfs_read and the calls open under it */
-	CU_ASSERT(differ > 0);
+	/* the perf-tools pair has such paths: vfs_read and the calls open
+	 * under it */
+	if (differ_b)
+		CU_ASSERT(differ > 0);
 	tui_close(&t);
 	g_free(b.path);
 }
@@ -333,7 +350,7 @@ static char *graph_cursor(Tui *t)
 static void test_graph_folds_as_graph(void)
 {
 	Tui t = { 0 }, b = { 0 };
-	tui_open_compare(&t, &b, path_a, path_b, ROWS, COLS);
+	tui_open_compare(&t, &b, real_a, real_b, ROWS, COLS);
 	static const struct {
 		const char *keys, *cursor;
 	} steps[] = {
@@ -354,40 +371,77 @@ static void test_graph_folds_as_graph(void)
 	g_free(b.path);
 }
 
+static void test_functions_real(void)
+{
+	functions_are_diff(real_a, real_b, TRUE);
+}
+
+static void test_graph_real(void)
+{
+	graph_is_flame_diff_and_graph(real_a, real_b, TRUE);
+}
+
+static void test_functions_vm(void)
+{
+	functions_are_diff(vm_a, vm_b, FALSE);
+}
+
+static void test_graph_vm(void)
+{
+	graph_is_flame_diff_and_graph(vm_a, vm_b, FALSE);
+}
+
 int main(void)
 {
-	const char *real = g_getenv("FTL_REAL_DATA");
+	const char *real = g_getenv("FTL_REAL_DATA"), *data = g_getenv("FTL_TESTDATA");
 	ftlens = g_strdup(g_getenv("FTLENS"));
-	if (!real || !ftlens || !g_file_test(ftlens, G_FILE_TEST_IS_EXECUTABLE)) {
-		fprintf(stderr, "skip: FTL_REAL_DATA or FTLENS unset\n");
+	if (!data || !ftlens || !g_file_test(ftlens, G_FILE_TEST_IS_EXECUTABLE)) {
+		fprintf(stderr, "skip: FTL_TESTDATA or FTLENS unset\n");
+		g_free(ftlens);
 		return 77;
 	}
-	path_a = g_build_filename(real, "fgraph", "perftools_funcgraph_abstime_header_vfs_read.txt",
-				  NULL);
-	path_b = g_build_filename(real, "fgraph", "perftools_funcgraph_abstime_oncpu_vfs_read.txt",
-				  NULL);
-	if (!g_file_test(path_a, G_FILE_TEST_IS_REGULAR) ||
-	    !g_file_test(path_b, G_FILE_TEST_IS_REGULAR)) {
-		fprintf(stderr, "skip: %s or %s missing\n", path_a, path_b);
-		return 77;
+	vm_a = g_build_filename(data, "vm", "fgraph-basic", "trace.txt", NULL);
+	vm_b = g_build_filename(data, "vm", "fgraph-events", "trace.txt", NULL);
+	if (real) {
+		real_a = g_build_filename(real, "fgraph",
+					  "perftools_funcgraph_abstime_header_vfs_read.txt", NULL);
+		real_b = g_build_filename(real, "fgraph",
+					  "perftools_funcgraph_abstime_oncpu_vfs_read.txt", NULL);
 	}
+	gboolean have_real = real && g_file_test(real_a, G_FILE_TEST_IS_REGULAR) &&
+			     g_file_test(real_b, G_FILE_TEST_IS_REGULAR);
+	if (!have_real)
+		fprintf(stderr, "skip: the perf-tools pair (in $FTL_REAL_DATA/fgraph)\n");
 	tmp = g_dir_make_tmp("ftl-tui-compare-XXXXXX", NULL);
-	static const UnitTest tests[] = {
-		{ "compare Functions: the top rows are diff's, the footer diff's total",
-		  test_functions_are_diff },
-		{ "compare Graph: the top paths are flame --diff's, the footer graph's",
-		  test_graph_is_flame_diff_and_graph },
-		{ "compare Graph: the fold keys do what they do in the Graph",
+	static const UnitTest real_tests[] = {
+		{ "perf-tools pair: compare Functions: the top rows are diff's, the footer diff's",
+		  test_functions_real },
+		{ "perf-tools pair: compare Graph: the top paths are flame --diff's, the footer "
+		  "graph's",
+		  test_graph_real },
+		{ "perf-tools pair: compare Graph: the fold keys do what they do in the Graph",
 		  test_graph_folds_as_graph },
-		{ NULL, NULL },
 	};
-	int rc = unit_run("tui-compare", tests);
+	static const UnitTest vm_tests[] = {
+		{ "rig captures: compare Functions: the top rows are diff's, the footer diff's",
+		  test_functions_vm },
+		{ "rig captures: compare Graph: the top paths are flame --diff's, the footer "
+		  "graph's",
+		  test_graph_vm },
+	};
+	g_autoptr(GArray) tests = g_array_new(TRUE, TRUE, sizeof(UnitTest));
+	g_array_append_vals(tests, vm_tests, G_N_ELEMENTS(vm_tests));
+	if (have_real)
+		g_array_append_vals(tests, real_tests, G_N_ELEMENTS(real_tests));
+	int rc = unit_run("tui-compare", (const UnitTest *)(void *)tests->data);
 	g_autofree char *svg = g_build_filename(tmp, "diff.svg", NULL);
 	g_unlink(svg);
 	g_rmdir(tmp);
 	g_free(tmp);
-	g_free(path_a);
-	g_free(path_b);
+	g_free(real_a);
+	g_free(real_b);
+	g_free(vm_a);
+	g_free(vm_b);
 	g_free(ftlens);
 	return rc;
 }
