@@ -371,6 +371,40 @@ static void test_graph_folds_as_graph(void)
 	g_free(b.path);
 }
 
+/* A click on a row puts the cursor there; a click on the footer (the
+ * panel's last row, under the rows) is not a click on a row hidden under
+ * it. */
+static void test_click_not_footer(void)
+{
+	enum { SHORT = 16 };
+	Tui t = { 0 }, b = { 0 };
+	tui_open_compare(&t, &b, vm_a, vm_b, SHORT, COLS);
+	for (const char *const *k = (const char *const[]){ "2E", "3", NULL }; *k; k++) {
+		tui_keys(&t, *k);
+		g_free(tui_screen(&t));
+		/* rows: tabs, header, the list, footer, message, help */
+		FtlTuiInput row = { FTL_TUI_KEY_CLICK, 4, 60 },
+			    foot = { FTL_TUI_KEY_CLICK, 13, 60 };
+		ftl_tui_app_key(t.app, &row);
+		g_autofree char *screen = tui_screen(&t);
+		g_auto(GStrv) rows = g_strsplit(screen, "\n", -1);
+		CU_ASSERT_EQUAL(rows[4][0], '>');
+		CU_ASSERT_PTR_NOT_NULL(strstr(rows[13], ": diff's total")
+					       ? rows[13]
+					       : strstr(rows[13], ": graph on this path"));
+		ftl_tui_app_key(t.app, &foot);
+		g_free(screen);
+		screen = tui_screen(&t);
+		g_strfreev(rows);
+		rows = g_strsplit(screen, "\n", -1);
+		if (rows[4][0] != '>')
+			fprintf(stderr, "\nafter a click on the footer:\n%s\n", screen);
+		CU_ASSERT_EQUAL(rows[4][0], '>');
+	}
+	tui_close(&t);
+	g_free(b.path);
+}
+
 static void test_functions_real(void)
 {
 	functions_are_diff(real_a, real_b, TRUE);
@@ -428,6 +462,7 @@ int main(void)
 		{ "rig captures: compare Graph: the top paths are flame --diff's, the footer "
 		  "graph's",
 		  test_graph_vm },
+		{ "rig captures: a click on the footer leaves the cursor", test_click_not_footer },
 	};
 	g_autoptr(GArray) tests = g_array_new(TRUE, TRUE, sizeof(UnitTest));
 	g_array_append_vals(tests, vm_tests, G_N_ELEMENTS(vm_tests));

@@ -288,8 +288,8 @@ FtlTuiReaction ftl_tui_funcs_compare_command(FtlTuiFuncsCompare *fc, FtlTuiPanel
 	const FtlDiffRow *r = fc->cursor < n ? g_ptr_array_index(fc->rows, fc->cursor) : NULL;
 	switch (cmd) {
 	case FTL_TUI_CMD_CLICK:
-		if (in->y >= 2 && fc->top + in->y - 2 < n)
-			fc->cursor = fc->top + in->y - 2;
+		/* not the footer under the rows */
+		ftl_tui_click(&fc->cursor, fc->top, n, p->page, in);
 		return FTL_TUI_REACT_REDRAW;
 	case FTL_TUI_CMD_SORT:
 		/* diff --sort's keys, in its order */

@@ -292,8 +292,8 @@ FtlTuiReaction ftl_tui_graph_compare_command(FtlTuiGraphCompare *gc, FtlTuiPanel
 	gconstpointer node = gc->rows->pdata[gc->cursor];
 	switch (cmd) {
 	case FTL_TUI_CMD_CLICK:
-		if (in->y >= 2 && gc->top + in->y - 2 < n)
-			gc->cursor = gc->top + in->y - 2;
+		/* not the footer under the rows */
+		ftl_tui_click(&gc->cursor, gc->top, n, p->page, in);
 		return FTL_TUI_REACT_REDRAW;
 	case FTL_TUI_CMD_GROUP:
 	case FTL_TUI_CMD_LIST_CALLS:
