@@ -42,6 +42,10 @@ start() {
 	for _a in "$@"; do
 		_cmd="$_cmd '$(printf '%s' "$_a" | sed "s/'/'\\\\''/g")'"
 	done
+	# a session that outlives each "tui": killing the last session ends the
+	# server, and a new-session racing with that exit fails ("server exited
+	# unexpectedly"); the server ends with the script (lib.sh's trap)
+	tm has-session -t hold 2>/dev/null || tm new-session -d -s hold -x 20 -y 5 cat
 	tm kill-session -t tui 2>/dev/null
 	tm new-session -d -s tui -x 200 -y "$_rows" -c "$T" "$_cmd 2>err; echo rc=\$? >rc"
 }
@@ -79,7 +83,8 @@ head = next(i for i, l in enumerate(lines) if l.lstrip().startswith("CALLS A"))
 widths = (8, 8, 11, 11, 11, 10, 10, 10)
 rows = []
 for l in lines[head + 1:]:
-    if not l.strip() or l.startswith("h: help"):
+    # the panel's last row is the footer: "NAME: diff's total, all paths: ..."
+    if not l.strip() or l.startswith("h: help") or ": diff's " in l:
         break
     cells, x = [], 0
     for w in widths:
@@ -135,10 +140,11 @@ for attrs, name in re.findall(r'<g class="f[^"]*"([^>]*)><title>([^\n<]*)', open
     if lvl and not re.match(r"\[\d+ smaller calls\]$", name):
         frames[tuple(stack[1:])] = (int(at.get("a", 0)), int(at["n"]))
 lines = open(screen).read().splitlines()
-head = next(i for i, l in enumerate(lines) if "FUNCTION (time on each call path" in l)
+head = next(i for i, l in enumerate(lines) if "FUNCTION (time each call path covers" in l)
 rows, stack, ended = {}, [], False
 for l in lines[head + 1:]:
-    if not l.strip() or l.startswith("h: help"):
+    # the panel's last row is the footer: "NAME: graph on this path: ..."
+    if not l.strip() or l.startswith("h: help") or ": graph on this path: " in l:
         ended = True
         break
     cells = [l[0:11].strip(), l[12:23].strip(), l[24:35].strip(), l[36:46].strip()]
@@ -173,7 +179,7 @@ graph() {
 	start "$_n" "$2" --compare "$3" || return 1
 	wait_for "TIME +CPU" >/dev/null || return 1
 	keys 2
-	wait_for "FUNCTION \\(time on each call path" 60 >/dev/null || return 1
+	wait_for "FUNCTION \\(time each call path covers" 60 >/dev/null || return 1
 	keys E
 	sleep 0.5
 	shot "compare-$1-graph"
@@ -198,13 +204,52 @@ functions() {
 	same_as_diff "$T/compare-$1-functions-self.txt" "$T/$1-self.csv" self
 }
 
-plan 10
+# footer SCREEN WHAT CSV...: the footer of SCREEN is vfs_read's, WHAT
+# ("graph on this path" or "diff's total, all paths"), then each CSV's
+# vfs_read time (graph -F csv of A and B, or diff -F csv's A and B columns)
+footer() {
+	PYTHONPATH=$T python3 - "$@" <<'PY'
+import csv, sys
+from tuifmt import dur
+screen, what, files = sys.argv[1], sys.argv[2], sys.argv[3:]
+foot = next((l.strip() for l in open(screen) if l.lstrip().startswith("vfs_read: ")), "")
+if len(files) == 2:   # graph -F csv of A, of B: the path vfs_read
+    got = [next(r for r in csv.DictReader(open(f)) if r["path"] == "vfs_read") for f in files]
+    a, b = (int(r["total_ns"]) for r in got)
+    ca, cb = (r["calls"] for r in got)
+else:                 # diff -F csv A B: the row vfs_read
+    r = next(r for r in csv.DictReader(open(files[0])) if r["function"] == "vfs_read")
+    a, b, ca, cb = int(r["total_a_ns"]), int(r["total_b_ns"]), r["calls_a"], r["calls_b"]
+want = f"vfs_read: {what}: A {dur(a)} ({ca} calls"
+print(f"footer: {foot}\nwant:   {want} ... B {dur(b)} ({cb} calls, 1 untimed)")
+sys.exit(0 if foot.startswith(want) and f"B {dur(b)} ({cb} calls, 1 untimed)" in foot
+         and "untimed call (no exit)" in foot else 1)
+PY
+}
+
+plan 11
 check "perf-tools before/after pair: Functions in compare mode is diff -F csv, field by field" \
 	'functions real "$RA" "$RB" >"$T/out" 2>&1; r=$?; diag "$(cat "$T/out")"; [ $r = 0 ]'
 check "rig captures (functions in one only): Functions is diff -F csv, field by field" \
 	'functions vm "$VA" "$VB" >"$T/out" 2>&1; r=$?; diag "$(cat "$T/out")"; [ $r = 0 ]'
 check "perf-tools pair: the Graph's merged tree is flame --diff's, path by path" \
 	'graph real "$RA" "$RB" >"$T/out" 2>&1; r=$?; diag "$(cat "$T/out")"; [ $r = 0 ]'
+# vfs_read in B: one call has no exit (the trace ends in it). The Graph
+# counts its callees' time on the path as flame --diff (247.765 us), graph
+# and diff count only calls with a duration (213.487 us): each footer says
+# which it counts and gives graph's or diff's figure
+check "perf-tools pair: vfs_read's footers give graph's and diff's time and why they differ" '
+	"$FTLENS" graph -F csv "$RA" >"$T/ga.csv" && "$FTLENS" graph -F csv "$RB" >"$T/gb.csv" &&
+	"$FTLENS" diff -F csv "$RA" "$RB" >"$T/d.csv" &&
+	keys Home && wait_for "^vfs_read: graph on this path" >/dev/null &&
+	shot compare-real-graph-footer &&
+	footer "$T/compare-real-graph-footer.txt" "graph on this path" "$T/ga.csv" "$T/gb.csv" \
+		>"$T/out" 2>&1; r=$?; diag "$(cat "$T/out")"; [ $r = 0 ] &&
+	keys 3 && wait_for "^vfs_read: diff.s total, all paths" >/dev/null &&
+	shot compare-real-functions-footer &&
+	footer "$T/compare-real-functions-footer.txt" "diff'"'"'s total, all paths" "$T/d.csv" \
+		>"$T/out" 2>&1; r=$?; diag "$(cat "$T/out")"; [ $r = 0 ]
+'
 check "rig captures: the Graph's merged tree is flame --diff's, path by path" \
 	'graph vm "$VA" "$VB" >"$T/out" 2>&1; r=$?; diag "$(cat "$T/out")"; [ $r = 0 ]'
 check "x swaps A and B: the table is diff B A" '

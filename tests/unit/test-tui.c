@@ -13,25 +13,6 @@
 
 static const char *testdata, *realdata, *expected_dir, *srcdir;
 
-/* Types script (input.h's key names), drawing before each key as the loop
- * does (paging needs the page drawn); the reaction of the last key. */
-static FtlTuiReaction tui_keys(Tui *t, const char *script)
-{
-	g_autoptr(GError) error = NULL;
-	g_autoptr(GArray) keys = ftl_tui_keys_parse(script, &error);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(keys);
-	FtlTuiReaction r = FTL_TUI_REACT_NONE;
-	for (guint i = 0; i < keys->len; i++) {
-		g_free(tui_screen(t));
-		FtlTuiInput in = { g_array_index(keys, gint, i), 0, 0 };
-		if (in.key == FTL_TUI_KEY_RESIZE)
-			continue;
-		r = ftl_tui_app_key(t->app, &in);
-		ftl_tui_app_settle(t->app);
-	}
-	return r;
-}
-
 /* Compares the screen with the golden one of that name. */
 static void tui_expect(Tui *t, const char *name)
 {

@@ -121,6 +121,25 @@ static inline void tui_in(Tui *t, const char *dir)
 	CU_ASSERT_EQUAL_FATAL(g_chdir(dir), 0);
 }
 
+/* Opens path as A and b_path as B (`tui A --compare B`): b holds B's
+ * options and lives until tui_close(t). */
+static inline void tui_open_compare(Tui *t, Tui *b, const char *path, const char *b_path,
+				    int rows, int cols)
+{
+	b->path = g_strdup(b_path);
+	b->opt = (FtlTuiOptions){
+		.label = b->path,
+		.open = tui_reopen,
+		.open_data = b,
+		.oops_cpu = -1,
+		.utf8 = TRUE,
+		.origin = FTL_TS_NONE,
+		.compare = &t->opt,
+	};
+	t->opt.compare = &b->opt;
+	tui_open_trace(t, path, rows, cols);
+}
+
 /* Draws until the screen stops changing: a draw asks for the rows it
  * lacks, and settling reads them. */
 static inline char *tui_screen(Tui *t)
@@ -140,3 +159,21 @@ static inline char *tui_screen(Tui *t)
 	return last;
 }
 
+/* Types script (input.h's key names), drawing before each key as the loop
+ * does (paging needs the page drawn); the reaction of the last key. */
+static inline FtlTuiReaction tui_keys(Tui *t, const char *script)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GArray) keys = ftl_tui_keys_parse(script, &error);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(keys);
+	FtlTuiReaction r = FTL_TUI_REACT_NONE;
+	for (guint i = 0; i < keys->len; i++) {
+		g_free(tui_screen(t));
+		FtlTuiInput in = { g_array_index(keys, gint, i), 0, 0 };
+		if (in.key == FTL_TUI_KEY_RESIZE)
+			continue;
+		r = ftl_tui_app_key(t->app, &in);
+		ftl_tui_app_settle(t->app);
+	}
+	return r;
+}

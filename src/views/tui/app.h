@@ -366,6 +366,10 @@ void ftl_tui_scroll(gint64 *top, gint64 cursor, int h);
 /* Moves *cursor by cmd (up, down, pages, top, bottom, wheel) within
  * [0, n); page is the rows shown. TRUE when it understood cmd. */
 gboolean ftl_tui_move(gint64 *cursor, gint64 n, int page, FtlTuiCmd cmd);
+/* A click (in) on a list of n rows drawn from the screen's row 2, page of
+ * them from row top: *cursor on the row clicked; a click elsewhere (the
+ * header, a footer below the page) leaves it. */
+void ftl_tui_click(gint64 *cursor, gint64 top, gint64 n, int page, const FtlTuiInput *in);
 
 /* The Events panel, for jumps from elsewhere (panel-events.c). */
 void ftl_tui_events_panel_find(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiFind *find);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The Functions panel with --compare: `ftlens diff`'s rows (analysis/
  * diff.c) as a table, both traces' calls and time, the change and its
- * ratio, sorted by the change as diff sorts it. */
+ * ratio, sorted by the change as diff sorts it. A row is a function over
+ * all its call paths (the Graph has each path's), its known durations: a
+ * call with no duration (no exit) adds none, which the footer says. */
 #include "config.h"
 
 #include <math.h>
@@ -70,6 +72,36 @@ const char *ftl_tui_change_pct(gint64 a, gint64 b, gboolean present_a, gboolean 
 	else
 		g_strlcpy(buf, !present_a && present_b ? "new" : !present_b ? "gone" : "", size);
 	return buf;
+}
+
+static void compare_side(GString *out, const char *label, const FtlTuiCompareSide *s)
+{
+	char buf[48];
+	g_string_append_printf(out, "%s %s", label,
+			       ftl_tui_duration(s->timed ? s->ns : FTL_TS_NONE, buf, sizeof buf));
+	if (!s->calls)
+		return;
+	g_string_append_printf(out, " (%" G_GUINT64_FORMAT " call%s", s->calls,
+			       s->calls == 1 ? "" : "s");
+	if (s->timed < s->calls)
+		g_string_append_printf(out, ", %" G_GUINT64_FORMAT " untimed",
+				       s->calls - s->timed);
+	g_string_append(out, ")");
+}
+
+void ftl_tui_compare_footer(FtlTuiCanvas *c, int y, const char *name, const char *what,
+			    const FtlTuiCompareSide *a, const FtlTuiCompareSide *b,
+			    const char *note)
+{
+	g_autoptr(GString) t = g_string_new(": ");
+	g_string_append_printf(t, "%s: ", what);
+	compare_side(t, "A", a);
+	compare_side(g_string_append(t, ", "), "B", b);
+	if (a->timed < a->calls || b->timed < b->calls)
+		g_string_append_printf(t, "; %s", note);
+	ftl_tui_fill(c, y, 0, -1, FTL_TUI_STYLE_DIM);
+	int x = ftl_tui_put_raw(c, y, 0, -1, name, -1, FTL_TUI_STYLE_DIM);
+	ftl_tui_put(c, y, x, -1, t->str, FTL_TUI_STYLE_DIM);
 }
 
 FtlTuiFuncsCompare *ftl_tui_funcs_compare_new(void)
@@ -203,6 +235,10 @@ void ftl_tui_funcs_compare_draw(FtlTuiFuncsCompare *fc, FtlTuiPanel *p, FtlTuiAp
 	(void)app;
 	gboolean wide = c->cols >= FC_WIDE;
 	fc_header(fc, c, y, wide);
+	/* the last row: the cursor's function, what its figures count */
+	gboolean footer = h >= 3 && fc->rows && fc->rows->len;
+	if (footer)
+		h--;
 	p->page = h - 1;
 	if (!fc->rows || !fc->rows->len) {
 		ftl_tui_put(c, y + 2, 2, -1,
@@ -216,6 +252,23 @@ void ftl_tui_funcs_compare_draw(FtlTuiFuncsCompare *fc, FtlTuiPanel *p, FtlTuiAp
 		if (i == fc->cursor)
 			ftl_tui_fill(c, y + 1 + row, 0, -1, st);
 		fc_row(fc, c, y + 1 + row, g_ptr_array_index(fc->rows, i), wide, st);
+	}
+	if (footer) {
+		const FtlDiffRow *r = g_ptr_array_index(fc->rows, fc->cursor);
+		gboolean self = fc->key == FTL_DIFF_BY_SELF;
+		FtlTuiCompareSide a = { 0 }, b = { 0 };
+		if (r->a)
+			a = (FtlTuiCompareSide){ ftl_diff_metric(r->a, self), r->a->calls,
+						 r->a->timed };
+		if (r->b)
+			b = (FtlTuiCompareSide){ ftl_diff_metric(r->b, self), r->b->calls,
+						 r->b->timed };
+		ftl_tui_compare_footer(c, y + h, r->func,
+				       self ? "diff's self time, all paths"
+					    : "diff's total, all paths",
+				       &a, &b,
+				       "an untimed call (no exit) adds no time here nor in "
+				       "graph; the Graph (2) counts its callees'");
 	}
 }
 
@@ -235,8 +288,8 @@ FtlTuiReaction ftl_tui_funcs_compare_command(FtlTuiFuncsCompare *fc, FtlTuiPanel
 	const FtlDiffRow *r = fc->cursor < n ? g_ptr_array_index(fc->rows, fc->cursor) : NULL;
 	switch (cmd) {
 	case FTL_TUI_CMD_CLICK:
-		if (in->y >= 2 && fc->top + in->y - 2 < n)
-			fc->cursor = fc->top + in->y - 2;
+		/* not the footer under the rows */
+		ftl_tui_click(&fc->cursor, fc->top, n, p->page, in);
 		return FTL_TUI_REACT_REDRAW;
 	case FTL_TUI_CMD_SORT:
 		/* diff --sort's keys, in its order */

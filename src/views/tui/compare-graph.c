@@ -3,7 +3,15 @@
  * `flame --diff` merges them (ftl_flame_diff over the two models' call
  * trees: a node per call path of either trace), A's and B's inclusive
  * time on each path, the change and its percentage; folded and unfolded
- * as the Graph is, siblings ordered by the size of their change. */
+ * as the Graph is, siblings ordered by the size of their change.
+ *
+ * A row's time is the time its path covers (FtlCallNode.span_ns, what
+ * flame draws): a call with no exit (open at the end of the trace) covers
+ * its callees' time. `graph`, the Graph without --compare and `diff`
+ * count only calls with an exit (total_ns): they differ on paths with
+ * such calls. The footer says, for the cursor's path, what graph counts
+ * in A and B and how many calls had no exit, so the two numbers are
+ * never left unexplained. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -11,13 +19,13 @@
 
 #include "analysis/flame.h"
 #include "views/tui/compare.h"
+#include "views/tui/folds.h"
+#include "views/tui/tree.h"
 
 struct _FtlTuiGraphCompare {
 	gconstpointer for_model;
 	FtlFlame *a, *b, *diff;
-	/* unfolded: all_open XOR in toggled, as the Graph */
-	gboolean all_open;
-	GHashTable *toggled;
+	FtlTuiFolds folds; /* the unfolded nodes, folded as the Graph */
 	GPtrArray *rows; /* const FtlFlameNode*, the rows shown, in order */
 	gint64 cursor, top;
 };
@@ -25,7 +33,7 @@ struct _FtlTuiGraphCompare {
 FtlTuiGraphCompare *ftl_tui_graph_compare_new(void)
 {
 	FtlTuiGraphCompare *gc = g_new0(FtlTuiGraphCompare, 1);
-	gc->toggled = g_hash_table_new(g_direct_hash, g_direct_equal);
+	ftl_tui_folds_init(&gc->folds);
 	gc->rows = g_ptr_array_new();
 	return gc;
 }
@@ -35,7 +43,7 @@ static void gc_clear(FtlTuiGraphCompare *gc)
 	g_clear_pointer(&gc->diff, ftl_flame_free);
 	g_clear_pointer(&gc->a, ftl_flame_free);
 	g_clear_pointer(&gc->b, ftl_flame_free);
-	g_hash_table_remove_all(gc->toggled);
+	ftl_tui_folds_reset(&gc->folds, gc->folds.all_open);
 	g_ptr_array_set_size(gc->rows, 0);
 }
 
@@ -44,22 +52,14 @@ void ftl_tui_graph_compare_free(FtlTuiGraphCompare *gc)
 	if (!gc)
 		return;
 	gc_clear(gc);
-	g_hash_table_unref(gc->toggled);
+	ftl_tui_folds_clear(&gc->folds);
 	g_ptr_array_unref(gc->rows);
 	g_free(gc);
 }
 
 static gboolean gc_open(FtlTuiGraphCompare *gc, const FtlFlameNode *n)
 {
-	return gc->all_open != g_hash_table_contains(gc->toggled, n);
-}
-
-static void gc_set_open(FtlTuiGraphCompare *gc, const FtlFlameNode *n, gboolean open)
-{
-	if (open == gc->all_open)
-		g_hash_table_remove(gc->toggled, n);
-	else
-		g_hash_table_add(gc->toggled, (gpointer)n);
+	return ftl_tui_folds_open(&gc->folds, n);
 }
 
 static gint64 gc_change(const FtlFlameNode *n)
@@ -77,12 +77,11 @@ static gint gc_cmp(gconstpointer x, gconstpointer y)
 	return strcmp(p->name, q->name);
 }
 
-/* The rows shown: an explicit stack, no recursion (the depth comes from
- * the input). */
-static void gc_rows(FtlTuiGraphCompare *gc)
+/* The rows shown, the cursor on cur's row (the first where cur is not
+ * shown): an explicit stack, no recursion (the depth comes from the
+ * input). */
+static void gc_rows(FtlTuiGraphCompare *gc, const FtlFlameNode *cur)
 {
-	const FtlFlameNode *cur = gc->cursor < (gint64)gc->rows->len ? gc->rows->pdata[gc->cursor]
-								      : NULL;
 	g_ptr_array_set_size(gc->rows, 0);
 	if (!gc->diff)
 		return;
@@ -130,7 +129,7 @@ FtlTuiReaction ftl_tui_graph_compare_tick(FtlTuiGraphCompare *gc, FtlTuiApp *app
 	gc->b = gc_flame(m->compare);
 	gc->diff = ftl_flame_diff(gc->a, gc->b, FALSE);
 	gc->cursor = gc->top = 0;
-	gc_rows(gc);
+	gc_rows(gc, NULL);
 	return FTL_TUI_REACT_REDRAW;
 }
 
@@ -178,17 +177,51 @@ static void gc_row(FtlTuiGraphCompare *gc, FtlTuiCanvas *c, int y, const FtlFlam
 	ftl_tui_put_raw(c, y, x, -1, n->name, -1, st);
 }
 
+/* The cursor's path in a model's call tree of all tasks: NULL where the
+ * path is not in it. */
+static const FtlCallNode *gc_call_node(const FtlTuiModel *m, const FtlFlameNode *n)
+{
+	const FtlCallNode *root = m->trees[FTL_CALLTREE_GROUP_NONE]
+					  ? ftl_calltree_root(m->trees[FTL_CALLTREE_GROUP_NONE])
+					  : NULL;
+	if (!root)
+		return NULL;
+	g_autoptr(GPtrArray) path = g_ptr_array_new();
+	for (const FtlFlameNode *a = n; a && a->kind != FTL_FLAME_ROOT; a = a->parent)
+		g_ptr_array_insert(path, 0, (gpointer)a->name);
+	const FtlCallNode *c = ftl_tui_tree_find(root, path);
+	return c && c->depth == (gint)path->len ? c : NULL;
+}
+
+/* The cursor's path as `graph` counts it on each input. */
+static void gc_footer(const FtlTuiModel *m, const FtlFlameNode *n, FtlTuiCanvas *c, int y)
+{
+	const FtlCallNode *na = gc_call_node(m, n), *nb = gc_call_node(m->compare, n);
+	FtlTuiCompareSide a = { 0 }, b = { 0 };
+	if (na)
+		a = (FtlTuiCompareSide){ na->total_ns, na->calls, na->timed };
+	if (nb)
+		b = (FtlTuiCompareSide){ nb->total_ns, nb->calls, nb->timed };
+	ftl_tui_compare_footer(c, y, n->name, "graph on this path", &a, &b,
+			       "above, an untimed call (no exit) counts its callees' time, as "
+			       "flame --diff");
+}
+
 void ftl_tui_graph_compare_draw(FtlTuiGraphCompare *gc, FtlTuiPanel *p, FtlTuiApp *app,
 				FtlTuiCanvas *c, int y, int h)
 {
-	(void)app;
 	ftl_tui_fill(c, y, 0, -1, FTL_TUI_STYLE_HEADER);
 	ftl_tui_put_right(c, y, GC_X(0), GC_W, "A", FTL_TUI_STYLE_HEADER);
 	ftl_tui_put_right(c, y, GC_X(1), GC_W, "B", FTL_TUI_STYLE_HEADER);
 	ftl_tui_put_right(c, y, GC_X(2), GC_W, "CHANGE", FTL_TUI_STYLE_HEADER);
 	ftl_tui_put_right(c, y, GC_X(3), GC_PCT, "%", FTL_TUI_STYLE_HEADER);
-	ftl_tui_put(c, y, GC_NAME, -1, "FUNCTION (time on each call path, as flame --diff)",
+	ftl_tui_put(c, y, GC_NAME, -1,
+		    "FUNCTION (time each call path covers, as flame --diff)",
 		    FTL_TUI_STYLE_HEADER);
+	/* the last row: the cursor's path as graph counts it */
+	gboolean footer = h >= 3 && gc->rows->len;
+	if (footer)
+		h--;
 	p->page = MAX(h - 1, 1);
 	if (!gc->rows->len) {
 		ftl_tui_put(c, y + 2, 2, -1, gc->diff ? "no function calls in A or B" : "reading...",
@@ -199,87 +232,50 @@ void ftl_tui_graph_compare_draw(FtlTuiGraphCompare *gc, FtlTuiPanel *p, FtlTuiAp
 		gint64 i = gc->top + row;
 		gc_row(gc, c, y + 1 + row, gc->rows->pdata[i], i == gc->cursor);
 	}
+	if (footer)
+		gc_footer(app->model, gc->rows->pdata[gc->cursor], c, y + h);
 }
 
 /* ---- commands ----------------------------------------------------------------- */
 
-/* Unfolds or folds n and everything under it (an explicit stack). */
-static void gc_set_subtree(FtlTuiGraphCompare *gc, const FtlFlameNode *n, gboolean open)
+/* The merged tree as the fold keys walk it: all its nodes; the first
+ * child is the first of the rows, the one that changed most (where Right
+ * and l go). */
+static gconstpointer gc_op_child(gconstpointer n, gpointer data)
 {
-	g_autoptr(GPtrArray) stack = g_ptr_array_new();
-	g_ptr_array_add(stack, (gpointer)n);
-	while (stack->len) {
-		const FtlFlameNode *m = g_ptr_array_steal_index(stack, stack->len - 1);
-		gc_set_open(gc, m, open);
-		for (const FtlFlameNode *c = m->child; c; c = c->next)
-			g_ptr_array_add(stack, (gpointer)c);
-	}
+	const FtlFlameNode *best = NULL;
+	(void)data;
+	for (const FtlFlameNode *c = ((const FtlFlameNode *)n)->child; c; c = c->next)
+		if (!best || gc_cmp(&c, &best) < 0)
+			best = c;
+	return best;
 }
 
-static gint64 gc_index(FtlTuiGraphCompare *gc, const FtlFlameNode *n)
+static gboolean gc_op_alone(gconstpointer c, gpointer data)
 {
-	for (guint i = 0; i < gc->rows->len; i++)
-		if (gc->rows->pdata[i] == n)
-			return i;
-	return gc->cursor;
+	const FtlFlameNode *m = c;
+	(void)data;
+	return m->parent->child == m && !m->next;
 }
 
-static FtlTuiReaction gc_fold(FtlTuiGraphCompare *gc, FtlTuiPanel *p, const FtlFlameNode *n,
-			      FtlTuiCmd cmd)
+static gconstpointer gc_op_parent(gconstpointer n)
 {
-	switch (cmd) {
-	case FTL_TUI_CMD_LEFT:
-		if (n->child && gc_open(gc, n)) {
-			gc_set_open(gc, n, FALSE);
-		} else if (n->parent && n->parent->kind != FTL_FLAME_ROOT) {
-			gc->cursor = gc_index(gc, n->parent);
-			ftl_tui_scroll(&gc->top, gc->cursor, p->page);
-			return FTL_TUI_REACT_REDRAW;
-		}
-		break;
-	case FTL_TUI_CMD_RIGHT:
-		if (n->child && gc_open(gc, n)) {
-			gc->cursor++;
-			ftl_tui_scroll(&gc->top, gc->cursor, p->page);
-			return FTL_TUI_REACT_REDRAW;
-		}
-		gc_set_open(gc, n, TRUE);
-		break;
-	case FTL_TUI_CMD_ACTIVATE:
-		gc_set_open(gc, n, !gc_open(gc, n));
-		break;
-	case FTL_TUI_CMD_EXPAND:
-		gc_set_open(gc, n, TRUE);
-		break;
-	case FTL_TUI_CMD_COLLAPSE:
-		gc_set_open(gc, n, FALSE);
-		break;
-	case FTL_TUI_CMD_EXPAND_SUBTREE:
-	case FTL_TUI_CMD_COLLAPSE_SUBTREE:
-		gc_set_subtree(gc, n, cmd == FTL_TUI_CMD_EXPAND_SUBTREE);
-		break;
-	case FTL_TUI_CMD_EXPAND_ALL:
-	case FTL_TUI_CMD_COLLAPSE_ALL:
-		gc->all_open = cmd == FTL_TUI_CMD_EXPAND_ALL;
-		g_hash_table_remove_all(gc->toggled);
-		break;
-	case FTL_TUI_CMD_LONGEST: {
-		/* the child that changed most: the rows put it first */
-		if (!n->child)
-			return FTL_TUI_REACT_NONE;
-		gc_set_open(gc, n, TRUE);
-		gc_rows(gc);
-		gc->cursor++;
-		ftl_tui_scroll(&gc->top, gc->cursor, p->page);
-		return FTL_TUI_REACT_REDRAW;
-	}
-	default:
-		return FTL_TUI_REACT_NONE;
-	}
-	gc_rows(gc);
-	ftl_tui_scroll(&gc->top, gc->cursor, p->page);
-	return FTL_TUI_REACT_REDRAW;
+	return ((const FtlFlameNode *)n)->parent;
 }
+
+static gconstpointer gc_op_preorder(gconstpointer top, gconstpointer n)
+{
+	const FtlFlameNode *m = n;
+	if (m->child)
+		return m->child;
+	while (m != top && !m->next)
+		m = m->parent;
+	return m != top ? m->next : NULL;
+}
+
+static const FtlTuiTreeOps gc_ops = {
+	gc_op_child, gc_op_alone, gc_op_parent, gc_op_preorder, gc_op_child,
+};
 
 FtlTuiReaction ftl_tui_graph_compare_command(FtlTuiGraphCompare *gc, FtlTuiPanel *p,
 					     FtlTuiApp *app, FtlTuiCmd cmd,
@@ -293,11 +289,11 @@ FtlTuiReaction ftl_tui_graph_compare_command(FtlTuiGraphCompare *gc, FtlTuiPanel
 		return FTL_TUI_REACT_REDRAW;
 	}
 	gc->cursor = CLAMP(gc->cursor, 0, n - 1);
-	const FtlFlameNode *node = gc->rows->pdata[gc->cursor];
+	gconstpointer node = gc->rows->pdata[gc->cursor];
 	switch (cmd) {
 	case FTL_TUI_CMD_CLICK:
-		if (in->y >= 2 && gc->top + in->y - 2 < n)
-			gc->cursor = gc->top + in->y - 2;
+		/* not the footer under the rows */
+		ftl_tui_click(&gc->cursor, gc->top, n, p->page, in);
 		return FTL_TUI_REACT_REDRAW;
 	case FTL_TUI_CMD_GROUP:
 	case FTL_TUI_CMD_LIST_CALLS:
@@ -307,7 +303,11 @@ FtlTuiReaction ftl_tui_graph_compare_command(FtlTuiGraphCompare *gc, FtlTuiPanel
 				"one trace (tui without --compare)");
 		return FTL_TUI_REACT_STATUS;
 	default:
-		return gc_fold(gc, p, node, cmd);
+		if (!ftl_tui_folds_command(&gc->folds, &gc_ops, gc, &node, cmd))
+			return FTL_TUI_REACT_NONE;
+		gc_rows(gc, node);
+		ftl_tui_scroll(&gc->top, gc->cursor, p->page);
+		return FTL_TUI_REACT_REDRAW;
 	}
 }
 
@@ -330,9 +330,8 @@ FtlTuiReaction ftl_tui_graph_compare_search(FtlTuiGraphCompare *gc, FtlTuiPanel 
 			if (g_regex_match(re, m->name, 0, NULL)) {
 				for (const FtlFlameNode *a = m->parent;
 				     a && a->kind != FTL_FLAME_ROOT; a = a->parent)
-					gc_set_open(gc, a, TRUE);
-				gc_rows(gc);
-				gc->cursor = gc_index(gc, m);
+					ftl_tui_folds_set(&gc->folds, a, TRUE);
+				gc_rows(gc, m);
 				ftl_tui_scroll(&gc->top, gc->cursor, p->page);
 				return FTL_TUI_REACT_REDRAW;
 			}

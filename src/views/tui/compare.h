@@ -48,6 +48,18 @@ const char *ftl_tui_change(gint64 ns, char *buf, gsize size);
 const char *ftl_tui_change_pct(gint64 a, gint64 b, gboolean present_a, gboolean present_b,
 			       char *buf, gsize size);
 
+/* The last row of Functions and Graph: "NAME: WHAT: A 1.234 us (3 calls),
+ * B - ..." for the cursor's row, each side's known durations (calls is 0
+ * where the side lacks it; "N untimed" where timed < calls), then "; note"
+ * when a side has untimed calls. name is from the trace. */
+typedef struct {
+	gint64 ns;
+	guint64 calls, timed;
+} FtlTuiCompareSide;
+void ftl_tui_compare_footer(FtlTuiCanvas *c, int y, const char *name, const char *what,
+			    const FtlTuiCompareSide *a, const FtlTuiCompareSide *b,
+			    const char *note);
+
 /* The Timeline panel's lanes of two traces (compare-timeline.c): A's CPUs
  * above B's, each on its own time axis from its start, or from a marker
  * both have (X). */

@@ -124,6 +124,12 @@ void ftl_tui_scroll(gint64 *top, gint64 cursor, int h)
 		*top = 0;
 }
 
+void ftl_tui_click(gint64 *cursor, gint64 top, gint64 n, int page, const FtlTuiInput *in)
+{
+	if (in->y >= 2 && in->y - 2 < page && top + in->y - 2 < n)
+		*cursor = top + in->y - 2;
+}
+
 gboolean ftl_tui_move(gint64 *cursor, gint64 n, int page, FtlTuiCmd cmd)
 {
 	gint64 c = *cursor;

@@ -10,15 +10,14 @@
 #include "views/tui/app.h"
 #include "views/tui/source-line.h"
 #include "views/tui/compare.h"
+#include "views/tui/folds.h"
 #include "views/tui/tree.h"
 
 typedef struct {
 	FtlTuiPanel base;
 	FtlCallTreeGroup group;
 	const FtlCallNode *cursor, *top; /* NULL: the first row */
-	/* Unfolded nodes: all_open XOR in `toggled` (E and C are then O(1)). */
-	gboolean all_open;
-	GHashTable *toggled;
+	FtlTuiFolds folds; /* the unfolded nodes */
 	GHashTable *keep; /* the function filter's nodes, NULL: all */
 	guint64 keep_for; /* FtlTuiModel.gen */
 	const FtlCallNode *keep_root;
@@ -36,7 +35,7 @@ typedef struct {
 static FtlTuiPanel *graph_new(void)
 {
 	GraphPanel *g = g_new0(GraphPanel, 1);
-	g->toggled = g_hash_table_new(g_direct_hash, g_direct_equal);
+	ftl_tui_folds_init(&g->folds);
 	g->compare = ftl_tui_graph_compare_new();
 	return &g->base;
 }
@@ -45,7 +44,7 @@ static void graph_free(FtlTuiPanel *p)
 {
 	GraphPanel *g = (GraphPanel *)p;
 	ftl_tui_graph_compare_free(g->compare);
-	g_hash_table_unref(g->toggled);
+	ftl_tui_folds_clear(&g->folds);
 	if (g->keep)
 		g_hash_table_unref(g->keep);
 	g_free(g->histo_of);
@@ -62,15 +61,7 @@ static const FtlCallNode *graph_root(GraphPanel *g, FtlTuiApp *app)
 
 static gboolean graph_open(GraphPanel *g, const FtlCallNode *n)
 {
-	return g->all_open != g_hash_table_contains(g->toggled, n);
-}
-
-static void graph_set_open(GraphPanel *g, const FtlCallNode *n, gboolean open)
-{
-	if (open == g->all_open)
-		g_hash_table_remove(g->toggled, n);
-	else
-		g_hash_table_add(g->toggled, (gpointer)n);
+	return ftl_tui_folds_open(&g->folds, n);
 }
 
 /* ---- walking the rows shown ------------------------------------------------ */
@@ -253,23 +244,6 @@ static void graph_draw(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCanvas *c, int y, i
 
 /* ---- commands ------------------------------------------------------------- */
 
-/* Unfolds n, and a chain of single children below it (perf's habit). */
-static void graph_expand(GraphPanel *g, const FtlCallNode *n)
-{
-	while (n) {
-		graph_set_open(g, n, TRUE);
-		const FtlCallNode *c = ftl_tui_tree_child(g->keep, n);
-		n = c && !ftl_tui_tree_sibling(g->keep, c) ? c : NULL;
-	}
-}
-
-static void graph_set_subtree(GraphPanel *g, const FtlCallNode *n, gboolean open)
-{
-	graph_set_open(g, n, open);
-	for (const FtlCallNode *d = n->child; d; d = ftl_tui_tree_preorder(n, d))
-		graph_set_open(g, d, open);
-}
-
 static FtlTuiReaction graph_move(GraphPanel *g, const FtlCallNode *root, FtlTuiCmd cmd)
 {
 	gint64 page = MAX(g->base.page - 1, 1);
@@ -343,49 +317,47 @@ static FtlTuiReaction graph_histogram(GraphPanel *g, FtlTuiApp *app)
 	return ftl_tui_durations_tick(app, g->histo_of, &g->histo_drawn) | FTL_TUI_REACT_REDRAW;
 }
 
+/* The call tree as the fold keys walk it: the nodes the filter keeps. */
+static gconstpointer graph_op_child(gconstpointer n, gpointer g)
+{
+	return ftl_tui_tree_child(((GraphPanel *)g)->keep, n);
+}
+
+/* c is the first child shown: alone without a next one */
+static gboolean graph_op_alone(gconstpointer c, gpointer g)
+{
+	return !ftl_tui_tree_sibling(((GraphPanel *)g)->keep, c);
+}
+
+static gconstpointer graph_op_parent(gconstpointer n)
+{
+	return ((const FtlCallNode *)n)->parent;
+}
+
+static gconstpointer graph_op_preorder(gconstpointer top, gconstpointer n)
+{
+	return ftl_tui_tree_preorder(top, n);
+}
+
+static gconstpointer graph_op_longest(gconstpointer n, gpointer g)
+{
+	return graph_longest_child(g, n);
+}
+
+static const FtlTuiTreeOps graph_ops = {
+	graph_op_child, graph_op_alone, graph_op_parent, graph_op_preorder, graph_op_longest,
+};
+
 static FtlTuiReaction graph_fold(GraphPanel *g, FtlTuiApp *app, FtlTuiCmd cmd)
 {
-	const FtlCallNode *n = g->cursor, *root = graph_root(g, app);
-	gboolean kids = ftl_tui_tree_child(g->keep, n) != NULL;
-	switch (cmd) {
-	case FTL_TUI_CMD_ACTIVATE:
-		if (!kids)
-			return graph_list_calls(g, app);
-		if (graph_open(g, n))
-			graph_set_open(g, n, FALSE);
-		else
-			graph_expand(g, n);
-		break;
-	case FTL_TUI_CMD_EXPAND:
-		graph_expand(g, n);
-		break;
-	case FTL_TUI_CMD_RIGHT:
-		if (kids && graph_open(g, n))
-			g->cursor = ftl_tui_tree_child(g->keep, n);
-		else
-			graph_expand(g, n);
-		break;
-	case FTL_TUI_CMD_COLLAPSE:
-	case FTL_TUI_CMD_LEFT:
-		if (kids && graph_open(g, n))
-			graph_set_open(g, n, FALSE);
-		else if (n->parent != root)
-			g->cursor = n->parent;
-		break;
-	case FTL_TUI_CMD_EXPAND_SUBTREE:
-	case FTL_TUI_CMD_COLLAPSE_SUBTREE:
-		graph_set_subtree(g, n, cmd == FTL_TUI_CMD_EXPAND_SUBTREE);
-		break;
-	case FTL_TUI_CMD_LONGEST:
-		if (kids) {
-			graph_set_open(g, n, TRUE);
-			g->cursor = graph_longest_child(g, n);
-		}
-		break;
-	default:
+	/* Enter on a leaf lists its calls */
+	if (cmd == FTL_TUI_CMD_ACTIVATE && !ftl_tui_tree_child(g->keep, g->cursor))
+		return graph_list_calls(g, app);
+	gconstpointer cursor = g->cursor;
+	if (!ftl_tui_folds_command(&g->folds, &graph_ops, g, &cursor, cmd))
 		return FTL_TUI_REACT_NONE;
-	}
-	graph_scroll(g, root);
+	g->cursor = cursor;
+	graph_scroll(g, graph_root(g, app));
 	return FTL_TUI_REACT_REDRAW;
 }
 
@@ -406,7 +378,7 @@ static FtlTuiReaction graph_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cm
 		/* also while the tree shown is still being read */
 		g->group = (g->group + 1) % 3;
 		g->cursor = g->top = NULL;
-		g_hash_table_remove_all(g->toggled);
+		ftl_tui_folds_reset(&g->folds, g->folds.all_open);
 		g->keep_for = 0;
 		return FTL_TUI_REACT_REDRAW;
 	}
@@ -418,15 +390,6 @@ static FtlTuiReaction graph_command(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiCmd cm
 	if (!g->cursor)
 		return FTL_TUI_REACT_NONE;
 	switch (cmd) {
-	case FTL_TUI_CMD_EXPAND_ALL:
-	case FTL_TUI_CMD_COLLAPSE_ALL:
-		g->all_open = cmd == FTL_TUI_CMD_EXPAND_ALL;
-		g_hash_table_remove_all(g->toggled);
-		if (!g->all_open)
-			while (g->cursor->parent != root)
-				g->cursor = g->cursor->parent;
-		graph_scroll(g, root);
-		return FTL_TUI_REACT_REDRAW;
 	case FTL_TUI_CMD_LIST_CALLS:
 		return graph_list_calls(g, app);
 	case FTL_TUI_CMD_HISTOGRAM:
@@ -479,7 +442,7 @@ static FtlTuiReaction graph_search(FtlTuiPanel *p, FtlTuiApp *app, GRegex *re, i
 		return FTL_TUI_REACT_STATUS;
 	}
 	for (const FtlCallNode *a = found->parent; a && a != root; a = a->parent)
-		graph_set_open(g, a, TRUE);
+		ftl_tui_folds_set(&g->folds, a, TRUE);
 	g->cursor = found;
 	graph_scroll(g, root);
 	return FTL_TUI_REACT_REDRAW;
@@ -501,15 +464,15 @@ static void graph_model_changed(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiMode
 	GHashTable *toggled = g_hash_table_new(g_direct_hash, g_direct_equal);
 	GHashTableIter it;
 	gpointer k;
-	g_hash_table_iter_init(&it, g->toggled);
+	g_hash_table_iter_init(&it, g->folds.toggled);
 	while (old && root && g_hash_table_iter_next(&it, &k, NULL)) {
 		g_autoptr(GPtrArray) path = ftl_tui_tree_path(k);
 		const FtlCallNode *n = ftl_tui_tree_find(root, path);
 		if (n && n != root && n->depth == (gint)path->len)
 			g_hash_table_add(toggled, (gpointer)n);
 	}
-	g_hash_table_unref(g->toggled);
-	g->toggled = toggled;
+	g_hash_table_unref(g->folds.toggled);
+	g->folds.toggled = toggled;
 	g->cursor = cursor && root ? ftl_tui_tree_find(root, cursor) : NULL;
 	if (g->cursor == root)
 		g->cursor = NULL;
@@ -537,13 +500,13 @@ static void graph_save(FtlTuiPanel *p, FtlTuiApp *app, FtlTuiView *v)
 	GraphPanel *g = (GraphPanel *)p;
 	(void)app;
 	ftl_tui_view_set_int(v, "graph", "group", g->group);
-	ftl_tui_view_set_bool(v, "graph", "all_open", g->all_open);
+	ftl_tui_view_set_bool(v, "graph", "all_open", g->folds.all_open);
 	/* in pre-order: the file says the same for the same folds */
 	const FtlCallNode *root = graph_root(g, app);
 	if (root)
 		for (const FtlCallNode *n = ftl_tui_tree_preorder(root, root); n;
 		     n = ftl_tui_tree_preorder(root, n))
-			if (g_hash_table_contains(g->toggled, n))
+			if (g_hash_table_contains(g->folds.toggled, n))
 				graph_save_path(v, "toggled", n);
 	if (g->cursor)
 		graph_save_path(v, "cursor", g->cursor);
@@ -578,8 +541,9 @@ static void graph_restore(FtlTuiPanel *p, FtlTuiApp *app, const FtlTuiView *v, g
 		g->group = (FtlCallTreeGroup)group;
 	if (!p->page && ftl_tui_view_get_int(v, "graph", "page", &page))
 		p->page = (int)page;
-	ftl_tui_view_get_bool(v, "graph", "all_open", &g->all_open);
-	g_hash_table_remove_all(g->toggled);
+	gboolean all_open = g->folds.all_open;
+	ftl_tui_view_get_bool(v, "graph", "all_open", &all_open);
+	ftl_tui_folds_reset(&g->folds, all_open);
 	g->cursor = g->top = NULL;
 	g->keep_for = 0;
 	g_clear_pointer(&g->view_toggled, g_ptr_array_unref);
@@ -608,7 +572,7 @@ static void graph_view_resolve(GraphPanel *g, const FtlCallNode *root)
 	for (guint i = 0; i < g->view_toggled->len; i++) {
 		const FtlCallNode *n = graph_view_find(root, g->view_toggled->pdata[i]);
 		if (n)
-			g_hash_table_add(g->toggled, (gpointer)n);
+			g_hash_table_add(g->folds.toggled, (gpointer)n);
 	}
 	g->cursor = graph_view_find(root, g->view_cursor);
 	g->top = g->cursor ? graph_view_find(root, g->view_top) : NULL;
