@@ -356,6 +356,14 @@ tmux_server() {
 	trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
 }
 tm() { tmux -L "$tmux_sock" -f "$T/tmux.conf" "$@"; }
+# tmux_hold: a session "hold" (cat in a small pane) that outlives the
+# "tui" sessions: killing the last session ends the server, and a
+# new-session racing with that exit fails ("server exited unexpectedly",
+# once in four runs of t6021). Call it before killing "tui" to start
+# another; the server ends with the script (its trap).
+tmux_hold() {
+	tm has-session -t hold 2>/dev/null || tm new-session -d -s hold -x 20 -y 5 cat
+}
 keys() { tm send-keys -t tui "$@"; }
 
 # tmux_wait_for PATTERN [SECONDS]: until the tmux pane "tui" shows PATTERN (a

@@ -26,6 +26,7 @@ wait_for() { tmux_wait_for "$@"; }
 wait_dead() { tmux_wait_dead 200; }
 # start COMMAND: a fresh session of 100x30 running COMMAND under sh.
 start() {
+	tmux_hold
 	tm kill-session -t tui 2>/dev/null
 	tm new-session -d -s tui -x 100 -y 30 "$1"
 }

@@ -22,6 +22,7 @@ trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
 wait_for() { tmux_wait_for "$@"; }
 wait_dead() { tmux_wait_dead 300; }
 start() {
+	tmux_hold
 	tm kill-session -t tui 2>/dev/null
 	tm new-session -d -s tui -x 80 -y 24 -c "$T" "$1"
 }

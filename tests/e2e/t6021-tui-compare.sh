@@ -42,10 +42,7 @@ start() {
 	for _a in "$@"; do
 		_cmd="$_cmd '$(printf '%s' "$_a" | sed "s/'/'\\\\''/g")'"
 	done
-	# a session that outlives each "tui": killing the last session ends the
-	# server, and a new-session racing with that exit fails ("server exited
-	# unexpectedly"); the server ends with the script (lib.sh's trap)
-	tm has-session -t hold 2>/dev/null || tm new-session -d -s hold -x 20 -y 5 cat
+	tmux_hold
 	tm kill-session -t tui 2>/dev/null
 	tm new-session -d -s tui -x 200 -y "$_rows" -c "$T" "$_cmd 2>err; echo rc=\$? >rc"
 }
