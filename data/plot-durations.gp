@@ -1,7 +1,8 @@
 # ftlens plot durations: call durations of the functions asked for,
-# histogram (log x) and CDF. The histogram and the CDF come from
-# log-linear buckets (at most 1/128 of their value wide), not from every
-# call: a call is at most 0.8% off its place. ftlens wrote this from
+# histogram (log x) and CDF, with p50, p95 and p99 in the key. Up to 256
+# calls of a function every duration is kept; past that they come from
+# log-linear buckets, each counted at its midpoint, within 1.6% of the
+# true value, as ftlens's percentiles everywhere. ftlens wrote this from
 # data/plot-durations.gp; the data is @DAT@. Run again with: gnuplot @GP@
 set terminal @TERM@
 set output '@OUT@'

@@ -1,38 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Per-function statistics with a log-linear duration histogram per row. */
+/* Per-function statistics with the durations behind each row's percentiles. */
 #include "analysis/funcstats.h"
 
 #include <string.h>
 
+#include "analysis/pctl.h"
 #include "util/forkgate.h"
-
-/* Durations below 2^HIST_SUB_BITS ns are exact; above, each power of two is
- * split into 2^HIST_SUB_BITS buckets (relative error <= 1/32). */
-#define HIST_SUB_BITS 5
-#define HIST_SUB      (1u << HIST_SUB_BITS)
-
-/* Up to this many durations are kept as they are, so percentiles of the
- * functions with few calls are exact; past it the histogram takes over. */
-#define EXACT_MAX 256
 
 #define ROW_SLAB 1024
 
-/* The buckets lo .. lo + n - 1 of the histogram, the only ones a function's
- * calls reached so far: its durations span a few powers of two, and the whole
- * histogram (7.5 KiB) per busy function added up to tens of MiB. */
-typedef struct {
-	guint16 lo, n;
-	guint32 count[];
-} StatHist;
-
 typedef struct {
 	FtlFuncStat st;
-	/* by st.timed: none for 0 or 1 (its duration is min_ns), the GArray of
-	 * gint64 durations for 2..EXACT_MAX, then the histogram */
-	union {
-		GArray *exact;
-		StatHist *hist;
-	};
+	/* the timed durations (analysis/pctl.h), by st.timed: none for 0 or
+	 * 1 (its duration is min_ns), the exact ones, then the histogram */
+	FtlPctlStore durations;
 } StatRow;
 
 #define ROW_CACHE_BITS 10
@@ -98,10 +79,7 @@ static gboolean funcstats_equal(gconstpointer a, gconstpointer b)
 static void funcstats_row_free(gpointer p)
 {
 	StatRow *r = p;
-	if (r->st.timed > EXACT_MAX)
-		g_clear_pointer(&r->hist, g_free);
-	else if (r->exact)
-		g_clear_pointer(&r->exact, g_array_unref);
+	ftl_pctl_store_clear(&r->durations, r->st.timed);
 }
 
 FtlFuncStats *ftl_funcstats_new(FtlFuncStatsKey key)
@@ -126,55 +104,6 @@ void ftl_funcstats_free(FtlFuncStats *s)
 	if (s->sorted)
 		g_ptr_array_unref(s->sorted);
 	g_free(s);
-}
-
-static guint funcstats_bucket(gint64 ns)
-{
-	guint64 v = ns < 0 ? 0 : (guint64)ns;
-	if (v < HIST_SUB)
-		return (guint)v;
-	guint e = 63 - (guint)__builtin_clzll(v); /* v >= HIST_SUB so e >= HIST_SUB_BITS */
-	guint sub = (guint)(v >> (e - HIST_SUB_BITS)) & (HIST_SUB - 1);
-	return (e - HIST_SUB_BITS + 1) * HIST_SUB + sub;
-}
-
-static void funcstats_bucket_bounds(guint b, gint64 *lo, gint64 *hi)
-{
-	if (b < HIST_SUB) {
-		*lo = b;
-		*hi = b + 1;
-		return;
-	}
-	guint e = b / HIST_SUB + HIST_SUB_BITS - 1, sub = b % HIST_SUB;
-	guint64 l = ((guint64)(HIST_SUB + sub)) << (e - HIST_SUB_BITS);
-	guint64 h = l + ((guint64)1 << (e - HIST_SUB_BITS));
-	*lo = (gint64)l;
-	*hi = h > (guint64)G_MAXINT64 ? G_MAXINT64 : (gint64)h;
-}
-
-/* The middle of a bucket's range. */
-static gint64 funcstats_bucket_value(guint b)
-{
-	gint64 lo, hi;
-	funcstats_bucket_bounds(b, &lo, &hi);
-	return lo + (hi - lo) / 2;
-}
-
-/* Counts n calls in bucket b, widening the histogram's range to reach it. */
-static void funcstats_hist_add(StatHist **hp, guint b, guint32 n)
-{
-	StatHist *h = *hp;
-	if (!h || b < h->lo || b >= (guint)h->lo + h->n) {
-		guint lo = h ? MIN(h->lo, b) : b, hi = h ? MAX((guint)h->lo + h->n, b + 1) : b + 1;
-		StatHist *w = g_malloc0(sizeof *w + (hi - lo) * sizeof w->count[0]);
-		w->lo = (guint16)lo;
-		w->n = (guint16)(hi - lo);
-		if (h)
-			memcpy(w->count + (h->lo - lo), h->count, h->n * sizeof h->count[0]);
-		g_free(h);
-		*hp = h = w;
-	}
-	h->count[b - h->lo] += n;
 }
 
 static StatRow *funcstats_row(FtlFuncStats *s, const char *func, gint32 cpu, gint32 pid)
@@ -226,36 +155,7 @@ static void funcstats_add(FtlFuncStats *s, const StatCall *call)
 		if (st->last_ts == FTL_TS_NONE || call->entry_ts + call->duration > st->last_ts)
 			st->last_ts = call->entry_ts + call->duration;
 	}
-	/* one timed call needs no store: its duration is min_ns (most names of
-	 * a trace of a million distinct functions are called once) */
-	if (st->timed == 1)
-		return;
-	if (st->timed <= EXACT_MAX) {
-		if (!r->exact) {
-			gint64 first = st->min_ns == call->duration ? st->max_ns : st->min_ns;
-			r->exact = g_array_sized_new(FALSE, FALSE, sizeof(gint64), 4);
-			g_array_append_val(r->exact, first);
-		}
-		g_array_append_val(r->exact, call->duration);
-		return;
-	}
-	/* The histogram only for rows past the exact store: most functions of a
-	 * trace are called a few times, and a trace of a million distinct names
-	 * must not cost a histogram each. */
-	if (st->timed == EXACT_MAX + 1) {
-		StatHist *hist = NULL;
-		/* min and max first: the range is set once, not widened per call */
-		funcstats_hist_add(&hist, funcstats_bucket(st->min_ns), 1);
-		funcstats_hist_add(&hist, funcstats_bucket(st->max_ns), 1);
-		hist->count[0]--;
-		hist->count[hist->n - 1]--;
-		for (guint i = 0; i < r->exact->len; i++)
-			funcstats_hist_add(&hist,
-					   funcstats_bucket(g_array_index(r->exact, gint64, i)), 1);
-		g_array_unref(r->exact);
-		r->hist = hist;
-	}
-	funcstats_hist_add(&r->hist, funcstats_bucket(call->duration), 1);
+	ftl_pctl_store_add(&r->durations, st->timed, st->min_ns, st->max_ns, call->duration);
 }
 
 static void funcstats_worker(gpointer data, gpointer user_data)
@@ -324,30 +224,6 @@ void ftl_funcstats_add_call(const FtlCall *call, gpointer data)
 	}
 }
 
-/* The durations a row holds: a lone one (its minimum), the exact store or
- * the histogram's buckets, each added to *h. */
-static void funcstats_hist_add_row(StatHist **h, const StatRow *r)
-{
-	if (r->st.timed == 1)
-		funcstats_hist_add(h, funcstats_bucket(r->st.min_ns), 1);
-	else if (r->st.timed > 1 && r->st.timed <= EXACT_MAX)
-		for (guint i = 0; i < r->exact->len; i++)
-			funcstats_hist_add(h, funcstats_bucket(g_array_index(r->exact, gint64, i)),
-					   1);
-	else if (r->st.timed > EXACT_MAX)
-		for (guint i = 0; i < r->hist->n; i++)
-			if (r->hist->count[i])
-				funcstats_hist_add(h, r->hist->lo + i, r->hist->count[i]);
-}
-
-static void funcstats_row_clear_store(StatRow *r)
-{
-	if (r->st.timed > EXACT_MAX)
-		g_clear_pointer(&r->hist, g_free);
-	else if (r->st.timed > 1)
-		g_clear_pointer(&r->exact, g_array_unref);
-}
-
 /* Merges src's durations into dst's store, as if dst had been given src's
  * calls: before the rows' counts and minima are merged (a row of one timed
  * call keeps its duration as its minimum). The store depends only on the
@@ -356,26 +232,8 @@ static void funcstats_row_clear_store(StatRow *r)
  * calls does not show. */
 static void funcstats_merge_store(StatRow *dst, const StatRow *src)
 {
-	guint64 n = dst->st.timed + src->st.timed;
-	if (src->st.timed == 0 || n <= 1)
-		return;
-	if (n <= EXACT_MAX) {
-		GArray *a = dst->st.timed > 1 ? dst->exact
-					      : g_array_sized_new(FALSE, FALSE, sizeof(gint64), 4);
-		if (dst->st.timed == 1)
-			g_array_append_val(a, dst->st.min_ns);
-		if (src->st.timed == 1)
-			g_array_append_val(a, src->st.min_ns);
-		else
-			g_array_append_vals(a, src->exact->data, src->exact->len);
-		dst->exact = a;
-		return;
-	}
-	StatHist *h = NULL;
-	funcstats_hist_add_row(&h, dst);
-	funcstats_hist_add_row(&h, src);
-	funcstats_row_clear_store(dst);
-	dst->hist = h;
+	ftl_pctl_store_merge(&dst->durations, dst->st.timed, dst->st.min_ns, &src->durations,
+			     src->st.timed, src->st.min_ns);
 }
 
 static gint64 funcstats_min_ts(gint64 a, gint64 b)
@@ -462,33 +320,6 @@ void ftl_funcstats_feed(FtlFuncStats *s, const FtlEvent *ev)
 	r->st.calls += 1 + ev->u.fn.repeats;
 }
 
-static gint funcstats_i64_cmp(gconstpointer a, gconstpointer b)
-{
-	gint64 x = *(const gint64 *)a, y = *(const gint64 *)b;
-	return (x > y) - (x < y);
-}
-
-/* Nearest rank: the smallest value with at least q of the calls at or below. */
-static gint64 funcstats_percentile(const StatRow *r, double q)
-{
-	guint64 want = (guint64)(q * (double)r->st.timed + 0.999999);
-	if (want == 0)
-		want = 1;
-	if (r->st.timed == 1)
-		return r->st.min_ns;
-	if (r->st.timed <= EXACT_MAX)
-		return g_array_index(r->exact, gint64, want - 1);
-	guint64 seen = 0;
-	for (guint i = 0; i < r->hist->n; i++) {
-		seen += r->hist->count[i];
-		if (seen >= want) {
-			gint64 v = funcstats_bucket_value(r->hist->lo + i);
-			return CLAMP(v, r->st.min_ns, r->st.max_ns);
-		}
-	}
-	return r->st.max_ns;
-}
-
 void ftl_funcstats_finish(FtlFuncStats *s)
 {
 	funcstats_workers_end(s, TRUE);
@@ -499,12 +330,14 @@ void ftl_funcstats_finish(FtlFuncStats *s)
 		StatRow *r = v;
 		FtlFuncStat *st = &r->st;
 		if (st->timed) {
-			if (st->timed > 1 && st->timed <= EXACT_MAX)
-				g_array_sort(r->exact, funcstats_i64_cmp);
+			ftl_pctl_store_sort(&r->durations, st->timed);
 			st->avg_ns = st->total_ns / (gint64)st->timed;
-			st->p50_ns = funcstats_percentile(r, 0.50);
-			st->p95_ns = funcstats_percentile(r, 0.95);
-			st->p99_ns = funcstats_percentile(r, 0.99);
+			st->p50_ns = ftl_pctl_store_value(&r->durations, st->timed, st->min_ns,
+							  st->max_ns, 50);
+			st->p95_ns = ftl_pctl_store_value(&r->durations, st->timed, st->min_ns,
+							  st->max_ns, 95);
+			st->p99_ns = ftl_pctl_store_value(&r->durations, st->timed, st->min_ns,
+							  st->max_ns, 99);
 		} else {
 			st->avg_ns = st->p50_ns = st->p95_ns = st->p99_ns = FTL_TS_NONE;
 		}
@@ -518,38 +351,8 @@ gboolean ftl_funcstats_next_bucket(const FtlFuncStats *s, const FtlFuncStat *st,
 {
 	(void)s;
 	const StatRow *r = (const StatRow *)st; /* st is a row's first member */
-	if (st->timed == 0)
-		return FALSE;
-	if (st->timed == 1) {
-		if (*pos)
-			return FALSE;
-		funcstats_bucket_bounds(funcstats_bucket(st->min_ns), lo, hi);
-		*count = 1;
-		*pos = 1;
-		return TRUE;
-	}
-	if (st->timed <= EXACT_MAX) {
-		/* sorted by finish: a bucket is a run of the array */
-		const GArray *a = r->exact;
-		if (*pos >= a->len)
-			return FALSE;
-		guint b = funcstats_bucket(g_array_index(a, gint64, *pos)), n = 0;
-		while (*pos < a->len && funcstats_bucket(g_array_index(a, gint64, *pos)) == b)
-			(*pos)++, n++;
-		funcstats_bucket_bounds(b, lo, hi);
-		*count = n;
-		return TRUE;
-	}
-	for (guint i = *pos; i < r->hist->n; i++) {
-		if (!r->hist->count[i])
-			continue;
-		funcstats_bucket_bounds(r->hist->lo + i, lo, hi);
-		*count = r->hist->count[i];
-		*pos = i + 1;
-		return TRUE;
-	}
-	*pos = r->hist->n;
-	return FALSE;
+	return ftl_pctl_store_next_bucket(&r->durations, st->timed, st->min_ns, pos, lo, hi,
+					  count);
 }
 
 static gint funcstats_cmp(gconstpointer a, gconstpointer b, gpointer data)

@@ -8,6 +8,7 @@
 #include <glib.h>
 
 #include "analysis/calltree.h"
+#include "analysis/pctl.h"
 
 typedef enum {
 	FTL_FUNCSTATS_BY_FUNC,
@@ -36,8 +37,8 @@ typedef struct {
 	gint64 min_ns; /* FTL_TS_NONE without timed calls */
 	gint64 max_ns;
 	gint64 avg_ns;
-	gint64 p50_ns; /* exact up to 256 timed calls, then from a log-linear histogram
-			* (within 1/32, 3.2%, of the true value) */
+	gint64 p50_ns; /* analysis/pctl.h's: exact up to 256 timed calls, then
+			* from a log-linear histogram (within 1/64, 1.6%) */
 	gint64 p95_ns;
 	gint64 p99_ns;
 	gint64 first_ts; /* entry of the earliest timed call, FTL_TS_NONE if unknown */
@@ -65,10 +66,9 @@ extern const FtlConsumerClass ftl_funcstats_consumer;
  * valid until the next sort or free. */
 GPtrArray *ftl_funcstats_sorted(FtlFuncStats *s, FtlFuncStatsSort sort);
 guint ftl_funcstats_n_rows(const FtlFuncStats *s);
-/* The name of the fixed bucket layout below: values below 32 ns have a
- * bucket each, above every power of two is cut into 32 buckets. The bounds
- * never depend on the data, so the buckets of several traces add up. */
-#define FTL_FUNCSTATS_HISTO_SCHEME "log-linear/32"
+/* The name of the fixed bucket layout below, analysis/pctl.h's: the
+ * bounds never depend on the data, so the buckets of several traces add up. */
+#define FTL_FUNCSTATS_HISTO_SCHEME FTL_PCTL_SCHEME
 /* After finish: walks the non-empty buckets of the durations behind st's
  * percentiles (a row of s), in increasing order: start with *pos = 0. A
  * bucket holds the durations lo <= v < hi. */

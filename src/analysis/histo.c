@@ -1,51 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Log-linear histogram: bounded memory, percentiles with a stated error. */
+/* Durations with count, sum, min and max, and percentiles by analysis/pctl.h. */
 #include "analysis/histo.h"
 
 #include <math.h>
 
+#include "analysis/pctl.h"
 #include "util/timefmt.h"
 
-#define HISTO_SUB_BITS 7
-#define HISTO_SUB      (1 << HISTO_SUB_BITS) /* buckets per power of two */
-#define HISTO_LINEAR   (2 * HISTO_SUB)	     /* values below have a bucket each */
-
 struct _FtlHisto {
-	GArray *counts; /* guint64 per bucket, grown to the largest bucket used */
+	FtlPctlStore values; /* by count (analysis/pctl.h), exact values sorted */
 	guint64 count;
 	gint64 sum;
 	gint64 min, max;
 };
 
-static guint histo_index(guint64 v)
-{
-	if (v < HISTO_LINEAR)
-		return (guint)v;
-	guint msb = 63 - (guint)__builtin_clzll(v);
-	guint shift = msb - HISTO_SUB_BITS;
-	return HISTO_LINEAR + (shift - 1) * HISTO_SUB + (guint)((v >> shift) - HISTO_SUB);
-}
-
-static void histo_bounds(guint idx, gint64 *lo, gint64 *hi)
-{
-	if (idx < HISTO_LINEAR) {
-		*lo = idx;
-		*hi = idx + 1;
-		return;
-	}
-	guint r = idx - HISTO_LINEAR;
-	guint shift = r / HISTO_SUB + 1;
-	guint64 l = (guint64)(HISTO_SUB + r % HISTO_SUB) << shift;
-	guint64 h = l + ((guint64)1 << shift);
-	*lo = (gint64)l;
-	/* the last bucket's end is 2^63, one past what a gint64 holds */
-	*hi = h > (guint64)G_MAXINT64 ? G_MAXINT64 : (gint64)h;
-}
-
 FtlHisto *ftl_histo_new(void)
 {
 	FtlHisto *h = g_new0(FtlHisto, 1);
-	h->counts = g_array_new(FALSE, TRUE, sizeof(guint64));
 	h->min = h->max = FTL_TS_NONE;
 	return h;
 }
@@ -54,7 +25,7 @@ void ftl_histo_free(FtlHisto *h)
 {
 	if (!h)
 		return;
-	g_array_unref(h->counts);
+	ftl_pctl_store_clear(&h->values, h->count);
 	g_free(h);
 }
 
@@ -62,27 +33,22 @@ void ftl_histo_add(FtlHisto *h, gint64 v)
 {
 	if (v < 0)
 		v = 0;
-	guint i = histo_index((guint64)v);
-	if (i >= h->counts->len)
-		g_array_set_size(h->counts, i + 1);
-	g_array_index(h->counts, guint64, i)++;
 	h->count++;
 	h->sum = v > G_MAXINT64 - h->sum ? G_MAXINT64 : h->sum + v;
 	if (h->min == FTL_TS_NONE || v < h->min)
 		h->min = v;
 	if (h->max == FTL_TS_NONE || v > h->max)
 		h->max = v;
+	ftl_pctl_store_add_sorted(&h->values, h->count, h->min, h->max, v);
 }
 
 void ftl_histo_merge(FtlHisto *h, const FtlHisto *src)
 {
 	if (!src->count)
 		return;
-	if (src->counts->len > h->counts->len)
-		g_array_set_size(h->counts, src->counts->len);
-	for (guint i = 0; i < src->counts->len; i++)
-		g_array_index(h->counts, guint64, i) += g_array_index(src->counts, guint64, i);
+	ftl_pctl_store_merge(&h->values, h->count, h->min, &src->values, src->count, src->min);
 	h->count += src->count;
+	ftl_pctl_store_sort(&h->values, h->count);
 	h->sum = src->sum > G_MAXINT64 - h->sum ? G_MAXINT64 : h->sum + src->sum;
 	if (h->min == FTL_TS_NONE || src->min < h->min)
 		h->min = src->min;
@@ -110,50 +76,20 @@ gint64 ftl_histo_max(const FtlHisto *h)
 	return h->max;
 }
 
-/* The value bucket i stands for: its midpoint, within the exact min and
- * max (a percentile, and the log bin the bucket is counted in). */
-static gint64 histo_mid(const FtlHisto *h, guint i)
+gint64 ftl_histo_percentile(const FtlHisto *h, guint pct)
 {
-	gint64 lo, hi;
-	histo_bounds(i, &lo, &hi);
-	gint64 mid = hi - lo == 1 ? lo : lo + (hi - lo) / 2;
-	return CLAMP(mid, h->min, h->max);
-}
-
-gint64 ftl_histo_percentile(const FtlHisto *h, double p)
-{
-	if (!h->count)
-		return FTL_TS_NONE;
-	p = CLAMP(p, 0.0, 100.0);
-	guint64 rank = (guint64)(p / 100.0 * (double)h->count + 0.999999999);
-	rank = CLAMP(rank, 1, h->count);
-	if (rank == h->count)
-		return h->max; /* the extremes are known exactly */
-	if (rank == 1)
-		return h->min;
-	guint64 seen = 0;
-	for (guint i = 0; i < h->counts->len; i++) {
-		seen += g_array_index(h->counts, guint64, i);
-		if (seen >= rank)
-			return histo_mid(h, i);
-	}
-	return h->max;
+	return ftl_pctl_store_value(&h->values, h->count, h->min, h->max, pct);
 }
 
 gboolean ftl_histo_next_bucket(const FtlHisto *h, guint *pos, gint64 *lo, gint64 *hi,
 			       guint64 *count)
 {
-	for (guint i = *pos; i < h->counts->len; i++) {
-		guint64 n = g_array_index(h->counts, guint64, i);
-		if (!n)
-			continue;
-		histo_bounds(i, lo, hi);
-		*count = n;
-		*pos = i + 1;
-		return TRUE;
-	}
-	*pos = h->counts->len;
-	return FALSE;
+	return ftl_pctl_store_next_bucket(&h->values, h->count, h->min, pos, lo, hi, count);
+}
+
+gboolean ftl_histo_next_value(const FtlHisto *h, guint *pos, gint64 *v, guint64 *count)
+{
+	return ftl_pctl_store_next_value(&h->values, h->count, h->min, h->max, pos, v, count);
 }
 
 guint ftl_histo_decade(gint64 ns)
@@ -174,14 +110,13 @@ GArray *ftl_histo_decades(const FtlHisto *h, guint *first)
 {
 	GArray *bins = g_array_new(FALSE, TRUE, sizeof(guint64));
 	*first = 0;
-	for (guint i = 0; i < h->counts->len; i++) {
-		guint64 count = g_array_index(h->counts, guint64, i);
-		if (!count)
-			continue;
-		guint b = ftl_histo_decade(histo_mid(h, i));
+	gint64 v;
+	guint64 count;
+	for (guint pos = 0; ftl_histo_next_value(h, &pos, &v, &count);) {
+		guint b = ftl_histo_decade(v);
 		if (!bins->len)
 			*first = b;
-		/* buckets come in increasing order: b never goes below first */
+		/* values come in increasing order: b never goes below first */
 		if (b - *first >= bins->len)
 			g_array_set_size(bins, b - *first + 1);
 		g_array_index(bins, guint64, b - *first) += count;

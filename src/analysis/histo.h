@@ -1,19 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A log-linear histogram of non-negative durations (HdrHistogram's layout):
- * percentiles of millions of values from a few kilobytes.
- *
- * Values below 256 ns have a bucket each, so their percentiles are exact.
- * Above, every power of two is cut into 128 buckets, so a bucket is at most
- * 1/128 of its lower bound wide; a percentile is reported as its bucket's
- * midpoint (clamped to the exact min and max), within 1/256 = 0.4% of the
- * true value. Count, sum, min and max are exact. Memory grows with the
- * largest value seen: about 25 KiB for values up to a second. */
+/* Durations (or any non-negative values) with their count, sum, min and
+ * max exact, and percentiles by ftlens's one definition (analysis/pctl.h):
+ * exact up to 256 values, then from log-linear buckets within 1/64 (1.6%).
+ * Memory: the values up to 256, then a few bytes a bucket reached. */
 #pragma once
 
 #include <glib.h>
 
-/* The name of the bucket layout above, for results that carry buckets. */
-#define FTL_HISTO_SCHEME "log-linear/128"
+#include "analysis/pctl.h"
+
+/* The name of the bucket layout, for results that carry buckets. */
+#define FTL_HISTO_SCHEME FTL_PCTL_SCHEME
 
 typedef struct _FtlHisto FtlHisto;
 
@@ -30,14 +27,18 @@ gint64 ftl_histo_sum(const FtlHisto *h);
 /* FTL_TS_NONE when empty. */
 gint64 ftl_histo_min(const FtlHisto *h);
 gint64 ftl_histo_max(const FtlHisto *h);
-/* The value at rank ceil(p/100 * count) (0 < p <= 100), as described
- * above; FTL_TS_NONE when empty. */
-gint64 ftl_histo_percentile(const FtlHisto *h, double p);
+/* The pct-th percentile (1..100), analysis/pctl.h's; FTL_TS_NONE when
+ * empty. */
+gint64 ftl_histo_percentile(const FtlHisto *h, guint pct);
 
 /* Walks the non-empty buckets in increasing order: start with *pos = 0.
  * A bucket holds the values lo <= v < hi. */
 gboolean ftl_histo_next_bucket(const FtlHisto *h, guint *pos, gint64 *lo, gint64 *hi,
 			       guint64 *count);
+/* Walks the values as the percentiles read them (ftl_pctl_store_next_value():
+ * the exact values, or the value each bucket stands for), in increasing
+ * order: start with *pos = 0. */
+gboolean ftl_histo_next_value(const FtlHisto *h, guint *pos, gint64 *v, guint64 *count);
 
 /* Log bins of ten a decade of microseconds, as the plots and the TUI's
  * histograms draw durations: bin b holds [10^(b/10), 10^((b+1)/10)) us
@@ -50,8 +51,8 @@ gboolean ftl_histo_next_bucket(const FtlHisto *h, guint *pos, gint64 *lo, gint64
 guint ftl_histo_decade(gint64 ns);
 /* The bounds of bin index i, in microseconds. */
 void ftl_histo_decade_bounds(guint i, double *lo_us, double *hi_us);
-/* h's buckets counted in those bins, each in the bin of the value it
- * stands for (its midpoint within min and max, the value a percentile
+/* h's values counted in those bins, as ftl_histo_next_value() gives them
+ * (a bucket in the bin of the value it stands for, the value a percentile
  * gives: a bin marked p50 holds the p50; a value of exactly 10 us, common
  * in microsecond traces, is in [10, 12.59) and not in the bin below, where
  * its bucket's lower bound lies): *first is the first bin index with a

@@ -400,7 +400,7 @@ static void markers_print_spans_text(const MarkersView *v, const FtlSpans *s, FI
 	g_autoptr(FtlTable) spans = markers_spans_table(v, s, FALSE, 0);
 	ftl_table_print_text(spans, out, 0, v->opt->style);
 	if (ftl_spans_stats(s, 0)->count) {
-		fputs("\nspan durations (percentiles within 0.4%)\n", out);
+		fputs("\nspan durations (percentiles: exact up to 256, else within 1.6%)\n", out);
 		g_autoptr(FtlTable) stats = markers_stats_table(v, s);
 		ftl_table_print_text(stats, out, 0, v->opt->style);
 		fputs("\nslowest spans\n", out);

@@ -207,20 +207,20 @@ static void plot_histo(GString *d, const FtlHisto *lat, guint part, guint parts)
 	}
 }
 
-/* The CDF of h as steps at the largest value of each bucket (exact below
- * 256 ns, within 0.8% above: analysis/histo.h), at most one per bucket. */
+/* The CDF of h as steps at each value as the percentiles read them
+ * (analysis/pctl.h: every value up to 256 of them, then the value each
+ * bucket stands for), so the curve crosses 50% at the p50 the key names. */
 static void plot_histo_cdf(GString *d, const FtlHisto *h)
 {
 	guint64 n = ftl_histo_count(h), seen = 0, count;
-	gint64 lo, hi;
-	for (guint pos = 0; ftl_histo_next_bucket(h, &pos, &lo, &hi, &count);) {
+	gint64 v;
+	for (guint pos = 0; ftl_histo_next_value(h, &pos, &v, &count);) {
 		/* the curve starts at 0 at the least value: a function called
 		 * once still draws its step */
 		if (!seen)
-			g_string_append_printf(d, "%.3f 0.000000\n", MAX(ftl_histo_min(h), 1) / 1000.0);
+			g_string_append_printf(d, "%.3f 0.000000\n", MAX(v, 1) / 1000.0);
 		seen += count;
-		gint64 top = MIN(hi - 1, ftl_histo_max(h));
-		g_string_append_printf(d, "%.3f %.6f\n", MAX(top, 1) / 1000.0, (double)seen / n);
+		g_string_append_printf(d, "%.3f %.6f\n", MAX(v, 1) / 1000.0, (double)seen / n);
 	}
 }
 
@@ -420,13 +420,23 @@ static gboolean plot_durations(FtlPlot *p, GString *d, GHashTable *subst, const 
 			continue;
 		}
 		g_autofree char *q = plot_quote(f->func);
-		g_string_append_printf(d, "%s# index %d: %s histogram: bin centre (us), calls, "
-				       "bin width (us)\n", block ? "\n\n" : "", block, name);
+		gint64 pv[3] = { ftl_histo_percentile(f->durations, 50),
+				 ftl_histo_percentile(f->durations, 95),
+				 ftl_histo_percentile(f->durations, 99) };
+		char pt[3][32];
+		for (int j = 0; j < 3; j++)
+			ftl_duration_format(pv[j], pt[j], sizeof pt[j]);
+		g_string_append_printf(d, "%s# %s p50_ns p95_ns p99_ns: %" G_GINT64_FORMAT
+				       " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT "\n",
+				       block ? "\n\n" : "", name, pv[0], pv[1], pv[2]);
+		g_string_append_printf(d, "# index %d: %s histogram: bin centre (us), calls, "
+				       "bin width (us)\n", block, name);
 		plot_decades_print(d, f->durations);
 		g_string_append_printf(hist, "%s'%s' index %d using (($1-$3/2+$3*%g)*1e-6):2:"
-				       "($3*%g*1e-6) with boxes title '%s (%" G_GUINT64_FORMAT ")'",
+				       "($3*%g*1e-6) with boxes title '%s (%" G_GUINT64_FORMAT
+				       "; p50 %s, p95 %s, p99 %s)'",
 				       hist->len ? ", " : "", dat, block++, (k + 0.5) / shown,
-				       1.0 / shown, q, n);
+				       1.0 / shown, q, n, pt[0], pt[1], pt[2]);
 		g_string_append_printf(d, "\n\n# index %d: %s CDF: duration (us), fraction at or "
 				       "below\n", block, name);
 		plot_histo_cdf(d, f->durations);

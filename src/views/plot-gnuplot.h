@@ -43,8 +43,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlPlot, ftl_plot_free)
  * reads the histograms of the sched analysis given to ftl_plot_write. */
 void ftl_plot_add_interval(const FtlSchedInterval *iv, gpointer p);
 /* Listener for the call tree (ftl_calltree_add_on_call): the durations of
- * the functions asked for, in log-linear buckets (analysis/histo.h), so
- * that memory does not grow with the number of calls. */
+ * the functions asked for, in an FtlHisto (analysis/histo.h), so that
+ * memory does not grow with the number of calls. */
 void ftl_plot_add_call(const FtlCall *call, gpointer p);
 
 /* What the kinds plot, read after the pass: sched for latency and cpu, rate

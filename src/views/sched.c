@@ -611,7 +611,7 @@ static void sched_text_tables(const SchedView *v, guint i, FILE *out)
 	ftl_table_print_text(tasks, out, top, v->opt->style);
 	if (sc->n_wakeup_events || ftl_histo_count(sc->lat[FTL_SCHED_LAT_ALL].histo)) {
 		g_autoptr(FtlTable) lat = lat_table(v, i, 1);
-		fputs("\nWakeup latency (percentiles within 0.4%)\n", out);
+		fputs("\nWakeup latency (percentiles: exact up to 256, else within 1.6%)\n", out);
 		ftl_table_print_text(lat, out, 0, v->opt->style);
 	}
 	if (sc->n_worst) {

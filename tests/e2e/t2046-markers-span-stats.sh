@@ -5,8 +5,8 @@
 # name the start pattern's group captured), the slowest span of each, and
 # every span's rank by duration. The oracle pairs the markers here in
 # python by the documented rule (an end closes the most recent open start)
-# and computes exact nearest-rank percentiles; ftlens's come from its
-# log-linear histogram, within 0.4%. Text, CSV and JSON give the same
+# and computes exact nearest-rank percentiles; ftlens's are those exactly
+# up to 256 spans, past that within 1/64 (ftlens(1), PERCENTILES). Text, CSV and JSON give the same
 # figures, and the JSON validates against data/schema/markers.json.
 . "$(dirname "$0")/lib.sh"
 prereq PYTHON
@@ -69,14 +69,17 @@ for k, v in groups.items():
     assert r["avg_ns"] == sum(v) // len(v), (k, r)
     for p in (50, 95, 99):
         exact = pct(v, p)
-        assert abs(r["p%d_ns" % p] - exact) <= exact / 256 + 1, (k, p, r, exact)
+        if len(v) <= 256:
+            assert r["p%d_ns" % p] == exact, (k, p, r, exact)
+        else:
+            assert abs(r["p%d_ns" % p] - exact) <= exact / 64 + 1, (k, p, r, exact)
     slow = max(range(len(o)), key=lambda i: (o[i][2] if k is None or o[i][1] == k else -1, -i))
     assert r["slowest_span"] == slow + 1, (k, r, slow)
 # rows: all spans, then keys by count, most first
 keys = [r["key"] for r in j["span_stats"]]
 assert keys[0] is None and [rows[k]["count"] for k in keys[1:]] == sorted((rows[k]["count"] for k in keys[1:]), reverse=True)
 '
-check "span_stats: count, min, max, avg exact; p50/p95/p99 within 0.4% of nearest rank; slowest span (all, and per key)" \
+check "span_stats: count, min, max, avg exact; p50/p95/p99 nearest rank (exact up to 256, within 1.6% beyond); slowest span (all, and per key)" \
 	'python3 -c "$STATS_ORACLE" "$T/oracle.json" "$T/m.json"'
 
 check "ranks: 1 is the longest span, every timed span ranked once, longest first" '

@@ -337,7 +337,7 @@ sed "s|vfs_open|vfs'open\`id>$T/pwned4\`@TERM|g" "$V/fgraph-basic/trace.txt" >"$
 check "a hostile function name: inert in the script's titles, gnuplot runs nothing" \
 	'f=$(grep -o -m1 "vfs'\''open[^(]*" "$T/hf.txt") && case $f in *pwned4*) ;; *) false ;; esac &&
 	 plot durations "$T/hf.png" -f "$f" "$T/hf.txt" && ! ls "$T" | grep -q pwned &&
-	 grep -qF "title '\''vfs'\'''\''open\`id>$T/pwned4\`@TERM (20)'\''" "$T/hf.gp"'
+	 grep -qF "title '\''vfs'\'''\''open\`id>$T/pwned4\`@TERM (20; p50 " "$T/hf.gp"'
 
 # A series like `record --stack` writes, made here from the rig's table:
 # snapshot k holds the frames from index drop down, at 100 + k*k s.
