@@ -243,6 +243,14 @@ FtlTrialServer *ftl_trial_server_new(FtlTrialStep step, gpointer ctx)
 	return server;
 }
 
+FtlTrialServer *ftl_trial_server_new_only_line(FtlTrialStep step, gpointer ctx)
+{
+	trial_in_only_line = TRUE;
+	FtlTrialServer *server = ftl_trial_server_new(step, ctx);
+	trial_in_only_line = FALSE;
+	return server;
+}
+
 /* The child is gone, or made to go: reaped, its socket closed. */
 static void trial_server_end(FtlTrialServer *server, gboolean kill_it)
 {

@@ -49,6 +49,8 @@ void ftl_trial_progress(guint32 k);
 typedef struct _FtlTrialServer FtlTrialServer;
 
 FtlTrialServer *ftl_trial_server_new(FtlTrialStep step, gpointer ctx);
+/* The same, for steps nothing else guards (ftl_trial_run_only_line()). */
+FtlTrialServer *ftl_trial_server_new_only_line(FtlTrialStep step, gpointer ctx);
 /* How step(ctx, arg) ends in the child. Once a step has crashed or hung
  * the child is gone, and every later question is answered
  * FTL_TRIAL_CRASHED (a new fork could meet a lock another thread held). */

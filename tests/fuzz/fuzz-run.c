@@ -118,7 +118,8 @@ pid_t __wrap_fork(void);
 
 /* FTL_FUZZ_INPROCESS=1: no trial child but for the calls nothing else
  * guards (ftl_trial_run_only_line: libtracecmd reading the pages of the
- * trace.dats ftlens does not read itself). A fork of the sanitized
+ * trace.dats ftlens does not read itself, and libtraceevent parsing the
+ * print fmts tep-check.c cannot vouch for). A fork of the sanitized
  * fuzzer costs ~30 ms of copy-on-write faults, one to three per trace.dat
  * input (86 hours of one core for 10 M executions); refused, parse/trial.c
  * takes the risk and runs the library's calls in-process, as it does when
