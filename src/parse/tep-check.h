@@ -16,7 +16,7 @@ typedef enum {
 /* What tep_parse_event() may be given of the event format text[0..len)
  * (cut at its first NUL, as the library reads it). REFUSED when a byte
  * before its print fmt is one the library's tokenizer reads as a NULL token
- * (not ASCII, not printable) or a quote. NO_PRINT when its print fmt does
+ * (not ASCII, not printable). NO_PRINT when its print fmt does
  * not have the shape the library reads safely (brackets balanced, literals
  * whole, plain bytes, table entries "{ VALUE, "TEXT" }") or names a field
  * (REC->NAME) its fields do not declare: libtraceevent 1.7 dereferences

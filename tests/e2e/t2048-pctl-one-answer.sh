@@ -66,7 +66,7 @@ hist_agree() {
 		same "the TUI's histogram" "$(oracle title "$3")" "$(oracle fmt $_want)"
 }
 
-plan 17
+plan 18
 oracle gen "$T"
 G=$T/fgraph.txt E=$T/events.txt V=$T/values.json
 check "generated: few (100 calls, exact): every view prints the definition's p50/p95/p99" \
@@ -106,6 +106,12 @@ if have_input "$vfs" 2; then
 	check "perf-tools capture: xen_mc_flush (5 calls): report, plot, Functions, H alike" \
 		'func_agree "$vfs" xen_mc_flush'
 	check "perf-tools capture: dequeue_entity (10 calls) alike" 'func_agree "$vfs" dequeue_entity'
+fi
+# exits only (funcgraph's funcslower): the TUI had "no function calls"
+slower=$FTL_REAL_DATA/fgraph/perftools_funcslower_proc_abstime.txt
+if have_input "$slower"; then
+	check "perf-tools funcslower, exits only: ext3_readpages (7 calls) alike in every view" \
+		'func_agree "$slower" ext3_readpages'
 fi
 lisa=$FTL_REAL_DATA/events/lisa_tracecmd_report_sched_448k.txt
 if have_input "$lisa" 2; then

@@ -235,7 +235,10 @@ static void loader_event(LoaderRun *r, const FtlEvent *ev)
 	ftl_pass_feed(r->pass, ev);
 	ftl_tui_lanes_feed(m->lanes, ev);
 	m->n_events++;
-	if (ev->kind == FTL_EVENT_FUNC_ENTRY || ev->kind == FTL_EVENT_FUNC)
+	/* a trace of exits only (funcgraph's funcslower) has calls too: the
+	 * call tree rebuilds them, as report and graph count them */
+	if (ev->kind == FTL_EVENT_FUNC_ENTRY || ev->kind == FTL_EVENT_FUNC_EXIT ||
+	    ev->kind == FTL_EVENT_FUNC)
 		m->has_graph = TRUE;
 	if (ev->ts != FTL_TS_NONE) {
 		if (m->first_ts == FTL_TS_NONE || ev->ts < m->first_ts)
