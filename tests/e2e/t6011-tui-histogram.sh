@@ -62,7 +62,7 @@ funcs() {
 	same "$3" durations "$T/$3.dat"
 }
 
-plan 8
+plan 9
 vm=$FTL_TESTDATA/vm/fgraph-events/trace.txt
 real=$FTL_REAL_DATA/fgraph/perftools_funcgraph_abstime_header_vfs_read.txt
 lisa=$FTL_REAL_DATA/events/lisa_tracecmd_report_sched_448k.txt
@@ -71,7 +71,7 @@ if have_input "$vm"; then
 	check "rig capture: unmap_vmas's histogram is plot durations's, p50/p95/p99 in place" \
 		'funcs "$vm" unmap_vmas vm'
 fi
-if have_input "$real" 2; then
+if have_input "$real" 3; then
 	check "perf-tools capture: dequeue_entity's histogram is plot durations's" \
 		'funcs "$real" dequeue_entity real'
 	# Graph: H on a node of vfs_read, every call of the function
@@ -81,6 +81,10 @@ if have_input "$real" 2; then
 		wait_for "FUNCTION \(all tasks" >/dev/null && keys E / "^vfs_read\$" Enter &&
 		sleep 0.3 && keys H && wait_for "Durations of vfs_read: [0-9]+ timed" && shot graph &&
 		same graph durations "$T/g.dat"'
+	# bins from 10 ms to 20 s: bounds in full, never as an exponent
+	check "perf-tools capture: the histogram prints bounds of 10 ms and more in full" '
+		grep -q "^ *15850000 *19950000 " "$T/graph.screen" &&
+		! grep -q "[0-9]e[+-][0-9]" "$T/graph.screen"'
 fi
 if have_input "$lisa" 3; then
 	(cd "$T" && "$FTLENS" plot latency --script-only -o "$T/lat.png" "$lisa" 2>/dev/null)

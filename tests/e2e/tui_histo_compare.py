@@ -42,8 +42,13 @@ def decade(ns):
     return math.floor(math.log10(max(ns, 1) / 1000.0) * BINS)
 
 
+def bound(us):
+    """as the TUI prints a bin's bound: four digits, never an exponent"""
+    return "%.0f" % float("%.4g" % us) if us >= 1000 else "%.4g" % us
+
+
 def bounds(b):
-    return "%.4g" % 10 ** (b / BINS), "%.4g" % 10 ** ((b + 1) / BINS)
+    return bound(10 ** (b / BINS)), bound(10 ** ((b + 1) / BINS))
 
 
 def screen_rows(path):
@@ -78,7 +83,7 @@ def want_durations(dat):
     want = []
     for c, n, w in bl:
         lo = (-w + math.sqrt(w * w + 4 * c * c)) / 2  # centre = sqrt(lo * hi)
-        want.append(("%.4g" % lo, "%.4g" % (lo + w), int(n)))
+        want.append((bound(lo), bound(lo + w), int(n)))
     return want
 
 

@@ -1,14 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A histogram on the canvas: the log bins `plot durations` and `plot
  * latency` draw (analysis/histo.h, ten a decade), a bar each (a run of
- * empty bins in one row), the bins that hold p50, p95 and p99 marked. Panels draw it over their own rows:
- * a function's durations (Functions, Graph), a latency class (Sched), the
- * spans of a pattern (Markers). */
+ * empty bins in one row), the bins that hold p50, p95 and p99 marked.
+ * Panels draw it over their own rows: a function's durations (Functions,
+ * Graph), a latency class (Sched), the spans of a pattern (Markers). */
 #include "config.h"
 
 #include "views/tui/app.h"
 
 #include "util/escape.h"
+
+/* A bin's bound in microseconds to four significant digits, never as an
+ * exponent ("12590", not "1.259e+04": a bound of 10 ms on). buf: 32
+ * bytes. */
+static const char *histo_bound(char buf[32], double us)
+{
+	g_snprintf(buf, 32, "%.4g", us);
+	if (us >= 1000)
+		g_snprintf(buf, 32, "%.0f", g_ascii_strtod(buf, NULL));
+	return buf;
+}
 
 void ftl_tui_histo_draw(FtlTuiCanvas *c, int y, int h, const FtlTuiHisto *what)
 {
@@ -42,6 +53,7 @@ void ftl_tui_histo_draw(FtlTuiCanvas *c, int y, int h, const FtlTuiHisto *what)
 		return;
 	}
 	g_autofree char *head = g_strdup_printf("%14s %13s %11s", "FROM us", "TO us", what->column);
+	char from[32], to[32];
 	ftl_tui_put(c, y + 1, 0, -1, head, FTL_TUI_STYLE_DIM);
 	guint first;
 	g_autoptr(GArray) bins = ftl_histo_decades(hist, &first);
@@ -70,12 +82,14 @@ void ftl_tui_histo_draw(FtlTuiCanvas *c, int y, int h, const FtlTuiHisto *what)
 				k++;
 			double l2, h2;
 			ftl_histo_decade_bounds(first + k, &l2, &h2);
-			g_snprintf(text, sizeof text, "%14.4g %13.4g %11d", lo, h2, 0);
+			g_snprintf(text, sizeof text, "%14s %13s %11d", histo_bound(from, lo),
+				   histo_bound(to, h2), 0);
 			ftl_tui_put(c, row, 0, barx, text, FTL_TUI_STYLE_DIM);
 			i = k;
 			continue;
 		}
-		g_snprintf(text, sizeof text, "%14.4g %13.4g %11" G_GUINT64_FORMAT, lo, hi, count);
+		g_snprintf(text, sizeof text, "%14s %13s %11" G_GUINT64_FORMAT, histo_bound(from, lo),
+			   histo_bound(to, hi), count);
 		ftl_tui_put(c, row, 0, barx, text, FTL_TUI_STYLE_NORMAL);
 		ftl_tui_bar(c, row, barx, barw, (double)count / (double)most, FTL_TUI_STYLE_BAR);
 		GString *marks = g_string_new(NULL);
