@@ -1033,7 +1033,10 @@ void ftl_oops_read_stacks(FtlOopsReport *r, const FtlConsole *con, GArray *lines
 		const char *rest = oops_sections(s, sections, &marker);
 		if (marker && c->cur && sections->len < depth)
 			c->left = TRUE; /* "</IRQ>": the registers of what it interrupted may follow */
-		FtlOopsFrame f, caller;
+		/* zeroed: a bare section marker ("<IRQ>") parses no frame, and
+		 * oops_stacks_frame() clears what it is given (found by
+		 * fuzz-console: a double free of the last line's strings) */
+		FtlOopsFrame f = { 0 }, caller = { 0 };
 		gboolean arm = FALSE, frame = FALSE;
 		/* a line the log cut short may name a wrong offset: no frame */
 		if (*rest && !(l->flags & FTL_CONSOLE_LINE_CUT)) {
