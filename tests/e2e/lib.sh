@@ -352,18 +352,14 @@ probe_TMUX() {
 # goes with the scratch directory at exit.
 tmux_server() {
 	tmux_sock=ftl-e2e-$$
-	printf 'set -g remain-on-exit on\n' >"$T/tmux.conf"
+	# exit-empty off: the server outlives its last session, so that a script
+	# may kill "tui" and start another without racing the server's exit
+	# ("server exited unexpectedly", once in four runs of t6021); it ends
+	# with the script (the trap)
+	printf 'set -s exit-empty off\nset -g remain-on-exit on\n' >"$T/tmux.conf"
 	trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
 }
 tm() { tmux -L "$tmux_sock" -f "$T/tmux.conf" "$@"; }
-# tmux_hold: a session "hold" (cat in a small pane) that outlives the
-# "tui" sessions: killing the last session ends the server, and a
-# new-session racing with that exit fails ("server exited unexpectedly",
-# once in four runs of t6021). Call it before killing "tui" to start
-# another; the server ends with the script (its trap).
-tmux_hold() {
-	tm has-session -t hold 2>/dev/null || tm new-session -d -s hold -x 20 -y 5 cat
-}
 keys() { tm send-keys -t tui "$@"; }
 
 # tmux_wait_for PATTERN [SECONDS]: until the tmux pane "tui" shows PATTERN (a

@@ -16,7 +16,7 @@ trace=$FTL_TESTDATA/vm/fgraph-options/combined.txt
 sock=ftl-e2e-$$
 # set before any pane runs: a clipboard write would be taken (a buffer), and
 # a pane stays after its program ends, to read how it ended
-printf 'set -g set-clipboard on\nset -g remain-on-exit on\n' >"$T/tmux.conf"
+printf 'set -s exit-empty off\nset -g set-clipboard on\nset -g remain-on-exit on\n' >"$T/tmux.conf"
 tm() { tmux -L "$sock" -f "$T/tmux.conf" "$@"; }
 trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
 
@@ -26,7 +26,6 @@ wait_for() { tmux_wait_for "$@"; }
 wait_dead() { tmux_wait_dead 200; }
 # start COMMAND: a fresh session of 100x30 running COMMAND under sh.
 start() {
-	tmux_hold
 	tm kill-session -t tui 2>/dev/null
 	tm new-session -d -s tui -x 100 -y 30 "$1"
 }

@@ -16,13 +16,12 @@ nkeys=${FTL_TUI_TMUX_KEYS:-3000}
 seed=${FTL_TUI_TMUX_SEED:-30}
 cp "$top_srcdir/data/sample-fgraph.txt" "$T/trace.txt"
 sock=ftl-e2e-$$
-printf 'set -g remain-on-exit on\n' >"$T/tmux.conf"
+printf 'set -s exit-empty off\nset -g remain-on-exit on\n' >"$T/tmux.conf"
 tm() { tmux -L "$sock" -f "$T/tmux.conf" "$@"; }
 trap 'tm kill-server 2>/dev/null; rm -rf "$T"' EXIT
 wait_for() { tmux_wait_for "$@"; }
 wait_dead() { tmux_wait_dead 300; }
 start() {
-	tmux_hold
 	tm kill-session -t tui 2>/dev/null
 	tm new-session -d -s tui -x 80 -y 24 -c "$T" "$1"
 }

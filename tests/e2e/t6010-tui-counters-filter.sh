@@ -18,7 +18,6 @@ diag "screens in $shots"
 tmux_server
 wait_for() { tmux_wait_for "$@"; }
 start() {
-	tmux_hold
 	tm kill-session -t tui 2>/dev/null
 	tm new-session -d -s tui -x 110 -y 30 "cd '$T' && NO_COLOR=1 '$FTLENS' tui '$1'"
 }

@@ -15,7 +15,6 @@ wait_for() { tmux_wait_for "$@"; }
 # start ROWS COMMAND: a fresh 130-column session of ROWS rows running
 # COMMAND, in the scratch directory
 start() {
-	tmux_hold
 	tm kill-session -t tui 2>/dev/null
 	tm new-session -d -s tui -x 130 -y "$1" "cd '$T' && NO_COLOR=1 $2 2>err"
 }

@@ -26,7 +26,6 @@ start() {
 	for _a in "$@"; do
 		_cmd="$_cmd '$(printf '%s' "$_a" | sed "s/'/'\\\\''/g")'"
 	done
-	tmux_hold
 	tm kill-session -t tui 2>/dev/null
 	tm new-session -d -s tui -x 140 -y 40 -c "$T" "$_cmd 2>err; echo rc=\$? >rc"
 }

@@ -24,7 +24,6 @@ start() {
 	for _a; do
 		_cmd="$_cmd '$(printf '%s' "$_a" | sed "s/'/'\\\\''/g")'"
 	done
-	tmux_hold
 	tm kill-session -t tui 2>/dev/null
 	tm new-session -d -s tui -x 130 -y "$_rows" "cd '$T' && $_cmd 2>err"
 }

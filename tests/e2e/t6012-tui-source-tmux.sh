@@ -19,7 +19,6 @@ fg=$FTL_TESTDATA/vm/fgraph-basic/trace.txt
 plan 5
 
 start() {
-	tmux_hold
 	tm kill-session -t tui 2>/dev/null
 	tm new-session -d -s tui -x 120 -y 30 "cd '$T' && LANG=C.UTF-8 NO_COLOR=1 '$FTLENS' tui $1 2>err"
 }

@@ -15,7 +15,6 @@ tmux_server
 wait_for() { tmux_wait_for "$@"; }
 # start COMMAND: a fresh 120x30 session running COMMAND in the scratch dir
 start() {
-	tmux_hold
 	tm kill-session -t tui 2>/dev/null
 	rm -f "$T/rc" "$T/err"
 	tm new-session -d -s tui -x 120 -y 30 \
