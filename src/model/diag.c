@@ -39,6 +39,7 @@ static const struct {
 	[FTL_DIAG_NODE_BUDGET] = { "node_budget",
 				   "calls on paths past the call tree's node budget, merged into "
 				   "[other]" },
+	[FTL_DIAG_BAD_FORMAT] = { "bad_format", "events whose format could not be used" },
 };
 
 FtlDiags *ftl_diags_new(void)

@@ -28,6 +28,9 @@ typedef enum {
 	/* calls on new paths once the merged call tree held its node budget,
 	 * counted in "[other]" (analysis; amount: the budget) */
 	FTL_DIAG_NODE_BUDGET,
+	/* binary inputs: an event id whose format the file holds but ftlens
+	 * left out (refused by tep-check, crashed the trial, did not parse) */
+	FTL_DIAG_BAD_FORMAT,
 	FTL_DIAG_N_KINDS
 } FtlDiagKind;
 

@@ -250,13 +250,18 @@ static FtlStatus raw_next(FtlSource *src, const FtlEvent **out, GError **error)
 		gboolean known = ftl_tep_decode(rc->dec, &rc->rec, &rc->ev, &id);
 		rc->ev.src = src;
 		if (!known) {
-			char where[128];
+			char where[224];
+			const char *left_out = ftl_tep_decoder_rejected(rc->dec, id);
 			gint n = g_snprintf(where, sizeof where,
-					    "event id %d at CPU %d, page %" G_GUINT64_FORMAT
+					    "event id %d%s%s%s at CPU %d, page %" G_GUINT64_FORMAT
 					    ", file offset %llu",
-					    id, rc->cpu, rc->page_no, rc->rec.offset);
-			ftl_diags_add(ftl_trace_diags(rc->base.trace), FTL_DIAG_UNKNOWN_EVENT,
-				      &rc->at, where, (gsize)n, 0);
+					    id, left_out ? " (" : "", left_out ? left_out : "",
+					    left_out ? ", its format left out)" : "", rc->cpu,
+					    rc->page_no, rc->rec.offset);
+			n = MIN(n, (gint)sizeof where - 1);
+			FtlDiagKind kind = left_out ? FTL_DIAG_BAD_FORMAT : FTL_DIAG_UNKNOWN_EVENT;
+			ftl_diags_add(ftl_trace_diags(rc->base.trace), kind, &rc->at, where,
+				      (gsize)n, 0);
 		} else if (ftl_tep_short(rc->dec)) {
 			char where[160];
 			gint n = g_snprintf(where, sizeof where,
@@ -352,6 +357,7 @@ typedef struct {
 	gboolean crashes; /* libtraceevent crashes on it */
 	gboolean emptied; /* its print fmt replaced by ftl_tep_format_safe() */
 	gboolean refused; /* not to be parsed (ftl_tep_format_safe()) */
+	gboolean failed;  /* libtraceevent did not parse it */
 } RawFormat;
 
 static void raw_format_free(gpointer p)
@@ -694,6 +700,7 @@ static gint raw_parse_formats(FtlTrace *trace, struct tep_handle *tep, GPtrArray
 					   "'%s': format does not parse (%s); its events "
 					   "show as unknown_event_ID",
 					   f->path, why);
+			f->failed = TRUE;
 			continue;
 		}
 		n++;
@@ -859,6 +866,14 @@ static gboolean raw_add_sources(FtlTrace *trace, FtlRawParts *parts, struct tep_
 		tep_ref(tep);
 		rc->tep = tep;
 		rc->dec = ftl_tep_decoder_new(tep, trace, rc->base.path);
+		for (guint j = 0; j < parts->formats->len; j++) {
+			const RawFormat *fmt = g_ptr_array_index(parts->formats, j);
+			gint id = ftl_tep_format_id(fmt->text);
+			/* NO FILE DATA: a lookup by id (another file of the id may have parsed) */
+			if ((fmt->refused || fmt->crashes || fmt->failed) && id >= 0 &&
+			    !tep_find_event(tep, id))
+				ftl_tep_decoder_reject(rc->dec, id, fmt->sys, fmt->text);
+		}
 		rc->pages = ftl_pages_new((guint)geo->hp.commit_size, geo->big_endian,
 					  /* NO FILE DATA: a getter */
 					  (guint32)psize, tep_is_old_format(tep));

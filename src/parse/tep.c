@@ -91,6 +91,7 @@ struct _FtlTepLazy {
 				 * each format is parsed in first and its verdicts,
 				 * kallsyms, bprint texts */
 	TepLazyTrial trial;	/* the child's context, when forked for this open */
+	GHashTable *rejected;	/* ids whose formats were all left out */
 };
 
 static void tep_lazy_format_free(gpointer p)
@@ -107,6 +108,7 @@ FtlTepLazy *ftl_tep_lazy_new(const char *path)
 	lazy->formats = g_ptr_array_new_with_free_func(tep_lazy_format_free);
 	ftl_arena_init_large(&lazy->mem);
 	lazy->by_id = g_hash_table_new(NULL, NULL);
+	lazy->rejected = g_hash_table_new_full(NULL, NULL, NULL, g_free);
 	return lazy;
 }
 
@@ -117,6 +119,7 @@ void ftl_tep_lazy_free(FtlTepLazy *lazy)
 	g_ptr_array_unref(lazy->formats);
 	ftl_arena_clear(&lazy->mem);
 	g_hash_table_unref(lazy->by_id);
+	g_hash_table_unref(lazy->rejected);
 	ftl_kallsyms_unref(lazy->kallsyms);
 	ftl_tep_memo_unref(lazy->memo);
 	g_free(lazy);
@@ -138,6 +141,19 @@ void ftl_tep_lazy_set_kallsyms(FtlTepLazy *lazy, const char *text)
 	lazy->kallsyms = ftl_kallsyms_share(text);
 	/* parsed once for the file, not at each open after its last close */
 	ftl_tep_memo_keep_kallsyms(lazy->memo, lazy->kallsyms);
+}
+
+/* "SYS/NAME" of a format's text (its "name:" line), for diagnostics. */
+static char *tep_format_label(const char *sys, const char *text)
+{
+	const char *p = strncmp(text, "name:", 5) == 0 ? text : strstr(text, "\nname:");
+	if (!p)
+		return g_strdup_printf("%s/?", sys && *sys ? sys : "?");
+	p += *p == '\n' ? 6 : 5;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	gsize n = strcspn(p, "\n");
+	return g_strdup_printf("%s/%.*s", sys && *sys ? sys : "?", (int)MIN(n, 64), p);
 }
 
 static void tep_lazy_parse(struct tep_handle *tep, TepLazyFormat *f)
@@ -172,6 +188,12 @@ static void tep_lazy_event(FtlTepLazy *lazy, struct tep_handle *tep, int id)
 			tep_lazy_parse(tep, f);
 		i = f->next;
 	}
+	/* NO FILE DATA: a lookup by id */
+	if (!tep_find_event(tep, id)) {
+		const TepLazyFormat *f = g_ptr_array_index(lazy->formats, GPOINTER_TO_INT(first) - 1);
+		g_hash_table_insert(lazy->rejected, GINT_TO_POINTER(id),
+				    tep_format_label(f->sys, f->text));
+	}
 }
 
 /* kallsyms, made tep's the first time a name is asked for: one table for
@@ -184,10 +206,9 @@ static void tep_lazy_functions(FtlTepLazy *lazy, struct tep_handle *tep)
 	}
 }
 
-/* The id a format's text gives on its "ID:" line, -1 when none. */
-static gint tep_lazy_id(const TepLazyFormat *f)
+gint ftl_tep_format_id(const char *text)
 {
-	const char *p = f->text;
+	const char *p = text;
 	if (strncmp(p, "ID:", 3) != 0) {
 		p = strstr(p, "\nID:");
 		if (!p)
@@ -251,7 +272,7 @@ void ftl_tep_lazy_start(FtlTepLazy *lazy, struct tep_handle *tep)
 	/* chained by id, the file's order kept within an id */
 	for (guint i = lazy->formats->len; i-- > 0;) {
 		TepLazyFormat *f = g_ptr_array_index(lazy->formats, i);
-		gint id = tep_lazy_id(f);
+		gint id = ftl_tep_format_id(f->text);
 		if (id < 0) {
 			/* no id to wait for: now, tried first all the same */
 			if (ftl_tep_memo_try(lazy->memo, (int)i) != FTL_TRIAL_CRASHED)
@@ -264,8 +285,10 @@ void ftl_tep_lazy_start(FtlTepLazy *lazy, struct tep_handle *tep)
 		g_hash_table_insert(lazy->by_id, GINT_TO_POINTER(id), GINT_TO_POINTER((gint)i + 1));
 	}
 	/* one format at least, for where the common fields lie */
-	if (lazy->formats->len)
-		tep_lazy_event(lazy, tep, tep_lazy_id(g_ptr_array_index(lazy->formats, 0)));
+	if (lazy->formats->len) {
+		const TepLazyFormat *f0 = g_ptr_array_index(lazy->formats, 0);
+		tep_lazy_event(lazy, tep, ftl_tep_format_id(f0->text));
+	}
 }
 
 /* ---- decoding ------------------------------------------------------------ */
@@ -334,6 +357,7 @@ struct _FtlTepDecoder {
 	gboolean check;
 	guint64 n_fast, n_library, n_different;
 	FtlTepLazy *lazy;     /* formats and kallsyms not parsed yet, or NULL */
+	GHashTable *rejected; /* ids ftl_tep_decoder_reject() named, or NULL */
 	/* The common fields (type, flags, pid) read in place, without a
 	 * library call each: where they lie, from the first record's format
 	 * (or the first format parsed, when a reader asked before). */
@@ -1198,6 +1222,22 @@ void ftl_tep_decoder_set_lazy(FtlTepDecoder *d, FtlTepLazy *lazy)
 	d->lazy = lazy;
 }
 
+void ftl_tep_decoder_reject(FtlTepDecoder *d, gint id, const char *sys, const char *text)
+{
+	if (!d->rejected)
+		d->rejected = g_hash_table_new_full(NULL, NULL, NULL, g_free);
+	g_hash_table_insert(d->rejected, GINT_TO_POINTER(id), tep_format_label(sys, text));
+}
+
+const char *ftl_tep_decoder_rejected(FtlTepDecoder *d, gint id)
+{
+	gpointer key = GINT_TO_POINTER(id);
+	const char *label = d->rejected ? g_hash_table_lookup(d->rejected, key) : NULL;
+	if (!label && d->lazy)
+		label = g_hash_table_lookup(d->lazy->rejected, key);
+	return label;
+}
+
 void ftl_tep_decoder_free(FtlTepDecoder *d)
 {
 	if (!d)
@@ -1207,6 +1247,8 @@ void ftl_tep_decoder_free(FtlTepDecoder *d)
 			   " library, %" G_GUINT64_FORMAT " different\n",
 			   d->n_fast, d->n_library, d->n_different);
 	g_hash_table_unref(d->events);
+	if (d->rejected)
+		g_hash_table_unref(d->rejected);
 	g_free(d->by_id);
 	g_array_unref(d->states);
 	g_string_free(d->state_text, TRUE);

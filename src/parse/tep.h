@@ -133,6 +133,18 @@ void ftl_tep_lazy_start(FtlTepLazy *lazy, struct tep_handle *tep);
 /* The decoders of tep fetch formats and names from lazy (borrowed; it
  * must outlive the decoder). */
 void ftl_tep_decoder_set_lazy(FtlTepDecoder *d, FtlTepLazy *lazy);
+/* id's format is in the input but was left out: refused by tep-check, a
+ * crash in the trial child, or libtraceevent did not parse it. Its events
+ * decode as unknown_event_ID, and a reader counts them as FTL_DIAG_BAD_FORMAT
+ * rather than FTL_DIAG_UNKNOWN_EVENT. Readers that parse formats themselves
+ * (rawdir.c) mark them with ftl_tep_decoder_reject(); the lazy formats of a
+ * trace.dat are marked when first asked for. */
+void ftl_tep_decoder_reject(FtlTepDecoder *d, gint id, const char *sys, const char *text);
+/* NULL when id's format was not left out, else its "SYSTEM/NAME" as the
+ * file gives them (hostile text: escape before showing) */
+const char *ftl_tep_decoder_rejected(FtlTepDecoder *d, gint id);
+/* The id on a format text's "ID:" line, -1 when it has none. */
+gint ftl_tep_format_id(const char *text);
 
 /* Routes libtraceevent's messages: while capture is set they are appended to
  * it (the reason a file is refused), otherwise they go to GLib's debug log. */

@@ -183,10 +183,15 @@ static void tracedat_fill(TracedatSource *ts, struct tep_record *r)
 	ts->ev.src = &ts->base;
 	ts->ev.seq = ++ts->seq;
 	if (!known) {
-		char where[96];
-		gint n = g_snprintf(where, sizeof where, "event id %d at CPU %d, file offset %llu",
-				    id, r->cpu, (unsigned long long)r->offset);
-		ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_UNKNOWN_EVENT,
+		char where[192];
+		const char *left_out = ftl_tep_decoder_rejected(ts->dec, id);
+		gint n = g_snprintf(where, sizeof where, "event id %d%s%s%s at CPU %d, file offset %llu",
+				    id, left_out ? " (" : "", left_out ? left_out : "",
+				    left_out ? ", its format left out)" : "", r->cpu,
+				    (unsigned long long)r->offset);
+		n = MIN(n, (gint)sizeof where - 1);
+		FtlDiagKind kind = left_out ? FTL_DIAG_BAD_FORMAT : FTL_DIAG_UNKNOWN_EVENT;
+		ftl_diags_add(ftl_trace_diags(ts->base.trace), kind,
 			      &(FtlDiagLoc){ ts->base.path, 0, r->cpu }, where, (gsize)n, 0);
 	} else {
 		gint need = ftl_tep_short(ts->dec);

@@ -15,7 +15,7 @@
 #   unknown, the rest of the file is read.
 . "$(dirname "$0")/lib.sh"
 make_tmpdir
-plan 19
+plan 20
 
 # one_error NAME FILE: exit 1 and one stderr line naming FILE as damaged
 # (the message in $T/NAME.err)
@@ -114,6 +114,16 @@ dmg=$top_srcdir/tests/fuzz/regress/tracedat/libtraceevent-print-flags-damaged-re
 check "a print fmt dereferencing a damaged REC: info survives, its events sched_switch" \
 	'"$FTLENS" info "$dmg" >"$T/dmg.out" 2>&1 &&
 	 grep -q "^ *6  sched_switch$" "$T/dmg.out" && ! grep -q unknown_event_314 "$T/dmg.out"'
+
+# sched_switch's format holds a byte 0x96 in a declaration (fuzz-tracedat):
+# refused; its 18 events are a format left out, named, not an id without one
+asc=$top_srcdir/tests/fuzz/regress/tracedat/libtraceevent-format-byte-not-ascii.dat
+"$FTLENS" info --format json "$asc" >"$T/asc.json" 2>/dev/null
+check "a refused format's events are counted as bad_format, naming sched/sched_switch" \
+	'[ "$(json_get "$T/asc.json" "j[\"diagnostics\"][\"bad_format\"][\"count\"]")" = 18 ] &&
+	 json_get "$T/asc.json" "j[\"diagnostics\"][\"bad_format\"][\"first_text\"]" |
+		grep -q "^event id 314 (sched/sched_switch, its format left out)" &&
+	 ! json_get "$T/asc.json" "j[\"diagnostics\"][\"unknown_event\"][\"first_text\"]" | grep -q "event id 314 "'
 
 for f in "$FTL_CRASHERS/short-print.dat" "$FTL_CRASHERS/short-print-raw"; do
 	have_input "$f" 2 || continue
