@@ -3,6 +3,7 @@
 #include "analysis/histo.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "analysis/pctl.h"
 #include "util/timefmt.h"
@@ -12,7 +13,30 @@ struct _FtlHisto {
 	guint64 count;
 	gint64 sum;
 	gint64 min, max;
+	/* the values in the log bins the plots and the TUI draw, each in the
+	 * bin that holds it: bins dec_lo .. dec_lo + dec_n - 1 (the ones
+	 * reached), a few dozen at most */
+	guint64 *dec;
+	guint dec_lo, dec_n;
 };
+
+/* Counts n values in decade bin b, widening the bins' range to reach it. */
+static void histo_dec_add(FtlHisto *h, guint b, guint64 n)
+{
+	if (!h->dec_n || b < h->dec_lo || b >= h->dec_lo + h->dec_n) {
+		guint lo = h->dec_n ? MIN(h->dec_lo, b) : b;
+		guint hi = h->dec_n ? MAX(h->dec_lo + h->dec_n, b + 1) : b + 1;
+		guint64 *w = g_new0(guint64, hi - lo);
+		if (h->dec_n)
+			memcpy(w + (h->dec_lo - lo), h->dec, h->dec_n * sizeof *w);
+		g_free(h->dec);
+		h->dec = w;
+		h->dec_lo = lo;
+		h->dec_n = hi - lo;
+	}
+	guint64 *c = &h->dec[b - h->dec_lo];
+	*c = n > G_MAXUINT64 - *c ? G_MAXUINT64 : *c + n;
+}
 
 FtlHisto *ftl_histo_new(void)
 {
@@ -26,6 +50,7 @@ void ftl_histo_free(FtlHisto *h)
 	if (!h)
 		return;
 	ftl_pctl_store_clear(&h->values, h->count);
+	g_free(h->dec);
 	g_free(h);
 }
 
@@ -40,6 +65,7 @@ void ftl_histo_add(FtlHisto *h, gint64 v)
 	if (h->max == FTL_TS_NONE || v > h->max)
 		h->max = v;
 	ftl_pctl_store_add_sorted(&h->values, h->count, h->min, h->max, v);
+	histo_dec_add(h, ftl_histo_decade(v), 1);
 }
 
 void ftl_histo_merge(FtlHisto *h, const FtlHisto *src)
@@ -54,6 +80,9 @@ void ftl_histo_merge(FtlHisto *h, const FtlHisto *src)
 		h->min = src->min;
 	if (h->max == FTL_TS_NONE || src->max > h->max)
 		h->max = src->max;
+	for (guint i = 0; i < src->dec_n; i++)
+		if (src->dec[i])
+			histo_dec_add(h, src->dec_lo + i, src->dec[i]);
 }
 
 guint64 ftl_histo_count(const FtlHisto *h)
@@ -109,17 +138,8 @@ void ftl_histo_decade_bounds(guint i, double *lo_us, double *hi_us)
 GArray *ftl_histo_decades(const FtlHisto *h, guint *first)
 {
 	GArray *bins = g_array_new(FALSE, TRUE, sizeof(guint64));
-	*first = 0;
-	gint64 v;
-	guint64 count;
-	for (guint pos = 0; ftl_histo_next_value(h, &pos, &v, &count);) {
-		guint b = ftl_histo_decade(v);
-		if (!bins->len)
-			*first = b;
-		/* values come in increasing order: b never goes below first */
-		if (b - *first >= bins->len)
-			g_array_set_size(bins, b - *first + 1);
-		g_array_index(bins, guint64, b - *first) += count;
-	}
+	*first = h->dec_lo;
+	if (h->dec_n)
+		g_array_append_vals(bins, h->dec, h->dec_n);
 	return bins;
 }

@@ -51,13 +51,12 @@ gboolean ftl_histo_next_value(const FtlHisto *h, guint *pos, gint64 *v, guint64 
 guint ftl_histo_decade(gint64 ns);
 /* The bounds of bin index i, in microseconds. */
 void ftl_histo_decade_bounds(guint i, double *lo_us, double *hi_us);
-/* h's values counted in those bins, as ftl_histo_next_value() gives them
- * (a bucket in the bin of the value it stands for, the value a percentile
- * gives: a bin marked p50 holds the p50; a value of exactly 10 us, common
- * in microsecond traces, is in [10, 12.59) and not in the bin below, where
- * its bucket's lower bound lies): *first is the first bin index with a
- * count, the array (guint64) runs to the last. g_array_unref(). The plots
- * and the TUI's histograms all count so. */
+/* h's values counted in those bins, each in the bin that holds it (exact:
+ * 45 values of exactly 5.000 us are in [3.981, 5.012), whatever bucket
+ * the percentiles read them from); the bin a percentile marks is the one
+ * that holds the value it shows (ftl_histo_decade()). *first is the first
+ * bin index with a count, the array (guint64) runs to the last.
+ * g_array_unref(). The plots and the TUI's histograms all count so. */
 GArray *ftl_histo_decades(const FtlHisto *h, guint *first);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlHisto, ftl_histo_free)

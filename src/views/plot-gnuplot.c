@@ -171,9 +171,9 @@ static char *plot_quote(const char *s)
 
 enum { PLOT_BIN_MIN = FTL_HISTO_DECADE_MIN };
 
-/* h in the log bins (analysis/histo.h: ten a decade of us, each bucket in
- * the bin of the value it stands for), from the first used to the last,
- * as centre, count, width (us). */
+/* h in the log bins (analysis/histo.h: ten a decade of us, each value in
+ * the bin that holds it), from the first used to the last, as centre,
+ * count, width (us). */
 static void plot_decades_print(GString *d, const FtlHisto *h)
 {
 	guint first;
@@ -187,8 +187,8 @@ static void plot_decades_print(GString *d, const FtlHisto *h)
 }
 
 /* A class's latency histogram, as the share (%) of its wakeups in each
- * log bin (its buckets counted as `plot durations` counts them, so the
- * TUI's histogram of the class shows the same bins), its box the part'th
+ * log bin (counted as `plot durations` counts them, so the TUI's
+ * histogram of the class shows the same bins), its box the part'th
  * of parts side by side in the bin (equal on the log axis): the classes
  * drawn together neither hide one another nor vanish beside a class of a
  * hundred times more wakeups. */

@@ -4,9 +4,10 @@
 # Functions and Graph, a function's durations are `plot durations -f`'s
 # bins (the Graph's H takes every call of the node's function, as -f
 # selects them); in Sched, a latency class is `plot latency`'s bins for the
-# class and `sched -F csv`'s p50/p95/p99; in Markers, a span pattern is the
-# span_histogram of `markers --span -F json` and `markers --span -F csv`'s
-# p50/p95/p99. One binning (analysis/histo.c) and one percentile
+# class and `sched -F csv`'s p50/p95/p99; in Markers, a span pattern is
+# every span `markers --span -F json` lists and `markers --span -F csv`'s
+# p50/p95/p99. Each value is in the bin that holds it: the plot's latency
+# bins are checked against every wakeup `sched --wakeups` lists. One binning (analysis/histo.c) and one percentile
 # (FtlHisto's) behind them all. The screens are kept in the log.
 . "$(dirname "$0")/lib.sh"
 prereq TMUX
@@ -61,7 +62,7 @@ funcs() {
 	same "$3" durations "$T/$3.dat"
 }
 
-plan 9
+plan 10
 vm=$FTL_TESTDATA/vm/fgraph-events/trace.txt
 real=$FTL_REAL_DATA/fgraph/perftools_funcgraph_abstime_header_vfs_read.txt
 lisa=$FTL_REAL_DATA/events/lisa_tracecmd_report_sched_448k.txt
@@ -87,6 +88,31 @@ if have_input "$real" 3; then
 fi
 if have_input "$lisa" 3; then
 	(cd "$T" && "$FTLENS" plot latency --script-only -o "$T/lat.png" "$lisa" 2>/dev/null)
+	"$FTLENS" sched --wakeups -F csv "$lisa" >"$T/wakeups.csv" 2>/dev/null
+	# 45 normal wakeups of exactly 5.000 us are in [3.981, 5.012), not in
+	# the bin their bucket's midpoint (5.056 us) would give
+	check "lisa: plot latency's bins hold every wakeup sched --wakeups lists, exactly" '
+		python3 - "$compare" "$T/lat.dat" "$T/wakeups.csv" <<-"PY"
+		import csv, importlib.util, sys
+		spec = importlib.util.spec_from_file_location("cmp", sys.argv[1])
+		cmp = importlib.util.module_from_spec(spec)
+		spec.loader.exec_module(cmp)
+		rows = list(csv.DictReader(open(sys.argv[3])))
+		bad = 0
+		for cls, rt in (("normal", False), ("RT", True)):
+		    lat = [int(r["latency_ns"]) for r in rows if (0 <= int(r["prio"]) < 100) == rt]
+		    counts = {}
+		    for v in lat:
+		        counts[cmp.decade(v)] = counts.get(cmp.decade(v), 0) + 1
+		    want = [cmp.bounds(b) + (counts[b],) for b in sorted(counts)]
+		    got = [g for g in cmp.want_latency(sys.argv[2], cls) if g[2]]
+		    print(cls, len(lat), "wakeups,", len(want), "bins;", "same" if got == want else "differ")
+		    if got != want:
+		        bad += 1
+		        print(" plot:", got)
+		        print(" want:", want)
+		sys.exit(bad)
+		PY'
 	"$FTLENS" sched -F csv "$lisa" >"$T/lisa.csv" 2>/dev/null
 	start 60 "$lisa"
 	wait_for "TIME +CPU" >/dev/null
@@ -120,11 +146,12 @@ if have_input "$atrace"; then
 	keys / "^\(all\)" Enter
 	sleep 0.3
 	keys H
-	# all spans: markers' span_histogram and its p50 p95 p99
+	# all spans: every span markers --span lists, each in its bin, and
+	# markers' p50 p95 p99
 	all=$(sed -n '/^key,/,/^$/p' "$T/m.csv" | sed -n 2p)
-	check "atrace: Markers' H on all spans: markers --span's histogram and p50/p95/p99" \
+	check "atrace: Markers' H on all spans: markers --span's spans and p50/p95/p99" \
 		'wait_for "Span durations, all spans: [0-9]+ spans" && shot spans &&
-		 same spans buckets "$T/m.json" span_histogram \
+		 same spans values "$T/m.json" spans duration_ns \
 			$(echo "$all" | awk -F, "{ print \$5, \$6, \$7 }")'
 fi
 keys Escape q

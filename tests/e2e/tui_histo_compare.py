@@ -5,15 +5,15 @@ with what a command prints for the same values.
 
   tui_histo_compare.py SCREEN durations DAT [P50 P95 P99]
   tui_histo_compare.py SCREEN latency DAT CLASS [P50 P95 P99]
-  tui_histo_compare.py SCREEN buckets JSON KEY [P50 P95 P99]
+  tui_histo_compare.py SCREEN values JSON LIST FIELD [P50 P95 P99]
 
 durations: `plot durations`'s data (its first block: bin centre, calls,
 width). latency: `plot latency`'s data, the block of CLASS (normal or RT:
 box centre, % of the class's wakeups, box width, the box the part'th of
-the classes drawn side by side in its bin). buckets: the histogram KEY of a
-command's JSON (FtlHisto buckets [lo, hi, count]), counted in the log bins as
-the plots count them (each bucket in the bin of its midpoint within the
-exact min and max: analysis/histo.h).
+the classes drawn side by side in its bin). values: every value FIELD of
+the list LIST of a command's JSON (markers --span's spans' duration_ns),
+each counted in the log bin that holds it, as the plots and the TUI count
+(analysis/histo.h): the plots' data and this oracle are both exact.
 
 P50 P95 P99 (ns, from the command's CSV): the screen's title shows them,
 and marks the bins that hold them. Without them, the bins where the
@@ -103,13 +103,13 @@ def want_latency(dat, cls):
     return want
 
 
-def want_buckets(path, key):
-    h = json.load(open(path))[key]
+def want_values(path, key, field):
     counts = {}
-    for lo, hi, cnt in h["buckets"]:
-        mid = lo if hi - lo == 1 else lo + (hi - lo) // 2
-        b = decade(min(max(mid, h["min_ns"]), h["max_ns"]))
-        counts[b] = counts.get(b, 0) + cnt
+    for item in json.load(open(path))[key]:
+        if item.get(field) is None:
+            continue
+        b = decade(item[field])
+        counts[b] = counts.get(b, 0) + 1
     if not counts:
         return []
     return [bounds(b) + (counts.get(b, 0),) for b in range(min(counts), max(counts) + 1)]
@@ -122,7 +122,7 @@ def main():
     elif kind == "latency":
         want, rest = want_latency(sys.argv[3], sys.argv[4]), sys.argv[5:]
     else:
-        want, rest = want_buckets(sys.argv[3], sys.argv[4]), sys.argv[5:]
+        want, rest = want_values(sys.argv[3], sys.argv[4], sys.argv[5]), sys.argv[6:]
     title, rows = screen_rows(screen)
     # the screen writes a run of empty bins as one row: empty bins aside
     rows = [r for r in rows if r[2]]
