@@ -7,8 +7,9 @@
 # line names; --func opens the Graph (or Functions) on a function, --marker
 # the Events list on a marker, --panel a panel; the Markers panel with
 # --span shows markers --span's statistics, the same figures, and Enter on
-# a row goes to the start of its slowest span. Screens are kept in
-# $FTL_TUI_SHOTS when set.
+# a row goes to the start of its slowest span. The `at` times are taken
+# on the rig's captures and on public ones (LISA, atrace). Screens are
+# kept in the log, and in $FTL_TUI_SHOTS when set.
 . "$(dirname "$0")/lib.sh"
 prereq TMUX
 need_python
@@ -16,7 +17,8 @@ make_tmpdir
 FG=$FTL_TESTDATA/vm/fgraph-options/combined.txt
 EV=$FTL_TESTDATA/vm/events/default.txt
 ATRACE=$FTL_REAL_DATA/events/catapult_atrace_tgid_trace_marker.txt
-need_input "$FG" "$EV" "$ATRACE"
+LISA=$FTL_REAL_DATA/events/lisa_tracecmd_report_sched_448k.txt
+need_input "$FG" "$EV" "$ATRACE" "$LISA"
 tmux_server
 wait_for() { tmux_wait_for "$@"; }
 wait_dead() { tmux_wait_dead; }
@@ -44,6 +46,8 @@ wait_cursor() {
 }
 shot() {
 	tm capture-pane -p -t tui >"$T/$1.txt"
+	diag "screen $1:"
+	diag "$(cat "$T/$1.txt")"
 	[ -n "${FTL_TUI_SHOTS:-}" ] && mkdir -p "$FTL_TUI_SHOTS" && cp "$T/$1.txt" "$FTL_TUI_SHOTS/"
 	return 0
 }
@@ -65,28 +69,31 @@ for sec in open(sys.argv[3]).read().split("\n\n"):
 # us TIME: the time as the Events list shows it (us)
 us() { printf '%s' "$1" | sed -E 's/([0-9]+\.[0-9]{6})[0-9]*/\1/'; }
 
-plan 10
+plan 11
 
 # ---- report: the longest call --------------------------------------------
 "$FTLENS" report -F csv "$FG" >"$T/report.csv"
 at=$(csv_first duration_ns at "$T/report.csv")
 fn=$(csv_first duration_ns function "$T/report.csv")
 start --at "$at" "$FG"
-check "report's longest call ($fn at $at): tui --at opens Events on its entry" \
+check "rig: report's longest call ($fn at $at): tui --at opens Events on its entry" \
 	'wait_cursor "^ *$(us "$at") .*[|] $fn\(\) \{"'
-shot tui-at-report
+shot tui-at-report-rig
 quit
 
 # ---- sched: the worst wakeup ---------------------------------------------
-"$FTLENS" sched -F csv "$EV" >"$T/sched.csv"
-at=$(csv_first rank,ts_ns at "$T/sched.csv")
-pid=$(csv_first rank,ts_ns pid "$T/sched.csv")
-waker=$(csv_first rank,ts_ns waker_pid "$T/sched.csv")
-start --at "$at" "$EV"
-check "sched's worst wakeup (pid $pid at $at): tui --at opens Events on the wakeup" \
-	'wait_cursor "^ *$(us "$at") .*-$waker .*sched_wakeup(_new)? .*pid=$pid "'
-shot tui-at-sched
-quit
+for input in "rig:$EV" "lisa:$LISA"; do
+	name=${input%%:*} input=${input#*:}
+	"$FTLENS" sched -F csv "$input" >"$T/sched.csv"
+	at=$(csv_first rank,ts_ns at "$T/sched.csv")
+	pid=$(csv_first rank,ts_ns pid "$T/sched.csv")
+	waker=$(csv_first rank,ts_ns waker_pid "$T/sched.csv")
+	start --at "$at" "$input"
+	check "$name: sched's worst wakeup (pid $pid at $at): tui --at opens Events on the wakeup" \
+		'wait_cursor "^ *$(us "$at") .*-$waker .*sched_wakeup(_new)? .*pid=$pid "'
+	shot "tui-at-sched-$name"
+	quit
+done
 
 # ---- markers: the slowest span --------------------------------------------
 START='B\|[0-9]+\|(.*)'
@@ -100,6 +107,7 @@ at=$1 text=$2
 start --at "$at" "$ATRACE"
 check "markers' slowest span ($text at $at): tui --at opens Events on its start marker" \
 	'wait_cursor "^ *$(us "$at") .*$text"'
+shot tui-at-markers
 quit
 
 # ---- the Markers panel with --span: the same figures ----------------------
@@ -149,6 +157,7 @@ quit
 start --marker 'after default' "$EV"
 check "--marker opens Events on the first marker matching" \
 	'wait_cursor "^ *3[.]936961 .* after default$"'
+shot tui-marker
 quit
 
 "$FTLENS" tui --panel nosuch "$EV" </dev/null >/dev/null 2>"$T/err1"
