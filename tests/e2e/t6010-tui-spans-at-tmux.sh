@@ -8,8 +8,8 @@
 # the Events list on a marker, --panel a panel; the Markers panel with
 # --span shows markers --span's statistics, the same figures, and Enter on
 # a row goes to the start of its slowest span. The `at` times are taken
-# on the rig's captures and on public ones (LISA, atrace). Screens are
-# kept in the log, and in $FTL_TUI_SHOTS when set.
+# on the rig's captures and on public ones (perf-tools' funcgraph, LISA,
+# atrace). Screens are kept in the log, and in $FTL_TUI_SHOTS when set.
 . "$(dirname "$0")/lib.sh"
 prereq TMUX
 need_python
@@ -17,8 +17,9 @@ make_tmpdir
 FG=$FTL_TESTDATA/vm/fgraph-options/combined.txt
 EV=$FTL_TESTDATA/vm/events/default.txt
 ATRACE=$FTL_REAL_DATA/events/catapult_atrace_tgid_trace_marker.txt
+RFG=$FTL_REAL_DATA/fgraph/perftools_funcgraph_abstime_header_vfs_read.txt
 LISA=$FTL_REAL_DATA/events/lisa_tracecmd_report_sched_448k.txt
-need_input "$FG" "$EV" "$ATRACE" "$LISA"
+need_input "$FG" "$EV" "$ATRACE" "$RFG" "$LISA"
 tmux_server
 wait_for() { tmux_wait_for "$@"; }
 wait_dead() { tmux_wait_dead; }
@@ -69,7 +70,7 @@ for sec in open(sys.argv[3]).read().split("\n\n"):
 # us TIME: the time as the Events list shows it (us)
 us() { printf '%s' "$1" | sed -E 's/([0-9]+\.[0-9]{6})[0-9]*/\1/'; }
 
-plan 11
+plan 12
 
 # ---- report: the longest call --------------------------------------------
 "$FTLENS" report -F csv "$FG" >"$T/report.csv"
@@ -79,6 +80,20 @@ start --at "$at" "$FG"
 check "rig: report's longest call ($fn at $at): tui --at opens Events on its entry" \
 	'wait_cursor "^ *$(us "$at") .*[|] $fn\(\) \{"'
 shot tui-at-report-rig
+quit
+# perf-tools' capture began inside its longest call: the trace holds the
+# exit alone; its at is the exit's time (entered + duration), and there
+# tui --at opens Events (on the first event of that microsecond)
+"$FTLENS" report -F csv "$RFG" >"$T/report.csv"
+at=$(csv_first duration_ns at "$T/report.csv")
+fn=$(csv_first duration_ns function "$T/report.csv")
+entry=$(csv_first duration_ns entry_ts_ns "$T/report.csv")
+dur=$(csv_first duration_ns duration_ns "$T/report.csv")
+start --at "$at" "$RFG"
+check "perf-tools: report's longest call ($fn, entered before the trace): at its exit, $at" \
+	'[ "$(printf %s "$at" | tr -d .)" = $((entry + dur)) ] && wait_cursor "^ *$(us "$at") " &&
+	 wait_for "^ *$(us "$at") .*[|] *\} /\* $fn \*/"'
+shot tui-at-report-perf-tools
 quit
 
 # ---- sched: the worst wakeup ---------------------------------------------
