@@ -70,7 +70,7 @@ for sec in open(sys.argv[3]).read().split("\n\n"):
 # us TIME: the time as the Events list shows it (us)
 us() { printf '%s' "$1" | sed -E 's/([0-9]+\.[0-9]{6})[0-9]*/\1/'; }
 
-plan 12
+plan 14
 
 # ---- report: the longest call --------------------------------------------
 "$FTLENS" report -F csv "$FG" >"$T/report.csv"
@@ -160,15 +160,19 @@ shot tui-markers-slowest
 quit
 
 # ---- --func, --marker, --panel ---------------------------------------------
-start --func path_openat "$FG"
-check "--func opens the Graph with the cursor on the function" \
-	'wait_for "CALLS +TOTAL" && wait_cursor "[^a-z_]path_openat$"'
-shot tui-func-graph
-quit
-start --func path_openat --panel functions "$FG"
-check "--func with --panel functions: the Functions table on its row" \
-	'wait_for "CALLS +TOTAL +SELF" && wait_cursor " path_openat$"'
-quit
+for input in "rig:path_openat:$FG" "perf-tools:vfs_read:$RFG"; do
+	name=${input%%:*} input=${input#*:} fn=${input%%:*} input=${input#*:}
+	start --func "$fn" "$input"
+	check "$name: --func $fn opens the Graph with the cursor on the function" \
+		'wait_for "CALLS +TOTAL" && wait_cursor "[^a-z_]$fn$"'
+	shot "tui-func-graph-$name"
+	quit
+	start --func "$fn" --panel functions "$input"
+	check "$name: --func $fn with --panel functions: the Functions table on its row" \
+		'wait_for "CALLS +TOTAL +SELF" && wait_cursor " $fn$"'
+	shot "tui-func-functions-$name"
+	quit
+done
 start --marker 'after default' "$EV"
 check "--marker opens Events on the first marker matching" \
 	'wait_cursor "^ *3[.]936961 .* after default$"'
