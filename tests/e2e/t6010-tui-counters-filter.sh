@@ -6,10 +6,11 @@
 # has a "freq cpu N" row per cpu_frequency track sched lists, trappy's
 # arm32 one a row per thermal track, each label told apart (a name too
 # long keeps its start and end) and named in full on the info line; on
-# LISA's sched text
-# trace, f takes an expression of --filter's grammar and the Events list
-# shows the events `dump --filter` prints, first rows first; a bad one is
-# one line naming its column, the list under it unfiltered. The screens are kept as text in
+# the cpu_idle trace.dat, tui --counter draws a user's counter as sched
+# --counter sums it; on LISA's sched text trace, f takes an expression of
+# --filter's grammar and the Events list shows the events `dump --filter`
+# prints, first rows first; a bad one is one line naming its column, the
+# list under it unfiltered. The screens are kept as text in
 # tests/e2e/t6010-tui-counters-filter/ beside this test's log.
 . "$(dirname "$0")/lib.sh"
 prereq TMUX
@@ -23,27 +24,18 @@ rm -rf "$shots" && mkdir -p "$shots" || exit 1
 diag "screens in $shots"
 tmux_server
 wait_for() { tmux_wait_for "$@"; }
+# start [OPTION...] INPUT: ftlens tui in a fresh 110x30 session
 start() {
+	_cmd="NO_COLOR=1 '$FTLENS' tui"
+	for _a; do
+		_cmd="$_cmd '$_a'"
+	done
 	tm kill-session -t tui 2>/dev/null
-	tm new-session -d -s tui -x 110 -y 30 "cd '$T' && NO_COLOR=1 '$FTLENS' tui '$1'"
+	tm new-session -d -s tui -x 110 -y 30 "cd '$T' && $_cmd"
 }
 shot() { tm capture-pane -p -t tui >"$shots/$1.txt"; }
-plan 8
+plan 10
 
-if have_input "$IDLE" 2; then
-	start "$IDLE"
-	wait_for "TIME +CPU"
-	keys 4
-	check "Timeline: a row per cpu_idle track after the CPUs" \
-		'wait_for "^idle cpu 5 " && shot idle-timeline &&
-		 [ "$(grep -c "^idle cpu [0-9]" "$shots/idle-timeline.txt")" = 5 ] &&
-		 grep -A1 "^CPU 5 " "$shots/idle-timeline.txt" | grep -q "^idle cpu 0 "'
-	# CPU 2 sleeps in state 2 from 216.552 us to the end (sched's counters
-	# table): the cursor at the end on the "idle cpu 2" row names it
-	keys j j j j j j j G
-	check "the info line names the idle state under the cursor, the event and how long it held" \
-		'wait_for "idle cpu 2: cpu_idle 2 at [0-9.]+, held 4.468 ms" && shot idle-info'
-fi
 # tracks KIND CSV: the names of sched -F csv's tracks of KIND, in order
 tracks() {
 	python3 -c '
@@ -71,20 +63,46 @@ for r, n in zip(rows, names):
     assert r == n or (tail and n.startswith(head) and n.endswith(tail)), (r, n)
 print(f"{len(rows)} rows: " + ", ".join(rows))' "$@"
 }
-# counter_rows KIND INPUT: the Timeline's rows of INPUT's tracks of KIND
-# are sched's, in order, told apart (the screen in $shots/KIND-timeline.txt)
+# counter_rows KIND INPUT [OPTION...]: the Timeline's rows of INPUT's
+# tracks of KIND are sched's (given the same options), in order, told
+# apart (the screen in $shots/KIND-timeline.txt)
 counter_rows() {
-	"$FTLENS" sched -F csv "$2" >"$T/$1.csv" 2>/dev/null
-	tracks "$1" "$T/$1.csv" >"$T/$1.names"
-	start "$2"
+	_k=$1 _in=$2
+	shift 2
+	"$FTLENS" sched -F csv "$@" "$_in" >"$T/$_k.csv" 2>/dev/null
+	tracks "$_k" "$T/$_k.csv" >"$T/$_k.names"
+	start "$@" "$_in"
 	wait_for "TIME +CPU" >/dev/null
 	keys 4
-	wait_for "^$(head -c 5 "$T/$1.names")" >/dev/null && shot "$1-timeline" &&
-		labels_are "$shots/$1-timeline.txt" "$1" "$T/$1.names" >"$T/out" 2>&1
+	wait_for "^$(head -c 5 "$T/$_k.names")" >/dev/null && shot "$_k-timeline" &&
+		labels_are "$shots/$_k-timeline.txt" "$_k" "$T/$_k.names" >"$T/out" 2>&1
 	_r=$?
 	diag "$(cat "$T/out")"
 	return $_r
 }
+if have_input "$IDLE" 4; then
+	start "$IDLE"
+	wait_for "TIME +CPU"
+	keys 4
+	check "Timeline: a row per cpu_idle track after the CPUs" \
+		'wait_for "^idle cpu 5 " && shot idle-timeline &&
+		 [ "$(grep -c "^idle cpu [0-9]" "$shots/idle-timeline.txt")" = 5 ] &&
+		 grep -A1 "^CPU 5 " "$shots/idle-timeline.txt" | grep -q "^idle cpu 0 "'
+	# CPU 2 sleeps in state 2 from 216.552 us to the end (sched's counters
+	# table): the cursor at the end on the "idle cpu 2" row names it
+	keys j j j j j j j G
+	check "the info line names the idle state under the cursor, the event and how long it held" \
+		'wait_for "idle cpu 2: cpu_idle 2 at [0-9.]+, held 4.468 ms" && shot idle-info'
+	# a user's counter: sched_migrate_task's dest_cpu per pid
+	check "--counter sched_migrate_task:dest_cpu:pid: a row per track of sched --counter's" \
+		'counter_rows user "$IDLE" --counter sched_migrate_task:dest_cpu:pid &&
+		 keys -N "$(awk "/^CPU 0 /{ f = NR } /^user 236 /{ print NR - f; exit }" "$shots/user-timeline.txt")" j &&
+		 keys G && wait_for "^user 236: sched_migrate_task 3 at [0-9.]+, held 3.428 ms" && shot user-info'
+	check "a malformed --counter: one usage error before the screen, exit 2" \
+		'"$FTLENS" tui --counter "cpu idle" "$IDLE" </dev/null >"$T/out" 2>"$T/err"; rc=$?
+		 diag "$(cat "$T/err")"; [ $rc = 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" = 1 ] &&
+		 grep -q "^ftlens: tui: --counter .cpu idle.: expected EVENT:FIELD" "$T/err"'
+fi
 if have_input "$FREQ" 1; then
 	check "rt-app trace.dat: a freq row per cpu_frequency track of sched's" \
 		'counter_rows freq "$FREQ"'
