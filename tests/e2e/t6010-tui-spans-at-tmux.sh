@@ -129,22 +129,28 @@ quit
 start --span "$START" '^E' --panel markers "$ATRACE"
 wait_for "Span durations" >/dev/null
 shot tui-markers-spans
-check "Markers panel: the statistics rows are markers --span's text rows" '
+check "Markers panel: the statistics rows are markers --span's text rows, keys told apart" '
 	python3 -c "
 import re, sys
 txt = open(sys.argv[1]).read().split(\"span durations\")[1].split(\"\n\n\")[0].splitlines()[2:]
 scr = open(sys.argv[2]).read().splitlines()
 i = [k for k, l in enumerate(scr) if l.startswith(\"Span durations\")][0]
 cut = lambda l: re.split(r\"\s{2,}\", l.strip())
-n = 0
+n, keys = 0, []
 for t, s in zip(txt, scr[i + 1:]):
     if not re.match(r\"\S\", s) or s.startswith(\"Slowest\"):
         break
-    # the screen cuts the key at 24 columns and has no slowest column
+    # the screen has no slowest column; it cuts a key at 24 columns,
+    # keeping its start and end around a ~ (two keys never look alike)
     a, b = cut(t)[1:8], cut(s[24:])
     assert a == b, (t, s)
+    k, sk = cut(t)[0], s[:24].rstrip()
+    h, _, e = sk.partition(\"~\")
+    assert sk == k or (e and k.startswith(h) and k.endswith(e)), (k, sk)
+    keys.append(sk)
     n += 1
 assert n >= 20, n
+assert len(set(keys)) == n, keys
 " "$T/m.txt" "$T/tui-markers-spans.txt"'
 slow_at=$(python3 -c '
 import json, sys
