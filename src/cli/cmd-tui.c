@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "analysis/counters.h"
 #include "analysis/markers.h"
 #include "analysis/oops.h"
 #include "cli/cli.h"
@@ -144,6 +145,7 @@ static gboolean tui_compare(FtlTuiOptions *opt, FtlTuiOptions *b, const char *pa
 		.filter = opt->filter,
 		.span_start = opt->span_start,
 		.span_end = opt->span_end,
+		.counters = opt->counters,
 		.oops_cpu = -1,
 		.utf8 = opt->utf8,
 		.color = opt->color,
@@ -233,6 +235,7 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 	gboolean ascii = FALSE, mouse = FALSE, no_mouse = FALSE, keys = FALSE;
 	g_autofree char *at = NULL, *marker = NULL, *func = NULL, *panel = NULL, *view = NULL;
 	g_autofree char *span_start = NULL, *span_end = NULL, *compare = NULL;
+	g_auto(GStrv) counter_specs = NULL;
 	char *span_help = NULL; /* never set: --span is taken out of argv first */
 	const GOptionEntry entries[] = {
 		{ "at", 0, 0, G_OPTION_ARG_STRING, &at,
@@ -259,6 +262,10 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 		  "Compare with this trace (B): Functions and Graph show both and the change, "
 		  "Timeline A's CPUs above B's",
 		  "B" },
+		{ "counter", 0, 0, G_OPTION_ARG_STRING_ARRAY, &counter_specs,
+		  "Also a counter row in the Timeline: EVENT's numeric FIELD, per KEY field "
+		  "(default cpu_id, else the CPU), as timeline --counter",
+		  "EVENT:FIELD[:KEY]" },
 		{ "ascii", 0, 0, G_OPTION_ARG_NONE, &ascii,
 		  "ASCII bars and lines, not UTF-8 blocks", NULL },
 		{ "mouse", 0, 0, G_OPTION_ARG_NONE, &mouse,
@@ -280,6 +287,12 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 	FtlTuiStart start = { .marker = marker, .func = func, .panel = panel };
 	if (!tui_start_check(&start, at, span_start, span_end, error))
 		return FALSE;
+	/* a bad --counter is one message before the screen, as in timeline */
+	g_autoptr(FtlCounters) counters = ftl_counters_new_specs(counter_specs, error);
+	if (!counters) {
+		g_prefix_error(error, "tui: ");
+		return FALSE;
+	}
 	if (keys)
 		return tui_print_keys();
 	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
@@ -298,6 +311,7 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 		.selected_data = &sel,
 		.span_start = span_start,
 		.span_end = span_end,
+		.counters = counter_specs,
 		.start = start,
 	};
 	TuiRun run = { view, argc - 1, argv + 1, compare };

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/comm.h"
+#include "util/checked.h"
 #include "util/color.h"
 #include "util/escape.h"
 #include "util/timefmt.h"
@@ -179,6 +180,17 @@ static FtlTable *report_marker_table(const FtlReportData *r)
 	return t;
 }
 
+/* Where `tui --at` finds a call: its entry; for an orphan, whose entry
+ * the trace does not hold (it began inside the call: entry_ts is the exit's
+ * time less the duration, maybe long before the first event), its exit. */
+static gint64 report_call_at(const FtlCall *c)
+{
+	if (!(c->flags & FTL_CALL_F_ORPHAN) || c->entry_ts == FTL_TS_NONE ||
+	    c->duration == FTL_TS_NONE)
+		return c->entry_ts;
+	return ftl_sat_add_i64(c->entry_ts, c->duration);
+}
+
 static FtlTable *report_longest_table(const FtlReportData *r)
 {
 	enum { C_DURATION, C_FUNCTION, C_CPU, C_PID, C_COMM, C_ENTRY, C_LINE, C_AT };
@@ -212,7 +224,7 @@ static FtlTable *report_longest_table(const FtlReportData *r)
 		if (c->entry_ts != FTL_TS_NONE)
 			ftl_table_set_int(t, C_ENTRY, report_ts(r, c->entry_ts));
 		ftl_table_set_int(t, C_LINE, (gint64)c->line);
-		ftl_table_set_at(t, C_AT, c->entry_ts);
+		ftl_table_set_at(t, C_AT, report_call_at(c));
 	}
 	return t;
 }

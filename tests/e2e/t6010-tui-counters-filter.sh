@@ -2,29 +2,85 @@
 # `ftlens tui` in tmux on real captures: the Timeline shows a row per
 # counter track (trappy's cpu_idle trace.dat: "idle cpu N" rows whose bars
 # stand where sched's counters table says the CPU was in an idle state),
-# the info line names the value under the cursor; on LISA's sched text
-# trace, f takes an expression of --filter's grammar and the Events list
-# shows the events `dump --filter` prints, first rows first; a bad one is
-# one line naming its column. The screens are kept as text in
+# the info line names the value under the cursor; LISA's rt-app trace.dat
+# has a "freq cpu N" row per cpu_frequency track sched lists, trappy's
+# arm32 one a row per thermal track, each label told apart (a name too
+# long keeps its start and end) and named in full on the info line; on
+# the cpu_idle trace.dat, tui --counter draws a user's counter as sched
+# --counter sums it; on LISA's sched text trace, f takes an expression of
+# --filter's grammar and the Events list shows the events `dump --filter`
+# prints, first rows first; a bad one is one line naming its column, the
+# list under it unfiltered. The screens are kept as text in
 # tests/e2e/t6010-tui-counters-filter/ beside this test's log.
 . "$(dirname "$0")/lib.sh"
 prereq TMUX
 make_tmpdir
 IDLE=$FTL_REAL_DATA/raw/trappy_arm64_6cpu_idle_trace.dat
 SCHED=$FTL_REAL_DATA/events/lisa_tracecmd_report_sched_448k.txt
+FREQ=$FTL_REAL_DATA/raw/lisa_rtapp_6cpu_trace.dat
+THERM=$FTL_REAL_DATA/raw/trappy_arm32_8cpu_trace.dat
 shots=$PWD/tests/e2e/t6010-tui-counters-filter
 rm -rf "$shots" && mkdir -p "$shots" || exit 1
 diag "screens in $shots"
 tmux_server
 wait_for() { tmux_wait_for "$@"; }
+# start [OPTION...] INPUT: ftlens tui in a fresh 110x30 session
 start() {
+	_cmd="NO_COLOR=1 '$FTLENS' tui"
+	for _a; do
+		_cmd="$_cmd '$_a'"
+	done
 	tm kill-session -t tui 2>/dev/null
-	tm new-session -d -s tui -x 110 -y 30 "cd '$T' && NO_COLOR=1 '$FTLENS' tui '$1'"
+	tm new-session -d -s tui -x 110 -y 30 "cd '$T' && $_cmd"
 }
 shot() { tm capture-pane -p -t tui >"$shots/$1.txt"; }
-plan 5
+plan 10
 
-if have_input "$IDLE" 2; then
+# tracks KIND CSV: the names of sched -F csv's tracks of KIND, in order
+tracks() {
+	python3 -c '
+import csv, io, sys
+sec = next(b for b in open(sys.argv[2]).read().split("\n\n") if b.startswith("kind,event,"))
+seen = []
+for r in csv.DictReader(io.StringIO(sec)):
+    name = r["kind"] + " " + r["key"]
+    if r["kind"] == sys.argv[1] and name not in seen:
+        seen.append(name)
+print("\n".join(seen))' "$@"
+}
+# labels_are SCREEN KIND NAMES: the screen's rows of KIND are one per
+# name, in order, each label the name or its start, a cut mark, its end
+labels_are() {
+	python3 -c '
+import sys
+rows = [l[:12].rstrip() for l in open(sys.argv[1]).read().splitlines() if l.startswith(sys.argv[2][:5])]
+names = open(sys.argv[3]).read().split("\n")[:-1]
+assert len(rows) == len(names) and names, (rows, names)
+assert len(set(rows)) == len(rows), rows
+for r, n in zip(rows, names):
+    cut = "\u2026" if "\u2026" in r else "~"
+    head, _, tail = r.partition(cut)
+    assert r == n or (tail and n.startswith(head) and n.endswith(tail)), (r, n)
+print(f"{len(rows)} rows: " + ", ".join(rows))' "$@"
+}
+# counter_rows KIND INPUT [OPTION...]: the Timeline's rows of INPUT's
+# tracks of KIND are sched's (given the same options), in order, told
+# apart (the screen in $shots/KIND-timeline.txt)
+counter_rows() {
+	_k=$1 _in=$2
+	shift 2
+	"$FTLENS" sched -F csv "$@" "$_in" >"$T/$_k.csv" 2>/dev/null
+	tracks "$_k" "$T/$_k.csv" >"$T/$_k.names"
+	start "$@" "$_in"
+	wait_for "TIME +CPU" >/dev/null
+	keys 4
+	wait_for "^$(head -c 5 "$T/$_k.names")" >/dev/null && shot "$_k-timeline" &&
+		labels_are "$shots/$_k-timeline.txt" "$_k" "$T/$_k.names" >"$T/out" 2>&1
+	_r=$?
+	diag "$(cat "$T/out")"
+	return $_r
+}
+if have_input "$IDLE" 4; then
 	start "$IDLE"
 	wait_for "TIME +CPU"
 	keys 4
@@ -37,6 +93,30 @@ if have_input "$IDLE" 2; then
 	keys j j j j j j j G
 	check "the info line names the idle state under the cursor, the event and how long it held" \
 		'wait_for "idle cpu 2: cpu_idle 2 at [0-9.]+, held 4.468 ms" && shot idle-info'
+	# a user's counter: sched_migrate_task's dest_cpu per pid
+	check "--counter sched_migrate_task:dest_cpu:pid: a row per track of sched --counter's" \
+		'counter_rows user "$IDLE" --counter sched_migrate_task:dest_cpu:pid &&
+		 keys -N "$(awk "/^CPU 0 /{ f = NR } /^user 236 /{ print NR - f; exit }" "$shots/user-timeline.txt")" j &&
+		 keys G && wait_for "^user 236: sched_migrate_task 3 at [0-9.]+, held 3.428 ms" && shot user-info'
+	check "a malformed --counter: one usage error before the screen, exit 2" \
+		'"$FTLENS" tui --counter "cpu idle" "$IDLE" </dev/null >"$T/out" 2>"$T/err"; rc=$?
+		 diag "$(cat "$T/err")"; [ $rc = 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" = 1 ] &&
+		 grep -q "^ftlens: tui: --counter .cpu idle.: expected EVENT:FIELD" "$T/err"'
+fi
+if have_input "$FREQ" 1; then
+	check "rt-app trace.dat: a freq row per cpu_frequency track of sched's" \
+		'counter_rows freq "$FREQ"'
+fi
+if have_input "$THERM" 2; then
+	check "arm32 trace.dat: a row per thermal track of sched's, the labels told apart" \
+		'counter_rows thermal "$THERM"'
+	# thermal-cpufreq-1 holds 0 from its one cdev_update to the end
+	down=$(awk '/^CPU 0 /{ f = NR } /^therm.*freq-1 /{ print NR - f; exit }' "$shots/thermal-timeline.txt")
+	keys -N "${down:-0}" j
+	keys G
+	check "the info line names the track in full, its value and how long it held" \
+		'wait_for "^thermal thermal-cpufreq-1: cdev_update 0 at [0-9.]+, held 5.325 s" &&
+		 shot thermal-info'
 fi
 if have_input "$SCHED" 3; then
 	start "$SCHED"
@@ -56,6 +136,6 @@ if have_input "$SCHED" 3; then
 		 [ "$(grep -Ec "^[ >]+[0-9]+\.[0-9]+ \[[0-9]+\] rt-app-" "$shots/filter-comm.txt")" = 6 ]'
 	keys Escape f 'sched_switch: prev_pid == 0 &&& x' Enter
 	check "a mistake: one line that names the column" \
-		'wait_for "at column 31" && shot filter-error'
+		'wait_for "at column 31" && wait_for "^[ >]+[0-9]+\.[0-9]+ \[[0-9]+\]" && shot filter-error'
 fi
 finish

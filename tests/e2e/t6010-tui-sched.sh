@@ -24,6 +24,17 @@ same() {
 	python3 "$compare" "$@" >"$T/cmp" 2>&1 || { diag "$(cat "$T/cmp")"; return 1; }
 	diag "$(tail -n 1 "$T/cmp")"
 }
+# at_cursor TIME: until the cursor's row is the event at TIME (10 s)
+at_cursor() {
+	_n=100
+	while [ $_n -gt 0 ]; do
+		tmux_cursor_row | grep -q "^ *$1 " && return 0
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	diag "the cursor never reached $1"
+	return 1
+}
 # shot NAME: the screen into the log, to be looked at
 shot() {
 	tm capture-pane -p -t tui >"$T/$1.screen"
@@ -31,9 +42,10 @@ shot() {
 	diag "$(cat "$T/$1.screen")"
 }
 
-plan 9
+plan 13
 lisa=$FTL_REAL_DATA/events/lisa_tracecmd_report_sched_448k.txt
 droid=$FTL_REAL_DATA/events/tracecompass_atrace_android_tgid_large.txt
+irq=$FTL_REAL_DATA/events/tracecompass_android_sched_irq_syscall.txt
 
 if have_input "$lisa" 6; then
 	"$FTLENS" sched -F csv "$lisa" >"$T/lisa.csv" 2>/dev/null
@@ -84,5 +96,47 @@ if have_input "$droid" 3; then
 		 same "$T/droid-span2.screen" "$T/droid.csv" 2'
 	keys q
 	check "android: q quits with nothing on stderr" 'sleep 0.5 && [ ! -s "$T/err" ]'
+fi
+
+# marks A..B: the scope w reaches after the whole trace when no --span is
+# given; set at the start and end of the longest span of --per-span's, its
+# figures are that span's (clipped alike: a task running at A counts from A)
+if have_input "$droid" 2; then
+	set -- $(python3 -c '
+import csv, io, sys
+rows = list(csv.DictReader(io.StringIO(open(sys.argv[1]).read().split("\n\n")[0])))
+r = max((r for r in rows if r["span"] != "0"), key=lambda r: int(r["duration_ns"]))
+s = lambda ns: "%d.%06d" % divmod(int(ns) // 1000, 1000000)
+print(r["span"], s(r["start_ns"]), s(r["end_ns"]))' "$T/droid.csv")
+	span=$1 a=$2 b=$3
+	start 400 "'$FTLENS' tui '$droid'"
+	wait_for "TIME +CPU" >/dev/null
+	keys t "$a" Enter
+	at_cursor "$a"
+	keys a t "$b" Enter
+	at_cursor "$b"
+	keys b 0
+	wait_for "^Interrupts" >/dev/null
+	keys w
+	check "android: marks A..B at span $span's ends ($a..$b): sched --per-span's span $span" \
+		'wait_for "Sched: marks A..B $a .. $b  \(w: scope 2 of 2\)" && wait_for "^Interrupts" &&
+		 grep -q "A $a B $b B-A " "$T/screen" &&
+		 shot droid-marks && same "$T/droid-marks.screen" "$T/droid.csv" "$span"'
+	keys q
+	check "android, marks: q quits with nothing on stderr" 'sleep 0.5 && [ ! -s "$T/err" ]'
+fi
+
+# irq and softirq events: the Interrupts rows are there, and sched's
+if have_input "$irq" 2; then
+	"$FTLENS" sched -F csv "$irq" >"$T/irq.csv" 2>/dev/null
+	start 200 "'$FTLENS' tui '$irq'"
+	wait_for "TIME +CPU" >/dev/null
+	keys 0
+	check "android irq capture: the Interrupts rows (irq 18, 4 softirqs) are sched -F csv's" \
+		'wait_for "^Interrupts" && wait_for "^softirq +9 RCU " && shot irq-sched &&
+		 [ "$(sed -n "/^Interrupts/,\$p" "$T/irq-sched.screen" | grep -Ec "^(irq|softirq) ")" = 5 ] &&
+		 same "$T/irq-sched.screen" "$T/irq.csv"'
+	keys q
+	check "android irq capture: q quits with nothing on stderr" 'sleep 0.5 && [ ! -s "$T/err" ]'
 fi
 finish

@@ -7,8 +7,9 @@
 # line names; --func opens the Graph (or Functions) on a function, --marker
 # the Events list on a marker, --panel a panel; the Markers panel with
 # --span shows markers --span's statistics, the same figures, and Enter on
-# a row goes to the start of its slowest span. Screens are kept in
-# $FTL_TUI_SHOTS when set.
+# a row goes to the start of its slowest span. The `at` times are taken
+# on the rig's captures and on public ones (perf-tools' funcgraph, LISA,
+# atrace). Screens are kept in the log, and in $FTL_TUI_SHOTS when set.
 . "$(dirname "$0")/lib.sh"
 prereq TMUX
 need_python
@@ -16,7 +17,9 @@ make_tmpdir
 FG=$FTL_TESTDATA/vm/fgraph-options/combined.txt
 EV=$FTL_TESTDATA/vm/events/default.txt
 ATRACE=$FTL_REAL_DATA/events/catapult_atrace_tgid_trace_marker.txt
-need_input "$FG" "$EV" "$ATRACE"
+RFG=$FTL_REAL_DATA/fgraph/perftools_funcgraph_abstime_header_vfs_read.txt
+LISA=$FTL_REAL_DATA/events/lisa_tracecmd_report_sched_448k.txt
+need_input "$FG" "$EV" "$ATRACE" "$RFG" "$LISA"
 tmux_server
 wait_for() { tmux_wait_for "$@"; }
 wait_dead() { tmux_wait_dead; }
@@ -44,6 +47,8 @@ wait_cursor() {
 }
 shot() {
 	tm capture-pane -p -t tui >"$T/$1.txt"
+	diag "screen $1:"
+	diag "$(cat "$T/$1.txt")"
 	[ -n "${FTL_TUI_SHOTS:-}" ] && mkdir -p "$FTL_TUI_SHOTS" && cp "$T/$1.txt" "$FTL_TUI_SHOTS/"
 	return 0
 }
@@ -65,28 +70,45 @@ for sec in open(sys.argv[3]).read().split("\n\n"):
 # us TIME: the time as the Events list shows it (us)
 us() { printf '%s' "$1" | sed -E 's/([0-9]+\.[0-9]{6})[0-9]*/\1/'; }
 
-plan 10
+plan 14
 
 # ---- report: the longest call --------------------------------------------
 "$FTLENS" report -F csv "$FG" >"$T/report.csv"
 at=$(csv_first duration_ns at "$T/report.csv")
 fn=$(csv_first duration_ns function "$T/report.csv")
 start --at "$at" "$FG"
-check "report's longest call ($fn at $at): tui --at opens Events on its entry" \
+check "rig: report's longest call ($fn at $at): tui --at opens Events on its entry" \
 	'wait_cursor "^ *$(us "$at") .*[|] $fn\(\) \{"'
-shot tui-at-report
+shot tui-at-report-rig
+quit
+# perf-tools' capture began inside its longest call: the trace holds the
+# exit alone; its at is the exit's time (entered + duration), and there
+# tui --at opens Events (on the first event of that microsecond)
+"$FTLENS" report -F csv "$RFG" >"$T/report.csv"
+at=$(csv_first duration_ns at "$T/report.csv")
+fn=$(csv_first duration_ns function "$T/report.csv")
+entry=$(csv_first duration_ns entry_ts_ns "$T/report.csv")
+dur=$(csv_first duration_ns duration_ns "$T/report.csv")
+start --at "$at" "$RFG"
+check "perf-tools: report's longest call ($fn, entered before the trace): at its exit, $at" \
+	'[ "$(printf %s "$at" | tr -d .)" = $((entry + dur)) ] && wait_cursor "^ *$(us "$at") " &&
+	 wait_for "^ *$(us "$at") .*[|] *\} /\* $fn \*/"'
+shot tui-at-report-perf-tools
 quit
 
 # ---- sched: the worst wakeup ---------------------------------------------
-"$FTLENS" sched -F csv "$EV" >"$T/sched.csv"
-at=$(csv_first rank,ts_ns at "$T/sched.csv")
-pid=$(csv_first rank,ts_ns pid "$T/sched.csv")
-waker=$(csv_first rank,ts_ns waker_pid "$T/sched.csv")
-start --at "$at" "$EV"
-check "sched's worst wakeup (pid $pid at $at): tui --at opens Events on the wakeup" \
-	'wait_cursor "^ *$(us "$at") .*-$waker .*sched_wakeup(_new)? .*pid=$pid "'
-shot tui-at-sched
-quit
+for input in "rig:$EV" "lisa:$LISA"; do
+	name=${input%%:*} input=${input#*:}
+	"$FTLENS" sched -F csv "$input" >"$T/sched.csv"
+	at=$(csv_first rank,ts_ns at "$T/sched.csv")
+	pid=$(csv_first rank,ts_ns pid "$T/sched.csv")
+	waker=$(csv_first rank,ts_ns waker_pid "$T/sched.csv")
+	start --at "$at" "$input"
+	check "$name: sched's worst wakeup (pid $pid at $at): tui --at opens Events on the wakeup" \
+		'wait_cursor "^ *$(us "$at") .*-$waker .*sched_wakeup(_new)? .*pid=$pid "'
+	shot "tui-at-sched-$name"
+	quit
+done
 
 # ---- markers: the slowest span --------------------------------------------
 START='B\|[0-9]+\|(.*)'
@@ -100,28 +122,35 @@ at=$1 text=$2
 start --at "$at" "$ATRACE"
 check "markers' slowest span ($text at $at): tui --at opens Events on its start marker" \
 	'wait_cursor "^ *$(us "$at") .*$text"'
+shot tui-at-markers
 quit
 
 # ---- the Markers panel with --span: the same figures ----------------------
 start --span "$START" '^E' --panel markers "$ATRACE"
 wait_for "Span durations" >/dev/null
 shot tui-markers-spans
-check "Markers panel: the statistics rows are markers --span's text rows" '
+check "Markers panel: the statistics rows are markers --span's text rows, keys told apart" '
 	python3 -c "
 import re, sys
 txt = open(sys.argv[1]).read().split(\"span durations\")[1].split(\"\n\n\")[0].splitlines()[2:]
 scr = open(sys.argv[2]).read().splitlines()
 i = [k for k, l in enumerate(scr) if l.startswith(\"Span durations\")][0]
 cut = lambda l: re.split(r\"\s{2,}\", l.strip())
-n = 0
+n, keys = 0, []
 for t, s in zip(txt, scr[i + 1:]):
     if not re.match(r\"\S\", s) or s.startswith(\"Slowest\"):
         break
-    # the screen cuts the key at 24 columns and has no slowest column
+    # the screen has no slowest column; it cuts a key at 24 columns,
+    # keeping its start and end around a ~ (two keys never look alike)
     a, b = cut(t)[1:8], cut(s[24:])
     assert a == b, (t, s)
+    k, sk = cut(t)[0], s[:24].rstrip()
+    h, _, e = sk.partition(\"~\")
+    assert sk == k or (e and k.startswith(h) and k.endswith(e)), (k, sk)
+    keys.append(sk)
     n += 1
 assert n >= 20, n
+assert len(set(keys)) == n, keys
 " "$T/m.txt" "$T/tui-markers-spans.txt"'
 slow_at=$(python3 -c '
 import json, sys
@@ -137,18 +166,23 @@ shot tui-markers-slowest
 quit
 
 # ---- --func, --marker, --panel ---------------------------------------------
-start --func path_openat "$FG"
-check "--func opens the Graph with the cursor on the function" \
-	'wait_for "CALLS +TOTAL" && wait_cursor "[^a-z_]path_openat$"'
-shot tui-func-graph
-quit
-start --func path_openat --panel functions "$FG"
-check "--func with --panel functions: the Functions table on its row" \
-	'wait_for "CALLS +TOTAL +SELF" && wait_cursor " path_openat$"'
-quit
+for input in "rig:path_openat:$FG" "perf-tools:vfs_read:$RFG"; do
+	name=${input%%:*} input=${input#*:} fn=${input%%:*} input=${input#*:}
+	start --func "$fn" "$input"
+	check "$name: --func $fn opens the Graph with the cursor on the function" \
+		'wait_for "CALLS +TOTAL" && wait_cursor "[^a-z_]$fn$"'
+	shot "tui-func-graph-$name"
+	quit
+	start --func "$fn" --panel functions "$input"
+	check "$name: --func $fn with --panel functions: the Functions table on its row" \
+		'wait_for "CALLS +TOTAL +SELF" && wait_cursor " $fn$"'
+	shot "tui-func-functions-$name"
+	quit
+done
 start --marker 'after default' "$EV"
 check "--marker opens Events on the first marker matching" \
 	'wait_cursor "^ *3[.]936961 .* after default$"'
+shot tui-marker
 quit
 
 "$FTLENS" tui --panel nosuch "$EV" </dev/null >/dev/null 2>"$T/err1"

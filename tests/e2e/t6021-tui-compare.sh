@@ -5,8 +5,11 @@
 # same two traces: the same functions in the same order (the change of
 # total time, then self time after s), calls, A's and B's time, the change
 # and its percentage; functions in one trace only are there too. x swaps A
-# and B; an unreadable B is one error before the screen. Screens are kept
-# in the log and in $FTL_TUI_SHOTS when set.
+# and B; an unreadable B is one error before the screen. The Timeline puts
+# A's CPUs above B's; on two public captures (LISA's 6.7 s, Trace
+# Compass' 47 ms Android one) the longer trace's lanes, as A and after x as
+# B, fill the very cells its own Timeline fills. Screens are kept in the
+# log and in $FTL_TUI_SHOTS when set.
 . "$(dirname "$0")/lib.sh"
 prereq TMUX
 need_python
@@ -20,7 +23,10 @@ VB=$FTL_TESTDATA/vm/fgraph-events/trace.txt
 # two rig captures with sched events and the marker "before record-tgid"
 EA=$FTL_TESTDATA/vm/events/record-tgid.txt
 EB=$FTL_TESTDATA/vm/function/record-tgid.txt
-need_input "$RA" "$RB" "$VA" "$VB" "$EA" "$EB"
+# two public sched captures of unrelated machines: 6.7 s and 47 ms
+LISA=$FTL_REAL_DATA/events/lisa_tracecmd_report_sched_448k.txt
+DROID=$FTL_REAL_DATA/events/tracecompass_android_sched.txt
+need_input "$RA" "$RB" "$VA" "$VB" "$EA" "$EB" "$LISA" "$DROID"
 tmux_server
 wait_for() { tmux_wait_for "$@"; }
 # durations as the TUI prints them (util/timefmt.c's ftl_duration_format)
@@ -223,7 +229,7 @@ sys.exit(0 if foot.startswith(want) and f"B {dur(b)} ({cb} calls, 1 untimed)" in
 PY
 }
 
-plan 11
+plan 13
 check "perf-tools before/after pair: Functions in compare mode is diff -F csv, field by field" \
 	'functions real "$RA" "$RB" >"$T/out" 2>&1; r=$?; diag "$(cat "$T/out")"; [ $r = 0 ]'
 check "rig captures (functions in one only): Functions is diff -F csv, field by field" \
@@ -302,6 +308,52 @@ check "Enter on a row of B says Events shows A" '
 '
 check "q quits with nothing on stderr" '
 	keys q && tmux_wait_dead && [ ! -s "$T/err" ] && grep -q "rc=0" "$T/rc"
+'
+# same_cells SOLO SCREEN SIDE: the rows "CPU n" of SOLO (a trace's own
+# Timeline) and "SIDE CPU n" of SCREEN are busy in the same cells (a cell
+# is busy when not blank; marker ticks are left out of the comparison)
+same_cells() {
+	python3 - "$@" <<'PY'
+import re, sys
+solo, screen, side = sys.argv[1:4]
+def rows(path, prefix):
+    out = {}
+    for l in open(path, encoding="utf-8").read().splitlines():
+        m = re.match(prefix + r"CPU (\d+) ", l)
+        if m:
+            out[int(m.group(1))] = l[13:]
+    return out
+a, b = rows(solo, ""), rows(screen, side + " ")
+bad, busy = [], 0
+if sorted(a) != sorted(b):
+    bad.append(f"CPUs: its own Timeline {sorted(a)}, the {side} side {sorted(b)}")
+for cpu in sorted(set(a) & set(b)):
+    x, y = a[cpu].ljust(200), b[cpu].ljust(200)
+    for col, (p, q) in enumerate(zip(x, y)):
+        if p in "\u2502|" or q in "\u2502|":
+            continue
+        busy += p != " "
+        if (p != " ") != (q != " "):
+            bad.append(f"CPU {cpu} column {col}: own {p!r}, {side} {q!r}")
+print("\n".join(bad[:10]) if bad else f"{len(a)} CPUs, {busy} busy cells: the same on the {side} side")
+sys.exit(1 if bad or busy < 50 else 0)
+PY
+}
+check "public captures: A's lanes (LISA) are busy where LISA's own Timeline is" '
+	start 20 "$LISA" && wait_for "TIME +CPU" >/dev/null && keys 4 &&
+	wait_for "^CPU 5 " >/dev/null && shot lisa-timeline &&
+	start 20 "$LISA" --compare "$DROID" && wait_for "TIME +CPU" >/dev/null && keys 4 &&
+	wait_for "^B CPU 2 " >/dev/null && wait_for "\+6\.676 s from A.s start" >/dev/null &&
+	shot compare-real-timeline &&
+	same_cells "$T/lisa-timeline.txt" "$T/compare-real-timeline.txt" A >"$T/out" 2>&1
+	r=$?; diag "$(cat "$T/out")"; [ $r = 0 ]
+'
+check "public captures: after x, B's lanes (LISA) are busy where its own Timeline is" '
+	keys x && wait_for "A is now .*tracecompass_android_sched" >/dev/null && wait_read &&
+	keys 4 && wait_for "^B CPU 5 " >/dev/null && wait_for "\+6\.676 s from A.s start" >/dev/null &&
+	shot compare-real-timeline-swapped &&
+	same_cells "$T/lisa-timeline.txt" "$T/compare-real-timeline-swapped.txt" B >"$T/out" 2>&1
+	r=$?; diag "$(cat "$T/out")"; keys q; tmux_wait_dead; [ $r = 0 ]
 '
 check "an unreadable B is one error naming it, exit 1, before any screen" '
 	echo "not a trace" >"$T/bad.txt" &&

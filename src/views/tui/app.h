@@ -435,6 +435,10 @@ FtlTuiLine *ftl_tui_lines_add(FtlTuiLines *l, FtlTuiStyle style, const char *fmt
 const char *ftl_tui_lines_raw(GString *buf, const char *raw, gssize len);
 /* Appends safe text cut or padded to exactly cols terminal columns. */
 void ftl_tui_cell(GString *out, const char *safe, int cols, gboolean right);
+/* The same, left-aligned, for names that differ at the end ("Issue ...
+ * Button 849x126", "Issue ... LinearLayout 1080x189"): one too wide keeps
+ * its start and its end around a '~'. */
+void ftl_tui_cell_mid(GString *out, const char *safe, int cols);
 void ftl_tui_lines_draw(FtlTuiLines *l, FtlTuiCanvas *c, int y, int h, const char *header);
 FtlTuiReaction ftl_tui_lines_command(FtlTuiLines *l, FtlTuiApp *app, FtlTuiCmd cmd,
 				     const FtlTuiInput *in);

@@ -62,6 +62,20 @@ void ftl_tui_cell(GString *out, const char *safe, int cols, gboolean right)
 			g_string_append_c(out, ' ');
 }
 
+void ftl_tui_cell_mid(GString *out, const char *safe, int cols)
+{
+	if (cols < 3 || (int)ftl_escape_width(safe) <= cols) {
+		ftl_tui_cell(out, safe, cols, FALSE);
+		return;
+	}
+	gsize head = ftl_escape_fit(safe, (gsize)(cols - 1) / 2);
+	g_autofree char *start = g_strndup(safe, head);
+	int left = cols - (int)ftl_escape_width(start) - 1;
+	g_string_append(out, start);
+	g_string_append_c(out, '~');
+	ftl_tui_cell(out, safe + ftl_escape_tail(safe, (gsize)left), left, FALSE);
+}
+
 /* The cursor line's histogram, or NULL. */
 static const FtlTuiLine *lines_histo(const FtlTuiLines *l)
 {

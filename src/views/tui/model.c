@@ -168,7 +168,10 @@ static void loader_analyses(FtlTuiLoader *l, FtlTuiModel *m, FtlPass *pass)
 	m->sched = ftl_sched_new(NULL);
 	ftl_sched_add_on_interval(m->sched, ftl_tui_lanes_add_interval, m->lanes);
 	ftl_pass_add(pass, &ftl_sched_consumer, m->sched);
-	m->counters = ftl_counters_new();
+	/* the built-in counters and --counter's (the command checked them) */
+	m->counters = ftl_counters_new_specs(m->opt->counters, NULL);
+	if (!m->counters)
+		m->counters = ftl_counters_new();
 	m->counter_steps = ftl_counter_steps_new();
 	ftl_counters_add_on_step(m->counters, ftl_counter_steps_add, m->counter_steps);
 	ftl_pass_add(pass, &ftl_counters_consumer, m->counters);

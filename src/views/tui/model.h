@@ -45,6 +45,7 @@ typedef struct _FtlTuiOptions {
 	const FtlFilter *filter; /* --cpu/--pid/--time, may be NULL */
 	const char *span_start;	 /* --span START END, or NULL */
 	const char *span_end;
+	char *const *counters;	 /* --counter specs (NULL-terminated, checked), or NULL */
 	FtlStackSet *stacks;	   /* stack tables, or NULL */
 	const FtlConsole *console; /* a console log, or NULL */
 	const FtlOops *oops;	   /* its reports */

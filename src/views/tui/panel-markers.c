@@ -54,7 +54,7 @@ static void markers_stats_row(FtlTuiLines *l, const FtlSpans *s, const FtlSpanSt
 	for (guint k = 0; k < G_N_ELEMENTS(ns); k++)
 		ftl_tui_duration(ns[k], v[k], sizeof v[k]);
 	g_autoptr(GString) row = g_string_new(NULL);
-	ftl_tui_cell(row, ftl_tui_lines_raw(buf, st->key ? st->key : "(all)", -1), 24, FALSE);
+	ftl_tui_cell_mid(row, ftl_tui_lines_raw(buf, st->key ? st->key : "(all)", -1), 24);
 	g_string_append_printf(row, " %7" G_GUINT64_FORMAT " %11s %11s %11s %11s %11s %11s",
 			       st->count, v[0], v[1], v[2], v[3], v[4], v[5]);
 	FtlTuiLine *line = ftl_tui_lines_add(l, FTL_TUI_STYLE_NORMAL, "%s", row->str);

@@ -329,10 +329,20 @@ static void timeline_label(TimelinePanel *t, FtlTuiApp *app, FtlTuiCanvas *c, in
 			   FtlTuiStyle st)
 {
 	if (row >= (int)t->lanes->len && row < timeline_fixed(t)) {
+		/* "thermal thermal-cpufreq-0" and "...-1" share their start: a
+		 * name too long keeps its start and its end (the key's
+		 * distinctive part), the cut marked */
 		g_autofree char *name = timeline_counter_name(
 			ftl_counters_track(app->model->counters, (guint)row - t->lanes->len));
 		g_autofree char *vis = ftl_escape(name, -1);
-		ftl_tui_put(c, y, 0, TL_LABEL - 1, vis, st);
+		int room = TL_LABEL - 1;
+		if ((int)ftl_escape_width(vis) <= room) {
+			ftl_tui_put(c, y, 0, room, vis, st);
+		} else {
+			int x = ftl_tui_put(c, y, 0, (room - 1) / 2, vis, st);
+			x += ftl_tui_put(c, y, x, 1, c->utf8 ? "\u2026" : "~", FTL_TUI_STYLE_DIM);
+			ftl_tui_put(c, y, x, room - x, vis + ftl_escape_tail(vis, (gsize)(room - x)), st);
+		}
 	} else if (row >= (int)t->lanes->len) {
 		/* "g comm-pid" with the pid whole, the comm cut to the room
 		 * left (marked so): a row is a pid, and two rows of long or
