@@ -11,6 +11,7 @@
 typedef struct {
 	char *event, *field, *key; /* key NULL: cpu_id when present, else the CPU */
 	FtlCounterKind kind;
+	guint64 seen, unreadable; /* its events, those without a numeric field */
 } CounterSpec;
 
 /* A track as it accumulates. */
@@ -34,7 +35,6 @@ struct _FtlCounters {
 	GPtrArray *order;   /* Track*, after finish: the public order */
 	GArray *on_step;
 	gint64 last_ts;
-	guint64 unreadable;
 };
 
 static const struct {
@@ -71,7 +71,7 @@ static void counter_spec_add(FtlCounters *c, const char *event, const char *fiel
 			return;
 		}
 	}
-	CounterSpec s = { g_strdup(event), g_strdup(field), g_strdup(key), kind };
+	CounterSpec s = { g_strdup(event), g_strdup(field), g_strdup(key), kind, 0, 0 };
 	g_array_append_val(c->specs, s);
 }
 
@@ -218,15 +218,20 @@ void ftl_counters_feed(FtlCounters *c, const FtlEvent *ev)
 {
 	if (ev->ts != FTL_TS_NONE && (c->last_ts == FTL_TS_NONE || ev->ts > c->last_ts))
 		c->last_ts = ev->ts;
-	if (ev->kind != FTL_EVENT_GENERIC || !ev->name || ev->ts == FTL_TS_NONE)
+	if (!ev->name || ev->ts == FTL_TS_NONE)
 		return;
 	int k = counter_spec_of(c, ev->name);
 	if (k < 0)
 		return;
-	const CounterSpec *s = &g_array_index(c->specs, CounterSpec, k);
+	CounterSpec *s = &g_array_index(c->specs, CounterSpec, k);
+	/* the built-in tracks are generic events; a user's may be any event
+	 * whose payload has the field (sched_switch's next_prio) */
+	if (ev->kind != FTL_EVENT_GENERIC && s->kind != FTL_COUNTER_USER)
+		return;
+	s->seen++;
 	gint64 v;
 	if (!ftl_event_field_int(ev, s->field, &v)) {
-		c->unreadable++;
+		s->unreadable++;
 		return;
 	}
 	if (s->kind == FTL_COUNTER_IDLE && v == G_MAXUINT32)
@@ -315,7 +320,31 @@ const FtlCounterTrack *ftl_counters_track(const FtlCounters *c, guint i)
 
 guint64 ftl_counters_unreadable(const FtlCounters *c)
 {
-	return c->unreadable;
+	guint64 n = 0;
+	for (guint k = 0; k < c->specs->len; k++)
+		n += g_array_index(c->specs, CounterSpec, k).unreadable;
+	return n;
+}
+
+gboolean ftl_counters_check_user(const FtlCounters *c, const char *cmd, const char *input,
+				 GError **error)
+{
+	for (guint k = 0; k < c->specs->len; k++) {
+		const CounterSpec *s = &g_array_index(c->specs, CounterSpec, k);
+		if (s->kind != FTL_COUNTER_USER || s->seen > s->unreadable)
+			continue;
+		if (!s->seen)
+			g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY,
+				    "%s: --counter %s:%s: no %s event in %s", cmd, s->event,
+				    s->field, s->event, input);
+		else
+			g_set_error(error, FTL_ERROR, FTL_ERROR_EMPTY,
+				    "%s: --counter %s:%s: none of the %" G_GUINT64_FORMAT
+				    " %s events in %s has a numeric %s",
+				    cmd, s->event, s->field, s->seen, s->event, input, s->field);
+		return FALSE;
+	}
+	return TRUE;
 }
 
 /* ---- steps kept for drawing ------------------------------------------------- */

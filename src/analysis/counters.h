@@ -86,6 +86,11 @@ guint ftl_counters_n_tracks(const FtlCounters *c);
 const FtlCounterTrack *ftl_counters_track(const FtlCounters *c, guint i);
 /* Events of a counter whose value was not a number. */
 guint64 ftl_counters_unreadable(const FtlCounters *c);
+/* After finish: FALSE with an FTL_ERROR_EMPTY error naming cmd, the spec
+ * and input when a user's counter drew nothing (no such event, or none
+ * with a numeric field), as a --filter term that matches nothing. */
+gboolean ftl_counters_check_user(const FtlCounters *c, const char *cmd, const char *input,
+				 GError **error);
 /* "freq", "idle", "thermal", "power", "user". */
 const char *ftl_counter_kind_name(FtlCounterKind kind);
 

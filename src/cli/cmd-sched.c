@@ -142,7 +142,8 @@ gboolean ftl_cmd_sched(const FtlCommand *cmd, int argc, char **argv, GError **er
 	ftl_pass_add(pass, &ftl_sched_consumer, s);
 	ftl_pass_add(pass, &ftl_counters_consumer, counters);
 	v.counters = counters;
-	if (!ftl_pass_run(pass, trace, &g.filter, error) || !ftl_cli_finish(&g, trace, error))
+	if (!ftl_pass_run(pass, trace, &g.filter, error) || !ftl_cli_finish(&g, trace, error) ||
+	    !ftl_counters_check_user(counters, "sched", ftl_trace_label(trace), error))
 		return FALSE;
 	if (list)
 		ftl_sched_wakeup_list_print(list, v.format, stdout, &g.style);

@@ -131,7 +131,8 @@ gboolean ftl_cmd_timeline(const FtlCommand *cmd, int argc, char **argv, GError *
 	ftl_pass_add(pass, &ftl_markers_consumer, m);
 	g_autoptr(FtlCounts) counts = ftl_counts_new();
 	ftl_pass_add(pass, &ftl_counts_consumer, counts);
-	if (!ftl_pass_run(pass, trace, &g.filter, error) || !ftl_cli_finish(&g, trace, error))
+	if (!ftl_pass_run(pass, trace, &g.filter, error) || !ftl_cli_finish(&g, trace, error) ||
+	    !ftl_counters_check_user(counters, "timeline", ftl_trace_label(trace), error))
 		return FALSE;
 	if (!ftl_counts_kind(counts, FTL_EVENT_SCHED_SWITCH))
 		return ftl_cli_lacks(&g, trace, counts, "sched_switch events", error);

@@ -20,7 +20,7 @@ shots=$PWD/tests/e2e/t2205-sched-counters
 rm -rf "$shots" && mkdir -p "$shots" || exit 1
 diag "screenshots in $shots"
 browser() { node "$drive" "$FTL_NODE_MODULES" "$@"; }
-plan 10
+plan 11
 
 # The time per value of each track from dump's text, as an oracle:
 # EVENT VALUEFIELD KEYFIELD; the end is the last event's time.
@@ -37,7 +37,7 @@ for line in sys.stdin:
     last = ts if last is None else max(last, ts)
     if (ev + ":") not in f: continue
     kv = dict(x.split("=", 1) for x in f[f.index(ev + ":") + 1:] if "=" in x)
-    k = kv[kf]; v = int(kv[vf])
+    k = "cpu " + str(int(f[1])) if kf == "CPU" else kv[kf]; v = int(kv[vf])
     if ev == "cpu_idle" and v == 4294967295: v = -1
     if kf == "cpu_id": k = "cpu " + k
     if k in cur and cur[k][1] != v:
@@ -56,8 +56,8 @@ for c in json.load(open(sys.argv[1]))["counters"]:
 ' "$1" "$2" | sort
 }
 
-check_counter() { # FILE EVENT VALUEFIELD KEYFIELD NAME
-	"$FTLENS" sched -F json "$1" >"$T/$5.json" &&
+check_counter() { # FILE EVENT VALUEFIELD KEYFIELD NAME [SCHED OPTION]
+	"$FTLENS" sched -F json ${6:+"$6"} "$1" >"$T/$5.json" &&
 		FTL_SCHEMA_DIR=$top_srcdir/data/schema python3 "$top_srcdir/tests/e2e/json_schema.py" sched "$T/$5.json" &&
 		table "$T/$5.json" "$2" >"$T/$5.got" && oracle "$1" "$2" "$3" "$4" | sort >"$T/$5.want" &&
 		[ -s "$T/$5.want" ] && diff "$T/$5.want" "$T/$5.got"
@@ -81,6 +81,16 @@ if have_input "$IDLE" 2; then
 		'"$FTLENS" sched --counter cpu_idle:cpu_id -F csv "$IDLE" | grep -q "^user,cpu_idle,cpu 2,2,2," &&
 		 ! "$FTLENS" sched --counter "cpu idle" "$IDLE" 2>"$T/err" &&
 		 grep -q "expected EVENT:FIELD" "$T/err"'
+	# a user's counter of an event ftlens parses itself (sched_switch), by
+	# the CPU it was recorded on; one that draws nothing is an error
+	check "--counter sched_switch:next_prio: time per prio per CPU as dump says; none is an error" \
+		'check_counter "$IDLE" sched_switch next_prio CPU prio --counter=sched_switch:next_prio &&
+		 [ "$(wc -l <"$T/prio.got")" -ge 6 ] &&
+		 { "$FTLENS" sched --counter sched_switch:nope "$IDLE" >"$T/none.out" 2>"$T/err"; [ $? -eq 1 ]; } &&
+		 [ ! -s "$T/none.out" ] &&
+		 grep -q "sched: --counter sched_switch:nope: none of the [0-9]* sched_switch events in .* has a numeric nope" "$T/err" &&
+		 { "$FTLENS" timeline --counter nosuch:x -o "$T/none.svg" "$IDLE" 2>"$T/err"; [ $? -eq 1 ]; } &&
+		 [ ! -e "$T/none.svg" ] && grep -q "timeline: --counter nosuch:x: no nosuch event in" "$T/err"'
 fi
 if have_input "$THERM" 1; then
 	check "thermal_temperature: time per temperature per zone" \

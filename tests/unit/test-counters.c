@@ -89,6 +89,41 @@ static void test_zones_user(void)
 	CU_ASSERT_STRING_EQUAL(ftl_counters_track(c, 2)->key, "cpu 1");
 	CU_ASSERT_STRING_EQUAL(ftl_counters_track(c, 3)->key, "cpu 3");
 	CU_ASSERT_EQUAL(ftl_counters_track(c, 3)->levels[0].ns, 30);
+	CU_ASSERT_TRUE(ftl_counters_check_user(c, "sched", "t", &error));
+}
+
+/* A user's counter that draws nothing is an error naming it, as a filter
+ * term that matches nothing; one of a non-generic event draws. */
+static void test_user_unmatched(void)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(FtlCounters) none = ftl_counters_new();
+	CU_ASSERT_TRUE(ftl_counters_add_spec(none, "my_load:load", &error));
+	cfeed(none, evb_generic(10, 0, 1, "k", "cpu_idle", "state=1 cpu_id=0"));
+	ftl_counters_finish(none);
+	CU_ASSERT_FALSE(ftl_counters_check_user(none, "sched", "t.txt", &error));
+	CU_ASSERT_STRING_EQUAL(error ? error->message : "",
+			       "sched: --counter my_load:load: no my_load event in t.txt");
+	g_clear_error(&error);
+	g_autoptr(FtlCounters) text = ftl_counters_new();
+	CU_ASSERT_TRUE(ftl_counters_add_spec(text, "my_load:load", &error));
+	cfeed(text, evb_generic(10, 0, 1, "k", "my_load", "load=high"));
+	cfeed(text, evb_generic(20, 0, 1, "k", "my_load", "other=1"));
+	ftl_counters_finish(text);
+	CU_ASSERT_EQUAL(ftl_counters_n_tracks(text), 0);
+	CU_ASSERT_FALSE(ftl_counters_check_user(text, "timeline", "t.txt", &error));
+	CU_ASSERT_STRING_EQUAL(error ? error->message : "",
+			       "timeline: --counter my_load:load: none of the 2 my_load events in "
+			       "t.txt has a numeric load");
+	g_clear_error(&error);
+	g_autoptr(FtlCounters) sw = ftl_counters_new();
+	CU_ASSERT_TRUE(ftl_counters_add_spec(sw, "sched_switch:next_prio", &error));
+	FtlEvent ev = evb_generic(10, 2, 1, "k", "sched_switch", "prev_pid=1 next_pid=2 next_prio=120");
+	ev.kind = FTL_EVENT_SCHED_SWITCH;
+	cfeed(sw, ev);
+	ftl_counters_finish(sw);
+	CU_ASSERT_EQUAL(ftl_counters_n_tracks(sw), 1);
+	CU_ASSERT_TRUE(ftl_counters_check_user(sw, "sched", "t.txt", &error));
 }
 
 int main(void)
@@ -96,6 +131,7 @@ int main(void)
 	static const UnitTest tests[] = {
 		{ "cpu_frequency and cpu_idle: steps and time per value", test_freq_idle },
 		{ "thermal zones, the user's counters and their keys", test_zones_user },
+		{ "a user's counter that draws nothing is an error", test_user_unmatched },
 		{ NULL, NULL },
 	};
 	return unit_run("counters", tests);
