@@ -13,7 +13,7 @@ prereq PYTHON RIG_DEBUGINFO
 logs="$FTL_TESTDATA/vm/oops/console.log $FTL_TESTDATA/vm/oops-module/console.log"
 for l in $logs; do [ -r "$l" ] || skip_all "no $l"; done
 make_tmpdir
-plan 16
+plan 17
 
 # shellcheck disable=SC2086
 "$FTLENS" oops --json $logs >"$T/oops.json" 2>"$T/err"
@@ -129,6 +129,19 @@ check "without the -dbg files the report says which file and package, and shows 
 	[ "$(json_get "$T/n.json" "j[\"logs\"][0][\"debuginfo\"][\"note\"]")" = \
 	  "no $T/none/boot/vmlinux-$rel (apt-get install linux-image-$rel-dbg, or --vmlinux)" ] &&
 	! grep -q "\.c:[0-9]" "$T/n.txt"'
+
+# --vmlinux and --modules given, the layout's root elsewhere: module frames
+# come from that directory alone (uhid's debug file there, hid's not)
+mkdir -p "$T/mods"
+cp "$(find "$mods" -name 'uhid.ko*' | head -n 1)" "$T/mods/"
+"$FTLENS" oops --debuginfo "$T/none" --vmlinux "$vml" --modules "$T/mods" \
+	"$FTL_TESTDATA/vm/oops-module/console.log" >"$T/m.txt" 2>"$T/m.err"
+rc=$?
+check "--modules DIR: uhid's frame from the file there, hid's left as printed (exit $rc)" '
+	[ "$rc" -eq 0 ] && [ ! -s "$T/m.err" ] &&
+	grep -q "uhid_char_write+0x121/0x540 \[uhid\] drivers/hid/uhid.c:[0-9]" "$T/m.txt" &&
+	grep -q "hid_report_raw_event+0x[0-9a-f]*/0x[0-9a-f]* \[hid\]$" "$T/m.txt" &&
+	grep -q "lib/dump_stack.c:[0-9]" "$T/m.txt"'
 
 # Code: bytes, decoded from the <trapping> byte on as objdump itself says
 mlog=$FTL_TESTDATA/vm/oops-module/console.log
