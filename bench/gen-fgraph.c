@@ -3,13 +3,19 @@
  * kernel's `trace` file prints it, with its truth (per-function calls, total
  * and self ns) worked out while it is written.
  *
- * usage: gen-fgraph [-s SEED] [-c CPUS] [-f FUNCS] [-p] [-l] [-v] [-t TRUTH]
- *                   [-x NAME:FACTOR] SIZE OUT
+ * usage: gen-fgraph [-s SEED] [-c CPUS] [-f FUNCS] [-n NAMES] [-p] [-l] [-v]
+ *                   [-t TRUTH] [-x NAME:FACTOR] SIZE OUT
  *   SIZE    target bytes, with an optional K, M or G suffix (powers of 1024);
  *           the file ends a little past it, once every open call has returned
  *   -s      seed (default 1); the same seed and options give the same bytes
  *   -c      CPUs (default 8)
  *   -f      distinct functions in the static call graph (default 5000)
+ *   -n      take the ranked functions' names from the file NAMES (one a
+ *           line, e.g. a kernel's text symbols from System.map), drawn at
+ *           random by the seed, instead of making kernel-like ones up; made
+ *           up again when NAMES runs out. With it a trace names functions a
+ *           vmlinux holds (bench/symbols.sh); the random draws differ from
+ *           a run without -n, so the same seed gives another trace
  *   -p      funcgraph-proc: the TASK/PID column
  *   -l      funcgraph-tail: every exit names its function
  *   -t      write the truth: "# key value" summary lines, then the CSV
@@ -335,6 +341,56 @@ static void callee_add(uint32_t caller, uint32_t callee)
 
 #define PICK(a) (a[rnd_below((uint32_t)(sizeof a / sizeof a[0]))])
 
+/* -n NAMES: the names not drawn yet, at [0, n_pool) */
+static char **pool;
+static uint32_t n_pool;
+
+static void pool_read(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "gen-fgraph: %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	char line[256];
+	uint32_t cap = 0;
+	while (fgets(line, sizeof line, f)) {
+		size_t l = strcspn(line, " \t\r\n");
+		if (!l || l > 100)
+			continue;
+		line[l] = '\0';
+		if (n_pool == cap) {
+			cap = cap ? 2 * cap : 4096;
+			char **p = realloc(pool, cap * sizeof *pool);
+			if (!p) {
+				fprintf(stderr, "gen-fgraph: out of memory\n");
+				exit(1);
+			}
+			pool = p;
+		}
+		if (!(pool[n_pool++] = strdup(line))) {
+			fprintf(stderr, "gen-fgraph: out of memory\n");
+			exit(1);
+		}
+	}
+	if (ferror(f) || fclose(f)) {
+		fprintf(stderr, "gen-fgraph: %s: read error\n", path);
+		exit(1);
+	}
+}
+
+/* A name from the pool, each at most once, or 0 when it is empty. */
+static int pool_name(char *buf, size_t n)
+{
+	if (!n_pool)
+		return 0;
+	uint32_t i = rnd_below(n_pool);
+	snprintf(buf, n, "%s", pool[i]);
+	free(pool[i]);
+	pool[i] = pool[--n_pool];
+	return 1;
+}
+
 static void made_up_name(char *buf, size_t n)
 {
 	double u = rnd_unit();
@@ -453,7 +509,8 @@ static void graph_build(uint32_t want)
 	for (size_t i = 0; i < sizeof HELPERS / sizeof HELPERS[0]; i++)
 		func_must(HELPERS[i], 16 + (int)rnd_below(MAX_LEVEL - 16 + 1), FN_LEAF);
 	while (n_funcs < want) {
-		made_up_name(buf, sizeof buf);
+		if (!pool_name(buf, sizeof buf))
+			made_up_name(buf, sizeof buf);
 		int level = 1 + (int)rnd_below(18);
 		func_add(buf, level, 0);
 	}
@@ -1155,8 +1212,8 @@ static int cmp_name(const void *a, const void *b)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: gen-fgraph [-s SEED] [-c CPUS] [-f FUNCS] [-p] [-l] [-v] "
-			"[-t TRUTH] [-x NAME:FACTOR] SIZE OUT\n");
+	fprintf(stderr, "usage: gen-fgraph [-s SEED] [-c CPUS] [-f FUNCS] [-n NAMES] [-p] [-l] "
+			"[-v] [-t TRUTH] [-x NAME:FACTOR] SIZE OUT\n");
 	exit(2);
 }
 
@@ -1210,7 +1267,7 @@ int main(int argc, char **argv)
 	uint64_t seed = 1, want_funcs = 5000, ncpu = 8, size;
 	const char *truth_path = NULL;
 	int verbose = 0, opt;
-	while ((opt = getopt(argc, argv, "s:c:f:plt:vx:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:c:f:n:plt:vx:")) != -1) {
 		switch (opt) {
 		case 's':
 			if (!parse_u64(optarg, &seed, 0))
@@ -1223,6 +1280,9 @@ int main(int argc, char **argv)
 		case 'f':
 			if (!parse_u64(optarg, &want_funcs, 0) || want_funcs > 1000000)
 				usage();
+			break;
+		case 'n':
+			pool_read(optarg);
 			break;
 		case 'p':
 			opt_proc = 1;

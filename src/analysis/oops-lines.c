@@ -509,21 +509,60 @@ static const char *oops_skip_hex_word(const char *p)
 	return oops_trim(p);
 }
 
+/* The frame v names into *f (TRUE), for register reg (static). */
+static gboolean oops_reg_frame(const char *v, FtlOopsFrame *f)
+{
+	if (!oops_parse_frame(v, f)) {
+		/* "RIP: 0010:          (null)": nothing to name */
+		if (!strstr(v, "(null)"))
+			return FALSE;
+		memset(f, 0, sizeof *f);
+		f->address = g_strdup("0");
+	}
+	f->reliable = TRUE;
+	return TRUE;
+}
+
 /* r's fault is the frame v names, register reg (static). */
 static void oops_fault_set(FtlOopsReport *r, const char *reg, const char *v)
 {
-	FtlOopsFrame f;
-	if (!oops_parse_frame(v, &f)) {
-		/* "RIP: 0010:          (null)": nothing to name */
-		if (!strstr(v, "(null)"))
-			return;
-		memset(&f, 0, sizeof f);
-		f.address = g_strdup("0");
-	}
-	f.reliable = TRUE;
-	r->fault = f;
+	if (!oops_reg_frame(v, &r->fault))
+		return;
 	r->has_fault = TRUE;
 	r->fault_reg = g_strdup(reg);
+}
+
+/* The link register's line beside the faulting one, the first of the
+ * report: "lr : func+0x1c/0x120" (arm64), "LR is at func+0x6c/0x120"
+ * (arm), "LR [c00000000022d784] func+0x194/0x5f0" (ppc). Not arm64's old
+ * "pc : [<...>] lr : [<...>] pstate: ..." (addresses only). */
+static void oops_link_line(FtlOopsReport *r, const char *s)
+{
+	if (r->has_link)
+		return;
+	const char *reg, *v;
+	if (g_str_has_prefix(s, "lr : ")) {
+		reg = "lr";
+		v = s + 5;
+	} else if (g_str_has_prefix(s, "LR is at ")) {
+		reg = "LR";
+		v = s + 9;
+	} else if (g_str_has_prefix(s, "LR [")) {
+		reg = "LR";
+		v = s + 3;
+	} else {
+		return;
+	}
+	if (!oops_reg_frame(v, &r->link))
+		return;
+	if (r->link.inlined) {
+		/* syzkaller's symbolized level "LR [...] f file:line [inline]":
+		 * the frame itself is on the next line */
+		ftl_oops_frame_clear(&r->link);
+		return;
+	}
+	r->has_link = TRUE;
+	r->link_reg = g_strdup(reg);
 }
 
 /* Where the CPU was, from the report's first kernel-mode RIP/PC/NIP/epc/PSW. */
@@ -1182,6 +1221,7 @@ void ftl_oops_read_fields(FtlOopsReport *r, const FtlConsole *con, GArray *lines
 			r->cpu = (gint)g_ascii_strtoll(on + 6, NULL, 10); /* i386 before 3.x */
 		oops_location(r, s);
 		oops_fault_line(r, s);
+		oops_link_line(r, s);
 		if (r->kind == FTL_OOPS_LOCKDEP)
 			oops_lockdep_line(r, s);
 	}

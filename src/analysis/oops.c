@@ -47,6 +47,8 @@ static void oops_report_free(FtlOopsReport *r)
 	g_free(r->hardware);
 	ftl_oops_frame_clear(&r->fault);
 	g_free(r->fault_reg);
+	ftl_oops_frame_clear(&r->link);
+	g_free(r->link_reg);
 	g_free(r->location);
 	g_free(r->oops);
 	g_free(r->panic);

@@ -100,6 +100,10 @@ typedef struct {
 	gboolean has_fault;
 	FtlOopsFrame fault;
 	char *fault_reg;
+	/* the return address beside it: lr (arm64), LR is at (arm), LR (ppc) */
+	gboolean has_link;
+	FtlOopsFrame link;
+	char *link_reg;
 	char *location;	    /* WARNING / kernel BUG "at file:line" */
 	char *oops;	    /* "Oops: 0002 [#1] SMP", "invalid opcode: 0000 [#1]..." */
 	char *panic;	    /* the reason after "Kernel panic - not syncing: " */

@@ -414,6 +414,21 @@ void ftl_trace_set_kernel(FtlTrace *t, const char *release)
 	ftl_related_note_kernel(t->related, t->kernel);
 }
 
+void ftl_trace_set_kernel_uname(FtlTrace *t, const char *uname)
+{
+	if (!uname)
+		return;
+	g_autofree char *line = g_strndup(uname, strcspn(uname, "\n"));
+	g_auto(GStrv) words = g_strsplit_set(line, " \t", 4);
+	guint n = 0;
+	const char *release = NULL;
+	for (guint i = 0; words[i]; i++)
+		if (*words[i] && ++n == 3)
+			release = words[i];
+	if (release)
+		ftl_trace_set_kernel(t, release);
+}
+
 void ftl_trace_set_build_id(FtlTrace *t, const char *build_id)
 {
 	t->build_id = build_id ? ftl_strpool_intern(t->pool, build_id) : NULL;

@@ -81,6 +81,10 @@ void ftl_trace_set_clock(FtlTrace *trace, const char *clock);
 const char *ftl_trace_clock(const FtlTrace *trace);
 /* The kernel release the input names (a saved `uname -a`), or NULL. */
 void ftl_trace_set_kernel(FtlTrace *trace, const char *release);
+/* The release from a saved uname ("Linux board 6.1.0-9-armmp #1 SMP ...
+ * armv7l GNU/Linux": its third word; a raw directory's uname file, a
+ * trace.dat's UNAME option); nothing when uname is NULL or shorter. */
+void ftl_trace_set_kernel_uname(FtlTrace *trace, const char *uname);
 const char *ftl_trace_kernel(const FtlTrace *trace);
 /* The GNU build id of the kernel the input names (lowercase hex, as
  * /sys/kernel/notes holds it), or NULL. */

@@ -720,23 +720,6 @@ static guint64 raw_stats_text_lost(FtlTrace *trace, gint cpu, const char *text)
 	return ftl_cpustats_lost(&st);
 }
 
-/* The kernel release of a saved `uname -a` ("Linux board 6.1.0-9-armmp #1
- * SMP ... armv7l GNU/Linux"): its third word. */
-static void raw_read_uname(FtlTrace *trace, const char *text)
-{
-	if (!text)
-		return;
-	g_autofree char *line = g_strndup(text, strcspn(text, "\n"));
-	g_auto(GStrv) words = g_strsplit_set(line, " \t", 4);
-	guint n = 0;
-	const char *release = NULL;
-	for (guint i = 0; words[i]; i++)
-		if (*words[i] && ++n == 3)
-			release = words[i];
-	if (release)
-		ftl_trace_set_kernel(trace, release);
-}
-
 /* The build id a capture saved beside its uname: hex digits on the first
  * line, as `readelf -n` prints /sys/kernel/notes' NT_GNU_BUILD_ID. Anything
  * else is noted and left out: a build id is only ever compared. */
@@ -835,7 +818,7 @@ static void raw_tep_extras(FtlTrace *trace, struct tep_handle *tep, const FtlRaw
 	g_autofree char *clock = ftl_trace_clock_selected(parts->extra[FTL_RAW_TRACE_CLOCK]);
 	if (clock)
 		ftl_trace_set_clock(trace, clock);
-	raw_read_uname(trace, parts->extra[FTL_RAW_UNAME]);
+	ftl_trace_set_kernel_uname(trace, parts->extra[FTL_RAW_UNAME]);
 	raw_read_build_id(trace, parts->label, parts->extra[FTL_RAW_BUILD_ID]);
 	if (!kallsyms)
 		ftl_trace_add_note(trace,

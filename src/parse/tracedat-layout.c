@@ -34,6 +34,7 @@ enum {
 	DAT_OPT_CPUSTAT = 2,
 	DAT_OPT_BUFFER = 3,
 	DAT_OPT_TRACECLOCK = 4,
+	DAT_OPT_UNAME = 5,
 	DAT_OPT_OFFSET = 7,
 	DAT_OPT_CPUCOUNT = 8,
 	DAT_OPT_TIME_SHIFT = 12,
@@ -223,6 +224,7 @@ void ftl_dat_layout_free(FtlDatLayout *l)
 	g_free(l->compress_name);
 	g_ptr_array_unref(l->buffers);
 	g_free(l->trace_clock);
+	g_free(l->uname);
 	g_string_free(l->cpustats, TRUE);
 	g_free(l);
 }
@@ -275,6 +277,12 @@ static void dat_note_option(FtlDatLayout *l, guint id, const guchar *data, guint
 			l->trace_clock = g_strdup(""); /* version 6: the text follows the CPU table */
 		}
 		break;
+	case DAT_OPT_UNAME:
+		/* the recording machine's "sysname nodename release ...": its
+		 * text ends inside the option (dat_option_text_ends) */
+		g_free(l->uname);
+		l->uname = g_strndup((const char *)data, size);
+		break;
 	case DAT_OPT_CPUCOUNT:
 		if (size == 4) {
 			guint32 v;
@@ -305,7 +313,7 @@ static void dat_note_option(FtlDatLayout *l, guint id, const guchar *data, guint
 static gboolean dat_option_text_ends(guint id, const guchar *data, guint32 size)
 {
 	guint32 from = id == DAT_OPT_BUFFER ? 8 : 0;
-	if (id != DAT_OPT_BUFFER && id != 5 && id != 6 && id != 9 && id != 13)
+	if (id != DAT_OPT_BUFFER && id != DAT_OPT_UNAME && id != 6 && id != 9 && id != 13)
 		return TRUE;
 	return size > from && memchr(data + from, 0, size - from) != NULL;
 }

@@ -36,6 +36,7 @@ typedef struct {
 	char *compress_name; /* as the file names it, NULL when not compressed */
 	GPtrArray *buffers;  /* FtlDatBuffer*: the top buffer first when the file has one */
 	char *trace_clock;   /* tracefs's trace_clock text ("[local] global ..."), or NULL */
+	char *uname;	     /* the UNAME option ("Linux host RELEASE ..."), or NULL */
 	GString *cpustats;   /* the CPUSTAT options joined as libtracecmd joins them */
 	/* The file asks for timestamps to be moved or scaled (DATE, OFFSET,
 	 * TSC2NSEC, TIME_SHIFT options): only libtracecmd's reader applies

@@ -838,6 +838,7 @@ gboolean ftl_tracedat_open(FtlTrace *trace, const char *path, const char *buffer
 	gboolean ok;
 	g_debug("'%s': trace.dat version %u, pages read by %s", path, layout->version,
 		pages ? "ftlens" : "libtracecmd");
+	ftl_trace_set_kernel_uname(trace, layout->uname);
 	if (pages) {
 		tracedat_set_clock(trace, layout);
 		ok = tracedat_add_buffers_pages(trace, path, buffer, layout, file, error);

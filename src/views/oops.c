@@ -276,20 +276,21 @@ static void oops_text_regs(FILE *out, const char *heading, const GArray *regs)
 	g_string_free(line, TRUE);
 }
 
-/* The faulting address with its source, and the functions it was inlined
- * in, inner to outer. */
-static void oops_text_fault(FILE *out, const FtlOopsView *v, const FtlOopsReport *r)
+/* The faulting address (key "fault") or the link register's ("link") with
+ * its source, and the functions it was inlined in, inner to outer. */
+static void oops_text_fault(FILE *out, const FtlOopsView *v, const char *key, const char *reg,
+			    const FtlOopsFrame *f)
 {
 	g_autoptr(GString) s = g_string_new(NULL);
 	g_autoptr(GArray) src = g_array_new(FALSE, FALSE, sizeof(FtlSrcFrame));
-	g_string_append_printf(s, "%s ", r->fault_reg);
-	oops_frame_text(s, &r->fault);
-	guint n = r->fault.source ? 0 : oops_symbolize(v, &r->fault, src);
+	g_string_append_printf(s, "%s ", reg);
+	oops_frame_text(s, f);
+	guint n = f->source ? 0 : oops_symbolize(v, f, src);
 	if (n) {
 		g_string_append_c(s, ' ');
 		oops_src_text(s, v, &g_array_index(src, FtlSrcFrame, 0));
 	}
-	oops_kv(out, "fault", s->str);
+	oops_kv(out, key, s->str);
 	g_string_truncate(s, 0);
 	for (guint k = 1; k < n; k++) {
 		const FtlSrcFrame *sf = &g_array_index(src, FtlSrcFrame, k);
@@ -391,7 +392,9 @@ static void oops_text_report(FILE *out, const FtlOopsView *v, guint i)
 	else
 		oops_kv(out, "sources", v->dbg_note);
 	if (r->has_fault)
-		oops_text_fault(out, v, r);
+		oops_text_fault(out, v, "fault", r->fault_reg, &r->fault);
+	if (r->has_link)
+		oops_text_fault(out, v, "link", r->link_reg, &r->link);
 	oops_kv(out, "blamed", r->blamed);
 	oops_kv(out, "at", r->location);
 	oops_kv(out, "oops", r->oops);
@@ -638,6 +641,20 @@ static void oops_json_stack(JsonBuilder *b, const FtlOopsView *v, const FtlOopsS
 	json_builder_end_object(b);
 }
 
+/* A register's frame as member name (null when not printed) and the
+ * register as name_register. */
+static void oops_json_reg(JsonBuilder *b, const FtlOopsView *v, const char *name,
+			  const FtlOopsFrame *f, const char *reg)
+{
+	json_builder_set_member_name(b, name);
+	if (f)
+		oops_json_frame(b, v, f, FALSE);
+	else
+		json_builder_add_null_value(b);
+	g_autofree char *key = g_strconcat(name, "_register", NULL);
+	oops_json_str(b, key, reg);
+}
+
 static void oops_json_report(JsonBuilder *b, const FtlOopsView *v, guint i)
 {
 	const FtlOopsReport *r = ftl_oops_get(v->oops, i);
@@ -666,12 +683,8 @@ static void oops_json_report(JsonBuilder *b, const FtlOopsView *v, guint i)
 	oops_json_str(b, "release", r->release);
 	oops_json_str(b, "build", r->build);
 	oops_json_str(b, "hardware", r->hardware);
-	json_builder_set_member_name(b, "fault");
-	if (r->has_fault)
-		oops_json_frame(b, v, &r->fault, FALSE);
-	else
-		json_builder_add_null_value(b);
-	oops_json_str(b, "fault_register", r->fault_reg);
+	oops_json_reg(b, v, "fault", r->has_fault ? &r->fault : NULL, r->fault_reg);
+	oops_json_reg(b, v, "link", r->has_link ? &r->link : NULL, r->link_reg);
 	oops_json_str(b, "location", r->location);
 	oops_json_str(b, "oops", r->oops);
 	oops_json_str(b, "panic", r->panic);
@@ -998,6 +1011,8 @@ static void oops_csv_frames(FtlTable *t, const FtlOopsView *v)
 		const FtlOopsReport *r = ftl_oops_get(v->oops, i);
 		if (r->has_fault)
 			oops_csv_frame(t, v, i + 1, "fault", 1, &r->fault, src);
+		if (r->has_link)
+			oops_csv_frame(t, v, i + 1, "link", 1, &r->link, src);
 		for (guint k = 0; k < r->stacks->len; k++) {
 			const FtlOopsStack *st = g_ptr_array_index(r->stacks, k);
 			for (guint j = 0; j < st->frames->len; j++)

@@ -5,12 +5,13 @@ written here from trace-cmd's file-format description and not by ftlens's
 writer, so that trace-cmd report can decode the very pages ftlens reads from
 the directory: an independent oracle for raw page directories.
 
-usage: raw2dat.py FORMATS_DIR OUT.dat CPU:PAGEFILE...
+usage: raw2dat.py [--uname TEXT] FORMATS_DIR OUT.dat CPU:PAGEFILE...
 
 FORMATS_DIR holds header_page, optionally header_event, and SYSTEM/EVENT/format
 files; kallsyms, printk_formats and saved_cmdlines are packed when they are
 beside FORMATS_DIR (the tracefs layout) or in it. Only little-endian pages
-are packed (what the corpus holds)."""
+are packed (what the corpus holds). --uname writes TEXT as the UNAME option
+(what trace-cmd record saves: "Linux host RELEASE ...")."""
 import os
 import re
 import struct
@@ -39,9 +40,13 @@ def extra(fmt_dir, name):
 
 
 def main():
-    fmt_dir, out = sys.argv[1], sys.argv[2]
+    args = sys.argv[1:]
+    uname = None
+    if args[:1] == ["--uname"]:
+        uname, args = args[1], args[2:]
+    fmt_dir, out = args[0], args[1]
     cpus = {}
-    for a in sys.argv[3:]:
+    for a in args[2:]:
         c, path = a.split(":", 1)
         cpus[int(c)] = path
     header_page = open(os.path.join(fmt_dir, "header_page"), "rb").read()
@@ -77,7 +82,11 @@ def main():
         b += struct.pack(size, len(data)) + data
     n_cpus = max(cpus) + 1
     b += struct.pack("<I", n_cpus)
-    b += b"options  \0" + struct.pack("<H", 0)
+    b += b"options  \0"
+    if uname is not None:  # TRACECMD_OPTION_UNAME, its text NUL-terminated
+        text = uname.encode() + b"\0"
+        b += struct.pack("<HI", 5, len(text)) + text
+    b += struct.pack("<H", 0)
     b += b"flyrecord\0"
     data = [open(cpus[c], "rb").read() if c in cpus else b"" for c in range(n_cpus)]
     at = len(b) + 16 * n_cpus

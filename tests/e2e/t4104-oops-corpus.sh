@@ -14,7 +14,7 @@ prereq PYTHON
 pub=$FTL_TESTDATA/oops-public
 real=$FTL_REAL_DATA/oops
 make_tmpdir
-plan 8
+plan 9
 
 for f in "$pub"/*.log "$real"/*; do
 	[ -f "$f" ] || continue
@@ -119,4 +119,42 @@ check "ppc64 ELFv1 frames lose their dot, s390 names its PSW and keeps the frame
 		"stacks[0][1][1:3] == [\"kfree\", \"blk_mq_sched_free_tags\"] and r[\"fault\"][\"function\"] == \"pwq_unbound_release_workfn\"" &&
 	stack_is lkml_s390_kernel_bug_symbol_put.log \
 		"r[\"fault\"][\"function\"] == \"__symbol_put\" and [(f[\"function\"], f[\"reliable\"]) for f in r[\"stacks\"][0][\"frames\"]][:2] == [(\"__symbol_put\", True), (\"__symbol_put\", False)]"'
+# the link register beside the faulting line: each report's "link" is the
+# first lr/LR line of its log naming a function there (arm64 "lr : f+o/s",
+# arm "LR is at f+o/s", an address alone or "(null)", ppc "LR [addr] f+o/s",
+# syzkaller's "[inline]" levels passed over), and a log with such a line
+# has a link in some report
+python3 - "$pub" "$real" "$T" >"$T/links" 2>&1 <<'PY'
+import json, os, re, sys
+pub, real, tmp = sys.argv[1:4]
+pat = re.compile(r"^(?:\[[^]]*\] ?)*\s*(?:lr : |LR is at |LR \[[0-9a-f]+\] )(\S+?)\+0x[0-9a-f]+/0x[0-9a-f]+")
+addr = re.compile(r"^(?:\[[^]]*\] ?)*\s*(?:lr : |LR is at )(?:0x[0-9a-f]+|\s*\(null\))\s*$")
+logs = links = bad = 0
+for d in (pub, real):
+    if not os.path.isdir(d):
+        continue
+    for f in sorted(os.listdir(d)):
+        j = os.path.join(tmp, f + ".json")
+        if not os.path.exists(j):
+            continue
+        lines = open(os.path.join(d, f), encoding="utf-8", errors="replace").read().split("\n")
+        # ppc64 ELFv1 names lose their dot as in frames
+        named = {m.group(1).lstrip(".") for m in (pat.match(l.replace("\r", "")) for l in lines) if m}
+        # "LR is at 0x82c00000": an address alone, the link has no function
+        named |= {None for l in lines if addr.match(l.replace("\r", ""))}
+        got = [r["link"]["function"] for lg in json.load(open(j))["logs"] for r in lg["reports"]
+               if r.get("link")]
+        if not named and not got:
+            continue
+        logs += 1
+        links += len(got)
+        if not got or any(g not in named for g in got):
+            bad += 1
+            print("%s: links %s, lr lines name %s" % (f, got, sorted(named)))
+print("%d logs with link lines, %d links, %d wrong" % (logs, links, bad))
+sys.exit(1 if bad or not logs else 0)
+PY
+lrc=$?
+diag "$(cat "$T/links")"
+check "link register lines: $(tail -n 1 "$T/links")" '[ "$lrc" -eq 0 ]'
 finish

@@ -13,7 +13,7 @@ prereq PYTHON RIG_DEBUGINFO
 logs="$FTL_TESTDATA/vm/oops/console.log $FTL_TESTDATA/vm/oops-module/console.log"
 for l in $logs; do [ -r "$l" ] || skip_all "no $l"; done
 make_tmpdir
-plan 16
+plan 18
 
 # shellcheck disable=SC2086
 "$FTLENS" oops --json $logs >"$T/oops.json" 2>"$T/err"
@@ -30,6 +30,8 @@ for log in j["logs"]:
     for r in log["reports"]:
         if r["fault"]:
             frames.append(r["fault"])
+        if r["link"]:
+            frames.append(r["link"])
         for st in r["stacks"]:
             frames += st["frames"]
 json.dump(frames, open(sys.argv[2], "w"))
@@ -129,6 +131,42 @@ check "without the -dbg files the report says which file and package, and shows 
 	[ "$(json_get "$T/n.json" "j[\"logs\"][0][\"debuginfo\"][\"note\"]")" = \
 	  "no $T/none/boot/vmlinux-$rel (apt-get install linux-image-$rel-dbg, or --vmlinux)" ] &&
 	! grep -q "\.c:[0-9]" "$T/n.txt"'
+
+# the rig's panics print no kernel RIP (sysrq panics without an oops): the
+# uhid-free one with a RIP and an arm64-style lr line put in front of its
+# call trace, at two of its frames; both against addr2line as above
+tr -d '\r' <"$FTL_TESTDATA/vm/oops/console.log" | sed '/\] Call Trace:$/{
+h
+s/Call Trace:$/RIP: 0010:sysrq_handle_crash+0x16\/0x20/p
+g
+s/Call Trace:$/lr : __handle_sysrq.cold+0x44\/0x11c/p
+g
+}' >"$T/regs.log"
+"$FTLENS" oops --json "$T/regs.log" >"$T/regs.json"
+json_get "$T/regs.json" "json.dumps([j['logs'][0]['reports'][0][k] for k in ('fault', 'link')])" \
+	>"$T/regs-frames.json"
+python3 "$top_srcdir/tests/e2e/symbols-oracle.py" "$vml" "$map" "$mods" "$T/regs-frames.json" >"$T/regs.oracle" 2>&1
+set -- $(tail -n 1 "$T/regs.oracle")
+r_cmp=$2 r_eq=$4 r_eu=$6
+diag "$(cat "$T/regs.oracle")"
+"$FTLENS" oops "$T/regs.log" >"$T/regs.txt"
+check "RIP and lr lines: $r_cmp frames compared, $r_eq equal to addr2line -f -i, $r_eu where eu-addr2line agrees; in text" \
+	'[ "$r_cmp" -eq 2 ] && [ $((r_eq + r_eu)) -eq 2 ] && ! grep -q "eu-addr2line \[" "$T/regs.oracle" &&
+	 grep -q "^  fault      RIP sysrq_handle_crash+0x16/0x20 drivers/tty/sysrq.c:[0-9]" "$T/regs.txt" &&
+	 grep -q "^  link       lr __handle_sysrq.cold+0x44/0x11c include/linux/rcupdate.h:[0-9]" "$T/regs.txt"'
+
+# --vmlinux and --modules given, the layout's root elsewhere: module frames
+# come from that directory alone (uhid's debug file there, hid's not)
+mkdir -p "$T/mods"
+cp "$(find "$mods" -name 'uhid.ko*' | head -n 1)" "$T/mods/"
+"$FTLENS" oops --debuginfo "$T/none" --vmlinux "$vml" --modules "$T/mods" \
+	"$FTL_TESTDATA/vm/oops-module/console.log" >"$T/m.txt" 2>"$T/m.err"
+rc=$?
+check "--modules DIR: uhid's frame from the file there, hid's left as printed (exit $rc)" '
+	[ "$rc" -eq 0 ] && [ ! -s "$T/m.err" ] &&
+	grep -q "uhid_char_write+0x121/0x540 \[uhid\] drivers/hid/uhid.c:[0-9]" "$T/m.txt" &&
+	grep -q "hid_report_raw_event+0x[0-9a-f]*/0x[0-9a-f]* \[hid\]$" "$T/m.txt" &&
+	grep -q "lib/dump_stack.c:[0-9]" "$T/m.txt"'
 
 # Code: bytes, decoded from the <trapping> byte on as objdump itself says
 mlog=$FTL_TESTDATA/vm/oops-module/console.log

@@ -5,7 +5,8 @@
 # symbols (source_oracle.py: the plain report's CSV rows placed by
 # binutils' addr2line -f -i at each function's System.map address, or
 # eu-addr2line's answer where the two differ); every function is counted,
-# the unknown ones in one "(unknown)" group; without debug info one error.
+# the unknown ones in one "(unknown)" group; without debug info one error;
+# a raw directory's uname and a trace.dat's UNAME option find the debug info.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
 prereq PYTHON RIG_DEBUGINFO
@@ -14,7 +15,7 @@ fn=$FTL_TESTDATA/vm/function/default.txt
 raw=$FTL_TESTDATA/vm/raw-fgraph/raw
 [ -r "$fg" ] && [ -r "$fn" ] || skip_all "no $fg or $fn"
 make_tmpdir
-plan 11
+plan 12
 
 # the sources section of a report's CSV, its first six columns, by name
 sources() {
@@ -95,6 +96,19 @@ if [ -d "$raw" ]; then
 	check "a raw directory naming $rel: its debug info found (exit $rc0); under a root without it, the file and package named (exit $rc)" \
 		'[ "$rc0" -eq 0 ] && grep -q "^fs/," "$T/raw.csv" &&
 		 [ "$rc" -eq 1 ] && [ ! -s "$T/out" ] && grep -q "$T/none/boot/vmlinux-$rel (apt-get install linux-image-$rel-dbg" "$T/err"'
+	# a trace.dat of the same pages whose UNAME option names the release
+	# (packed by raw2dat.py, not by ftlens): its debug info found the same
+	# way, the same table
+	cpus=$(for c in "$raw"/per_cpu/cpu*; do printf '%s:%s ' "${c##*/cpu}" "$c/trace_pipe_raw"; done)
+	# shellcheck disable=SC2086 # one word per CPU
+	python3 "$top_srcdir/tests/e2e/raw2dat.py" --uname "$(head -n 1 "$raw/../uname.txt")" \
+		"$raw/events" "$T/raw.dat" $cpus
+	"$FTLENS" report --by dir --format csv "$T/raw.dat" >"$T/dat.csv" 2>"$T/err"
+	rc_dat=$?
+	"$FTLENS" info --json "$T/raw.dat" >"$T/dat.json"
+	check "a trace.dat whose uname names $rel: its debug info found (exit $rc_dat), the raw directory's sources" \
+		'[ "$rc_dat" -eq 0 ] && [ ! -s "$T/err" ] && [ "$(json_get "$T/dat.json" "j[\"kernel\"]")" = "$rel" ] &&
+		 [ "$(sources "$T/dat.csv")" = "$(sources "$T/raw.csv")" ] && grep -q "^fs/," "$T/dat.csv"'
 	# the build id a capture saved (/sys/kernel/notes) must be the vmlinux's
 	id=$(readelf -n "$vml" | sed -n 's/.*Build ID: *//p')
 	echo "$id" >"$T/raw/build_id"
@@ -111,6 +125,7 @@ if [ -d "$raw" ]; then
 		 grep -q "build id 0123456789abcdef0123456789abcdef01234567 but .$vml. has build id $id (--force-debuginfo" "$T/id-bad.err" &&
 		 [ "$rc_force" -eq 0 ] && cmp -s "$T/raw.csv" "$T/id-force.csv"'
 else
+	skip "no $raw"
 	skip "no $raw"
 	skip "no $raw"
 fi

@@ -6,7 +6,8 @@
 # names for the outermost level at the function's System.map address (the
 # build directory cut as start_kernel's init/main.c gives it), and file:line
 # is what `stack --vmlinux` prints as the function's "defined at" (whose
-# line t4107 checks against readelf's DW_AT_decl_line). Without debug info
+# line t4107 checks against readelf's DW_AT_decl_line), and the file:line
+# gdb's own DWARF reader gives the function's symbol. Without debug info
 # the panels have no such line. The screens are kept in the log.
 # shellcheck source=tests/e2e/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -16,7 +17,7 @@ tmux_server
 wait_for() { tmux_wait_for "$@"; }
 fg=$FTL_TESTDATA/vm/fgraph-basic/trace.txt
 [ -r "$fg" ] || skip_all "no $fg"
-plan 5
+plan 6
 
 start() {
 	tm kill-session -t tui 2>/dev/null
@@ -47,6 +48,7 @@ agrees() {
 	want_file=$(a2l_file "$func" | sed "s|^$prefix||")
 	want=$(stack_def "$func")
 	diag "$func: the TUI says $where; addr2line's file $want_file, stack's $want"
+	echo "$func $where" >>"$T/shown"
 	[ "${where%:*}" = "$want_file" ] && [ "$where" = "$want" ]
 }
 
@@ -68,6 +70,24 @@ check "Graph: the cursor's function (do_sys_openat2's first callee), as both say
 keys q
 tmux_wait_dead 100
 check "the TUI quits cleanly with debug info (no message on stderr)" '! [ -s "$T/err" ]'
+
+# every file:line shown, against gdb's own DWARF reader: a function
+# symbol's line is its DW_AT_decl_line (gdb reads the vmlinux in ~5 s)
+if command -v gdb >/dev/null 2>&1 && [ -s "$T/shown" ]; then
+	gdb -q -batch -ex "python
+for l in open('$T/shown'):
+    n, where = l.split()
+    s = gdb.lookup_global_symbol(n) or gdb.lookup_static_symbol(n)
+    print(n, where, '%s:%d' % (s.symtab.filename, s.line) if s else None)
+" "$vml" >"$T/gdb" 2>/dev/null
+	diag "function, the TUI's line, gdb's:"
+	diag "$(cat "$T/gdb")"
+	check "the $(wc -l <"$T/shown") lines shown are gdb's decl file:line of their functions" \
+		'[ "$(wc -l <"$T/gdb")" -eq "$(wc -l <"$T/shown")" ] && [ "$(wc -l <"$T/gdb")" -ge 3 ] &&
+		 awk "\$2 != \$3 { bad++ } END { exit bad > 0 }" "$T/gdb"'
+else
+	skip "no gdb (or no line shown): the lines are checked against stack's only"
+fi
 
 start "'$fg'"
 wait_for "TIME +CPU" >/dev/null

@@ -83,6 +83,10 @@ static void fixture_roundtrip(const char *buffer_name)
 	}
 	/* The text has us; the trace.dat ns. */
 	CU_ASSERT(llabs(ts_dat - ts_txt) <= (gint64)n_dat * 1000);
+	/* the UNAME option names the release (what finds its debug info) */
+	g_autoptr(FtlTrace) trace = ftl_trace_open(out, FTL_OPEN_NONE, &error);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(trace);
+	CU_ASSERT_STRING_EQUAL(ftl_trace_kernel(trace), "6.1.0-57-cloud-amd64");
 	g_unlink(out);
 }
 
