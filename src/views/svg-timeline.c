@@ -634,8 +634,9 @@ static double tl_lane_y(const FtlSchedScope *sc, guint lane)
 	return TL_TOP + lane * (TL_LANE + TL_GAP) + (lane >= sc->n_cpus ? TL_GAP : 0);
 }
 
-/* A counter's bar height in the lane: its value between the track's
- * least and greatest (cpu_idle's -1, out of idle, has none). */
+/* A counter's bar height in the lane: its value from 0 (the track's
+ * least when negative, cpu_idle's -1: out of idle has none) to the
+ * track's greatest. */
 static double tl_counter_h(const FtlCounterTrack *tr, gint64 v)
 {
 	if (tr->kind == FTL_COUNTER_IDLE && v < 0)
