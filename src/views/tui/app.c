@@ -747,7 +747,10 @@ static FtlTuiReaction app_model_ready(FtlTuiApp *app)
 	ftl_tui_model_free(old);
 	if (m->counted && !app->selection_checked && app->opt->selected) {
 		app->selection_checked = TRUE;
-		if (!app->opt->selected(app->opt->selected_data, m->trace, &error)) {
+		/* and a --counter that drew nothing, as sched and timeline say */
+		if (!app->opt->selected(app->opt->selected_data, m->trace, &error) ||
+		    (m->counters &&
+		     !ftl_counters_check_user(m->counters, "tui", ftl_trace_label(m->trace), &error))) {
 			if (!app->error)
 				app->error = g_steal_pointer(&error);
 			return FTL_TUI_REACT_QUIT;
