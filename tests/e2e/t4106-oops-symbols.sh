@@ -11,9 +11,10 @@
 . "$(dirname "$0")/lib.sh"
 prereq PYTHON RIG_DEBUGINFO
 logs="$FTL_TESTDATA/vm/oops/console.log $FTL_TESTDATA/vm/oops-module/console.log"
-for l in $logs; do [ -r "$l" ] || skip_all "no $l"; done
+nlog=$FTL_TESTDATA/vm/nmi-backtrace/console.log
+for l in $logs $nlog; do [ -r "$l" ] || skip_all "no $l"; done
 make_tmpdir
-plan 18
+plan 21
 
 # shellcheck disable=SC2086
 "$FTLENS" oops --json $logs >"$T/oops.json" 2>"$T/err"
@@ -132,7 +133,8 @@ check "without the -dbg files the report says which file and package, and shows 
 	  "no $T/none/boot/vmlinux-$rel (apt-get install linux-image-$rel-dbg, or --vmlinux)" ] &&
 	! grep -q "\.c:[0-9]" "$T/n.txt"'
 
-# the rig's panics print no kernel RIP (sysrq panics without an oops): the
+# the panicking CPU of a sysrq panic prints no kernel RIP (no oops; the
+# real one below is the other CPU's, in vm/nmi-backtrace): the
 # uhid-free one with a RIP and an arm64-style lr line put in front of its
 # call trace, at two of its frames; both against addr2line as above
 tr -d '\r' <"$FTL_TESTDATA/vm/oops/console.log" | sed '/\] Call Trace:$/{
@@ -154,6 +156,67 @@ check "RIP and lr lines: $r_cmp frames compared, $r_eq equal to addr2line -f -i,
 	'[ "$r_cmp" -eq 2 ] && [ $((r_eq + r_eu)) -eq 2 ] && ! grep -q "eu-addr2line \[" "$T/regs.oracle" &&
 	 grep -q "^  fault      RIP sysrq_handle_crash+0x16/0x20 drivers/tty/sysrq.c:[0-9]" "$T/regs.txt" &&
 	 grep -q "^  link       lr __handle_sysrq.cold+0x44/0x11c include/linux/rcupdate.h:[0-9]" "$T/regs.txt"'
+
+# a real kernel-mode RIP from the rig: every "RIP: 0010:" line of
+# vm/nmi-backtrace (read here from the log's text, not from ftlens) must be
+# a symbolized fault of one of its reports; those and every frame of every
+# stack of the log (module frames among them) against addr2line -f -i
+tr -d '\r' <"$nlog" | sed -n 's/^\[[ 0-9.]*\] RIP: 0010:\([^ ]*+0x[0-9a-f]*\/0x[0-9a-f]*\)\( \[[a-z0-9_]*\]\)\{0,1\}$/\1/p' \
+	>"$T/nmi-rips.txt"
+"$FTLENS" oops --json "$nlog" >"$T/nmi.json"
+python3 - "$T/nmi.json" "$T/nmi-rips.txt" "$T/nmi-rip-frames.json" "$T/nmi-frames.json" >"$T/nmi-rips.say" 2>&1 <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+want = [l.strip() for l in open(sys.argv[2]) if l.strip()]
+faults, frames = [], []
+for log in j["logs"]:
+    for r in log["reports"]:
+        if r["fault"] and r["fault_register"] == "RIP":
+            faults.append(r["fault"])
+        for st in r["stacks"]:
+            frames += st["frames"]
+got = ["%s+0x%x/0x%x" % (f["function"], f["offset"], f["size"]) for f in faults]
+# every RIP line is a fault, and each fault is one of the lines
+rips = [f for f, g in zip(faults, got) if g in want]
+print("RIP lines %d: %s; symbolized faults %d: %s" % (len(want), " ".join(want), len(got), " ".join(got)))
+json.dump(rips if sorted(got) == sorted(want) else [], open(sys.argv[3], "w"))
+json.dump(rips + frames, open(sys.argv[4], "w"))
+PY
+diag "$(cat "$T/nmi-rips.say")"
+# oracle FRAMES NAME: symbols-oracle.py's answer in $T/NAME.oracle (shown),
+# its counts in o_cmp, o_eq (equal), o_eu (eu-addr2line agrees), o_skip
+oracle() {
+	python3 "$top_srcdir/tests/e2e/symbols-oracle.py" "$vml" "$map" "$mods" "$1" >"$T/$2.oracle" 2>&1
+	read -r _ o_cmp _ o_eq _ o_eu _ o_skip <<EOF
+$(tail -n 1 "$T/$2.oracle")
+EOF
+	diag "$(cat "$T/$2.oracle")"
+}
+oracle "$T/nmi-rip-frames.json" nmi-rip
+n_rips=$(wc -l <"$T/nmi-rips.txt")
+"$FTLENS" oops "$nlog" >"$T/nmi.txt"
+n_txt=0
+while read -r rip; do
+	! grep -qF "  fault      RIP $rip " "$T/nmi.txt" ||
+		! grep -F "  fault      RIP $rip " "$T/nmi.txt" | grep -q " [a-z][^ ]*\.[chS]:[0-9]" ||
+		n_txt=$((n_txt + 1))
+done <"$T/nmi-rips.txt"
+check "real kernel RIP lines of the rig ($n_rips): $o_cmp compared, $o_eq equal to addr2line -f -i, $o_eu where eu-addr2line agrees; $n_txt with file:line in text" \
+	'[ "$n_rips" -ge 1 ] && [ "$o_cmp" -eq "$n_rips" ] && [ $((o_eq + o_eu)) -eq "$o_cmp" ] &&
+	 ! grep -q "eu-addr2line \[" "$T/nmi-rip.oracle" && [ "$n_txt" -eq "$n_rips" ]'
+oracle "$T/nmi-frames.json" nmi-all
+a_mod=$(json_get "$T/nmi-frames.json" "sum(1 for f in j if f['module'] and f['symbolized'])")
+check "vm/nmi-backtrace, RIP and every stack frame: $o_cmp compared, $o_eq equal to addr2line -f -i, $o_eu where eu-addr2line agrees, $o_skip without a symbol; $a_mod module frames" \
+	'[ "$o_cmp" -ge 60 ] && [ $((o_eq + o_eu)) -eq "$o_cmp" ] && [ "$a_mod" -ge 8 ] &&
+	 ! grep -q "eu-addr2line \[" "$T/nmi-all.oracle" &&
+	 [ "$o_skip" -eq "$(json_get "$T/nmi-frames.json" "sum(1 for f in j if not f[\"function\"])")" ]'
+# the comparison can fail: the RIP frames with their innermost line one off
+# (a wrong line from ftlens) are all told apart from addr2line
+json_get "$T/nmi-rip-frames.json" "json.dumps([dict(f, symbolized=[dict(s, line=s['line'] + 1) if k == 0 else s for k, s in enumerate(f['symbolized'])]) for f in j])" \
+	>"$T/nmi-wrong.json"
+oracle "$T/nmi-wrong.json" nmi-wrong
+check "a RIP line one off is caught: $o_cmp compared, $o_eq equal, $o_eu by eu-addr2line" \
+	'[ "$o_cmp" -eq "$n_rips" ] && [ "$o_eq" -eq 0 ] && [ "$o_eu" -eq 0 ]'
 
 # --vmlinux and --modules given, the layout's root elsewhere: module frames
 # come from that directory alone (uhid's debug file there, hid's not)

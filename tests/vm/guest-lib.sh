@@ -14,6 +14,16 @@ export PAGER NO_COLOR
 
 log() { echo "scenario: $*"; }
 
+# For the scenarios that type on a /dev/uhid keyboard (helpers/uhid-setup.sh
+# put uhid-sysrq and the modules in the initramfs): load hid, hid-generic
+# and uhid, and allow every sysrq key.
+uhid_keyboard_setup() {
+	for m in hid hid-generic uhid; do
+		insmod "/lib/modules/$m.ko"
+	done
+	echo 1 >/proc/sys/kernel/sysrq
+}
+
 # w VALUE FILE: write a tracefs file (relative to $T), complain if refused.
 w() {
 	if ! echo "$1" >"$T/$2" 2>/dev/null; then

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Fills EXTRA_DIR for the oops-module scenario: a static uhid-sysrq and the
-# HID modules of the kernel being booted (hid, hid-generic, uhid), taken
-# from /lib/modules/RELEASE (the release is the kernel file's suffix).
+# Fills EXTRA_DIR for the oops-module and nmi-backtrace scenarios: a
+# static uhid-sysrq and the HID modules of the kernel being booted (hid,
+# hid-generic, uhid), taken from /lib/modules/RELEASE (the release is the
+# kernel file's suffix).
 # usage: uhid-setup.sh EXTRA_DIR KERNEL. Exit 77 when gcc -static or the
 # modules are missing.
 set -eu

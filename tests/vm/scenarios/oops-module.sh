@@ -9,9 +9,6 @@
 # shellcheck source=SCRIPTDIR/../guest-lib.sh
 . /guest-lib.sh
 set -eu
-for m in hid hid-generic uhid; do
-	insmod "/lib/modules/$m.ko"
-done
-echo 1 >/proc/sys/kernel/sysrq
+uhid_keyboard_setup
 echo "FTLENS-VM: crashing now"
 uhid-sysrq
