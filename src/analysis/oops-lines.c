@@ -509,6 +509,16 @@ static const char *oops_skip_hex_word(const char *p)
 	return oops_trim(p);
 }
 
+/* v after its code segment ("0010:"), NULL when that is user mode's
+ * (privilege 3: "0033:"); v itself when it has none. */
+static const char *oops_kernel_segment(const char *v)
+{
+	if (!(oops_is_hex(v[0]) && oops_is_hex(v[1]) && oops_is_hex(v[2]) && oops_is_hex(v[3]) &&
+	      v[4] == ':'))
+		return v;
+	return (g_ascii_xdigit_value(v[3]) & 3) == 3 ? NULL : v + 5;
+}
+
 /* The frame v names into *f (TRUE), for register reg (static). */
 static gboolean oops_reg_frame(const char *v, FtlOopsFrame *f)
 {
@@ -573,14 +583,9 @@ static void oops_fault_line(FtlOopsReport *r, const char *s)
 	const char *reg = NULL, *v = NULL;
 	if (g_str_has_prefix(s, "RIP: ") || g_str_has_prefix(s, "EIP: ")) {
 		reg = s[0] == 'R' ? "RIP" : "EIP";
-		v = oops_trim(s + 5); /* i386: "EIP:    0060:[<c021e50e>]" */
-		/* "0010:" the code segment: user mode runs at privilege 3 */
-		if (oops_is_hex(v[0]) && oops_is_hex(v[1]) && oops_is_hex(v[2]) &&
-		    oops_is_hex(v[3]) && v[4] == ':') {
-			if ((g_ascii_xdigit_value(v[3]) & 3) == 3)
-				return;
-			v += 5;
-		}
+		/* i386: "EIP:    0060:[<c021e50e>]" */
+		if (!(v = oops_kernel_segment(oops_trim(s + 5))))
+			return;
 	} else if (g_str_has_prefix(s, "IP: ")) {
 		reg = "IP";
 		v = s + 4;
@@ -681,7 +686,63 @@ void ftl_oops_regs_array_free(GArray *regs)
 void ftl_oops_regs_free(FtlOopsRegs *b)
 {
 	ftl_oops_regs_array_free(b->regs);
+	ftl_oops_frame_clear(&b->pc);
 	g_free(b);
+}
+
+/* Where a register dump says its CPU was: the value of its RIP/EIP (in
+ * kernel mode), pc, PC, NIP or epc register, when it names a function.
+ * Returns the register's value (after the code segment), NULL for none. */
+static const char *oops_regs_pc_value(const FtlOopsRegs *rb, const char **reg)
+{
+	static const char *const names[] = { "RIP", "EIP", "pc", "PC", "NIP", "epc" };
+	for (guint i = 0; i < rb->regs->len; i++) {
+		const FtlOopsReg *g = &g_array_index(rb->regs, FtlOopsReg, i);
+		for (guint k = 0; k < G_N_ELEMENTS(names); k++) {
+			if (strcmp(g->name, names[k]) != 0)
+				continue;
+			*reg = names[k];
+			return oops_kernel_segment(oops_trim(g->value));
+		}
+	}
+	return NULL;
+}
+
+static gboolean oops_same_place(const FtlOopsFrame *a, const FtlOopsFrame *b)
+{
+	return g_strcmp0(a->func, b->func) == 0 && a->offset == b->offset &&
+	       g_strcmp0(a->module, b->module) == 0 && g_strcmp0(a->address, b->address) == 0;
+}
+
+void ftl_oops_read_pcs(FtlOopsReport *r)
+{
+	const FtlOopsRegs *fault_block = NULL;
+	for (guint i = 0; i < r->reg_blocks->len; i++) {
+		FtlOopsRegs *rb = g_ptr_array_index(r->reg_blocks, i);
+		const char *reg = NULL, *v = oops_regs_pc_value(rb, &reg);
+		if (!v || !oops_reg_frame(v, &rb->pc) || !rb->pc.func) {
+			ftl_oops_frame_clear(&rb->pc);
+			continue;
+		}
+		rb->has_pc = TRUE;
+		rb->pc_reg = reg;
+		if (r->has_fault && !fault_block && oops_same_place(&rb->pc, &r->fault))
+			fault_block = rb;
+	}
+	/* another CPU's: not where this report's CPU was */
+	if (!fault_block || fault_block->cpu < 0 || r->cpu < 0 || fault_block->cpu == r->cpu)
+		return;
+	ftl_oops_frame_clear(&r->fault);
+	g_clear_pointer(&r->fault_reg, g_free);
+	r->has_fault = FALSE;
+	for (guint i = 0; i < r->reg_blocks->len; i++) {
+		const FtlOopsRegs *rb = g_ptr_array_index(r->reg_blocks, i);
+		const char *reg = NULL, *v = rb->has_pc ? oops_regs_pc_value(rb, &reg) : NULL;
+		if (v && rb->cpu == r->cpu) {
+			oops_fault_set(r, reg, v);
+			return;
+		}
+	}
 }
 
 /* Reading one printk context's lines of a report (one CPU's or task's):

@@ -40,6 +40,11 @@ void ftl_oops_stack_free(FtlOopsStack *s);
 /* Frees an array of FtlOopsReg and what they hold. */
 void ftl_oops_regs_array_free(GArray *regs);
 void ftl_oops_regs_free(FtlOopsRegs *b);
+/* After ftl_oops_read_stacks(): each register dump's pc, and r's fault
+ * taken from the report's own CPU: a fault line that is another CPU's
+ * dump (an NMI backtrace printed with a panic, on a log without caller
+ * ids) gives way to the first dump of r's CPU that names one, or none. */
+void ftl_oops_read_pcs(FtlOopsReport *r);
 
 /* Fills r's task, kernel, taint, modules, end marker, panic reason, oops
  * line, location and fault from lines (console line indexes of con, the

@@ -593,6 +593,7 @@ static FtlOopsReport *oops_assemble(OopsFind *f, OopsBuild *b, guint8 *owned)
 	r->n_lines = all->len;
 	ftl_oops_read_fields(r, con, all);
 	ftl_oops_read_stacks(r, con, all);
+	ftl_oops_read_pcs(r);
 	r->arch = ftl_oops_arch_guess(con, all);
 	gboolean has_context = ftl_console_line(con, r->first)->ts != FTL_TS_NONE || r->caller_kind;
 	g_autoptr(GArray) title_lines = oops_title_lines(con, r, b->lines);

@@ -76,6 +76,11 @@ typedef struct {
 	gint cpu;     /* as FtlOopsStack.cpu */
 	guint line;   /* console line index of its first line */
 	GArray *regs; /* FtlOopsReg */
+	/* where that CPU was: the kernel-mode RIP/EIP/pc/PC/NIP/epc the dump
+	 * names as a function (pc_reg static), has_pc FALSE when none */
+	gboolean has_pc;
+	FtlOopsFrame pc;
+	const char *pc_reg;
 } FtlOopsRegs;
 
 typedef struct {
@@ -96,7 +101,9 @@ typedef struct {
 	const char *arch; /* "x86_64", "arm64", "s390"... (static), NULL when unknown */
 	char *comm, *taint, *release, *build, *hardware;
 	gboolean tainted;
-	/* where the CPU was: RIP/IP (x86), PC/pc (arm, arm64), NIP (ppc), epc (riscv) */
+	/* where the CPU was: RIP/IP (x86), PC/pc (arm, arm64), NIP (ppc), epc
+	 * (riscv); never another CPU's (its NMI backtrace's register dump: that
+	 * dump's pc says where it was) */
 	gboolean has_fault;
 	FtlOopsFrame fault;
 	char *fault_reg;

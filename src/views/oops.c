@@ -316,6 +316,9 @@ static void oops_text_reg_blocks(FILE *out, const FtlOopsView *v, const FtlOopsR
 			g_strdup_printf("Registers, %s (line %" G_GUINT64_FORMAT "%s)", rb->context,
 					oops_lineno(v, rb->line), cpu);
 		oops_text_regs(out, heading, rb->regs);
+		/* where that CPU was, with its source as the fault's */
+		if (rb->has_pc)
+			oops_text_fault(out, v, "  at", rb->pc_reg, &rb->pc);
 	}
 }
 
@@ -707,6 +710,7 @@ static void oops_json_report(JsonBuilder *b, const FtlOopsView *v, guint i)
 		ftl_json_member_int(b, "line", (gint64)oops_lineno(v, rb->line));
 		json_builder_set_member_name(b, "registers");
 		oops_json_regs(b, rb->regs);
+		oops_json_reg(b, v, "pc", rb->has_pc ? &rb->pc : NULL, rb->pc_reg);
 		json_builder_end_object(b);
 	}
 	json_builder_end_array(b);
@@ -1013,6 +1017,12 @@ static void oops_csv_frames(FtlTable *t, const FtlOopsView *v)
 			oops_csv_frame(t, v, i + 1, "fault", 1, &r->fault, src);
 		if (r->has_link)
 			oops_csv_frame(t, v, i + 1, "link", 1, &r->link, src);
+		/* each register dump's pc, numbered as the dumps are */
+		for (guint k = 0; k < r->reg_blocks->len; k++) {
+			const FtlOopsRegs *rb = g_ptr_array_index(r->reg_blocks, k);
+			if (rb->has_pc)
+				oops_csv_frame(t, v, i + 1, "registers", k + 1, &rb->pc, src);
+		}
 		for (guint k = 0; k < r->stacks->len; k++) {
 			const FtlOopsStack *st = g_ptr_array_index(r->stacks, k);
 			for (guint j = 0; j < st->frames->len; j++)
