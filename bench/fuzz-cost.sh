@@ -10,8 +10,9 @@
 #   -n RUNS   executions per target (default 3000; the corpus first)
 #   -o FLAGS  more libFuzzer flags (e.g. "-entropic=0 -reload=0")
 #   TARGET    as bench/fuzz.sh (default: all)
-# Prints per target: executions, CPU seconds, ms per execution, and the
-# executions per second one whole core would give.
+# Prints per target: executions, CPU seconds, ms per execution, the
+# executions per second one whole core would give, the wall seconds and
+# the executions per wall second.
 set -u
 build='' runs=3000 flags=''
 while getopts b:n:o: opt; do
@@ -29,24 +30,25 @@ ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:quarantine_size_mb=16:m
 export ASAN_OPTIONS
 # shellcheck source=bench/fuzz-lib.sh
 . "$src/bench/fuzz-lib.sh"
-printf '%-9s %8s %8s %8s %10s\n' target execs cpu_s ms/exec exec/s/core
+printf '%-9s %8s %8s %8s %10s %7s %7s\n' target execs cpu_s ms/exec exec/s/core wall_s exec/s
 for t in $targets; do
 	w=$(mktemp -d) || exit 1
 	mkdir "$w/c"
 	cp "$src/tests/fuzz/corpus/$t"/* "$w/c"/ 2>/dev/null
 	# -seed=1: the same mutations each time, so that builds compare
 	# shellcheck disable=SC2086
-	/usr/bin/time -f "%U %S" -o "$w/time" nice -n 19 "$build/tests/fuzz/fuzz-$t" -seed=1 \
+	/usr/bin/time -f "%U %S %e" -o "$w/time" nice -n 19 "$build/tests/fuzz/fuzz-$t" -seed=1 \
 		-runs="$runs" -print_final_stats=1 -max_len="$(max_len "$t")" -timeout=120 \
 		-close_fd_mask=3 -rss_limit_mb=4096 $flags "$w/c" >"$w/log" 2>&1
 	n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$w/log")
-	read -r u s <"$w/time"
-	awk -v t="$t" -v n="${n:-0}" -v u="$u" -v s="$s" 'BEGIN {
+	read -r u s e <"$w/time"
+	awk -v t="$t" -v n="${n:-0}" -v u="$u" -v s="$s" -v e="$e" 'BEGIN {
 		c = u + s
-		if (n > 0 && c > 0)
-			printf "%-9s %8d %8.2f %8.3f %10.0f\n", t, n, c, c * 1000 / n, n / c
+		if (n > 0 && c > 0 && e > 0)
+			printf "%-9s %8d %8.2f %8.3f %10.0f %7.2f %7.0f\n", t, n, c, c * 1000 / n,
+			       n / c, e, n / e
 		else
-			printf "%-9s %8s %8.2f %8s %10s\n", t, "?", c, "?", "?"
+			printf "%-9s %8s %8.2f %8s %10s %7s %7s\n", t, "?", c, "?", "?", e, "?"
 	}'
 	rm -rf "$w"
 done

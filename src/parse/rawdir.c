@@ -598,34 +598,13 @@ static char *raw_read_optional(const char *dir, const char *name)
 
 /* ---- reading the parts ----------------------------------------------- */
 
-typedef struct {
-	struct tep_handle *tep;
-	GPtrArray *formats;
-} RawFormatTrial;
-
-static int raw_format_trial_step(gpointer ctx, int from)
-{
-	RawFormatTrial *t = ctx;
-	for (guint i = (guint)from; i < t->formats->len; i++) {
-		RawFormat *f = g_ptr_array_index(t->formats, i);
-		if (f->crashes || f->refused)
-			continue;
-		ftl_trial_progress(i);
-		struct tep_event *event = NULL;
-		/* GUARDED: this is the trial child (raw_mark_crashing_formats) */
-		tep_parse_format(t->tep, &event, f->text, f->len, f->sys);
-	}
-	return 0;
-}
-
 /* libtraceevent 1.7's tep_parse_format() dereferences NULL on some damaged
  * print fmts (a __print_flags() whose argument does not parse, found by
- * tests/fuzz/fuzz-rawdir). The formats are parsed in a child first; one
- * it crashes on is marked and the child goes on from the next, so a
- * directory costs one fork plus one per such format. */
+ * tests/fuzz/fuzz-rawdir). Each format is parsed in the process's format
+ * child first (parse/tep.h: one child for the process, the verdicts kept
+ * by the format's text); one it crashes on is marked. */
 static void raw_mark_crashing_formats(struct tep_handle *tep, GPtrArray *formats)
 {
-	RawFormatTrial t = { tep, formats };
 	/* the known crashes made safe first, the trial for the unknown */
 	for (guint i = 0; i < formats->len; i++) {
 		RawFormat *f = g_ptr_array_index(formats, i);
@@ -641,16 +620,13 @@ static void raw_mark_crashing_formats(struct tep_handle *tep, GPtrArray *formats
 			f->emptied = TRUE;
 		}
 	}
-	gint from = 0;
-	while ((guint)from < formats->len) {
-		gint64 at = -1;
-		if (ftl_trial_run(raw_format_trial_step, &t, from, &at) != FTL_TRIAL_CRASHED)
-			return;
-		if (at < from) /* crashed before the first format: not theirs */
-			return;
-		RawFormat *f = g_ptr_array_index(formats, at);
-		f->crashes = TRUE;
-		from = (gint)at + 1;
+	if (formats->len)
+		ftl_tep_trials_ready();
+	for (guint i = 0; i < formats->len; i++) {
+		RawFormat *f = g_ptr_array_index(formats, i);
+		if (!f->refused &&
+		    ftl_tep_format_try(tep, f->sys, f->text, f->len) == FTL_TRIAL_CRASHED)
+			f->crashes = TRUE;
 	}
 }
 

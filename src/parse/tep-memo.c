@@ -30,9 +30,7 @@ struct _FtlTepMemo {
 	gboolean keyed; /* key names its file: shared */
 	FtlIndexKey key;
 	gint opened; /* atomic */
-	GMutex trial_lock; /* one question at a time to the child */
-	FtlTrialServer *trials;
-	GArray *verdicts; /* gint8 per format: 0 not asked, else FtlTrialResult + 2 */
+	GMutex kallsyms_lock;
 	FtlKallsyms *kallsyms;
 	GMutex text_lock;
 	GHashTable *texts; /* MemoText* -> itself */
@@ -64,11 +62,9 @@ static void memo_free(FtlTepMemo *m)
 {
 	if (!m)
 		return;
-	ftl_trial_server_free(m->trials);
-	g_array_unref(m->verdicts);
 	ftl_kallsyms_unref(m->kallsyms);
 	g_hash_table_unref(m->texts);
-	g_mutex_clear(&m->trial_lock);
+	g_mutex_clear(&m->kallsyms_lock);
 	g_mutex_clear(&m->text_lock);
 	g_free(m);
 }
@@ -95,9 +91,8 @@ FtlTepMemo *ftl_tep_memo_get(const char *path)
 			m->key = key;
 			memo_open = g_slist_prepend(memo_open, m);
 		}
-		g_mutex_init(&m->trial_lock);
+		g_mutex_init(&m->kallsyms_lock);
 		g_mutex_init(&m->text_lock);
-		m->verdicts = g_array_new(FALSE, TRUE, sizeof(gint8));
 		/* the texts are freed with the memo, in one go */
 		m->texts = g_hash_table_new_full(memo_text_hash, memo_text_equal, g_free, NULL);
 	}
@@ -134,49 +129,106 @@ void ftl_tep_memo_set_opened(FtlTepMemo *m)
 	g_atomic_int_set(&m->opened, 1);
 }
 
-FtlTrialServer *ftl_tep_memo_trials(FtlTepMemo *m)
+/* ---- the process's format child --------------------------------------- */
+
+/* Verdicts kept, keys and all: a fuzzer's hours of damaged formats stay
+ * bounded (all dropped at once past it; asked again, they are answered
+ * again). A capture's formats are 2 MB. */
+#define MEMO_VERDICT_MAX ((gsize)16 << 20)
+/* Questions one child answers before the next file's start replaces it:
+ * libtraceevent leaks on some damaged formats, and the child lives as
+ * long as the process. */
+#define MEMO_TRIALS_WORN 4096
+
+typedef struct {
+	guint64 hash;
+	gsize len;
+	gint8 verdict; /* FtlTrialResult */
+	char key[];
+} MemoVerdict;
+
+static GMutex trials_lock; /* one question at a time to the child */
+static FtlTrialServer *trials;
+static guint trials_asked;
+static GHashTable *verdicts; /* MemoVerdict* -> itself */
+static gsize verdict_bytes;
+
+static guint memo_verdict_hash(gconstpointer p)
 {
-	g_mutex_lock(&m->trial_lock);
-	FtlTrialServer *s = m->trials;
-	g_mutex_unlock(&m->trial_lock);
+	return (guint)((const MemoVerdict *)p)->hash;
+}
+
+static gboolean memo_verdict_equal(gconstpointer a, gconstpointer b)
+{
+	const MemoVerdict *x = a, *y = b;
+	return x->hash == y->hash && x->len == y->len && memcmp(x->key, y->key, x->len) == 0;
+}
+
+FtlTrialServer *ftl_tep_memo_trials(void)
+{
+	g_mutex_lock(&trials_lock);
+	FtlTrialServer *s = trials;
+	g_mutex_unlock(&trials_lock);
 	return s;
 }
 
-void ftl_tep_memo_set_trials(FtlTepMemo *m, FtlTrialServer *trials)
+gboolean ftl_tep_memo_trials_unfit(void)
 {
-	g_mutex_lock(&m->trial_lock);
-	gboolean keep = !m->trials;
-	if (keep)
-		m->trials = trials;
-	g_mutex_unlock(&m->trial_lock);
-	if (!keep)
-		ftl_trial_server_free(trials);
+	g_mutex_lock(&trials_lock);
+	gboolean unfit = !ftl_trial_server_alive(trials) || trials_asked >= MEMO_TRIALS_WORN;
+	g_mutex_unlock(&trials_lock);
+	return unfit;
 }
 
-FtlTrialResult ftl_tep_memo_try(FtlTepMemo *m, int i)
+void ftl_tep_memo_set_trials(FtlTrialServer *t)
 {
-	if (i < 0)
-		return FTL_TRIAL_CRASHED;
-	g_mutex_lock(&m->trial_lock);
+	g_mutex_lock(&trials_lock);
+	FtlTrialServer *old = trials;
+	trials = t;
+	trials_asked = 0;
+	g_mutex_unlock(&trials_lock);
+	ftl_trial_server_free(old);
+}
+
+FtlTrialResult ftl_tep_memo_try(int arg, const char *key, gsize len)
+{
+	MemoVerdict *probe = g_malloc(sizeof *probe + len);
+	probe->hash = ftl_strpool_hash(key, len);
+	probe->len = len;
+	memcpy(probe->key, key, len);
+	g_mutex_lock(&trials_lock);
+	if (!verdicts)
+		verdicts =
+			g_hash_table_new_full(memo_verdict_hash, memo_verdict_equal, g_free, NULL);
 	FtlTrialResult r = FTL_TRIAL_OK;
-	if ((guint)i < m->verdicts->len && g_array_index(m->verdicts, gint8, i))
-		r = (FtlTrialResult)(g_array_index(m->verdicts, gint8, i) - 2);
-	else if (m->trials) {
-		r = ftl_trial_server_ask(m->trials, i);
-		if ((guint)i >= m->verdicts->len)
-			g_array_set_size(m->verdicts, (guint)i + 1);
-		g_array_index(m->verdicts, gint8, i) = (gint8)(r + 2);
+	const MemoVerdict *known = g_hash_table_lookup(verdicts, probe);
+	if (known) {
+		r = (FtlTrialResult)known->verdict;
+	} else if (trials && !ftl_trial_server_alive(trials)) {
+		r = FTL_TRIAL_CRASHED; /* gone: not a verdict on this one */
+	} else if (trials) {
+		/* the answer, or the child's end on this very question */
+		r = ftl_trial_server_ask_with(trials, arg, key, (guint32)MIN(len, G_MAXINT32));
+		trials_asked++;
+		if (verdict_bytes + sizeof *probe + len > MEMO_VERDICT_MAX) {
+			g_hash_table_remove_all(verdicts);
+			verdict_bytes = 0;
+		}
+		probe->verdict = (gint8)r;
+		g_hash_table_add(verdicts, g_steal_pointer(&probe));
+		verdict_bytes += sizeof *probe + len;
 	}
-	g_mutex_unlock(&m->trial_lock);
+	g_mutex_unlock(&trials_lock);
+	g_free(probe);
 	return r;
 }
 
 void ftl_tep_memo_keep_kallsyms(FtlTepMemo *m, FtlKallsyms *k)
 {
-	g_mutex_lock(&m->trial_lock);
+	g_mutex_lock(&m->kallsyms_lock);
 	if (!m->kallsyms && k)
 		m->kallsyms = ftl_kallsyms_ref(k);
-	g_mutex_unlock(&m->trial_lock);
+	g_mutex_unlock(&m->kallsyms_lock);
 }
 
 const char *ftl_tep_memo_text(FtlTepMemo *m, const void *data, gsize len)

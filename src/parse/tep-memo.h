@@ -2,10 +2,11 @@
 /* What the process keeps of a trace.dat it opened, for the next open of
  * the same file (the TUI opens its input again for the Events list's
  * seeks, its model and each rebuild): that its headers passed the trial
- * child, the child itself with its verdict on each format, kallsyms, and
- * the text of the bprint records rendered. Kept per file (size, mtime,
- * inode, device) while one of its traces is open, and for the last file
- * closed. Private to parse/ (tep.c). */
+ * child, kallsyms, and the text of the bprint records rendered. Kept per
+ * file (size, mtime, inode, device) while one of its traces is open, and
+ * for the last file closed. And what the process keeps for every file:
+ * the child the formats are tried in, with its verdicts by format text.
+ * Private to parse/ (tep.c). */
 #pragma once
 
 #include <glib.h>
@@ -27,14 +28,25 @@ void ftl_tep_memo_unref(FtlTepMemo *m);
 gboolean ftl_tep_memo_opened(FtlTepMemo *m);
 void ftl_tep_memo_set_opened(FtlTepMemo *m);
 
-/* The child that tries the file's formats (NULL: none yet), and the one
- * to keep (m takes it; one only: a later one is freed). */
-FtlTrialServer *ftl_tep_memo_trials(FtlTepMemo *m);
-void ftl_tep_memo_set_trials(FtlTepMemo *m, FtlTrialServer *trials);
-/* How parsing the file's format i ends in the child, asked once per
- * format and process; FTL_TRIAL_OK when there is no child (the caller
- * takes the risk). Thread-safe. */
-FtlTrialResult ftl_tep_memo_try(FtlTepMemo *m, int i);
+/* The process's format child: libtraceevent's format parser is tried
+ * there first, for every file the process opens (one child, not one per
+ * file: formats are questions with their text, parsed in a handle of the
+ * child's own set up as the file's). NULL when there is none. */
+FtlTrialServer *ftl_tep_memo_trials(void);
+/* Whether the process needs a new child before the next file's formats:
+ * none, or the last one crashed or hung on a format, or it answered so
+ * many that what the library leaks there adds up. Only where a fork may
+ * be made (before a reader's threads start: parse/trial.h). */
+gboolean ftl_tep_memo_trials_unfit(void);
+/* Makes trials the process's child (the one before ends). */
+void ftl_tep_memo_set_trials(FtlTrialServer *trials);
+/* How parsing key ends in the child (arg and key its question, key also
+ * what the verdict is kept by for the rest of the process: a format's
+ * text and the handle's settings it is parsed with). FTL_TRIAL_OK when
+ * there is no child (the caller takes the risk), FTL_TRIAL_CRASHED when
+ * it is gone (a format it did not answer for before is not parsed).
+ * Thread-safe. */
+FtlTrialResult ftl_tep_memo_try(int arg, const char *key, gsize len);
 
 /* Keeps k (a reference of its own) as long as m. */
 void ftl_tep_memo_keep_kallsyms(FtlTepMemo *m, FtlKallsyms *k);

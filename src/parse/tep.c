@@ -70,14 +70,14 @@ typedef struct {
 } TepLazyFormat;
 
 typedef struct {
-	FtlTepLazy *lazy;
-	struct tep_handle *tep;		 /* the child's, once it has opened the file */
-	FtlTepLazyOpen open;		 /* how the child opens the file */
+	FtlTepLazyOpen open; /* how the child opens the file */
 	gpointer open_ctx;
 } TepLazyTrial;
 
-/* The trial child's first step: opening the file the formats come from. */
+/* The questions of the trial children: opening the file the formats come
+ * from (the open's child), parsing a format (the process's child). */
 #define TEP_LAZY_OPEN (-2)
+#define TEP_LAZY_TRY  (-3)
 
 struct _FtlTepLazy {
 	GPtrArray *formats;	/* TepLazyFormat*, in the file's order */
@@ -87,10 +87,9 @@ struct _FtlTepLazy {
 	GHashTable *by_id;	/* id -> the index + 1 of its first format not yet parsed */
 	FtlKallsyms *kallsyms;	/* the file's, NULL when it has none */
 	gboolean resolving;	/* tep finds functions in it */
-	FtlTepMemo *memo;	/* the file's, kept between its opens: the child
-				 * each format is parsed in first and its verdicts,
-				 * kallsyms, bprint texts */
-	TepLazyTrial trial;	/* the child's context, when forked for this open */
+	FtlTepMemo *memo;	/* the file's, kept between its opens: whether
+				 * its open passed, kallsyms, bprint texts */
+	TepLazyTrial trial;	/* the open's child's context */
 	GHashTable *rejected;	/* ids whose formats were all left out */
 };
 
@@ -156,20 +155,91 @@ static char *tep_format_label(const char *sys, const char *text)
 	return g_strdup_printf("%s/%.*s", sys && *sys ? sys : "?", (int)MIN(n, 64), p);
 }
 
+/* In the process's format child, the question TEP_LAZY_TRY: the format
+ * in the payload (tep_lazy_key()) parsed into a handle of its own, set up
+ * as the file's (what parsing reads of a handle: the long size), and
+ * freed as the file's is at its close. */
+static int tep_lazy_try_payload(void)
+{
+	gsize len;
+	const char *p = ftl_trial_payload(&len);
+	const char *nul = len > 2 ? memchr(p + 2, 0, len - 2) : NULL;
+	struct tep_handle *tep = nul ? tep_alloc() : NULL;
+	if (!tep)
+		return -1;
+	tep_set_long_size(tep, (guchar)p[0]);
+	tep_set_file_bigendian(tep, p[1] ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	/* GUARDED: this is the trial child */
+	tep_parse_event(tep, nul + 1, len - (gsize)(nul + 1 - p), p + 2);
+	tep_free(tep);
+	return 0;
+}
+
+static int tep_lazy_trial_step(gpointer ctx, int arg)
+{
+	TepLazyTrial *t = ctx;
+	if (arg == TEP_LAZY_OPEN && t && t->open)
+		return t->open(t->open_ctx) ? 0 : -1;
+	if (arg == TEP_LAZY_TRY)
+		return tep_lazy_try_payload();
+	return -1;
+}
+
+/* What a verdict on a format is asked and kept by: the settings of the
+ * handle it goes into, its system, its text. */
+static char *tep_lazy_key(struct tep_handle *tep, const char *sys, const char *text, gsize len,
+			  gsize *key_len)
+{
+	gsize sys_len = strlen(sys);
+	*key_len = 2 + sys_len + 1 + len;
+	char *key = g_malloc(*key_len);
+	key[0] = (char)(guchar)CLAMP(tep_get_long_size(tep), 0, 255);
+	key[1] = (char)(tep_is_file_bigendian(tep) ? 1 : 0);
+	memcpy(key + 2, sys, sys_len + 1);
+	memcpy(key + 2 + sys_len + 1, text, len);
+	return key;
+}
+
+void ftl_tep_trials_ready(void)
+{
+	if (!ftl_tep_memo_trials_unfit())
+		return;
+	/* the only line against the print fmt faults tep-check.c does not
+	 * know: libtraceevent's parser has more than a check of shapes can
+	 * list (fuzz-tracedat found four in an hour) */
+	FtlTrialServer *t = ftl_trial_server_new_only_line(tep_lazy_trial_step, NULL);
+	/* no new child: a worn one still serves, a dead one answers no more */
+	if (t || !ftl_trial_server_alive(ftl_tep_memo_trials()))
+		ftl_tep_memo_set_trials(t);
+}
+
+FtlTrialResult ftl_tep_format_try(struct tep_handle *tep, const char *sys, const char *text,
+				  gsize len)
+{
+	gsize key_len;
+	g_autofree char *key = tep_lazy_key(tep, sys ? sys : "", text, len, &key_len);
+	return ftl_tep_memo_try(TEP_LAZY_TRY, key, key_len);
+}
+
 static void tep_lazy_parse(struct tep_handle *tep, TepLazyFormat *f)
 {
 	/* VALIDATED: a format libtraceevent 1.7 is known to crash on goes with
 	 * an empty print fmt (ftl_tep_format_safe, tep-check.c), here and in the
 	 * child: its fields are read, its payload text is not; one whose
 	 * declarations it cannot read safely is not given to it at all; and
-	 * GUARDED for the unknown: tried in the trial server's child first
-	 * (tep_lazy_event, ftl_tep_lazy_start), a format it crashes on is
-	 * never parsed here. A format left out shows its events as unknown. */
+	 * GUARDED for the unknown: the same text tried in the process's format
+	 * child first (ftl_tep_format_try, forked by ftl_tep_trials_ready() at
+	 * ftl_tep_lazy_start()), a format it crashes on is never parsed here. A
+	 * format left out shows its events as unknown. */
 	gsize safe_len = 0;
 	g_autofree char *safe = NULL;
 	if (ftl_tep_format_safe(f->text, f->len, &safe, &safe_len) == FTL_TEP_FORMAT_REFUSED)
 		return;
-	tep_parse_event(tep, safe ? safe : f->text, safe ? safe_len : f->len, f->sys);
+	const char *text = safe ? safe : f->text;
+	gsize len = safe ? safe_len : f->len;
+	if (ftl_tep_format_try(tep, f->sys, text, len) == FTL_TRIAL_CRASHED)
+		return;
+	tep_parse_event(tep, text, len, f->sys);
 }
 
 /* The formats of id, parsed into tep the first time a record asks. */
@@ -184,8 +254,7 @@ static void tep_lazy_event(FtlTepLazy *lazy, struct tep_handle *tep, int id)
 		 * some damaged print fmts (see rawdir.c): tried in the child
 		 * first; one it crashes on stays unparsed, its events unknown
 		 * (reported as such by the reader) */
-		if (ftl_tep_memo_try(lazy->memo, i) != FTL_TRIAL_CRASHED)
-			tep_lazy_parse(tep, f);
+		tep_lazy_parse(tep, f);
 		i = f->next;
 	}
 	/* NO FILE DATA: a lookup by id */
@@ -220,63 +289,44 @@ gint ftl_tep_format_id(const char *text)
 	return end != p + 3 && id >= 0 && id <= G_MAXINT ? (gint)id : -1;
 }
 
-static int tep_lazy_trial_step(gpointer ctx, int i)
-{
-	TepLazyTrial *t = ctx;
-	if (i == TEP_LAZY_OPEN && t->open) {
-		t->tep = t->open(t->open_ctx);
-		return t->tep ? 0 : -1;
-	}
-	if (!t->tep || i < 0 || (guint)i >= t->lazy->formats->len)
-		return -1;
-	tep_lazy_parse(t->tep, g_ptr_array_index(t->lazy->formats, i));
-	return 0;
-}
-
 FtlTrialResult ftl_tep_lazy_fork(FtlTepLazy *lazy, FtlTepLazyOpen open, gpointer ctx,
 				 gboolean *tried)
 {
-	/* the same file passed in this process: its child serves again */
+	/* the same file passed in this process */
 	*tried = FALSE;
 	if (ftl_tep_memo_opened(lazy->memo))
 		return FTL_TRIAL_OK;
-	lazy->trial = (TepLazyTrial){ lazy, NULL, open, ctx };
+	lazy->trial = (TepLazyTrial){ open, ctx };
 	FtlTrialServer *trials = ftl_trial_server_new(tep_lazy_trial_step, &lazy->trial);
 	*tried = trials != NULL;
 	if (!trials)
 		return FTL_TRIAL_OK; /* no child: the caller takes the risk */
 	FtlTrialResult r = ftl_trial_server_ask(trials, TEP_LAZY_OPEN);
-	if (r != FTL_TRIAL_OK) {
-		ftl_trial_server_free(trials);
-		return r;
+	if (r == FTL_TRIAL_OK) {
+		ftl_tep_memo_set_opened(lazy->memo);
+		/* the process's format child, when it needs one: a fork saved */
+		if (ftl_tep_memo_trials_unfit()) {
+			ftl_tep_memo_set_trials(trials);
+			return r;
+		}
 	}
-	ftl_tep_memo_set_trials(lazy->memo, trials);
-	ftl_tep_memo_set_opened(lazy->memo);
+	ftl_trial_server_free(trials);
 	return r;
 }
 
 void ftl_tep_lazy_start(FtlTepLazy *lazy, struct tep_handle *tep)
 {
-	/* the child forked at the open serves the formats; else one now,
-	 * with the file as the parent has it */
-	if (!ftl_tep_memo_trials(lazy->memo) && lazy->formats->len) {
-		lazy->trial = (TepLazyTrial){ lazy, tep, NULL, NULL };
-		/* the only line against the print fmt faults tep-check.c does
-		 * not know: libtraceevent's parser has more than a check of
-		 * shapes can list (fuzz-tracedat found four in an hour) */
-		FtlTrialServer *trials =
-			ftl_trial_server_new_only_line(tep_lazy_trial_step, &lazy->trial);
-		if (trials)
-			ftl_tep_memo_set_trials(lazy->memo, trials);
-	}
+	/* the process's child tries the formats; one forked now when it has
+	 * none fit to */
+	if (lazy->formats->len)
+		ftl_tep_trials_ready();
 	/* chained by id, the file's order kept within an id */
 	for (guint i = lazy->formats->len; i-- > 0;) {
 		TepLazyFormat *f = g_ptr_array_index(lazy->formats, i);
 		gint id = ftl_tep_format_id(f->text);
 		if (id < 0) {
 			/* no id to wait for: now, tried first all the same */
-			if (ftl_tep_memo_try(lazy->memo, (int)i) != FTL_TRIAL_CRASHED)
-				tep_lazy_parse(tep, f);
+			tep_lazy_parse(tep, f);
 			continue;
 		}
 		gpointer first;

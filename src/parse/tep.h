@@ -113,23 +113,31 @@ void ftl_tep_lazy_free(FtlTepLazy *lazy);
  * kallsyms text. */
 void ftl_tep_lazy_add_format(FtlTepLazy *lazy, const char *sys, const char *buf, gsize size);
 void ftl_tep_lazy_set_kallsyms(FtlTepLazy *lazy, const char *text);
-/* Forks the child that tries this file's library calls before ftlens
- * makes them: first open(ctx) there (which fills the child's copy of lazy
- * and returns its tep, NULL on a clean failure), then, asked by
- * ftl_tep_lazy_start()'s lookups, the parsing of each format: one child
- * per file. Returns how the open ended in the child; the child is kept
- * only when it opened the file. *tried is FALSE when no child could be
- * made (FTL_TRIAL_OK then: the caller takes the risk). */
+/* Forks the child that tries this file's open before ftlens makes it:
+ * open(ctx) there (which fills the child's copy of lazy and returns its
+ * tep, NULL on a clean failure). Returns how the open ended in the child;
+ * a child that opened the file stays as the process's format child
+ * (ftl_tep_trials_ready()) when there is none. *tried is FALSE when no
+ * child could be made (FTL_TRIAL_OK then: the caller takes the risk). */
 typedef struct tep_handle *(*FtlTepLazyOpen)(gpointer ctx);
 FtlTrialResult ftl_tep_lazy_fork(FtlTepLazy *lazy, FtlTepLazyOpen open, gpointer ctx,
 				 gboolean *tried);
 /* Readies the lookup by id for tep, and parses the first format, so that
  * the common fields are known. Before the reader's threads start: each
- * format is parsed in a child first (libtraceevent 1.7 crashes on some
- * damaged print fmts), in the child ftl_tep_lazy_fork() made, or one
- * forked here. A format it crashes on is never parsed: its events are
- * unknown. */
+ * format is parsed in the process's format child first (libtraceevent
+ * 1.7 crashes on some damaged print fmts; ftl_tep_trials_ready()). A
+ * format it crashes on is never parsed: its events are unknown. */
 void ftl_tep_lazy_start(FtlTepLazy *lazy, struct tep_handle *tep);
+/* One child for the whole process tries libtraceevent's format parser
+ * on each format before ftlens parses it, with the format's text as the
+ * question (and the verdict kept by it: parse/tep-memo.h). Forks it when
+ * there is none fit to serve: call where a fork may be made, before a
+ * reader's threads start (parse/trial.h). */
+void ftl_tep_trials_ready(void);
+/* How parsing text (len bytes, system sys) into a handle set up as tep
+ * ends in that child: FTL_TRIAL_CRASHED means never parse it. */
+FtlTrialResult ftl_tep_format_try(struct tep_handle *tep, const char *sys, const char *text,
+				  gsize len);
 /* The decoders of tep fetch formats and names from lazy (borrowed; it
  * must outlive the decoder). */
 void ftl_tep_decoder_set_lazy(FtlTepDecoder *d, FtlTepLazy *lazy);

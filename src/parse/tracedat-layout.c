@@ -720,7 +720,10 @@ FtlDatLayout *ftl_dat_layout_read(const char *path, GError **error)
 		    (l->page_size & (l->page_size - 1)))
 			ok = cur_fail(&c, "page size %u", l->page_size);
 	}
-	if (ok && l->version == 6)
+	/* libtracecmd 1.3 reads every version below 7 as a 6 (and refuses
+	 * those above 7 before reading on): so are they checked here (a
+	 * "tracing2" header went unchecked, found by fuzz-tracedat) */
+	if (ok && l->version < 7)
 		ok = dat6_read(&c, l);
 	else if (ok && l->version == 7)
 		ok = dat7_read(&c, l);

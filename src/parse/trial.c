@@ -203,15 +203,35 @@ struct _FtlTrialServer {
 	pid_t pid;
 };
 
-/* The child: an argument in, an answer out, until the parent hangs up. */
+/* What the question being served came with (in the child). */
+static char *trial_payload;
+static gsize trial_payload_len;
+
+const char *ftl_trial_payload(gsize *len)
+{
+	*len = trial_payload ? trial_payload_len : 0;
+	return trial_payload ? trial_payload : "";
+}
+
+/* The child: an argument and its payload in, an answer out, until the
+ * parent hangs up. */
 static G_GNUC_NORETURN void trial_serve(int fd, FtlTrialStep step, gpointer ctx)
 {
 	trial_child_setup(fd);
+	gsize room = 0;
 	for (;;) {
-		gint32 arg;
-		if (ftl_fd_read_all(fd, &arg, sizeof arg) != 0)
+		gint32 q[2]; /* the argument, the payload's length */
+		if (ftl_fd_read_all(fd, q, sizeof q) != 0 || q[1] < 0)
 			_exit(0);
-		char answer = step(ctx, arg) == 0 ? 'o' : 'f';
+		if ((gsize)q[1] + 1 > room) {
+			room = (gsize)q[1] + 1;
+			trial_payload = g_realloc(trial_payload, room);
+		}
+		if (q[1] && ftl_fd_read_all(fd, trial_payload, (gsize)q[1]) != 0)
+			_exit(0);
+		trial_payload[q[1]] = 0;
+		trial_payload_len = (gsize)q[1];
+		char answer = step(ctx, q[0]) == 0 ? 'o' : 'f';
 		if (ftl_fd_write_all(trial_fd, &answer, 1, -1) != 0)
 			_exit(1);
 	}
@@ -271,10 +291,22 @@ static void trial_server_end(FtlTrialServer *server, gboolean kill_it)
 
 FtlTrialResult ftl_trial_server_ask(FtlTrialServer *server, int arg)
 {
+	return ftl_trial_server_ask_with(server, arg, NULL, 0);
+}
+
+gboolean ftl_trial_server_alive(const FtlTrialServer *server)
+{
+	return server && server->fd >= 0;
+}
+
+FtlTrialResult ftl_trial_server_ask_with(FtlTrialServer *server, int arg, const void *data,
+					 guint32 len)
+{
 	if (server->fd < 0)
 		return FTL_TRIAL_CRASHED;
-	gint32 a = arg;
-	if (ftl_fd_send_all(server->fd, &a, sizeof a) != 0) {
+	gint32 q[2] = { arg, (gint32)MIN(len, (guint32)G_MAXINT32) };
+	if (ftl_fd_send_all(server->fd, q, sizeof q) != 0 ||
+	    (q[1] && ftl_fd_send_all(server->fd, data, (gsize)q[1]) != 0)) {
 		trial_server_end(server, TRUE);
 		return FTL_TRIAL_CRASHED;
 	}

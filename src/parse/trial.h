@@ -55,4 +55,14 @@ FtlTrialServer *ftl_trial_server_new_only_line(FtlTrialStep step, gpointer ctx);
  * the child is gone, and every later question is answered
  * FTL_TRIAL_CRASHED (a new fork could meet a lock another thread held). */
 FtlTrialResult ftl_trial_server_ask(FtlTrialServer *server, int arg);
+/* The same with len bytes of data sent along: the child's step reads them
+ * with ftl_trial_payload() (a question whose matter the child's copy of
+ * ctx does not hold: a child that serves the whole process). */
+FtlTrialResult ftl_trial_server_ask_with(FtlTrialServer *server, int arg, const void *data,
+					 guint32 len);
+/* Inside a server's step only: the bytes sent with the question (NUL
+ * after them), and their length; "" and 0 for none. */
+const char *ftl_trial_payload(gsize *len);
+/* FALSE once the child is gone (it crashed or hung on a question). */
+gboolean ftl_trial_server_alive(const FtlTrialServer *server);
 void ftl_trial_server_free(FtlTrialServer *server);

@@ -5,6 +5,7 @@
 
 #include "fuzz.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <malloc.h>
 #include <signal.h>
@@ -206,17 +207,40 @@ const char *fuzz_memfile(guint slot, const guint8 *data, size_t size)
 	return fuzz_paths[slot];
 }
 
+/* Empties the directory open at fd, and closes fd: by name from it
+ * (readdir's type, unlinkat), without a path walked or a stat made per
+ * entry, since the multi-file targets empty their scratch directory at
+ * every input (with paths and two stats per entry it was a tenth of a
+ * fuzz-rawdir execution). */
+static void fuzz_empty_dir(int fd)
+{
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return;
+	}
+	const struct dirent *e;
+	while ((e = readdir(d))) {
+		const char *name = e->d_name;
+		if (!strcmp(name, ".") || !strcmp(name, ".."))
+			continue;
+		/* a type the file system does not say: a directory is what
+		 * unlinking refuses so */
+		if (e->d_type != DT_DIR && (unlinkat(dirfd(d), name, 0) == 0 || errno != EISDIR))
+			continue;
+		int sub = openat(dirfd(d), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub >= 0)
+			fuzz_empty_dir(sub);
+		unlinkat(dirfd(d), name, AT_REMOVEDIR);
+	}
+	closedir(d);
+}
+
 static void fuzz_remove_tree(const char *dir, gboolean self)
 {
-	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
-	const char *name;
-	while (d && (name = g_dir_read_name(d))) {
-		g_autofree char *p = g_build_filename(dir, name, NULL);
-		if (g_file_test(p, G_FILE_TEST_IS_DIR) && !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
-			fuzz_remove_tree(p, TRUE);
-		else
-			g_unlink(p);
-	}
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0)
+		fuzz_empty_dir(fd);
 	if (self)
 		g_rmdir(dir);
 }

@@ -17,8 +17,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * as a second line; the calls they are the only line for fork here
 	 * too (ftl_trial_run_only_line): init_data and instances, for the
 	 * files whose pages libtracecmd reads, and the event formats' print
-	 * fmts past the faults tep-check.c knows (tep.c's format server). A fork per input cost 10.3 ms of
-	 * CPU against 1.0 ms for the rest (bench/fuzz-results.md). */
+	 * fmts past the faults tep-check.c knows (the process's format
+	 * child, forked once and kept across inputs: parse/tep.h). A fork
+	 * per input cost 10.3 ms of CPU against 1.0 ms for the rest
+	 * (bench/fuzz-results.md). */
 	fuzz_trials_off();
 	fuzz_init();
 	const char *path = fuzz_memfile(0, data, size);

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* parse/tep-memo.c: a trace.dat opened again in the same process reads
- * the same events, from what the first open kept (the trial child, its
- * verdicts, the bprint texts), and the memo of the last file closed is
- * kept until another file's replaces it. */
+ * the same events, from what the first open kept (the bprint texts; the
+ * process's format child), and the memo of the last file closed is kept
+ * until another file's replaces it. The format child's verdicts are kept
+ * by the question's bytes for the process. */
 #include "config.h"
 
+#include <signal.h>
 #include <string.h>
 
 #include "model/iter.h"
@@ -41,14 +43,14 @@ static void memo_twice(const char *path, gboolean want_markers)
 {
 	guint m1, m2;
 	g_autofree char *first = memo_read(path, &m1);
-	/* closed: the file's memo is kept, with the child that tried it */
+	/* closed: the file's memo is kept, and the process's format child */
 	FtlTepMemo *memo = ftl_tep_memo_get(path);
 	CU_ASSERT_TRUE(ftl_tep_memo_opened(memo));
-	FtlTrialServer *child = ftl_tep_memo_trials(memo);
+	FtlTrialServer *child = ftl_tep_memo_trials();
 	CU_ASSERT_PTR_NOT_NULL(child);
 	/* read again while held: the same child serves, the same events come */
 	g_autofree char *again = memo_read(path, &m2);
-	CU_ASSERT_PTR_EQUAL(ftl_tep_memo_trials(memo), child);
+	CU_ASSERT_PTR_EQUAL(ftl_tep_memo_trials(), child);
 	CU_ASSERT_STRING_EQUAL(first, again);
 	CU_ASSERT_EQUAL(m1, m2);
 	if (want_markers)
@@ -108,12 +110,51 @@ static void test_kept_one(void)
 	ftl_tep_memo_unref(own2);
 }
 
+/* The process's format child, as a stand-in: "crash" kills it, "fail"
+ * fails. */
+static int memo_step(gpointer ctx, int arg)
+{
+	(void)ctx, (void)arg;
+	gsize len;
+	const char *p = ftl_trial_payload(&len);
+	if (strcmp(p, "crash") == 0)
+		raise(SIGSEGV);
+	return strcmp(p, "fail") == 0;
+}
+
+static void test_verdicts(void)
+{
+	ftl_tep_memo_set_trials(ftl_trial_server_new(memo_step, NULL));
+	CU_ASSERT_FALSE(ftl_tep_memo_trials_unfit());
+	CU_ASSERT_EQUAL(ftl_tep_memo_try(0, "fine", 4), FTL_TRIAL_OK);
+	CU_ASSERT_EQUAL(ftl_tep_memo_try(0, "fail", 4), FTL_TRIAL_FAILED);
+	CU_ASSERT_EQUAL(ftl_tep_memo_try(0, "crash", 5), FTL_TRIAL_CRASHED);
+	CU_ASSERT_TRUE(ftl_tep_memo_trials_unfit());
+	/* the child gone: what it answered stands; what it was not asked is
+	 * not parsed, and that is no verdict */
+	CU_ASSERT_EQUAL(ftl_tep_memo_try(0, "fine", 4), FTL_TRIAL_OK);
+	CU_ASSERT_EQUAL(ftl_tep_memo_try(0, "fail", 4), FTL_TRIAL_FAILED);
+	CU_ASSERT_EQUAL(ftl_tep_memo_try(0, "fresh", 5), FTL_TRIAL_CRASHED);
+	/* a new child is asked that one; the crash is known, not asked again
+	 * (the child would be gone) */
+	ftl_tep_memo_set_trials(ftl_trial_server_new(memo_step, NULL));
+	CU_ASSERT_EQUAL(ftl_tep_memo_try(0, "fresh", 5), FTL_TRIAL_OK);
+	CU_ASSERT_EQUAL(ftl_tep_memo_try(0, "crash", 5), FTL_TRIAL_CRASHED);
+	CU_ASSERT_FALSE(ftl_tep_memo_trials_unfit());
+	/* no child at all: the caller takes the risk */
+	ftl_tep_memo_set_trials(NULL);
+	CU_ASSERT_EQUAL(ftl_tep_memo_try(0, "other", 5), FTL_TRIAL_OK);
+	CU_ASSERT_TRUE(ftl_tep_memo_trials_unfit());
+}
+
 int main(void)
 {
 	static const UnitTest tests[] = {
-		{ "a trace.dat read twice: the same events, the same trial child", test_overrun_twice },
+		{ "a trace.dat read twice: the same events, the same format child",
+		  test_overrun_twice },
 		{ "6,256 bprint markers read twice: the same texts", test_markers_twice },
 		{ "the memo of the last file closed is kept, one only", test_kept_one },
+		{ "format verdicts kept by the question, a dead child's not", test_verdicts },
 		{ NULL, NULL },
 	};
 	return unit_run("tep-memo", tests);

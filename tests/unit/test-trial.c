@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <signal.h>
+#include <string.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -110,6 +111,41 @@ static void test_server(void)
 	ftl_trial_server_free(ftl_trial_server_new(step_served, &calls));
 }
 
+/* A question with its matter sent along: the step reads it (NUL after
+ * it), fails on "bad", dies on "die"; a payload larger than a socket's
+ * buffer arrives whole. */
+static int step_payload(gpointer ctx, int arg)
+{
+	(void)ctx;
+	gsize len;
+	const char *p = ftl_trial_payload(&len);
+	if (p[len] != 0 || strlen(p) != len)
+		return 1;
+	if (strcmp(p, "die") == 0)
+		raise(SIGSEGV);
+	if (arg == 7)
+		return len == 1 << 20 && p[(1 << 20) - 1] == 'x' ? 0 : 1;
+	return strcmp(p, "bad") == 0 || (arg == 0 && len != 0);
+}
+
+static void test_server_payload(void)
+{
+	FtlTrialServer *s = ftl_trial_server_new(step_payload, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_TRUE(ftl_trial_server_alive(s));
+	CU_ASSERT_EQUAL(ftl_trial_server_ask_with(s, 1, "good", 4), FTL_TRIAL_OK);
+	CU_ASSERT_EQUAL(ftl_trial_server_ask_with(s, 1, "bad", 3), FTL_TRIAL_FAILED);
+	/* a question without one after one with: the last payload is gone */
+	CU_ASSERT_EQUAL(ftl_trial_server_ask(s, 0), FTL_TRIAL_OK);
+	g_autofree char *big = g_malloc(1 << 20);
+	memset(big, 'x', 1 << 20);
+	CU_ASSERT_EQUAL(ftl_trial_server_ask_with(s, 7, big, 1 << 20), FTL_TRIAL_OK);
+	CU_ASSERT_EQUAL(ftl_trial_server_ask_with(s, 1, "die", 3), FTL_TRIAL_CRASHED);
+	CU_ASSERT_FALSE(ftl_trial_server_alive(s));
+	CU_ASSERT_EQUAL(ftl_trial_server_ask_with(s, 1, "good", 4), FTL_TRIAL_CRASHED);
+	ftl_trial_server_free(s);
+}
+
 int main(void)
 {
 	static const UnitTest tests[] = {
@@ -117,6 +153,7 @@ int main(void)
 		{ "progress names the crashing item", test_progress },
 		{ "file offsets kept", test_offsets_kept },
 		{ "a server answers question after question", test_server },
+		{ "a question's payload reaches the server's step", test_server_payload },
 		{ NULL, NULL },
 	};
 	return unit_run("trial", tests);

@@ -877,15 +877,14 @@ void ftl_tui_app_settle(FtlTuiApp *app)
 	if (app->loader_due)
 		app_loader_start(app);
 	for (int round = 0; round < 100; round++) {
+		/* woken when each is done, not a poll: a millisecond's sleep
+		 * per look was most of a fuzz-tui execution's wall time */
 		if (app->loader)
-			while (!ftl_tui_loader_done(app->loader))
-				g_usleep(1000);
+			ftl_tui_loader_wait(app->loader);
 		if (app->tree_loader)
-			while (!ftl_tui_loader_done(app->tree_loader))
-				g_usleep(1000);
+			ftl_tui_loader_wait(app->tree_loader);
 		if (app->side_loader)
-			while (!ftl_tui_loader_done(app->side_loader))
-				g_usleep(1000);
+			ftl_tui_loader_wait(app->side_loader);
 		if (app->events)
 			ftl_tui_events_wait(app->events);
 		ftl_tui_app_tick(app);

@@ -28,7 +28,8 @@ struct _FtlTuiLoader {
 	char *func;	 /* or the durations of this function's calls alone */
 	gint32 wakes_of; /* or the wakeups of this task alone (-1: not asked) */
 	gint cancel; /* atomic */
-	gint done;   /* atomic */
+	gint done;   /* atomic; set under lock too, for ftl_tui_loader_wait() */
+	GCond ended; /* done set */
 	GMutex lock; /* guards the progress below */
 	guint64 events;
 	gint64 at;
@@ -387,7 +388,10 @@ static gpointer loader_thread(gpointer data)
 	ftl_tui_filter_free(other);
 	l->model = g_steal_pointer(&m);
 	ftl_tui_trim(); /* the reader's chunks and the analyses' scratch are gone */
+	g_mutex_lock(&l->lock);
 	g_atomic_int_set(&l->done, 1);
+	g_cond_broadcast(&l->ended);
+	g_mutex_unlock(&l->lock);
 	return NULL;
 }
 
@@ -406,6 +410,7 @@ static FtlTuiLoader *loader_start(const FtlTuiOptions *opt, FtlTuiIo *io, FtlTui
 	l->first = first;
 	l->at = FTL_TS_NONE;
 	g_mutex_init(&l->lock);
+	g_cond_init(&l->ended);
 	l->thread = g_thread_new(windows || func || wakes_of >= 0 ? "ftlens-side" : tree < 0 ? "ftlens-model"
 										   : "ftlens-tree",
 				 loader_thread, l);
@@ -470,6 +475,14 @@ gboolean ftl_tui_loader_done(FtlTuiLoader *l)
 	return g_atomic_int_get(&l->done) != 0;
 }
 
+void ftl_tui_loader_wait(FtlTuiLoader *l)
+{
+	g_mutex_lock(&l->lock);
+	while (!g_atomic_int_get(&l->done))
+		g_cond_wait(&l->ended, &l->lock);
+	g_mutex_unlock(&l->lock);
+}
+
 void ftl_tui_loader_cancel(FtlTuiLoader *l)
 {
 	g_atomic_int_set(&l->cancel, 1);
@@ -488,6 +501,7 @@ FtlTuiModel *ftl_tui_loader_finish(FtlTuiLoader *l, GError **error)
 		g_array_unref(l->windows);
 	g_free(l->func);
 	g_mutex_clear(&l->lock);
+	g_cond_clear(&l->ended);
 	g_free(l);
 	return m;
 }

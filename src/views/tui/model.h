@@ -236,6 +236,8 @@ void ftl_tui_model_take_tree(FtlTuiModel *to, FtlTuiModel *from, FtlCallTreeGrou
 guint64 ftl_tui_loader_events(FtlTuiLoader *l);
 gint64 ftl_tui_loader_time(FtlTuiLoader *l);
 gboolean ftl_tui_loader_done(FtlTuiLoader *l);
+/* Blocks until the loader is done (ftl_tui_app_settle(): tests). */
+void ftl_tui_loader_wait(FtlTuiLoader *l);
 /* Waits for the thread; the model, or NULL with error (reading failed, or
  * cancelled: FTL_ERROR_CANCELLED is not used, error stays NULL then). Frees l. */
 FtlTuiModel *ftl_tui_loader_finish(FtlTuiLoader *l, GError **error);
