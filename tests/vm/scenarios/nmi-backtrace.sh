@@ -4,7 +4,7 @@
 # keyboard types Alt+SysRq+C on CPU 0, as in oops-module. panic_print=0x40
 # makes the panic send an NMI to CPU 1, which prints its registers with a
 # real "RIP: 0010:func+off/size" and its call trace, beside the panic's
-# own trace through uhid_char_write [uhid] and hid_input_report [hid].
+# own trace through uhid_char_write [uhid] and hid_safe_input_report [hid].
 # Where the RIP lands varies from run to run (chacha_permute, C, or
 # copy_user_enhanced_fast_string, assembly); tests take it from the log.
 # console.log is the output. Helpers and modules come from
