@@ -72,7 +72,7 @@ static gboolean tui_selected(gpointer data, FtlTrace *trace, GError **error)
 
 /* The options that say where to open, checked before the screen comes up. */
 static gboolean tui_start_check(FtlTuiStart *st, const char *at, const char *span_start,
-				const char *span_end, GError **error)
+				const char *span_end, char *const *counters, GError **error)
 {
 	gint id;
 	if (at) {
@@ -97,7 +97,13 @@ static gboolean tui_start_check(FtlTuiStart *st, const char *at, const char *spa
 	}
 	/* a bad pattern is one message before the screen, as in markers */
 	g_autoptr(FtlSpans) spans = span_start ? ftl_spans_new(span_start, span_end, error) : NULL;
-	return !span_start || spans;
+	if (span_start && !spans)
+		return FALSE;
+	/* a bad --counter too, as in timeline */
+	g_autoptr(FtlCounters) c = ftl_counters_new_specs(counters, error);
+	if (!c)
+		g_prefix_error(error, "tui: ");
+	return c != NULL;
 }
 
 /* --view NAME|FILE, read before the screen: a bad one is one message. */
@@ -230,6 +236,7 @@ static gboolean tui_color(const FtlCliGlobals *g)
 	       (!no_color || !*no_color || !g_strcmp0(g->color, "always"));
 }
 
+/* long: its option table is half of it; the checks are tui_start_check()'s */
 gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **error)
 {
 	gboolean ascii = FALSE, mouse = FALSE, no_mouse = FALSE, keys = FALSE;
@@ -285,14 +292,8 @@ gboolean ftl_cmd_tui(const FtlCommand *cmd, int argc, char **argv, GError **erro
 	if (!parsed)
 		return FALSE;
 	FtlTuiStart start = { .marker = marker, .func = func, .panel = panel };
-	if (!tui_start_check(&start, at, span_start, span_end, error))
+	if (!tui_start_check(&start, at, span_start, span_end, counter_specs, error))
 		return FALSE;
-	/* a bad --counter is one message before the screen, as in timeline */
-	g_autoptr(FtlCounters) counters = ftl_counters_new_specs(counter_specs, error);
-	if (!counters) {
-		g_prefix_error(error, "tui: ");
-		return FALSE;
-	}
 	if (keys)
 		return tui_print_keys();
 	if (!ftl_cli_setup(&g, cmd->inputs, argc, argv, error))
