@@ -337,6 +337,14 @@ static guint oops_parse_regs(const char *p, GArray *regs)
 			q++;
 		if (q == v)
 			break;
+		/* "RIP: 0010:foo+0x1/0x2 [mod]": the module is part of the frame */
+		const char *m = q;
+		while (*m == ' ')
+			m++;
+		const char *mend = *m == '[' ? strchr(m, ']') : NULL;
+		if (mend && g_strstr_len(v, q - v, "+0x") && mend - m > 1 &&
+		    !memchr(m, ' ', (gsize)(mend - m)))
+			q = mend + 1;
 		if (regs)
 			oops_reg_add(regs, name, nlen, v, (gsize)(q - v));
 		n++;

@@ -14,7 +14,7 @@ logs="$FTL_TESTDATA/vm/oops/console.log $FTL_TESTDATA/vm/oops-module/console.log
 nlog=$FTL_TESTDATA/vm/nmi-backtrace/console.log
 for l in $logs $nlog; do [ -r "$l" ] || skip_all "no $l"; done
 make_tmpdir
-plan 21
+plan 22
 
 # shellcheck disable=SC2086
 "$FTLENS" oops --json $logs >"$T/oops.json" 2>"$T/err"
@@ -220,6 +220,24 @@ check "vm/nmi-backtrace, RIP and every stack frame: $o_cmp compared, $o_eq equal
 	'[ "$o_cmp" -ge 60 ] && [ $((o_eq + o_eu)) -eq "$o_cmp" ] && [ "$a_mod" -ge 8 ] &&
 	 ! grep -q "eu-addr2line \[" "$T/nmi-all.oracle" &&
 	 [ "$o_skip" -eq "$(json_get "$T/nmi-frames.json" "sum(1 for f in j if not f[\"function\"])")" ]'
+# a register dump's RIP in a module ("RIP: 0010:f+0x1/0x2 [mod]"): its pc
+# keeps the module and has the source the same frame has in the call
+# trace (compared with addr2line above), and is still not the fault
+sed 's/RIP: 0010:[^ ]*$/RIP: 0010:uhid_char_write+0x121\/0x540 [uhid]/' "$nlog" >"$T/modrip.log"
+"$FTLENS" oops --json "$T/modrip.log" >"$T/modrip.json"
+check "a dump's RIP in a module: its pc in uhid's debug file, as the call trace's frame; not the fault" '
+	python3 - "$T/modrip.json" <<-"PY"
+	import json, sys
+	r = json.load(open(sys.argv[1]))["logs"][0]["reports"][0]
+	pcs = [d["pc"] for d in r["register_dumps"] if d["pc"]]
+	fr = [f for st in r["stacks"] for f in st["frames"]
+	      if f["function"] == "uhid_char_write" and f["offset"] == 0x121]
+	print("pcs:", [(p["function"], p["module"], p["symbolized"][:1]) for p in pcs])
+	assert r["fault"] is None, r["fault"]
+	assert len(pcs) == 1 and pcs[0]["module"] == "uhid" and fr, (pcs, len(fr))
+	assert pcs[0]["symbolized"] and pcs[0]["symbolized"] == fr[0]["symbolized"]
+	PY'
+
 # the comparison can fail: the RIP frames with their innermost line one off
 # (a wrong line from ftlens) are all told apart from addr2line
 json_get "$T/nmi-rip-frames.json" "json.dumps([dict(f, symbolized=[dict(s, line=s['line'] + 1) if k == 0 else s for k, s in enumerate(f['symbolized'])]) for f in j])" \
