@@ -129,7 +129,8 @@ if have_input "$lisa" 4; then
 	wait_for "scope 2 of 2" >/dev/null && wait_for "^CPUs" >/dev/null && settled
 	keys Z C-u lisa Enter
 	check "lisa: Z on Sched after zooming the Timeline" \
-		'wait_for "view saved: " && shot lisa-saved && keys 4 && settled &&
+		'wait_for "view saved: " && shot lisa-saved && keys 4 &&
+		 wait_for "\(a cell: " >/dev/null && settled &&
 		 shot lisa-saved-timeline && grep -q "B-A" "$T/lisa-saved-timeline.screen"'
 	check "lisa: q quits cleanly" 'quit'
 	start "'$FTLENS' tui --view lisa '$lisa'"
@@ -140,7 +141,7 @@ if have_input "$lisa" 4; then
 		 wait_for "scope 2 of 2" && wait_for "^Tasks by wait" && settled && shot lisa-reopened &&
 		 same lisa-saved lisa-reopened'
 	check "lisa: the same Timeline window, cursor and marks" \
-		'keys 4 && settled && shot lisa-reopened-timeline &&
+		'keys 4 && wait_for "\(a cell: " >/dev/null && settled && shot lisa-reopened-timeline &&
 		 same lisa-saved-timeline lisa-reopened-timeline && quit'
 fi
 finish
