@@ -169,6 +169,14 @@ static int tep_lazy_try_payload(void)
 		return -1;
 	tep_set_long_size(tep, (guchar)p[0]);
 	tep_set_file_bigendian(tep, p[1] ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	/* tests: the format named SYSTEM/NAME here crashes the child as one
+	 * libtraceevent crashes on would (t3002) */
+	const char *crash = g_getenv("FTLENS_TRIAL_CRASH_FORMAT");
+	if (crash) {
+		g_autofree char *label = tep_format_label(p + 2, nul + 1);
+		if (!strcmp(label, crash))
+			abort();
+	}
 	/* GUARDED: this is the trial child */
 	tep_parse_event(tep, nul + 1, len - (gsize)(nul + 1 - p), p + 2);
 	tep_free(tep);
@@ -218,6 +226,9 @@ FtlTrialResult ftl_tep_format_try(struct tep_handle *tep, const char *sys, const
 {
 	gsize key_len;
 	g_autofree char *key = tep_lazy_key(tep, sys ? sys : "", text, len, &key_len);
+	/* a child that a format before this one crashed is replaced first:
+	 * else every later format of the file would be left out with it */
+	ftl_tep_trials_ready();
 	return ftl_tep_memo_try(TEP_LAZY_TRY, key, key_len);
 }
 

@@ -23,7 +23,7 @@ make_tmpdir
 V=$FTL_TESTDATA/vm/raw
 [ -d "$V/raw" ] || skip_all "rig fixture $V/raw missing"
 R=$FTL_REAL_DATA/raw
-plan 33
+plan 34
 
 norm() {
 	awk '{ t = $1; split(t, p, "."); ns = p[2] + 0; us = int((ns + 500) / 1000); s = p[1]
@@ -236,6 +236,23 @@ rc=$(run_bad)
 check "a print fmt libtraceevent crashes on: exit 0, a note naming it, its events still sched_switch" \
 	'[ $rc -eq 0 ] && grep -q "sched_switch/format'\'': its print fmt is damaged in a way libtraceevent 1.7 crashes on" "$T/out" &&
 	! grep -q "event id $id" "$T/out" && grep -q "^ *[0-9][0-9]* *sched_switch" "$T/out"'
+fresh
+# a format that crashes the format child (made to, FTLENS_TRIAL_CRASH_FORMAT)
+# is left out alone: the child is replaced, and the formats read after it
+# (ten more systems of sched_switch's copies) are tried and parsed
+sw=$T/bad/events/sched/sched_switch/format
+mkdir -p "$T/bad/events/zz/crash_me"
+sed 's/^name: .*/name: crash_me/; s/^ID: .*/ID: 9990/' "$sw" >"$T/bad/events/zz/crash_me/format"
+for k in 0 1 2 3 4 5 6 7 8 9; do
+	mkdir -p "$T/bad/events/zz$k/fine$k"
+	sed "s/^name: .*/name: fine$k/; s/^ID: .*/ID: 999$k/" "$sw" >"$T/bad/events/zz$k/fine$k/format"
+done
+FTLENS_TRIAL_CRASH_FORMAT=zz/crash_me "$FTLENS" info "$T/bad" >"$T/out" 2>&1
+rc=$?
+check "a format that crashes the child: that one left out, the formats after it parsed" \
+	'[ $rc -eq 0 ] && [ "$(grep -c "crashes on this format" "$T/out")" = 1 ] &&
+	 grep -q "zz/crash_me/format.: libtraceevent crashes on this format" "$T/out" &&
+	 grep -q "^ *[0-9][0-9]* *sched_switch" "$T/out"'
 fresh
 echo "this is not a header page" >"$T/bad/events/header_page"
 rc=$(run_bad)
