@@ -620,8 +620,6 @@ static void raw_mark_crashing_formats(struct tep_handle *tep, GPtrArray *formats
 			f->emptied = TRUE;
 		}
 	}
-	if (formats->len)
-		ftl_tep_trials_ready();
 	for (guint i = 0; i < formats->len; i++) {
 		RawFormat *f = g_ptr_array_index(formats, i);
 		if (!f->refused &&
@@ -827,10 +825,11 @@ static gboolean raw_add_sources(FtlTrace *trace, FtlRawParts *parts, struct tep_
 		rc->dec = ftl_tep_decoder_new(tep, trace, rc->base.path);
 		for (guint j = 0; j < parts->formats->len; j++) {
 			const RawFormat *fmt = g_ptr_array_index(parts->formats, j);
+			if (!fmt->refused && !fmt->crashes && !fmt->failed)
+				continue;
 			gint id = ftl_tep_format_id(fmt->text);
 			/* NO FILE DATA: a lookup by id (another file of the id may have parsed) */
-			if ((fmt->refused || fmt->crashes || fmt->failed) && id >= 0 &&
-			    !tep_find_event(tep, id))
+			if (id >= 0 && !tep_find_event(tep, id))
 				ftl_tep_decoder_reject(rc->dec, id, fmt->sys, fmt->text);
 		}
 		rc->pages = ftl_pages_new((guint)geo->hp.commit_size, geo->big_endian,

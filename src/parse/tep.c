@@ -328,7 +328,8 @@ FtlTrialResult ftl_tep_lazy_fork(FtlTepLazy *lazy, FtlTepLazyOpen open, gpointer
 void ftl_tep_lazy_start(FtlTepLazy *lazy, struct tep_handle *tep)
 {
 	/* the process's child tries the formats; one forked now when it has
-	 * none fit to */
+	 * none fit to, before the file's reader threads start (each try
+	 * readies it too, for a child a format crashed later) */
 	if (lazy->formats->len)
 		ftl_tep_trials_ready();
 	/* chained by id, the file's order kept within an id */
