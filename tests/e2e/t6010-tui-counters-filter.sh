@@ -104,13 +104,12 @@ if have_input "$IDLE" 4; then
 		 grep -q "^ftlens: tui: --counter .cpu idle.: expected EVENT:FIELD" "$T/err"'
 	# one that draws nothing ends the TUI once the trace is read, with
 	# sched's error (the pane's own command: no shell takes keys)
-	rm -f "$T/crc"
-	tm new-session -d -s nocounter -x 110 -y 30 \
-		"cd '$T' && NO_COLOR=1 '$FTLENS' tui --counter nosuch:x '$IDLE' 2>'$T/cerr'; echo \$? >'$T/crc'"
-	_i=0
-	while [ ! -s "$T/crc" ] && [ $_i -lt 200 ]; do sleep 0.1; _i=$((_i + 1)); done
+	tm kill-session -t tui 2>/dev/null
+	tm new-session -d -s tui -x 110 -y 30 \
+		"cd '$T' && NO_COLOR=1 '$FTLENS' tui --counter nosuch:x '$IDLE' 2>'$T/cerr'"
 	check "a --counter that draws nothing: the TUI ends with sched's error, exit 1" \
-		'diag "$(cat "$T/cerr")"; [ "$(cat "$T/crc")" = 1 ] &&
+		'tmux_wait_dead && diag "$(cat "$T/cerr")" &&
+		 [ "$(tm display -p -t tui "#{pane_dead_status}")" = 1 ] &&
 		 grep -q "^ftlens: tui: --counter nosuch:x: no nosuch event in .*trappy_arm64_6cpu_idle_trace.dat" "$T/cerr"'
 fi
 if have_input "$FREQ" 1; then
