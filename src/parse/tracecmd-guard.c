@@ -34,7 +34,9 @@
 #include "parse/trial.h"
 #include "util/fdio.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,15 +80,69 @@ int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
 	return next(tep, kallsyms);
 }
 
+/* The descriptors of this process open on the file st names, in fds (at
+ * most max of them; the count is returned, -1 when /proc cannot say). */
+static int guard_fds_on(const struct stat *st, int *fds, int max)
+{
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		return -1;
+	int n = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		struct stat fst;
+		char *end;
+		long fd = strtol(de->d_name, &end, 10);
+		if (*end || end == de->d_name || fd == dirfd(d) ||
+		    fstatat(dirfd(d), de->d_name, &fst, 0) != 0)
+			continue;
+		if (fst.st_dev == st->st_dev && fst.st_ino == st->st_ino && n < max)
+			fds[n++] = (int)fd;
+	}
+	closedir(d);
+	return n;
+}
+
+#define GUARD_FDS_MAX 16
+
+/* The descriptor libtracecmd opened for handle, found as the one on the
+ * file that was not open before; kept as the handle's private data (plus
+ * one: NULL is "not found"), so that a handle parked by
+ * ftl_tracecmd_discard() does not keep its descriptor. Nothing is kept
+ * when it is not the only new one (another thread opened the file too). */
+static void guard_note_fd(struct tracecmd_input *handle, const struct stat *st, const int *before,
+			  int n_before)
+{
+	int after[GUARD_FDS_MAX], found = -1;
+	int n = guard_fds_on(st, after, GUARD_FDS_MAX);
+	for (int i = 0; i < n; i++) {
+		gboolean old = FALSE;
+		for (int j = 0; j < n_before && !old; j++)
+			old = before[j] == after[i];
+		if (old)
+			continue;
+		if (found >= 0)
+			return;
+		found = after[i];
+	}
+	if (found >= 0)
+		tracecmd_set_private(handle, GINT_TO_POINTER(found + 1));
+}
+
 /* tracecmd_open_head() with the formats kept in lazy, and kallsyms when
  * kallsyms. */
 static struct tracecmd_input *guard_open_lazy(const char *path, FtlTepLazy *lazy,
 					      gboolean kallsyms)
 {
+	struct stat st;
+	int before[GUARD_FDS_MAX];
+	int n_before = stat(path, &st) == 0 ? guard_fds_on(&st, before, GUARD_FDS_MAX) : -1;
 	guard_lazy = lazy;
 	guard_keep_kallsyms = kallsyms;
 	struct tracecmd_input *handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	guard_lazy = NULL;
+	if (handle && n_before >= 0 && n_before < GUARD_FDS_MAX)
+		guard_note_fd(handle, &st, before, n_before);
 	return handle;
 }
 
@@ -252,6 +308,13 @@ FtlTracecmdResult ftl_tracecmd_init_data(struct tracecmd_input *handle, GString 
 
 void ftl_tracecmd_discard(struct tracecmd_input *handle)
 {
+	/* the handle is never read again: its descriptor is given back (a
+	 * fuzz campaign parks thousands) */
+	int fd = GPOINTER_TO_INT(tracecmd_get_private(handle)) - 1;
+	if (fd >= 0) {
+		close(fd);
+		tracecmd_set_private(handle, NULL);
+	}
 	if (!guard_parked)
 		guard_parked = g_ptr_array_new();
 	g_ptr_array_add(guard_parked, handle);
