@@ -36,6 +36,7 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,8 +81,9 @@ int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
 	return next(tep, kallsyms);
 }
 
-/* The descriptors of this process open on the file st names, in fds (at
- * most max of them; the count is returned, -1 when /proc cannot say). */
+/* The descriptors of this process open on the file st names without
+ * close-on-exec (libtracecmd's: ftlens opens its own with O_CLOEXEC), in
+ * fds (at most max of them); the count, or -1 when /proc cannot say. */
 static int guard_fds_on(const struct stat *st, int *fds, int max)
 {
 	DIR *d = opendir("/proc/self/fd");
@@ -94,9 +96,11 @@ static int guard_fds_on(const struct stat *st, int *fds, int max)
 		char *end;
 		long fd = strtol(de->d_name, &end, 10);
 		if (*end || end == de->d_name || fd == dirfd(d) ||
-		    fstatat(dirfd(d), de->d_name, &fst, 0) != 0)
+		    fstatat(dirfd(d), de->d_name, &fst, 0) != 0 || fst.st_dev != st->st_dev ||
+		    fst.st_ino != st->st_ino)
 			continue;
-		if (fst.st_dev == st->st_dev && fst.st_ino == st->st_ino && n < max)
+		int fl = fcntl((int)fd, F_GETFD);
+		if (fl >= 0 && !(fl & FD_CLOEXEC) && n < max)
 			fds[n++] = (int)fd;
 	}
 	closedir(d);
@@ -105,13 +109,9 @@ static int guard_fds_on(const struct stat *st, int *fds, int max)
 
 #define GUARD_FDS_MAX 16
 
-/* The descriptor libtracecmd opened for handle, found as the one on the
- * file that was not open before; kept as the handle's private data (plus
- * one: NULL is "not found"), so that a handle parked by
- * ftl_tracecmd_discard() does not keep its descriptor. Nothing is kept
- * when it is not the only new one (another thread opened the file too). */
-static void guard_note_fd(struct tracecmd_input *handle, const struct stat *st, const int *before,
-			  int n_before)
+/* The descriptor libtracecmd opened on st's file in the call after before
+ * was listed: the only one not open then, or -1 (none, or more than one). */
+static int guard_new_fd(const struct stat *st, const int *before, int n_before)
 {
 	int after[GUARD_FDS_MAX], found = -1;
 	int n = guard_fds_on(st, after, GUARD_FDS_MAX);
@@ -122,15 +122,20 @@ static void guard_note_fd(struct tracecmd_input *handle, const struct stat *st, 
 		if (old)
 			continue;
 		if (found >= 0)
-			return;
+			return -1;
 		found = after[i];
 	}
-	if (found >= 0)
-		tracecmd_set_private(handle, GINT_TO_POINTER(found + 1));
+	return found;
 }
 
 /* tracecmd_open_head() with the formats kept in lazy, and kallsyms when
- * kallsyms. */
+ * kallsyms. The descriptor it opens is looked for (files are opened in
+ * the main thread only, as guard_lazy says): kept as the handle's private
+ * data (plus one: NULL is "not known"), so that a handle parked by
+ * ftl_tracecmd_discard() gives it back; and closed when the open fails,
+ * since libtracecmd 1.3 does not close it when tracecmd_alloc_fd() refuses
+ * the file's first bytes. A process that opens thousands of damaged files
+ * (a fuzz campaign) kept them all. */
 static struct tracecmd_input *guard_open_lazy(const char *path, FtlTepLazy *lazy,
 					      gboolean kallsyms)
 {
@@ -141,8 +146,12 @@ static struct tracecmd_input *guard_open_lazy(const char *path, FtlTepLazy *lazy
 	guard_keep_kallsyms = kallsyms;
 	struct tracecmd_input *handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	guard_lazy = NULL;
-	if (handle && n_before >= 0 && n_before < GUARD_FDS_MAX)
-		guard_note_fd(handle, &st, before, n_before);
+	int fd = n_before >= 0 && n_before < GUARD_FDS_MAX ? guard_new_fd(&st, before, n_before)
+							   : -1;
+	if (fd >= 0 && handle)
+		tracecmd_set_private(handle, GINT_TO_POINTER(fd + 1));
+	else if (fd >= 0)
+		close(fd);
 	return handle;
 }
 
