@@ -16,7 +16,7 @@
  * busy function of a trace added up to tens of MiB. */
 struct _FtlPctlHist {
 	guint16 lo, n;
-	guint32 count[];
+	guint64 count[]; /* 64 bits: a bucket of a busy function can pass 2^32 */
 };
 
 guint64 ftl_pctl_rank(guint64 count, guint pct)
@@ -65,7 +65,7 @@ static gint64 pctl_bucket_value(guint b, gint64 min, gint64 max)
 }
 
 /* Counts n values in bucket b, widening the histogram's range to reach it. */
-static void pctl_hist_add(FtlPctlHist **hp, guint b, guint32 n)
+static void pctl_hist_add(FtlPctlHist **hp, guint b, guint64 n)
 {
 	FtlPctlHist *h = *hp;
 	if (!h || b < h->lo || b >= (guint)h->lo + h->n) {

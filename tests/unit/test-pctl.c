@@ -150,11 +150,48 @@ static void test_histo_merge(void)
 	}
 }
 
+/* A bucket past 2^32 values (a function called five billion times with
+ * one duration): merged stores count it whole, percentiles and the
+ * buckets' counts see every value. */
+static void test_bucket_past_32_bits(void)
+{
+	FtlPctlStore a = { 0 }, b = { 0 };
+	guint64 na = 0, nb = 0;
+	/* 300 values of 1000 ns, one of 5 ns: a histogram */
+	for (guint i = 0; i < 301; i++)
+		ftl_pctl_store_add(&a, ++na, 5, 1000, i ? 1000 : 5);
+	/* doubling: a = a + a (through b) until past 2^32 */
+	while (na <= G_MAXUINT32) {
+		ftl_pctl_store_clear(&b, nb);
+		nb = 0;
+		ftl_pctl_store_merge(&b, nb, 0, &a, na, 5);
+		nb = na;
+		ftl_pctl_store_merge(&a, na, 5, &b, nb, 5);
+		na += nb;
+	}
+	guint pos = 0;
+	gint64 lo, hi;
+	guint64 n, sum = 0, big = 0;
+	while (ftl_pctl_store_next_bucket(&a, na, 5, &pos, &lo, &hi, &n)) {
+		sum += n;
+		if (lo <= 1000 && 1000 < hi)
+			big = n;
+	}
+	CU_ASSERT_EQUAL(sum, na);
+	CU_ASSERT(big > G_MAXUINT32);
+	CU_ASSERT_EQUAL(big, na - na / 301);
+	/* the 1st percentile: the 5 ns values are under 1% */
+	CU_ASSERT(ftl_pctl_store_value(&a, na, 5, 1000, 1) >= 992);
+	ftl_pctl_store_clear(&a, na);
+	ftl_pctl_store_clear(&b, nb);
+}
+
 static const UnitTest tests[] = {
 	{ "rank", test_rank },
 	{ "definition", test_definition },
 	{ "funcstats_is_histo", test_funcstats_is_histo },
 	{ "histo_merge", test_histo_merge },
+	{ "bucket_past_32_bits", test_bucket_past_32_bits },
 	{ NULL, NULL },
 };
 
