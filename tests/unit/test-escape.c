@@ -142,6 +142,17 @@ static void test_width_and_fit(void)
 	CU_ASSERT_EQUAL(ftl_escape_tail("ab", 0), 2);
 }
 
+static void test_plain_len(void)
+{
+	CU_ASSERT_EQUAL(ftl_escape_plain_len(""), 0);
+	CU_ASSERT_EQUAL(ftl_escape_plain_len(" ~az{}"), 6);
+	/* every byte outside 0x20-0x7e stops it */
+	for (guint b = 1; b < 256; b++) {
+		char s[4] = { 'a', (char)b, 'b', 0 };
+		CU_ASSERT_EQUAL(ftl_escape_plain_len(s), b >= 0x20 && b < 0x7f ? 3 : 1);
+	}
+}
+
 static const UnitTest tests[] = {
 	{ "plain text is copied", test_plain },
 	{ "C0 controls and DEL", test_c0_and_del },
@@ -153,6 +164,7 @@ static const UnitTest tests[] = {
 	{ "append and fputs", test_append_and_fputs },
 	{ "escaping in place what was appended raw", test_since },
 	{ "terminal width and fit", test_width_and_fit },
+	{ "printable ASCII runs", test_plain_len },
 	{ NULL, NULL },
 };
 
