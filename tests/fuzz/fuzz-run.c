@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analysis/calltree.h"
@@ -46,6 +47,7 @@ FtlReadOptions fuzz_read = { 1, 0 };
 static int fuzz_fds[FUZZ_SLOTS] = { -1, -1, -1, -1 };
 static char fuzz_paths[FUZZ_SLOTS][64];
 static char *fuzz_scratch;
+static int fuzz_scratch_fd = -1; /* open on fuzz_scratch once written to */
 
 #ifndef FTL_FUZZING
 static void fuzz_json_selftest(void);
@@ -259,15 +261,43 @@ const char *fuzz_scratch_reset(void)
 	return fuzz_scratch;
 }
 
+/* Makes the directories of relpath below the directory open at dfd, as
+ * g_mkdir_with_parents() does with its whole path; FALSE when one is not
+ * a directory and cannot be made one. */
+static gboolean fuzz_mkdirs_at(int dfd, const char *relpath)
+{
+	g_autofree char *prefix = g_strdup(relpath);
+	for (char *slash = strchr(prefix, '/'); slash; slash = strchr(slash + 1, '/')) {
+		if (slash == prefix || slash[-1] == '/')
+			continue; /* "a//b": one component */
+		*slash = 0;
+		struct stat st;
+		if (mkdirat(dfd, prefix, 0700) < 0 &&
+		    (errno != EEXIST || fstatat(dfd, prefix, &st, 0) < 0 || !S_ISDIR(st.st_mode)))
+			return FALSE;
+		*slash = '/';
+	}
+	return TRUE;
+}
+
 void fuzz_scratch_write(const char *relpath, const guint8 *data, size_t size)
 {
-	g_autofree char *path = g_build_filename(fuzz_scratch, relpath, NULL);
-	g_autofree char *dir = g_path_get_dirname(path);
-	if (g_mkdir_with_parents(dir, 0700) < 0)
-		return; /* a name that is a file already: the section is dropped */
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return;
+	/* from the scratch directory: g_mkdir_with_parents() and a path
+	 * tested and made every component of the whole path, /dev and
+	 * /dev/shm included, for each file of each input */
+	if (fuzz_scratch_fd < 0)
+		fuzz_scratch_fd = open(fuzz_scratch, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = openat(fuzz_scratch_fd, relpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		/* its directories made (even when the name then fails, as
+		 * before), or a name that is a file already: dropped */
+		if (!fuzz_mkdirs_at(fuzz_scratch_fd, relpath))
+			return;
+		fd = openat(fuzz_scratch_fd, relpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			    0600);
+		if (fd < 0)
+			return;
+	}
 	fuzz_write_all(fd, data, size);
 	close(fd);
 }
