@@ -32,6 +32,7 @@
 #include "util/escape.h"
 #include "util/fdio.h"
 #include "util/linereader.h"
+#include "util/nocov.h"
 #include "views/diff.h"
 #include "views/dump.h"
 #include "views/graph.h"
@@ -366,16 +367,11 @@ static void fuzz_fail(const char *what, const char *why, const char *s, size_t n
 }
 
 /* The output checks' branches are not the product's: kept out of the
- * coverage the fuzzer steers by (clang), as those of json-glib's parser,
- * which the JSON one replaced, were; they ran on every byte of every
- * output. */
-#ifdef __clang__
-#define FUZZ_UNSEEN __attribute__((no_sanitize("coverage")))
-#else
-#define FUZZ_UNSEEN
-#endif
+ * coverage the fuzzer steers by (FTL_NO_COVERAGE), as those of
+ * json-glib's parser, which the JSON one replaced, were; they ran on
+ * every byte of every output. */
 
-FUZZ_UNSEEN void fuzz_check_text(const char *what, const char *s, size_t n, gboolean allow_tab)
+FTL_NO_COVERAGE void fuzz_check_text(const char *what, const char *s, size_t n, gboolean allow_tab)
 {
 	g_assert(s[n] == 0);
 	const char *bad;
@@ -398,14 +394,14 @@ FUZZ_UNSEEN void fuzz_check_text(const char *what, const char *s, size_t n, gboo
 	}
 }
 
-FUZZ_UNSEEN static const char *fuzz_json_ws(const char *p, const char *e)
+FTL_NO_COVERAGE static const char *fuzz_json_ws(const char *p, const char *e)
 {
 	while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
 		p++;
 	return p;
 }
 
-FUZZ_UNSEEN static const char *fuzz_json_digits(const char *p, const char *e)
+FTL_NO_COVERAGE static const char *fuzz_json_digits(const char *p, const char *e)
 {
 	while (p < e && g_ascii_isdigit(*p))
 		p++;
@@ -413,7 +409,7 @@ FUZZ_UNSEEN static const char *fuzz_json_digits(const char *p, const char *e)
 }
 
 /* The string at p (its opening quote): its end, or NULL with *why. */
-FUZZ_UNSEEN static const char *fuzz_json_string(const char *p, const char *e, const char **why)
+FTL_NO_COVERAGE static const char *fuzz_json_string(const char *p, const char *e, const char **why)
 {
 	for (p++;;) {
 		while (p < e && *p != '"' && *p != '\\' && (guchar)*p >= 0x20)
@@ -447,7 +443,7 @@ FUZZ_UNSEEN static const char *fuzz_json_string(const char *p, const char *e, co
 }
 
 /* The number or true, false, null at p: its end, or NULL with *why. */
-FUZZ_UNSEEN static const char *fuzz_json_scalar(const char *p, const char *e, const char **why)
+FTL_NO_COVERAGE static const char *fuzz_json_scalar(const char *p, const char *e, const char **why)
 {
 	static const char *const words[] = { "true", "false", "null" };
 	for (guint w = 0; w < G_N_ELEMENTS(words); w++) {
@@ -482,7 +478,7 @@ FUZZ_UNSEEN static const char *fuzz_json_scalar(const char *p, const char *e, co
  * it is not, with why, or -1. Builds nothing: the tree json-glib's parser
  * built and freed for every JSON output was most of what checking one
  * cost. Nesting is kept in a string of '[' and '{', not on the stack. */
-FUZZ_UNSEEN static gssize fuzz_json_invalid(const char *s, size_t n, const char **why)
+FTL_NO_COVERAGE static gssize fuzz_json_invalid(const char *s, size_t n, const char **why)
 {
 	const char *p = s, *e = s + n;
 	g_autoptr(GString) open = g_string_new(NULL);
