@@ -152,6 +152,13 @@ gsize ftl_escape_width(const char *s)
 {
 	gsize w = 0;
 	for (const char *p = s; *p; p = g_utf8_next_char(p)) {
+		/* printable ASCII, a column a byte, counted in one go (a
+		 * table's cells are measured again and again) */
+		gsize run = ftl_escape_plain_len(p);
+		w += run;
+		p += run;
+		if (!*p)
+			break;
 		if ((guchar)*p < 0x80)
 			w++;
 		else
@@ -180,6 +187,12 @@ gsize ftl_escape_tail(const char *s, gsize cols)
 	gsize w = ftl_escape_width(s);
 	const char *p = s;
 	while (*p && w > cols) {
+		gsize run = MIN(ftl_escape_plain_len(p), w - cols);
+		if (run) { /* printable ASCII: a column a byte */
+			w -= run;
+			p += run;
+			continue;
+		}
 		w -= (guchar)*p < 0x80 ? 1 : escape_unichar_cols(g_utf8_get_char(p));
 		p = g_utf8_next_char(p);
 	}
