@@ -5,8 +5,10 @@
 # executions, from a copy of the committed corpus, at nice 19. CPU time, not
 # wall time: on a shared machine the wall clock measures the neighbours.
 #
-# usage: bench/fuzz-cost.sh -b BUILD [-n RUNS] [-o FLAGS] [TARGET...]
+# usage: bench/fuzz-cost.sh -b BUILD [-c DIR] [-n RUNS] [-o FLAGS] [TARGET...]
 #   -b BUILD  a build with libFuzzer targets (--enable-fuzzing[=fast])
+#   -c DIR    the corpus of TARGET is DIR/TARGET (a campaign's work
+#             directory; default: the committed tests/fuzz/corpus)
 #   -n RUNS   executions per target (default 3000; the corpus first)
 #   -o FLAGS  more libFuzzer flags (e.g. "-entropic=0 -reload=0")
 #   TARGET    as bench/fuzz.sh (default: all)
@@ -14,10 +16,11 @@
 # executions per second one whole core would give, the wall seconds and
 # the executions per wall second.
 set -u
-build='' runs=3000 flags=''
-while getopts b:n:o: opt; do
+build='' corpus='' runs=3000 flags=''
+while getopts b:c:n:o: opt; do
 	case $opt in
 	b) build=$OPTARG ;;
+	c) corpus=$OPTARG ;;
 	n) runs=$OPTARG ;;
 	o) flags=$OPTARG ;;
 	*) sed -n 's/^# \{0,1\}//; /^usage/,/^Prints/p' "$0" >&2; exit 2 ;;
@@ -25,6 +28,7 @@ while getopts b:n:o: opt; do
 done
 shift $((OPTIND - 1))
 src=$(cd "$(dirname "$0")/.." && pwd)
+corpus=${corpus:-$src/tests/fuzz/corpus}
 targets=${*:-text tcreport percpu tracedat rawdir stack console options index filter tui}
 ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:quarantine_size_mb=16:malloc_context_size=10:detect_leaks=0}
 export ASAN_OPTIONS
@@ -34,7 +38,7 @@ printf '%-9s %8s %8s %8s %10s %7s %7s\n' target execs cpu_s ms/exec exec/s/core 
 for t in $targets; do
 	w=$(mktemp -d) || exit 1
 	mkdir "$w/c"
-	cp "$src/tests/fuzz/corpus/$t"/* "$w/c"/ 2>/dev/null
+	cp "$corpus/$t"/* "$w/c"/ 2>/dev/null
 	# -seed=1: the same mutations each time, so that builds compare
 	# shellcheck disable=SC2086
 	/usr/bin/time -f "%U %S %e" -o "$w/time" nice -n 19 "$build/tests/fuzz/fuzz-$t" -seed=1 \

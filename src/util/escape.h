@@ -45,6 +45,11 @@ void ftl_escape_fputs(const char *s, FILE *out);
  * separators): for writers with an escape syntax of their own (JSON). */
 gboolean ftl_escape_is_hidden(gunichar u);
 
+/* How many bytes of printable ASCII (0x20-0x7e) s starts with: the bytes
+ * a loop over text may skip when it only looks at the others (controls,
+ * DEL, multibyte characters, the NUL at the end). */
+gsize ftl_escape_plain_len(const char *s);
+
 /* The number of terminal columns the valid UTF-8 text s takes: wide
  * (East Asian) characters count two, combining marks none. For text
  * ftl_escape() made, or the program's own. */

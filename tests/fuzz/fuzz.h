@@ -72,7 +72,9 @@ gboolean fuzz_run_trace_with(FtlTrace *trace, guint sel, const FtlConsumerClass 
 
 /* Output checks (abort on failure). Text and CSV: valid UTF-8 with no
  * control character but LF (and TAB where allow_tab), no C1 or bidi control
- * (util/escape.h's policy). JSON: the same for its bytes, and it parses. */
+ * (util/escape.h's policy). JSON: the same for its bytes, and it is JSON
+ * text by RFC 8259 (and, in a replay build, json-glib parses it). s[n] is
+ * a NUL (a GString's, open_memstream's). */
 void fuzz_check_text(const char *what, const char *s, size_t n, gboolean allow_tab);
 void fuzz_check_json(const char *what, const char *s, size_t n);
 

@@ -142,6 +142,54 @@ static void test_width_and_fit(void)
 	CU_ASSERT_EQUAL(ftl_escape_tail("ab", 0), 2);
 }
 
+static void test_plain_len(void)
+{
+	CU_ASSERT_EQUAL(ftl_escape_plain_len(""), 0);
+	CU_ASSERT_EQUAL(ftl_escape_plain_len(" ~az{}"), 6);
+	/* every byte outside 0x20-0x7e stops it */
+	for (guint b = 1; b < 256; b++) {
+		char s[4] = { 'a', (char)b, 'b', 0 };
+		CU_ASSERT_EQUAL(ftl_escape_plain_len(s), b >= 0x20 && b < 0x7f ? 3 : 1);
+	}
+}
+
+/* The width and the tail as one character at a time gives them. */
+static gsize ref_cols(const char *p)
+{
+	if ((guchar)*p < 0x80)
+		return 1;
+	gunichar u = g_utf8_get_char(p);
+	return g_unichar_iszerowidth(u) ? 0 : g_unichar_iswide(u) ? 2 : 1;
+}
+
+static void test_width_random(void)
+{
+	/* ASCII, controls, DEL, e-acute, a combining accent, CJK, an emoji */
+	static const char *const parts[] = { "a", "Z", " ", "~", "\t", "\x1b", "\x7f",
+					     "\xc3\xa9", "\xcc\x81", "\xe6\x97\xa5",
+					     "\xf0\x9f\x98\x80", "abcdefgh" };
+	GRand *rnd = g_rand_new_with_seed(31);
+	for (guint i = 0; i < 2000; i++) {
+		g_autoptr(GString) s = g_string_new(NULL);
+		guint n = (guint)g_rand_int_range(rnd, 0, 24);
+		for (guint k = 0; k < n; k++)
+			g_string_append(s, parts[g_rand_int_range(rnd, 0, G_N_ELEMENTS(parts))]);
+		gsize want = 0;
+		for (const char *p = s->str; *p; p = g_utf8_next_char(p))
+			want += ref_cols(p);
+		CU_ASSERT_EQUAL(ftl_escape_width(s->str), want);
+		gsize cols = (gsize)g_rand_int_range(rnd, 0, (gint)want + 2);
+		gsize left = want;
+		const char *p = s->str;
+		while (*p && left > cols) {
+			left -= ref_cols(p);
+			p = g_utf8_next_char(p);
+		}
+		CU_ASSERT_EQUAL(ftl_escape_tail(s->str, cols), (gsize)(p - s->str));
+	}
+	g_rand_free(rnd);
+}
+
 static const UnitTest tests[] = {
 	{ "plain text is copied", test_plain },
 	{ "C0 controls and DEL", test_c0_and_del },
@@ -153,6 +201,8 @@ static const UnitTest tests[] = {
 	{ "append and fputs", test_append_and_fputs },
 	{ "escaping in place what was appended raw", test_since },
 	{ "terminal width and fit", test_width_and_fit },
+	{ "printable ASCII runs", test_plain_len },
+	{ "width and tail of random text, as a character at a time", test_width_random },
 	{ NULL, NULL },
 };
 
