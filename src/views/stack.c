@@ -14,7 +14,14 @@ char *ftl_stack_view_bar(gint64 size, gint64 max)
 {
 	gint64 n = 0;
 	if (size > 0 && max > 0) {
-		n = (size * FTL_STACK_BAR_WIDTH + max / 2) / max;
+		if (size <= (G_MAXINT64 - max / 2) / FTL_STACK_BAR_WIDTH) {
+			n = (size * FTL_STACK_BAR_WIDTH + max / 2) / max;
+		} else {
+			/* a size past 3 * 10^17 bytes (a damaged table): the
+			 * ratio in doubles, whose error is far below a column */
+			double r = (double)size * FTL_STACK_BAR_WIDTH / (double)max + 0.5;
+			n = (gint64)MIN(r, (double)FTL_STACK_BAR_WIDTH);
+		}
 		n = CLAMP(n, 1, FTL_STACK_BAR_WIDTH);
 	}
 	char *bar = g_malloc((gsize)n + 1);
