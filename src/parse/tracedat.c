@@ -125,6 +125,7 @@ typedef struct {
 	gint n_cpus;
 	struct tep_record **heads; /* the next record of each CPU, NULL when drained */
 	gboolean *drained;
+	guint64 *next_off; /* past the file offset of each CPU's last record (0: none) */
 	int page_size;	   /* the file header's ring-buffer page size */
 	gint64 data_start; /* where a page's events start: after its header */
 } TracedatSource;
@@ -381,6 +382,33 @@ static void tracedat_bad_page(gpointer data, guint32 cpu, const char *what)
 
 /* ---- the reader over libtracecmd's records ------------------------------- */
 
+/* CPU c's next record from libtracecmd, or NULL when the CPU is drained.
+ * A CPU's records lie at rising file offsets (its pages in order, the
+ * events of a page in order): one at or before the last is libtracecmd
+ * reading a page again, which a damaged page makes it do without end (a
+ * 20 KB file gave events for as long as it ran, trace-cmd report too), so
+ * the CPU ends there with a diagnostic. */
+static struct tep_record *tracedat_tracecmd_read(TracedatSource *ts, gint c)
+{
+	struct tep_record *r = tracecmd_read_data(ts->handle, c);
+	if (!r)
+		return NULL;
+	if (ts->next_off[c] && r->offset < ts->next_off[c]) {
+		char where[160];
+		gint n = g_snprintf(where, sizeof where,
+				    "CPU %d, file offset %llu: libtracecmd reads a page again (the "
+				    "last record was at %" G_GUINT64_FORMAT
+				    "); the rest of the CPU is skipped",
+				    c, (unsigned long long)r->offset, ts->next_off[c] - 1);
+		ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_BAD_PAGE,
+			      &(FtlDiagLoc){ ts->base.path, 0, c }, where, (gsize)MIN(n, 159), 0);
+		tracedat_record_free(r);
+		return NULL;
+	}
+	ts->next_off[c] = (guint64)r->offset + 1;
+	return r;
+}
+
 static struct tep_record *tracedat_tracecmd_next(TracedatSource *ts)
 {
 	g_clear_pointer(&ts->cur, tracedat_record_free);
@@ -388,7 +416,7 @@ static struct tep_record *tracedat_tracecmd_next(TracedatSource *ts)
 	gint best = -1;
 	for (gint c = 0; c < ts->n_cpus; c++) {
 		if (!ts->heads[c] && !ts->drained[c]) {
-			ts->heads[c] = tracecmd_read_data(ts->handle, c);
+			ts->heads[c] = tracedat_tracecmd_read(ts, c);
 			if (!ts->heads[c])
 				ts->drained[c] = TRUE;
 		}
@@ -465,6 +493,7 @@ static void tracedat_free(FtlSource *src)
 		g_clear_pointer(&ts->heads[c], tracedat_record_free);
 	g_free(ts->heads);
 	g_free(ts->drained);
+	g_free(ts->next_off);
 	if (ts->own_handle)
 		tracecmd_close(ts->handle);
 	tracedat_file_unref(ts->file);
@@ -555,6 +584,7 @@ static void tracedat_use_tracecmd(TracedatSource *ts, struct tracecmd_input *han
 	ts->n_cpus = MAX(MIN(tep_get_cpus(ts->tep), tracecmd_cpus(handle)), 0);
 	ts->heads = g_new0(struct tep_record *, MAX(ts->n_cpus, 1));
 	ts->drained = g_new0(gboolean, MAX(ts->n_cpus, 1));
+	ts->next_off = g_new0(guint64, MAX(ts->n_cpus, 1));
 	for (gint c = 0; c < ts->n_cpus; c++)
 		ts->drained[c] = TRUE;
 	/* libtracecmd 1.3 indexes the handle's per-CPU data by CPU number (a

@@ -15,7 +15,7 @@
 #   unknown, the rest of the file is read.
 . "$(dirname "$0")/lib.sh"
 make_tmpdir
-plan 20
+plan 21
 
 # one_error NAME FILE: exit 1 and one stderr line naming FILE as damaged
 # (the message in $T/NAME.err)
@@ -124,6 +124,17 @@ check "a refused format's events are counted as bad_format, naming sched/sched_s
 	 json_get "$T/asc.json" "j[\"diagnostics\"][\"bad_format\"][\"first_text\"]" |
 		grep -q "^event id 314 (sched/sched_switch, its format left out)" &&
 	 ! json_get "$T/asc.json" "j[\"diagnostics\"][\"unknown_event\"][\"first_text\"]" | grep -q "event id 314 "'
+
+# fuzz-tracedat's find (a timeout of 178 s): a 20 KB "tracing2" file,
+# which libtracecmd's record reader reads, on which it reads CPU 0's page
+# again without end (trace-cmd report prints events until killed; info
+# counted 67 M events in 100 s): the CPU ends at the repeated offset,
+# reported as a damaged page, and the 85 events before it are the trace
+again=$top_srcdir/tests/fuzz/regress/tracedat/libtracecmd-page-read-again-hang.dat
+timeout 60 "$FTLENS" info --format json "$again" >"$T/again.json" 2>/dev/null
+check "a page libtracecmd reads again: info ends, 85 events, 2 damaged pages" \
+	'[ "$(json_get "$T/again.json" "j[\"events\"]")" = 85 ] &&
+	 [ "$(json_get "$T/again.json" "j[\"diagnostics\"][\"bad_page\"][\"count\"]")" = 2 ]'
 
 for f in "$FTL_CRASHERS/short-print.dat" "$FTL_CRASHERS/short-print-raw"; do
 	have_input "$f" 2 || continue
