@@ -719,9 +719,19 @@ static void calltree_close_inferred(FtlCallTree *t, CallCtx *c, const FtlEvent *
 	calltree_pop(t, c, dur, FTL_CALL_F_ORPHAN, ev);
 }
 
+/* The depth of a function_graph event, as the tree reads it: a number
+ * from the input (a trace.dat's field holds any int), held within
+ * +-2^30 so that the depth one below or above it is one too; no kernel
+ * nests calls anywhere near that deep, and the tree merges everything
+ * past FTL_CALLTREE_MAX_DEPTH anyway. */
+static inline gint calltree_depth(const FtlEvent *ev)
+{
+	return CLAMP(ev->u.graph.depth, -(1 << 30), 1 << 30);
+}
+
 static void calltree_entry(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 {
-	gint depth = ev->u.graph.depth;
+	gint depth = calltree_depth(ev);
 	/* an interrupt's calls may be numbered from 0 again: no jump across "[irq]" */
 	if (c->frames.len && !c->frames.v[c->frames.len - 1].irq) {
 		const CallFrame *top = &c->frames.v[c->frames.len - 1];
@@ -796,7 +806,7 @@ static void calltree_irq_exit(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 
 static void calltree_exit(FtlCallTree *t, CallCtx *c, const FtlEvent *ev)
 {
-	gint depth = ev->u.graph.depth;
+	gint depth = calltree_depth(ev);
 	const char *name = ev->u.graph.func;
 	/* Find the frame this exit closes: same depth (and name, when printed
 	 * and known). */
