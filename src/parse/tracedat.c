@@ -390,7 +390,21 @@ static void tracedat_bad_page(gpointer data, guint32 cpu, const char *what)
  * the CPU ends there with a diagnostic. */
 static struct tep_record *tracedat_tracecmd_read(TracedatSource *ts, gint c)
 {
-	struct tep_record *r = tracecmd_read_data(ts->handle, c);
+	struct tep_record *r;
+	/* a timestamp past INT64_MAX is no clock's (ftlens's page reader
+	 * skips it too): the record is left out, the CPU read on */
+	while ((r = tracecmd_read_data(ts->handle, c)) && r->ts > (unsigned long long)G_MAXINT64 &&
+	       !(ts->next_off[c] && r->offset < ts->next_off[c])) {
+		char where[160];
+		gint n = g_snprintf(where, sizeof where,
+				    "CPU %d, file offset %llu: an event with timestamp %llu, beyond "
+				    "any clock, is skipped",
+				    c, (unsigned long long)r->offset, (unsigned long long)r->ts);
+		ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_BAD_PAGE,
+			      &(FtlDiagLoc){ ts->base.path, 0, c }, where, (gsize)MIN(n, 159), 0);
+		ts->next_off[c] = (guint64)r->offset + 1;
+		tracedat_record_free(r);
+	}
 	if (!r)
 		return NULL;
 	if (ts->next_off[c] && r->offset < ts->next_off[c]) {
