@@ -152,7 +152,15 @@ void ftl_table_set_double(FtlTable *t, guint col, double v)
 	if (!c)
 		return;
 	c->d = v;
-	c->i = (gint64)v;
+	/* a share of a damaged table can be past any gint64 (-2.2e19 %) */
+	if (isnan(v))
+		c->i = 0;
+	else if (v >= 9223372036854775808.0)
+		c->i = G_MAXINT64;
+	else if (v <= -9223372036854775808.0)
+		c->i = G_MININT64;
+	else
+		c->i = (gint64)v;
 	c->set = TRUE;
 }
 
