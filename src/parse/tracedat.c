@@ -31,6 +31,7 @@
 
 #include "parse/tracedat.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -136,6 +137,19 @@ static void tracedat_record_free(struct tep_record *r)
 		tracecmd_free_record(r);
 }
 
+/* A damaged page of CPU cpu, in the trace's diagnostics: what, as format
+ * says. */
+G_GNUC_PRINTF(3, 4)
+static void tracedat_bad_record(TracedatSource *ts, gint cpu, const char *format, ...)
+{
+	va_list ap;
+	va_start(ap, format);
+	g_autofree char *text = g_strdup_vprintf(format, ap);
+	va_end(ap);
+	ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_BAD_PAGE,
+		      &(FtlDiagLoc){ ts->base.path, 0, cpu }, text, -1, 0);
+}
+
 /* libtracecmd bounds a record by the page's commit alone: a damaged event
  * header can claim more bytes than its page holds (ftlens's own page
  * reader checks this itself). Pages are page-aligned and r->offset is where
@@ -159,13 +173,10 @@ static void tracedat_clamp_record(TracedatSource *ts, struct tep_record *r)
 		hdr = 8;
 	gint64 room = MAX(psize - index - hdr, 0);
 	if (r->size > room) {
-		char where[128];
-		gint n = g_snprintf(where, sizeof where,
+		tracedat_bad_record(ts, r->cpu,
 				    "CPU %d, file offset %llu: an event of %d bytes in a "
 				    "page with %" G_GINT64_FORMAT " left",
 				    r->cpu, (unsigned long long)r->offset, r->size, room);
-		ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_BAD_PAGE,
-			      &(FtlDiagLoc){ ts->base.path, 0, r->cpu }, where, (gsize)n, 0);
 		r->size = (int)room;
 	}
 }
@@ -374,10 +385,7 @@ static struct tep_record *tracedat_streams_next(TracedatSource *ts)
 /* Damage the page reader skipped. */
 static void tracedat_bad_page(gpointer data, guint32 cpu, const char *what)
 {
-	TracedatSource *ts = data;
-	g_autofree char *text = g_strdup_printf("CPU %u: %s", cpu, what);
-	ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_BAD_PAGE,
-		      &(FtlDiagLoc){ ts->base.path, 0, (gint)cpu }, text, -1, 0);
+	tracedat_bad_record(data, (gint)cpu, "CPU %u: %s", cpu, what);
 }
 
 /* ---- the reader over libtracecmd's records ------------------------------- */
@@ -395,27 +403,21 @@ static struct tep_record *tracedat_tracecmd_read(TracedatSource *ts, gint c)
 	 * skips it too): the record is left out, the CPU read on */
 	while ((r = tracecmd_read_data(ts->handle, c)) && r->ts > (unsigned long long)G_MAXINT64 &&
 	       !(ts->next_off[c] && r->offset < ts->next_off[c])) {
-		char where[160];
-		gint n = g_snprintf(where, sizeof where,
+		tracedat_bad_record(ts, c,
 				    "CPU %d, file offset %llu: an event with timestamp %llu, beyond "
 				    "any clock, is skipped",
 				    c, (unsigned long long)r->offset, (unsigned long long)r->ts);
-		ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_BAD_PAGE,
-			      &(FtlDiagLoc){ ts->base.path, 0, c }, where, (gsize)MIN(n, 159), 0);
 		ts->next_off[c] = (guint64)r->offset + 1;
 		tracedat_record_free(r);
 	}
 	if (!r)
 		return NULL;
 	if (ts->next_off[c] && r->offset < ts->next_off[c]) {
-		char where[160];
-		gint n = g_snprintf(where, sizeof where,
+		tracedat_bad_record(ts, c,
 				    "CPU %d, file offset %llu: libtracecmd reads a page again (the "
 				    "last record was at %" G_GUINT64_FORMAT
 				    "); the rest of the CPU is skipped",
 				    c, (unsigned long long)r->offset, ts->next_off[c] - 1);
-		ftl_diags_add(ftl_trace_diags(ts->base.trace), FTL_DIAG_BAD_PAGE,
-			      &(FtlDiagLoc){ ts->base.path, 0, c }, where, (gsize)MIN(n, 159), 0);
 		tracedat_record_free(r);
 		return NULL;
 	}
