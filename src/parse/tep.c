@@ -383,6 +383,7 @@ enum {
 enum { F_W_COMM = 0, F_W_PID, F_W_PRIO, F_W_TARGET };
 enum { F_IRQ = 0, F_IRQ_NAME = 1, F_IRQ_RET = 2 };
 enum { F_BUF = 0, F_PRINT_IP = 1 };
+enum { F_BP_FMT = 0, F_BP_BUF = 1, F_BP_IP = 2 };
 enum { F_STACK_SIZE = 0, F_STACK_CALLER = 1 };
 
 #define TEP_COMM_CACHE 1024
@@ -419,6 +420,12 @@ struct _FtlTepDecoder {
 	gboolean check;
 	guint64 n_fast, n_library, n_different;
 	FtlTepLazy *lazy;     /* formats and kallsyms not parsed yet, or NULL */
+	/* bprint records: the fields of the first bprint format handed to the
+	 * library (which keeps them for every later one), and the copy of a
+	 * record it renders (tep_dec_bprint) */
+	gint bprint_at[3]; /* F_BP_*: offsets */
+	gboolean bprint_seen;
+	GByteArray *bprint_copy;
 	GHashTable *rejected; /* ids ftl_tep_decoder_reject() named, or NULL */
 	/* The common fields (type, flags, pid) read in place, without a
 	 * library call each: where they lie, from the first record's format
@@ -499,6 +506,9 @@ static TepEventInfo *tep_dec_event_info(FtlTepDecoder *ts, struct tep_event *eve
 	} else if (ftrace && (strcmp(n, "bprint") == 0 || strcmp(n, "bputs") == 0)) {
 		info->kind = FTL_EVENT_MARKER;
 		info->origin = FTL_MARKER_PRINTK;
+		F(F_BP_FMT, "fmt");
+		F(F_BP_BUF, "buf");
+		F(F_BP_IP, "ip");
 	} else if (ftrace && strcmp(n, "kernel_stack") == 0) {
 		info->kind = FTL_EVENT_STACK;
 		F(F_STACK_SIZE, "size");
@@ -776,20 +786,99 @@ static gboolean tep_dec_needs_symbols(const struct tep_event *event)
 	return FALSE;
 }
 
-/* Renders the event's INFO part (what trace-cmd report prints after the
- * name) into ts->text. Returns the text, NUL-terminated. */
-static const char *tep_dec_render(FtlTepDecoder *ts, struct tep_record *r)
+/* Zeros after a bprint record's copy: the library reads up to 11 bytes past
+ * its last place in buf (a 4-byte alignment, then 8), and a %s up to a NUL. */
+#define TEP_BPRINT_PAD 16
+
+/* Whether f is a long-sized number field after the common fields, which
+ * libtraceevent reads whole from r. */
+static gboolean tep_dec_bprint_num(const struct tep_format_field *f, const struct tep_record *r,
+				   gint lsize)
 {
+	return f && !(f->flags & TEP_FIELD_IS_ARRAY) && f->size == lsize && f->offset >= 8 &&
+	       f->offset <= r->size - f->size;
+}
+
+/* A bprint record (TEP_EVENT_FL_ISBPRINT) as libtraceevent 1.7 may be given
+ * it, or NULL. Its rendering trusts the format and the record:
+ * - a format without its fmt, buf or ip field has it carry a NULL format on
+ *   (a read at address 5: fuzz-tracedat, regress/tracedat/
+ *   libtraceevent-bprint-render-null-read.dat);
+ * - it reads fmt and ip at their offsets whatever the record's size;
+ * - it walks buf by the printk format, reading numbers at places up to the
+ *   record's last byte and a %s up to a NUL wherever that is;
+ * - it keeps the fields of the first bprint format it renders and reads
+ *   every later bprint record by them.
+ * So it is given a copy: the record's ip, fmt and buf (long-sized numbers,
+ * then buf after them, all within the record) moved to the places of the
+ * first bprint format it was given (the decoder is its tep's only
+ * renderer), buf at its own alignment (the library aligns buf's numbers by
+ * address), followed by TEP_BPRINT_PAD zeros. A record's text then depends
+ * on that record alone, whichever format came first. */
+static struct tep_record *tep_dec_bprint(FtlTepDecoder *ts, const TepEventInfo *info,
+					 const struct tep_record *r, struct tep_record *copy)
+{
+	struct tep_format_field *const *f = info->f;
+	/* NO FILE DATA: a getter */
+	gint lsize = tep_get_long_size(ts->tep);
+	const struct tep_format_field *ip = f[F_BP_IP], *fmt = f[F_BP_FMT], *buf = f[F_BP_BUF];
+	if (!tep_dec_bprint_num(ip, r, lsize) || !tep_dec_bprint_num(fmt, r, lsize) || !buf ||
+	    ABS(ip->offset - fmt->offset) < lsize || buf->offset < ip->offset + lsize ||
+	    buf->offset < fmt->offset + lsize || buf->offset > r->size)
+		return NULL;
+	if (!ts->bprint_seen) {
+		ts->bprint_at[F_BP_IP] = ip->offset;
+		ts->bprint_at[F_BP_FMT] = fmt->offset;
+		ts->bprint_at[F_BP_BUF] = buf->offset;
+		ts->bprint_seen = TRUE;
+	}
+	const gint *at = ts->bprint_at;
+	gsize tail = (gsize)(r->size - buf->offset);
+	gsize size = (gsize)at[F_BP_BUF] + tail;
+	if (size > G_MAXINT)
+		return NULL;
+	const guint8 *data = r->data;
+	gsize align = ((guintptr)(data + buf->offset) - (gsize)at[F_BP_BUF]) & 7;
+	if (!ts->bprint_copy)
+		ts->bprint_copy = g_byte_array_new();
+	g_byte_array_set_size(ts->bprint_copy, (guint)(8 + size + TEP_BPRINT_PAD));
+	guint8 *c = ts->bprint_copy->data;
+	c += (align - ((guintptr)c & 7)) & 7;
+	memset(c, 0, size + TEP_BPRINT_PAD);
+	/* the record as it is (the common fields the event is found by), then its
+	 * fields at the first format's places: the same bytes when they agree */
+	memcpy(c, data, MIN((gsize)r->size, size));
+	memcpy(c + at[F_BP_IP], data + ip->offset, (gsize)lsize);
+	memcpy(c + at[F_BP_FMT], data + fmt->offset, (gsize)lsize);
+	memcpy(c + at[F_BP_BUF], data + buf->offset, tail);
+	*copy = *r;
+	copy->data = c;
+	copy->size = (int)size;
+	return copy;
+}
+
+/* Renders the INFO part of r, of info's event (what trace-cmd report prints
+ * after the name), into ts->text. Returns the text, NUL-terminated; "" for a
+ * bprint record the library may not be given (refused, when not NULL, set). */
+static const char *tep_dec_render(FtlTepDecoder *ts, const TepEventInfo *info,
+				  struct tep_record *r, gboolean *refused)
+{
+	struct tep_record copy;
+	if (info->event && (info->event->flags & TEP_EVENT_FL_ISBPRINT) &&
+	    !(r = tep_dec_bprint(ts, info, r, &copy))) {
+		if (refused)
+			*refused = TRUE;
+		return "";
+	}
 	/* %pS, function events: kallsyms (MBs, a third of a second to parse)
 	 * only once an event that names addresses is rendered */
 	if (ts->lazy && ts->lazy->kallsyms && !ts->lazy->resolving &&
-	    /* VALIDATED: reads common_type of r, which holds 8 bytes at least (its callers
-	     * check) */
-	    tep_dec_needs_symbols(tep_find_event_by_record(ts->tep, r)))
+	    tep_dec_needs_symbols(info->event))
 		tep_lazy_functions(ts->lazy, ts->tep);
 	trace_seq_reset(&ts->text);
 	/* VALIDATED: every caller has checked that r covers its event's fixed fields
-	 * (tep_dec_whole, ftl_tep_decode_read's short_need), the short-print crash */
+	 * (tep_dec_whole, ftl_tep_decode_read's short_need), the short-print crash; a
+	 * bprint record, its fields and buf's reads (tep_dec_bprint) */
 	tep_print_event(ts->tep, &ts->text, r, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&ts->text);
 	return ts->text.buffer ? ts->text.buffer : "";
@@ -883,6 +972,18 @@ static void tep_dec_graph(FtlTepDecoder *ts, struct tep_record *r, const TepEven
 		      what, -1, 0);
 }
 
+/* A bprint record tep_dec_bprint() refused: its text is left empty. */
+static void tep_dec_bprint_refused(FtlTepDecoder *ts, const struct tep_record *r,
+				   const FtlEvent *ev)
+{
+	g_autofree char *what = g_strdup_printf(
+		"bprint at CPU %d, file offset %llu: its format's ip, fmt or buf field is missing, "
+		"not a long, overlapping or outside the record; its text is left empty",
+		r->cpu, (unsigned long long)r->offset);
+	ftl_diags_add(ts->diags, FTL_DIAG_BAD_FORMAT, &(FtlDiagLoc){ ts->path, ev->line, r->cpu },
+		      what, -1, 0);
+}
+
 static void tep_dec_marker(FtlTepDecoder *ts, struct tep_record *r, const TepEventInfo *info,
 			   FtlEvent *ev)
 {
@@ -901,7 +1002,10 @@ static void tep_dec_marker(FtlTepDecoder *ts, struct tep_record *r, const TepEve
 		 * rendered once per file and process (tep-memo.h) */
 		p = ts->lazy ? ftl_tep_memo_text(ts->lazy->memo, r->data, (gsize)r->size) : NULL;
 		if (!p) {
-			p = tep_dec_render(ts, r);
+			gboolean refused = FALSE;
+			p = tep_dec_render(ts, info, r, &refused);
+			if (refused)
+				tep_dec_bprint_refused(ts, r, ev);
 			const char *kept = ts->lazy ? ftl_tep_memo_add_text(ts->lazy->memo, r->data,
 									 (gsize)r->size, p)
 						    : NULL;
@@ -1224,7 +1328,7 @@ static gboolean tep_dec_payload_fast(FtlTepDecoder *ts, TepEventInfo *info, stru
 static void tep_dec_payload_check(FtlTepDecoder *ts, TepEventInfo *info, struct tep_record *r,
 				  GString *out, gsize at)
 {
-	const char *p = tep_dec_render(ts, r);
+	const char *p = tep_dec_render(ts, info, r, NULL);
 	gsize len = tep_dec_trim(p, strlen(p));
 	ts->n_fast++;
 	if (len == out->len - at && memcmp(p, out->str + at, len) == 0)
@@ -1248,7 +1352,7 @@ void ftl_tep_payload(FtlTepDecoder *ts, struct tep_record *r, GString *out)
 		return;
 	}
 	ts->n_library++;
-	const char *p = tep_dec_render(ts, r);
+	const char *p = tep_dec_render(ts, info, r, NULL);
 	g_string_append_len(out, p, (gssize)tep_dec_trim(p, strlen(p)));
 }
 
@@ -1315,6 +1419,8 @@ void ftl_tep_decoder_free(FtlTepDecoder *d)
 	g_array_unref(d->states);
 	g_string_free(d->state_text, TRUE);
 	g_array_unref(d->frames);
+	if (d->bprint_copy)
+		g_byte_array_unref(d->bprint_copy);
 	/* NO FILE DATA */
 	trace_seq_destroy(&d->text);
 	g_free(d);

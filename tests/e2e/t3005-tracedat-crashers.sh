@@ -13,9 +13,14 @@
 # - an event format libtraceevent crashes on (a damaged __print_flags) is
 #   parsed in a child first, when a record first needs it: its events are
 #   unknown, the rest of the file is read.
+# - a bprint record reaches libtraceevent only when its format's ip, fmt and
+#   buf fields are there and in the record, as a zero-padded copy with them
+#   at the places of the first bprint format it rendered (the library keeps
+#   those): it read at address 5 without a fmt field, past the record for a
+#   %s without its NUL, and one format's records by another's fields.
 . "$(dirname "$0")/lib.sh"
 make_tmpdir
-plan 21
+plan 25
 
 # one_error NAME FILE: exit 1 and one stderr line naming FILE as damaged
 # (the message in $T/NAME.err)
@@ -135,6 +140,33 @@ timeout 60 "$FTLENS" info --format json "$again" >"$T/again.json" 2>/dev/null
 check "a page libtracecmd reads again: info ends, 85 events, 2 damaged pages" \
 	'[ "$(json_get "$T/again.json" "j[\"events\"]")" = 85 ] &&
 	 [ "$(json_get "$T/again.json" "j[\"diagnostics\"][\"bad_page\"][\"count\"]")" = 2 ]'
+
+# fuzz-tracedat's find: a "tracing6" file whose bprint format's fmt field
+# is damaged ("rfachmt"): libtraceevent rendered with a NULL format (SIGSEGV
+# in info and in trace-cmd report); its text is empty, counted as bad_format
+bpn=$top_srcdir/tests/fuzz/regress/tracedat/libtraceevent-bprint-render-null-read.dat
+"$FTLENS" info --format json "$bpn" >"$T/bpn.json" 2>/dev/null
+check "a bprint format without fmt: info survives, its record counted as bad_format" \
+	'[ "$(json_get "$T/bpn.json" "j[\"diagnostics\"][\"bad_format\"][\"count\"]")" = 1 ] &&
+	 json_get "$T/bpn.json" "j[\"diagnostics\"][\"bad_format\"][\"first_text\"]" |
+		grep -q "^bprint at CPU 0, file offset 12756: its format.s ip, fmt or buf field is missing"'
+
+# the same faults in raw directories (one decoder for both), written by
+# bprint_rawdir.py: texts by `markers`, exactly
+bp_texts() {
+	python3 "$top_srcdir/tests/e2e/bprint_rawdir.py" "$T/bp-$1" "$1" \
+		"$FTL_TESTDATA/vm/raw/raw/events/header_page" &&
+	"$FTLENS" markers --format json "$T/bp-$1" >"$T/bp-$1.json" 2>"$T/bp-$1.err" &&
+	python3 -c 'import json, sys; print(json.dumps([m["text"] for m in json.load(open(sys.argv[1]))["markers"]]))' \
+		"$T/bp-$1.json"
+}
+check "a %s without its NUL ends at the record's end: [hellohel, world]" \
+	'[ "$(bp_texts ok)" = '"'"'["hellohel", "world"]'"'"' ]'
+check "a bprint format without fmt: both texts empty, each counted as bad_format" \
+	'[ "$(bp_texts nofmt)" = '"'"'["", ""]'"'"' ] &&
+	 grep -q "events whose format could not be used  *2 " "$T/bp-nofmt.err"'
+check "a second bprint format with other places: its record read by its own fields" \
+	'[ "$(bp_texts two)" = '"'"'["hellohel", "world", "third"]'"'"' ] && [ ! -s "$T/bp-two.err" ]'
 
 for f in "$FTL_CRASHERS/short-print.dat" "$FTL_CRASHERS/short-print-raw"; do
 	have_input "$f" 2 || continue
