@@ -66,7 +66,7 @@ typedef struct {
 typedef struct {
 	StepKind kind;
 	char conv;	/* d i u x X; s or S for STEP_FUNC */
-	gint8 ls;	/* 0: the value is cast to int, else to a 64-bit long */
+	gint8 ls;	/* 0: the value is cast to int, -1 short, -2 char, else a 64-bit long */
 	gboolean left;	/* '-' */
 	gboolean zero;	/* '0' */
 	gboolean alt;	/* '#' */
@@ -414,10 +414,14 @@ static const char *print_conversion(FtlTepPrint *p, struct tep_event *event, con
 		if (st.width > 4096)
 			return NULL;
 	}
-	for (; *f == 'l' || *f == 'z'; f++)
-		st.ls = *f == 'z' ? 1 : st.ls + 1;
+	/* the library's lengths: l adds one, h takes one away, L is 2, z and Z 1 */
+	for (; *f == 'l' || *f == 'h' || *f == 'L' || *f == 'z' || *f == 'Z'; f++)
+		st.ls = *f == 'l'   ? st.ls + 1
+			: *f == 'h' ? st.ls - 1
+			: *f == 'L' ? 2
+				    : 1;
 	struct tep_print_arg *a = *arg;
-	if (!a || st.ls > 2)
+	if (!a || st.ls > 2 || st.ls < -2)
 		return NULL;
 	*arg = a->next;
 	switch (*f) {
@@ -447,7 +451,7 @@ static const char *print_conversion(FtlTepPrint *p, struct tep_event *event, con
 		f += take;
 		break;
 	}
-	default: /* precision, '*', h, L, c, o, and what the library shows as >c< */
+	default: /* precision, '*', c, o, and what the library shows as >c< */
 		return NULL;
 	}
 	g_array_append_val(p->steps, st);
@@ -612,8 +616,13 @@ static void print_number(GString *out, const Step *st, guint64 v)
 	char *e = buf + sizeof buf, *s = e;
 	const char *prefix = "";
 	gboolean sig = st->conv == 'd' || st->conv == 'i';
+	/* the cast the library's print_arg_number() makes, then printf's */
 	if (st->ls == 0)
 		v = sig ? (guint64)(gint64)(gint32)(guint32)v : (guint32)v;
+	else if (st->ls == -1)
+		v = sig ? (guint64)(gint64)(gint16)(guint16)v : (guint16)v;
+	else if (st->ls == -2)
+		v = sig ? (guint64)(gint64)(gint8)(guint8)v : (guint8)v;
 	if (sig && (gint64)v < 0) {
 		prefix = "-";
 		v = -v;

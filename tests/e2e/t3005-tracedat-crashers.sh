@@ -152,9 +152,9 @@ check "a bprint format without fmt: info survives, its record counted as bad_for
 		grep -q "^bprint at CPU 0, file offset 12756: its format.s ip, fmt or buf field is missing"'
 
 # the same faults in raw directories (one decoder for both), written by
-# bprint_rawdir.py: texts by `markers`, exactly
+# rawdir_cases.py: texts by `markers`, exactly
 bp_texts() {
-	python3 "$top_srcdir/tests/e2e/bprint_rawdir.py" "$T/bp-$1" "$1" \
+	python3 "$top_srcdir/tests/e2e/rawdir_cases.py" "$T/bp-$1" "$1" \
 		"$FTL_TESTDATA/vm/raw/raw/events/header_page" &&
 	"$FTLENS" markers --format json "$T/bp-$1" >"$T/bp-$1.json" 2>"$T/bp-$1.err" &&
 	python3 -c 'import json, sys; print(json.dumps([m["text"] for m in json.load(open(sys.argv[1]))["markers"]]))' \

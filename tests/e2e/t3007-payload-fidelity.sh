@@ -80,7 +80,7 @@ pack_raw() { python3 "$H/raw2dat.py" "$@"; }
 n_real=0
 for f in "$R"/*.dat; do [ -f "$f" ] && n_real=$((n_real + 1)); done
 # (one point, skipped by name, when the corpus has none)
-plan $((n_real + (n_real == 0) + 3 + 2 + 3 + 2))
+plan $((n_real + (n_real == 0) + 3 + 2 + 3 + 2 + 2))
 
 # every trace.dat of the corpus
 if [ "$n_real" -eq 0 ]; then
@@ -159,6 +159,15 @@ else
 	skip "live markers and stacks: missing $prereq_why"
 	skip "live raw directory: missing $prereq_why"
 fi
+
+# length modifiers (h, hh, L, Z, ll, with flags and widths) of a generated
+# event over values past each length: ftlens's own formats render them, as
+# libtraceevent (FTLENS_PAYLOAD_CHECK) and trace-cmd do
+python3 "$H/rawdir_cases.py" "$T/len" lengths "$FTL_TESTDATA/vm/raw/raw/events/header_page"
+pack_raw "$T/len/events" "$T/len.dat" 0:"$T/len/per_cpu/cpu0/trace_pipe_raw"
+compare "length modifiers (rawdir_cases.py)" "$T/len" "$T/len.dat"
+check "length modifiers: 4 of 5 payloads by ftlens's own formats (the first is the library's), none different" \
+	'grep -q "^ftlens: payload check: 4 own, 1 library, 0 different" "$T/err"'
 
 diag "TOTAL events=$total_events fields=$total_fields equal=$total_equal allowed=$total_allowed different=$total_different"
 check "payload equality over all inputs: $total_fields fields of $total_events events, $total_different different" \
