@@ -292,15 +292,34 @@ static gint print_add_str(FtlTepPrint *p, StrArg s)
 	return (gint)p->strs->len - 1;
 }
 
-/* __print_symbolic / __print_flags's table, numeric values only (named
- * ones are the library's own table). */
+/* A __print_symbolic / __print_flags value as the library's eval_flag()
+ * reads it when it prints: a number, one of the names it knows, or -1 for
+ * any other name (an enum the kernel did not define for its formats). */
+static guint64 print_flag_value(const char *value)
+{
+	static const struct {
+		const char *name;
+		guint64 value;
+	} known[] = { { "HI_SOFTIRQ", 0 },	   { "TIMER_SOFTIRQ", 1 },   { "NET_TX_SOFTIRQ", 2 },
+		      { "NET_RX_SOFTIRQ", 3 },	   { "BLOCK_SOFTIRQ", 4 },   { "IRQ_POLL_SOFTIRQ", 5 },
+		      { "TASKLET_SOFTIRQ", 6 },	   { "SCHED_SOFTIRQ", 7 },   { "HRTIMER_SOFTIRQ", 8 },
+		      { "RCU_SOFTIRQ", 9 },	   { "HRTIMER_NORESTART", 0 }, { "HRTIMER_RESTART", 1 } };
+	if (g_ascii_isdigit(value[0]))
+		return strtoull(value, NULL, 0);
+	for (guint i = 0; i < G_N_ELEMENTS(known); i++)
+		if (strcmp(known[i].name, value) == 0)
+			return known[i].value;
+	return G_MAXUINT64;
+}
+
+/* __print_symbolic / __print_flags's table. */
 static gboolean print_syms(FtlTepPrint *p, struct tep_print_flag_sym *list, StrArg *s)
 {
 	s->first = p->syms->len;
 	for (; list; list = list->next) {
-		if (!list->value || !g_ascii_isdigit(list->value[0]) || !list->str)
+		if (!list->value || !list->str)
 			return FALSE;
-		Sym sym = { strtoull(list->value, NULL, 0), (guint)p->text->len,
+		Sym sym = { print_flag_value(list->value), (guint)p->text->len,
 			    (guint)strlen(list->str) };
 		g_string_append(p->text, list->str);
 		g_array_append_val(p->syms, sym);

@@ -9,10 +9,13 @@ CASE (t3005, libtraceevent's bprint rendering):
   nofmt  the same, the format's fmt field renamed
   two    ok, and a second bprint format (id 7) with ip and fmt swapped and
          one record of it: "third"
-CASE (t3007, length modifiers of print fmts rendered by ftlens's own
-formats and by libtraceevent):
-  lengths  an event printing each of four fields with %hd %hu %hhx %hhd
-         %Lu %Zu %lld %hx, over records with values past each length
+CASE (t3007, print fmts rendered by ftlens's own formats and by
+libtraceevent):
+  printfmt  an event printing four fields with %hd %hu %hhx %hhd %Lu %Zu
+         %lld %hx, over values past each length; an event whose
+         __print_flags and __print_symbolic tables name their values (one
+         the library knows, others it takes for -1), over values matching
+         and missing them
 """
 import os
 import struct
@@ -58,13 +61,14 @@ def header(length):
     return struct.pack("<I", length // 4)
 
 
-if case == "lengths":
-    write("events/test/lengths/format",
-          "name: lengths\nID: 9\nformat:\n"
-          "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+COMMON = ("\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
           "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
           "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-          "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+          "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n")
+
+if case == "printfmt":
+    write("events/test/lengths/format",
+          "name: lengths\nID: 9\nformat:\n" + COMMON +
           "\tfield:u64 a;\toffset:8;\tsize:8;\tsigned:0;\n"
           "\tfield:s64 b;\toffset:16;\tsize:8;\tsigned:1;\n"
           "\tfield:u32 c;\toffset:24;\tsize:4;\tsigned:0;\n"
@@ -77,6 +81,16 @@ if case == "lengths":
                        (0x8000, -129, 0, -32768), (0, 0x7f, 1 << 31, 255),
                        (0x12345678fffe, -1, 0xffffffff, -2)):
         data += header(32) + struct.pack("<HBBiQqIi", 9, 0, 0, 1, a, b, c, d)
+    write("events/test/names/format",
+          "name: names\nID: 10\nformat:\n" + COMMON +
+          "\tfield:unsigned long f;\toffset:8;\tsize:8;\tsigned:0;\n"
+          "\tfield:unsigned long y;\toffset:16;\tsize:8;\tsigned:0;\n\n"
+          'print fmt: "f=%s y=%s", __print_flags(REC->f, "|", { I_ZERO, "ZERO" },'
+          ' { TIMER_SOFTIRQ, "TIMER" }, { 0x4, "FOUR" }, { I_OTHER, "OTHER" },'
+          ' { HI_SOFTIRQ, "HI" }), __print_symbolic(REC->y, { RCU_SOFTIRQ, "rcu" },'
+          ' { I_UNKNOWN, "unknown" }, { 2, "two" })\n')
+    for f, y in ((0, 9), (1, (1 << 64) - 1), (5, 2), (0x13, 7), (0, 9)):
+        data += header(24) + struct.pack("<HBBiQQ", 10, 0, 0, 1, f, y)
     page(data)
     sys.exit(0)
 

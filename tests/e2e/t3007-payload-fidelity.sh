@@ -160,14 +160,16 @@ else
 	skip "live raw directory: missing $prereq_why"
 fi
 
-# length modifiers (h, hh, L, Z, ll, with flags and widths) of a generated
-# event over values past each length: ftlens's own formats render them, as
-# libtraceevent (FTLENS_PAYLOAD_CHECK) and trace-cmd do
-python3 "$H/rawdir_cases.py" "$T/len" lengths "$FTL_TESTDATA/vm/raw/raw/events/header_page"
-pack_raw "$T/len/events" "$T/len.dat" 0:"$T/len/per_cpu/cpu0/trace_pipe_raw"
-compare "length modifiers (rawdir_cases.py)" "$T/len" "$T/len.dat"
-check "length modifiers: 4 of 5 payloads by ftlens's own formats (the first is the library's), none different" \
-	'grep -q "^ftlens: payload check: 4 own, 1 library, 0 different" "$T/err"'
+# print fmts of generated events (rawdir_cases.py printfmt): length
+# modifiers (h, hh, L, Z, ll, with flags and widths) over values past each
+# length, and __print_flags/__print_symbolic tables naming their values:
+# ftlens's own formats render them, as libtraceevent (FTLENS_PAYLOAD_CHECK)
+# and trace-cmd do
+python3 "$H/rawdir_cases.py" "$T/pf" printfmt "$FTL_TESTDATA/vm/raw/raw/events/header_page"
+pack_raw "$T/pf/events" "$T/pf.dat" 0:"$T/pf/per_cpu/cpu0/trace_pipe_raw"
+compare "lengths and named flags (rawdir_cases.py)" "$T/pf" "$T/pf.dat"
+check "lengths and named flags: 8 of 10 payloads by ftlens's own formats (each event's first is the library's), none different" \
+	'grep -q "^ftlens: payload check: 8 own, 2 library, 0 different" "$T/err"'
 
 diag "TOTAL events=$total_events fields=$total_fields equal=$total_equal allowed=$total_allowed different=$total_different"
 check "payload equality over all inputs: $total_fields fields of $total_events events, $total_different different" \
