@@ -810,6 +810,7 @@ static gboolean raw_add_sources(FtlTrace *trace, FtlRawParts *parts, struct tep_
 				const RawGeometry *geo, gint max_cpu, GError **error)
 {
 	gsize psize = (gsize)raw_page_size(geo);
+	RawCpu *first = NULL;
 	for (guint i = 0; i < parts->pages->len; i++) {
 		RawPages *f = g_ptr_array_index(parts->pages, i);
 		RawCpu *rc = g_new0(RawCpu, 1);
@@ -823,6 +824,10 @@ static gboolean raw_add_sources(FtlTrace *trace, FtlRawParts *parts, struct tep_
 		tep_ref(tep);
 		rc->tep = tep;
 		rc->dec = ftl_tep_decoder_new(tep, trace, rc->base.path);
+		if (first)
+			ftl_tep_decoder_share(rc->dec, first->dec);
+		else
+			first = rc;
 		for (guint j = 0; j < parts->formats->len; j++) {
 			const RawFormat *fmt = g_ptr_array_index(parts->formats, j);
 			if (!fmt->refused && !fmt->crashes && !fmt->failed)

@@ -386,6 +386,14 @@ enum { F_BUF = 0, F_PRINT_IP = 1 };
 enum { F_BP_FMT = 0, F_BP_BUF = 1, F_BP_IP = 2 };
 enum { F_STACK_SIZE = 0, F_STACK_CALLER = 1 };
 
+/* The places (F_BP_*: offsets) of the first bprint format libtraceevent
+ * rendered through a tep; refs: the decoders of the tep. */
+typedef struct {
+	gint refs;
+	gboolean seen;
+	gint at[3];
+} TepBprintPlace;
+
 #define TEP_COMM_CACHE 1024
 #define TEP_ID_TABLE   65536 /* common_type is 16 bits in every kernel */
 
@@ -420,11 +428,11 @@ struct _FtlTepDecoder {
 	gboolean check;
 	guint64 n_fast, n_library, n_different;
 	FtlTepLazy *lazy;     /* formats and kallsyms not parsed yet, or NULL */
-	/* bprint records: the fields of the first bprint format handed to the
-	 * library (which keeps them for every later one), and the copy of a
-	 * record it renders (tep_dec_bprint) */
-	gint bprint_at[3]; /* F_BP_*: offsets */
-	gboolean bprint_seen;
+	/* bprint records: where the first bprint format handed to the library
+	 * has its fields (which it keeps for every later one; shared by the
+	 * decoders of one tep), and the copy of a record it renders
+	 * (tep_dec_bprint) */
+	TepBprintPlace *bprint_place;
 	GByteArray *bprint_copy;
 	GHashTable *rejected; /* ids ftl_tep_decoder_reject() named, or NULL */
 	/* The common fields (type, flags, pid) read in place, without a
@@ -811,8 +819,8 @@ static gboolean tep_dec_bprint_num(const struct tep_format_field *f, const struc
  *   every later bprint record by them.
  * So it is given a copy: the record's ip, fmt and buf (long-sized numbers,
  * then buf after them, all within the record) moved to the places of the
- * first bprint format it was given (the decoder is its tep's only
- * renderer), buf at its own alignment (the library aligns buf's numbers by
+ * first bprint format it was given (through any decoder of the tep:
+ * ftl_tep_decoder_share), buf at its own alignment (the library aligns buf's numbers by
  * address), followed by TEP_BPRINT_PAD zeros. A record's text then depends
  * on that record alone, whichever format came first. */
 static struct tep_record *tep_dec_bprint(FtlTepDecoder *ts, const TepEventInfo *info,
@@ -826,13 +834,14 @@ static struct tep_record *tep_dec_bprint(FtlTepDecoder *ts, const TepEventInfo *
 	    ABS(ip->offset - fmt->offset) < lsize || buf->offset < ip->offset + lsize ||
 	    buf->offset < fmt->offset + lsize || buf->offset > r->size)
 		return NULL;
-	if (!ts->bprint_seen) {
-		ts->bprint_at[F_BP_IP] = ip->offset;
-		ts->bprint_at[F_BP_FMT] = fmt->offset;
-		ts->bprint_at[F_BP_BUF] = buf->offset;
-		ts->bprint_seen = TRUE;
+	TepBprintPlace *place = ts->bprint_place;
+	if (!place->seen) {
+		place->at[F_BP_IP] = ip->offset;
+		place->at[F_BP_FMT] = fmt->offset;
+		place->at[F_BP_BUF] = buf->offset;
+		place->seen = TRUE;
 	}
-	const gint *at = ts->bprint_at;
+	const gint *at = place->at;
 	gsize tail = (gsize)(r->size - buf->offset);
 	gsize size = (gsize)at[F_BP_BUF] + tail;
 	if (size > G_MAXINT)
@@ -1376,11 +1385,22 @@ FtlTepDecoder *ftl_tep_decoder_new(struct tep_handle *tep, FtlTrace *trace, cons
 	d->states = g_array_new(FALSE, FALSE, sizeof(TepStateSym));
 	d->state_text = g_string_new(NULL);
 	d->frames = g_array_new(FALSE, FALSE, sizeof(FtlSlice));
+	d->bprint_place = g_new0(TepBprintPlace, 1);
+	d->bprint_place->refs = 1;
 	/* NO FILE DATA */
 	trace_seq_init(&d->text);
 	for (guint i = 0; i < TEP_COMM_CACHE; i++)
 		d->comms[i].pid = -1;
 	return d;
+}
+
+void ftl_tep_decoder_share(FtlTepDecoder *d, FtlTepDecoder *with)
+{
+	g_return_if_fail(d->tep == with->tep && !d->bprint_place->seen);
+	if (--d->bprint_place->refs == 0)
+		g_free(d->bprint_place);
+	d->bprint_place = with->bprint_place;
+	d->bprint_place->refs++;
 }
 
 void ftl_tep_decoder_set_lazy(FtlTepDecoder *d, FtlTepLazy *lazy)
@@ -1421,6 +1441,8 @@ void ftl_tep_decoder_free(FtlTepDecoder *d)
 	g_array_unref(d->frames);
 	if (d->bprint_copy)
 		g_byte_array_unref(d->bprint_copy);
+	if (--d->bprint_place->refs == 0)
+		g_free(d->bprint_place);
 	/* NO FILE DATA */
 	trace_seq_destroy(&d->text);
 	g_free(d);

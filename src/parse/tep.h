@@ -20,6 +20,10 @@ typedef struct _FtlTepDecoder FtlTepDecoder;
  * decoder. Strings go to the trace's pool. Free with ftl_tep_decoder_free(). */
 FtlTepDecoder *ftl_tep_decoder_new(struct tep_handle *tep, FtlTrace *trace, const char *path);
 void ftl_tep_decoder_free(FtlTepDecoder *d);
+/* d renders through the same tep as with (both on one thread): what
+ * libtraceevent keeps per tep from the first record it rendered is
+ * tracked once for both. Before d's first record. */
+void ftl_tep_decoder_share(FtlTepDecoder *d, FtlTepDecoder *with);
 
 /* Fills ev from r: everything but src, seq and line. Slices point into r's
  * data or the decoder and live until the next call or until r is freed.

@@ -9,6 +9,8 @@ CASE (t3005, libtraceevent's bprint rendering):
   nofmt  the same, the format's fmt field renamed
   two    ok, and a second bprint format (id 7) with ip and fmt swapped and
          one record of it: "third"
+  twocpu two, with "third" on CPU 1 and before the others: the first
+         rendered, by another reader of the same directory
 CASE (t3007, print fmts rendered by ftlens's own formats and by
 libtraceevent):
   printfmt  an event printing four fields with %hd %hu %hhx %hhd %Lu %Zu
@@ -49,10 +51,10 @@ with open(header_page) as f:
     write("events/header_page", f.read())
 
 
-def page(data):
-    p = struct.pack("<QQ", 1000000000, len(data)) + data
+def page(data, cpu=0, ts=1000000000):
+    p = struct.pack("<QQ", ts, len(data)) + data
     assert len(p) <= 4096
-    write("per_cpu/cpu0/trace_pipe_raw", p + b"\0" * (4096 - len(p)))
+    write("per_cpu/cpu%d/trace_pipe_raw" % cpu, p + b"\0" * (4096 - len(p)))
 
 
 def header(length):
@@ -103,7 +105,11 @@ r2 = struct.pack("<HBBiQQ", 6, 0, 0, 1, IP, FMT) + b"world\0\0\0"
 # r2's header "Hi!!" is type_len 8 as well: printable bytes a %s running
 # past r1 would take for its text
 data = header(32) + r1 + b"Hi!!" + r2
-if case == "two":
+if case in ("two", "twocpu"):
     write("events/ftrace/bprint_b/format", fmt_text(7, 16, 8, "fmt"))
-    data += header(32) + struct.pack("<HBBiQQ", 7, 0, 0, 1, FMT, IP) + b"third\0\0\0"
+    r3 = header(32) + struct.pack("<HBBiQQ", 7, 0, 0, 1, FMT, IP) + b"third\0\0\0"
+    if case == "two":
+        data += r3
+    else:
+        page(r3, 1, 900000000)
 page(data)

@@ -20,7 +20,7 @@
 #   %s without its NUL, and one format's records by another's fields.
 . "$(dirname "$0")/lib.sh"
 make_tmpdir
-plan 25
+plan 26
 
 # one_error NAME FILE: exit 1 and one stderr line naming FILE as damaged
 # (the message in $T/NAME.err)
@@ -167,6 +167,8 @@ check "a bprint format without fmt: both texts empty, each counted as bad_format
 	 grep -q "events whose format could not be used  *2 " "$T/bp-nofmt.err"'
 check "a second bprint format with other places: its record read by its own fields" \
 	'[ "$(bp_texts two)" = '"'"'["hellohel", "world", "third"]'"'"' ] && [ ! -s "$T/bp-two.err" ]'
+check "the same, the other format's record first and on another CPU (another decoder of the directory)" \
+	'[ "$(bp_texts twocpu)" = '"'"'["third", "hellohel", "world"]'"'"' ] && [ ! -s "$T/bp-twocpu.err" ]'
 
 for f in "$FTL_CRASHERS/short-print.dat" "$FTL_CRASHERS/short-print-raw"; do
 	have_input "$f" 2 || continue
