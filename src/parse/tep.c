@@ -386,12 +386,13 @@ enum { F_BUF = 0, F_PRINT_IP = 1 };
 enum { F_BP_FMT = 0, F_BP_BUF = 1, F_BP_IP = 2 };
 enum { F_STACK_SIZE = 0, F_STACK_CALLER = 1 };
 
-/* The places (F_BP_*: offsets) of the first bprint format libtraceevent
+/* The places (F_BP_*: offsets) and sizes of the first bprint format libtraceevent
  * rendered through a tep; refs: the decoders of the tep. */
 typedef struct {
 	gint refs;
 	gboolean seen;
 	gint at[3];
+	gint ip_size, fmt_size;
 } TepBprintPlace;
 
 #define TEP_COMM_CACHE 1024
@@ -798,13 +799,12 @@ static gboolean tep_dec_needs_symbols(const struct tep_event *event)
  * its last place in buf (a 4-byte alignment, then 8), and a %s up to a NUL. */
 #define TEP_BPRINT_PAD 16
 
-/* Whether f is a long-sized number field after the common fields, which
- * libtraceevent reads whole from r. */
-static gboolean tep_dec_bprint_num(const struct tep_format_field *f, const struct tep_record *r,
-				   gint lsize)
+/* Whether f is a number field after the common fields, which
+ * libtraceevent reads whole from r (by its size: 4 on a 32-bit kernel). */
+static gboolean tep_dec_bprint_num(const struct tep_format_field *f, const struct tep_record *r)
 {
-	return f && !(f->flags & TEP_FIELD_IS_ARRAY) && f->size == lsize && f->offset >= 8 &&
-	       f->offset <= r->size - f->size;
+	return f && !(f->flags & TEP_FIELD_IS_ARRAY) && f->size >= 1 && f->size <= 8 &&
+	       f->offset >= 8 && f->offset <= r->size - f->size;
 }
 
 /* A bprint record (TEP_EVENT_FL_ISBPRINT) as libtraceevent 1.7 may be given
@@ -817,30 +817,35 @@ static gboolean tep_dec_bprint_num(const struct tep_format_field *f, const struc
  *   record's last byte and a %s up to a NUL wherever that is;
  * - it keeps the fields of the first bprint format it renders and reads
  *   every later bprint record by them.
- * So it is given a copy: the record's ip, fmt and buf (long-sized numbers,
- * then buf after them, all within the record) moved to the places of the
- * first bprint format it was given (through any decoder of the tep:
- * ftl_tep_decoder_share), buf at its own alignment (the library aligns buf's numbers by
- * address), followed by TEP_BPRINT_PAD zeros. A record's text then depends
- * on that record alone, whichever format came first. */
+ * So it is given a copy: the record's ip, fmt and buf (numbers of 1-8
+ * bytes, then buf after them, all within the record) moved to the places
+ * of the first bprint format it was given (through any decoder of the tep:
+ * ftl_tep_decoder_share), buf at its own alignment (the library aligns
+ * buf's numbers by address), followed by TEP_BPRINT_PAD zeros. A record's
+ * text then depends on that record alone, whichever format came first,
+ * unless its ip or fmt has another size than that format's: refused (only
+ * a file with two bprint formats can have that). */
 static struct tep_record *tep_dec_bprint(FtlTepDecoder *ts, const TepEventInfo *info,
 					 const struct tep_record *r, struct tep_record *copy)
 {
 	struct tep_format_field *const *f = info->f;
-	/* NO FILE DATA: a getter */
-	gint lsize = tep_get_long_size(ts->tep);
 	const struct tep_format_field *ip = f[F_BP_IP], *fmt = f[F_BP_FMT], *buf = f[F_BP_BUF];
-	if (!tep_dec_bprint_num(ip, r, lsize) || !tep_dec_bprint_num(fmt, r, lsize) || !buf ||
-	    ABS(ip->offset - fmt->offset) < lsize || buf->offset < ip->offset + lsize ||
-	    buf->offset < fmt->offset + lsize || buf->offset > r->size)
+	if (!tep_dec_bprint_num(ip, r) || !tep_dec_bprint_num(fmt, r) || !buf ||
+	    (ip->offset < fmt->offset + fmt->size && fmt->offset < ip->offset + ip->size) ||
+	    buf->offset < ip->offset + ip->size || buf->offset < fmt->offset + fmt->size ||
+	    buf->offset > r->size)
 		return NULL;
 	TepBprintPlace *place = ts->bprint_place;
 	if (!place->seen) {
 		place->at[F_BP_IP] = ip->offset;
 		place->at[F_BP_FMT] = fmt->offset;
 		place->at[F_BP_BUF] = buf->offset;
+		place->ip_size = ip->size;
+		place->fmt_size = fmt->size;
 		place->seen = TRUE;
 	}
+	if (ip->size != place->ip_size || fmt->size != place->fmt_size)
+		return NULL;
 	const gint *at = place->at;
 	gsize tail = (gsize)(r->size - buf->offset);
 	gsize size = (gsize)at[F_BP_BUF] + tail;
@@ -857,8 +862,8 @@ static struct tep_record *tep_dec_bprint(FtlTepDecoder *ts, const TepEventInfo *
 	/* the record as it is (the common fields the event is found by), then its
 	 * fields at the first format's places: the same bytes when they agree */
 	memcpy(c, data, MIN((gsize)r->size, size));
-	memcpy(c + at[F_BP_IP], data + ip->offset, (gsize)lsize);
-	memcpy(c + at[F_BP_FMT], data + fmt->offset, (gsize)lsize);
+	memcpy(c + at[F_BP_IP], data + ip->offset, (gsize)ip->size);
+	memcpy(c + at[F_BP_FMT], data + fmt->offset, (gsize)fmt->size);
 	memcpy(c + at[F_BP_BUF], data + buf->offset, tail);
 	*copy = *r;
 	copy->data = c;
@@ -987,7 +992,8 @@ static void tep_dec_bprint_refused(FtlTepDecoder *ts, const struct tep_record *r
 {
 	g_autofree char *what = g_strdup_printf(
 		"bprint at CPU %d, file offset %llu: its format's ip, fmt or buf field is missing, "
-		"not a long, overlapping or outside the record; its text is left empty",
+		"overlapping, outside the record or of another size than the first bprint "
+		"format's; its text is left empty",
 		r->cpu, (unsigned long long)r->offset);
 	ftl_diags_add(ts->diags, FTL_DIAG_BAD_FORMAT, &(FtlDiagLoc){ ts->path, ev->line, r->cpu },
 		      what, -1, 0);

@@ -71,6 +71,9 @@ typedef struct {
 	gint refs;
 	struct tracecmd_input *handle;
 	FtlTepLazy *lazy; /* the formats and kallsyms its tep has not parsed yet */
+	/* the decoder of its first source, which the others share what the
+	 * tep keeps with (ftl_tep_decoder_share): all are added by one open */
+	FtlTepDecoder *first_dec;
 } TracedatFile;
 
 static TracedatFile *tracedat_file_ref(TracedatFile *f)
@@ -569,6 +572,10 @@ static TracedatSource *tracedat_source_add(FtlTrace *trace, const char *path, Tr
 	ts->tep = tracecmd_get_tep(file->handle);
 	ts->dec = ftl_tep_decoder_new(ts->tep, trace, ts->base.path);
 	ftl_tep_decoder_set_lazy(ts->dec, file->lazy);
+	if (file->first_dec)
+		ftl_tep_decoder_share(ts->dec, file->first_dec);
+	else
+		file->first_dec = ts->dec;
 	ts->n_cpu_slots = MAX(slots, 1);
 	ts->lost_seen = g_new0(gboolean, ts->n_cpu_slots);
 	ts->last_ts = g_new(gint64, ts->n_cpu_slots);
