@@ -6,24 +6,47 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The digits of q, a point before the last decimals of them. */
+/* "00" to "99". */
+static const char digit_pairs[201] = "00010203040506070809101112131415161718192021222324"
+				     "25262728293031323334353637383940414243444546474849"
+				     "50515253545556575859606162636465666768697071727374"
+				     "75767778798081828384858687888990919293949596979899";
+
+/* The digits of q, a point before the last decimals of them (a dump
+ * formats three numbers per event: two digits per division). */
 static char *fixed_digits(guint64 q, guint decimals, gboolean neg, char *buf, gsize size)
 {
 	char tmp[48];
-	/* a string: g_strlcpy reads its source to the NUL */
-	char *e = tmp + sizeof tmp - 1, *d = e;
-	*e = '\0';
+	char *e = tmp + sizeof tmp, *d = e;
 	guint n = 0;
-	do {
-		if (decimals && n == decimals)
-			*--d = '.';
+	decimals = MIN(decimals, 20u);
+	for (; n + 2 <= decimals; n += 2, q /= 100) {
+		d -= 2;
+		memcpy(d, digit_pairs + 2 * (q % 100), 2);
+	}
+	if (n < decimals) {
 		*--d = (char)('0' + q % 10);
 		q /= 10;
-		n++;
-	} while (q || n <= decimals);
+	}
+	if (decimals)
+		*--d = '.';
+	for (; q >= 100; q /= 100) {
+		d -= 2;
+		memcpy(d, digit_pairs + 2 * (q % 100), 2);
+	}
+	if (q >= 10) {
+		d -= 2;
+		memcpy(d, digit_pairs + 2 * q, 2);
+	} else {
+		*--d = (char)('0' + q);
+	}
 	if (neg)
 		*--d = '-';
-	g_strlcpy(buf, d, MIN(size, (gsize)(e - d) + 1));
+	if (size) {
+		gsize len = MIN((gsize)(e - d), size - 1);
+		memcpy(buf, d, len);
+		buf[len] = '\0';
+	}
 	return buf;
 }
 

@@ -301,6 +301,47 @@ static void test_time_format(void)
 	CU_ASSERT_STRING_EQUAL(small, "");
 }
 
+/* Every number formatter against printf over values of every magnitude,
+ * edges of each power of ten included. */
+static void test_format_against_printf(void)
+{
+	GRand *rand = g_rand_new_with_seed(32);
+	guint bad = 0;
+	for (guint i = 0; i < 200000; i++) {
+		/* a random magnitude: 1 to 63 bits, sometimes a power of ten +-1 */
+		guint64 m = (guint64)g_rand_int(rand) << 32 | g_rand_int(rand);
+		m >>= g_rand_int_range(rand, 1, 64);
+		if (i % 7 == 0) {
+			guint64 p = 1;
+			for (gint k = g_rand_int_range(rand, 0, 19); k > 0; k--)
+				p *= 10;
+			m = p + (guint64)g_rand_int_range(rand, -1, 2);
+		}
+		gint64 v = i % 2 ? -(gint64)m : (gint64)m;
+		if (v == FTL_TS_NONE)
+			continue;
+		char got[64], want[64];
+		ftl_int_format(v, got, sizeof got);
+		g_snprintf(want, sizeof want, "%" G_GINT64_FORMAT, v);
+		bad += strcmp(got, want) != 0;
+		ftl_time_format_ns(v, got, sizeof got);
+		guint64 a = v < 0 ? -(guint64)v : (guint64)v;
+		g_snprintf(want, sizeof want, "%s%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT,
+			   v < 0 ? "-" : "", a / 1000000000u, a % 1000000000u);
+		bad += strcmp(got, want) != 0;
+		ftl_time_format_us(v, got, sizeof got);
+		guint64 us = a / 1000u + (a % 1000u >= 500u);
+		g_snprintf(want, sizeof want, "%s%" G_GUINT64_FORMAT ".%06" G_GUINT64_FORMAT,
+			   v < 0 && us ? "-" : "", us / 1000000u, us % 1000000u);
+		bad += strcmp(got, want) != 0;
+		if (bad == 1)
+			fprintf(stderr, "\n  %" G_GINT64_FORMAT ": got '%s', want '%s'\n", v, got,
+				want);
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	g_rand_free(rand);
+}
+
 static void test_duration_format(void)
 {
 	ASSERT_FMT(ftl_duration_format, 0, "0 ns");
@@ -571,6 +612,7 @@ static const UnitTest tests[] = {
 	{ "slice eq", test_slice_eq },
 	{ "kind names", test_kind_names },
 	{ "time format us/ns", test_time_format },
+	{ "int, ns and us formats equal printf's", test_format_against_printf },
 	{ "duration format", test_duration_format },
 	{ "duration format at a rounding boundary", test_duration_format_rounding_boundary },
 	{ "fixed-point and integer formats as printf's", test_fixed_format_as_printf },
