@@ -13,8 +13,9 @@ static const char digit_pairs[201] = "000102030405060708091011121314151617181920
 				     "75767778798081828384858687888990919293949596979899";
 
 /* The digits of q, a point before the last decimals of them (a dump
- * formats three numbers per event: two digits per division). */
-static char *fixed_digits(guint64 q, guint decimals, gboolean neg, char *buf, gsize size)
+ * formats three numbers per event: two digits per division). Returns the
+ * length written, the NUL not counted. */
+static gsize fixed_digits_n(guint64 q, guint decimals, gboolean neg, char *buf, gsize size)
 {
 	char tmp[48];
 	char *e = tmp + sizeof tmp, *d = e;
@@ -42,43 +43,69 @@ static char *fixed_digits(guint64 q, guint decimals, gboolean neg, char *buf, gs
 	}
 	if (neg)
 		*--d = '-';
-	if (size) {
-		gsize len = MIN((gsize)(e - d), size - 1);
-		memcpy(buf, d, len);
-		buf[len] = '\0';
-	}
+	if (!size)
+		return 0;
+	gsize len = MIN((gsize)(e - d), size - 1);
+	memcpy(buf, d, len);
+	buf[len] = '\0';
+	return len;
+}
+
+static char *fixed_digits(guint64 q, guint decimals, gboolean neg, char *buf, gsize size)
+{
+	fixed_digits_n(q, decimals, neg, buf, size);
 	return buf;
 }
 
-char *ftl_time_format_us(gint64 ns, char *buf, gsize size)
+/* "-", for FTL_TS_NONE. */
+static gsize none_n(char *buf, gsize size)
 {
-	if (ns == FTL_TS_NONE) {
-		g_strlcpy(buf, "-", size);
-		return buf;
-	}
+	return g_strlcpy(buf, "-", size) < size ? 1 : 0;
+}
+
+gsize ftl_time_format_us_n(gint64 ns, char *buf, gsize size)
+{
+	if (ns == FTL_TS_NONE)
+		return none_n(buf, size);
 	/* rounded to the nearest microsecond, half up, as the kernel's
 	 * ns2usecs() and libtraceevent (trace-cmd report, KernelShark) do:
 	 * a truncation would print 0.000001 s less than they do for every
 	 * time whose sub-microsecond part is 500 ns or more */
 	guint64 v = ns < 0 ? -(guint64)ns : (guint64)ns;
 	guint64 us = v / 1000u + (v % 1000u >= 500u);
-	return fixed_digits(us, 6, ns < 0 && us, buf, size);
+	return fixed_digits_n(us, 6, ns < 0 && us, buf, size);
+}
+
+char *ftl_time_format_us(gint64 ns, char *buf, gsize size)
+{
+	ftl_time_format_us_n(ns, buf, size);
+	return buf;
 }
 
 /* "%s%llu.%09llu" of the sign, seconds and nanoseconds, without printf (a
  * dump formats millions). */
+gsize ftl_time_format_ns_n(gint64 ns, char *buf, gsize size)
+{
+	if (ns == FTL_TS_NONE)
+		return none_n(buf, size);
+	return fixed_digits_n(ns < 0 ? -(guint64)ns : (guint64)ns, 9, ns < 0, buf, size);
+}
+
 char *ftl_time_format_ns(gint64 ns, char *buf, gsize size)
 {
-	if (ns == FTL_TS_NONE) {
-		g_strlcpy(buf, "-", size);
-		return buf;
-	}
-	return fixed_digits(ns < 0 ? -(guint64)ns : (guint64)ns, 9, ns < 0, buf, size);
+	ftl_time_format_ns_n(ns, buf, size);
+	return buf;
+}
+
+gsize ftl_int_format_n(gint64 v, char *buf, gsize size)
+{
+	return fixed_digits_n(v < 0 ? -(guint64)v : (guint64)v, 0, v < 0, buf, size);
 }
 
 char *ftl_int_format(gint64 v, char *buf, gsize size)
 {
-	return fixed_digits(v < 0 ? -(guint64)v : (guint64)v, 0, v < 0, buf, size);
+	ftl_int_format_n(v, buf, size);
+	return buf;
 }
 
 char *ftl_fixed_format(double v, guint decimals, char *buf, gsize size)

@@ -19,3 +19,7 @@ char *ftl_duration_format(gint64 ns, char *buf, gsize size);
  * views write by the million. Return buf. */
 char *ftl_fixed_format(double v, guint decimals, char *buf, gsize size);
 char *ftl_int_format(gint64 v, char *buf, gsize size);
+/* The same three, returning the length written (the NUL not counted). */
+gsize ftl_time_format_us_n(gint64 ns, char *buf, gsize size);
+gsize ftl_time_format_ns_n(gint64 ns, char *buf, gsize size);
+gsize ftl_int_format_n(gint64 v, char *buf, gsize size);

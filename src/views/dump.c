@@ -75,10 +75,9 @@ void ftl_dump_event(GString *out, const FtlEvent *ev)
 	ftl_dump_event_at(out, ev, FTL_TS_NONE);
 }
 
-/* s (the program's own ASCII) right-aligned in width columns at *at. */
-static void dump_col(char **at, const char *s, gsize width)
+/* s, n bytes of the program's own ASCII, right-aligned in width columns at *at. */
+static void dump_col(char **at, const char *s, gsize n, gsize width)
 {
-	gsize n = strlen(s);
 	for (; n < width; width--)
 		*(*at)++ = ' ';
 	memcpy(*at, s, n);
@@ -92,13 +91,19 @@ static void dump_prefix(GString *out, const FtlEvent *ev, gint64 origin, gboolea
 	char line[128], num[48];
 	char *at = line;
 	gint64 ts = ev->ts == FTL_TS_NONE || origin == FTL_TS_NONE ? ev->ts : ev->ts - origin;
-	dump_col(&at,
-		 us ? ftl_time_format_us(ts, num, sizeof num) : ftl_time_format_ns(ts, num, sizeof num),
-		 us ? 15 : 18);
+	gsize n = us ? ftl_time_format_us_n(ts, num, sizeof num)
+		     : ftl_time_format_ns_n(ts, num, sizeof num);
+	dump_col(&at, num, n, us ? 15 : 18);
 	*at++ = ' ';
-	dump_col(&at, ev->cpu >= 0 ? ftl_int_format(ev->cpu, num, sizeof num) : "-", 3);
+	if (ev->cpu >= 0)
+		dump_col(&at, num, ftl_int_format_n(ev->cpu, num, sizeof num), 3);
+	else
+		dump_col(&at, "-", 1, 3);
 	*at++ = ' ';
-	dump_col(&at, ev->pid >= 0 ? ftl_int_format(ev->pid, num, sizeof num) : "-", 7);
+	if (ev->pid >= 0)
+		dump_col(&at, num, ftl_int_format_n(ev->pid, num, sizeof num), 7);
+	else
+		dump_col(&at, "-", 1, 7);
 	*at++ = ' ';
 	g_string_append_len(out, line, at - line);
 	gsize from = out->len;
@@ -111,7 +116,7 @@ static void dump_prefix(GString *out, const FtlEvent *ev, gint64 origin, gboolea
 		*at++ = ' ';
 	*at++ = ' ';
 	const char *kind = ftl_event_kind_name(ev->kind);
-	gsize n = strlen(kind);
+	n = strlen(kind);
 	memcpy(at, kind, n);
 	for (at += n; n < 11; n++)
 		*at++ = ' ';
