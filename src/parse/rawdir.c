@@ -658,7 +658,9 @@ static gint raw_parse_formats(FtlTrace *trace, struct tep_handle *tep, GPtrArray
 		/* VALIDATED (ftl_tep_format_checked: the known crash) and GUARDED
 		 * (parsed in the trial child first; one it crashes on is skipped
 		 * above) */
+		ftl_tep_parse_lock();
 		enum tep_errno e = tep_parse_format(tep, &event, f->text, f->len, f->sys);
+		ftl_tep_parse_unlock();
 		if (e == 0 && event && (event->flags & TEP_EVENT_FL_FAILED)) {
 			/* the fields are usable; only the text rendering is not */
 			ftl_trace_add_note(trace,

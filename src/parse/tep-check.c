@@ -37,6 +37,18 @@ gpointer ftl_tep_next(const char *name)
 	return f;
 }
 
+static GMutex tep_parse_mutex;
+
+void ftl_tep_parse_lock(void)
+{
+	g_mutex_lock(&tep_parse_mutex);
+}
+
+void ftl_tep_parse_unlock(void)
+{
+	g_mutex_unlock(&tep_parse_mutex);
+}
+
 /* ---- printk formats -------------------------------------------------------- */
 
 /* The lines of a printk_formats text libtraceevent 1.7 reads within: "ADDR:"

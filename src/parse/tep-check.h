@@ -34,4 +34,14 @@ FtlTepFormatVerdict ftl_tep_format_safe(const char *text, gsize len, char **safe
  * the call on to). */
 gpointer ftl_tep_next(const char *name);
 
+/* libtraceevent 1.7's format parser keeps state between calls in static
+ * variables (is_flag_field, is_symbolic_field: set at a __print_flags or
+ * __print_symbolic, taken by the next REC->field), shared by every handle:
+ * two threads parsing formats at once (the TUI's model and Events threads,
+ * each reading its own handle of one trace.dat, parse formats as records
+ * first need them) race on them. Each parse in the process holds this
+ * lock (ftlens's tep_parse_event(), rawdir's tep_parse_format()). */
+void ftl_tep_parse_lock(void);
+void ftl_tep_parse_unlock(void);
+
 G_END_DECLS

@@ -177,8 +177,13 @@ static int tep_lazy_try_payload(void)
 		if (!strcmp(label, crash))
 			abort();
 	}
-	/* GUARDED: this is the trial child */
-	tep_parse_event(tep, nul + 1, len - (gsize)(nul + 1 - p), p + 2);
+	/* GUARDED: this is the trial child; libtraceevent's own, not ftlens's
+	 * (which takes ftl_tep_parse_lock(), a mutex another thread may have
+	 * held when the child was forked) */
+	enum tep_errno (*parse)(struct tep_handle *, const char *, unsigned long, const char *) =
+		(enum tep_errno(*)(struct tep_handle *, const char *, unsigned long,
+				   const char *))ftl_tep_next("tep_parse_event");
+	parse(tep, nul + 1, len - (gsize)(nul + 1 - p), p + 2);
 	tep_free(tep);
 	return 0;
 }

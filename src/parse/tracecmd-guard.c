@@ -65,7 +65,10 @@ enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned
 	if (!next)
 		next = (enum tep_errno(*)(struct tep_handle *, const char *, unsigned long,
 					   const char *))ftl_tep_next("tep_parse_event");
-	return next(tep, buf, size, sys);
+	ftl_tep_parse_lock();
+	enum tep_errno e = next(tep, buf, size, sys);
+	ftl_tep_parse_unlock();
+	return e;
 }
 
 int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
