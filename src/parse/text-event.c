@@ -57,14 +57,16 @@ static const char *event_timestamp(TextLine *tl, const char *p, const char *e)
 		q += 2;
 		if (q < e && *q != ':')
 			q++;
-		if (q < e && *q == ':') {
+		/* more microseconds than nanoseconds hold: not this layout's time */
+		if (q < e && *q == ':' && v <= G_MAXINT64 / 1000) {
 			ev->ts = (gint64)v * 1000;
 			ev->flags |= FTL_EVENT_F_TS_REL;
 			return q + 1;
 		}
 		return NULL;
 	}
-	if (*q == ':') {
+	/* a counter past G_MAXINT64 would be a negative time */
+	if (*q == ':' && v <= G_MAXINT64) {
 		ev->ts = (gint64)v;
 		ev->flags |= FTL_EVENT_F_TS_COUNTER;
 		return q + 1;

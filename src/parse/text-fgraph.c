@@ -152,6 +152,8 @@ static int fgraph_time_column(TextLine *tl, const char **q, const char *e)
 	r = text_skip_ws(r + 2, e);
 	if (r >= e || *r != '|')
 		return 0;
+	if (v > G_MAXINT64 / 1000)
+		return -1; /* more microseconds than nanoseconds hold */
 	ev->ts = (gint64)v * 1000;
 	ev->flags |= FTL_EVENT_F_TS_REL;
 	*q = r + 1;

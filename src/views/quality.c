@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "util/checked.h"
 #include "util/color.h"
 #include "util/timefmt.h"
 
@@ -86,7 +87,7 @@ void ftl_quality_print_text(const FtlQuality *q, FILE *out, const FtlTextStyle *
 		fprintf(out, "  Complete window: %s .. %s (%s)\n",
 			ftl_time_format_us(ws, b1, sizeof b1),
 			ftl_time_format_us(we, b2, sizeof b2),
-			ftl_duration_format(we - ws, b3, sizeof b3));
+			ftl_duration_format(ftl_sat_sub_i64(we, ws), b3, sizeof b3));
 	else
 		fprintf(out, "  Complete window: none\n");
 	gint64 ev = ftl_quality_evicted(q);

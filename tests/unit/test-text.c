@@ -566,6 +566,32 @@ static void test_counter_clock_and_ns(void)
 	CU_ASSERT_EQUAL(EV(p, 1)->ts, 12123456789);
 }
 
+/* Times past what nanoseconds in a gint64 hold: the line is not taken
+ * for an event (it was a negative time, found by fuzz-percpu: then a
+ * window of -9.2e18 ns overflowed in info's quality view). */
+static void test_times_past_int64(void)
+{
+	g_autoptr(Parsed) p = parse_text(
+		"   bash-1 [000] .... 9223372036854775807: cpu_idle: state=1\n"
+		"   bash-1 [000] .... 9223372036874575807: cpu_idle: state=2\n"
+		"   bash-1 [000] .... 18446744073709551615: cpu_idle: state=3\n");
+	CU_ASSERT_EQUAL_FATAL(NEVS(p), 1);
+	CU_ASSERT_EQUAL(EV(p, 0)->ts, G_MAXINT64);
+	CU_ASSERT_EQUAL(STATS(p).unparsed_lines, 2);
+	g_autoptr(Parsed) l = parse_text(
+		"  <idle>-0     0d..1 9223372036854775us : cpu_idle: state=1\n"
+		"  <idle>-0     0d..1 9223372036854776us : cpu_idle: state=2\n");
+	CU_ASSERT_EQUAL_FATAL(NEVS(l), 1);
+	CU_ASSERT_EQUAL(EV(l, 0)->ts, 9223372036854775000);
+	CU_ASSERT_EQUAL(STATS(l).unparsed_lines, 1);
+	g_autoptr(Parsed) g = parse_text(
+		" 9223372036854775 us |   0)   bash-1507    |  d... |   0.000 us    |  f();\n"
+		" 9223372036854776 us |   0)   bash-1507    |  d... |   0.000 us    |  g();\n");
+	CU_ASSERT_EQUAL_FATAL(NEVS(g), 2); /* f's entry and its exit */
+	CU_ASSERT_EQUAL(EV(g, 0)->ts, 9223372036854775000);
+	CU_ASSERT_EQUAL(STATS(g).unparsed_lines, 1);
+}
+
 static void test_syscall_events(void)
 {
 	g_autoptr(Parsed) p = parse_text(
@@ -960,6 +986,7 @@ static const UnitTest tests[] = {
 	{ "legacy_sched_switch_tracer", test_legacy_sched_switch_tracer },
 	{ "headers", test_headers },
 	{ "counter_clock_and_ns", test_counter_clock_and_ns },
+	{ "times past int64", test_times_past_int64 },
 	{ "syscall_events", test_syscall_events },
 	{ "crlf_and_no_final_newline", test_crlf_and_no_final_newline },
 	{ "truncated_last_line", test_truncated_last_line },

@@ -4,6 +4,7 @@
  * jump to where it happened. */
 #include "config.h"
 
+#include "util/checked.h"
 #include "views/quality.h"
 #include "views/tui/app.h"
 
@@ -17,7 +18,7 @@ static void quality_window(FtlTuiLines *l, const FtlTuiApp *app, const FtlQualit
 		FtlTuiLine *line = ftl_tui_lines_add(
 			l, FTL_TUI_STYLE_NORMAL, "Complete window: %s - %s (%s)",
 			ftl_tui_app_abs_time(app, t0, a, sizeof a), ftl_tui_app_abs_time(app, t1, b, sizeof b),
-			ftl_tui_duration(t1 - t0, d, sizeof d));
+			ftl_tui_duration(ftl_sat_sub_i64(t1, t0), d, sizeof d));
 		line->ts = t0;
 	}
 	gint64 evicted = ftl_quality_evicted(q);
