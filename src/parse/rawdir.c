@@ -21,6 +21,7 @@
 #include "parse/pages.h"
 #include "parse/tep.h"
 #include "parse/tep-check.h"
+#include "parse/tep-printk.h"
 #include "parse/trial.h"
 #include "util/error.h"
 #include "util/input.h"
@@ -813,6 +814,14 @@ static gboolean raw_add_sources(FtlTrace *trace, FtlRawParts *parts, struct tep_
 {
 	gsize psize = (gsize)raw_page_size(geo);
 	RawCpu *first = NULL;
+	/* the printk strings raw_tep_extras() gave tep, for the compiled formats */
+	g_autoptr(FtlPrintkMap) printk = NULL;
+	const char *printk_text = parts->extra[FTL_RAW_PRINTK_FORMATS];
+	if (printk_text) {
+		g_autofree char *safe = ftl_tep_printk_safe(printk_text);
+		printk = ftl_printk_map_new();
+		ftl_printk_map_add_text(printk, safe);
+	}
 	for (guint i = 0; i < parts->pages->len; i++) {
 		RawPages *f = g_ptr_array_index(parts->pages, i);
 		RawCpu *rc = g_new0(RawCpu, 1);
@@ -826,6 +835,7 @@ static gboolean raw_add_sources(FtlTrace *trace, FtlRawParts *parts, struct tep_
 		tep_ref(tep);
 		rc->tep = tep;
 		rc->dec = ftl_tep_decoder_new(tep, trace, rc->base.path);
+		ftl_tep_decoder_set_printk(rc->dec, printk);
 		if (first)
 			ftl_tep_decoder_share(rc->dec, first->dec);
 		else

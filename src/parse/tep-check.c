@@ -19,6 +19,8 @@
 
 #include "parse/tep-check.h"
 
+#include "parse/tracecmd-guard.h"
+
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +56,7 @@ void ftl_tep_parse_unlock(void)
 /* The lines of a printk_formats text libtraceevent 1.7 reads within: "ADDR:"
  * then at least one byte, and a format (after one more byte and an optional
  * '"') of 3 bytes at least. The others hold no usable format. */
-static char *tep_check_printk_lines(const char *text)
+char *ftl_tep_printk_safe(const char *text)
 {
 	GString *out = g_string_new(NULL);
 	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
@@ -81,9 +83,11 @@ int tep_parse_printk_formats(struct tep_handle *tep, const char *buf)
 			"tep_parse_printk_formats");
 	if (!buf)
 		return -1;
-	g_autofree char *safe = tep_check_printk_lines(buf);
-	/* VALIDATED: only the lines tep_check_printk_lines() kept */
-	return next(tep, safe);
+	g_autofree char *safe = ftl_tep_printk_safe(buf);
+	/* VALIDATED: only the lines ftl_tep_printk_safe() kept */
+	int r = next(tep, safe);
+	ftl_tracecmd_guard_printk(safe);
+	return r;
 }
 
 /* ---- event formats ----------------------------------------------------------- */

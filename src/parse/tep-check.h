@@ -42,6 +42,9 @@ gpointer ftl_tep_next(const char *name);
  * first need them) race on them. Each parse in the process holds this
  * lock (ftlens's tep_parse_event(), rawdir's tep_parse_format()). */
 void ftl_tep_parse_lock(void);
+/* The lines of a printk_formats text that ftlens's tep_parse_printk_formats()
+ * passes on to the library (g_free). */
+char *ftl_tep_printk_safe(const char *text);
 void ftl_tep_parse_unlock(void);
 
 G_END_DECLS

@@ -16,6 +16,8 @@
 
 #include <event-parse.h>
 
+#include "parse/tep-printk.h"
+
 typedef enum {
 	STEP_TEXT, /* literal text */
 	STEP_NUM,  /* %d %i %u %x %X of a number */
@@ -51,6 +53,7 @@ typedef enum {
 	S_SYMBOL, /* __print_symbolic(expr, ...): syms */
 	S_FLAGS,  /* __print_flags(expr, delim, ...): syms, delim in text */
 	S_COND,	  /* expr ? a : b */
+	S_PRINTK, /* a pointer-sized field: the printk string at its value */
 } StrKind;
 
 typedef struct {
@@ -87,6 +90,7 @@ struct _FtlTepPrint {
 	GArray *syms;  /* Sym */
 	GString *text; /* literal text, symbol names and delimiters */
 	gboolean functions;
+	FtlPrintkMap *printk; /* S_PRINTK's strings (a reference), or NULL */
 };
 
 void ftl_tep_print_free(FtlTepPrint *p)
@@ -98,6 +102,7 @@ void ftl_tep_print_free(FtlTepPrint *p)
 	g_array_unref(p->strs);
 	g_array_unref(p->syms);
 	g_string_free(p->text, TRUE);
+	ftl_printk_map_unref(p->printk);
 	g_free(p);
 }
 
@@ -357,11 +362,14 @@ static gint print_str(FtlTepPrint *p, struct tep_event *event, struct tep_print_
 	case TEP_PRINT_FIELD:
 		/* VALIDATED: a lookup; offset and size checked against the record when run */
 		f = a->field.name ? tep_find_any_field(event, a->field.name) : NULL;
-		/* a long-sized non-array is a pointer to a printk string */
-		if (!f || f->offset < 0 || f->size < 0 || (f->flags & TEP_FIELD_IS_DYNAMIC) ||
-		    (!(f->flags & TEP_FIELD_IS_ARRAY) && f->size == long_size))
+		if (!f || f->offset < 0 || f->size < 0 || (f->flags & TEP_FIELD_IS_DYNAMIC))
 			return -1;
-		s.kind = S_ARRAY;
+		/* a long-sized non-array is a pointer to a printk string: printed
+		 * whole, the conversion's width and flags not applied */
+		s.kind = !(f->flags & TEP_FIELD_IS_ARRAY) && f->size == long_size ? S_PRINTK
+										  : S_ARRAY;
+		if (s.kind == S_PRINTK && !p->printk)
+			return -1;
 		s.off = f->offset;
 		s.size = f->size;
 		break;
@@ -477,7 +485,8 @@ static const char *print_conversion(FtlTepPrint *p, struct tep_event *event, con
 	return f + 1;
 }
 
-FtlTepPrint *ftl_tep_print_compile(struct tep_event *event, struct tep_handle *tep)
+FtlTepPrint *ftl_tep_print_compile(struct tep_event *event, struct tep_handle *tep,
+				   FtlPrintkMap *printk)
 {
 	if (!event || !event->print_fmt.format)
 		return NULL;
@@ -494,6 +503,7 @@ FtlTepPrint *ftl_tep_print_compile(struct tep_event *event, struct tep_handle *t
 	p->strs = g_array_new(FALSE, FALSE, sizeof(StrArg));
 	p->syms = g_array_new(FALSE, FALSE, sizeof(Sym));
 	p->text = g_string_new(NULL);
+	p->printk = printk ? ftl_printk_map_ref(printk) : NULL;
 	struct tep_print_arg *arg = event->print_fmt.args;
 	const char *f = event->print_fmt.format;
 	while (f && *f) {
@@ -756,6 +766,32 @@ static void print_flags(const PrintRun *run, const Step *st, const StrArg *s, gu
 	}
 }
 
+/* A pointer-sized field's printk string, else its value in hex without
+ * "0x" (libtraceevent's print_str_arg(): trace_seq_puts() or "%llx", the
+ * conversion's width not applied); FALSE where the file gave the address
+ * strings that differ, of which the library's bsearch picks one. */
+static gboolean print_printk(const PrintRun *run, const StrArg *s)
+{
+	if (s->off > run->size || s->size > run->size - s->off)
+		return FALSE;
+	guint64 addr = ftl_tep_read_uint(run->data + s->off, (guint)s->size, FALSE);
+	const char *str = NULL;
+	gint found = ftl_printk_map_find(run->p->printk, addr, &str);
+	if (found < 0)
+		return FALSE;
+	if (found) {
+		print_put(run->out, str, strlen(str));
+		return TRUE;
+	}
+	char buf[20];
+	char *e = buf + sizeof buf, *d = e;
+	do
+		*--d = "0123456789abcdef"[addr & 15];
+	while (addr >>= 4);
+	print_put(run->out, d, (gsize)(e - d));
+	return TRUE;
+}
+
 static gboolean print_string(const PrintRun *run, const Step *st, gint i, int depth)
 {
 	const StrArg *s = &g_array_index(run->p->strs, StrArg, i);
@@ -779,6 +815,8 @@ static gboolean print_string(const PrintRun *run, const Step *st, gint i, int de
 	case S_COND:
 		return depth < 32 && print_eval(run, s->expr, &v) &&
 		       print_string(run, st, v ? s->a : s->b, depth + 1);
+	case S_PRINTK:
+		return print_printk(run, s);
 	default:
 		if (!print_eval(run, s->expr, &v))
 			return FALSE;

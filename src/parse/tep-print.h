@@ -16,9 +16,11 @@ typedef struct _FtlTepPrint FtlTepPrint;
 /* The program for event's print fmt, or NULL when the format is outside
  * the subset rendered here (helper calls other than __print_symbolic,
  * arithmetic, casts not proven neutral, %pS-like pointers other than
- * %ps/%pS, precision, '*' widths, event handlers, bprint): the library
- * renders those events. */
-FtlTepPrint *ftl_tep_print_compile(struct tep_event *event, struct tep_handle *tep);
+ * %ps/%pS, precision, '*' widths, event handlers, bprint, a %s of a
+ * pointer-sized field without printk): the library renders those events.
+ * printk: the printk strings tep was given (a reference is taken), or NULL. */
+FtlTepPrint *ftl_tep_print_compile(struct tep_event *event, struct tep_handle *tep,
+				   FtlPrintkMap *printk);
 void ftl_tep_print_free(FtlTepPrint *p);
 
 /* Whether p names functions (%ps/%pS): kallsyms must be parsed first. */

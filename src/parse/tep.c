@@ -22,6 +22,7 @@
 #include <trace-seq.h>
 
 #include "parse/kallsyms.h"
+#include "parse/tep-printk.h"
 #include "parse/tep-check.h"
 #include "parse/tep-memo.h"
 #include "parse/tep-print.h"
@@ -90,6 +91,7 @@ struct _FtlTepLazy {
 	FtlTepMemo *memo;	/* the file's, kept between its opens: whether
 				 * its open passed, kallsyms, bprint texts */
 	TepLazyTrial trial;	/* the open's child's context */
+	FtlPrintkMap *printk;	/* the printk strings the library was given, or NULL */
 	GHashTable *rejected;	/* ids whose formats were all left out */
 };
 
@@ -120,6 +122,7 @@ void ftl_tep_lazy_free(FtlTepLazy *lazy)
 	g_hash_table_unref(lazy->by_id);
 	g_hash_table_unref(lazy->rejected);
 	ftl_kallsyms_unref(lazy->kallsyms);
+	ftl_printk_map_unref(lazy->printk);
 	ftl_tep_memo_unref(lazy->memo);
 	g_free(lazy);
 }
@@ -140,6 +143,13 @@ void ftl_tep_lazy_set_kallsyms(FtlTepLazy *lazy, const char *text)
 	lazy->kallsyms = ftl_kallsyms_share(text);
 	/* parsed once for the file, not at each open after its last close */
 	ftl_tep_memo_keep_kallsyms(lazy->memo, lazy->kallsyms);
+}
+
+void ftl_tep_lazy_add_printk(FtlTepLazy *lazy, const char *safe)
+{
+	if (!lazy->printk)
+		lazy->printk = ftl_printk_map_new();
+	ftl_printk_map_add_text(lazy->printk, safe);
 }
 
 /* "SYS/NAME" of a format's text (its "name:" line), for diagnostics. */
@@ -440,6 +450,7 @@ struct _FtlTepDecoder {
 	 * (tep_dec_bprint) */
 	TepBprintPlace *bprint_place;
 	GByteArray *bprint_copy;
+	FtlPrintkMap *printk; /* ftl_tep_decoder_set_printk's, or NULL */
 	GHashTable *rejected; /* ids ftl_tep_decoder_reject() named, or NULL */
 	/* The common fields (type, flags, pid) read in place, without a
 	 * library call each: where they lie, from the first record's format
@@ -1328,7 +1339,8 @@ static gboolean tep_dec_payload_fast(FtlTepDecoder *ts, TepEventInfo *info, stru
 	}
 	if (info->print_state == 1) {
 		info->print_state = 2;
-		info->print = ftl_tep_print_compile(info->event, ts->tep);
+		info->print = ftl_tep_print_compile(info->event, ts->tep,
+						    ts->lazy ? ts->lazy->printk : ts->printk);
 		if (!info->print)
 			g_debug("payload of %s: libtraceevent's printing", info->name);
 	}
@@ -1414,6 +1426,12 @@ void ftl_tep_decoder_share(FtlTepDecoder *d, FtlTepDecoder *with)
 	d->bprint_place->refs++;
 }
 
+void ftl_tep_decoder_set_printk(FtlTepDecoder *d, FtlPrintkMap *printk)
+{
+	ftl_printk_map_unref(d->printk);
+	d->printk = printk ? ftl_printk_map_ref(printk) : NULL;
+}
+
 void ftl_tep_decoder_set_lazy(FtlTepDecoder *d, FtlTepLazy *lazy)
 {
 	d->lazy = lazy;
@@ -1454,6 +1472,7 @@ void ftl_tep_decoder_free(FtlTepDecoder *d)
 		g_byte_array_unref(d->bprint_copy);
 	if (--d->bprint_place->refs == 0)
 		g_free(d->bprint_place);
+	ftl_printk_map_unref(d->printk);
 	/* NO FILE DATA */
 	trace_seq_destroy(&d->text);
 	g_free(d);

@@ -14,6 +14,7 @@ struct tep_handle;
 struct tep_record;
 
 typedef struct _FtlTepDecoder FtlTepDecoder;
+typedef struct _FtlPrintkMap FtlPrintkMap;
 
 /* tep, trace and path (the file its records come from, named by the
  * diagnostics it adds to the trace's) are borrowed and must outlive the
@@ -24,6 +25,10 @@ void ftl_tep_decoder_free(FtlTepDecoder *d);
  * libtraceevent keeps per tep from the first record it rendered is
  * tracked once for both. Before d's first record. */
 void ftl_tep_decoder_share(FtlTepDecoder *d, FtlTepDecoder *with);
+/* The printk strings its tep was given (a reference is taken), for %s of a
+ * pointer-sized field in compiled formats; a decoder with a lazy takes its
+ * lazy's. */
+void ftl_tep_decoder_set_printk(FtlTepDecoder *d, FtlPrintkMap *printk);
 
 /* Fills ev from r: everything but src, seq and line. Slices point into r's
  * data or the decoder and live until the next call or until r is freed.
@@ -117,6 +122,9 @@ void ftl_tep_lazy_free(FtlTepLazy *lazy);
  * kallsyms text. */
 void ftl_tep_lazy_add_format(FtlTepLazy *lazy, const char *sys, const char *buf, gsize size);
 void ftl_tep_lazy_set_kallsyms(FtlTepLazy *lazy, const char *text);
+/* The printk strings the library was given for the file (safe: the lines
+ * passed on), for the decoders' compiled formats. */
+void ftl_tep_lazy_add_printk(FtlTepLazy *lazy, const char *safe);
 /* Forks the child that tries this file's open before ftlens makes it:
  * open(ctx) there (which fills the child's copy of lazy and returns its
  * tep, NULL on a clean failure). Returns how the open ended in the child;

@@ -71,6 +71,12 @@ enum tep_errno tep_parse_event(struct tep_handle *tep, const char *buf, unsigned
 	return e;
 }
 
+void ftl_tracecmd_guard_printk(const char *safe)
+{
+	if (guard_lazy)
+		ftl_tep_lazy_add_printk(guard_lazy, safe);
+}
+
 int tep_parse_kallsyms(struct tep_handle *tep, const char *kallsyms)
 {
 	static int (*next)(struct tep_handle *, const char *);

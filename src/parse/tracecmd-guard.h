@@ -41,6 +41,11 @@ typedef enum {
 struct tracecmd_input *ftl_tracecmd_open_head(const char *path, FtlTepLazy *lazy,
 					      FtlTracecmdResult *result);
 
+/* The printk strings (the lines tep_parse_printk_formats() passes on)
+ * libtracecmd gives a handle while ftl_tracecmd_open_head() reads its
+ * headers: kept in its lazy as well (ftl_tep_lazy_add_printk()). */
+void ftl_tracecmd_guard_printk(const char *safe);
+
 /* tracecmd_init_data(handle). What the library prints to stdout or stderr
  * instead of through tep_vprint() meanwhile (libtraceevent's messages go
  * to ftl_tep_capture_messages()) is appended to msgs, not printed. On

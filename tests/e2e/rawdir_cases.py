@@ -17,7 +17,8 @@ libtraceevent):
          %lld %hx, over values past each length; an event whose
          __print_flags and __print_symbolic tables name their values (one
          the library knows, others it takes for -1), over values matching
-         and missing them
+         and missing them; an event printing a pointer-sized field with %s
+         (a printk string: known, twice the same, two that differ, unknown)
 """
 import os
 import struct
@@ -93,6 +94,22 @@ if case == "printfmt":
           ' { I_UNKNOWN, "unknown" }, { 2, "two" })\n')
     for f, y in ((0, 9), (1, (1 << 64) - 1), (5, 2), (0x13, 7), (0, 9)):
         data += header(24) + struct.pack("<HBBiQQ", 10, 0, 0, 1, f, y)
+    # %s of a pointer-sized field: the printk string at its value, as
+    # rcu_utilization prints (a width not applied), or the value in hex
+    write("events/test/strings/format",
+          "name: strings\nID: 11\nformat:\n" + COMMON +
+          "\tfield:const char * s;\toffset:8;\tsize:8;\tsigned:0;\n\n"
+          'print fmt: "[%-12s]", REC->s\n')
+    write("printk_formats",
+          '0xffffffff81000010 : "Start context switch\\n"\n'
+          "0xffffffff81000020 : plain, no quotes\n"
+          '0xffffffff81000030 : "twice"\n'
+          '0xffffffff81000030 : "twice"\n'
+          '0xffffffff81000040 : "one"\n'
+          '0xffffffff81000040 : "another"\n')
+    for s_ in (0xffffffff81000010, 0xffffffff81000010, 0xffffffff81000020,
+               0xffffffff81000030, 0xffffffff81000040, 0xffffffff81000050):
+        data += header(16) + struct.pack("<HBBiQ", 11, 0, 0, 1, s_)
     page(data)
     sys.exit(0)
 

@@ -162,14 +162,17 @@ fi
 
 # print fmts of generated events (rawdir_cases.py printfmt): length
 # modifiers (h, hh, L, Z, ll, with flags and widths) over values past each
-# length, and __print_flags/__print_symbolic tables naming their values:
+# length, __print_flags/__print_symbolic tables naming their values, and %s
+# of a pointer-sized field (a printk string, as rcu_utilization prints):
 # ftlens's own formats render them, as libtraceevent (FTLENS_PAYLOAD_CHECK)
 # and trace-cmd do
 python3 "$H/rawdir_cases.py" "$T/pf" printfmt "$FTL_TESTDATA/vm/raw/raw/events/header_page"
 pack_raw "$T/pf/events" "$T/pf.dat" 0:"$T/pf/per_cpu/cpu0/trace_pipe_raw"
-compare "lengths and named flags (rawdir_cases.py)" "$T/pf" "$T/pf.dat"
-check "lengths and named flags: 8 of 10 payloads by ftlens's own formats (each event's first is the library's), none different" \
-	'grep -q "^ftlens: payload check: 8 own, 2 library, 0 different" "$T/err"'
+compare "lengths, named flags, printk strings (rawdir_cases.py)" "$T/pf" "$T/pf.dat"
+check "lengths, named flags, printk strings: 12 of 16 payloads by ftlens's own formats (each event's first and a printk address of two strings are the library's), none different, from the directory and from its trace.dat" \
+	'grep -q "^ftlens: payload check: 12 own, 4 library, 0 different" "$T/err" &&
+	 FTLENS_PAYLOAD_CHECK=1 "$FTLENS" dump "$T/pf.dat" 2>&1 >/dev/null |
+		grep -q "^ftlens: payload check: 12 own, 4 library, 0 different"'
 
 diag "TOTAL events=$total_events fields=$total_fields equal=$total_equal allowed=$total_allowed different=$total_different"
 check "payload equality over all inputs: $total_fields fields of $total_events events, $total_different different" \
