@@ -1035,11 +1035,13 @@ static void tep_dec_marker(FtlTepDecoder *ts, struct tep_record *r, const TepEve
 		if (!p) {
 			gboolean refused = FALSE;
 			p = tep_dec_render(ts, info, r, &refused);
+			/* a refused one is not kept: each open counts it again */
+			const char *kept = ts->lazy && !refused
+						   ? ftl_tep_memo_add_text(ts->lazy->memo, r->data,
+									   (gsize)r->size, p)
+						   : NULL;
 			if (refused)
 				tep_dec_bprint_refused(ts, r, ev);
-			const char *kept = ts->lazy ? ftl_tep_memo_add_text(ts->lazy->memo, r->data,
-									 (gsize)r->size, p)
-						    : NULL;
 			p = kept ? kept : p;
 		}
 		tep_dec_marker_text(ev, p, strlen(p), TRUE);

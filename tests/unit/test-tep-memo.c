@@ -34,6 +34,9 @@ static char *memo_read(const char *path, guint *markers)
 		g_string_append_c(s, '\n');
 	}
 	CU_ASSERT_PTR_NULL(error);
+	/* and what the reading counted of formats it could not use */
+	g_string_append_printf(s, "bad_format %" G_GUINT64_FORMAT "\n",
+			       ftl_diags_get(ftl_trace_diags(trace), FTL_DIAG_BAD_FORMAT)->count);
 	ftl_iter_free(it);
 	ftl_trace_free(trace);
 	return g_string_free(s, FALSE);
@@ -76,6 +79,23 @@ static void test_markers_twice(void)
 		return;
 	}
 	memo_twice(path, TRUE);
+}
+
+/* A bprint record whose format libtraceevent may not be given (no fmt
+ * field): its empty text is not kept, so that the second open counts it as
+ * the first did. */
+static void test_refused_bprint_twice(void)
+{
+	const char *data = g_getenv("FTL_TESTDATA") ? g_getenv("FTL_TESTDATA") : "tests/data";
+	g_autofree char *path =
+		g_build_filename(data, "..", "fuzz", "regress", "tracedat",
+				 "libtraceevent-bprint-render-null-read.dat", NULL);
+	guint m1, m2;
+	g_autofree char *first = memo_read(path, &m1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(first, "bad_format 1\n"));
+	/* the file's memo kept from the first: the second reads through it */
+	g_autofree char *again = memo_read(path, &m2);
+	CU_ASSERT_STRING_EQUAL(first, again);
 }
 
 /* Another file's memo replaces the kept one; a memo of no file is its own. */
@@ -153,6 +173,7 @@ int main(void)
 		{ "a trace.dat read twice: the same events, the same format child",
 		  test_overrun_twice },
 		{ "6,256 bprint markers read twice: the same texts", test_markers_twice },
+		{ "a refused bprint read twice: counted each time", test_refused_bprint_twice },
 		{ "the memo of the last file closed is kept, one only", test_kept_one },
 		{ "format verdicts kept by the question, a dead child's not", test_verdicts },
 		{ NULL, NULL },
