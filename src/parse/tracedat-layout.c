@@ -35,6 +35,7 @@ enum {
 	DAT_OPT_BUFFER = 3,
 	DAT_OPT_TRACECLOCK = 4,
 	DAT_OPT_UNAME = 5,
+	DAT_OPT_HOOK = 6,
 	DAT_OPT_OFFSET = 7,
 	DAT_OPT_CPUCOUNT = 8,
 	DAT_OPT_TIME_SHIFT = 12,
@@ -313,9 +314,55 @@ static void dat_note_option(FtlDatLayout *l, guint id, const guchar *data, guint
 static gboolean dat_option_text_ends(guint id, const guchar *data, guint32 size)
 {
 	guint32 from = id == DAT_OPT_BUFFER ? 8 : 0;
-	if (id != DAT_OPT_BUFFER && id != DAT_OPT_UNAME && id != 6 && id != 9 && id != 13)
+	if (id != DAT_OPT_BUFFER && id != DAT_OPT_UNAME && id != DAT_OPT_HOOK && id != 9 &&
+	    id != 13)
 		return TRUE;
 	return size > from && memchr(data + from, 0, size - from) != NULL;
+}
+
+/* strtok_r(NULL, delim) on s: the next token, NULL when none is left. */
+static char *dat_hook_tok(char **save, const char *delim)
+{
+	return strtok_r(NULL, delim, save);
+}
+
+gboolean ftl_dat_hook_parses(const char *arg)
+{
+	/* libtracecmd 1.3's tracecmd_create_event_hook() takes
+	 * "[SYS:]EVENT,MATCH[,PID]/[SYS:]EVENT,MATCH[,FLAGS]" by strtok() and
+	 * returns NULL when a token is missing, which handle_options()
+	 * dereferences (fuzz-tracedat: a 1-byte HOOK option, SIGSEGV in
+	 * tracecmd_open_head(), and in trace-cmd report). The same steps,
+	 * where it looks back into arg included (at the length of a token
+	 * taken as its place, for the first one). */
+	g_autofree char *str = g_strdup(arg);
+	char *save = NULL;
+	char *tok = strtok_r(str, ":,", &save);
+	if (!tok)
+		return FALSE;
+	if (arg[strlen(tok)] == ':' && !(tok = dat_hook_tok(&save, ",")))
+		return FALSE;
+	if (!(tok = dat_hook_tok(&save, ",/")))
+		return FALSE;
+	if (arg[strlen(tok) + (gsize)(tok - str)] == ',' && !dat_hook_tok(&save, "/"))
+		return FALSE;
+	if (!(tok = dat_hook_tok(&save, ":,")))
+		return FALSE;
+	if (arg[strlen(tok) + (gsize)(tok - str)] == ':' && !(tok = dat_hook_tok(&save, ",")))
+		return FALSE;
+	if (!(tok = dat_hook_tok(&save, ",")))
+		return FALSE;
+	return arg[strlen(tok) + (gsize)(tok - str)] != ',' || dat_hook_tok(&save, "") != NULL;
+}
+
+/* What keeps libtracecmd from reading option id safely, or NULL. */
+static const char *dat_option_fault(guint id, const guchar *data, guint32 size)
+{
+	if (!dat_option_text_ends(id, data, size))
+		return "its text does not end in a NUL";
+	if (id == DAT_OPT_HOOK && !ftl_dat_hook_parses((const char *)data))
+		return "a HOOK libtracecmd cannot read (it crashes on one)";
+	return NULL;
 }
 
 /* ---- version 6 ----------------------------------------------------------- */
@@ -365,8 +412,9 @@ static gboolean dat6_options(DatCur *c, FtlDatLayout *l, GArray *inst_offsets,
 		if (!cur_read(c, data, size))
 			return FALSE;
 		data[size] = 0;
-		if (!dat_option_text_ends(id, data, size))
-			return cur_fail(c, "option %u: its text does not end in a NUL", id);
+		const char *fault = dat_option_fault(id, data, size);
+		if (fault)
+			return cur_fail(c, "option %u: %s", id, fault);
 		if (id == DAT_OPT_BUFFER) {
 			if (size < 9 || inst_names->len >= DAT_MAX_BUFFERS)
 				return cur_fail(c, "a damaged BUFFER option");
@@ -616,11 +664,13 @@ static gboolean dat7_options(DatCur *c, FtlDatLayout *l, guint64 *next)
 			if (!dat7_check_section(c, l, id, cur_num(&o, 8)))
 				return FALSE;
 			break;
-		default:
-			if (!dat_option_text_ends(id, c->mem + start, size))
-				return cur_fail(c, "option %u: its text does not end in a NUL", id);
+		default: {
+			const char *fault = dat_option_fault(id, c->mem + start, size);
+			if (fault)
+				return cur_fail(c, "option %u: %s", id, fault);
 			dat_note_option(l, id, c->mem + start, size);
 			break;
+		}
 		}
 		c->pos = start + size;
 	}

@@ -53,6 +53,10 @@ typedef struct {
  * version 6 or 7. Free with ftl_dat_layout_free(). */
 FtlDatLayout *ftl_dat_layout_read(const char *path, GError **error);
 void ftl_dat_layout_free(FtlDatLayout *layout);
+/* Whether libtracecmd 1.3's reading of a HOOK option's text arg finds all
+ * its parts ("[SYS:]EVENT,MATCH[,PID]/[SYS:]EVENT,MATCH[,FLAGS]"): it
+ * dereferences NULL on one that does not. */
+gboolean ftl_dat_hook_parses(const char *arg);
 
 /* Decompresses one block of a compressed trace.dat (a section or a chunk of
  * CPU data): in of in_len bytes into out, which holds exactly out_len

@@ -20,7 +20,7 @@
 #   %s without its NUL, and one format's records by another's fields.
 . "$(dirname "$0")/lib.sh"
 make_tmpdir
-plan 26
+plan 27
 
 # one_error NAME FILE: exit 1 and one stderr line naming FILE as damaged
 # (the message in $T/NAME.err)
@@ -150,6 +150,15 @@ check "a bprint format without fmt: info survives, its record counted as bad_for
 	'[ "$(json_get "$T/bpn.json" "j[\"diagnostics\"][\"bad_format\"][\"count\"]")" = 1 ] &&
 	 json_get "$T/bpn.json" "j[\"diagnostics\"][\"bad_format\"][\"first_text\"]" |
 		grep -q "^bprint at CPU 0, file offset 12756: its format.s ip, fmt or buf field is missing"'
+
+# fuzz-tracedat's find: a HOOK option of one byte ("\0"), which libtracecmd
+# 1.3 parses into NULL and then dereferences (trace-cmd report: SIGSEGV):
+# refused before libtracecmd reads the file, with one error (ftlens's own
+# commands survived it through the trial child, fuzz-tracedat in-process
+# did not)
+hook=$top_srcdir/tests/fuzz/regress/tracedat/libtracecmd-hook-option-null-read.dat
+check "a HOOK option libtracecmd cannot read: one error naming the file and the option" \
+	'one_error hook "$hook" && grep -q "option 6: a HOOK libtracecmd cannot read" "$T/hook.err"'
 
 # the same faults in raw directories (one decoder for both), written by
 # rawdir_cases.py: texts by `markers`, exactly

@@ -17,6 +17,7 @@
 #include "model/iter.h"
 #include "model/source.h"
 #include "parse/open.h"
+#include "parse/tracedat-layout.h"
 #include "unit.h"
 
 static char *tmpdir;
@@ -444,6 +445,30 @@ static void test_option_without_nul(void)
 	g_unlink(out);
 }
 
+/* The HOOK options libtracecmd 1.3 reads, and those it dereferences NULL
+ * on (tracecmd_create_event_hook() returns NULL for them). */
+static void test_hook_option(void)
+{
+	static const char *const ok[] = {
+		"sched:sched_waking,pid/sched:sched_switch,next_pid",
+		"ev,m/ev2,m2",
+		"ev,m,123/ev2,m2,PS",
+		"sys:ev,m,1/sys2:ev2,m2,g",
+		",ev,m/ev2,m2", /* a leading ',' is skipped as strtok skips it */
+	};
+	static const char *const bad[] = {
+		"", ":", "x", "ev,m", "ev,m/", "ev,m/ev2", "ev,m/ev2,", "ev,m/ev2,m2,",
+		"ev,m,/ev2,m2", "sys:/ev2,m2", "ev,m/sys:",
+	};
+	for (guint i = 0; i < G_N_ELEMENTS(ok); i++)
+		CU_ASSERT_TRUE(ftl_dat_hook_parses(ok[i]));
+	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+		CU_ASSERT_FALSE(ftl_dat_hook_parses(bad[i]));
+		if (ftl_dat_hook_parses(bad[i]))
+			fprintf(stderr, "taken: '%s'\n", bad[i]);
+	}
+}
+
 static void test_cpustats_parse(void)
 {
 	FtlCpuStats st;
@@ -482,6 +507,7 @@ int main(void)
 		{ "an event claiming more than its page", test_event_past_page },
 		{ "the same through ftlens's page reader", test_event_past_page_own_reader },
 		{ "a buffer option without its NUL", test_option_without_nul },
+		{ "HOOK options libtracecmd reads", test_hook_option },
 		{ "cpu stats", test_cpustats_parse },
 		{ "bracketed choice", test_bracketed },
 		{ NULL, NULL },
