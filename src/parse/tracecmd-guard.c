@@ -153,7 +153,23 @@ static struct tracecmd_input *guard_open_lazy(const char *path, FtlTepLazy *lazy
 	int n_before = stat(path, &st) == 0 ? guard_fds_on(&st, before, GUARD_FDS_MAX) : -1;
 	guard_lazy = lazy;
 	guard_keep_kallsyms = kallsyms;
+	/* libtracecmd 1.3 printf()s a HOOK option's text to stdout while it
+	 * reads the options: trace text that would reach the terminal raw, or
+	 * break `--format json`. stdout is lent to /dev/null for the call (the
+	 * TUI draws on a descriptor of its own). */
+	fflush(stdout);
+	int out = dup(STDOUT_FILENO);
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	gboolean lent = out >= 0 && null >= 0 && dup2(null, STDOUT_FILENO) >= 0;
+	if (null >= 0)
+		close(null);
 	struct tracecmd_input *handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (lent) {
+		fflush(stdout);
+		dup2(out, STDOUT_FILENO);
+	}
+	if (out >= 0)
+		close(out);
 	guard_lazy = NULL;
 	int fd = n_before >= 0 && n_before < GUARD_FDS_MAX ? guard_new_fd(&st, before, n_before)
 							   : -1;

@@ -20,7 +20,7 @@
 #   %s without its NUL, and one format's records by another's fields.
 . "$(dirname "$0")/lib.sh"
 make_tmpdir
-plan 27
+plan 28
 
 # one_error NAME FILE: exit 1 and one stderr line naming FILE as damaged
 # (the message in $T/NAME.err)
@@ -159,6 +159,23 @@ check "a bprint format without fmt: info survives, its record counted as bad_for
 hook=$top_srcdir/tests/fuzz/regress/tracedat/libtracecmd-hook-option-null-read.dat
 check "a HOOK option libtracecmd cannot read: one error naming the file and the option" \
 	'one_error hook "$hook" && grep -q "option 6: a HOOK libtracecmd cannot read" "$T/hook.err"'
+
+# the same file with a HOOK option libtracecmd reads: it printf()s the
+# option's text to stdout while it opens the file; an escape sequence in
+# it must not reach the terminal, nor break info's JSON
+python3 - "$hook" "$T/hookok.dat" <<'PY'
+import sys
+d = open(sys.argv[1], "rb").read()
+old = b"\x06\x00\x01\x00\x00\x00\x00"
+assert d.count(old) == 1
+hook = b"sys:ev,m/sys2:ev2,m2\x1b[31mRED\x00"
+new = b"\x06\x00" + len(hook).to_bytes(4, "little") + hook
+open(sys.argv[2], "wb").write(d.replace(old, new))
+PY
+"$FTLENS" info --format json "$T/hookok.dat" >"$T/hookok.json" 2>/dev/null
+check "a HOOK option libtracecmd prints while it opens: nothing of it on stdout, the JSON parses" \
+	'! grep -q "sys2:ev2\|$(printf "\033")" "$T/hookok.json" &&
+	 python3 -c "import json, sys; json.load(open(sys.argv[1]))" "$T/hookok.json"'
 
 # the same faults in raw directories (one decoder for both), written by
 # rawdir_cases.py: texts by `markers`, exactly
