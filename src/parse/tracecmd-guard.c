@@ -137,6 +137,29 @@ static int guard_new_fd(const struct stat *st, const int *before, int n_before)
 	return found;
 }
 
+/* Points fd (STDOUT_FILENO or STDERR_FILENO) at the descriptor to for a
+ * library call that prints there: what gives fd back (guard_give_back()),
+ * or -1 when fd could not be lent and is as it was. */
+static int guard_lend(int fd, int to)
+{
+	fflush(fd == STDOUT_FILENO ? stdout : stderr);
+	int saved = to >= 0 ? dup(fd) : -1;
+	if (saved >= 0 && dup2(to, fd) < 0) {
+		close(saved);
+		saved = -1;
+	}
+	return saved;
+}
+
+static void guard_give_back(int fd, int saved)
+{
+	if (saved < 0)
+		return;
+	fflush(fd == STDOUT_FILENO ? stdout : stderr);
+	dup2(saved, fd);
+	close(saved);
+}
+
 /* tracecmd_open_head() with the formats kept in lazy, and kallsyms when
  * kallsyms. The descriptor it opens is looked for (files are opened in
  * the main thread only, as guard_lazy says): kept as the handle's private
@@ -157,19 +180,12 @@ static struct tracecmd_input *guard_open_lazy(const char *path, FtlTepLazy *lazy
 	 * reads the options: trace text that would reach the terminal raw, or
 	 * break `--format json`. stdout is lent to /dev/null for the call (the
 	 * TUI draws on a descriptor of its own). */
-	fflush(stdout);
-	int out = dup(STDOUT_FILENO);
 	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	gboolean lent = out >= 0 && null >= 0 && dup2(null, STDOUT_FILENO) >= 0;
+	int out = guard_lend(STDOUT_FILENO, null);
 	if (null >= 0)
 		close(null);
 	struct tracecmd_input *handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (lent) {
-		fflush(stdout);
-		dup2(out, STDOUT_FILENO);
-	}
-	if (out >= 0)
-		close(out);
+	guard_give_back(STDOUT_FILENO, out);
 	guard_lazy = NULL;
 	int fd = n_before >= 0 && n_before < GUARD_FDS_MAX ? guard_new_fd(&st, before, n_before)
 							   : -1;
@@ -212,31 +228,17 @@ static int guard_step_init(gpointer handle, int unused)
 static int guard_init_data(struct tracecmd_input *handle, GString *msgs)
 {
 	FILE *tmp = tmpfile();
-	fflush(stdout);
-	fflush(stderr);
-	int out = tmp ? dup(STDOUT_FILENO) : -1;
-	int err = tmp ? dup(STDERR_FILENO) : -1;
-	if (out < 0 || err < 0 || dup2(fileno(tmp), STDOUT_FILENO) < 0 ||
-	    dup2(fileno(tmp), STDERR_FILENO) < 0) {
-		if (out >= 0) {
-			dup2(out, STDOUT_FILENO);
-			close(out);
-		}
-		if (err >= 0) {
-			dup2(err, STDERR_FILENO);
-			close(err);
-		}
+	int out = tmp ? guard_lend(STDOUT_FILENO, fileno(tmp)) : -1;
+	int err = out >= 0 ? guard_lend(STDERR_FILENO, fileno(tmp)) : -1;
+	if (err < 0) {
+		guard_give_back(STDOUT_FILENO, out);
 		if (tmp)
 			fclose(tmp);
 		return tracecmd_init_data(handle);
 	}
 	int r = tracecmd_init_data(handle);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(out, STDOUT_FILENO);
-	dup2(err, STDERR_FILENO);
-	close(out);
-	close(err);
+	guard_give_back(STDOUT_FILENO, out);
+	guard_give_back(STDERR_FILENO, err);
 	char buf[512];
 	rewind(tmp);
 	gsize n = fread(buf, 1, sizeof buf - 1, tmp);
