@@ -671,17 +671,25 @@ static void print_number(GString *out, const Step *st, guint64 v)
 	print_pad(out, st, prefix, s, (gsize)(e - s));
 }
 
-/* "0x" and v in lowercase hex, as "0x%llx" and glibc's "%p" print it. */
-static void print_hex(GString *out, guint64 v)
+/* v in lowercase hex, as "%llx" prints it; after "0x" when prefix, as
+ * "0x%llx" and glibc's "%p" print it. */
+static void print_hex_as(GString *out, guint64 v, gboolean prefix)
 {
 	char buf[20];
 	char *e = buf + sizeof buf, *s = e;
 	do
 		*--s = "0123456789abcdef"[v & 15];
 	while (v >>= 4);
-	*--s = 'x';
-	*--s = '0';
+	if (prefix) {
+		*--s = 'x';
+		*--s = '0';
+	}
 	print_put(out, s, (gsize)(e - s));
+}
+
+static void print_hex(GString *out, guint64 v)
+{
+	print_hex_as(out, v, TRUE);
 }
 
 /* %ps: the function's name; %pS: and "+0x" the offset into it */
@@ -779,16 +787,10 @@ static gboolean print_printk(const PrintRun *run, const StrArg *s)
 	gint found = ftl_printk_map_find(run->p->printk, addr, &str);
 	if (found < 0)
 		return FALSE;
-	if (found) {
+	if (found)
 		print_put(run->out, str, strlen(str));
-		return TRUE;
-	}
-	char buf[20];
-	char *e = buf + sizeof buf, *d = e;
-	do
-		*--d = "0123456789abcdef"[addr & 15];
-	while (addr >>= 4);
-	print_put(run->out, d, (gsize)(e - d));
+	else
+		print_hex_as(run->out, addr, FALSE);
 	return TRUE;
 }
 
