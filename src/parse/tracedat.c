@@ -399,13 +399,18 @@ static void tracedat_bad_page(gpointer data, guint32 cpu, const char *what)
  * reading a page again, which a damaged page makes it do without end (a
  * 20 KB file gave events for as long as it ran, trace-cmd report too), so
  * the CPU ends there with a diagnostic. */
+static gboolean tracedat_read_again(const TracedatSource *ts, gint c, const struct tep_record *r)
+{
+	return ts->next_off[c] && r->offset < ts->next_off[c];
+}
+
 static struct tep_record *tracedat_tracecmd_read(TracedatSource *ts, gint c)
 {
 	struct tep_record *r;
 	/* a timestamp past INT64_MAX is no clock's (ftlens's page reader
 	 * skips it too): the record is left out, the CPU read on */
 	while ((r = tracecmd_read_data(ts->handle, c)) && r->ts > (unsigned long long)G_MAXINT64 &&
-	       !(ts->next_off[c] && r->offset < ts->next_off[c])) {
+	       !tracedat_read_again(ts, c, r)) {
 		tracedat_bad_record(ts, c,
 				    "CPU %d, file offset %llu: an event with timestamp %llu, beyond "
 				    "any clock, is skipped",
@@ -415,7 +420,7 @@ static struct tep_record *tracedat_tracecmd_read(TracedatSource *ts, gint c)
 	}
 	if (!r)
 		return NULL;
-	if (ts->next_off[c] && r->offset < ts->next_off[c]) {
+	if (tracedat_read_again(ts, c, r)) {
 		tracedat_bad_record(ts, c,
 				    "CPU %d, file offset %llu: libtracecmd reads a page again (the "
 				    "last record was at %" G_GUINT64_FORMAT
