@@ -15,6 +15,28 @@ static void escape_byte(GString *out, guchar c)
 	g_string_append_len(out, b, 4);
 }
 
+/* Where the run of bytes from p that need no escaping ends (e when they
+ * all do): printable ASCII but the backslash. Eight bytes a step, tested
+ * at once (a dump escapes every payload, comm and name). */
+FTL_NO_COVERAGE static const guchar *escape_plain_end(const guchar *p, const guchar *e)
+{
+	const guint64 ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	for (; e - p >= 8; p += 8) {
+		guint64 w;
+		memcpy(&w, p, 8);
+		/* "is there a byte ...": below 0x20, above 0x7e, equal to '\\' */
+		guint64 low = (w - ones * 0x20) & ~w & highs;
+		guint64 high = ((w + ones) | w) & highs;
+		guint64 x = w ^ (ones * '\\');
+		guint64 bs = (x - ones) & ~x & highs;
+		if (low | high | bs)
+			break;
+	}
+	while (p < e && *p >= 0x20 && *p < 0x7f && *p != '\\')
+		p++;
+	return p;
+}
+
 /* It ran on every byte of every output: no branch worth a fuzzer's
  * attention. */
 FTL_NO_COVERAGE gsize ftl_escape_plain_len(const char *s)
@@ -79,8 +101,7 @@ void ftl_escape_append(GString *out, const char *s, gssize len)
 	while (p < e) {
 		/* copy the run that needs nothing in one go */
 		const guchar *run = p;
-		while (p < e && *p >= 0x20 && *p < 0x7f && *p != '\\')
-			p++;
+		p = escape_plain_end(p, e);
 		if (p > run)
 			g_string_append_len(out, (const char *)run, p - run);
 		if (p == e)
@@ -124,8 +145,7 @@ void ftl_escape_since(GString *out, gsize from)
 		return;
 	const guchar *p = (const guchar *)out->str + from, *e = (const guchar *)out->str + out->len;
 	/* the run ftl_escape_append() copies as it is */
-	while (p < e && *p >= 0x20 && *p < 0x7f && *p != '\\')
-		p++;
+	p = escape_plain_end(p, e);
 	if (p == e)
 		return;
 	gsize keep = (gsize)(p - (const guchar *)out->str);

@@ -190,6 +190,50 @@ static void test_width_random(void)
 	g_rand_free(rnd);
 }
 
+/* The escaper's own per-byte rule, a character at a time. */
+static void ref_escape_byte(GString *out, guchar c)
+{
+	if (c == '\\')
+		g_string_append(out, "\\\\");
+	else if (c >= 0x20 && c < 0x7f)
+		g_string_append_c(out, (char)c);
+	else
+		g_string_append_printf(out, "\\x%02x", c);
+}
+
+/* Runs of plain text are found eight bytes at a time: each ASCII byte and
+ * each byte above it, at every place of a word and across words, in
+ * texts of every length up to three words, escaped as a byte at a time. */
+static void test_every_byte_everywhere(void)
+{
+	for (guint c = 1; c < 256; c++) {
+		/* one byte in a plain text; above 0x7f a lone byte is invalid
+		 * UTF-8, escaped as \xNN too, but for the C1 rule's \u */
+		for (guint len = 1; len <= 24; len++) {
+			for (guint at = 0; at < len; at++) {
+				char s[32];
+				memset(s, 'a' + (char)(at % 26), len);
+				s[at] = (char)c;
+				g_autoptr(GString) want = g_string_new(NULL);
+				for (guint i = 0; i < len; i++)
+					ref_escape_byte(want, (guchar)s[i]);
+				g_autoptr(GString) got = g_string_new(NULL);
+				ftl_escape_append(got, s, len);
+				g_autoptr(GString) since = g_string_new("pre");
+				g_string_append_len(since, s, len);
+				ftl_escape_since(since, 3);
+				if (strcmp(got->str, want->str) != 0 ||
+				    strcmp(since->str + 3, want->str) != 0) {
+					CU_FAIL("escaped differently from a byte at a time");
+					g_printerr("byte 0x%02x at %u of %u: \"%s\"\n", c, at, len,
+						   got->str);
+					return;
+				}
+			}
+		}
+	}
+}
+
 static const UnitTest tests[] = {
 	{ "plain text is copied", test_plain },
 	{ "C0 controls and DEL", test_c0_and_del },
@@ -203,6 +247,7 @@ static const UnitTest tests[] = {
 	{ "terminal width and fit", test_width_and_fit },
 	{ "printable ASCII runs", test_plain_len },
 	{ "width and tail of random text, as a character at a time", test_width_random },
+	{ "every byte at every place of a word", test_every_byte_everywhere },
 	{ NULL, NULL },
 };
 
