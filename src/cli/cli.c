@@ -35,7 +35,8 @@ const FtlCommand ftl_commands[] = {
 	  "Prints every event as: timestamp (ns), CPU, pid, comm, kind, name and fields.\n"
 	  "Honours --cpu, --pid, --time, -e and --filter. The view to check what ftlens\n"
 	  "understood, and the field names --filter compares.",
-	  ftl_cmd_dump, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS, FTL_FIELDS_ALL },
+	  ftl_cmd_dump, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS,
+	  FTL_FIELDS_ALL | FTL_FIELD_TEXT },
 	{ "report", "FILE...", "the batch report: quality, top functions, CPUs, markers",
 	  "Prints a header (input, tracer, span, CPUs, events, lost events, the window in\n"
 	  "which every CPU's data is complete and caveats), the top functions by self\n"
@@ -50,7 +51,8 @@ const FtlCommand ftl_commands[] = {
 	{ "split", "--per-cpu -o DIR FILE...", "one file per CPU in the input's dialect",
 	  "Writes DIR/cpuN/trace for every CPU, with the input's own lines, so that\n"
 	  "each file reads like the kernel's per_cpu/cpuN/trace.",
-	  ftl_cmd_split, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS, FTL_FIELDS_ALL },
+	  ftl_cmd_split, FTL_CMD_RESULTS | FTL_CMD_EVENTS, FTL_INPUT_EVENTS,
+	  FTL_FIELDS_ALL | FTL_FIELD_TEXT },
 	{ "markers", "[--span START END] FILE...", "trace_marker writes and spans between them",
 	  "Lists markers (trace_marker writes, trace_printk, function_graph comments)\n"
 	  "with time, CPU, task and delta; --span START END pairs them into spans and\n"
@@ -768,6 +770,7 @@ gboolean ftl_cli_setup(FtlCliGlobals *g, guint accept, int argc, char **argv, GE
 	const char *name = g->cmd->name;
 	/* what the command reads is decoded; a selection may read anything */
 	g->read.skip = ftl_cli_selecting(g) ? 0 : FTL_FIELDS_ALL & ~g->cmd->fields;
+	g->read.eager = g->cmd->fields & FTL_FIELD_TEXT;
 	FtlInputsOptions o = {
 		.command = name,
 		.accept = accept,

@@ -58,6 +58,10 @@ typedef enum {
 				       * u.fn.repeats and last_ts */
 	FTL_FIELD_LAT = 1u << 5,      /* lat */
 	FTL_FIELDS_ALL = (1u << 6) - 1,
+	/* not a member, and not in FTL_FIELDS_ALL: the payload text of a
+	 * binary input (ftl_source_payload()) is read for every event, so a
+	 * reader may render it ahead (FtlReadOptions.eager) */
+	FTL_FIELD_TEXT = 1u << 6,
 } FtlEventFields;
 
 typedef enum {

@@ -523,6 +523,7 @@ FtlTepPrint *ftl_tep_print_compile(struct tep_event *event, struct tep_handle *t
 typedef struct {
 	const FtlTepPrint *p;
 	struct tep_handle *tep;
+	FtlKallsyms *ks;
 	const guchar *data;
 	gint size;
 	GString *out;
@@ -693,15 +694,24 @@ static void print_hex(GString *out, guint64 v)
 }
 
 /* %ps: the function's name; %pS: and "+0x" the offset into it */
-static void print_function(GString *out, const Step *st, struct tep_handle *tep, guint64 v)
+static void print_function(GString *out, const Step *st, const PrintRun *run, guint64 v)
 {
 	const char *name = NULL;
 	unsigned long long start = 0;
 	unsigned long size;
-	/* VALIDATED: lookups in a table the resolver (kallsyms.c, ftlens's own parse) or the
-	 * GUARDED open made; any address is a key */
-	if (st->conv == 'S' ? tep_find_function_info(tep, v, &name, &start, &size) == 0 || !name
-			    : !(name = tep_find_function(tep, v))) {
+	if (run->ks) {
+		/* what tep's resolver (kallsyms.c) answers, without the library's
+		 * map it writes each lookup into */
+		guint64 at = 0;
+		name = ftl_kallsyms_find(run->ks, v, &at);
+		start = at;
+	} else if (st->conv == 'S' ? tep_find_function_info(run->tep, v, &name, &start, &size) == 0
+				   : !(name = tep_find_function(run->tep, v))) {
+		/* VALIDATED: lookups in a table the resolver (kallsyms.c, ftlens's own
+		 * parse) or the GUARDED open made; any address is a key */
+		name = NULL;
+	}
+	if (!name) {
 		print_hex(out, v);
 		return;
 	}
@@ -846,7 +856,7 @@ static gboolean print_step(const PrintRun *run, const Step *st)
 	if (st->kind == STEP_NUM)
 		print_number(run->out, st, v);
 	else if (st->kind == STEP_FUNC)
-		print_function(run->out, st, run->tep, v);
+		print_function(run->out, st, run, v);
 	else if (v)
 		print_hex(run->out, v);
 	else
@@ -854,10 +864,10 @@ static gboolean print_step(const PrintRun *run, const Step *st)
 	return TRUE;
 }
 
-gboolean ftl_tep_print_run(const FtlTepPrint *p, struct tep_handle *tep, const guchar *data,
-			   gint size, GString *out)
+gboolean ftl_tep_print_run(const FtlTepPrint *p, struct tep_handle *tep, FtlKallsyms *ks,
+			   const guchar *data, gint size, GString *out)
 {
-	PrintRun run = { p, tep, data, size, out };
+	PrintRun run = { p, tep, ks, data, size, out };
 	gsize at = out->len;
 	for (guint i = 0; i < p->steps->len; i++) {
 		if (!print_step(&run, &g_array_index(p->steps, Step, i))) {

@@ -6,6 +6,7 @@
 
 #include <glib.h>
 
+#include "parse/kallsyms.h"
 #include "parse/tep.h"
 
 struct tep_event;
@@ -29,6 +30,8 @@ gboolean ftl_tep_print_wants_functions(const FtlTepPrint *p);
 /* Appends the payload of a record (size bytes at data) to out. FALSE, out
  * unchanged, when this record needs the library (a field beyond the
  * record, a string without its NUL): only the library's answer is right
- * there, whatever it is. */
-gboolean ftl_tep_print_run(const FtlTepPrint *p, struct tep_handle *tep, const guchar *data,
-			   gint size, GString *out);
+ * there, whatever it is. Functions are looked up in ks when it is given
+ * (the table tep's resolver reads: thread-safe, so a page reader's worker
+ * may run p), else through tep (the tep's thread only). */
+gboolean ftl_tep_print_run(const FtlTepPrint *p, struct tep_handle *tep, FtlKallsyms *ks,
+			   const guchar *data, gint size, GString *out);

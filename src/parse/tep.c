@@ -381,7 +381,17 @@ typedef struct {
 	struct tep_format_field *f[8];
 	FtlTepPrint *print; /* its payload's own rendering, NULL: the library's */
 	guint8 print_state; /* 0: no record printed, 1: one, 2: print compiled */
+	gint id;
 } TepEventInfo;
+
+/* What a page reader's worker renders by itself (ftl_tep_payload_ahead):
+ * an id's compiled print format once the decoder's thread has compiled it,
+ * published with the kallsyms its functions are looked up in. */
+typedef struct {
+	const FtlTepPrint *print;
+	gint fixed;
+	FtlKallsyms *ks; /* NULL: print names no function */
+} TepAhead;
 
 /* Field slots per kind. */
 enum { F_IP = 0, F_PARENT = 1 };
@@ -439,6 +449,9 @@ struct _FtlTepDecoder {
 	 * formats when the id differs from the last), and a direct-mapped
 	 * pid -> comm (the cmdlines are fixed once the input is open). */
 	TepEventInfo **by_id; /* TEP_ID_TABLE slots, NULL until an id is met */
+	/* ftl_tep_decoder_render_ahead(): TEP_ID_TABLE slots, each set once
+	 * (atomically) by the decoder's thread and read by the workers */
+	TepAhead **ahead;
 	/* FTLENS_PAYLOAD_CHECK: every payload rendered both ways and compared
 	 * (tests); the counts are printed when the decoder is freed */
 	gboolean check;
@@ -494,6 +507,7 @@ static TepEventInfo *tep_dec_event_info(FtlTepDecoder *ts, struct tep_event *eve
 	if (info)
 		return info;
 	info = g_new0(TepEventInfo, 1);
+	info->id = id;
 	g_hash_table_insert(ts->events, GINT_TO_POINTER(id), info);
 	info->kind = FTL_EVENT_GENERIC;
 	info->event = event;
@@ -1348,10 +1362,41 @@ static gboolean tep_dec_payload_fast(FtlTepDecoder *ts, TepEventInfo *info, stru
 	}
 	if (!info->print)
 		return FALSE;
-	if (ftl_tep_print_wants_functions(info->print))
+	gboolean functions = ftl_tep_print_wants_functions(info->print);
+	if (functions)
 		tep_lazy_functions(ts->lazy, ts->tep);
+	/* the table tep's resolver reads, when it is ftlens's */
+	FtlKallsyms *ks = functions && ts->lazy && ts->lazy->resolving ? ts->lazy->kallsyms : NULL;
 	gsize at = out->len;
-	if (!ftl_tep_print_run(info->print, ts->tep, r->data, r->size, out))
+	if (!ftl_tep_print_run(info->print, ts->tep, ks, r->data, r->size, out))
+		return FALSE;
+	g_string_truncate(out, at + tep_dec_trim(out->str + at, out->len - at));
+	if (ts->ahead && info->id >= 0 && info->id < TEP_ID_TABLE && !ts->ahead[info->id] &&
+	    (!functions || ks)) {
+		TepAhead *a = g_new(TepAhead, 1);
+		*a = (TepAhead){ info->print, info->fixed, ks };
+		g_atomic_pointer_set(&ts->ahead[info->id], a);
+	}
+	return TRUE;
+}
+
+gboolean ftl_tep_decoder_render_ahead(FtlTepDecoder *ts)
+{
+	if (!ts->check && !ts->ahead)
+		ts->ahead = g_new0(TepAhead *, TEP_ID_TABLE);
+	return ts->ahead != NULL;
+}
+
+gboolean ftl_tep_payload_ahead(FtlTepDecoder *ts, gint id, const guchar *data, gint size,
+			       GString *out)
+{
+	if (!ts->ahead || id < 0 || id >= TEP_ID_TABLE || size < 8)
+		return FALSE;
+	const TepAhead *a = g_atomic_pointer_get(&ts->ahead[id]);
+	if (!a || size < a->fixed)
+		return FALSE;
+	gsize at = out->len;
+	if (!ftl_tep_print_run(a->print, ts->tep, a->ks, data, size, out))
 		return FALSE;
 	g_string_truncate(out, at + tep_dec_trim(out->str + at, out->len - at));
 	return TRUE;
@@ -1467,6 +1512,9 @@ void ftl_tep_decoder_free(FtlTepDecoder *d)
 	if (d->rejected)
 		g_hash_table_unref(d->rejected);
 	g_free(d->by_id);
+	for (guint i = 0; d->ahead && i < TEP_ID_TABLE; i++)
+		g_free(d->ahead[i]);
+	g_free(d->ahead);
 	g_array_unref(d->states);
 	g_string_free(d->state_text, TRUE);
 	g_array_unref(d->frames);

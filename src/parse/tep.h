@@ -108,6 +108,16 @@ gint ftl_tep_short(const FtlTepDecoder *d);
 /* Appends r's text as `trace-cmd report` prints it after the event name
  * (libtraceevent's print format): only views ask for it. */
 void ftl_tep_payload(FtlTepDecoder *d, struct tep_record *r, GString *out);
+/* Lets ftl_tep_payload_ahead() render, on other threads, the records of the
+ * ids whose payloads d rendered with a compiled format. FALSE under
+ * FTLENS_PAYLOAD_CHECK, which compares every record on d's thread. */
+gboolean ftl_tep_decoder_render_ahead(FtlTepDecoder *d);
+/* Thread-safe, after ftl_tep_decoder_render_ahead(): appends the payload of
+ * a record of event id (size bytes at data) exactly as ftl_tep_payload()
+ * would, when d has compiled its id's format; FALSE, out unchanged, when
+ * d's thread must render it. */
+gboolean ftl_tep_payload_ahead(FtlTepDecoder *d, gint id, const guchar *data, gint size,
+			       GString *out);
 
 /* Event formats and kallsyms kept aside when a file is opened, parsed into
  * the tep only when a record needs them: a capture has thousands of

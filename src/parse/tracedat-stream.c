@@ -41,6 +41,7 @@ typedef struct {
 	gsize packed_cap;
 	FtlPages *pages;
 	GArray *recs;	/* FtlDatRecord, pointing into data */
+	GString *text;	/* the records' rendered payloads, when the streams render */
 	GPtrArray *bad; /* char*: what was skipped */
 	gboolean ready; /* filled: under st's mutex */
 } DatBlock;
@@ -78,6 +79,9 @@ struct _FtlDatStreams {
 	guint n;
 	FtlDatBadFunc bad;
 	gpointer bad_data;
+	FtlDatRenderFunc render; /* NULL: payloads are rendered by the reader */
+	gpointer render_data;
+	gssize rendered; /* records the workers rendered (atomic), for the debug note */
 };
 
 /* ---- filling a block ------------------------------------------------------ */
@@ -194,6 +198,37 @@ static void block_split(DatBlock *b, gsize len, guint64 base, gboolean in_file)
 			   base + len - len % psize);
 }
 
+/* The payload text of every record whose id was read, by the render
+ * callback: on the worker, so that the reader's thread only copies it. */
+static void block_render(DatBlock *b)
+{
+	const FtlDatStreams *all = b->st->all;
+	GString *text = b->text;
+	g_string_truncate(text, 0);
+	for (guint i = 0; i < b->recs->len; i++) {
+		FtlDatRecord *r = &g_array_index(b->recs, FtlDatRecord, i);
+		gsize at = text->len;
+		if (r->id >= 0 && all->render(all->render_data, r, text)) {
+			if (text->len - at <= G_MAXUINT32)
+				r->text_len = (guint32)(text->len - at);
+			else
+				g_string_truncate(text, at);
+		}
+	}
+	/* the texts lie in record order, where the buffer stopped moving */
+	gsize at = 0;
+	gssize n = 0;
+	for (guint i = 0; i < b->recs->len; i++) {
+		FtlDatRecord *r = &g_array_index(b->recs, FtlDatRecord, i);
+		if (r->text_len) {
+			r->text = text->str + at;
+			at += r->text_len;
+			n++;
+		}
+	}
+	g_atomic_pointer_add(&b->st->all->rendered, n);
+}
+
 static void block_fill(DatBlock *b)
 {
 	g_array_set_size(b->recs, 0);
@@ -205,6 +240,8 @@ static void block_fill(DatBlock *b)
 	if (block_load(b, &len, &base, &in_file)) {
 		memset(b->data + len, 0, FTL_PAGES_SLACK);
 		block_split(b, len, base, in_file);
+		if (b->st->all->render && b->st->all->pool)
+			block_render(b);
 	}
 }
 
@@ -324,6 +361,7 @@ static DatStream *stream_new(FtlDatStreams *all, const FtlDatCpu *cpu)
 		b->pages = ftl_pages_new(all->commit_size, all->big_endian, all->page_size,
 					 all->old_format);
 		b->recs = g_array_new(FALSE, FALSE, sizeof(FtlDatRecord));
+		b->text = g_string_new(NULL);
 		b->bad = g_ptr_array_new_with_free_func(g_free);
 		st->ring[i] = b;
 	}
@@ -338,6 +376,7 @@ static void stream_free(DatStream *st)
 		g_free(b->packed);
 		ftl_pages_free(b->pages);
 		g_array_unref(b->recs);
+		g_string_free(b->text, TRUE);
 		g_ptr_array_unref(b->bad);
 		g_free(b);
 	}
@@ -402,12 +441,22 @@ void ftl_dat_streams_free(FtlDatStreams *s)
 		return;
 	if (s->pool)
 		g_thread_pool_free(s->pool, TRUE, TRUE); /* queued blocks are dropped */
+	if (s->render)
+		g_debug("%s: %" G_GSSIZE_FORMAT " payloads rendered by the page readers", s->path,
+			(gssize)g_atomic_pointer_get(&s->rendered));
 	for (guint i = 0; i < s->n; i++)
 		stream_free(s->streams[i]);
 	g_free(s->streams);
 	close(s->fd);
 	g_free(s->path);
 	g_free(s);
+}
+
+void ftl_dat_streams_set_render(FtlDatStreams *s, FtlDatRenderFunc fn, gpointer data)
+{
+	g_return_if_fail(!s->started);
+	s->render = fn;
+	s->render_data = data;
 }
 
 guint ftl_dat_streams_count(const FtlDatStreams *s)

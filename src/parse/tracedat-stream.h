@@ -21,6 +21,9 @@ typedef struct {
 	guint64 where;	    /* the event's file offset; in compressed data, its offset
 			     * in the CPU's decompressed data */
 	gint32 pid, flags;
+	const char *text; /* its payload text rendered by the worker (render
+			   * callback), NULL when it was not */
+	guint32 text_len;
 } FtlDatRecord;
 
 /* A damaged page or chunk a worker skipped: reported by the reader's thread
@@ -40,6 +43,14 @@ FtlDatStreams *ftl_dat_streams_new(const char *path, const FtlDatLayout *l, cons
 				   const FtlTepCommon *common, guint threads, FtlDatBadFunc bad,
 				   gpointer bad_data, GError **error);
 void ftl_dat_streams_free(FtlDatStreams *s);
+/* Renders the payload text of r (its id read: r->id >= 0) into out on a
+ * worker thread; FALSE, out unchanged, when the reader's thread must. Must be
+ * thread-safe. */
+typedef gboolean (*FtlDatRenderFunc)(gpointer data, const FtlDatRecord *r, GString *out);
+/* Before the first read: the workers render every record's payload text
+ * with fn, into FtlDatRecord.text. Nothing when there are no workers (the
+ * reader's thread would render it twice). */
+void ftl_dat_streams_set_render(FtlDatStreams *s, FtlDatRenderFunc fn, gpointer data);
 guint ftl_dat_streams_count(const FtlDatStreams *s);
 guint32 ftl_dat_streams_cpu(const FtlDatStreams *s, guint i);
 /* The next record of stream i, NULL when it is drained. The record and its

@@ -494,7 +494,16 @@ static void tracedat_payload(FtlSource *src, const FtlEvent *ev, GString *out)
 	/* Only the current record is alive; a LOST event has none of its own. */
 	if (ev != &ts->ev || !ts->cur || ts->lost_pending || ev->kind == FTL_EVENT_LOST)
 		return;
-	ftl_tep_payload(ts->dec, ts->cur, out);
+	if (ts->streams && ts->dat->text) /* rendered by a worker */
+		g_string_append_len(out, ts->dat->text, ts->dat->text_len);
+	else
+		ftl_tep_payload(ts->dec, ts->cur, out);
+}
+
+/* A worker's rendering of a record's payload (tracedat-stream.h). */
+static gboolean tracedat_render(gpointer data, const FtlDatRecord *r, GString *out)
+{
+	return ftl_tep_payload_ahead(data, r->id, r->data, (gint)r->size, out);
 }
 
 static gboolean tracedat_field(FtlSource *src, const FtlEvent *ev, const char *key, FtlSlice *value)
@@ -809,6 +818,11 @@ static gboolean tracedat_add_streams(FtlTrace *trace, const char *path, const Ft
 					  tracedat_bad_page, ts, error);
 	if (!ts->streams)
 		return FALSE;
+	/* a consumer that renders every payload has the page readers'
+	 * workers render them, off the thread that merges */
+	const FtlReadOptions *ro = ftl_trace_read_options(trace);
+	if (ro && (ro->eager & FTL_FIELD_TEXT) && ftl_tep_decoder_render_ahead(ts->dec))
+		ftl_dat_streams_set_render(ts->streams, tracedat_render, ts->dec);
 	guint n = ftl_dat_streams_count(ts->streams);
 	ts->heap = g_new(guint, MAX(n, 1));
 	ts->runs = g_new0(TracedatRun, MAX(n, 1));

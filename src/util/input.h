@@ -34,6 +34,9 @@ typedef struct {
 			     * take; 0: FTL_INPUT_MAX_EXPAND_DEFAULT */
 	guint skip;	    /* FtlEventFields (model/event.h) no consumer reads: a
 			     * reader may leave them undecoded; 0: decode all */
+	guint eager;	    /* FtlEventFields the consumer reads of every event at
+			     * once (FTL_FIELD_TEXT: a reader may render each
+			     * payload ahead, on its worker threads) */
 } FtlReadOptions;
 
 guint ftl_read_threads(const FtlReadOptions *ro);

@@ -80,7 +80,7 @@ pack_raw() { python3 "$H/raw2dat.py" "$@"; }
 n_real=0
 for f in "$R"/*.dat; do [ -f "$f" ] && n_real=$((n_real + 1)); done
 # (one point, skipped by name, when the corpus has none)
-plan $((n_real + (n_real == 0) + 3 + 2 + 3 + 2 + 2))
+plan $((n_real + (n_real == 0) + 3 + 2 + 3 + 2 + 2 + 1))
 
 # every trace.dat of the corpus
 if [ "$n_real" -eq 0 ]; then
@@ -173,6 +173,22 @@ check "lengths, named flags, printk strings: 12 of 16 payloads by ftlens's own f
 	'grep -q "^ftlens: payload check: 12 own, 4 library, 0 different" "$T/err" &&
 	 FTLENS_PAYLOAD_CHECK=1 "$FTLENS" dump "$T/pf.dat" 2>&1 >/dev/null |
 		grep -q "^ftlens: payload check: 12 own, 4 library, 0 different"'
+
+# payloads rendered by the page readers' workers (dump with worker
+# threads, rawdir_cases.py ahead): what one thread renders, byte for byte,
+# stdout and stderr, and what the payload check prints (every payload on
+# the reader's thread, each compared with libtraceevent's: none different).
+# Not against trace-cmd: its strings hold raw control bytes.
+python3 "$H/rawdir_cases.py" "$T/ah" ahead "$FTL_TESTDATA/vm/raw/raw/events/header_page"
+pack_raw "$T/ah/events" "$T/ah.dat" 0:"$T/ah/per_cpu/cpu0/trace_pipe_raw" 1:"$T/ah/per_cpu/cpu1/trace_pipe_raw"
+"$FTLENS" dump -j 1 "$T/ah.dat" >"$T/ah.1" 2>"$T/ah.1e"
+"$FTLENS" dump -j 4 "$T/ah.dat" >"$T/ah.4" 2>"$T/ah.4e"
+FTLENS_PAYLOAD_CHECK=1 "$FTLENS" dump -j 4 "$T/ah.dat" >"$T/ah.c" 2>"$T/ah.ce"
+ahead=$(G_MESSAGES_DEBUG=all "$FTLENS" dump -j 4 "$T/ah.dat" 2>/dev/null | sed -n 's/.* \([0-9]*\) payloads rendered by the page readers$/\1/p')
+diag "$(grep '^ftlens: payload check: [0-9]* own' "$T/ah.ce")"
+check "payloads rendered by the workers (${ahead:-none} of $(wc -l <"$T/ah.1")): -j 4 prints what -j 1 and the payload check print, libtraceevent's text" \
+	'[ "${ahead:-0}" -gt 5000 ] && cmp -s "$T/ah.1" "$T/ah.4" && cmp -s "$T/ah.1e" "$T/ah.4e" && cmp -s "$T/ah.1" "$T/ah.c" &&
+	 grep -q "^ftlens: payload check: [1-9][0-9]* own, [0-9]* library, 0 different" "$T/ah.ce"'
 
 diag "TOTAL events=$total_events fields=$total_fields equal=$total_equal allowed=$total_allowed different=$total_different"
 check "payload equality over all inputs: $total_fields fields of $total_events events, $total_different different" \
