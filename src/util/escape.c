@@ -37,6 +37,12 @@ FTL_NO_COVERAGE static const guchar *escape_plain_end(const guchar *p, const guc
 	return p;
 }
 
+gsize ftl_escape_plain_run(const char *s, gsize n)
+{
+	const guchar *p = (const guchar *)s;
+	return (gsize)(escape_plain_end(p, p + n) - p);
+}
+
 /* It ran on every byte of every output: no branch worth a fuzzer's
  * attention. */
 FTL_NO_COVERAGE gsize ftl_escape_plain_len(const char *s)

@@ -45,6 +45,10 @@ void ftl_escape_fputs(const char *s, FILE *out);
  * separators): for writers with an escape syntax of their own (JSON). */
 gboolean ftl_escape_is_hidden(gunichar u);
 
+/* How many of the n bytes at s need no escaping (printable ASCII but the
+ * backslash): the run ftl_escape_append() copies as it is. */
+gsize ftl_escape_plain_run(const char *s, gsize n);
+
 /* How many bytes of printable ASCII (0x20-0x7e) s starts with: the bytes
  * a loop over text may skip when it only looks at the others (controls,
  * DEL, multibyte characters, the NUL at the end). */

@@ -13,12 +13,12 @@ static const char digit_pairs[201] = "000102030405060708091011121314151617181920
 				     "75767778798081828384858687888990919293949596979899";
 
 /* The digits of q, a point before the last decimals of them (a dump
- * formats three numbers per event: two digits per division). Returns the
- * length written, the NUL not counted. */
-static gsize fixed_digits_n(guint64 q, guint decimals, gboolean neg, char *buf, gsize size)
+ * formats three numbers per event: two digits per division), written
+ * backwards so that they end at end; returns where they start, at most
+ * FTL_NUM_BACK bytes before end. */
+static char *fixed_digits_back(guint64 q, guint decimals, gboolean neg, char *end)
 {
-	char tmp[48];
-	char *e = tmp + sizeof tmp, *d = e;
+	char *d = end;
 	guint n = 0;
 	decimals = MIN(decimals, 20u);
 	for (; n + 2 <= decimals; n += 2, q /= 100) {
@@ -43,69 +43,76 @@ static gsize fixed_digits_n(guint64 q, guint decimals, gboolean neg, char *buf, 
 	}
 	if (neg)
 		*--d = '-';
-	if (!size)
-		return 0;
-	gsize len = MIN((gsize)(e - d), size - 1);
-	memcpy(buf, d, len);
-	buf[len] = '\0';
-	return len;
+	return d;
+}
+
+/* The text from d to end into buf (size bytes), cut to fit, NUL ended. */
+static char *copy_out(const char *d, const char *end, char *buf, gsize size)
+{
+	if (size) {
+		gsize len = MIN((gsize)(end - d), size - 1);
+		memcpy(buf, d, len);
+		buf[len] = '\0';
+	}
+	return buf;
 }
 
 static char *fixed_digits(guint64 q, guint decimals, gboolean neg, char *buf, gsize size)
 {
-	fixed_digits_n(q, decimals, neg, buf, size);
-	return buf;
+	char tmp[FTL_NUM_BACK];
+	return copy_out(fixed_digits_back(q, decimals, neg, tmp + sizeof tmp), tmp + sizeof tmp,
+			buf, size);
 }
 
 /* "-", for FTL_TS_NONE. */
-static gsize none_n(char *buf, gsize size)
+static char *none_back(char *end)
 {
-	return g_strlcpy(buf, "-", size) < size ? 1 : 0;
+	*--end = '-';
+	return end;
 }
 
-gsize ftl_time_format_us_n(gint64 ns, char *buf, gsize size)
+char *ftl_time_format_us_back(gint64 ns, char *end)
 {
 	if (ns == FTL_TS_NONE)
-		return none_n(buf, size);
+		return none_back(end);
 	/* rounded to the nearest microsecond, half up, as the kernel's
 	 * ns2usecs() and libtraceevent (trace-cmd report, KernelShark) do:
 	 * a truncation would print 0.000001 s less than they do for every
 	 * time whose sub-microsecond part is 500 ns or more */
 	guint64 v = ns < 0 ? -(guint64)ns : (guint64)ns;
 	guint64 us = v / 1000u + (v % 1000u >= 500u);
-	return fixed_digits_n(us, 6, ns < 0 && us, buf, size);
+	return fixed_digits_back(us, 6, ns < 0 && us, end);
 }
 
 char *ftl_time_format_us(gint64 ns, char *buf, gsize size)
 {
-	ftl_time_format_us_n(ns, buf, size);
-	return buf;
+	char tmp[FTL_NUM_BACK];
+	return copy_out(ftl_time_format_us_back(ns, tmp + sizeof tmp), tmp + sizeof tmp, buf, size);
 }
 
 /* "%s%llu.%09llu" of the sign, seconds and nanoseconds, without printf (a
  * dump formats millions). */
-gsize ftl_time_format_ns_n(gint64 ns, char *buf, gsize size)
+char *ftl_time_format_ns_back(gint64 ns, char *end)
 {
 	if (ns == FTL_TS_NONE)
-		return none_n(buf, size);
-	return fixed_digits_n(ns < 0 ? -(guint64)ns : (guint64)ns, 9, ns < 0, buf, size);
+		return none_back(end);
+	return fixed_digits_back(ns < 0 ? -(guint64)ns : (guint64)ns, 9, ns < 0, end);
 }
 
 char *ftl_time_format_ns(gint64 ns, char *buf, gsize size)
 {
-	ftl_time_format_ns_n(ns, buf, size);
-	return buf;
+	char tmp[FTL_NUM_BACK];
+	return copy_out(ftl_time_format_ns_back(ns, tmp + sizeof tmp), tmp + sizeof tmp, buf, size);
 }
 
-gsize ftl_int_format_n(gint64 v, char *buf, gsize size)
+char *ftl_int_format_back(gint64 v, char *end)
 {
-	return fixed_digits_n(v < 0 ? -(guint64)v : (guint64)v, 0, v < 0, buf, size);
+	return fixed_digits_back(v < 0 ? -(guint64)v : (guint64)v, 0, v < 0, end);
 }
 
 char *ftl_int_format(gint64 v, char *buf, gsize size)
 {
-	ftl_int_format_n(v, buf, size);
-	return buf;
+	return fixed_digits(v < 0 ? -(guint64)v : (guint64)v, 0, v < 0, buf, size);
 }
 
 char *ftl_fixed_format(double v, guint decimals, char *buf, gsize size)

@@ -19,7 +19,10 @@ char *ftl_duration_format(gint64 ns, char *buf, gsize size);
  * views write by the million. Return buf. */
 char *ftl_fixed_format(double v, guint decimals, char *buf, gsize size);
 char *ftl_int_format(gint64 v, char *buf, gsize size);
-/* The same three, returning the length written (the NUL not counted). */
-gsize ftl_time_format_us_n(gint64 ns, char *buf, gsize size);
-gsize ftl_time_format_ns_n(gint64 ns, char *buf, gsize size);
-gsize ftl_int_format_n(gint64 v, char *buf, gsize size);
+/* The same three written backwards, no NUL, so that they end at end:
+ * return where they start, at most FTL_NUM_BACK bytes before end (a dump
+ * right-aligns them in its columns). */
+#define FTL_NUM_BACK 48
+char *ftl_time_format_us_back(gint64 ns, char *end);
+char *ftl_time_format_ns_back(gint64 ns, char *end);
+char *ftl_int_format_back(gint64 v, char *end);

@@ -75,59 +75,96 @@ void ftl_dump_event(GString *out, const FtlEvent *ev)
 	ftl_dump_event_at(out, ev, FTL_TS_NONE);
 }
 
-/* s, n bytes of the program's own ASCII, right-aligned in width columns at *at. */
-static void dump_col(char **at, const char *s, gsize n, gsize width)
+/* A number written backwards to the end of num (FTL_NUM_BACK bytes, spaces
+ * before it), from start: right-aligned in width columns at at (wider when
+ * it needs more). Returns the end of the column. */
+static inline G_ALWAYS_INLINE char *dump_right(char *at, const char *num, const char *start,
+					       gsize width)
 {
-	for (; n < width; width--)
-		*(*at)++ = ' ';
-	memcpy(*at, s, n);
-	*at += n;
+	const char *end = num + FTL_NUM_BACK;
+	gsize n = (gsize)(end - start);
+	if (G_LIKELY(n <= width)) {
+		memcpy(at, end - width, width); /* a constant size: no call */
+		return at + width;
+	}
+	memcpy(at, start, n);
+	return at + n;
 }
 
-/* time, CPU, pid, comm, kind and event name: the columns every line has;
- * the numbers laid out in one buffer, appended at once (millions of lines) */
+/* A CPU or pid column: v right-aligned in width columns, "-" when
+ * unknown (negative). */
+static inline G_ALWAYS_INLINE char *dump_id(char *at, gint v, gsize width)
+{
+	char num[FTL_NUM_BACK];
+	memset(num, ' ', sizeof num);
+	char *end = num + sizeof num, *start = end - 1;
+	if (v >= 0)
+		start = ftl_int_format_back(v, end);
+	else
+		*start = '-';
+	return dump_right(at, num, start, width);
+}
+
+/* Text of len bytes, plain (ftl_escape_plain_run()), left-aligned in width
+ * columns at at. */
+static inline G_ALWAYS_INLINE char *dump_left(char *at, const char *s, gsize len, gsize width)
+{
+	memcpy(at, s, len);
+	at += len;
+	for (; len < width; len++)
+		*at++ = ' ';
+	return at;
+}
+
+/* time, CPU, pid, comm, kind and event name: the columns every line has,
+ * written in place (millions of lines); a comm or name to escape takes
+ * the general way, through ftl_escape_append() */
 static void dump_prefix(GString *out, const FtlEvent *ev, gint64 origin, gboolean us)
 {
-	char line[128], num[48];
-	char *at = line;
+	char num[FTL_NUM_BACK];
 	gint64 ts = ev->ts == FTL_TS_NONE || origin == FTL_TS_NONE ? ev->ts : ev->ts - origin;
-	gsize n = us ? ftl_time_format_us_n(ts, num, sizeof num)
-		     : ftl_time_format_ns_n(ts, num, sizeof num);
-	dump_col(&at, num, n, us ? 15 : 18);
-	*at++ = ' ';
-	if (ev->cpu >= 0)
-		dump_col(&at, num, ftl_int_format_n(ev->cpu, num, sizeof num), 3);
-	else
-		dump_col(&at, "-", 1, 3);
-	*at++ = ' ';
-	if (ev->pid >= 0)
-		dump_col(&at, num, ftl_int_format_n(ev->pid, num, sizeof num), 7);
-	else
-		dump_col(&at, "-", 1, 7);
-	*at++ = ' ';
-	g_string_append_len(out, line, at - line);
-	gsize from = out->len;
-	if (ev->comm)
-		ftl_escape_append(out, ev->comm, -1);
-	else
-		g_string_append(out, ev->pid >= 0 ? "<...>" : "-");
-	at = line;
-	for (gsize w = out->len - from; w < 16; w++)
-		*at++ = ' ';
-	*at++ = ' ';
+	const char *comm = ev->comm ? ev->comm : ev->pid >= 0 ? "<...>" : "-";
+	const char *name = ev->name ? ev->name : "-";
 	const char *kind = ftl_event_kind_name(ev->kind);
-	n = strlen(kind);
-	memcpy(at, kind, n);
-	for (at += n; n < 11; n++)
-		*at++ = ' ';
+	gsize comm_len = strlen(comm), name_len = strlen(name), kind_len = strlen(kind);
+	gboolean plain = ftl_escape_plain_run(comm, comm_len) == comm_len &&
+			 ftl_escape_plain_run(name, name_len) == name_len;
+	gsize from = out->len;
+	/* the numbers' columns, their widths or FTL_NUM_BACK each, and the rest */
+	g_string_set_size(out, from + 3 * FTL_NUM_BACK + 32 + comm_len + kind_len + name_len);
+	char *at = out->str + from;
+	memset(num, ' ', sizeof num);
+	at = us ? dump_right(at, num, ftl_time_format_us_back(ts, num + sizeof num), 15)
+		: dump_right(at, num, ftl_time_format_ns_back(ts, num + sizeof num), 18);
 	*at++ = ' ';
-	g_string_append_len(out, line, at - line);
-	/* event names come from the trace's formats (or its text) too */
-	if (ev->name)
-		ftl_escape_append(out, ev->name, -1);
-	else
-		g_string_append_c(out, '-');
-	g_string_append_c(out, ':');
+	at = dump_id(at, ev->cpu, 3);
+	*at++ = ' ';
+	at = dump_id(at, ev->pid, 7);
+	*at++ = ' ';
+	if (!plain) {
+		/* comm and name escaped (hostile text from the trace) */
+		g_string_truncate(out, (gsize)(at - out->str));
+		gsize col = out->len;
+		ftl_escape_append(out, comm, (gssize)comm_len);
+		for (gsize w = out->len - col; w < 16; w++)
+			g_string_append_c(out, ' ');
+		g_string_append_c(out, ' ');
+		g_string_append(out, kind);
+		for (gsize w = kind_len; w < 11; w++)
+			g_string_append_c(out, ' ');
+		g_string_append_c(out, ' ');
+		ftl_escape_append(out, name, (gssize)name_len);
+		g_string_append_c(out, ':');
+		return;
+	}
+	at = dump_left(at, comm, comm_len, 16);
+	*at++ = ' ';
+	at = dump_left(at, kind, kind_len, 11);
+	*at++ = ' ';
+	memcpy(at, name, name_len);
+	at += name_len;
+	*at++ = ':';
+	g_string_truncate(out, (gsize)(at - out->str));
 }
 
 static void dump_graph(DumpSink *d, const FtlEvent *ev)

@@ -11,7 +11,9 @@
 #include "model/event.h"
 #include "model/task.h"
 #include "unit.h"
+#include "util/escape.h"
 #include "util/timefmt.h"
+#include "views/dump.h"
 
 static FtlSlice slice(const char *s)
 {
@@ -601,6 +603,90 @@ static void test_tasks_sorted(void)
 	CU_ASSERT_STRING_EQUAL(((const FtlTask *)g_ptr_array_index(arr, 2))->comm, "five");
 }
 
+/* A dump line's columns as printf lays them out: the time right-aligned
+ * in 18 columns (15 with --us), CPU in 3, pid in 7 ("-" when unknown),
+ * comm escaped and left-aligned in 16 bytes, the kind in 11, the name
+ * escaped, ':'. */
+static char *ref_dump_prefix(const FtlEvent *ev, gboolean us)
+{
+	char t[64], c[32], p[32];
+	if (us)
+		ftl_time_format_us(ev->ts, t, sizeof t);
+	else
+		ftl_time_format_ns(ev->ts, t, sizeof t);
+	g_snprintf(c, sizeof c, ev->cpu >= 0 ? "%d" : "-", ev->cpu);
+	g_snprintf(p, sizeof p, ev->pid >= 0 ? "%d" : "-", ev->pid);
+	g_autofree char *comm =
+		ev->comm ? ftl_escape(ev->comm, -1) : g_strdup(ev->pid >= 0 ? "<...>" : "-");
+	g_autofree char *name = ev->name ? ftl_escape(ev->name, -1) : g_strdup("-");
+	return g_strdup_printf("%*s %3s %7s %-16s %-11s %s:\n", us ? 15 : 18, t, c, p, comm,
+			       ftl_event_kind_name(ev->kind), name);
+}
+
+/* Every column's edge: numbers that fill their columns and overflow them,
+ * unknown ones, comms and names that need escaping, longer than their
+ * column, empty, unknown; both time units. */
+static void test_dump_prefix(void)
+{
+	const gint64 tss[] = { 0,	    1,		999999999,	1234567891234,	   -5,
+			       FTL_TS_NONE, G_MAXINT64, G_MININT64 + 1, 999999999999999999 };
+	const gint cpus[] = { -1, 0, 7, 999, 1000, 123456 };
+	const gint pids[] = { -1, 0, 42, 9999999, 12345678, G_MAXINT };
+	const char *comms[] = { NULL,
+				"bash",
+				"",
+				"kworker/u16:3-events_unbound",
+				"a\x1b[31mb",
+				"back\\slash",
+				"\xc3\xa9t\xc3\xa9",
+				"exactly16chars!!" };
+	const char *names[] = { NULL, "sched_switch", "x\ty", "" };
+	const FtlEventKind kinds[] = { FTL_EVENT_GENERIC, FTL_EVENT_MARKER };
+	guint n = 0, bad = 0;
+	for (guint a = 0; a < G_N_ELEMENTS(tss); a++)
+		for (guint b = 0; b < G_N_ELEMENTS(cpus); b++)
+			for (guint c = 0; c < G_N_ELEMENTS(pids); c++)
+				for (guint d = 0; d < G_N_ELEMENTS(comms); d++)
+					for (guint e = 0; e < G_N_ELEMENTS(names); e++)
+						for (guint us = 0; us < 2; us++) {
+							FtlEvent ev = event_with_payload("");
+							ev.ts = tss[a];
+							ev.cpu = cpus[b];
+							ev.pid = pids[c];
+							ev.comm = comms[d];
+							ev.name = names[e];
+							ev.kind = kinds[(a + d) % 2];
+							if (ev.kind == FTL_EVENT_MARKER)
+								ev.u.marker.text = slice("");
+							g_autoptr(GString) got = g_string_new("x");
+							ftl_dump_event_text(got, &ev, FTL_TS_NONE,
+									    us);
+							g_autofree char *want =
+								ref_dump_prefix(&ev, us);
+							const char *line = got->str + 1;
+							if (ev.kind == FTL_EVENT_MARKER) {
+								/* the marker's fields after the ':'
+								 */
+								g_autofree char *w = g_strndup(
+									want, strlen(want) - 1);
+								g_autofree char *m = g_strconcat(
+									w,
+									" origin=trace_marker "
+									"text=\n",
+									NULL);
+								g_free(want);
+								want = g_steal_pointer(&m);
+							}
+							n++;
+							if (strcmp(line, want) != 0 && bad++ < 5)
+								g_printerr("\n  got  '%s'\n  want "
+									   "'%s'",
+									   line, want);
+						}
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT(n > 10000);
+}
+
 static const UnitTest tests[] = {
 	{ "field: sched_switch payload", test_field_sched_switch },
 	{ "field: walk sched_switch payload", test_field_walk_sched_switch },
@@ -624,6 +710,7 @@ static const UnitTest tests[] = {
 	{ "tasks: alternating pids", test_tasks_alternating },
 	{ "tasks: recovered names", test_tasks_recovered },
 	{ "tasks: sorted listing", test_tasks_sorted },
+	{ "dump's columns as printf lays them out", test_dump_prefix },
 	{ NULL, NULL },
 };
 
