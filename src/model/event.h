@@ -40,6 +40,9 @@ typedef enum {
 	FTL_EVENT_F_PID_INFERRED = 1u << 2, /* pid/comm from the last task switch, not the line */
 	FTL_EVENT_F_COMMENT = 1u << 3,	    /* printed as a function_graph comment */
 	FTL_EVENT_F_TS_COUNTER = 1u << 4,   /* timestamp is a raw counter, not ns */
+	/* the payload text its source renders (ftl_source_payload()) is known
+	 * to need no escaping: printable ASCII, no backslash */
+	FTL_EVENT_F_PLAIN_TEXT = 1u << 5,
 } FtlEventFlags;
 
 /* The members of an event a reader decodes only for a consumer that reads

@@ -16,6 +16,7 @@
 
 #include "parse/pages.h"
 #include "util/error.h"
+#include "util/escape.h"
 #include "util/fdio.h"
 #include "util/forkgate.h"
 
@@ -222,6 +223,7 @@ static void block_render(DatBlock *b)
 		FtlDatRecord *r = &g_array_index(b->recs, FtlDatRecord, i);
 		if (r->text_len) {
 			r->text = text->str + at;
+			r->text_plain = ftl_escape_plain_run(r->text, r->text_len) == r->text_len;
 			at += r->text_len;
 			n++;
 		}

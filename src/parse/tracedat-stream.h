@@ -24,6 +24,7 @@ typedef struct {
 	const char *text; /* its payload text rendered by the worker (render
 			   * callback), NULL when it was not */
 	guint32 text_len;
+	gboolean text_plain; /* the text needs no escaping (ftl_escape_plain_run()) */
 } FtlDatRecord;
 
 /* A damaged page or chunk a worker skipped: reported by the reader's thread

@@ -197,6 +197,10 @@ static void tracedat_fill(TracedatSource *ts, struct tep_record *r)
 	}
 	ts->ev.src = &ts->base;
 	ts->ev.seq = ++ts->seq;
+	if (d && d->text && d->text_plain) /* what tracedat_payload() gives */
+		ts->ev.flags |= FTL_EVENT_F_PLAIN_TEXT;
+	else
+		ts->ev.flags &= ~FTL_EVENT_F_PLAIN_TEXT;
 	if (!known) {
 		char where[192];
 		const char *left_out = ftl_tep_decoder_rejected(ts->dec, id);

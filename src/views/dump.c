@@ -233,7 +233,8 @@ static gboolean dump_payload_rendered(GString *out, const FtlEvent *ev)
 		g_string_truncate(out, at);
 		return FALSE;
 	}
-	ftl_escape_since(out, at + 1);
+	if (!(ev->flags & FTL_EVENT_F_PLAIN_TEXT))
+		ftl_escape_since(out, at + 1);
 	return TRUE;
 }
 
