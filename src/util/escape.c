@@ -15,23 +15,31 @@ static void escape_byte(GString *out, guchar c)
 	g_string_append_len(out, b, 4);
 }
 
+/* Whether the 8 bytes at p hold one that needs escaping: below 0x20,
+ * above 0x7e, or a backslash. */
+static inline gboolean escape_word_has(const guchar *p)
+{
+	const guint64 ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+	guint64 w;
+	memcpy(&w, p, 8);
+	guint64 low = (w - ones * 0x20) & ~w & highs;
+	guint64 high = ((w + ones) | w) & highs;
+	guint64 x = w ^ (ones * '\\');
+	guint64 bs = (x - ones) & ~x & highs;
+	return (low | high | bs) != 0;
+}
+
 /* Where the run of bytes from p that need no escaping ends (e when they
  * all do): printable ASCII but the backslash. Eight bytes a step, tested
  * at once (a dump escapes every payload, comm and name). */
 FTL_NO_COVERAGE static const guchar *escape_plain_end(const guchar *p, const guchar *e)
 {
-	const guint64 ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-	for (; e - p >= 8; p += 8) {
-		guint64 w;
-		memcpy(&w, p, 8);
-		/* "is there a byte ...": below 0x20, above 0x7e, equal to '\\' */
-		guint64 low = (w - ones * 0x20) & ~w & highs;
-		guint64 high = ((w + ones) | w) & highs;
-		guint64 x = w ^ (ones * '\\');
-		guint64 bs = (x - ones) & ~x & highs;
-		if (low | high | bs)
-			break;
-	}
+	const guchar *start = p;
+	while (e - p >= 8 && !escape_word_has(p))
+		p += 8;
+	/* the tail: the last eight bytes at once, over some already seen */
+	if (e - p < 8 && (p == e || (e - start >= 8 && !escape_word_has(e - 8))))
+		return e;
 	while (p < e && *p >= 0x20 && *p < 0x7f && *p != '\\')
 		p++;
 	return p;
