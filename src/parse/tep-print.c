@@ -17,6 +17,7 @@
 #include <event-parse.h>
 
 #include "parse/tep-printk.h"
+#include "util/strput.h"
 
 typedef enum {
 	STEP_TEXT, /* literal text */
@@ -603,25 +604,12 @@ static gboolean print_eval(const PrintRun *run, gint i, guint64 *out)
 	}
 }
 
-/* n bytes of s onto out: a copy when it has room (millions of short
- * pieces: g_string_append_len() is a call and checks each) */
-static inline void print_put(GString *out, const char *s, gsize n)
-{
-	if (out->len + n >= out->allocated_len) {
-		g_string_append_len(out, s, (gssize)n);
-		return;
-	}
-	memcpy(out->str + out->len, s, n);
-	out->len += n;
-	out->str[out->len] = 0;
-}
-
 /* body (len bytes, after prefix) padded to the step's width as printf pads. */
 static void print_pad(GString *out, const Step *st, const char *prefix, const char *body,
 		      gsize len)
 {
 	if (!st->width && !*prefix) {
-		print_put(out, body, len);
+		ftl_string_put(out, body, len);
 		return;
 	}
 	gsize plen = strlen(prefix), total = plen + len;
@@ -629,11 +617,11 @@ static void print_pad(GString *out, const Step *st, const char *prefix, const ch
 	if (!st->left && !st->zero)
 		for (gsize i = 0; i < fill; i++)
 			g_string_append_c(out, ' ');
-	print_put(out, prefix, plen);
+	ftl_string_put(out, prefix, plen);
 	if (!st->left && st->zero)
 		for (gsize i = 0; i < fill; i++)
 			g_string_append_c(out, '0');
-	print_put(out, body, len);
+	ftl_string_put(out, body, len);
 	if (st->left)
 		for (gsize i = 0; i < fill; i++)
 			g_string_append_c(out, ' ');
@@ -685,7 +673,7 @@ static void print_hex_as(GString *out, guint64 v, gboolean prefix)
 		*--s = 'x';
 		*--s = '0';
 	}
-	print_put(out, s, (gsize)(e - s));
+	ftl_string_put(out, s, (gsize)(e - s));
 }
 
 static void print_hex(GString *out, guint64 v)
@@ -715,9 +703,9 @@ static void print_function(GString *out, const Step *st, const PrintRun *run, gu
 		print_hex(out, v);
 		return;
 	}
-	print_put(out, name, strlen(name));
+	ftl_string_put(out, name, strlen(name));
 	if (st->conv == 'S') {
-		print_put(out, "+", 1);
+		ftl_string_put(out, "+", 1);
 		print_hex(out, v - start);
 	}
 }
@@ -771,7 +759,7 @@ static void print_flags(const PrintRun *run, const Step *st, const StrArg *s, gu
 		}
 		if (f > 0 && (v & (guint64)f) == (guint64)f) {
 			if (any)
-				print_put(run->out, p->text->str + s->delim, s->delim_len);
+				ftl_string_put(run->out, p->text->str + s->delim, s->delim_len);
 			print_pad(run->out, st, "", p->text->str + sym->text, sym->len);
 			any = TRUE;
 			v &= ~(guint64)f;
@@ -779,7 +767,7 @@ static void print_flags(const PrintRun *run, const Step *st, const StrArg *s, gu
 	}
 	if (v) {
 		if (any)
-			print_put(run->out, p->text->str + s->delim, s->delim_len);
+			ftl_string_put(run->out, p->text->str + s->delim, s->delim_len);
 		print_hex(run->out, v);
 	}
 }
@@ -798,7 +786,7 @@ static gboolean print_printk(const PrintRun *run, const StrArg *s)
 	if (found < 0)
 		return FALSE;
 	if (found)
-		print_put(run->out, str, strlen(str));
+		ftl_string_put(run->out, str, strlen(str));
 	else
 		print_hex_as(run->out, addr, FALSE);
 	return TRUE;
@@ -846,7 +834,7 @@ static gboolean print_step(const PrintRun *run, const Step *st)
 {
 	guint64 v;
 	if (st->kind == STEP_TEXT) {
-		print_put(run->out, run->p->text->str + st->first, st->n);
+		ftl_string_put(run->out, run->p->text->str + st->first, st->n);
 		return TRUE;
 	}
 	if (st->kind == STEP_STR)
@@ -860,7 +848,7 @@ static gboolean print_step(const PrintRun *run, const Step *st)
 	else if (v)
 		print_hex(run->out, v);
 	else
-		print_put(run->out, "(nil)", 5);
+		ftl_string_put(run->out, "(nil)", 5);
 	return TRUE;
 }
 

@@ -44,6 +44,7 @@
 #include "parse/tracedat-stream.h"
 #include "util/error.h"
 #include "util/linereader.h"
+#include "util/strput.h"
 #include "util/tracefs-text.h"
 
 /* Exported by libtracecmd 1.3 but declared only in trace-cmd's private
@@ -499,7 +500,7 @@ static void tracedat_payload(FtlSource *src, const FtlEvent *ev, GString *out)
 	if (ev != &ts->ev || !ts->cur || ts->lost_pending || ev->kind == FTL_EVENT_LOST)
 		return;
 	if (ts->streams && ts->dat->text) /* rendered by a worker */
-		g_string_append_len(out, ts->dat->text, ts->dat->text_len);
+		ftl_string_put(out, ts->dat->text, ts->dat->text_len);
 	else
 		ftl_tep_payload(ts->dec, ts->cur, out);
 }
