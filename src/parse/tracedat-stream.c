@@ -504,8 +504,11 @@ static void streams_start(FtlDatStreams *s, gboolean schedule)
 	if (s->started)
 		return;
 	s->started = TRUE;
+	/* the reader's thread is one of the threads: it merges, decodes and
+	 * feeds the command, the critical path; a worker more than the cores
+	 * left to it preempts it */
 	if (s->threads > 1 && s->n > 0)
-		s->pool = g_thread_pool_new(block_job, NULL, (gint)MIN(s->threads, s->n), FALSE,
+		s->pool = g_thread_pool_new(block_job, NULL, (gint)MIN(s->threads - 1, s->n), FALSE,
 					    NULL);
 	if (schedule)
 		for (guint i = 0; i < s->n; i++)
