@@ -404,7 +404,8 @@ static GOptionGroup *cli_selection_group(FtlCliGlobals *g, const GOptionEntry *o
 		  "is needed (default 4G)",
 		  "SIZE" },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT, &g->jobs,
-		  "Parse threads, text and trace.dat (default $FTLENS_JOBS, else the online CPUs)",
+		  "Threads that read: text parse threads; a trace.dat's reader and N-1 page readers "
+		  "(default $FTLENS_JOBS, else the online CPUs)",
 		  "N" },
 		{ NULL },
 	};
