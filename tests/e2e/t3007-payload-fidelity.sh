@@ -184,10 +184,18 @@ pack_raw "$T/ah/events" "$T/ah.dat" 0:"$T/ah/per_cpu/cpu0/trace_pipe_raw" 1:"$T/
 "$FTLENS" dump -j 1 "$T/ah.dat" >"$T/ah.1" 2>"$T/ah.1e"
 "$FTLENS" dump -j 4 "$T/ah.dat" >"$T/ah.4" 2>"$T/ah.4e"
 FTLENS_PAYLOAD_CHECK=1 "$FTLENS" dump -j 4 "$T/ah.dat" >"$T/ah.c" 2>"$T/ah.ce"
+# the same text as JSON, from a seek to a time, and split into CPUs
+for j in 1 4; do
+	"$FTLENS" dump -F json -j $j "$T/ah.dat" >"$T/ah.json$j" 2>&1
+	"$FTLENS" dump --time 1.05,1.12 -j $j "$T/ah.dat" >"$T/ah.time$j" 2>&1
+	"$FTLENS" split --per-cpu -o "$T/ah.split$j" -j $j "$T/ah.dat" >/dev/null 2>&1
+done
 ahead=$(G_MESSAGES_DEBUG=all "$FTLENS" dump -j 4 "$T/ah.dat" 2>/dev/null | sed -n 's/.* \([0-9]*\) payloads rendered by the page readers$/\1/p')
 diag "$(grep '^ftlens: payload check: [0-9]* own' "$T/ah.ce")"
-check "payloads rendered by the workers (${ahead:-none} of $(wc -l <"$T/ah.1")): -j 4 prints what -j 1 and the payload check print, libtraceevent's text" \
+check "payloads rendered by the workers (${ahead:-none} of $(wc -l <"$T/ah.1")): -j 4 prints what -j 1 and the payload check print, libtraceevent's text; in JSON, from --time, split" \
 	'[ "${ahead:-0}" -gt 5000 ] && cmp -s "$T/ah.1" "$T/ah.4" && cmp -s "$T/ah.1e" "$T/ah.4e" && cmp -s "$T/ah.1" "$T/ah.c" &&
+	 cmp -s "$T/ah.json1" "$T/ah.json4" && cmp -s "$T/ah.time1" "$T/ah.time4" && [ -s "$T/ah.time1" ] &&
+	 diff -r "$T/ah.split1" "$T/ah.split4" >/dev/null && [ -s "$T/ah.split1/cpu1/trace" ] &&
 	 grep -q "^ftlens: payload check: [1-9][0-9]* own, [0-9]* library, 0 different" "$T/ah.ce"'
 
 diag "TOTAL events=$total_events fields=$total_fields equal=$total_equal allowed=$total_allowed different=$total_different"
