@@ -14,6 +14,7 @@
 
 #include "util/arena.h"
 #include "util/strpool.h"
+#include "util/strput.h"
 
 struct _FtlKallsyms {
 	gint refs; /* under kallsyms_lock */
@@ -95,6 +96,15 @@ static gboolean ks_space(char c)
 	return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
+/* g_ascii_xdigit_value() without a call per digit (megabytes of them) */
+static inline gint ks_xdigit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
 /* sscanf's "%16llx": leading blanks, a sign, a 0x, at most 16 characters
  * in all; FALSE when no number is there. */
 static gboolean ks_hex(const char **pp, guint64 *out)
@@ -114,8 +124,8 @@ static gboolean ks_hex(const char **pp, guint64 *out)
 		if (width && (*p == 'x' || *p == 'X'))
 			p++, width--;
 	}
-	for (; width && g_ascii_isxdigit(*p); p++, width--, digits = TRUE)
-		v = v * 16 + (guint64)g_ascii_xdigit_value(*p);
+	for (gint x; width && (x = ks_xdigit(*p)) >= 0; p++, width--, digits = TRUE)
+		v = v * 16 + (guint64)x;
 	*out = neg ? (guint64)0 - v : v;
 	*pp = p;
 	return digits;
@@ -169,9 +179,17 @@ static gint ks_entry_cmp(gconstpointer a, gconstpointer b)
  * so equal addresses stay last-registered first. */
 static GArray *ks_parse(char *text, GString *blob)
 {
-	GArray *e = g_array_new(FALSE, FALSE, sizeof(KsEntry));
-	char *next = NULL;
-	for (char *line = strtok_r(text, "\n", &next); line; line = strtok_r(NULL, "\n", &next)) {
+	GArray *e = g_array_sized_new(FALSE, FALSE, sizeof(KsEntry), 4096);
+	/* the lines strtok_r(text, "\n") gives, empty ones skipped, without
+	 * its call per line (a kernel lists a hundred thousand) */
+	for (char *line = text, *nl; *line; line = nl) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl++ = 0;
+		else
+			nl = line + strlen(line);
+		if (!*line)
+			continue;
 		guint64 addr;
 		gboolean keep;
 		const char *name, *end;
@@ -182,12 +200,30 @@ static GArray *ks_parse(char *text, GString *blob)
 		if (!keep)
 			continue;
 		KsEntry en = { addr, (guint32)blob->len, 0 };
-		g_string_append_len(blob, name, end - name);
-		g_string_append_c(blob, '\0');
+		ftl_string_put(blob, name, (gsize)(end - name) + 1); /* with a byte after */
+		blob->str[blob->len - 1] = 0;
 		g_array_append_val(e, en);
 	}
+	/* a kernel lists its symbols by address, but for modules: then the
+	 * sort is only the reversal of each run of one address */
+	KsEntry *en = (KsEntry *)(void *)e->data;
+	gboolean sorted = TRUE;
+	for (guint i = 1; i < e->len && sorted; i++)
+		sorted = en[i - 1].addr <= en[i].addr;
+	if (sorted) {
+		for (guint i = 0, j; i < e->len; i = j) {
+			for (j = i + 1; j < e->len && en[j].addr == en[i].addr; j++)
+				;
+			for (guint a = i, b = j - 1; a < b; a++, b--) {
+				KsEntry t = en[a];
+				en[a] = en[b];
+				en[b] = t;
+			}
+		}
+		return e;
+	}
 	for (guint i = 0; i < e->len; i++)
-		g_array_index(e, KsEntry, i).order = e->len - 1 - i;
+		en[i].order = e->len - 1 - i;
 	g_array_sort(e, ks_entry_cmp);
 	return e;
 }

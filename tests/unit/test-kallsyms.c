@@ -33,6 +33,40 @@ static const char ks_text[] = "ffffffff81000000 T srso_alias_untrain_ret\n"
 			      "ffffffffc0000000 t module_text\t[kvm]\n"
 			      "fffffffffffff000 T top_of_it\n";
 
+/* A table in address order, as a kernel without modules lists it (read
+ * without a sort): runs of two and four names at one address, with
+ * probes inside the range each run's last name covers. (ks_text is out of
+ * order: its 0x-prefixed address reads as 14 digits.) */
+static const char ks_sorted[] = "ffffffff81000000 T a1\n"
+				"ffffffff81000000 T a2\n"
+				"ffffffff81000010 T b\n"
+				"ffffffff81000100 t c1\n"
+				"ffffffff81000100 W c2\n"
+				"ffffffff81000100 t c3\n"
+				"ffffffff81000100 t c4\n"
+				"ffffffff81000200 T d\n"
+				"ffffffff81000400 T e1\t[ext4]\n"
+				"ffffffff81000400 T e2\t[xfs]\n"
+				"ffffffff81000600 D f\n"
+				"ffffffffc0000000 t g\t[kvm]\n"
+				"fffffffffffff000 T top\n";
+
+/* The same symbols as a kernel with modules lists them: a module's
+ * symbols before the core's, and one run of a duplicated address split
+ * by another, so that the table must be sorted, not only its runs
+ * reversed. */
+static const char ks_unsorted[] = "ffffffffc0000000 t module_text\t[kvm]\n"
+				  "ffffffffc0000000 t module_alias\t[kvm]\n"
+				  "ffffffff81000100 t short_one\n"
+				  "ffffffff81000000 T srso_alias_untrain_ret\n"
+				  "ffffffff81000000 T _stext\n"
+				  "ffffffff81000010 T __entry_text_start\n"
+				  "ffffffff81000000 T _text\n"
+				  "ffffffff81000400 T with_mod\t[ext4]\n"
+				  "ffffffff81000100 W weak_alias\n"
+				  "ffffffff81000600 D data_symbol\n"
+				  "fffffffffffff000 T top_of_it\n";
+
 /* The first line that stops libtraceevent's parsing, and one after it. */
 static const char ks_broken[] = "ffffffff81000000 T first\n"
 				"ffffffff81000100 T second\n"
@@ -118,6 +152,16 @@ static void test_as_libtraceevent(void)
 	ks_compare(ks_text);
 }
 
+static void test_unsorted_as_libtraceevent(void)
+{
+	ks_compare(ks_unsorted);
+}
+
+static void test_sorted_as_libtraceevent(void)
+{
+	ks_compare(ks_sorted);
+}
+
 static void test_stops_where_libtraceevent_does(void)
 {
 	ks_compare(ks_broken);
@@ -147,6 +191,10 @@ int main(void)
 {
 	static const UnitTest tests[] = {
 		{ "same names as tep_parse_kallsyms", test_as_libtraceevent },
+		{ "same names from a table out of order (modules first)",
+		  test_unsorted_as_libtraceevent },
+		{ "same names from a table in order, runs of one address",
+		  test_sorted_as_libtraceevent },
 		{ "a bad line ends the table as in libtraceevent",
 		  test_stops_where_libtraceevent_does },
 		{ "one table per text", test_shared },
