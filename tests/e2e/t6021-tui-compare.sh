@@ -62,6 +62,22 @@ wait_read() {
 	done
 	return 1
 }
+# settle: until nothing is being read and the screen stays the same for
+# 0.3 s: a header can be on the screen while tmux still holds the last
+# panel's rows below it (a capture in the middle of a redraw)
+settle() {
+	wait_read || return 1
+	tm capture-pane -p -t tui >"$T/settle.a"
+	_n=100
+	while [ $_n -gt 0 ]; do
+		sleep 0.3
+		tm capture-pane -p -t tui >"$T/settle.b"
+		cmp -s "$T/settle.a" "$T/settle.b" && return 0
+		mv "$T/settle.b" "$T/settle.a"
+		_n=$((_n - 1))
+	done
+	return 1
+}
 shot() {
 	tm capture-pane -p -t tui >"$T/$1.txt"
 	diag "screen $1:"
@@ -184,6 +200,7 @@ graph() {
 	wait_for "FUNCTION \\(time each call path covers" 60 >/dev/null || return 1
 	keys E
 	sleep 0.5
+	settle || return 1
 	shot "compare-$1-graph"
 	same_as_flame "$T/compare-$1-graph.txt" "$T/$1.svg"
 }
@@ -198,10 +215,12 @@ functions() {
 	wait_for "TIME +CPU" >/dev/null || return 1
 	keys 3
 	wait_for "CALLS A +CALLS B +TOTAL A" 60 >/dev/null || return 1
+	settle || return 1
 	shot "compare-$1-functions"
 	same_as_diff "$T/compare-$1-functions.txt" "$T/$1.csv" total || return 1
 	keys s
 	wait_for "SELF A +SELF B +CHANGEv" >/dev/null || return 1
+	settle || return 1
 	shot "compare-$1-functions-self"
 	same_as_diff "$T/compare-$1-functions-self.txt" "$T/$1-self.csv" self
 }
