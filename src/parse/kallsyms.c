@@ -206,24 +206,24 @@ static GArray *ks_parse(char *text, GString *blob)
 	}
 	/* a kernel lists its symbols by address, but for modules: then the
 	 * sort is only the reversal of each run of one address */
-	KsEntry *en = (KsEntry *)(void *)e->data;
+	KsEntry *all = (KsEntry *)(void *)e->data;
 	gboolean sorted = TRUE;
 	for (guint i = 1; i < e->len && sorted; i++)
-		sorted = en[i - 1].addr <= en[i].addr;
+		sorted = all[i - 1].addr <= all[i].addr;
 	if (sorted) {
 		for (guint i = 0, j; i < e->len; i = j) {
-			for (j = i + 1; j < e->len && en[j].addr == en[i].addr; j++)
+			for (j = i + 1; j < e->len && all[j].addr == all[i].addr; j++)
 				;
 			for (guint a = i, b = j - 1; a < b; a++, b--) {
-				KsEntry t = en[a];
-				en[a] = en[b];
-				en[b] = t;
+				KsEntry t = all[a];
+				all[a] = all[b];
+				all[b] = t;
 			}
 		}
 		return e;
 	}
 	for (guint i = 0; i < e->len; i++)
-		en[i].order = e->len - 1 - i;
+		all[i].order = e->len - 1 - i;
 	g_array_sort(e, ks_entry_cmp);
 	return e;
 }
