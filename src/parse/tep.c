@@ -1318,15 +1318,23 @@ gboolean ftl_tep_field(FtlTepDecoder *ts, struct tep_record *r, const char *key,
 	return TRUE;
 }
 
+/* Whether a record of size bytes holds the common fields and the fixed
+ * fields (fixed bytes) of its event: what a payload needs, on the
+ * reader's thread and on the workers alike. */
+static inline gboolean tep_dec_fits(gint size, gint fixed)
+{
+	return size >= 8 && size >= fixed;
+}
+
 /* The info of r's event when r holds its fixed fields, else NULL. */
 static TepEventInfo *tep_dec_whole(FtlTepDecoder *ts, struct tep_record *r)
 {
-	if (r->size < 8)
+	if (!tep_dec_fits(r->size, 0))
 		return NULL;
 	int id, pid, flags;
 	tep_dec_common(ts, r, &id, &pid, &flags);
 	TepEventInfo *info = tep_dec_info_of(ts, id);
-	return r->size < info->fixed ? NULL : info;
+	return tep_dec_fits(r->size, info->fixed) ? info : NULL;
 }
 
 gint ftl_tep_short(const FtlTepDecoder *ts)
@@ -1340,6 +1348,20 @@ static gsize tep_dec_trim(const char *p, gsize len)
 	while (len && (p[len - 1] == '\n' || p[len - 1] == ' '))
 		len--;
 	return len;
+}
+
+/* The payload of a record (size bytes at data) by a compiled print format,
+ * trimmed as the library's text is; FALSE, out unchanged, when the library
+ * must render it. The reader's thread and the page readers' workers
+ * (ftl_tep_payload_ahead) both render through here. */
+static gboolean tep_dec_print(const FtlTepPrint *print, struct tep_handle *tep, FtlKallsyms *ks,
+			      const guchar *data, gint size, GString *out)
+{
+	gsize at = out->len;
+	if (!ftl_tep_print_run(print, tep, ks, data, size, out))
+		return FALSE;
+	g_string_truncate(out, at + tep_dec_trim(out->str + at, out->len - at));
+	return TRUE;
 }
 
 /* r's payload by the event's compiled print format; FALSE, out unchanged,
@@ -1367,10 +1389,8 @@ static gboolean tep_dec_payload_fast(FtlTepDecoder *ts, TepEventInfo *info, stru
 		tep_lazy_functions(ts->lazy, ts->tep);
 	/* the table tep's resolver reads, when it is ftlens's */
 	FtlKallsyms *ks = functions && ts->lazy && ts->lazy->resolving ? ts->lazy->kallsyms : NULL;
-	gsize at = out->len;
-	if (!ftl_tep_print_run(info->print, ts->tep, ks, r->data, r->size, out))
+	if (!tep_dec_print(info->print, ts->tep, ks, r->data, r->size, out))
 		return FALSE;
-	g_string_truncate(out, at + tep_dec_trim(out->str + at, out->len - at));
 	if (ts->ahead && info->id >= 0 && info->id < TEP_ID_TABLE && !ts->ahead[info->id] &&
 	    (!functions || ks)) {
 		TepAhead *a = g_new(TepAhead, 1);
@@ -1390,16 +1410,12 @@ gboolean ftl_tep_decoder_render_ahead(FtlTepDecoder *ts)
 gboolean ftl_tep_payload_ahead(FtlTepDecoder *ts, gint id, const guchar *data, gint size,
 			       GString *out)
 {
-	if (!ts->ahead || id < 0 || id >= TEP_ID_TABLE || size < 8)
+	if (!ts->ahead || id < 0 || id >= TEP_ID_TABLE)
 		return FALSE;
 	const TepAhead *a = g_atomic_pointer_get(&ts->ahead[id]);
-	if (!a || size < a->fixed)
+	if (!a || !tep_dec_fits(size, a->fixed))
 		return FALSE;
-	gsize at = out->len;
-	if (!ftl_tep_print_run(a->print, ts->tep, a->ks, data, size, out))
-		return FALSE;
-	g_string_truncate(out, at + tep_dec_trim(out->str + at, out->len - at));
-	return TRUE;
+	return tep_dec_print(a->print, ts->tep, a->ks, data, size, out);
 }
 
 /* FTLENS_PAYLOAD_CHECK: the fast text (after at in out) against the
