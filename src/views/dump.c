@@ -105,8 +105,7 @@ static inline G_ALWAYS_INLINE char *dump_id(char *at, gint v, gsize width)
 	return dump_right(at, num, start, width);
 }
 
-/* Text of len bytes, plain (ftl_escape_plain_run()), left-aligned in width
- * columns at at. */
+/* Text of len bytes, escaped already, left-aligned in width columns at at. */
 static inline G_ALWAYS_INLINE char *dump_left(char *at, const char *s, gsize len, gsize width)
 {
 	memcpy(at, s, len);
@@ -116,19 +115,30 @@ static inline G_ALWAYS_INLINE char *dump_left(char *at, const char *s, gsize len
 	return at;
 }
 
+/* text (*len bytes) as a column may show it: itself when plain, else its
+ * escaped copy, kept in *copy (hostile text from the trace) */
+static const char *dump_shown(const char *text, gsize *len, char **copy)
+{
+	if (ftl_escape_plain_run(text, *len) == *len)
+		return text;
+	*copy = ftl_escape(text, (gssize)*len);
+	*len = strlen(*copy);
+	return *copy;
+}
+
 /* time, CPU, pid, comm, kind and event name: the columns every line has,
- * written in place (millions of lines); a comm or name to escape takes
- * the general way, through ftl_escape_append() */
+ * written in place (millions of lines) */
 static void dump_prefix(GString *out, const FtlEvent *ev, gint64 origin, gboolean us)
 {
 	char num[FTL_NUM_BACK];
 	gint64 ts = ev->ts == FTL_TS_NONE || origin == FTL_TS_NONE ? ev->ts : ev->ts - origin;
+	const char *kind = ftl_event_kind_name(ev->kind);
+	g_autofree char *comm_copy = NULL, *name_copy = NULL;
 	const char *comm = ev->comm ? ev->comm : ev->pid >= 0 ? "<...>" : "-";
 	const char *name = ev->name ? ev->name : "-";
-	const char *kind = ftl_event_kind_name(ev->kind);
 	gsize comm_len = strlen(comm), name_len = strlen(name), kind_len = strlen(kind);
-	gboolean plain = ftl_escape_plain_run(comm, comm_len) == comm_len &&
-			 ftl_escape_plain_run(name, name_len) == name_len;
+	comm = dump_shown(comm, &comm_len, &comm_copy);
+	name = dump_shown(name, &name_len, &name_copy);
 	gsize from = out->len;
 	/* the numbers' columns, their widths or FTL_NUM_BACK each, and the rest */
 	g_string_set_size(out, from + 3 * FTL_NUM_BACK + 32 + comm_len + kind_len + name_len);
@@ -141,22 +151,6 @@ static void dump_prefix(GString *out, const FtlEvent *ev, gint64 origin, gboolea
 	*at++ = ' ';
 	at = dump_id(at, ev->pid, 7);
 	*at++ = ' ';
-	if (!plain) {
-		/* comm and name escaped (hostile text from the trace) */
-		g_string_truncate(out, (gsize)(at - out->str));
-		gsize col = out->len;
-		ftl_escape_append(out, comm, (gssize)comm_len);
-		for (gsize w = out->len - col; w < 16; w++)
-			g_string_append_c(out, ' ');
-		g_string_append_c(out, ' ');
-		g_string_append(out, kind);
-		for (gsize w = kind_len; w < 11; w++)
-			g_string_append_c(out, ' ');
-		g_string_append_c(out, ' ');
-		ftl_escape_append(out, name, (gssize)name_len);
-		g_string_append_c(out, ':');
-		return;
-	}
 	at = dump_left(at, comm, comm_len, 16);
 	*at++ = ' ';
 	at = dump_left(at, kind, kind_len, 11);
