@@ -33,12 +33,12 @@ typedef void (*FtlDatBadFunc)(gpointer data, guint32 cpu, const char *what);
 
 /* Streams for every CPU of buffer b (of the file at path laid out as l),
  * ordered by CPU number, read by threads threads in all, the caller's
- * among them: threads - 1 workers (0 or 1: the caller's thread reads). commit_size and old_format as for ftl_pages_new(). The
- * workers read each record's common fields as common says (copied; NULL
- * or not ok: they leave them to the reader). The chunk tables of
- * compressed data are read here; damage in them becomes bad-page notes,
- * not errors. NULL with error set when the file cannot be opened. Free
- * with ftl_dat_streams_free(). */
+ * among them: threads - 1 workers (0 or 1: the caller's thread reads).
+ * commit_size and old_format as for ftl_pages_new(). The workers read
+ * each record's common fields as common says (copied; NULL or not ok: they
+ * leave them to the reader). The chunk tables of compressed data are read
+ * here; damage in them becomes bad-page notes, not errors. NULL with error
+ * set when the file cannot be opened. Free with ftl_dat_streams_free(). */
 FtlDatStreams *ftl_dat_streams_new(const char *path, const FtlDatLayout *l, const FtlDatBuffer *b,
 				   guint commit_size, gboolean old_format,
 				   const FtlTepCommon *common, guint threads, FtlDatBadFunc bad,
