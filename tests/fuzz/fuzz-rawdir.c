@@ -12,16 +12,9 @@
 
 #define RAWDIR_MAX_FILES 64
 
-static void rawdir_section(const char *name, const guint8 *data, size_t n, gpointer user)
-{
-	(void)user;
-	fuzz_scratch_write(name, data, n);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const char *dir = fuzz_scratch_reset();
-	fuzz_sections(data, size, "events/header_page", RAWDIR_MAX_FILES, rawdir_section, NULL);
+	const char *dir = fuzz_scratch_sections(data, size, "events/header_page", RAWDIR_MAX_FILES);
 	g_autoptr(GError) error = NULL;
 	g_autoptr(FtlTrace) trace = ftl_trace_open_with(dir, FTL_OPEN_NONE, &fuzz_read, &error);
 	if (trace)

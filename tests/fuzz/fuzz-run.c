@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <malloc.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -43,12 +44,25 @@
 
 #define FUZZ_SLOTS 4
 
-FtlReadOptions fuzz_read = { 1, 0 };
+FtlReadOptions fuzz_read = { .threads = 1 };
 
 static int fuzz_fds[FUZZ_SLOTS] = { -1, -1, -1, -1 };
 static char fuzz_paths[FUZZ_SLOTS][64];
 static char *fuzz_scratch;
 static int fuzz_scratch_fd = -1; /* open on fuzz_scratch once written to */
+
+/* A multi-file input's sections: name, and bytes as offsets into data. */
+typedef struct {
+	char *name;
+	size_t at, len;
+} FuzzSection;
+
+/* What fuzz_scratch_sections() last wrote, while the scratch directory
+ * holds exactly that. */
+static gboolean fuzz_last_valid;
+static GArray *fuzz_last; /* FuzzSection */
+static GByteArray *fuzz_last_data;
+static char *fuzz_fresh; /* the check's fresh write (fuzz_scratch_checked()) */
 
 #ifndef FTL_FUZZING
 static void fuzz_json_selftest(void);
@@ -60,12 +74,16 @@ static void fuzz_log_quiet(const gchar *domain, GLogLevelFlags level, const gcha
 	(void)domain, (void)level, (void)msg, (void)data;
 }
 
+static void fuzz_remove_tree(const char *dir, gboolean self);
+
 static void fuzz_cleanup(void)
 {
 	if (fuzz_scratch) {
 		fuzz_scratch_reset();
 		g_rmdir(fuzz_scratch);
 	}
+	if (fuzz_fresh)
+		fuzz_remove_tree(fuzz_fresh, TRUE);
 }
 
 void fuzz_init(void)
@@ -99,8 +117,8 @@ void fuzz_init(void)
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TOP_PAD, 16 << 20);
 	/* tmpfs when there is one: the multi-file targets write every input */
-	const char *base = g_file_test("/dev/shm", G_FILE_TEST_IS_DIR) ? "/dev/shm"
-									: g_get_tmp_dir();
+	const char *base =
+		g_file_test("/dev/shm", G_FILE_TEST_IS_DIR) ? "/dev/shm" : g_get_tmp_dir();
 	g_autofree char *tmpl = g_build_filename(base, "ftlens-fuzz-XXXXXX", NULL);
 	fuzz_scratch = g_mkdtemp(g_steal_pointer(&tmpl));
 	if (!fuzz_scratch) {
@@ -145,8 +163,10 @@ static gboolean fuzz_inprocess(void)
 	static gint state; /* 0 unknown, 1 no, 2 yes */
 	if (!state) {
 		const char *v = g_getenv("FTL_FUZZ_INPROCESS");
-		state = g_strcmp0(v, "1") == 0 ? 2 : g_strcmp0(v, "0") == 0 ? 1
-			: fuzz_trials_default ? 1 : 2;
+		state = g_strcmp0(v, "1") == 0	 ? 2
+			: g_strcmp0(v, "0") == 0 ? 1
+			: fuzz_trials_default	 ? 1
+						 : 2;
 	}
 	return state == 2;
 }
@@ -259,6 +279,7 @@ static void fuzz_remove_tree(const char *dir, gboolean self)
 const char *fuzz_scratch_reset(void)
 {
 	fuzz_init();
+	fuzz_last_valid = FALSE;
 	fuzz_remove_tree(fuzz_scratch, FALSE);
 	return fuzz_scratch;
 }
@@ -282,26 +303,38 @@ static gboolean fuzz_mkdirs_at(int dfd, const char *relpath)
 	return TRUE;
 }
 
-void fuzz_scratch_write(const char *relpath, const guint8 *data, size_t size)
+/* Writes data to relpath below the directory open at dfd, making its
+ * directories: from that directory, since g_mkdir_with_parents() and a
+ * path tested and made every component of the whole path, /dev and
+ * /dev/shm included, for each file of each input. */
+static void fuzz_write_at(int dfd, const char *relpath, const guint8 *data, size_t size)
 {
-	/* from the scratch directory: g_mkdir_with_parents() and a path
-	 * tested and made every component of the whole path, /dev and
-	 * /dev/shm included, for each file of each input */
-	if (fuzz_scratch_fd < 0)
-		fuzz_scratch_fd = open(fuzz_scratch, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int fd = openat(fuzz_scratch_fd, relpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	int fd = openat(dfd, relpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		/* its directories made (even when the name then fails, as
 		 * before), or a name that is a file already: dropped */
-		if (!fuzz_mkdirs_at(fuzz_scratch_fd, relpath))
+		if (!fuzz_mkdirs_at(dfd, relpath))
 			return;
-		fd = openat(fuzz_scratch_fd, relpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			    0600);
+		fd = openat(dfd, relpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 		if (fd < 0)
 			return;
 	}
 	fuzz_write_all(fd, data, size);
 	close(fd);
+}
+
+static int fuzz_scratch_dir_fd(void)
+{
+	if (fuzz_scratch_fd < 0)
+		fuzz_scratch_fd = open(fuzz_scratch, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return fuzz_scratch_fd;
+}
+
+void fuzz_scratch_write(const char *relpath, const guint8 *data, size_t size)
+{
+	fuzz_init();
+	fuzz_last_valid = FALSE; /* written apart from fuzz_scratch_sections() */
+	fuzz_write_at(fuzz_scratch_dir_fd(), relpath, data, size);
 }
 
 /* Keeps [A-Za-z0-9_./-], drops ".." and leading '/'. */
@@ -357,6 +390,279 @@ void fuzz_sections(const guint8 *data, size_t size, const char *default_name, gu
 		name = fuzz_section_name(hdr, (size_t)(e - hdr));
 		p = nl ? nl + 1 : end;
 	}
+}
+
+typedef struct {
+	GArray *secs;
+	const guint8 *base;
+} FuzzSplit;
+
+static void fuzz_collect_section(const char *name, const guint8 *bytes, size_t n, gpointer user)
+{
+	FuzzSplit *split = user;
+	FuzzSection sec = { g_strdup(name), (size_t)(bytes - split->base), n };
+	g_array_append_val(split->secs, sec);
+}
+
+static void fuzz_section_clear(gpointer p)
+{
+	g_free(((FuzzSection *)p)->name);
+}
+
+static GArray *fuzz_split(const guint8 *data, size_t size, const char *default_name, guint max)
+{
+	FuzzSplit split = { g_array_new(FALSE, FALSE, sizeof(FuzzSection)), data };
+	g_array_set_clear_func(split.secs, fuzz_section_clear);
+	fuzz_sections(data, size, default_name, max, fuzz_collect_section, &split);
+	return split.secs;
+}
+
+/* How many leading sections of secs (over data) the scratch directory
+ * already holds as a fresh write of every section in order would leave
+ * them; -1 when the names differ from the last input's. With the same
+ * names in the same order, the same writes succeed and fail (nothing is
+ * ever removed, a file never becomes a directory nor the reverse), so
+ * writing again from the first changed section on leaves what a fresh
+ * write would: each file ends with its last write. */
+static gint fuzz_same_prefix(const GArray *secs, const guint8 *data)
+{
+	if (!fuzz_last_valid || secs->len != fuzz_last->len)
+		return -1;
+	for (guint i = 0; i < secs->len; i++)
+		if (strcmp(g_array_index(secs, FuzzSection, i).name,
+			   g_array_index(fuzz_last, FuzzSection, i).name))
+			return -1;
+	guint i = 0;
+	for (; i < secs->len; i++) {
+		const FuzzSection *a = &g_array_index(secs, FuzzSection, i);
+		const FuzzSection *b = &g_array_index(fuzz_last, FuzzSection, i);
+		if (a->len != b->len || memcmp(data + a->at, fuzz_last_data->data + b->at, a->len))
+			break;
+	}
+	return (gint)i;
+}
+
+static gboolean fuzz_tree_equal(int a, int b, const char *path);
+
+static gboolean fuzz_scratch_quiet; /* the self-test's planted difference */
+
+static G_GNUC_PRINTF(1, 2) void fuzz_scratch_say(const char *fmt, ...)
+{
+	if (fuzz_scratch_quiet)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("fuzz: scratch check: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+static gint fuzz_name_cmp(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* FALSE, said on stderr, when the two directories open at a and b (both
+ * closed) differ in a name, a type or a file's bytes. */
+static gboolean fuzz_tree_equal_fds(int a, int b, const char *path)
+{
+	DIR *da = fdopendir(a), *db = fdopendir(b);
+	g_assert(da && db);
+	g_autoptr(GPtrArray) na = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) nb = g_ptr_array_new_with_free_func(g_free);
+	const struct dirent *e;
+	while ((e = readdir(da)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			g_ptr_array_add(na, g_strdup(e->d_name));
+	while ((e = readdir(db)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			g_ptr_array_add(nb, g_strdup(e->d_name));
+	g_ptr_array_sort(na, fuzz_name_cmp);
+	g_ptr_array_sort(nb, fuzz_name_cmp);
+	gboolean same = na->len == nb->len;
+	for (guint i = 0; same && i < na->len; i++) {
+		const char *name = g_ptr_array_index(na, i);
+		g_autofree char *sub = g_strconcat(path, "/", name, NULL);
+		if (strcmp(name, g_ptr_array_index(nb, i))) {
+			fuzz_scratch_say("%s on one side only\n", sub);
+			same = FALSE;
+			break;
+		}
+		same = fuzz_tree_equal(dirfd(da), dirfd(db), sub);
+	}
+	if (!same && na->len != nb->len)
+		fuzz_scratch_say("%s: %u entries against %u\n", path, na->len, nb->len);
+	closedir(da);
+	closedir(db);
+	return same;
+}
+
+/* path's last component, below the directories open at a and b */
+static gboolean fuzz_tree_equal(int a, int b, const char *path)
+{
+	const char *name = strrchr(path, '/') + 1;
+	struct stat sa, sb;
+	if (fstatat(a, name, &sa, AT_SYMLINK_NOFOLLOW) ||
+	    fstatat(b, name, &sb, AT_SYMLINK_NOFOLLOW) ||
+	    (sa.st_mode & S_IFMT) != (sb.st_mode & S_IFMT) || sa.st_mode != sb.st_mode) {
+		fuzz_scratch_say("%s: types or modes differ\n", path);
+		return FALSE;
+	}
+	if (S_ISDIR(sa.st_mode))
+		return fuzz_tree_equal_fds(openat(a, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC),
+					   openat(b, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC),
+					   path);
+	gboolean same = sa.st_size == sb.st_size;
+	if (same && sa.st_size) {
+		g_autofree guint8 *ba = g_malloc((gsize)sa.st_size),
+				  *bb = g_malloc((gsize)sa.st_size);
+		int fa = openat(a, name, O_RDONLY | O_CLOEXEC),
+		    fb = openat(b, name, O_RDONLY | O_CLOEXEC);
+		same = fa >= 0 && fb >= 0 && !ftl_fd_read_all(fa, ba, (gsize)sa.st_size) &&
+		       !ftl_fd_read_all(fb, bb, (gsize)sb.st_size) &&
+		       !memcmp(ba, bb, (size_t)sa.st_size);
+		close(fa);
+		close(fb);
+	}
+	if (!same)
+		fuzz_scratch_say("%s: contents differ\n", path);
+	return same;
+}
+
+/* FTL_FUZZ_SCRATCH_CHECK=1, and always when replayed (make check): the
+ * scratch directory compared, after every input, with a fresh write of
+ * the same sections into a directory of its own. */
+static gboolean fuzz_scratch_checked(void)
+{
+#ifdef FTL_FUZZING
+	static gint state; /* 0 unknown, 1 no, 2 yes */
+	if (!state)
+		state = g_strcmp0(g_getenv("FTL_FUZZ_SCRATCH_CHECK"), "1") == 0 ? 2 : 1;
+	return state == 2;
+#else
+	return TRUE;
+#endif
+}
+
+static guint fuzz_scratch_writes; /* sections written by fuzz_scratch_sections() */
+
+static gboolean fuzz_scratch_same_as_fresh(const GArray *secs, const guint8 *data)
+{
+	if (!fuzz_fresh) {
+		g_autofree char *tmpl = g_strconcat(fuzz_scratch, "-fresh-XXXXXX", NULL);
+		fuzz_fresh = g_mkdtemp(g_steal_pointer(&tmpl));
+		g_assert(fuzz_fresh);
+	}
+	fuzz_remove_tree(fuzz_fresh, FALSE);
+	int dfd = open(fuzz_fresh, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	for (guint i = 0; i < secs->len; i++) {
+		const FuzzSection *sec = &g_array_index(secs, FuzzSection, i);
+		fuzz_write_at(dfd, sec->name, data + sec->at, sec->len);
+	}
+	return fuzz_tree_equal_fds(open(fuzz_scratch, O_RDONLY | O_DIRECTORY | O_CLOEXEC), dfd,
+				   "scratch");
+}
+
+static void fuzz_scratch_check(const GArray *secs, const guint8 *data)
+{
+	if (!fuzz_scratch_same_as_fresh(secs, data)) {
+		fprintf(stderr, "fuzz: scratch check: the sections written again differ from a "
+				"fresh write of them\n");
+		abort();
+	}
+}
+
+#ifndef FTL_FUZZING
+/* Runs of inputs whose names clash (a file and a directory of one name,
+ * two spellings of one path, a name that can only be a directory), each
+ * written after the one before and checked against a fresh write; the
+ * second of a pair with the same names must write only from its first
+ * change on, and a difference planted in the directory must be seen. */
+static void fuzz_scratch_selftest(void)
+{
+	static const struct {
+		const char *input;
+		guint writes; /* sections fuzz_scratch_sections() must write */
+	} runs[] = {
+		{ "@@ a\nX\n@@ a/b\nY\n", 2 },
+		{ "@@ a\nZZ\n@@ a/b\nY\n", 2 },
+		{ "@@ a\nZZ\n@@ a/b\nW\n", 1 },
+		{ "@@ a\nZZ\n@@ a/b\nW\n", 0 },
+		{ "@@ a/b\nY\n@@ a\nX\n", 2 },
+		{ "@@ a/b\nQ\n@@ a\nX\n", 2 },
+		{ "@@ a//b\n1\n@@ a/./b\n2\n@@ c\n3\n", 3 },
+		{ "@@ a//b\n9\n@@ a/./b\n2\n@@ c\n3\n", 3 },
+		{ "@@ a//b\n9\n@@ a/./b\n2\n@@ c\n4\n", 1 },
+		{ "@@ d/\n1\n@@ d/.\n2\n@@ d/e\n3\n@@ d\n4\n", 4 },
+		{ "@@ d/\n1\n@@ d/.\n2\n@@ d/e\n5\n@@ d\n4\n", 2 },
+		{ "headerless\n@@ x/y/z\n1\n@@ x/y\n2\n", 3 },
+		{ "headerlesS\n@@ x/y/z\n1\n@@ x/y\n2\n", 3 },
+		{ "headerlesS\n@@ x/y/z\n7\n@@ x/y\n2\n", 2 },
+	};
+	for (guint i = 0; i < G_N_ELEMENTS(runs); i++) {
+		guint before = fuzz_scratch_writes;
+		const char *in = runs[i].input;
+		fuzz_scratch_sections((const guint8 *)in, strlen(in), "h", 64);
+		if (fuzz_scratch_writes - before != runs[i].writes) {
+			fprintf(stderr,
+				"fuzz: scratch self-test: input %u wrote %u sections, not %u\n", i,
+				fuzz_scratch_writes - before, runs[i].writes);
+			abort();
+		}
+	}
+	/* the check sees a planted file */
+	g_autoptr(GArray) secs = fuzz_split(fuzz_last_data->data, fuzz_last_data->len, "h", 64);
+	fuzz_write_at(fuzz_scratch_dir_fd(), "x/planted", (const guint8 *)"p", 1);
+	fuzz_scratch_quiet = TRUE;
+	gboolean seen = !fuzz_scratch_same_as_fresh(secs, fuzz_last_data->data);
+	fuzz_scratch_quiet = FALSE;
+	if (!seen) {
+		fprintf(stderr, "fuzz: scratch self-test: a planted file went unseen\n");
+		abort();
+	}
+	fuzz_scratch_reset();
+}
+#endif
+
+const char *fuzz_scratch_sections(const guint8 *data, size_t size, const char *default_name,
+				  guint max_sections)
+{
+	fuzz_init();
+#ifndef FTL_FUZZING
+	static gboolean tested;
+	if (!tested) {
+		tested = TRUE;
+		fuzz_scratch_selftest();
+	}
+#endif
+	g_autoptr(GArray) secs = fuzz_split(data, size, default_name, max_sections);
+	gint from = fuzz_same_prefix(secs, data);
+	if (from < 0) {
+		fuzz_remove_tree(fuzz_scratch, FALSE);
+		from = 0;
+	}
+	int dfd = fuzz_scratch_dir_fd();
+	for (guint i = (guint)from; i < secs->len; i++) {
+		const FuzzSection *sec = &g_array_index(secs, FuzzSection, i);
+		/* a new file, not the old one truncated: what ftlens keeps per
+		 * file (device, inode, size, time: parse/tep-memo.c) would
+		 * take a file of the same size rewritten within the clock's
+		 * tick for the one it read */
+		unlinkat(dfd, sec->name, 0);
+		fuzz_write_at(dfd, sec->name, data + sec->at, sec->len);
+		fuzz_scratch_writes++;
+	}
+	if (fuzz_scratch_checked())
+		fuzz_scratch_check(secs, data);
+	if (fuzz_last)
+		g_array_unref(fuzz_last);
+	fuzz_last = g_steal_pointer(&secs);
+	if (!fuzz_last_data)
+		fuzz_last_data = g_byte_array_new();
+	g_byte_array_set_size(fuzz_last_data, 0);
+	g_byte_array_append(fuzz_last_data, data, (guint)size);
+	fuzz_last_valid = TRUE;
+	return fuzz_scratch;
 }
 
 static void fuzz_fail(const char *what, const char *why, const char *s, size_t n, size_t at)
@@ -546,15 +852,22 @@ FTL_NO_COVERAGE static gssize fuzz_json_invalid(const char *s, size_t n, const c
 static void fuzz_json_selftest(void)
 {
 	static const char *const good[] = {
-		"{}", " [ ]\n", "0", "-0.5e+3", "\"\"", "null",
+		"{}",
+		" [ ]\n",
+		"0",
+		"-0.5e+3",
+		"\"\"",
+		"null",
 		"{\"a\": [1, -2.5E-3, true, false, null, \"x\\u00e9\\n\\\"\\\\\\/\"],\n \"b\": {}}",
 		"[[[]], {\"\": 1e9}]",
 	};
 	static const char *const bad[] = {
-		"", " ", "{", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "{1:2}", "[01]", "[1.]",
-		"[.5]", "[1e]", "[-]", "nan", "[NaN]", "[inf]", "\"\\x\"", "\"\\u12\"", "\"a",
-		"[] []", "{\"a\":1}}", "[1 2]", "[\"\x01\"]", "[\"\t\"]", "tru", "'a'",
-		"/* c */ 1", "[1,,2]", "{\"a\"}", "{,}", "[}", "{]", "[\"a\":1]", "+1",
+		"",	 " ",	       "{",	 "[1,]",       "{\"a\":1,}", "{\"a\" 1}",
+		"{1:2}", "[01]",       "[1.]",	 "[.5]",       "[1e]",	     "[-]",
+		"nan",	 "[NaN]",      "[inf]",	 "\"\\x\"",    "\"\\u12\"",  "\"a",
+		"[] []", "{\"a\":1}}", "[1 2]",	 "[\"\x01\"]", "[\"\t\"]",   "tru",
+		"'a'",	 "/* c */ 1",  "[1,,2]", "{\"a\"}",    "{,}",	     "[}",
+		"{]",	 "[\"a\":1]",  "+1",
 	};
 	const char *why;
 	for (guint i = 0; i < G_N_ELEMENTS(good); i++) {

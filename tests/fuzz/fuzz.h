@@ -53,6 +53,14 @@ void fuzz_scratch_write(const char *relpath, const guint8 *data, size_t size);
 typedef void (*FuzzSectionFunc)(const char *name, const guint8 *data, size_t n, gpointer user);
 void fuzz_sections(const guint8 *data, size_t size, const char *default_name, guint max_sections,
 		   FuzzSectionFunc fn, gpointer user);
+/* The scratch directory holding the sections of data (fuzz_sections())
+ * as files named by them, as fuzz_scratch_reset() and a
+ * fuzz_scratch_write() per section in order would leave it, written
+ * again only from the first section that differs from the last input's
+ * when the names are the same (fuzz_scratch_write() and
+ * fuzz_scratch_reset() forget that input). */
+const char *fuzz_scratch_sections(const guint8 *data, size_t size, const char *default_name,
+				  guint max_sections);
 
 /* One pass over trace feeding every analysis a command prints (counts,
  * quality, comm recovery, markers and spans, the call tree with its
