@@ -987,4 +987,9 @@ gboolean ftl_calltree_sound(const FtlCallTree *t)
 	return !t->unsound;
 }
 
-FTL_CONSUMER_DEFINE(calltree, FtlCallTree);
+/* ftl_calltree_feed()'s kinds */
+FTL_CONSUMER_DEFINE_KINDS(calltree, FtlCallTree,
+			  FTL_PASS_KIND(FTL_EVENT_FUNC_ENTRY) | FTL_PASS_KIND(FTL_EVENT_FUNC_EXIT) |
+				  FTL_PASS_KIND(FTL_EVENT_IRQ_ENTRY) |
+				  FTL_PASS_KIND(FTL_EVENT_IRQ_EXIT) |
+				  FTL_PASS_KIND(FTL_EVENT_LOST));

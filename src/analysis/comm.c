@@ -228,4 +228,9 @@ const char *ftl_comm_label(const FtlTasks *tasks, gint32 pid, char *buf, gsize s
 	return buf;
 }
 
-FTL_CONSUMER_DEFINE(comm, FtlCommRecovery);
+/* ftl_comm_feed()'s kinds */
+FTL_CONSUMER_DEFINE_KINDS(comm, FtlCommRecovery,
+			  FTL_PASS_KIND(FTL_EVENT_SCHED_SWITCH) |
+				  FTL_PASS_KIND(FTL_EVENT_TASK_SWITCH) |
+				  FTL_PASS_KIND(FTL_EVENT_SCHED_WAKEUP) |
+				  FTL_PASS_KIND(FTL_EVENT_GENERIC));

@@ -432,4 +432,4 @@ gboolean ftl_funcstats_parse_sort(const char *text, FtlFuncStatsSort *out)
 	return FALSE;
 }
 
-FTL_CONSUMER_DEFINE(funcstats, FtlFuncStats);
+FTL_CONSUMER_DEFINE_KINDS(funcstats, FtlFuncStats, FTL_PASS_KIND(FTL_EVENT_FUNC));

@@ -693,6 +693,6 @@ guint ftl_spans_unmatched_ends(const FtlSpans *s)
 	return s->unmatched_ends;
 }
 
-FTL_CONSUMER_DEFINE(markers, FtlMarkers);
+FTL_CONSUMER_DEFINE_KINDS(markers, FtlMarkers, FTL_PASS_KIND(FTL_EVENT_MARKER));
 
 FTL_CONSUMER_DEFINE(spans, FtlSpans);
