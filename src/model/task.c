@@ -2,17 +2,12 @@
 /* The task table. */
 #include "model/task.h"
 
-struct _FtlTasks {
-	GHashTable *by_pid; /* GINT_TO_POINTER(pid) -> FtlTask* */
-	gint32 last_pid;
-	FtlTask *last; /* one-entry cache: consecutive lines are usually one task */
-};
-
 FtlTasks *ftl_tasks_new(void)
 {
 	FtlTasks *t = g_new0(FtlTasks, 1);
 	t->by_pid = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
-	t->last_pid = -1;
+	for (guint i = 0; i < FTL_TASKS_RECENT; i++)
+		t->recent[i].pid = -1;
 	return t;
 }
 
@@ -24,30 +19,19 @@ void ftl_tasks_free(FtlTasks *t)
 	g_free(t);
 }
 
-void ftl_tasks_note(FtlTasks *t, gint32 pid, gint32 tgid, const char *comm, gboolean recovered)
+FtlTask *ftl_tasks_find(FtlTasks *t, gint32 pid)
 {
-	if (pid < 0)
-		return;
-	FtlTask *task;
-	if (t->last && t->last_pid == pid) {
-		task = t->last;
-	} else {
-		task = g_hash_table_lookup(t->by_pid, GINT_TO_POINTER(pid));
-		if (!task) {
-			task = g_new0(FtlTask, 1);
-			task->pid = pid;
-			task->tgid = -1;
-			g_hash_table_insert(t->by_pid, GINT_TO_POINTER(pid), task);
-		}
-		t->last = task;
-		t->last_pid = pid;
+	FtlTask *task = g_hash_table_lookup(t->by_pid, GINT_TO_POINTER(pid));
+	if (!task) {
+		task = g_new0(FtlTask, 1);
+		task->pid = pid;
+		task->tgid = -1;
+		g_hash_table_insert(t->by_pid, GINT_TO_POINTER(pid), task);
 	}
-	if (tgid >= 0)
-		task->tgid = tgid;
-	if (comm && (!recovered || !task->comm || task->recovered)) {
-		task->comm = comm;
-		task->recovered = recovered;
-	}
+	guint slot = (guint)pid % FTL_TASKS_RECENT;
+	t->recent[slot].pid = pid;
+	t->recent[slot].task = task;
+	return task;
 }
 
 const FtlTask *ftl_tasks_lookup(const FtlTasks *t, gint32 pid)

@@ -188,6 +188,38 @@ static void test_label(void)
 	fixture_clear(&f);
 }
 
+/* Pids that share a slot of the table's recent tasks (FTL_TASKS_RECENT
+ * apart), noted in turn, each keep what was said of them. */
+static void test_tasks_recent_collide(void)
+{
+	g_autoptr(FtlTasks) t = ftl_tasks_new();
+	const gint32 a = 7, b = 7 + FTL_TASKS_RECENT, c = 7 + 2 * FTL_TASKS_RECENT;
+	for (gint i = 0; i < 3; i++) {
+		ftl_tasks_note(t, a, 70, evb_intern("aa"), FALSE);
+		ftl_tasks_note(t, b, -1, NULL, FALSE);
+		ftl_tasks_note(t, c, 90, evb_intern("cc"), TRUE);
+	}
+	/* a recovered name never replaces one a line showed */
+	ftl_tasks_note(t, a, -1, evb_intern("zz"), TRUE);
+	ftl_tasks_note(t, b, 80, evb_intern("bb"), TRUE);
+	ftl_tasks_note(t, c, -1, evb_intern("c2"), FALSE);
+	CU_ASSERT_EQUAL(ftl_tasks_count(t), 3);
+	const FtlTask *ta = ftl_tasks_lookup(t, a), *tb = ftl_tasks_lookup(t, b),
+		      *tc = ftl_tasks_lookup(t, c);
+	CU_ASSERT_STRING_EQUAL(ta->comm, "aa");
+	CU_ASSERT_EQUAL(ta->tgid, 70);
+	CU_ASSERT_FALSE(ta->recovered);
+	CU_ASSERT_STRING_EQUAL(tb->comm, "bb");
+	CU_ASSERT_EQUAL(tb->tgid, 80);
+	CU_ASSERT_TRUE(tb->recovered);
+	CU_ASSERT_STRING_EQUAL(tc->comm, "c2");
+	CU_ASSERT_EQUAL(tc->tgid, 90);
+	CU_ASSERT_FALSE(tc->recovered);
+	/* a pid never noted is not made by a lookup */
+	CU_ASSERT_PTR_NULL(ftl_tasks_lookup(t, 7 + 3 * FTL_TASKS_RECENT));
+	CU_ASSERT_PTR_NULL(ftl_tasks_lookup(t, -1));
+}
+
 static const UnitTest tests[] = {
 	{ "sched_switch names both tasks", test_sched_switch },
 	{ "sched_wakeup and task-switch separators", test_wakeup_and_task_switch },
@@ -197,6 +229,7 @@ static const UnitTest tests[] = {
 	{ "names seen in a prefix are kept", test_seen_names_kept },
 	{ "only pids shown as <...> get names", test_only_unnamed_pids },
 	{ "labels", test_label },
+	{ "the task table's recent pids collide", test_tasks_recent_collide },
 	{ NULL, NULL },
 };
 
