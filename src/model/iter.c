@@ -385,25 +385,44 @@ gboolean ftl_filter_match_placed(const FtlFilter *f, gint64 last_ts, const FtlEv
 	return ftl_filter_match(f, ev);
 }
 
-gboolean ftl_selector_pass(FtlSelector *s, const FtlEvent *ev)
+/* selector_pass() with a filter. */
+G_GNUC_NO_INLINE static gboolean selector_pass_filtered(FtlSelector *s, const FtlEvent *ev)
 {
 	const FtlFilter *f = s->filter;
-	if (G_UNLIKELY(s->count && f && s->count->seen->full))
+	if (G_UNLIKELY(s->count && s->count->seen->full))
 		seen_event(f, ev);
 	if (ev->ts != FTL_TS_NONE)
 		s->last_ts = ev->ts;
 	/* an untimed event stands at last_ts; a timed one by its own time */
-	if (f && !ftl_filter_match_placed(f, s->last_ts, ev))
+	if (!ftl_filter_match_placed(f, s->last_ts, ev))
 		return FALSE;
 	if (s->count)
 		seen_selected(s->count, ev);
 	return TRUE;
 }
 
+/* ftl_selector_pass(), inline in the iterator: without a filter, a few
+ * stores per event. */
+static inline gboolean selector_pass(FtlSelector *s, const FtlEvent *ev)
+{
+	if (G_UNLIKELY(s->filter != NULL))
+		return selector_pass_filtered(s, ev);
+	if (ev->ts != FTL_TS_NONE)
+		s->last_ts = ev->ts;
+	if (s->count)
+		seen_selected(s->count, ev);
+	return TRUE;
+}
+
+gboolean ftl_selector_pass(FtlSelector *s, const FtlEvent *ev)
+{
+	return selector_pass(s, ev);
+}
+
 /* ftl_iter_next() when one source is left and nothing is filtered (a
  * trace.dat merges its CPUs itself): its next event as it comes, without
  * the heap's bookkeeping. */
-static FtlStatus iter_next_one(FtlIter *it, const FtlEvent **out, GError **error)
+G_GNUC_NO_INLINE static FtlStatus iter_next_one(FtlIter *it, const FtlEvent **out, GError **error)
 {
 	FtlSource *src = it->advance;
 	const FtlEvent *ev = NULL;
@@ -412,7 +431,7 @@ static FtlStatus iter_next_one(FtlIter *it, const FtlEvent **out, GError **error
 		it->heap[0].ev = ev;
 		if (G_UNLIKELY(it->note))
 			ftl_trace_note_event(it->trace, it->heap[0].idx, ev);
-		ftl_selector_pass(&it->sel, ev); /* nothing to select: it counts */
+		selector_pass(&it->sel, ev); /* nothing to select: it counts */
 		*out = ev;
 		return st;
 	}
@@ -424,10 +443,9 @@ static FtlStatus iter_next_one(FtlIter *it, const FtlEvent **out, GError **error
 	return st == FTL_STATUS_ERROR ? st : FTL_STATUS_EOF;
 }
 
-FtlStatus ftl_iter_next(FtlIter *it, const FtlEvent **out, GError **error)
+/* ftl_iter_next() over the heap. */
+G_GNUC_NO_INLINE static FtlStatus iter_next_merge(FtlIter *it, const FtlEvent **out, GError **error)
 {
-	if (it->advance && it->n == 1 && !it->sel.filter)
-		return iter_next_one(it, out, error);
 	if (!it->started) {
 		it->started = TRUE;
 		for (guint i = 0; i < ftl_trace_n_sources(it->trace); i++) {
@@ -453,9 +471,18 @@ FtlStatus ftl_iter_next(FtlIter *it, const FtlEvent **out, GError **error)
 		it->advance_idx = top->idx;
 		if (G_UNLIKELY(it->note))
 			ftl_trace_note_event(it->trace, top->idx, top->ev);
-		if (ftl_selector_pass(&it->sel, top->ev)) {
+		if (selector_pass(&it->sel, top->ev)) {
 			*out = top->ev;
 			return FTL_STATUS_OK;
 		}
 	}
+}
+
+/* Both paths out of line: the one taken per event pays no spills of the
+ * other's registers. */
+FtlStatus ftl_iter_next(FtlIter *it, const FtlEvent **out, GError **error)
+{
+	if (it->advance && it->n == 1 && !it->sel.filter)
+		return iter_next_one(it, out, error);
+	return iter_next_merge(it, out, error);
 }

@@ -93,6 +93,14 @@ void ftl_source_end(FtlSource *src)
 		source_entries_short(src, src->entries_in_buffer, (gint64)src->stats.events);
 }
 
+/* ftl_source_account()'s rare diagnostics, out of its per-event path. */
+G_GNUC_NO_INLINE static void source_account_diag(FtlSource *src, const FtlEvent *ev,
+						 FtlDiagKind kind, FtlSlice text, guint64 count)
+{
+	FtlDiagLoc at = { src->path, ev->line, ev->cpu };
+	ftl_diags_add(ftl_trace_diags(src->trace), kind, &at, text.p, text.len, count);
+}
+
 void ftl_source_account(FtlSource *src, const FtlEvent *ev, gint64 *last_ts, FtlSlice lost_text,
 			gboolean record)
 {
@@ -105,18 +113,16 @@ void ftl_source_account(FtlSource *src, const FtlEvent *ev, gint64 *last_ts, Ftl
 		else
 			src->stats.event_lines++;
 	}
-	FtlDiagLoc at = { src->path, ev->line, ev->cpu };
-	if (lost) {
-		ftl_diags_add(ftl_trace_diags(src->trace), FTL_DIAG_LOST_EVENTS, &at, lost_text.p,
-			      lost_text.len, ev->u.lost.count);
+	if (G_UNLIKELY(lost)) {
+		source_account_diag(src, ev, FTL_DIAG_LOST_EVENTS, lost_text, ev->u.lost.count);
 		return;
 	}
 	if (ev->pid >= 0 && !(ev->flags & FTL_EVENT_F_PID_INFERRED))
-		ftl_tasks_note(ftl_trace_tasks(src->trace), ev->pid, ev->tgid, ev->comm, FALSE);
+		ftl_tasks_note(src->trace->tasks, ev->pid, ev->tgid, ev->comm, FALSE);
 	if (last_ts) {
-		if (*last_ts != FTL_TS_NONE && ev->ts < *last_ts)
-			ftl_diags_add(ftl_trace_diags(src->trace), FTL_DIAG_TIME_BACKWARDS, &at,
-				      NULL, 0, 0);
+		if (G_UNLIKELY(*last_ts != FTL_TS_NONE && ev->ts < *last_ts))
+			source_account_diag(src, ev, FTL_DIAG_TIME_BACKWARDS, (FtlSlice){ NULL, 0 },
+					    0);
 		*last_ts = ev->ts;
 	}
 }
