@@ -20,7 +20,7 @@ typedef enum {
 
 /* Names seen last, by their interned pointer, and their action: the string
  * tests cost more than learning, on millions of events of other names. */
-#define COMM_RECENT 64
+#define COMM_RECENT_BITS 10
 
 struct _FtlCommRecovery {
 	FtlTasks *tasks;
@@ -33,7 +33,7 @@ struct _FtlCommRecovery {
 	struct {
 		const char *name;
 		CommAction action;
-	} recent[COMM_RECENT];
+	} recent[1u << COMM_RECENT_BITS];
 };
 
 FtlCommRecovery *ftl_comm_new(FtlTasks *tasks, FtlStrPool *pool)
@@ -53,7 +53,7 @@ void ftl_comm_free(FtlCommRecovery *c)
 	g_free(c);
 }
 
-static void comm_learn(FtlCommRecovery *c, gint32 pid, const char *comm)
+G_GNUC_NO_INLINE static void comm_learn(FtlCommRecovery *c, gint32 pid, const char *comm)
 {
 	/* pid 0 is the idle task of every CPU (swapper/N): no one name fits. */
 	if (pid <= 0 || !comm || !*comm || strcmp(comm, "<...>") == 0)
@@ -135,17 +135,19 @@ static CommAction comm_classify(const char *n)
 	return COMM_NOTHING;
 }
 
-static void comm_feed_generic(FtlCommRecovery *c, const FtlEvent *ev)
+/* What an event of a name not among the recent tells. */
+G_GNUC_NO_INLINE static CommAction comm_recent_set(FtlCommRecovery *c, guint slot, const char *n)
 {
-	const char *n = ev->name;
-	if (!n)
-		return;
-	guint slot = (guint)(((guintptr)n >> 4) % COMM_RECENT);
-	if (c->recent[slot].name != n) {
-		c->recent[slot].name = n;
-		c->recent[slot].action = comm_classify(n);
-	}
-	switch (c->recent[slot].action) {
+	c->recent[slot].name = n;
+	c->recent[slot].action = comm_classify(n);
+	return c->recent[slot].action;
+}
+
+/* What an event of action tells, learnt. */
+G_GNUC_NO_INLINE static void comm_learn_generic(FtlCommRecovery *c, const FtlEvent *ev,
+						CommAction action)
+{
+	switch (action) {
 	case COMM_EXEC:
 		comm_learn_exec(c, ev);
 		break;
@@ -166,6 +168,20 @@ static void comm_feed_generic(FtlCommRecovery *c, const FtlEvent *ev)
 	case COMM_NOTHING:
 		break;
 	}
+}
+
+/* A generic event: most tell nothing, which the recent names answer
+ * without a call. */
+static inline void comm_feed_generic(FtlCommRecovery *c, const FtlEvent *ev)
+{
+	const char *n = ev->name;
+	if (!n)
+		return;
+	guint slot = ftl_strpool_slot(n, COMM_RECENT_BITS);
+	CommAction action = G_LIKELY(c->recent[slot].name == n) ? c->recent[slot].action
+								: comm_recent_set(c, slot, n);
+	if (action != COMM_NOTHING)
+		comm_learn_generic(c, ev, action);
 }
 
 void ftl_comm_feed(FtlCommRecovery *c, const FtlEvent *ev)

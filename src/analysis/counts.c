@@ -2,7 +2,9 @@
 /* Counts: per-event-name and per-kind tallies, the first markers. */
 #include "analysis/counts.h"
 
-#define COUNTS_RECENT 64
+#include "util/strpool.h"
+
+#define COUNTS_RECENT_BITS 10
 
 struct _FtlCounts {
 	GHashTable *names; /* interned name -> FtlNameCount* */
@@ -11,9 +13,9 @@ struct _FtlCounts {
 	guint64 kinds[FTL_EVENT_N_KINDS];
 	guint64 events;
 	/* The counts of the names seen last, by their interned pointer: a
-	 * trace.dat interleaves dozens of event names, and the hash lookup was
-	 * most of feeding one. */
-	FtlNameCount *recent[COUNTS_RECENT];
+	 * trace.dat interleaves hundreds of event names, and the hash lookup
+	 * was most of feeding one. */
+	FtlNameCount *recent[1u << COUNTS_RECENT_BITS];
 };
 
 static void counts_marker_free(gpointer p)
@@ -42,6 +44,32 @@ void ftl_counts_free(FtlCounts *c)
 	g_free(c);
 }
 
+/* The count of name not among the recent (feed's slow path, out of line
+ * so that the path of every event saves no registers for it). */
+G_GNUC_NO_INLINE static FtlNameCount *counts_name(FtlCounts *c, FtlNameCount **slot,
+						  const char *name)
+{
+	FtlNameCount *nc = g_hash_table_lookup(c->names, name);
+	if (!nc) {
+		nc = g_new0(FtlNameCount, 1);
+		nc->name = name;
+		g_hash_table_insert(c->names, (gpointer)name, nc);
+	}
+	*slot = nc;
+	return nc;
+}
+
+G_GNUC_NO_INLINE static void counts_marker(FtlCounts *c, const FtlEvent *ev)
+{
+	FtlMarkerSample *m = g_new0(FtlMarkerSample, 1);
+	m->ts = ev->ts;
+	m->cpu = ev->cpu;
+	m->pid = ev->pid;
+	m->line = ev->line;
+	m->text = g_strndup(ev->u.marker.text.p, ev->u.marker.text.len);
+	g_ptr_array_add(c->markers, m);
+}
+
 void ftl_counts_feed(FtlCounts *c, const FtlEvent *ev)
 {
 	c->events++;
@@ -50,28 +78,14 @@ void ftl_counts_feed(FtlCounts *c, const FtlEvent *ev)
 	    ev->kind == FTL_EVENT_BUFFER_START)
 		return;
 	if (ev->name) {
-		FtlNameCount **slot = &c->recent[((guintptr)ev->name >> 4) % COUNTS_RECENT];
+		FtlNameCount **slot = &c->recent[ftl_strpool_slot(ev->name, COUNTS_RECENT_BITS)];
 		FtlNameCount *nc = *slot;
-		if (!nc || nc->name != ev->name) {
-			nc = g_hash_table_lookup(c->names, ev->name);
-			if (!nc) {
-				nc = g_new0(FtlNameCount, 1);
-				nc->name = ev->name;
-				g_hash_table_insert(c->names, (gpointer)ev->name, nc);
-			}
-			*slot = nc;
-		}
+		if (G_UNLIKELY(!nc || nc->name != ev->name))
+			nc = counts_name(c, slot, ev->name);
 		nc->count++;
 	}
-	if (ev->kind == FTL_EVENT_MARKER && c->markers->len < FTL_COUNTS_MARKER_SAMPLES) {
-		FtlMarkerSample *m = g_new0(FtlMarkerSample, 1);
-		m->ts = ev->ts;
-		m->cpu = ev->cpu;
-		m->pid = ev->pid;
-		m->line = ev->line;
-		m->text = g_strndup(ev->u.marker.text.p, ev->u.marker.text.len);
-		g_ptr_array_add(c->markers, m);
-	}
+	if (G_UNLIKELY(ev->kind == FTL_EVENT_MARKER) && c->markers->len < FTL_COUNTS_MARKER_SAMPLES)
+		counts_marker(c, ev);
 }
 
 static gint counts_name_cmp(gconstpointer a, gconstpointer b)

@@ -23,5 +23,13 @@ guint64 ftl_strpool_id(const FtlStrPool *pool);
 /* The pool's hash of s[0..len), 64 bits (kallsyms.c keys whole texts by
  * it). */
 guint64 ftl_strpool_hash(const char *s, gsize len);
+/* The slot of an interned string in a direct-mapped cache of 1 << bits
+ * slots keyed by its address (Fibonacci hashing: a pool's neighbours
+ * spread over the slots). */
+static inline guint ftl_strpool_slot(const char *interned, guint bits)
+{
+	return (guint)(((guint64)(guintptr)interned * G_GUINT64_CONSTANT(0x9E3779B97F4A7C15)) >>
+		       (64 - bits));
+}
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlStrPool, ftl_strpool_free)
