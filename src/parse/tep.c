@@ -1095,12 +1095,10 @@ static void tep_dec_irq(struct tep_record *r, const TepEventInfo *info, FtlEvent
 	ev->u.irq.ret = tep_dec_i32(r, info->f[F_IRQ_RET], 0);
 }
 
-/* The interned name of pid from the file's cmdlines, NULL when unknown. */
-static const char *tep_dec_comm(FtlTepDecoder *ts, gint pid)
+/* tep_dec_comm() for a pid not in its cache. */
+G_GNUC_NO_INLINE static const char *tep_dec_comm_slow(FtlTepDecoder *ts, gint pid)
 {
 	guint slot = (guint)pid % TEP_COMM_CACHE;
-	if (ts->comms[slot].pid == pid)
-		return ts->comms[slot].comm;
 	/* VALIDATED: a lookup in the cmdlines the GUARDED open (or rawdir's saved_cmdlines)
 	 * parsed; any pid is a key */
 	const char *comm = tep_data_comm_from_pid(ts->tep, pid);
@@ -1110,7 +1108,17 @@ static const char *tep_dec_comm(FtlTepDecoder *ts, gint pid)
 	return comm;
 }
 
-static TepEventInfo *tep_dec_info_of(FtlTepDecoder *ts, int id)
+/* The interned name of pid from the file's cmdlines, NULL when unknown. */
+static inline const char *tep_dec_comm(FtlTepDecoder *ts, gint pid)
+{
+	guint slot = (guint)pid % TEP_COMM_CACHE;
+	if (G_LIKELY(ts->comms[slot].pid == pid))
+		return ts->comms[slot].comm;
+	return tep_dec_comm_slow(ts, pid);
+}
+
+/* tep_dec_info_of() for an id met the first time or beyond the table. */
+G_GNUC_NO_INLINE static TepEventInfo *tep_dec_info_new(FtlTepDecoder *ts, int id)
 {
 	if (id < 0 || id >= TEP_ID_TABLE) {
 		tep_lazy_event(ts->lazy, ts->tep, id);
@@ -1124,6 +1132,13 @@ static TepEventInfo *tep_dec_info_of(FtlTepDecoder *ts, int id)
 		info = ts->by_id[id] = tep_dec_event_info(ts, tep_find_event(ts->tep, id), id);
 	}
 	return info;
+}
+
+static inline TepEventInfo *tep_dec_info_of(FtlTepDecoder *ts, int id)
+{
+	TepEventInfo *info =
+		G_LIKELY(ts->by_id && id >= 0 && id < TEP_ID_TABLE) ? ts->by_id[id] : NULL;
+	return G_LIKELY(info != NULL) ? info : tep_dec_info_new(ts, id);
 }
 
 static gboolean tep_dec_common_field(struct tep_event *event, const char *name, guint8 *off,
@@ -1214,9 +1229,10 @@ static inline void tep_dec_reset(FtlEvent *ev, const struct tep_record *r)
 	ev->raw = (FtlSlice){ NULL, 0 };
 }
 
-/* The fields of r's event by its kind into ev, whose common part is set. */
-static void tep_dec_kind(FtlTepDecoder *ts, struct tep_record *r, const TepEventInfo *info,
-			 FtlEvent *ev)
+/* The fields of r's event by its kind into ev, whose common part is set;
+ * out of line, so that the generic events' path saves no registers for it. */
+G_GNUC_NO_INLINE static void tep_dec_kind(FtlTepDecoder *ts, struct tep_record *r,
+					  const TepEventInfo *info, FtlEvent *ev)
 {
 	switch (info->kind) {
 	case FTL_EVENT_FUNC:
@@ -1265,7 +1281,8 @@ gboolean ftl_tep_decode_read(FtlTepDecoder *ts, struct tep_record *r, gint id, g
 		return info->event != NULL;
 	}
 	ev->kind = info->kind;
-	tep_dec_kind(ts, r, info, ev);
+	if (info->kind != FTL_EVENT_GENERIC)
+		tep_dec_kind(ts, r, info, ev);
 	return info->event != NULL;
 }
 
