@@ -29,6 +29,7 @@
 #include "parse/trial.h"
 #include "util/arena.h"
 #include "util/checked.h"
+#include "util/timefmt.h"
 
 /* ---- library messages ------------------------------------------------ */
 
@@ -422,6 +423,7 @@ typedef struct {
 
 #define TEP_COMM_CACHE 1024
 #define TEP_ID_TABLE   65536 /* common_type is 16 bits in every kernel */
+#define TEP_FIELD_CACHE 64
 
 typedef struct {
 	guint64 value;
@@ -474,6 +476,13 @@ struct _FtlTepDecoder {
 		gint pid; /* -1: empty */
 		const char *comm;
 	} comms[TEP_COMM_CACHE];
+	/* ftl_tep_field()'s fields found last, direct-mapped by id and key:
+	 * comm recovery asks two of every scheduler event, and the library's
+	 * lookups were a thousand instructions each */
+	struct {
+		gint id;
+		struct tep_format_field *field; /* NULL: empty */
+	} fields[TEP_FIELD_CACHE];
 };
 
 static struct tep_format_field *tep_dec_field(struct tep_event *event, const char *name)
@@ -1306,14 +1315,22 @@ gboolean ftl_tep_field(FtlTepDecoder *ts, struct tep_record *r, const char *key,
 {
 	if (r->size < 8)
 		return FALSE;
-	/* VALIDATED: r->size >= 8 checked above; tep_find_event/_any_field are lookups, the
-	 * field checked by tep_dec_str/tep_dec_num */
-	int id = tep_data_type(ts->tep, r);
-	tep_lazy_event(ts->lazy, ts->tep, id);
-	struct tep_event *event = tep_find_event(ts->tep, id);
-	struct tep_format_field *f = event ? tep_find_any_field(event, key) : NULL;
-	if (!f)
-		return FALSE;
+	int id, pid, flags;
+	tep_dec_common(ts, r, &id, &pid, &flags);
+	guint slot = ((guint)id * 31u + (guint)((guintptr)key >> 3)) % TEP_FIELD_CACHE;
+	struct tep_format_field *f = ts->fields[slot].field;
+	/* the key's text decides: a caller may reuse its buffer */
+	if (!f || ts->fields[slot].id != id || strcmp(f->name, key) != 0) {
+		/* VALIDATED: r->size >= 8 checked above; tep_find_event/_any_field are
+		 * lookups, the field checked by tep_dec_str/tep_dec_num */
+		tep_lazy_event(ts->lazy, ts->tep, id);
+		struct tep_event *event = tep_find_event(ts->tep, id);
+		f = event ? tep_find_any_field(event, key) : NULL;
+		if (!f)
+			return FALSE;
+		ts->fields[slot].id = id;
+		ts->fields[slot].field = f;
+	}
 	gboolean text = (f->flags & (TEP_FIELD_IS_STRING | TEP_FIELD_IS_DYNAMIC)) ||
 			((f->flags & TEP_FIELD_IS_ARRAY) && f->type && strstr(f->type, "char"));
 	if (text) {
@@ -1327,8 +1344,9 @@ gboolean ftl_tep_field(FtlTepDecoder *ts, struct tep_record *r, const char *key,
 	gint64 v;
 	if ((f->flags & TEP_FIELD_IS_ARRAY) || !tep_dec_num(r, f, &v))
 		return FALSE;
-	gint n = (f->flags & TEP_FIELD_IS_SIGNED)
-			 ? g_snprintf(ts->number, sizeof ts->number, "%" G_GINT64_FORMAT, v)
+	/* printf's text, without printf's cost (comm recovery reads pids) */
+	gint n = (f->flags & TEP_FIELD_IS_SIGNED) || v >= 0
+			 ? (gint)strlen(ftl_int_format(v, ts->number, sizeof ts->number))
 			 : g_snprintf(ts->number, sizeof ts->number, "%" G_GUINT64_FORMAT,
 				      (guint64)v);
 	*value = (FtlSlice){ ts->number, (guint32)n };
