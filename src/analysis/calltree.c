@@ -2,9 +2,12 @@
 /* Call-tree reconstruction: a stack per task context, repairs for what the
  * kernel's text lost (orphan exits, open entries, depth jumps, LOST events),
  * and a merged tree keyed by (parent node, function). */
+#include "config.h"
+
 #include "analysis/calltree.h"
 
 #include <string.h>
+#include <sys/mman.h>
 
 #include "model/source.h"
 #include "util/arena.h"
@@ -76,6 +79,58 @@ typedef struct {
 	CallCtx *ctx; /* NULL: empty */
 } CallCtxSlot;
 
+/* A lean tree's node: 16 bytes and a byte of depth (LeanTree.depth),
+ * linked by 32-bit indices into one array (0: none; the root is 1). What
+ * the tree hands around for one (frames, groups, ftl_calltree_top()) is
+ * its index cast to a pointer. */
+typedef struct {
+	guint32 func;  /* index into LeanTree.funcs, | LEAN_MAPPED, | LEAN_DEEP */
+	guint32 child; /* first child */
+	guint32 next;  /* next sibling */
+	/* calls << LEAN_SPAN_BITS | span while both fit, else
+	 * LEAN_BIG | index into LeanTree.big */
+	guint32 val;
+} LeanNode;
+
+/* in LeanNode.func: the node has more than FTL_PAIRMAP_SCAN children,
+ * which are looked up in the tree's map rather than scanned */
+#define LEAN_MAPPED (1u << 31)
+/* in LeanNode.func: the node's depth is FTL_CALLTREE_MAX_DEPTH - 1 or more
+ * (what calltree_child() asks of every parent, in the node it reads) */
+#define LEAN_DEEP      (1u << 30)
+#define LEAN_FUNC_MASK (LEAN_DEEP - 1)
+#define LEAN_BIG       (1u << 31)
+#define LEAN_SPAN_BITS 24
+#define LEAN_SPAN_LIM  ((guint32)1 << LEAN_SPAN_BITS)
+#define LEAN_CALLS_LIM ((guint32)1 << (31 - LEAN_SPAN_BITS))
+/* in LeanTree.depth: the depth is in LeanTree.far */
+#define LEAN_DEPTH_FAR 0xffu
+/* arrays up to this size come from the heap, larger ones are mapped and
+ * grow by mremap(2), which moves pages rather than copying them */
+#define LEAN_HEAP_MAX	(1u << 20)
+#define LEAN_FUNC_CACHE 256
+
+/* The calls and span of a node that outgrew LeanNode.val: few nodes (the
+ * heavy ones near the root) ever do. */
+typedef struct {
+	gint64 span;
+	guint64 calls;
+} LeanBig;
+
+typedef struct {
+	LeanNode *v;
+	guint8 *depth;	     /* a byte: nodes deeper are few */
+	guint n, cap;	     /* v[0] is unused */
+	GArray *big;	     /* LeanBig */
+	GHashTable *far;     /* index -> depth from LEAN_DEPTH_FAR on */
+	GPtrArray *funcs;    /* index -> interned name */
+	FtlPairMap func_ids; /* (name, NULL) -> index + 1 */
+	struct {
+		const char *name;
+		guint32 id;
+	} cache[LEAN_FUNC_CACHE];
+} LeanTree;
+
 struct _FtlCallTree {
 	FtlCallTreeGroup group;
 	FtlDiags *diags;
@@ -83,7 +138,7 @@ struct _FtlCallTree {
 	GArray *on_enter; /* CallListener */
 	GArray *on_dissolve; /* CallListener */
 	gboolean no_tree;
-	gboolean lean; /* nodes without their statistics, children unsorted */
+	gboolean lean; /* compact nodes (LeanTree), children unsorted */
 	gboolean irq_frames;
 	const char *focus;
 	GHashTable *ctxs;  /* gint64 key -> CallCtx* */
@@ -93,12 +148,232 @@ struct _FtlCallTree {
 	guint n_nodes, max_nodes; /* max_nodes 0: no budget */
 	GStringChunk *names;
 	FtlCallNode root;
+	FtlCallNode *top;    /* the root's handle: &root, or lean's index 1 */
+	LeanTree *lean_tree; /* a lean tree's nodes (NULL until the first) */
 	guint64 n_calls, n_repaired;
 	gboolean unsound; /* some call's children outweigh it */
 	/* direct-mapped cache of contexts by key: the CPUs' events interleave,
 	 * so a one-entry cache missed about every other event */
 	CallCtxSlot ctx_cache[CALLTREE_CTX_CACHE];
 };
+
+/* ---- lean trees ------------------------------------------------------------ */
+
+static inline guint32 lean_ix(const FtlCallNode *n)
+{
+	return (guint32)GPOINTER_TO_UINT(n);
+}
+
+static inline FtlCallNode *lean_ref(guint32 i)
+{
+	return (FtlCallNode *)GUINT_TO_POINTER(i);
+}
+
+/* Grows an array of old bytes to size bytes (its contents kept). */
+static gpointer lean_array_grow(gpointer p, gsize old, gsize size)
+{
+	if (size <= LEAN_HEAP_MAX)
+		return g_realloc(p, size);
+	gpointer q;
+	if (old > LEAN_HEAP_MAX) {
+		q = mremap(p, old, size, MREMAP_MAYMOVE);
+	} else {
+		q = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (q != MAP_FAILED) {
+			memcpy(q, p, old);
+			g_free(p);
+		}
+	}
+	if (q == MAP_FAILED)
+		g_error("out of memory: %" G_GSIZE_FORMAT " bytes for tree nodes", size);
+	return q;
+}
+
+static void lean_array_free(gpointer p, gsize size)
+{
+	if (size > LEAN_HEAP_MAX)
+		munmap(p, size);
+	else
+		g_free(p);
+}
+
+static guint32 lean_func_id(LeanTree *L, const char *func)
+{
+	guint slot = (guint)(((guintptr)func >> 4) ^ ((guintptr)func >> 12)) % LEAN_FUNC_CACHE;
+	if (L->cache[slot].name == func)
+		return L->cache[slot].id;
+	guint32 id = GPOINTER_TO_UINT(ftl_pairmap_get(&L->func_ids, func, NULL));
+	if (id) {
+		id--;
+	} else {
+		id = L->funcs->len;
+		if (id > LEAN_FUNC_MASK)
+			g_error("out of memory: too many function names");
+		g_ptr_array_add(L->funcs, (gpointer)func);
+		ftl_pairmap_put(&L->func_ids, func, NULL, GUINT_TO_POINTER(id + 1));
+	}
+	L->cache[slot].name = func;
+	L->cache[slot].id = id;
+	return id;
+}
+
+static inline const char *lean_func(const LeanTree *L, guint32 i)
+{
+	return g_ptr_array_index(L->funcs, L->v[i].func & LEAN_FUNC_MASK);
+}
+
+static gint lean_depth(const LeanTree *L, guint32 i)
+{
+	if (L->depth[i] != LEAN_DEPTH_FAR)
+		return L->depth[i];
+	return GPOINTER_TO_INT(g_hash_table_lookup(L->far, GUINT_TO_POINTER(i)));
+}
+
+static void lean_set_depth(LeanTree *L, guint32 i, gint depth)
+{
+	if (depth >= FTL_CALLTREE_MAX_DEPTH - 1)
+		L->v[i].func |= LEAN_DEEP;
+	else
+		L->v[i].func &= ~LEAN_DEEP;
+	if (depth >= 0 && depth < (gint)LEAN_DEPTH_FAR) {
+		L->depth[i] = (guint8)depth;
+		if (L->far)
+			g_hash_table_remove(L->far, GUINT_TO_POINTER(i));
+		return;
+	}
+	if (!L->far)
+		L->far = g_hash_table_new(g_direct_hash, g_direct_equal);
+	L->depth[i] = LEAN_DEPTH_FAR;
+	g_hash_table_insert(L->far, GUINT_TO_POINTER(i), GINT_TO_POINTER(depth));
+}
+
+static void lean_get(const LeanTree *L, guint32 i, gint64 *span, guint64 *calls)
+{
+	guint32 v = L->v[i].val;
+	if (v & LEAN_BIG) {
+		const LeanBig *b = &g_array_index(L->big, LeanBig, v & ~LEAN_BIG);
+		*span = b->span;
+		*calls = b->calls;
+	} else {
+		*span = v & (LEAN_SPAN_LIM - 1);
+		*calls = v >> LEAN_SPAN_BITS;
+	}
+}
+
+static void lean_set(LeanTree *L, guint32 i, gint64 span, guint64 calls)
+{
+	guint32 *v = &L->v[i].val;
+	if (*v & LEAN_BIG) {
+		LeanBig *b = &g_array_index(L->big, LeanBig, *v & ~LEAN_BIG);
+		b->span = span;
+		b->calls = calls;
+	} else if (span >= 0 && span < LEAN_SPAN_LIM && calls < LEAN_CALLS_LIM) {
+		*v = (guint32)calls << LEAN_SPAN_BITS | (guint32)span;
+	} else {
+		LeanBig b = { span, calls };
+		g_array_append_val(L->big, b);
+		*v = LEAN_BIG | (L->big->len - 1);
+	}
+}
+
+/* One more call of node i, span more ns: in the node while both fit. */
+static inline void lean_account(LeanTree *L, guint32 i, gint64 span)
+{
+	guint32 *v = &L->v[i].val;
+	if (!(*v & LEAN_BIG) && span >= 0 && span < LEAN_SPAN_LIM &&
+	    (*v & (LEAN_SPAN_LIM - 1)) + (guint32)span < LEAN_SPAN_LIM &&
+	    (*v >> LEAN_SPAN_BITS) + 1 < LEAN_CALLS_LIM) {
+		*v += ((guint32)1 << LEAN_SPAN_BITS) + (guint32)span; /* no carry out of the span */
+		return;
+	}
+	gint64 had;
+	guint64 calls;
+	lean_get(L, i, &had, &calls);
+	lean_set(L, i, ftl_sat_add_i64(had, span), calls + 1);
+}
+
+/* A node named func at depth, linked nowhere yet. */
+static guint32 lean_node_new(LeanTree *L, const char *func, gint depth)
+{
+	if (L->n >= L->cap) {
+		guint cap = MAX(1024, 2 * L->cap);
+		if (cap <= L->cap || cap > G_MAXINT32)
+			g_error("out of memory: too many tree nodes");
+		L->v = lean_array_grow(L->v, L->cap * sizeof *L->v, cap * sizeof *L->v);
+		L->depth = lean_array_grow(L->depth, L->cap * sizeof *L->depth,
+					   cap * sizeof *L->depth);
+		L->cap = cap;
+	}
+	guint32 i = L->n++;
+	L->v[i] = (LeanNode){ lean_func_id(L, func), 0, 0, 0 };
+	lean_set_depth(L, i, depth);
+	return i;
+}
+
+static LeanTree *lean_new_tree(const char *root)
+{
+	LeanTree *L = g_new0(LeanTree, 1);
+	L->big = g_array_new(FALSE, FALSE, sizeof(LeanBig));
+	L->funcs = g_ptr_array_new();
+	ftl_pairmap_init(&L->func_ids);
+	L->n = 1; /* index 0 is "none" */
+	lean_node_new(L, root, 0);
+	return L;
+}
+
+static void lean_free(LeanTree *L)
+{
+	if (!L)
+		return;
+	lean_array_free(L->v, L->cap * sizeof *L->v);
+	lean_array_free(L->depth, L->cap * sizeof *L->depth);
+	g_array_unref(L->big);
+	g_clear_pointer(&L->far, g_hash_table_destroy);
+	g_ptr_array_unref(L->funcs);
+	ftl_pairmap_clear(&L->func_ids);
+	g_free(L);
+}
+
+/* parent's child for func, or 0 (as calltree_find(), without its cache of
+ * the child found last: a lean node has no room for it, and the children
+ * of most nodes are few) */
+static guint32 lean_find(FtlCallTree *t, guint32 parent, const char *func)
+{
+	const LeanTree *L = t->lean_tree;
+	const LeanNode *v = L->v;
+	if (v[parent].func & LEAN_MAPPED)
+		return GPOINTER_TO_UINT(ftl_pairmap_get(&t->nodes, lean_ref(parent), func));
+	const char *const *names = (const char *const *)L->funcs->pdata;
+	for (guint32 k = v[parent].child; k; k = v[k].next)
+		if (names[v[k].func & LEAN_FUNC_MASK] == func)
+			return k;
+	return 0;
+}
+
+/* Hangs n below parent as calltree_link() does: last while parent has at
+ * most FTL_PAIRMAP_SCAN children, then first and in the map. */
+static void lean_link(FtlCallTree *t, guint32 parent, guint32 n)
+{
+	LeanTree *L = t->lean_tree;
+	LeanNode *v = L->v;
+	v[n].next = 0;
+	if (v[parent].func & LEAN_MAPPED) {
+		v[n].next = v[parent].child;
+		v[parent].child = n;
+		ftl_pairmap_put(&t->nodes, lean_ref(parent), lean_func(L, n), lean_ref(n));
+		return;
+	}
+	guint k = 0;
+	guint32 *at = &v[parent].child;
+	for (; *at; at = &v[*at].next)
+		k++;
+	*at = n;
+	if (k + 1 == FTL_PAIRMAP_SCAN + 1) {
+		v[parent].func |= LEAN_MAPPED;
+		for (guint32 c = v[parent].child; c; c = v[c].next)
+			ftl_pairmap_put(&t->nodes, lean_ref(parent), lean_func(L, c), lean_ref(c));
+	}
+}
 
 const char *ftl_calltree_unknown_name(void)
 {
@@ -125,6 +400,7 @@ FtlCallTree *ftl_calltree_new(FtlCallTreeGroup group, FtlDiags *diags)
 	t->names = g_string_chunk_new(4096);
 	t->root.func = "(root)";
 	t->root.min_ns = t->root.max_ns = FTL_TS_NONE;
+	t->top = &t->root;
 	t->on_call = g_array_new(FALSE, FALSE, sizeof(CallListener));
 	t->on_enter = g_array_new(FALSE, FALSE, sizeof(CallListener));
 	t->on_dissolve = g_array_new(FALSE, FALSE, sizeof(CallListener));
@@ -139,6 +415,7 @@ void ftl_calltree_free(FtlCallTree *t)
 	ftl_pairmap_clear(&t->nodes);
 	g_clear_pointer(&t->repairs, g_hash_table_destroy);
 	ftl_arena_clear(&t->arena);
+	lean_free(t->lean_tree);
 	g_string_chunk_free(t->names);
 	g_array_unref(t->on_call);
 	g_array_unref(t->on_enter);
@@ -176,7 +453,11 @@ void ftl_calltree_set_no_tree(FtlCallTree *t)
 
 void ftl_calltree_set_lean(FtlCallTree *t)
 {
+	if (t->lean)
+		return;
 	t->lean = TRUE;
+	t->lean_tree = lean_new_tree(t->root.func);
+	t->top = lean_ref(1);
 }
 
 void ftl_calltree_set_max_nodes(FtlCallTree *t, guint max_nodes)
@@ -192,6 +473,8 @@ void ftl_calltree_set_focus(FtlCallTree *t, const char *function)
 /* parent's child for func, or NULL: no node is made */
 static FtlCallNode *calltree_find(FtlCallTree *t, FtlCallNode *parent, const char *func)
 {
+	if (t->lean)
+		return lean_ref(lean_find(t, lean_ix(parent), func));
 	/* a caller tends to call what it called last (loops, repeated paths) */
 	FtlCallNode *n = parent->last_child;
 	if (n && n->func == func)
@@ -212,6 +495,10 @@ static FtlCallNode *calltree_find(FtlCallTree *t, FtlCallNode *parent, const cha
  * is wide (looked up in the map, not scanned). */
 static void calltree_link(FtlCallTree *t, FtlCallNode *parent, FtlCallNode *n)
 {
+	if (t->lean) {
+		lean_link(t, lean_ix(parent), lean_ix(n));
+		return;
+	}
 	n->parent = parent;
 	n->next = NULL;
 	if (parent->n_kids <= FTL_PAIRMAP_SCAN) {
@@ -233,14 +520,34 @@ static void calltree_link(FtlCallTree *t, FtlCallNode *parent, FtlCallNode *n)
 	parent->last_child = n;
 }
 
+/* A node's name and depth, for a lean tree's node too. */
+static inline const char *calltree_func(const FtlCallTree *t, const FtlCallNode *n)
+{
+	return t->lean ? lean_func(t->lean_tree, lean_ix(n)) : n->func;
+}
+
+static inline gint calltree_node_depth(const FtlCallTree *t, const FtlCallNode *n)
+{
+	return t->lean ? lean_depth(t->lean_tree, lean_ix(n)) : n->depth;
+}
+
+/* Whether what n calls is merged into "(deeper)". */
+static inline gboolean calltree_deep(const FtlCallTree *t, const FtlCallNode *n)
+{
+	return t->lean ? (t->lean_tree->v[lean_ix(n)].func & LEAN_DEEP) != 0
+		       : n->depth >= FTL_CALLTREE_MAX_DEPTH - 1;
+}
+
 static FtlCallNode *calltree_node_new(FtlCallTree *t, FtlCallNode *parent, const char *func)
 {
-	FtlCallNode *n = ftl_arena_alloc0(&t->arena, t->lean ? FTL_CALLNODE_LEAN_SIZE : sizeof *n);
+	if (t->lean)
+		return lean_ref(
+			lean_node_new(t->lean_tree, func, calltree_node_depth(t, parent) + 1));
+	FtlCallNode *n = ftl_arena_alloc0(&t->arena, sizeof *n);
 	n->func = func;
 	n->parent = parent;
 	n->depth = parent->depth + 1;
-	if (!t->lean)
-		n->min_ns = n->max_ns = FTL_TS_NONE;
+	n->min_ns = n->max_ns = FTL_TS_NONE;
 	return n;
 }
 
@@ -248,14 +555,15 @@ static FtlCallNode *calltree_child(FtlCallTree *t, FtlCallNode *parent, const ch
 {
 	if (t->no_tree)
 		return NULL; /* calls without nodes: every user copes with NULL */
-	if (parent->func == calltree_other)
+	const char *parent_func = calltree_func(t, parent);
+	if (parent_func == calltree_other)
 		return parent; /* what a folded call calls is inside its time */
-	if (parent->depth >= FTL_CALLTREE_MAX_DEPTH - 1) {
+	if (calltree_deep(t, parent)) {
 		/* Every view walks the tree: its depth stays bounded whatever
 		 * the input nests. What is deeper is counted in one node. */
 		if (t->diags)
 			ftl_diags_add(t->diags, FTL_DIAG_DEEP_CALLS, NULL, NULL, 0, 0);
-		if (parent->func == calltree_deeper)
+		if (parent_func == calltree_deeper)
 			return parent;
 		func = calltree_deeper;
 	}
@@ -316,17 +624,16 @@ static CallCtx *calltree_ctx(FtlCallTree *t, const FtlEvent *ev)
 				   ev->pid);
 		else
 			label[0] = 0;
-		c->group = label[0] ? calltree_child(t, &t->root,
+		c->group = label[0] ? calltree_child(t, t->top,
 						     g_string_chunk_insert_const(t->names, label))
-				    : &t->root;
+				    : t->top;
 	}
 	/* per-CPU grouping follows the CPU a task runs on now */
 	if (t->group == FTL_CALLTREE_GROUP_CPU && ev->cpu >= 0 && ev->cpu != c->cpu &&
 	    c->frames.len == 0) {
 		char label[32];
 		g_snprintf(label, sizeof label, "CPU %d", ev->cpu);
-		c->group =
-			calltree_child(t, &t->root, g_string_chunk_insert_const(t->names, label));
+		c->group = calltree_child(t, t->top, g_string_chunk_insert_const(t->names, label));
 	}
 	c->cpu = ev->cpu;
 	return c;
@@ -458,15 +765,16 @@ static void calltree_account(FtlCallTree *t, FtlCallNode *node, const FtlCallNod
 	t->n_calls++;
 	if (call->flags & (FTL_CALL_F_ORPHAN | FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED))
 		t->n_repaired++;
-	if (node) {
+	if (node && t->lean) {
+		lean_account(t->lean_tree, lean_ix(node), node != caller ? call->span : 0);
+	} else if (node) {
 		node->calls++;
 		if (node != caller)
 			node->span_ns = ftl_sat_add_i64(node->span_ns, call->span);
-		if (call->flags & (FTL_CALL_F_OPEN | FTL_CALL_F_ORPHAN))
-			calltree_count_repair(t, node, call->flags);
-		if (!t->lean)
-			calltree_stats(node, caller, call);
+		calltree_stats(node, caller, call);
 	}
+	if (node && call->flags & (FTL_CALL_F_OPEN | FTL_CALL_F_ORPHAN))
+		calltree_count_repair(t, node, call->flags);
 	calltree_notify(t->on_call, call);
 }
 
@@ -500,9 +808,15 @@ static void calltree_pop(FtlCallTree *t, CallCtx *c, gint64 duration, guint32 fl
 /* Adds what node src counted to node dst (their children aside). */
 static void calltree_add_node(FtlCallTree *t, FtlCallNode *dst, const FtlCallNode *src)
 {
-	dst->calls += src->calls;
-	dst->span_ns = ftl_sat_add_i64(dst->span_ns, src->span_ns);
-	if (!t->lean) {
+	if (t->lean) {
+		gint64 ds, ss;
+		guint64 dc, sc;
+		lean_get(t->lean_tree, lean_ix(dst), &ds, &dc);
+		lean_get(t->lean_tree, lean_ix(src), &ss, &sc);
+		lean_set(t->lean_tree, lean_ix(dst), ftl_sat_add_i64(ds, ss), dc + sc);
+	} else {
+		dst->calls += src->calls;
+		dst->span_ns = ftl_sat_add_i64(dst->span_ns, src->span_ns);
 		dst->timed += src->timed;
 		dst->flagged += src->flagged;
 		dst->total_ns = ftl_sat_add_i64(dst->total_ns, src->total_ns);
@@ -528,8 +842,55 @@ static void calltree_add_node(FtlCallTree *t, FtlCallNode *dst, const FtlCallNod
  * the tree) below dst, each child merged into dst's child of the same
  * function: the calls of a call named (or dissolved) only at its end join
  * the paths they belong to. Without recursion: the depth is the input's. */
+static void lean_graft(FtlCallTree *t, guint32 dst, guint32 src)
+{
+	LeanTree *L = t->lean_tree;
+	g_autoptr(GArray) todo = g_array_new(FALSE, FALSE, sizeof(guint32));
+	g_autoptr(GArray) walk = g_array_new(FALSE, FALSE, sizeof(guint32));
+	g_array_append_val(todo, dst);
+	g_array_append_val(todo, src);
+	while (todo->len) {
+		guint32 s = g_array_index(todo, guint32, todo->len - 1);
+		guint32 d = g_array_index(todo, guint32, todo->len - 2);
+		g_array_set_size(todo, todo->len - 2);
+		guint32 kid = L->v[s].child;
+		L->v[s].child = 0;
+		L->v[s].func &= ~LEAN_MAPPED;
+		while (kid) {
+			guint32 next = L->v[kid].next;
+			guint32 m = lean_func(L, d) == calltree_other
+					    ? d
+					    : lean_find(t, d, lean_func(L, kid));
+			if (m) {
+				if (m != d)
+					calltree_add_node(t, lean_ref(m), lean_ref(kid));
+				g_array_append_val(todo, m);
+				g_array_append_val(todo, kid);
+			} else {
+				lean_link(t, d, kid);
+				/* a dissolved call's subtree moves up a level */
+				gint shift = lean_depth(L, d) + 1 - lean_depth(L, kid);
+				if (shift)
+					g_array_append_val(walk, kid);
+				while (walk->len) {
+					guint32 n = g_array_index(walk, guint32, walk->len - 1);
+					g_array_set_size(walk, walk->len - 1);
+					lean_set_depth(L, n, lean_depth(L, n) + shift);
+					for (guint32 c = L->v[n].child; c; c = L->v[c].next)
+						g_array_append_val(walk, c);
+				}
+			}
+			kid = next;
+		}
+	}
+}
+
 static void calltree_graft(FtlCallTree *t, FtlCallNode *dst, FtlCallNode *src)
 {
+	if (t->lean) {
+		lean_graft(t, lean_ix(dst), lean_ix(src));
+		return;
+	}
 	g_autoptr(GPtrArray) todo = g_ptr_array_new();
 	g_ptr_array_add(todo, dst);
 	g_ptr_array_add(todo, src);
@@ -939,6 +1300,24 @@ static void calltree_sum_groups(FtlCallNode *n, gboolean lean)
 	}
 }
 
+/* calltree_sum_groups() for a lean tree */
+static void lean_sum_groups(LeanTree *L, guint32 n)
+{
+	gint64 span, cspan;
+	guint64 calls, ccalls;
+	lean_get(L, n, &span, &calls);
+	for (guint32 c = L->v[n].child; c; c = L->v[c].next) {
+		lean_get(L, c, &cspan, &ccalls);
+		if (ccalls == 0 && L->v[c].child) {
+			lean_sum_groups(L, c);
+			lean_get(L, c, &cspan, &ccalls);
+		}
+		span = ftl_sat_add_i64(span, cspan);
+		calls += ccalls;
+	}
+	lean_set(L, n, span, calls);
+}
+
 void ftl_calltree_finish(FtlCallTree *t)
 {
 	GHashTableIter it;
@@ -957,14 +1336,49 @@ void ftl_calltree_finish(FtlCallTree *t)
 				      NULL, 0, n_open);
 		calltree_unwind(t, c, -1, FTL_CALL_F_OPEN, NULL);
 	}
+	if (t->lean) {
+		lean_sum_groups(t->lean_tree, 1);
+		lean_get(t->lean_tree, 1, &t->root.span_ns, &t->root.calls);
+		return;
+	}
 	calltree_sum_groups(&t->root, t->lean);
-	if (!t->lean)
-		calltree_sort(&t->root);
+	calltree_sort(&t->root);
 }
 
 const FtlCallNode *ftl_calltree_root(const FtlCallTree *t)
 {
 	return &t->root;
+}
+
+const FtlCallNode *ftl_calltree_top(const FtlCallTree *t)
+{
+	return t->top;
+}
+
+const FtlCallNode *ftl_calltree_node_child(const FtlCallTree *t, const FtlCallNode *n)
+{
+	return t->lean ? lean_ref(t->lean_tree->v[lean_ix(n)].child) : n->child;
+}
+
+const FtlCallNode *ftl_calltree_node_next(const FtlCallTree *t, const FtlCallNode *n)
+{
+	return t->lean ? lean_ref(t->lean_tree->v[lean_ix(n)].next) : n->next;
+}
+
+const char *ftl_calltree_node_func(const FtlCallTree *t, const FtlCallNode *n)
+{
+	return calltree_func(t, n);
+}
+
+void ftl_calltree_node_counts(const FtlCallTree *t, const FtlCallNode *n, guint64 *calls,
+			      gint64 *span_ns)
+{
+	if (t->lean) {
+		lean_get(t->lean_tree, lean_ix(n), span_ns, calls);
+	} else {
+		*calls = n->calls;
+		*span_ns = n->span_ns;
+	}
 }
 
 guint64 ftl_calltree_n_calls(const FtlCallTree *t)

@@ -34,7 +34,9 @@ typedef struct {
 	gint64 self;   /* duration minus the known durations of its children; FTL_TS_NONE with it */
 	guint32 flags; /* FtlCallFlags */
 	guint64 line;  /* input line of the exit (of the entry for an open call) */
-	const FtlCallNode *node; /* its merged path; NULL without the tree or outside the focus */
+	/* its merged path (a handle in a lean tree); NULL without the tree or
+	 * outside the focus */
+	const FtlCallNode *node;
 	gint level; /* frames below it on its task's stack (0: outermost known) */
 	gint64 span; /* time it covers in the tree: duration; for a call without one the
 		      * span of its children (FTL_TS_NONE on entry) */
@@ -47,10 +49,10 @@ typedef struct {
 #define FTL_CALLTREE_MAX_DEPTH 256
 
 /* The first 64 bytes are what building the tree reads and writes of every
- * node (a lean node is just them, one cache line: a big trace's tree does
- * not fit in any cache, and a node over two lines costs two misses). How
- * many of its calls were open or orphan is rare: see
- * ftl_calltree_node_repairs(). */
+ * node (one cache line: a big trace's tree does not fit in any cache, and
+ * a node over two lines costs two misses). A lean tree's nodes are not
+ * these: see ftl_calltree_set_lean(). How many of its calls were open or
+ * orphan is rare: see ftl_calltree_node_repairs(). */
 struct _FtlCallNode {
 	const char *func; /* interned; group nodes carry "CPU 1" / "bash-123" */
 	FtlCallNode *parent;
@@ -63,8 +65,6 @@ struct _FtlCallNode {
 	gint64 span_ns;
 	gint depth;   /* distance from the root */
 	guint n_kids; /* children made by the tree */
-	/* The statistics below are absent from a lean tree's nodes
-	 * (ftl_calltree_set_lean): they end at FTL_CALLNODE_LEAN_SIZE. */
 	guint64 timed;	 /* calls with a known duration */
 	guint64 flagged; /* calls with any FtlCallFlags repair flag (not RECURSIVE) */
 	gint64 total_ns; /* sum of known durations */
@@ -73,9 +73,8 @@ struct _FtlCallNode {
 	gint64 max_ns;
 };
 
-#define FTL_CALLNODE_LEAN_SIZE G_STRUCT_OFFSET(FtlCallNode, timed)
-/* one cache line (on 64-bit hosts exactly: a lean node of 64 bytes) */
-G_STATIC_ASSERT(FTL_CALLNODE_LEAN_SIZE <= 64);
+/* what building reads and writes: one cache line */
+G_STATIC_ASSERT(G_STRUCT_OFFSET(FtlCallNode, timed) <= 64);
 
 typedef enum {
 	FTL_CALLTREE_GROUP_NONE,
@@ -122,10 +121,13 @@ void ftl_calltree_set_no_tree(FtlCallTree *t);
  * max_nodes; counted in the diagnostic node_budget. */
 #define FTL_CALLTREE_DEFAULT_MAX_NODES 100000
 void ftl_calltree_set_max_nodes(FtlCallTree *t, guint max_nodes);
-/* For users of the tree's shape, calls and spans only (flame graphs): the
- * nodes below the root lack the fields from timed on (FTL_CALLNODE_LEAN_SIZE
- * bytes, not sizeof(FtlCallNode): reading those fields is a bug), and
- * finish leaves children in the order made. Call before the first event. */
+/* For users of the tree's shape, calls and spans only (flame graphs): a
+ * node is 16 bytes linked by 32-bit indices rather than an FtlCallNode (a
+ * big trace's tree holds millions), so its nodes are handles read only
+ * through ftl_calltree_top() and the ftl_calltree_node_*() functions below;
+ * ftl_calltree_root() is then a copy of the root's calls and span, with no
+ * children. finish leaves children in the order made. Call before the
+ * first event. */
 void ftl_calltree_set_lean(FtlCallTree *t);
 /* Merge only calls below the outermost call of function (an interned name);
  * the tree's top level then holds that function. NULL: everything. */
@@ -139,6 +141,14 @@ extern const FtlConsumerClass ftl_calltree_consumer;
 /* The root (func "(root)"); nodes live as long as t. Children are sorted by
  * total time (descending) then name after finish (unless lean). */
 const FtlCallNode *ftl_calltree_root(const FtlCallTree *t);
+/* The root as a handle, for every tree, lean or not; with the functions
+ * below a reader walks either kind (NULL: no child, no next sibling). */
+const FtlCallNode *ftl_calltree_top(const FtlCallTree *t);
+const FtlCallNode *ftl_calltree_node_child(const FtlCallTree *t, const FtlCallNode *n);
+const FtlCallNode *ftl_calltree_node_next(const FtlCallTree *t, const FtlCallNode *n);
+const char *ftl_calltree_node_func(const FtlCallTree *t, const FtlCallNode *n);
+void ftl_calltree_node_counts(const FtlCallTree *t, const FtlCallNode *n, guint64 *calls,
+			      gint64 *span_ns);
 guint64 ftl_calltree_n_calls(const FtlCallTree *t);
 guint64 ftl_calltree_n_repaired(const FtlCallTree *t);
 /* After finish: TRUE when no node's children's spans add up to more than

@@ -247,12 +247,15 @@ static FtlFlameNode *flame_copy_child(FtlFlame *f, FtlFlameNode *to, const char 
  * trace has children that outweigh their parent, what its children weigh
  * (a frame is as wide as its calls took, or its children together when
  * they are wider). Read only. */
-static gint64 flame_calls_value(const FtlCallNode *from)
+static gint64 flame_calls_value(const FtlCallTree *t, const FtlCallNode *from)
 {
-	gint64 kid_values = 0;
-	for (const FtlCallNode *c = from->child; c; c = c->next)
-		kid_values += flame_calls_value(c);
-	return MAX(from->span_ns, kid_values);
+	gint64 kid_values = 0, span;
+	guint64 calls;
+	for (const FtlCallNode *c = ftl_calltree_node_child(t, from); c;
+	     c = ftl_calltree_node_next(t, c))
+		kid_values += flame_calls_value(t, c);
+	ftl_calltree_node_counts(t, from, &calls, &span);
+	return MAX(span, kid_values);
 }
 
 /* Copies from's children under to. A child lighter than min (never drawn:
@@ -266,19 +269,24 @@ static gint64 flame_copy_calls(FtlFlame *f, FtlFlameNode *to, const FtlCallTree 
 			       const FtlCallNode *from, gboolean groups, gint64 min, gboolean sound)
 {
 	gint64 kids = 0; /* what from's children weigh, as flame_calls_value() */
-	for (const FtlCallNode *c = from->child; c; c = c->next) {
-		FtlFlameKind kind = groups			    ? FTL_FLAME_GROUP
-				    : strcmp(c->func, "[irq]") == 0 ? FTL_FLAME_IRQ
-								    : FTL_FLAME_FRAME;
-		FtlFlameNode *n = flame_copy_child(f, to, c->func, kind);
-		n->calls += c->calls;
+	for (const FtlCallNode *c = ftl_calltree_node_child(t, from); c;
+	     c = ftl_calltree_node_next(t, c)) {
+		const char *func = ftl_calltree_node_func(t, c);
+		FtlFlameKind kind = groups			 ? FTL_FLAME_GROUP
+				    : strcmp(func, "[irq]") == 0 ? FTL_FLAME_IRQ
+								 : FTL_FLAME_FRAME;
+		FtlFlameNode *n = flame_copy_child(f, to, func, kind);
+		guint64 calls;
+		gint64 span;
+		ftl_calltree_node_counts(t, c, &calls, &span);
+		n->calls += calls;
 		guint64 n_open, n_orphan;
 		ftl_calltree_node_repairs(t, c, &n_open, &n_orphan);
 		n->n_open += n_open;
 		n->n_orphan += n_orphan;
 		gint64 v;
-		if (!groups && c->span_ns < min && c->child &&
-		    (v = sound ? c->span_ns : flame_calls_value(c)) < min)
+		if (!groups && span < min && ftl_calltree_node_child(t, c) &&
+		    (v = sound ? span : flame_calls_value(t, c)) < min)
 			n->self += v;
 		else
 			v = flame_copy_calls(f, n, t, c, FALSE, min, sound);
@@ -286,13 +294,16 @@ static gint64 flame_copy_calls(FtlFlame *f, FtlFlameNode *to, const FtlCallTree 
 	}
 	if (to->kind == FTL_FLAME_ROOT || to->kind == FTL_FLAME_GROUP)
 		return kids;
-	to->self += MAX(from->span_ns - kids, 0);
-	return MAX(from->span_ns, kids);
+	guint64 calls;
+	gint64 span;
+	ftl_calltree_node_counts(t, from, &calls, &span);
+	to->self += MAX(span - kids, 0);
+	return MAX(span, kids);
 }
 
 void ftl_flame_add_calltree(FtlFlame *f, const FtlCallTree *t, gboolean groups)
 {
-	flame_copy_calls(f, &f->root, t, ftl_calltree_root(t), groups, 0, FALSE);
+	flame_copy_calls(f, &f->root, t, ftl_calltree_top(t), groups, 0, FALSE);
 }
 
 /* Puts n's children in name order. g_qsort_with_data() is stable, but
@@ -802,7 +813,7 @@ void ftl_flame_build_finish(FtlFlameBuild *b)
 		b->from_calls = ftl_flame_new(FTL_FLAME_UNIT_NS);
 		if (b->calls)
 			flame_copy_calls(b->from_calls, &b->from_calls->root, b->calls,
-					 ftl_calltree_root(b->calls),
+					 ftl_calltree_top(b->calls),
 					 b->opt.group != FTL_CALLTREE_GROUP_NONE,
 					 flame_build_min(b), ftl_calltree_sound(b->calls));
 		ftl_flame_finish(b->from_calls);
