@@ -570,9 +570,13 @@ static FtlCallNode *calltree_child(FtlCallTree *t, FtlCallNode *parent, const ch
 	FtlCallNode *n = calltree_find(t, parent, func);
 	if (n)
 		return n;
-	if (t->max_nodes && t->n_nodes >= t->max_nodes && func != calltree_other) {
+	if (t->max_nodes && t->n_nodes >= t->max_nodes && func != calltree_other &&
+	    func != calltree_deeper) {
 		/* over budget: the paths seen first keep their nodes, a new one
-		 * is counted (exactly) in its parent's "[other]" */
+		 * is counted (exactly) in its parent's "[other]". Not "(deeper)":
+		 * below the last level "[other]" would be made "(deeper)" again,
+		 * for ever; there is at most one per node of the last level, so
+		 * the budget is passed by at most its own size. */
 		if (t->diags)
 			ftl_diags_add(t->diags, FTL_DIAG_NODE_BUDGET, NULL, NULL, 0, t->max_nodes);
 		return calltree_child(t, parent, calltree_other);

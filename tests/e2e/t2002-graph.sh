@@ -6,7 +6,7 @@ prereq PYTHON
 make_tmpdir
 D=$FTL_TESTDATA/vm/fgraph-options
 [ -f "$D/tail.txt" ] || skip_all "rig captures absent"
-plan 14
+plan 16
 F="$D/tail.txt"
 
 "$FTLENS" graph --format json do_sys_openat2 "$F" >"$T/g.json" 2>"$T/err"
@@ -76,4 +76,17 @@ for n in b['graph']:
     assert sum(c['total_ns'] for c in kids) == sum(c['total_ns'] for c in next(x for x in a['graph'] if x['function'] == n['function'])['children'])
 PY
 check "the text says what [other] holds" 'grep -q "^(\[other\]: 2953 calls on paths found after the tree held 50 nodes" "$T/b50.txt"'
+# a budget spent while a path reaches the last level: a call below it is
+# "(deeper)", never "[other]" made "(deeper)" again for ever (it hung)
+awk 'function chain(leaf,   d) {
+	for (d = 0; d < 255; d++) { printf " 0)               |  %*sf%d() {\n", 2 * d, "", d }
+	if (leaf != "") printf " 0)   0.500 us    |  %*s%s();\n", 510, "", leaf
+	for (d = 254; d >= 0; d--) printf " 0)   1.000 us    |  %*s}\n", 2 * d, "" }
+	BEGIN { print "# tracer: function_graph"; chain("")
+	for (i = 0; i < 20; i++) printf " 0)   0.500 us    |  leaf%d();\n", i
+	chain("deep_leaf") }' >"$T/deep.txt"
+timeout 60 "$FTLENS" graph --max-nodes 260 "$T/deep.txt" >"$T/deep.out" 2>"$T/deep.err"
+check "a budget spent below the last level: graph ends (exit 0)" '[ $? -eq 0 ]'
+check "the call below the last level is (deeper), the late leaves [other]" \
+	'grep -q "\[255\] (deeper)\$" "$T/deep.out" && grep -q "^(\[other\]: 15 calls" "$T/deep.out"'
 finish
