@@ -215,8 +215,10 @@ char *ftl_arena_strndup(FtlArena *a, const char *s, gsize n)
 
 char *ftl_arena_chunk(const FtlArena *a, guint i, gsize *used)
 {
-	if (!a->chunks || i >= a->chunks->len)
+	if (!a->chunks || i >= a->chunks->len) {
+		*used = 0;
 		return NULL;
+	}
 	ArenaChunk *c = g_ptr_array_index(a->chunks, i);
 	*used = i + 1 == a->chunks->len ? c->len - a->left : c->used;
 	return c->map;

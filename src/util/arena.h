@@ -45,7 +45,8 @@ gpointer ftl_arena_alloc0(FtlArena *a, gsize size);
 /* A NUL-terminated copy of the n bytes at s, valid until ftl_arena_clear(). */
 char *ftl_arena_strndup(FtlArena *a, const char *s, gsize n);
 /* The memory handed out, in the order it was: chunk i (0 .. n_chunks - 1)
- * starts at the pointer returned and *used bytes of it were allocated.
+ * starts at the pointer returned and *used bytes of it were allocated
+ * (NULL and 0 past the last chunk).
  * Objects of one size (a multiple of 16) lie back to back in each chunk,
  * so a tree of nodes made parents first can be swept in that order, or
  * backwards, without a list of them. */

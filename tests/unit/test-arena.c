@@ -67,6 +67,7 @@ static void test_chunks(void)
 	CU_ASSERT_EQUAL(numbered_in_order(&a, 112), n);
 	gsize used = 1;
 	CU_ASSERT_PTR_NULL(ftl_arena_chunk(&a, ftl_arena_n_chunks(&a), &used));
+	CU_ASSERT_EQUAL(used, 0); /* no chunk: nothing used, never a stale count */
 	ftl_arena_clear(&a);
 	CU_ASSERT_EQUAL(ftl_arena_n_chunks(&a), 0);
 }
