@@ -430,6 +430,12 @@ typedef struct {
 	const char *str;
 } TepStateSym;
 
+/* A common field as a format places it: any offset, size 1, 2, 4 or 8. */
+typedef struct {
+	gint off;
+	guint size; /* 0: the format has no such field */
+} TepCommonAt;
+
 struct _FtlTepDecoder {
 	struct tep_handle *tep;
 	FtlStrPool *pool;
@@ -472,6 +478,12 @@ struct _FtlTepDecoder {
 	 * (or the first format parsed, when a reader asked before). */
 	gboolean common_done; /* looked for */
 	FtlTepCommon common;
+	/* Where libtraceevent's tep_data_type(), _pid() and _flags() would
+	 * read them (its first event's common fields, taken once), for a
+	 * format whose fields lie elsewhere: read here only inside the
+	 * record, since the library reads at any offset a format gives. */
+	gboolean lib_done;
+	TepCommonAt lib_type, lib_pid, lib_flags;
 	struct {
 		gint pid; /* -1: empty */
 		const char *comm;
@@ -1178,12 +1190,52 @@ static void tep_dec_common_from(FtlTepDecoder *ts, struct tep_event *event)
 		flags_size == 1 && pid_size == 4;
 }
 
+static void tep_dec_common_at(struct tep_event *event, const char *name, TepCommonAt *at)
+{
+	/* VALIDATED: a lookup; the offset and size are checked against each record */
+	struct tep_format_field *f = event ? tep_find_common_field(event, name) : NULL;
+	at->off = f ? f->offset : -1;
+	gboolean sized = f && (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8);
+	at->size = sized && f->offset >= 0 ? (guint)f->size : 0;
+}
+
+/* A common field of r where the library would read it, or absent when
+ * the format has none or puts it past the record's end. */
+static gint tep_dec_common_lib(const FtlTepDecoder *ts, const TepCommonAt *at,
+			       const struct tep_record *r, gint absent)
+{
+	if (!at->size || r->size < 0 || (gint64)at->off + at->size > (gint64)r->size)
+		return absent;
+	return (gint)ftl_tep_read_uint((const guchar *)r->data + at->off, at->size,
+				       ts->common.swap);
+}
+
+/* common_type, common_pid and common_flags of r as tep_data_type(),
+ * tep_data_pid() and tep_data_flags() read them (the layout of the first
+ * event the handle has), but never outside r: -1, -1 and 0 there. */
+static void tep_dec_common_any(FtlTepDecoder *ts, const struct tep_record *r, int *id, int *pid,
+			       int *flags)
+{
+	if (!ts->lib_done) {
+		/* VALIDATED: a getter of what the GUARDED parse made */
+		struct tep_event *first = tep_get_first_event(ts->tep);
+		tep_dec_common_at(first, "common_type", &ts->lib_type);
+		tep_dec_common_at(first, "common_pid", &ts->lib_pid);
+		tep_dec_common_at(first, "common_flags", &ts->lib_flags);
+		/* NO FILE DATA: getters of the handle's byte order */
+		ts->common.swap = tep_is_file_bigendian(ts->tep) != tep_is_local_bigendian(ts->tep);
+		ts->lib_done = first != NULL; /* none parsed yet: asked again */
+	}
+	*id = tep_dec_common_lib(ts, &ts->lib_type, r, -1);
+	*pid = tep_dec_common_lib(ts, &ts->lib_pid, r, -1);
+	*flags = tep_dec_common_lib(ts, &ts->lib_flags, r, 0);
+}
+
 /* The layout from the format of r (which has 8 bytes at least). */
 static void tep_dec_common_init(FtlTepDecoder *ts, struct tep_record *r)
 {
-	/* VALIDATED: r holds 8 bytes at least (the caller checks), common_type among them;
-	 * the id is only a key */
-	int id = tep_data_type(ts->tep, r);
+	int id, pid, flags;
+	tep_dec_common_any(ts, r, &id, &pid, &flags);
 	tep_lazy_event(ts->lazy, ts->tep, id);
 	struct tep_event *event = tep_find_event(ts->tep, id);
 	if (event)
@@ -1203,15 +1255,14 @@ void ftl_tep_common_layout(FtlTepDecoder *ts, FtlTepCommon *out)
 }
 
 /* common_type, common_pid and common_flags of r (8 bytes at least), as
- * tep_data_type(), tep_data_pid() and tep_data_flags() read them. */
+ * tep_data_type(), tep_data_pid() and tep_data_flags() read them, within
+ * r. */
 static void tep_dec_common(FtlTepDecoder *ts, struct tep_record *r, int *id, int *pid, int *flags)
 {
 	if (!ts->common_done)
 		tep_dec_common_init(ts, r);
 	if (!ts->common.ok) {
-		*id = tep_data_type(ts->tep, r);
-		*pid = tep_data_pid(ts->tep, r);
-		*flags = tep_data_flags(ts->tep, r);
+		tep_dec_common_any(ts, r, id, pid, flags);
 		return;
 	}
 	ftl_tep_common_read(&ts->common, r->data, id, pid, flags);
