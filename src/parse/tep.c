@@ -1162,16 +1162,24 @@ static inline TepEventInfo *tep_dec_info_of(FtlTepDecoder *ts, int id)
 	return G_LIKELY(info != NULL) ? info : tep_dec_info_new(ts, id);
 }
 
+static void tep_dec_common_at(struct tep_event *event, const char *name, TepCommonAt *at)
+{
+	/* VALIDATED: a lookup; the offset and size are checked against each record */
+	struct tep_format_field *f = event ? tep_find_common_field(event, name) : NULL;
+	at->off = f ? f->offset : -1;
+	gboolean sized = f && (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8);
+	at->size = sized && f->offset >= 0 ? (guint)f->size : 0;
+}
+
 static gboolean tep_dec_common_field(struct tep_event *event, const char *name, guint8 *off,
 				     guint8 *size)
 {
-	/* VALIDATED: a lookup; the offset and size are checked below before use */
-	struct tep_format_field *f = tep_find_common_field(event, name);
-	if (!f || f->offset < 0 || (f->size != 1 && f->size != 2 && f->size != 4) ||
-	    f->offset + f->size > 8)
+	TepCommonAt at;
+	tep_dec_common_at(event, name, &at);
+	if (!at.size || at.size == 8 || at.off + (gint)at.size > 8)
 		return FALSE;
-	*off = (guint8)f->offset;
-	*size = (guint8)f->size;
+	*off = (guint8)at.off;
+	*size = (guint8)at.size;
 	return TRUE;
 }
 
@@ -1190,14 +1198,6 @@ static void tep_dec_common_from(FtlTepDecoder *ts, struct tep_event *event)
 		flags_size == 1 && pid_size == 4;
 }
 
-static void tep_dec_common_at(struct tep_event *event, const char *name, TepCommonAt *at)
-{
-	/* VALIDATED: a lookup; the offset and size are checked against each record */
-	struct tep_format_field *f = event ? tep_find_common_field(event, name) : NULL;
-	at->off = f ? f->offset : -1;
-	gboolean sized = f && (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8);
-	at->size = sized && f->offset >= 0 ? (guint)f->size : 0;
-}
 
 /* A common field of r where the library would read it, or absent when
  * the format has none or puts it past the record's end. */
