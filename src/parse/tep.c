@@ -378,6 +378,11 @@ typedef struct {
 	FtlMarkerOrigin origin;
 	gboolean is_print; /* ftrace:print: the text is the buf field */
 	gint fixed;	   /* bytes the format's fixed fields need in a record */
+	gint lib_end;	   /* bytes the library's printing may read: every field whole */
+	gboolean dynamic;  /* a __data_loc/__rel_loc field: its data may lie further */
+	/* a field the library's printing cannot be trusted with: the payload is
+	 * left empty */
+	const struct tep_format_field *lib_bad;
 	struct tep_event *event; /* NULL: no format for the id */
 	struct tep_format_field *f[8];
 	FtlTepPrint *print; /* its payload's own rendering, NULL: the library's */
@@ -471,6 +476,7 @@ struct _FtlTepDecoder {
 	 * (tep_dec_bprint) */
 	TepBprintPlace *bprint_place;
 	GByteArray *bprint_copy;
+	GByteArray *lib_copy; /* tep_dec_lib_record()'s */
 	FtlPrintkMap *printk; /* ftl_tep_decoder_set_printk's, or NULL */
 	GHashTable *rejected; /* ids ftl_tep_decoder_reject() named, or NULL */
 	/* The common fields (type, flags, pid) read in place, without a
@@ -522,6 +528,47 @@ static gint tep_dec_fixed_size(struct tep_event *event)
 	return end;
 }
 
+/* A field larger or further than any record: a page holds the record, and no
+ * ring-buffer sub-buffer is larger than 1 MiB. */
+#define TEP_LIB_FIELD_MAX (1 << 20)
+
+/* What libtraceevent's printing reads of a record of event: every field
+ * whole, arrays at their declared size (the print format may name each
+ * element), a trailing "char buf[]" from its offset. The library trusts
+ * offsets and sizes: one negative, or past any page, makes it read anywhere
+ * (a char[] of size -1 is a 4 GiB memcpy); such a field is returned, and the
+ * event's payload is then never given to the library. */
+static struct tep_format_field *tep_dec_lib_layout(TepEventInfo *info, struct tep_event *event)
+{
+	struct tep_format_field *lists[2] = { event->format.common_fields, event->format.fields };
+	for (guint i = 0; i < G_N_ELEMENTS(lists); i++)
+		for (struct tep_format_field *f = lists[i]; f; f = f->next) {
+			if (f->offset < 0 || f->size < 0 || f->offset > TEP_LIB_FIELD_MAX ||
+			    f->size > TEP_LIB_FIELD_MAX)
+				return f;
+			info->lib_end = MAX(info->lib_end, f->offset + f->size);
+			if (f->flags & TEP_FIELD_IS_DYNAMIC)
+				info->dynamic = TRUE;
+		}
+	return NULL;
+}
+
+/* A record of an event whose format the library's printing cannot be
+ * given (tep_dec_lib_layout): counted where it is decoded, so every command
+ * counts the same. */
+static void tep_dec_lib_refused(FtlTepDecoder *ts, const struct tep_record *r,
+				const TepEventInfo *info)
+{
+	const struct tep_format_field *f = info->lib_bad;
+	g_autofree char *what = g_strdup_printf(
+		"%s at CPU %d, file offset %llu: its format's field %s has offset %d and "
+		"size %d, outside any record; its payload is left empty",
+		info->name, r->cpu, (unsigned long long)r->offset, f->name ? f->name : "?",
+		f->offset, f->size);
+	ftl_diags_add(ts->diags, FTL_DIAG_BAD_FORMAT, &(FtlDiagLoc){ ts->path, 0, r->cpu }, what,
+		      -1, 0);
+}
+
 static TepEventInfo *tep_dec_event_info(FtlTepDecoder *ts, struct tep_event *event, int id)
 {
 	TepEventInfo *info = g_hash_table_lookup(ts->events, GINT_TO_POINTER(id));
@@ -543,6 +590,7 @@ static TepEventInfo *tep_dec_event_info(FtlTepDecoder *ts, struct tep_event *eve
 	if (event->system)
 		info->system = ftl_strpool_intern(ts->pool, event->system);
 	info->fixed = tep_dec_fixed_size(event);
+	info->lib_bad = tep_dec_lib_layout(info, event);
 	gboolean ftrace = g_strcmp0(event->system, "ftrace") == 0;
 #define F(i, s) (info->f[i] = tep_dec_field(event, s))
 	if (ftrace && strcmp(n, "function") == 0) {
@@ -922,6 +970,51 @@ static struct tep_record *tep_dec_bprint(FtlTepDecoder *ts, const TepEventInfo *
 	return copy;
 }
 
+/* How far the library's printing of r may read: its format's fields whole
+ * (tep_dec_lib_layout) and the data each __data_loc/__rel_loc field of r
+ * points to, wherever the record says (16-bit offset and length). */
+static gint tep_dec_lib_reach(const TepEventInfo *info, const struct tep_record *r)
+{
+	gint end = info->lib_end;
+	if (!info->dynamic)
+		return end;
+	for (struct tep_format_field *f = info->event->format.fields; f; f = f->next) {
+		unsigned long long loc;
+		if (!(f->flags & TEP_FIELD_IS_DYNAMIC) || f->offset + f->size > r->size ||
+		    f->size < 1 || f->size > 8 ||
+		    /* VALIDATED: size 1-8 within the record, checked on the lines above */
+		    tep_read_number_field(f, r->data, &loc) != 0)
+			continue;
+		gint start = (gint)(loc & 0xffff);
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			start += f->offset + f->size;
+		end = MAX(end, start + (gint)((loc >> 16) & 0xffff));
+	}
+	return end;
+}
+
+/* r as the library's printing may be given it: r itself when it holds all
+ * the library may read (tep_dec_lib_reach), else a copy of it followed by
+ * zeros up to there. The library trusts a record to hold its format's
+ * arrays (kernel_stack's caller[8] holds as many frames as were taken) and
+ * the data its locations point to. */
+static struct tep_record *tep_dec_lib_record(FtlTepDecoder *ts, const TepEventInfo *info,
+					     struct tep_record *r, struct tep_record *copy)
+{
+	gint reach = tep_dec_lib_reach(info, r);
+	if (reach <= r->size)
+		return r;
+	if (!ts->lib_copy)
+		ts->lib_copy = g_byte_array_new();
+	g_byte_array_set_size(ts->lib_copy, (guint)reach + TEP_BPRINT_PAD);
+	memset(ts->lib_copy->data, 0, ts->lib_copy->len);
+	memcpy(ts->lib_copy->data, r->data, (gsize)r->size);
+	*copy = *r;
+	copy->data = ts->lib_copy->data;
+	copy->size = reach;
+	return copy;
+}
+
 /* Renders the INFO part of r, of info's event (what trace-cmd report prints
  * after the name), into ts->text. Returns the text, NUL-terminated; "" for a
  * bprint record the library may not be given (refused, when not NULL, set). */
@@ -929,11 +1022,16 @@ static const char *tep_dec_render(FtlTepDecoder *ts, const TepEventInfo *info,
 				  struct tep_record *r, gboolean *refused)
 {
 	struct tep_record copy;
-	if (info->event && (info->event->flags & TEP_EVENT_FL_ISBPRINT) &&
-	    !(r = tep_dec_bprint(ts, info, r, &copy))) {
-		if (refused)
-			*refused = TRUE;
-		return "";
+	if (info->lib_bad)
+		return ""; /* counted where it was decoded (tep_dec_lib_refused) */
+	if (info->event && (info->event->flags & TEP_EVENT_FL_ISBPRINT)) {
+		if (!(r = tep_dec_bprint(ts, info, r, &copy))) {
+			if (refused)
+				*refused = TRUE;
+			return "";
+		}
+	} else {
+		r = tep_dec_lib_record(ts, info, r, &copy);
 	}
 	/* %pS, function events: kallsyms (MBs, a third of a second to parse)
 	 * only once an event that names addresses is rendered */
@@ -943,7 +1041,9 @@ static const char *tep_dec_render(FtlTepDecoder *ts, const TepEventInfo *info,
 	trace_seq_reset(&ts->text);
 	/* VALIDATED: every caller has checked that r covers its event's fixed fields
 	 * (tep_dec_whole, ftl_tep_decode_read's short_need), the short-print crash; a
-	 * bprint record, its fields and buf's reads (tep_dec_bprint) */
+	 * bprint record, its fields and buf's reads (tep_dec_bprint); any other, a
+	 * format of sane offsets and sizes (lib_bad) and a record holding all the
+	 * library may read of it, arrays and locations included (tep_dec_lib_record) */
 	tep_print_event(ts->tep, &ts->text, r, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&ts->text);
 	return ts->text.buffer ? ts->text.buffer : "";
@@ -1335,6 +1435,8 @@ gboolean ftl_tep_decode_read(FtlTepDecoder *ts, struct tep_record *r, gint id, g
 	TepEventInfo *info = tep_dec_info_of(ts, id);
 	ev->name = info->name;
 	ev->system = info->system;
+	if (G_UNLIKELY(info->lib_bad))
+		tep_dec_lib_refused(ts, r, info);
 	if (r->size < info->fixed) {
 		/* a short record: its fields are not decoded */
 		ts->short_need = info->fixed;
@@ -1622,6 +1724,8 @@ void ftl_tep_decoder_free(FtlTepDecoder *d)
 	g_array_unref(d->frames);
 	if (d->bprint_copy)
 		g_byte_array_unref(d->bprint_copy);
+	if (d->lib_copy)
+		g_byte_array_unref(d->lib_copy);
 	if (--d->bprint_place->refs == 0)
 		g_free(d->bprint_place);
 	ftl_printk_map_unref(d->printk);
