@@ -16,6 +16,7 @@
 #include "capture/snapshot.h"
 #include "capture/tracedat-write.h"
 #include "util/error.h"
+#include "util/output.h"
 
 /* tracing_on has no poll() support in the kernels this targets: read it. */
 #define FLIGHT_POLL_MS 20
@@ -102,7 +103,7 @@ static gboolean flight_save(FtlBuffer *b, guint page_size, const char *path, GSt
 			    GError **error)
 {
 	const char *tracefs = ftl_buffer_tracefs(b);
-	g_autofree char *staging = ftl_record_staging_new(path, error);
+	g_autofree char *staging = ftl_output_staging_new(path, error);
 	if (!staging)
 		return FALSE;
 	gboolean ok = FALSE;
@@ -115,7 +116,7 @@ static gboolean flight_save(FtlBuffer *b, guint page_size, const char *path, GSt
 					error) &&
 		     ftl_tracedat_write(staging, path, &wo, error);
 	}
-	ftl_record_staging_remove(staging);
+	ftl_output_staging_remove(staging);
 	return ok;
 }
 

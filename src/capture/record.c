@@ -21,6 +21,7 @@
 #include "capture/snapshot.h"
 #include "capture/tracedat-write.h"
 #include "util/error.h"
+#include "util/output.h"
 
 void ftl_record_result_clear(FtlRecordResult *r)
 {
@@ -93,60 +94,6 @@ static gboolean record_write_kernel(const char *dir, GError **error)
 			return FALSE;
 	}
 	return TRUE;
-}
-
-void ftl_record_staging_sweep(const char *path, GString *notes)
-{
-	g_autofree char *parent = g_path_get_dirname(path);
-	g_autofree char *base = g_path_get_basename(path);
-	g_autofree char *prefix = g_strdup_printf(".%s.ftlens-", base);
-	g_autoptr(GDir) d = g_dir_open(parent, 0, NULL);
-	for (const char *name; d && (name = g_dir_read_name(d));) {
-		if (!g_str_has_prefix(name, prefix))
-			continue;
-		/* .BASE.ftlens-PID-XXXXXX: only a certainly dead PID's */
-		const char *p = name + strlen(prefix);
-		char *end;
-		guint64 pid = g_ascii_strtoull(p, &end, 10);
-		if (end == p || *end != '-' || pid == 0 || pid > G_MAXINT32 ||
-		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue;
-		g_autofree char *dir = g_build_filename(parent, name, NULL);
-		ftl_record_staging_remove(dir);
-		g_string_append_printf(notes, "removed %s, left by pid %d\n", dir, (int)pid);
-	}
-}
-
-char *ftl_record_staging_new(const char *path, GError **error)
-{
-	g_autofree char *parent = g_path_get_dirname(path);
-	g_autofree char *base = g_path_get_basename(path);
-	/* the pid in the name: ftl_record_staging_sweep() knows whose it was */
-	g_autofree char *tmpl =
-		g_strdup_printf("%s/.%s.ftlens-%d-XXXXXX", parent, base, (int)getpid());
-	if (!g_mkdtemp(tmpl)) {
-		int e = errno;
-		g_set_error(error, FTL_ERROR, FTL_ERROR_IO,
-			    "'%s': cannot create files in its directory: %s", path, g_strerror(e));
-		return NULL;
-	}
-	return g_steal_pointer(&tmpl);
-}
-
-void ftl_record_staging_remove(const char *dir)
-{
-	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
-	if (d) {
-		for (const char *name; (name = g_dir_read_name(d));) {
-			g_autofree char *sub = g_build_filename(dir, name, NULL);
-			if (g_file_test(sub, G_FILE_TEST_IS_DIR) &&
-			    !g_file_test(sub, G_FILE_TEST_IS_SYMLINK))
-				ftl_record_staging_remove(sub);
-			else
-				g_unlink(sub);
-		}
-	}
-	g_rmdir(dir);
 }
 
 FtlCpuStats *ftl_record_read_stats(const char *buffer_dir, guint n_cpus)
@@ -353,12 +300,12 @@ static gboolean record_run(const FtlRecordOptions *o, const char *tracefs, FtlRe
 			   GError **error)
 {
 	const char *out = o->raw_dir ? o->raw_dir : o->output;
-	g_autofree char *staging = ftl_record_staging_new(out, error);
+	g_autofree char *staging = ftl_output_staging_new(out, error);
 	if (!staging)
 		return FALSE;
 	g_autoptr(FtlBuffer) b = record_buffer(o, tracefs, r->notes, error);
 	if (!b) {
-		ftl_record_staging_remove(staging);
+		ftl_output_staging_remove(staging);
 		return FALSE;
 	}
 	r->buffer = ftl_buffer_name(b) ? g_strdup_printf("instance %s", ftl_buffer_name(b))
@@ -375,7 +322,7 @@ static gboolean record_run(const FtlRecordOptions *o, const char *tracefs, FtlRe
 	if (ok)
 		ok = record_write(o, b, staging, error);
 	if (!ok || !o->raw_dir)
-		ftl_record_staging_remove(staging);
+		ftl_output_staging_remove(staging);
 	return ok;
 }
 

@@ -43,16 +43,6 @@ gboolean ftl_record_run(const FtlRecordOptions *o, FtlRecordResult *r, GError **
 
 /* ---- shared with the flight recorder ------------------------------------ */
 
-/* A new hidden directory beside path (".NAME.ftlens-XXXXXX"), for the pages
- * and formats until the output is written. Free with g_free() after
- * ftl_record_staging_remove(). */
-char *ftl_record_staging_new(const char *path, GError **error);
-/* Removes the staging directories beside path (.BASE.ftlens-PID-XXXXXX)
- * that records killed by SIGKILL left, their PID gone; a line per
- * directory removed goes to notes. */
-void ftl_record_staging_sweep(const char *path, GString *notes);
-/* Removes a staging directory and everything in it. */
-void ftl_record_staging_remove(const char *dir);
 /* "Linux nodename release machine", trace-cmd's UNAME option. */
 char *ftl_record_uname(void);
 /* The running kernel's GNU build id in hex, from /sys/kernel/notes (as

@@ -16,6 +16,7 @@
 #include "cli/capture-view.h"
 #include "cli/cli.h"
 #include "util/error.h"
+#include "util/output.h"
 #include "views/table.h"
 
 #define RECORD_DEFAULT_OUTPUT	    "trace.dat"
@@ -184,7 +185,7 @@ static gboolean record_cleanup(const char *output, GError **error)
 {
 	g_autoptr(GError) local = NULL;
 	g_autoptr(GString) notes = g_string_new(NULL);
-	ftl_record_staging_sweep(output, notes);
+	ftl_output_staging_sweep(output, notes);
 	const char *tracefs = ftl_tracefs_dir(error ? error : &local);
 	gboolean ok = tracefs && ftl_buffer_cleanup_stale(tracefs, notes, error ? error : &local);
 	ftl_capture_view_notes(notes);

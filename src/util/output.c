@@ -269,25 +269,43 @@ static gboolean output_link(FtlOutput *o, GError **error)
 	return err == 0 || output_error(error, o->path, "cannot name the written file", err);
 }
 
+/* Names the anonymous file path itself when nothing has that name (linkat
+ * does not replace), closed: TRUE. FALSE, still open, when path exists or
+ * the link fails otherwise (output_link() and a rename then). */
+static gboolean output_link_new(FtlOutput *o)
+{
+	g_autofree char *proc = g_strdup_printf("/proc/self/fd/%d", fileno(o->f));
+	if (linkat(AT_FDCWD, proc, AT_FDCWD, o->path, AT_SYMLINK_FOLLOW) != 0)
+		return FALSE;
+	fclose(o->f);
+	o->f = NULL;
+	return TRUE;
+}
+
 gboolean ftl_output_commit(FtlOutput *o, GError **error)
 {
 	if (!ftl_output_close(o, error))
 		return FALSE;
 	if (o->is_stdout || o->committed)
 		return TRUE;
-	if (o->anonymous && o->f && !output_link(o, error))
-		return FALSE;
-	if (!o->tmp)
-		return output_error(error, o->path, "write failed", EIO);
-	if (g_rename(o->tmp, o->path) != 0) {
-		int err = errno;
-		output_remove_tmp(o);
-		return output_error(error, o->path, "cannot rename the temp file over it", err);
+	if (o->anonymous && o->f && output_link_new(o)) {
+		/* a new file: named in one step, no temp name in between */
+	} else {
+		if (o->anonymous && o->f && !output_link(o, error))
+			return FALSE;
+		if (!o->tmp)
+			return output_error(error, o->path, "write failed", EIO);
+		if (g_rename(o->tmp, o->path) != 0) {
+			int err = errno;
+			output_remove_tmp(o);
+			return output_error(error, o->path, "cannot rename the temp file over it",
+					    err);
+		}
+		output_track(o, FALSE);
+		g_clear_pointer(&o->tmp, g_free);
 	}
-	output_track(o, FALSE);
-	g_clear_pointer(&o->tmp, g_free);
 	o->committed = TRUE;
-	/* the rename itself lasts once the directory is on disk */
+	/* the name itself lasts once the directory is on disk */
 	g_autofree char *dir = g_path_get_dirname(o->path);
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd >= 0) {
@@ -295,6 +313,18 @@ gboolean ftl_output_commit(FtlOutput *o, GError **error)
 		close(dfd);
 	}
 	return TRUE;
+}
+
+void ftl_output_block_stops(sigset_t *old)
+{
+	output_block(old);
+}
+
+gboolean ftl_output_commit_at(FtlOutput *o, const char *path, GError **error)
+{
+	g_free(o->path);
+	o->path = g_strdup(path);
+	return ftl_output_commit(o, error);
 }
 
 void ftl_output_free(FtlOutput *o)
@@ -321,4 +351,61 @@ gboolean ftl_output_write_all(const char *path, const char *const *inputs, const
 	if (len && fwrite(data, 1, len, o->f) != len)
 		return output_error(error, path, "write failed", errno);
 	return ftl_output_commit(o, error);
+}
+
+void ftl_output_staging_sweep(const char *path, GString *notes)
+{
+	g_autofree char *parent = g_path_get_dirname(path);
+	g_autofree char *base = g_path_get_basename(path);
+	g_autofree char *prefix = g_strdup_printf(".%s.ftlens-", base);
+	g_autoptr(GDir) d = g_dir_open(parent, 0, NULL);
+	for (const char *name; d && (name = g_dir_read_name(d));) {
+		if (!g_str_has_prefix(name, prefix))
+			continue;
+		/* .BASE.ftlens-PID-XXXXXX: only a certainly dead PID's */
+		const char *p = name + strlen(prefix);
+		char *end;
+		guint64 pid = g_ascii_strtoull(p, &end, 10);
+		if (end == p || *end != '-' || pid == 0 || pid > G_MAXINT32 ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		g_autofree char *dir = g_build_filename(parent, name, NULL);
+		struct stat st;
+		if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+			continue; /* not one ftlens made: a symlink is not followed */
+		ftl_output_staging_remove(dir);
+		g_string_append_printf(notes, "removed %s, left by pid %d\n", dir, (int)pid);
+	}
+}
+
+char *ftl_output_staging_new(const char *path, GError **error)
+{
+	g_autofree char *parent = g_path_get_dirname(path);
+	g_autofree char *base = g_path_get_basename(path);
+	/* the pid in the name: ftl_output_staging_sweep() knows whose it was */
+	g_autofree char *tmpl =
+		g_strdup_printf("%s/.%s.ftlens-%d-XXXXXX", parent, base, (int)getpid());
+	if (!g_mkdtemp(tmpl)) {
+		int e = errno;
+		g_set_error(error, FTL_ERROR, FTL_ERROR_IO,
+			    "'%s': cannot create files in its directory: %s", path, g_strerror(e));
+		return NULL;
+	}
+	return g_steal_pointer(&tmpl);
+}
+
+void ftl_output_staging_remove(const char *dir)
+{
+	g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+	if (d) {
+		for (const char *name; (name = g_dir_read_name(d));) {
+			g_autofree char *sub = g_build_filename(dir, name, NULL);
+			if (g_file_test(sub, G_FILE_TEST_IS_DIR) &&
+			    !g_file_test(sub, G_FILE_TEST_IS_SYMLINK))
+				ftl_output_staging_remove(sub);
+			else
+				g_unlink(sub);
+		}
+	}
+	g_rmdir(dir);
 }

@@ -4,8 +4,9 @@
  *
  * Data goes to a temp file beside the target (same directory, so the
  * rename cannot cross file systems); ftl_output_commit() flushes, fsyncs
- * and renames it over the target, which an existing file is replaced by
- * atomically. Any failure, and freeing an output that was not committed,
+ * and names it: a new target in one step (an O_TMPFILE linked there), an
+ * existing one replaced atomically (linked under a hidden name, renamed
+ * over it). Any failure, and freeing an output that was not committed,
  * removes the temp file; so does SIGINT, SIGTERM or SIGHUP arriving while
  * the program keeps the default action for it (the capture commands
  * install their own handlers and commit or free in normal flow). A write
@@ -14,6 +15,7 @@
 #pragma once
 
 #include <glib.h>
+#include <signal.h>
 #include <stdio.h>
 
 typedef struct _FtlOutput FtlOutput;
@@ -47,6 +49,16 @@ gboolean ftl_output_close(FtlOutput *o, GError **error);
  * FALSE with error on failure; the temp file is gone then. */
 gboolean ftl_output_commit(FtlOutput *o, GError **error);
 
+/* ftl_output_commit(), the file named path instead of the path it was
+ * opened for: a file of a tree built under a hidden name and renamed into
+ * place whole (path is on the temp file's file system). Errors name path. */
+gboolean ftl_output_commit_at(FtlOutput *o, const char *path, GError **error);
+
+/* Blocks the stop signals the writer handles (SIGINT, SIGTERM, SIGHUP),
+ * for a commit of several files a signal must not cut in two; they are
+ * taken when sigprocmask(SIG_SETMASK, old, NULL) restores the mask. */
+void ftl_output_block_stops(sigset_t *old);
+
 /* Removes the temp file unless committed, and frees o. NULL is fine. */
 void ftl_output_free(FtlOutput *o);
 
@@ -60,6 +72,20 @@ void ftl_output_remove_pending(void);
 /* Writes data[0..len) to path in one go, as open + write + commit. */
 gboolean ftl_output_write_all(const char *path, const char *const *inputs, const void *data,
 			      gsize len, GError **error);
+
+/* ---- staging directories ------------------------------------------------- */
+
+/* A new hidden directory beside path (".NAME.ftlens-PID-XXXXXX"), where a
+ * writer of a directory (record, split) builds it before renaming it to
+ * path, or keeps what a writer of path needs until then. Free with g_free()
+ * after ftl_output_staging_remove(). */
+char *ftl_output_staging_new(const char *path, GError **error);
+/* Removes the staging directories beside path that writers killed by
+ * SIGKILL left: their PID gone, directories (not symlinks) of this user; a
+ * line per directory removed goes to notes. */
+void ftl_output_staging_sweep(const char *path, GString *notes);
+/* Removes a staging directory and everything in it. */
+void ftl_output_staging_remove(const char *dir);
 
 /* TRUE when a and b name the same existing file. */
 gboolean ftl_output_same_file(const char *a, const char *b);
