@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "cli/capture-view.h"
 #include "cli/cli.h"
 #include "util/error.h"
 #include "views/info.h"
@@ -56,7 +57,9 @@ gboolean ftl_cmd_split(const FtlCommand *cmd, int argc, char **argv, GError **er
 		return FALSE;
 
 	g_autoptr(FtlSplit) s = ftl_split_new(out_dir, force, (const char *const *)argv + 1);
-	if (!ftl_split_run(s, trace, &g.filter, error) || !ftl_cli_finish(&g, trace, error))
+	gboolean ran = ftl_split_run(s, trace, &g.filter, error);
+	ftl_capture_view_notes(ftl_split_notes(s)); /* said whether the commit failed or not */
+	if (!ran || !ftl_cli_finish(&g, trace, error))
 		return FALSE;
 	/* what was written, when asked: --verbose, or a format for it */
 	if (g.format_given || g.verbose)

@@ -7,8 +7,12 @@
 #include "views/split.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "model/source.h"
 #include "util/checked.h"
@@ -41,6 +45,7 @@ struct _FtlSplit {
 	gboolean binary; /* trace.dat or raw pages: lines are written, not copied */
 	gboolean done;	 /* every file renamed into place */
 	GString *line;	 /* scratch for binary inputs */
+	GString *notes;	 /* what the commit took away (ftl_split_notes) */
 };
 
 static void split_out_free(gpointer p)
@@ -76,10 +81,10 @@ static void split_abort(FtlSplit *s)
 		g_rmdir(g_ptr_array_index(s->made_dirs, i));
 }
 
-/* The directories DIR needs, remembered (so a failure can take them back)
- * but made only at the commit: the files are written in DIR's deepest
- * existing ancestor until then, so a split killed before its end leaves no
- * empty directory (and, written as O_TMPFILE files, no hidden file). */
+/* The directories DIR needs, remembered but made only at the commit
+ * (split_commit_tree): the files are written in DIR's deepest existing
+ * ancestor until then, so a split killed before its end leaves no empty
+ * directory (and, written as O_TMPFILE files, no hidden file). */
 static gboolean split_plan_out_dir(FtlSplit *s, GError **error)
 {
 	g_autofree char *d = g_strdup(s->out_dir);
@@ -100,13 +105,9 @@ static gboolean split_plan_out_dir(FtlSplit *s, GError **error)
 	return TRUE;
 }
 
-/* mkdir -p DIR and each DIR/cpuN, at the commit. */
+/* Each DIR/cpuN DIR lacks, at the commit. */
 static gboolean split_make_dirs(FtlSplit *s, GError **error)
 {
-	if (s->made_dirs->len && g_mkdir_with_parents(s->out_dir, 0777) != 0) {
-		int err = errno;
-		return split_io_error(error, s->out_dir, "cannot create directory", err);
-	}
 	for (guint i = 0; i < s->outs->len; i++) {
 		SplitOut *o = g_ptr_array_index(s->outs, i);
 		if (!o || g_file_test(o->dir, G_FILE_TEST_IS_DIR))
@@ -283,6 +284,60 @@ static gboolean split_write_event(FtlSplit *s, const FtlEvent *ev, GError **erro
 	return TRUE;
 }
 
+/* DIR did not exist: the tree from its top missing directory down is built
+ * in a staging directory beside that directory and renamed into place in
+ * one step, so DIR appears whole or not at all. The stop signals wait for
+ * the end; a SIGKILL inside this window leaves the staging directory, which
+ * the next split into DIR takes away (ftl_output_staging_sweep). */
+static gboolean split_commit_tree(FtlSplit *s, const char *top, GError **error)
+{
+	ftl_output_staging_sweep(top, s->notes);
+	gsize cut = strlen(top);
+	g_autofree char *parent = g_path_get_dirname(top);
+	sigset_t old;
+	ftl_output_block_stops(&old);
+	g_autofree char *tree = ftl_output_staging_new(top, error);
+	gboolean ok = tree != NULL;
+	g_autofree char *out = tree ? g_strconcat(tree, s->out_dir + cut, NULL) : NULL;
+	/* made 0700: the mode mkdir gives */
+	mode_t mask = umask(0);
+	umask(mask);
+	if (ok && (chmod(tree, 0777 & ~mask) != 0 || g_mkdir_with_parents(out, 0777) != 0)) {
+		int err = errno;
+		ok = split_io_error(error, s->out_dir, "cannot create directory", err);
+	}
+	for (guint i = 0; ok && i < s->outs->len; i++) {
+		SplitOut *o = g_ptr_array_index(s->outs, i);
+		if (!o)
+			continue;
+		g_autofree char *dir = g_strconcat(tree, o->dir + cut, NULL);
+		g_autofree char *path = g_strconcat(tree, o->path + cut, NULL);
+		if (g_mkdir(dir, 0777) != 0) {
+			int err = errno;
+			ok = split_io_error(error, o->dir, "cannot create directory", err);
+		} else {
+			ok = ftl_output_commit_at(o->out, path, error);
+		}
+	}
+	if (ok && g_rename(tree, top) != 0) {
+		int err = errno;
+		ok = split_io_error(error, top, "cannot rename the written directory into place",
+				    err);
+	}
+	if (ok) {
+		/* the rename lasts once the parent is on disk */
+		int dfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dfd >= 0) {
+			fsync(dfd);
+			close(dfd);
+		}
+	} else if (tree) {
+		ftl_output_staging_remove(tree);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ok;
+}
+
 /* Every file is complete (write errors are sticky, told here) before the
  * first rename, so a failure up to then leaves DIR as it was. */
 static gboolean split_commit(FtlSplit *s, GError **error)
@@ -291,6 +346,18 @@ static gboolean split_commit(FtlSplit *s, GError **error)
 		SplitOut *o = g_ptr_array_index(s->outs, i);
 		if (o && !ftl_output_close(o->out, error))
 			return FALSE;
+	}
+	const char *top =
+		s->made_dirs->len ? g_ptr_array_index(s->made_dirs, s->made_dirs->len - 1) : NULL;
+	if (top && g_str_has_prefix(s->out_dir, top)) {
+		if (!split_commit_tree(s, top, error))
+			return FALSE;
+		s->done = TRUE;
+		return TRUE;
+	}
+	if (top && g_mkdir_with_parents(s->out_dir, 0777) != 0) {
+		int err = errno;
+		return split_io_error(error, s->out_dir, "cannot create directory", err);
 	}
 	if (!split_make_dirs(s, error))
 		return FALSE;
@@ -338,6 +405,7 @@ FtlSplit *ftl_split_new(const char *out_dir, gboolean force, const char *const *
 	s->outs = g_ptr_array_new_with_free_func(split_out_free);
 	s->made_dirs = g_ptr_array_new_with_free_func(g_free);
 	s->line = g_string_new(NULL);
+	s->notes = g_string_new(NULL);
 	return s;
 }
 
@@ -349,6 +417,7 @@ void ftl_split_free(FtlSplit *s)
 		split_abort(s);
 	g_string_free(s->header, TRUE);
 	g_string_free(s->line, TRUE);
+	g_string_free(s->notes, TRUE);
 	g_ptr_array_unref(s->outs);
 	g_ptr_array_unref(s->made_dirs);
 	g_strfreev(s->inputs);
@@ -395,4 +464,9 @@ gboolean ftl_split_run(FtlSplit *s, FtlTrace *trace, const FtlFilter *filter, GE
 	if (st == FTL_STATUS_ERROR)
 		return FALSE;
 	return split_commit(s, error);
+}
+
+const GString *ftl_split_notes(const FtlSplit *s)
+{
+	return s->notes;
 }

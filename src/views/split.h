@@ -26,6 +26,10 @@ gboolean ftl_split_run(FtlSplit *s, FtlTrace *trace, const FtlFilter *filter, GE
 void ftl_split_print_summary(const FtlSplit *s, FtlFormat format, const FtlTextStyle *style,
 			     FILE *out);
 
+/* Lines saying what a run took away: staging directories beside DIR that
+ * splits killed inside their commit left. Borrowed. */
+const GString *ftl_split_notes(const FtlSplit *s);
+
 /* Takes back what a run that did not finish made. NULL is fine. */
 void ftl_split_free(FtlSplit *s);
 

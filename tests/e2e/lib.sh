@@ -197,6 +197,11 @@ probe_TRACE_MARKER() {
 probe_TRACE_CMD() {
 	command -v trace-cmd >/dev/null 2>&1 || { prereq_why="trace-cmd is not installed"; return 1; }
 }
+# strace, allowed to trace (and so to inject a signal at a system call)
+probe_STRACE() {
+	command -v strace >/dev/null 2>&1 || { prereq_why="strace is not installed"; return 1; }
+	strace -qq -o /dev/null true 2>/dev/null || { prereq_why="strace cannot trace here"; return 1; }
+}
 probe_PYTHON() {
 	command -v python3 >/dev/null 2>&1 || { prereq_why="python3 is not installed"; return 1; }
 }

@@ -39,7 +39,7 @@ killed() {
 	kill -s "$1" "$_pid" 2>/dev/null
 	wait "$_pid"
 }
-plan 8
+plan 11
 check "split killed by SIGKILL at 0.3, 0.6, 1 s: each file whole or absent, no temp file" '
 	for d in 0.3 0.6 1; do
 		killed KILL "$T/k$d" $d
@@ -57,6 +57,55 @@ check "split killed by SIGKILL before its end leaves no directory, empty or not"
 				{ diag "$(find "$T/e$d")"; exit 1; }
 		fi
 	done
+'
+# Killed inside the commit itself (strace injects the SIGKILL at a system
+# call): three CPU files, each linked into the hidden tree (linkat), then the
+# tree renamed to its top missing directory (rename).
+python3 - "$T/three.txt" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("# tracer: nop\n#\n")
+    for i in range(3000):
+        f.write("          bash-%d     [%03d] .....  100.%06d: tracing_mark_write: line %d\n"
+                % (96 + i % 7, i % 3, i, i))
+PY
+"$FTLENS" split --per-cpu -o "$T/ref3" "$T/three.txt" >/dev/null || exit 1
+in_commit() {
+	_call=$1 _at=$2
+	rm -rf "$T/c" && mkdir "$T/c" &&
+	strace -f -qq -o /dev/null -e trace="$_call" -e inject="$_call":signal=KILL:when="$_at" \
+		"$FTLENS" split --per-cpu -o "$T/c/a/out" "$T/three.txt" >/dev/null 2>&1
+	_rc=$?
+	[ $_rc -eq 137 ] || { diag "split exited $_rc, not killed at $_call $_at"; return 1; }
+	# DIR and its parent a/ do not exist; only the hidden tree beside a/
+	[ ! -e "$T/c/a" ] || { diag "$(find "$T/c")"; return 1; }
+	_left=$(ls -A "$T/c")
+	case $_left in
+	.a.ftlens-[0-9]*-??????) ;;
+	*) diag "left in the parent: $_left"; return 1 ;;
+	esac
+	# the next split into the same place takes the dead one's tree away
+	"$FTLENS" split --per-cpu -o "$T/c/a/out" "$T/three.txt" >/dev/null &&
+		[ "$(ls -A "$T/c")" = a ] && diff -r "$T/ref3" "$T/c/a/out" >/dev/null ||
+		{ diag "after the next split: $(find "$T/c")"; return 1; }
+}
+check STRACE "split killed inside its commit, between two files: no DIR, a hidden tree the next split takes away" '
+	in_commit linkat 2
+'
+check STRACE "split killed at its last step, the rename of the tree: the same" '
+	in_commit rename 1
+'
+check "a staging directory is taken away only when its writer is gone, never through a symlink" '
+	mkdir -p "$T/r" "$T/victim" && echo keep >"$T/victim/file" &&
+	sh -c "exit 0" & wait $!; dead=$!
+	mkdir "$T/r/.out.ftlens-$$-aaaaaa" "$T/r/.out.ftlens-$dead-bbbbbb" &&
+	echo x >"$T/r/.out.ftlens-$dead-bbbbbb/f" &&
+	ln -s "$T/victim" "$T/r/.out.ftlens-$dead-cccccc" &&
+	"$FTLENS" split --per-cpu -o "$T/r/out" "$T/three.txt" >/dev/null 2>"$T/err" &&
+	[ -d "$T/r/.out.ftlens-$$-aaaaaa" ] && [ ! -e "$T/r/.out.ftlens-$dead-bbbbbb" ] &&
+	[ -f "$T/victim/file" ] && diff -r "$T/ref3" "$T/r/out" >/dev/null &&
+	grep -q "note: removed .*ftlens-$dead-bbbbbb, left by pid $dead" "$T/err" ||
+	{ diag "$(ls -A "$T/r")"; sed "s/^/# /" "$T/err"; false; }
 '
 check "split killed by SIGINT at 0.5 s: each file whole or absent, no temp file" '
 	killed INT "$T/int" 0.5
