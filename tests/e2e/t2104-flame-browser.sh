@@ -55,9 +55,12 @@ check "icicle: the same interactions upside down" \
 check "flame chart: lanes in time, zoom follows the markers, search share" \
 	'"$FTLENS" flame --chart --minwidth 0 -o "$T/chart.svg" "$ev" &&
 	 browser svg "$T/chart.svg" "$shots/flame-chart.png" "read" "$(share "$T/ev.folded" read)"'
-# 800 px: the subtitle's two inputs do not fit one line
+# 800 px: the subtitle's two inputs do not fit one line. The inputs are
+# copied to $T so that the names are as long wherever the build is (a long
+# path is elided in the input line, which the grep reads).
+cp "$vm/fgraph-options/irqs-on.txt" "$vm/fgraph-options/irqs-off.txt" "$T/" || exit 1
 check "differential: names A and B, widths from B, hover gives A, B and the change" \
-	'"$FTLENS" flame --diff --minwidth 0 --width 800 -o "$T/diff.svg" "$vm/fgraph-options/irqs-on.txt" "$vm/fgraph-options/irqs-off.txt" &&
+	'"$FTLENS" flame --diff --minwidth 0 --width 800 -o "$T/diff.svg" "$T/irqs-on.txt" "$T/irqs-off.txt" &&
 	 grep -q "<tspan[^>]*>A: [^<]*irqs-on.txt ([^<]*</tspan><tspan[^>]*>B: [^<]*irqs-off.txt (" "$T/diff.svg" &&
 	 grep -q "id=\"input\"[^>]*>A: [^<]*irqs-on.txt  B: [^<]*irqs-off.txt<" "$T/diff.svg" &&
 	 browser svg "$T/diff.svg" "$shots/diff.png" "mutex" "$(share "$T/off.folded" mutex)"'
