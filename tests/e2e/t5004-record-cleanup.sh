@@ -33,7 +33,7 @@ while [ "$(cat "$I/ftlens-$rec/tracing_on" 2>/dev/null)" != 1 ] && [ $n -lt 100 
 done
 kill -9 "$rec"
 wait "$rec" 2>/dev/null
-plan 7
+plan 8
 check "a record killed by SIGKILL leaves its instance ftlens-PID, tracing" '
 	[ -d "$I/ftlens-$rec" ] && [ "$(cat "$I/ftlens-$rec/tracing_on")" = 1 ]
 '
@@ -67,5 +67,15 @@ check "the next record removes an instance whose owner died since" '
 check "and the staging directory a dead record left beside its output" '
 	[ ! -e "$T/.u.dat.ftlens-$dead-AbC123" ] && grep -q "removed .*/\.u\.dat\.ftlens-$dead-AbC123, left by pid $dead" "$T/err2" &&
 	[ -z "$(ls -A "$T" | grep "^\.")" ]
+'
+# a symlink named like a dead record's staging directory, to a directory
+# that is not ftlens's: the sweep removes directories of its own user only,
+# and never through a symlink
+mkdir "$T/victim" && echo keep >"$T/victim/file" &&
+	ln -s "$T/victim" "$T/.v.dat.ftlens-$dead-ZzZ999" || exit 1
+"$FTLENS" record --cleanup -o "$T/v.dat" >/dev/null 2>"$T/err3"
+check "a symlink named like a staging directory is not followed" '
+	[ -f "$T/victim/file" ] && [ -L "$T/.v.dat.ftlens-$dead-ZzZ999" ] ||
+	{ diag "$(ls -A "$T" "$T/victim")"; false; }
 '
 finish
