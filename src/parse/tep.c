@@ -1626,8 +1626,9 @@ static void tep_dec_payload_check(FtlTepDecoder *ts, TepEventInfo *info, struct 
 void ftl_tep_payload(FtlTepDecoder *ts, struct tep_record *r, GString *out)
 {
 	TepEventInfo *info = tep_dec_whole(ts, r);
-	if (!info)
-		return; /* too short for its fields: nothing to print */
+	if (!info || info->lib_bad)
+		return; /* too short for its fields, or a format with a field outside any
+			 * record (counted where decoded): nothing to print */
 	gsize at = out->len;
 	if (info->event && tep_dec_payload_fast(ts, info, r, out)) {
 		if (ts->check)

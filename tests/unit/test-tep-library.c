@@ -36,6 +36,13 @@ static const char bad_fmt[] =
 	"\tfield:char name[16];\toffset:9;\tsize:4294967295;\tsigned:1;\n\n"
 	"print fmt: \"c=%o name=%s\", REC->c, REC->name\n";
 
+/* the same field, which the print format does not name: ftlens's own
+ * printing could render it, but the format is refused whole */
+static const char unused_fmt[] =
+	"name: unused\nID: 4\nformat:\n" COMMON "\tfield:char c;\toffset:8;\tsize:1;\tsigned:1;\n"
+	"\tfield:char name[16];\toffset:9;\tsize:4294967295;\tsigned:1;\n\n"
+	"print fmt: \"c=%d\", REC->c\n";
+
 typedef struct {
 	struct tep_handle *tep;
 	FtlTrace *trace;
@@ -51,6 +58,7 @@ static void fixture_open(Fixture *fx)
 	CU_ASSERT_EQUAL_FATAL(tep_parse_event(fx->tep, array_fmt, strlen(array_fmt), "t"), 0);
 	CU_ASSERT_EQUAL_FATAL(tep_parse_event(fx->tep, loc_fmt, strlen(loc_fmt), "t"), 0);
 	CU_ASSERT_EQUAL_FATAL(tep_parse_event(fx->tep, bad_fmt, strlen(bad_fmt), "t"), 0);
+	CU_ASSERT_EQUAL_FATAL(tep_parse_event(fx->tep, unused_fmt, strlen(unused_fmt), "t"), 0);
 	fx->trace = ftl_trace_new("unit", FTL_OPEN_NONE);
 	fx->dec = ftl_tep_decoder_new(fx->tep, fx->trace, "test");
 }
@@ -141,6 +149,15 @@ static void test_bad_field_size(void)
 	const FtlDiagEntry *e = ftl_diags_get(ftl_trace_diags(fx.trace), FTL_DIAG_BAD_FORMAT);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
 	CU_ASSERT_PTR_NOT_NULL(strstr(e->first_text, "field name has offset 9 and size -1"));
+	/* the first record of an event goes to the library, the next ones to
+	 * ftlens's compiled printing: neither prints what the diagnostic says is
+	 * left empty */
+	for (guint i = 0; i < 3; i++) {
+		g_autofree char *p = payload(&fx, 4, "G", 1, &known);
+		CU_ASSERT_TRUE(known);
+		CU_ASSERT_STRING_EQUAL(p, "");
+	}
+	CU_ASSERT_EQUAL(bad_formats(&fx), 5);
 	fixture_close(&fx);
 }
 
