@@ -28,6 +28,13 @@ struct _FtlPages {
 	guint32 page_size;
 	guint32 data_off;  /* after the timestamp and the commit word */
 	guint32 committed; /* data bytes of the loaded page */
+	gint next_off;	   /* where the next record may start: past the last one */
+	gboolean old_format;
+	/* the page's walk goes wrong after the record at data offset halt
+	 * (pages_walk): reading stops there, and says why_halt; -1: no stop */
+	gint64 halt;
+	gboolean halted;
+	char why_halt[96];
 	gint64 missed;
 	guint64 page_ts;
 };
@@ -52,6 +59,7 @@ FtlPages *ftl_pages_new(guint commit_size, gboolean big_endian, guint32 page_siz
 	pg->big_endian = big_endian;
 	pg->page_size = page_size;
 	pg->data_off = 8 + commit_size;
+	pg->old_format = old_format;
 	return pg;
 }
 
@@ -77,6 +85,50 @@ static guint64 pages_read_num(const FtlPages *pg, const guchar *p, guint n)
 	return v;
 }
 
+/* Walks the headers of the page's size data bytes as kbuffer will (its
+ * translate_data(): a padding's length is its 32-bit word, a type-0
+ * record's its word less 4, rounded up to 4; the offsets are 32-bit) and
+ * finds the first step that does not go forward: kbuffer follows it, and
+ * past paddings and time stamps it loops inside kbuffer_next_event() for
+ * ever. Sets pg->halt to the last record kbuffer may return before that
+ * step (the stepping record itself when it is a record), -1 when the page
+ * is sound; FALSE when no record comes before the step. The old format's
+ * paddings end the page and only records step back: ftl_pages_next()'s
+ * order check is enough there. */
+static gboolean pages_walk(FtlPages *pg, const guchar *data, guint32 size)
+{
+	pg->halt = -1;
+	pg->halted = FALSE;
+	if (pg->old_format)
+		return TRUE;
+	gint64 last = -1; /* the last record met */
+	for (guint32 cur = 0; cur < size && size - cur >= 8;) {
+		guint32 hdr = (guint32)pages_read_num(pg, data + cur, 4);
+		guint type = pg->big_endian ? hdr >> 27 : hdr & 31;
+		guint32 word = (guint32)pages_read_num(pg, data + cur + 4, 4);
+		guint32 next;
+		if (type == 0)
+			next = cur + 8 + ((word - 4 + 3) & ~3u);
+		else if (type <= 28)
+			next = cur + 4 + type * 4;
+		else if (type == 29)
+			next = cur + 4 + word;
+		else
+			next = cur + 8;
+		if (next <= cur) { /* a time stamp always steps 8 */
+			pg->halt = type <= 28 ? (gint64)cur : last;
+			g_snprintf(pg->why_halt, sizeof pg->why_halt,
+				   "the %s at data offset %u has a length that leads back to %u",
+				   type <= 28 ? "event" : "padding", cur, next);
+			return pg->halt >= 0;
+		}
+		if (type <= 28)
+			last = cur;
+		cur = next;
+	}
+	return TRUE;
+}
+
 FtlPageStatus ftl_pages_load(FtlPages *pg, const guchar *page, char *why, gsize why_len)
 {
 	pg->committed = 0;
@@ -98,14 +150,20 @@ FtlPageStatus ftl_pages_load(FtlPages *pg, const guchar *page, char *why, gsize 
 			   pg->page_ts);
 		return FTL_PAGE_BAD;
 	}
+	if (!pages_walk(pg, page + pg->data_off, (guint32)size)) {
+		g_snprintf(why, why_len, "%s; the page is skipped", pg->why_halt);
+		return FTL_PAGE_BAD;
+	}
 	/* kbuffer takes a non-const page but only reads it */
-	/* VALIDATED: the commit size is checked against the page above; the page has
-	 * FTL_PAGES_SLACK bytes past its end for kbuffer's header reads */
+	/* VALIDATED: the commit size is checked against the page above, its walk
+	 * (pages_walk: kbuffer is never asked past a step that goes back); the page
+	 * has FTL_PAGES_SLACK bytes past its end for kbuffer's header reads */
 	if (kbuffer_load_subbuffer(pg->kb, (void *)page) < 0) {
 		g_snprintf(why, why_len, "kbuffer cannot load it");
 		return FTL_PAGE_BAD;
 	}
 	pg->committed = (guint32)size;
+	pg->next_off = 0;
 	/* VALIDATED: a getter of the loaded page */
 	pg->missed = kbuffer_missed_events(pg->kb);
 	return FTL_PAGE_OK;
@@ -124,6 +182,12 @@ gint64 ftl_pages_missed(const FtlPages *pg)
 gboolean ftl_pages_next(FtlPages *pg, FtlPageRecord *rec, char *why, gsize why_len)
 {
 	*why = 0;
+	if (pg->halted) {
+		g_snprintf(why, why_len, "%s; the rest of the page is skipped", pg->why_halt);
+		pg->halted = FALSE;
+		pg->committed = 0;
+		return FALSE;
+	}
 	if (!pg->committed)
 		return FALSE;
 	unsigned long long ts;
@@ -145,6 +209,18 @@ gboolean ftl_pages_next(FtlPages *pg, FtlPageRecord *rec, char *why, gsize why_l
 		pg->committed = 0;
 		return FALSE;
 	}
+	if (off < pg->next_off) {
+		/* kbuffer steps from one record to the next by a length the page
+		 * gives (a padding record's 32 bits): one that wraps its index
+		 * around took it back to a record it had read, for ever */
+		g_snprintf(why, why_len,
+			   "event at data offset %d lies before the end of the one read before it "
+			   "(%d); the rest of the page is skipped",
+			   off, pg->next_off);
+		pg->committed = 0;
+		return FALSE;
+	}
+	pg->next_off = off + csize;
 	if (ts > (guint64)G_MAXINT64) {
 		g_snprintf(why, why_len,
 			   "event at data offset %d has timestamp %llu, beyond any clock; the rest "
@@ -157,7 +233,12 @@ gboolean ftl_pages_next(FtlPages *pg, FtlPageRecord *rec, char *why, gsize why_l
 	rec->data = data;
 	rec->size = (guint32)esize;
 	rec->offset = pg->data_off + (guint32)off;
-	/* VALIDATED: moves past a record checked above to lie within the committed bytes */
+	if (off == pg->halt) {
+		pg->halted = TRUE; /* the next step would not end */
+		return TRUE;
+	}
+	/* VALIDATED: moves past a record checked above to lie within the committed bytes,
+	 * never from the record before a step that goes back (pg->halt) */
 	kbuffer_next_event(pg->kb, NULL);
 	return TRUE;
 }

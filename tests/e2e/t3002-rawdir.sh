@@ -23,7 +23,7 @@ make_tmpdir
 V=$FTL_TESTDATA/vm/raw
 [ -d "$V/raw" ] || skip_all "rig fixture $V/raw missing"
 R=$FTL_REAL_DATA/raw
-plan 34
+plan 37
 
 norm() {
 	awk '{ t = $1; split(t, p, "."); ns = p[2] + 0; us = int((ns + 500) / 1000); s = p[1]
@@ -264,6 +264,46 @@ rm "$T/bad/events/header_page"
 rc=$(run_bad)
 check "trace_pipe_raw without header_page: exit 1, one error naming the directory" \
 	'[ $rc -eq 1 ] && [ $(wc -l <"$T/out") -eq 1 ] && grep -q "no events/header_page" "$T/out"'
+# A step of the page's walk that does not go forward: kbuffer follows a
+# padding's 32-bit length, or a type-0 event's, wherever it leads, and past
+# paddings it loops inside kbuffer_next_event() (found by fuzz-rawdir:
+# regress/rawdir/padding-leads-back-*). HDR WORD written over CPU 0's Nth
+# event header of its first page.
+doctor_walk() { # N HDR WORD
+	python3 - "$T/bad/per_cpu/cpu0/trace_pipe_raw" "$@" <<'PY'
+import struct, sys
+path, n, hdr, word = sys.argv[1], int(sys.argv[2]), int(sys.argv[3], 0), int(sys.argv[4], 0)
+b = bytearray(open(path, "rb").read())
+i = 16
+for _ in range(n):
+    h = struct.unpack_from("<I", b, i)[0]; t = h & 31
+    if t == 0:
+        i += 8 + ((struct.unpack_from("<I", b, i + 4)[0] - 4 + 3) & ~3)
+    elif t <= 28:
+        i += 4 + t * 4
+    else:
+        i += 8
+struct.pack_into("<II", b, i, hdr, word)
+open(path, "wb").write(b)
+print(i - 16)
+PY
+}
+fresh
+at=$(doctor_walk 3 0x3d 0xfffffffc) # type 29, time delta 1
+timeout 20 "$FTLENS" info "$T/bad" >"$T/out" 2>&1
+rc=$?
+timeout 20 "$FTLENS" info --format json "$T/bad" >"$T/j3" 2>/dev/null
+n3=$(json_get "$T/j3" 'j["events"]')
+check "a padding whose length leads back to itself: no hang, exit 0 (rc $rc)" '[ "$rc" -eq 0 ]'
+check "and the diagnostic names it; the page's records before it are kept" \
+	'grep -q "CPU 0, page 0 (file offset 0): the padding at data offset $at has a length that leads back to $at; the rest of the page is skipped" "$T/out" &&
+	[ "$n3" -gt 3 ]'
+fresh
+at=$(doctor_walk 5 0 0xffffff00)
+timeout 20 "$FTLENS" info "$T/bad" >"$T/out" 2>&1
+rc=$?
+check "an event whose length wraps the page's offset back: no hang, the event named (rc $rc)" \
+	'[ "$rc" -eq 0 ] && grep -q "CPU 0, page 0 (file offset 0): .*event at data offset $at " "$T/out"'
 fresh
 head -c 0 /dev/null >"$T/bad/per_cpu/cpu0/trace_pipe_raw"
 head -c 4096 /dev/urandom >"$T/bad/per_cpu/cpu1/trace_pipe_raw"
