@@ -35,6 +35,8 @@ struct _FtlPages {
 	gint64 halt;
 	gboolean halted;
 	char why_halt[96];
+	gint64 walk_last; /* pages_walk(): the last record of a sound page, -1: none */
+	gint64 halt_prev; /* ... of a page that goes back: the record before halt */
 	gint64 missed;
 	guint64 page_ts;
 };
@@ -85,48 +87,97 @@ static guint64 pages_read_num(const FtlPages *pg, const guchar *p, guint n)
 	return v;
 }
 
-/* Walks the headers of the page's size data bytes as kbuffer will (its
+/* Where kbuffer goes from the header at cur of a page's data (its
  * translate_data(): a padding's length is its 32-bit word, a type-0
- * record's its word less 4, rounded up to 4; the offsets are 32-bit) and
- * finds the first step that does not go forward: kbuffer follows it, and
- * past paddings and time stamps it loops inside kbuffer_next_event() for
- * ever. Sets pg->halt to the last record kbuffer may return before that
- * step (the stepping record itself when it is a record), -1 when the page
- * is sound; FALSE when no record comes before the step. The old format's
- * paddings end the page and only records step back: ftl_pages_next()'s
- * order check is enough there. */
+ * record's its word less 4, rounded up to 4; the offsets are 32-bit), and
+ * the header's type. cur + 8 <= the data's size. */
+static guint32 pages_step(const FtlPages *pg, const guchar *data, guint32 cur, guint *type)
+{
+	guint32 hdr = (guint32)pages_read_num(pg, data + cur, 4);
+	*type = pg->big_endian ? hdr >> 27 : hdr & 31;
+	guint32 word = (guint32)pages_read_num(pg, data + cur + 4, 4);
+	if (*type == 0)
+		return cur + 8 + ((word - 4 + 3) & ~3u);
+	if (*type <= 28)
+		return cur + 4 + *type * 4;
+	if (*type == 29)
+		return cur + 4 + word;
+	return cur + 8; /* a time stamp */
+}
+
+/* Whether kbuffer_next_event(), arriving at pos, ends: past paddings and
+ * time stamps it reaches a record or the end of the data, or else it goes
+ * round for ever. */
+static gboolean pages_chain_ends(const FtlPages *pg, const guchar *data, guint32 size, guint32 pos)
+{
+	/* more steps than headers fit in the page: round and round */
+	for (guint32 steps = 0; steps <= size / 4 + 1; steps++) {
+		guint type;
+		if (pos >= size || size - pos < 8)
+			return TRUE;
+		guint32 next = pages_step(pg, data, pos, &type);
+		if (type <= 28)
+			return TRUE;
+		pos = next;
+	}
+	return FALSE;
+}
+
+/* Walks the headers of the page's size data bytes as kbuffer will and
+ * finds the first step that does not go forward, which kbuffer follows:
+ * landing on a record it reads the page again, and when paddings and time
+ * stamps take it round, it loops inside kbuffer_next_event() for ever.
+ * Sets pg->halt to the last record to read before that step (the stepping
+ * record itself when it is a record), -1 when the page is sound; FALSE
+ * when no record comes before the step. pg->halt_prev is the last record
+ * kbuffer may step past (libtracecmd's reader steps past each record it
+ * returns): halt itself when the step's chain ends, else the record before
+ * it. The old format's paddings end the page and only records step back:
+ * ftl_pages_next()'s order check is enough there. */
 static gboolean pages_walk(FtlPages *pg, const guchar *data, guint32 size)
 {
-	pg->halt = -1;
+	pg->halt = pg->halt_prev = -1;
 	pg->halted = FALSE;
+	pg->walk_last = -1;
 	if (pg->old_format)
 		return TRUE;
-	gint64 last = -1; /* the last record met */
+	gint64 last = -1, prev = -1; /* the last record met, the one before it */
 	for (guint32 cur = 0; cur < size && size - cur >= 8;) {
-		guint32 hdr = (guint32)pages_read_num(pg, data + cur, 4);
-		guint type = pg->big_endian ? hdr >> 27 : hdr & 31;
-		guint32 word = (guint32)pages_read_num(pg, data + cur + 4, 4);
-		guint32 next;
-		if (type == 0)
-			next = cur + 8 + ((word - 4 + 3) & ~3u);
-		else if (type <= 28)
-			next = cur + 4 + type * 4;
-		else if (type == 29)
-			next = cur + 4 + word;
-		else
-			next = cur + 8;
+		guint type;
+		guint32 next = pages_step(pg, data, cur, &type);
 		if (next <= cur) { /* a time stamp always steps 8 */
 			pg->halt = type <= 28 ? (gint64)cur : last;
+			if (pages_chain_ends(pg, data, size, next))
+				pg->halt_prev = pg->halt;
+			else
+				pg->halt_prev = type <= 28 ? last : prev;
 			g_snprintf(pg->why_halt, sizeof pg->why_halt,
-				   "the %s at data offset %u has a length that leads back to %u",
+				   "the %s at data offset %u leads back to %u",
 				   type <= 28 ? "event" : "padding", cur, next);
 			return pg->halt >= 0;
 		}
-		if (type <= 28)
+		if (type <= 28) {
+			prev = last;
 			last = cur;
+		}
 		cur = next;
 	}
+	pg->walk_last = last;
 	return TRUE;
+}
+
+gboolean ftl_pages_check(FtlPages *pg, const guchar *page, gint64 *last, char *why, gsize why_len)
+{
+	*why = 0;
+	guint64 size = pages_read_num(pg, page + 8, pg->commit_size) & PAGES_COMMIT_MASK;
+	size = MIN(size, (guint64)(pg->page_size - pg->data_off));
+	if (pages_walk(pg, page + pg->data_off, (guint32)size) && pg->halt < 0) {
+		*last = pg->walk_last;
+		return TRUE;
+	}
+	*last = pg->halt_prev;
+	g_snprintf(why, why_len, "%s", pg->why_halt);
+	return FALSE;
 }
 
 FtlPageStatus ftl_pages_load(FtlPages *pg, const guchar *page, char *why, gsize why_len)

@@ -48,4 +48,14 @@ gint64 ftl_pages_missed(const FtlPages *pg);
  * set (nonempty) when damage ends the page early. */
 gboolean ftl_pages_next(FtlPages *pg, FtlPageRecord *rec, char *why, gsize why_len);
 
+/* For a reader that gives pages to kbuffer itself (libtracecmd's, which
+ * steps kbuffer past each record as it reads it): page (page_size bytes)
+ * walked as ftl_pages_load() walks it, whose step that goes back would loop
+ * kbuffer for ever. TRUE when kbuffer may read all of it, *last its last
+ * record's data offset (-1: none). FALSE, with why (of why_len bytes)
+ * saying where, when the reader must stop after the record at data offset
+ * *last, the last one whose step is sound (-1: after the records of the
+ * pages before). */
+gboolean ftl_pages_check(FtlPages *pg, const guchar *page, gint64 *last, char *why, gsize why_len);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(FtlPages, ftl_pages_free)

@@ -18,7 +18,9 @@
  *   compression);
  * - tracecmd_read_data: VALIDATED, only the CPU-table entries the layout
  *   (tracedat-layout.c, ftlens's own reading) found data for, below
- *   tracecmd_cpus(); latency buffers refused (tracedat_use_tracecmd);
+ *   tracecmd_cpus(); latency buffers refused (tracedat_use_tracecmd); an
+ *   uncompressed CPU's pages walked first, and never read past the record
+ *   whose step would loop kbuffer (tracedat_walk_cpu);
  * - tracecmd_buffer_instances/_name, tracecmd_get_cpustats/_trace_clock,
  *   tracecmd_cpus, tep_get_cpus/_header_page_size, tep_is_old_format,
  *   tracecmd_get_tep: VALIDATED, getters of what the GUARDED open and
@@ -31,13 +33,16 @@
 
 #include "parse/tracedat.h"
 
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <event-parse.h>
 #include <trace-cmd.h>
 
+#include "parse/pages.h"
 #include "parse/tep.h"
 #include "parse/tracecmd-guard.h"
 #include "parse/tracedat-layout.h"
@@ -131,6 +136,12 @@ typedef struct {
 	struct tep_record **heads; /* the next record of each CPU, NULL when drained */
 	gboolean *drained;
 	guint64 *next_off; /* past the file offset of each CPU's last record (0: none) */
+	/* per CPU, where libtracecmd must stop (tracedat_walk_cpu): after the
+	 * record at stop_at (0: before any; G_MAXUINT64: never), saying
+	 * stop_why */
+	guint64 *stop_at;
+	char **stop_why;
+	gboolean *stop_now;
 	int page_size;	   /* the file header's ring-buffer page size */
 	gint64 data_start; /* where a page's events start: after its header */
 } TracedatSource;
@@ -411,31 +422,39 @@ static gboolean tracedat_read_again(const TracedatSource *ts, gint c, const stru
 
 static struct tep_record *tracedat_tracecmd_read(TracedatSource *ts, gint c)
 {
-	struct tep_record *r;
-	/* a timestamp past INT64_MAX is no clock's (ftlens's page reader
-	 * skips it too): the record is left out, the CPU read on */
-	while ((r = tracecmd_read_data(ts->handle, c)) && r->ts > (unsigned long long)G_MAXINT64 &&
-	       !tracedat_read_again(ts, c, r)) {
+	for (;;) {
+		if (ts->stop_now[c]) {
+			/* the next step would loop kbuffer for ever (tracedat_walk_cpu) */
+			tracedat_bad_record(ts, c, "%s", ts->stop_why[c]);
+			g_clear_pointer(&ts->stop_why[c], g_free);
+			ts->stop_now[c] = FALSE;
+			return NULL;
+		}
+		struct tep_record *r = tracecmd_read_data(ts->handle, c);
+		if (!r)
+			return NULL;
+		if (tracedat_read_again(ts, c, r)) {
+			tracedat_bad_record(
+				ts, c,
+				"CPU %d, file offset %llu: libtracecmd reads a page again "
+				"(the last record was at %" G_GUINT64_FORMAT
+				"); the rest of the CPU is skipped",
+				c, (unsigned long long)r->offset, ts->next_off[c] - 1);
+			tracedat_record_free(r);
+			return NULL;
+		}
+		ts->next_off[c] = (guint64)r->offset + 1;
+		ts->stop_now[c] = r->offset == ts->stop_at[c];
+		if (r->ts <= (unsigned long long)G_MAXINT64)
+			return r;
+		/* a timestamp past INT64_MAX is no clock's (ftlens's page reader
+		 * skips it too): the record is left out, the CPU read on */
 		tracedat_bad_record(ts, c,
 				    "CPU %d, file offset %llu: an event with timestamp %llu, beyond "
 				    "any clock, is skipped",
 				    c, (unsigned long long)r->offset, (unsigned long long)r->ts);
-		ts->next_off[c] = (guint64)r->offset + 1;
 		tracedat_record_free(r);
 	}
-	if (!r)
-		return NULL;
-	if (tracedat_read_again(ts, c, r)) {
-		tracedat_bad_record(ts, c,
-				    "CPU %d, file offset %llu: libtracecmd reads a page again (the "
-				    "last record was at %" G_GUINT64_FORMAT
-				    "); the rest of the CPU is skipped",
-				    c, (unsigned long long)r->offset, ts->next_off[c] - 1);
-		tracedat_record_free(r);
-		return NULL;
-	}
-	ts->next_off[c] = (guint64)r->offset + 1;
-	return r;
 }
 
 static struct tep_record *tracedat_tracecmd_next(TracedatSource *ts)
@@ -532,6 +551,11 @@ static void tracedat_free(FtlSource *src)
 	g_free(ts->heads);
 	g_free(ts->drained);
 	g_free(ts->next_off);
+	g_free(ts->stop_at);
+	g_free(ts->stop_now);
+	for (gint c = 0; ts->stop_why && c < ts->n_cpus; c++)
+		g_free(ts->stop_why[c]);
+	g_free(ts->stop_why);
 	if (ts->own_handle)
 		tracecmd_close(ts->handle);
 	tracedat_file_unref(ts->file);
@@ -607,6 +631,38 @@ static TracedatSource *tracedat_source_add(FtlTrace *trace, const char *path, Tr
 	return ts;
 }
 
+/* Walks the pages of CPU data cpu of file fd as kbuffer will
+ * (ftl_pages_check): at the first page whose walk goes back, which would
+ * loop libtracecmd's kbuffer for ever, the CPU is set to end after the last
+ * record before it. Only uncompressed data: ftlens does not read the pages
+ * of the files it leaves to libtracecmd otherwise. */
+static void tracedat_walk_cpu(TracedatSource *ts, int fd, const FtlDatCpu *cpu, FtlPages *pg,
+			      guint32 psize)
+{
+	g_autofree guchar *page = g_malloc(psize);
+	guint64 last_rec = 0; /* the file offset of the last record met, 0: none */
+	for (guint64 at = cpu->offset; cpu->offset + cpu->size - at >= psize; at += psize) {
+		if (pread(fd, page, psize, (off_t)at) != (ssize_t)psize)
+			return;
+		gint64 last;
+		char why[128];
+		/* libtracecmd steps past a record as it reads it, and loads the
+		 * next page when it reads again */
+		gboolean whole = ftl_pages_check(pg, page, &last, why, sizeof why);
+		if (last >= 0)
+			last_rec = at + (guint64)ts->data_start + (guint64)last;
+		if (whole)
+			continue;
+		ts->stop_at[cpu->cpu] = last_rec;
+		ts->stop_now[cpu->cpu] = last_rec == 0;
+		ts->stop_why[cpu->cpu] = g_strdup_printf(
+			"CPU %u, page at file offset %" G_GUINT64_FORMAT
+			": %s; libtracecmd would loop on it, the rest of the CPU is skipped",
+			cpu->cpu, at, why);
+		return;
+	}
+}
+
 /* The slow reader: libtracecmd's records through handle (taken when own),
  * of buffer b of the file's layout. tracecmd_read_data() indexes the
  * handle's per-CPU data without checking it exists: a CPU the file's header
@@ -615,8 +671,8 @@ static TracedatSource *tracedat_source_add(FtlTrace *trace, const char *path, Tr
  * libtracecmd 1.3 (tracecmd_peek_data). Validated here, not guarded: only
  * the table entries ftlens's own reading of the CPU table found data for,
  * below tracecmd_cpus(), are ever read; the others start drained. */
-static void tracedat_use_tracecmd(TracedatSource *ts, struct tracecmd_input *handle,
-				  gboolean own, int page_size, const FtlDatBuffer *b)
+static void tracedat_use_tracecmd(TracedatSource *ts, struct tracecmd_input *handle, gboolean own,
+				  int page_size, const FtlDatBuffer *b, const FtlDatLayout *l)
 {
 	ts->handle = handle;
 	ts->own_handle = own;
@@ -636,6 +692,26 @@ static void tracedat_use_tracecmd(TracedatSource *ts, struct tracecmd_input *han
 		if (cpu->cpu < (guint)ts->n_cpus && cpu->size > 0)
 			ts->drained[cpu->cpu] = FALSE;
 	}
+	ts->stop_at = g_new(guint64, MAX(ts->n_cpus, 1));
+	ts->stop_now = g_new0(gboolean, MAX(ts->n_cpus, 1));
+	ts->stop_why = g_new0(char *, MAX(ts->n_cpus, 1));
+	for (gint c = 0; c < ts->n_cpus; c++)
+		ts->stop_at[c] = G_MAXUINT64;
+	gint commit = (gint)ts->data_start - 8;
+	guint32 psize = b && b->page_size ? b->page_size : (guint32)MAX(page_size, 0);
+	if (!b || b->latency || l->compress != FTL_DAT_COMPRESS_NONE || !psize)
+		return;
+	/* NO FILE DATA: getters of the parsed header */
+	g_autoptr(FtlPages) pg =
+		ftl_pages_new((guint)commit, l->big_endian, psize, tep_is_old_format(ts->tep));
+	int fd = pg ? open(ts->base.path, O_RDONLY | O_CLOEXEC) : -1;
+	for (guint i = 0; fd >= 0 && i < b->cpus->len; i++) {
+		const FtlDatCpu *cpu = &g_array_index(b->cpus, FtlDatCpu, i);
+		if (cpu->cpu < (guint)ts->n_cpus && !ts->drained[cpu->cpu])
+			tracedat_walk_cpu(ts, fd, cpu, pg, psize);
+	}
+	if (fd >= 0)
+		close(fd);
 }
 
 /* The layout's buffer named name ("" for the top one), or NULL. */
@@ -765,7 +841,7 @@ static gboolean tracedat_add_buffers_tracecmd(FtlTrace *trace, const char *path,
 			tracedat_source_add(trace, path, file, TRUE, NULL, cpus, (guint)cpus);
 		ts->cpustats = tracecmd_get_cpustats(handle);
 		tracedat_cpustats_keep(ts);
-		tracedat_use_tracecmd(ts, handle, FALSE, (int)page_size, b);
+		tracedat_use_tracecmd(ts, handle, FALSE, (int)page_size, b, l);
 	}
 	for (int i = 0; i < n; i++) {
 		const char *name = g_ptr_array_index(names, i);
@@ -788,7 +864,7 @@ static gboolean tracedat_add_buffers_tracecmd(FtlTrace *trace, const char *path,
 		}
 		TracedatSource *ts =
 			tracedat_source_add(trace, path, file, FALSE, name, cpus, (guint)cpus);
-		tracedat_use_tracecmd(ts, h, TRUE, (int)page_size, b);
+		tracedat_use_tracecmd(ts, h, TRUE, (int)page_size, b, l);
 	}
 	return TRUE;
 }

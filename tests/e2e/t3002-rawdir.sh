@@ -23,7 +23,7 @@ make_tmpdir
 V=$FTL_TESTDATA/vm/raw
 [ -d "$V/raw" ] || skip_all "rig fixture $V/raw missing"
 R=$FTL_REAL_DATA/raw
-plan 37
+plan 39
 
 norm() {
 	awk '{ t = $1; split(t, p, "."); ns = p[2] + 0; us = int((ns + 500) / 1000); s = p[1]
@@ -296,8 +296,20 @@ timeout 20 "$FTLENS" info --format json "$T/bad" >"$T/j3" 2>/dev/null
 n3=$(json_get "$T/j3" 'j["events"]')
 check "a padding whose length leads back to itself: no hang, exit 0 (rc $rc)" '[ "$rc" -eq 0 ]'
 check "and the diagnostic names it; the page's records before it are kept" \
-	'grep -q "CPU 0, page 0 (file offset 0): the padding at data offset $at has a length that leads back to $at; the rest of the page is skipped" "$T/out" &&
+	'grep -q "CPU 0, page 0 (file offset 0): the padding at data offset $at leads back to $at; the rest of the page is skipped" "$T/out" &&
 	[ "$n3" -gt 3 ]'
+# the same page in a trace.dat: ftlens's page reader and libtracecmd's (the
+# reader of the files ftlens leaves to it), which ftlens walks the pages for
+python3 "$(dirname "$0")/raw2dat.py" "$T/bad/events" "$T/bad.dat" \
+	0:"$T/bad/per_cpu/cpu0/trace_pipe_raw" 1:"$T/bad/per_cpu/cpu1/trace_pipe_raw" || exit 1
+timeout 20 "$FTLENS" info "$T/bad.dat" >"$T/out" 2>&1
+rc=$?
+check "in a trace.dat, ftlens's page reader: no hang, the padding named (rc $rc)" \
+	'[ "$rc" -eq 0 ] && grep -q "the padding at data offset $at leads back to $at; the rest of the page is skipped" "$T/out"'
+FTLENS_TRACEDAT_READER=libtracecmd timeout 20 "$FTLENS" info "$T/bad.dat" >"$T/out" 2>&1
+rc=$?
+check "libtracecmd's reader: no hang, the CPU ends before the page (rc $rc)" \
+	'[ "$rc" -eq 0 ] && grep -q "CPU 0, page at file offset [0-9]*: the padding at data offset $at leads back to $at; libtracecmd would loop on it, the rest of the CPU is skipped" "$T/out"'
 fresh
 at=$(doctor_walk 5 0 0xffffff00)
 timeout 20 "$FTLENS" info "$T/bad" >"$T/out" 2>&1
