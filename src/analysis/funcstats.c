@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/pctl.h"
+#include "util/checked.h"
 #include "util/forkgate.h"
 
 #define ROW_SLAB 1024
@@ -142,9 +143,10 @@ static void funcstats_add(FtlFuncStats *s, const StatCall *call)
 		return;
 	st->timed++;
 	/* a recursive call's time is already inside its outer instance */
+	/* sums of durations from the trace: saturated, never wrapped negative */
 	if (!(call->flags & FTL_CALL_F_RECURSIVE))
-		st->total_ns += call->duration;
-	st->self_ns += call->self;
+		st->total_ns = ftl_sat_add_i64(st->total_ns, call->duration);
+	st->self_ns = ftl_sat_add_i64(st->self_ns, call->self);
 	if (st->min_ns == FTL_TS_NONE || call->duration < st->min_ns)
 		st->min_ns = call->duration;
 	if (st->max_ns == FTL_TS_NONE || call->duration > st->max_ns)
@@ -152,8 +154,9 @@ static void funcstats_add(FtlFuncStats *s, const StatCall *call)
 	if (call->entry_ts != FTL_TS_NONE) {
 		if (st->first_ts == FTL_TS_NONE || call->entry_ts < st->first_ts)
 			st->first_ts = call->entry_ts;
-		if (st->last_ts == FTL_TS_NONE || call->entry_ts + call->duration > st->last_ts)
-			st->last_ts = call->entry_ts + call->duration;
+		gint64 end = ftl_sat_add_i64(call->entry_ts, call->duration);
+		if (st->last_ts == FTL_TS_NONE || end > st->last_ts)
+			st->last_ts = end;
 	}
 	ftl_pctl_store_add(&r->durations, st->timed, st->min_ns, st->max_ns, call->duration);
 }
@@ -258,11 +261,11 @@ static void funcstats_merge(FtlFuncStats *s, FtlFuncStats *part)
 		FtlFuncStat *d = &dst->st;
 		const FtlFuncStat *x = &src->st;
 		funcstats_merge_store(dst, src);
-		d->calls += x->calls;
-		d->flagged += x->flagged;
-		d->timed += x->timed;
-		d->total_ns += x->total_ns;
-		d->self_ns += x->self_ns;
+		d->calls = ftl_sat_add_u64(d->calls, x->calls);
+		d->flagged = ftl_sat_add_u64(d->flagged, x->flagged);
+		d->timed = ftl_sat_add_u64(d->timed, x->timed);
+		d->total_ns = ftl_sat_add_i64(d->total_ns, x->total_ns);
+		d->self_ns = ftl_sat_add_i64(d->self_ns, x->self_ns);
 		d->min_ns = funcstats_min_ts(d->min_ns, x->min_ns);
 		d->max_ns = funcstats_max_ts(d->max_ns, x->max_ns);
 		d->first_ts = funcstats_min_ts(d->first_ts, x->first_ts);
@@ -317,7 +320,7 @@ void ftl_funcstats_feed(FtlFuncStats *s, const FtlEvent *ev)
 	 * "(unknown)" (every view sorts and joins by the name) */
 	const char *func = ev->u.fn.func ? ev->u.fn.func : "(unknown)";
 	StatRow *r = funcstats_row(s, func, ev->cpu, ev->pid);
-	r->st.calls += 1 + ev->u.fn.repeats;
+	r->st.calls = ftl_sat_add_u64(r->st.calls, 1 + (guint64)ev->u.fn.repeats);
 }
 
 void ftl_funcstats_finish(FtlFuncStats *s)

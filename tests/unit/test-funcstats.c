@@ -292,6 +292,26 @@ static void test_threads_same_results(void)
 	}
 }
 
+/* Two calls of 2^62 + 1 ns each (fuzz-rawdir's raw directory held such
+ * durations): their sums saturate at G_MAXINT64, never wrap negative. */
+static void script_huge(FtlCallTree *t)
+{
+	feed_leaf(t, 1, 0, 1, "H", 0, ((gint64)1 << 62) + 1);
+	feed_leaf(t, 2, 0, 1, "H", 0, ((gint64)1 << 62) + 1);
+	feed_leaf(t, 3, 0, 1, "H", 0, ((gint64)1 << 62) + 1);
+}
+
+static void test_huge_durations_saturate(void)
+{
+	g_autoptr(FtlFuncStats) s = stats_of(FTL_FUNCSTATS_BY_FUNC, script_huge);
+	const FtlFuncStat *h = ftl_funcstats_lookup(s, evb_intern("H"));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	CU_ASSERT_EQUAL(h->calls, 3);
+	CU_ASSERT_EQUAL(h->total_ns, G_MAXINT64);
+	CU_ASSERT_EQUAL(h->self_ns, G_MAXINT64);
+	CU_ASSERT(h->last_ts > 0);
+}
+
 static const UnitTest tests[] = {
 	{ "total_self", test_total_self },
 	{ "by_cpu_and_task", test_by_cpu_and_task },
@@ -303,6 +323,7 @@ static const UnitTest tests[] = {
 	{ "untimed_calls", test_untimed_calls },
 	{ "function_tracer_hits", test_function_tracer_hits },
 	{ "threads_same_results", test_threads_same_results },
+	{ "huge_durations_saturate", test_huge_durations_saturate },
 	{ NULL, NULL },
 };
 
