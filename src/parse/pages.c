@@ -90,7 +90,9 @@ static guint64 pages_read_num(const FtlPages *pg, const guchar *p, guint n)
 /* Where kbuffer goes from the header at cur of a page's data (its
  * translate_data(): a padding's length is its 32-bit word, a type-0
  * record's its word less 4, rounded up to 4; the offsets are 32-bit), and
- * the header's type. cur + 8 <= the data's size. */
+ * the header's type. cur lies within the committed bytes; the word after
+ * the header may lie in the FTL_PAGES_SLACK bytes past the page, where
+ * kbuffer reads it too. */
 static guint32 pages_step(const FtlPages *pg, const guchar *data, guint32 cur, guint *type)
 {
 	guint32 hdr = (guint32)pages_read_num(pg, data + cur, 4);
@@ -113,7 +115,7 @@ static gboolean pages_chain_ends(const FtlPages *pg, const guchar *data, guint32
 	/* more steps than headers fit in the page: round and round */
 	for (guint32 steps = 0; steps <= size / 4 + 1; steps++) {
 		guint type;
-		if (pos >= size || size - pos < 8)
+		if (pos >= size)
 			return TRUE;
 		guint32 next = pages_step(pg, data, pos, &type);
 		if (type <= 28)
@@ -142,7 +144,7 @@ static gboolean pages_walk(FtlPages *pg, const guchar *data, guint32 size)
 	if (pg->old_format)
 		return TRUE;
 	gint64 last = -1, prev = -1; /* the last record met, the one before it */
-	for (guint32 cur = 0; cur < size && size - cur >= 8;) {
+	for (guint32 cur = 0; cur < size;) {
 		guint type;
 		guint32 next = pages_step(pg, data, cur, &type);
 		if (next <= cur) { /* a time stamp always steps 8 */

@@ -49,7 +49,8 @@ gint64 ftl_pages_missed(const FtlPages *pg);
 gboolean ftl_pages_next(FtlPages *pg, FtlPageRecord *rec, char *why, gsize why_len);
 
 /* For a reader that gives pages to kbuffer itself (libtracecmd's, which
- * steps kbuffer past each record as it reads it): page (page_size bytes)
+ * steps kbuffer past each record as it reads it): page (page_size bytes,
+ * FTL_PAGES_SLACK readable bytes after it)
  * walked as ftl_pages_load() walks it, whose step that goes back would loop
  * kbuffer for ever. TRUE when kbuffer may read all of it, *last its last
  * record's data offset (-1: none). FALSE, with why (of why_len bytes)

@@ -639,7 +639,7 @@ static TracedatSource *tracedat_source_add(FtlTrace *trace, const char *path, Tr
 static void tracedat_walk_cpu(TracedatSource *ts, int fd, const FtlDatCpu *cpu, FtlPages *pg,
 			      guint32 psize)
 {
-	g_autofree guchar *page = g_malloc(psize);
+	g_autofree guchar *page = g_malloc0((gsize)psize + FTL_PAGES_SLACK);
 	guint64 last_rec = 0; /* the file offset of the last record met, 0: none */
 	for (guint64 at = cpu->offset; cpu->offset + cpu->size - at >= psize; at += psize) {
 		if (pread(fd, page, psize, (off_t)at) != (ssize_t)psize)

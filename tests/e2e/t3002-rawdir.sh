@@ -23,7 +23,7 @@ make_tmpdir
 V=$FTL_TESTDATA/vm/raw
 [ -d "$V/raw" ] || skip_all "rig fixture $V/raw missing"
 R=$FTL_REAL_DATA/raw
-plan 39
+plan 40
 
 norm() {
 	awk '{ t = $1; split(t, p, "."); ns = p[2] + 0; us = int((ns + 500) / 1000); s = p[1]
@@ -310,6 +310,16 @@ FTLENS_TRACEDAT_READER=libtracecmd timeout 20 "$FTLENS" info "$T/bad.dat" >"$T/o
 rc=$?
 check "libtracecmd's reader: no hang, the CPU ends before the page (rc $rc)" \
 	'[ "$rc" -eq 0 ] && grep -q "CPU 0, page at file offset [0-9]*: the padding at data offset $at leads back to $at; libtracecmd would loop on it, the rest of the CPU is skipped" "$T/out"'
+fresh
+# the padding's header the last 4 committed bytes: kbuffer reads its word
+# past the commit all the same
+at=$(doctor_walk 3 0x3d 0xfffffffc)
+python3 -c 'import struct, sys; f = open(sys.argv[1], "r+b"); f.seek(8); f.write(struct.pack("<Q", int(sys.argv[2]) + 4))' \
+	"$T/bad/per_cpu/cpu0/trace_pipe_raw" "$at"
+timeout 20 "$FTLENS" info "$T/bad" >"$T/out" 2>&1
+rc=$?
+check "a padding in the page's last 4 committed bytes leading back: no hang, named (rc $rc)" \
+	'[ "$rc" -eq 0 ] && grep -q "the padding at data offset $at leads back to $at; the rest of the page is skipped" "$T/out"'
 fresh
 at=$(doctor_walk 5 0 0xffffff00)
 timeout 20 "$FTLENS" info "$T/bad" >"$T/out" 2>&1
