@@ -148,6 +148,12 @@ FtlOutput *ftl_output_open_staged(const char *path, const char *stage, const cha
 	}
 	if (!output_refuse_input(path, inputs, error))
 		return NULL;
+	/* what a writer of path killed by SIGKILL left beside it (its temp file
+	 * between the link and the rename), said on stderr */
+	g_autoptr(GString) notes = g_string_new(NULL);
+	ftl_output_staging_sweep(path, notes);
+	for (char *l = notes->str, *nl; (nl = strchr(l, '\n')); l = nl + 1)
+		fprintf(stderr, "ftlens: note: %.*s\n", (int)(nl - l), l);
 	struct stat st;
 	mode_t mode;
 	if (g_stat(path, &st) == 0) {
@@ -177,7 +183,8 @@ FtlOutput *ftl_output_open_staged(const char *path, const char *stage, const cha
 	/* a file system without O_TMPFILE: a named temp file, removed on
 	 * failure and on the stop signals (not on SIGKILL) */
 	g_autofree char *base = g_path_get_basename(path);
-	g_autofree char *name = g_strdup_printf(".%s.XXXXXX", base);
+	/* the pid in the name: ftl_output_staging_sweep() knows whose it was */
+	g_autofree char *name = g_strdup_printf(".%s.ftlens-%d-XXXXXX", base, (int)getpid());
 	char *tmp = g_build_filename(dir, name, NULL);
 	output_install();
 	sigset_t old;
@@ -250,7 +257,7 @@ static gboolean output_link(FtlOutput *o, GError **error)
 	output_install();
 	for (guint i = 0; i < 100 && err == EEXIST; i++) {
 		g_autofree char *name =
-			g_strdup_printf(".%s.%08x", base, g_random_int());
+			g_strdup_printf(".%s.ftlens-%d-%08x", base, (int)getpid(), g_random_int());
 		char *tmp = g_build_filename(dir, name, NULL);
 		sigset_t old;
 		output_block(&old);
@@ -371,9 +378,13 @@ void ftl_output_staging_sweep(const char *path, GString *notes)
 			continue;
 		g_autofree char *dir = g_build_filename(parent, name, NULL);
 		struct stat st;
-		if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+		if (lstat(dir, &st) != 0 || st.st_uid != geteuid() ||
+		    !(S_ISDIR(st.st_mode) || S_ISREG(st.st_mode)))
 			continue; /* not one ftlens made: a symlink is not followed */
-		ftl_output_staging_remove(dir);
+		if (S_ISDIR(st.st_mode))
+			ftl_output_staging_remove(dir);
+		else if (g_unlink(dir) != 0)
+			continue;
 		g_string_append_printf(notes, "removed %s, left by pid %d\n", dir, (int)pid);
 	}
 }

@@ -80,9 +80,10 @@ gboolean ftl_output_write_all(const char *path, const char *const *inputs, const
  * path, or keeps what a writer of path needs until then. Free with g_free()
  * after ftl_output_staging_remove(). */
 char *ftl_output_staging_new(const char *path, GError **error);
-/* Removes the staging directories beside path that writers killed by
- * SIGKILL left: their PID gone, directories (not symlinks) of this user; a
- * line per directory removed goes to notes. */
+/* Removes the staging directories and temp files (".NAME.ftlens-PID-x")
+ * beside path that writers killed by SIGKILL left: their PID gone,
+ * directories and regular files (not symlinks) of this user; a line per
+ * one removed goes to notes. ftl_output_open() does it for its path. */
 void ftl_output_staging_sweep(const char *path, GString *notes);
 /* Removes a staging directory and everything in it. */
 void ftl_output_staging_remove(const char *dir);

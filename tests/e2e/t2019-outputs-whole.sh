@@ -39,7 +39,7 @@ killed() {
 	kill -s "$1" "$_pid" 2>/dev/null
 	wait "$_pid"
 }
-plan 11
+plan 12
 check "split killed by SIGKILL at 0.3, 0.6, 1 s: each file whole or absent, no temp file" '
 	for d in 0.3 0.6 1; do
 		killed KILL "$T/k$d" $d
@@ -142,6 +142,21 @@ check "oops --extract-trace replaces an existing file whole" '
 	"$FTLENS" oops --extract-trace "$T/dump.txt" "$T/console.log" >/dev/null &&
 	"$FTLENS" info "$T/dump.txt" >/dev/null && ! grep -q "^old" "$T/dump.txt" &&
 	[ -z "$(find "$T" -maxdepth 1 -name ".dump.txt.*")" ]
+'
+# Replacing a file takes a hidden name and a rename (Linux has no atomic
+# replace by link): killed between the two (strace's SIGKILL at the
+# rename), the old file is whole and the hidden one is named for the dead
+# writer, which the next write of the same file removes, saying so.
+check STRACE "a write killed between its link and its rename: the old file whole, the temp swept next time" '
+	echo old >"$T/rep.txt" &&
+	strace -f -qq -o /dev/null -e trace=rename -e inject=rename:signal=KILL:when=1 \
+		"$FTLENS" oops --extract-trace "$T/rep.txt" "$T/console.log" >/dev/null 2>&1
+	[ $? -eq 137 ] && [ "$(cat "$T/rep.txt")" = old ] &&
+	left=$(cd "$T" && ls -A | grep "^\.rep\.txt\.ftlens-[0-9]*-") &&
+	"$FTLENS" oops --extract-trace "$T/rep.txt" "$T/console.log" >/dev/null 2>"$T/err" &&
+	grep -q "note: removed .*/$left, left by pid" "$T/err" &&
+	[ -z "$(cd "$T" && ls -A | grep "^\.rep\.txt")" ] && ! grep -q "^old" "$T/rep.txt" ||
+	{ diag "$(ls -A "$T")"; sed "s/^/# /" "$T/err"; false; }
 '
 check "split onto its own input is refused, the input unchanged" '
 	mkdir -p "$T/self/cpu0" && cp "$T/ref/cpu0/trace" "$T/self/cpu0/trace" &&
