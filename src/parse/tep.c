@@ -510,51 +510,45 @@ static struct tep_format_field *tep_dec_field(struct tep_event *event, const cha
 	return event ? tep_find_field(event, name) : NULL;
 }
 
-/* Where the fixed fields of event's format end (common fields included):
- * libtraceevent's printing trusts a record to hold them, and computes a
- * 12-byte print record's text length as -4 (a 4 GiB memcpy). An array
- * counts from its start only: the kernel sizes kernel_stack's caller[8]
- * by the frames it holds, and print's buf[] has no size. */
-static gint tep_dec_fixed_size(struct tep_event *event)
+/* A field larger or further than any record: a page holds the record, and no
+ * ring-buffer sub-buffer is larger than 1 MiB. */
+#define TEP_LIB_FIELD_MAX (1 << 20)
+
+/* The layout of event's format (common fields included), in one pass:
+ * - info->fixed, where its fixed fields end: libtraceevent's printing
+ *   trusts a record to hold them, and computes a 12-byte print record's
+ *   text length as -4 (a 4 GiB memcpy). An array counts from its start
+ *   only: the kernel sizes kernel_stack's caller[8] by the frames it holds,
+ *   and print's buf[] has no size;
+ * - info->lib_end, what the library's printing reads of a record: every
+ *   field whole, arrays at their declared size (the print format may name
+ *   each element), a trailing "char buf[]" from its offset; info->dynamic
+ *   when a field is a __data_loc/__rel_loc;
+ * - info->lib_bad, the first field of negative offset or size, or past any
+ *   page: the library trusts them and reads anywhere (a char[] of size -1
+ *   is a 4 GiB memcpy), so the event's payload is never given to it. */
+static void tep_dec_layout(TepEventInfo *info, struct tep_event *event)
 {
-	gint end = 0;
 	struct tep_format_field *lists[2] = { event->format.common_fields, event->format.fields };
 	for (guint i = 0; i < G_N_ELEMENTS(lists); i++)
 		for (struct tep_format_field *f = lists[i]; f; f = f->next) {
 			gint size = f->flags & TEP_FIELD_IS_ARRAY ? 0 : f->size;
 			if (f->offset >= 0 && size >= 0 && f->offset <= G_MAXINT - size)
-				end = MAX(end, f->offset + size);
-		}
-	return end;
-}
-
-/* A field larger or further than any record: a page holds the record, and no
- * ring-buffer sub-buffer is larger than 1 MiB. */
-#define TEP_LIB_FIELD_MAX (1 << 20)
-
-/* What libtraceevent's printing reads of a record of event: every field
- * whole, arrays at their declared size (the print format may name each
- * element), a trailing "char buf[]" from its offset. The library trusts
- * offsets and sizes: one negative, or past any page, makes it read anywhere
- * (a char[] of size -1 is a 4 GiB memcpy); such a field is returned, and the
- * event's payload is then never given to the library. */
-static struct tep_format_field *tep_dec_lib_layout(TepEventInfo *info, struct tep_event *event)
-{
-	struct tep_format_field *lists[2] = { event->format.common_fields, event->format.fields };
-	for (guint i = 0; i < G_N_ELEMENTS(lists); i++)
-		for (struct tep_format_field *f = lists[i]; f; f = f->next) {
+				info->fixed = MAX(info->fixed, f->offset + size);
 			if (f->offset < 0 || f->size < 0 || f->offset > TEP_LIB_FIELD_MAX ||
-			    f->size > TEP_LIB_FIELD_MAX)
-				return f;
+			    f->size > TEP_LIB_FIELD_MAX) {
+				if (!info->lib_bad)
+					info->lib_bad = f;
+				continue;
+			}
 			info->lib_end = MAX(info->lib_end, f->offset + f->size);
 			if (f->flags & TEP_FIELD_IS_DYNAMIC)
 				info->dynamic = TRUE;
 		}
-	return NULL;
 }
 
 /* A record of an event whose format the library's printing cannot be
- * given (tep_dec_lib_layout): counted where it is decoded, so every command
+ * given (tep_dec_layout): counted where it is decoded, so every command
  * counts the same. */
 static void tep_dec_lib_refused(FtlTepDecoder *ts, const struct tep_record *r,
 				const TepEventInfo *info)
@@ -589,8 +583,7 @@ static TepEventInfo *tep_dec_event_info(FtlTepDecoder *ts, struct tep_event *eve
 	info->name = ftl_strpool_intern(ts->pool, n);
 	if (event->system)
 		info->system = ftl_strpool_intern(ts->pool, event->system);
-	info->fixed = tep_dec_fixed_size(event);
-	info->lib_bad = tep_dec_lib_layout(info, event);
+	tep_dec_layout(info, event);
 	gboolean ftrace = g_strcmp0(event->system, "ftrace") == 0;
 #define F(i, s) (info->f[i] = tep_dec_field(event, s))
 	if (ftrace && strcmp(n, "function") == 0) {
@@ -671,6 +664,26 @@ static gint32 tep_dec_i32(struct tep_record *r, struct tep_format_field *f, gint
 	return tep_dec_num(r, f, &v) && v >= G_MININT32 && v <= G_MAXINT32 ? (gint32)v : dflt;
 }
 
+/* Where a __data_loc/__rel_loc field f of r says its data is, as the
+ * library reads it: the low 16 bits of the field the offset (from the
+ * record's start, or from the field's end when relative), the next 16 the
+ * length. FALSE when f is not a field of 1-8 bytes inside the record. The
+ * data itself is not checked. */
+static gboolean tep_dec_loc(const struct tep_record *r, struct tep_format_field *f, gint64 *start,
+			    gint64 *len)
+{
+	unsigned long long loc;
+	if (f->offset < 0 || f->size < 1 || f->size > 8 || f->offset + f->size > r->size ||
+	    /* VALIDATED: size 1-8 within the record, checked on the line above */
+	    tep_read_number_field(f, r->data, &loc) != 0)
+		return FALSE;
+	*start = (gint64)(loc & 0xffff);
+	*len = (gint64)((loc >> 16) & 0xffff);
+	if (f->flags & TEP_FIELD_IS_RELATIVE)
+		*start += f->offset + f->size;
+	return TRUE;
+}
+
 /* A string field: fixed char[N], a trailing char[] or a __data_loc/__rel_loc
  * string. Returns its bytes within the record and their length up to the NUL. */
 static const char *tep_dec_str(struct tep_record *r, struct tep_format_field *f, gsize *len)
@@ -679,16 +692,9 @@ static const char *tep_dec_str(struct tep_record *r, struct tep_format_field *f,
 		return NULL;
 	gint64 start = f->offset, size = f->size;
 	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
-		unsigned long long loc;
-		if (f->size != 4 || f->offset + 4 > r->size ||
-		    /* VALIDATED: a 4-byte field inside the record (checked above); the
-		     * location it gives is checked below */
-		    tep_read_number_field(f, r->data, &loc) != 0)
+		/* the location is checked below */
+		if (f->size != 4 || !tep_dec_loc(r, f, &start, &size))
 			return NULL;
-		start = (gint64)(loc & 0xffff);
-		size = (gint64)(loc >> 16);
-		if (f->flags & TEP_FIELD_IS_RELATIVE)
-			start += f->offset + f->size;
 	} else if (size == 0) {
 		size = r->size - start; /* "char buf[]" runs to the end of the record */
 	}
@@ -971,7 +977,7 @@ static struct tep_record *tep_dec_bprint(FtlTepDecoder *ts, const TepEventInfo *
 }
 
 /* How far the library's printing of r may read: its format's fields whole
- * (tep_dec_lib_layout) and the data each __data_loc/__rel_loc field of r
+ * (tep_dec_layout) and the data each __data_loc/__rel_loc field of r
  * points to, wherever the record says (16-bit offset and length). */
 static gint tep_dec_lib_reach(const TepEventInfo *info, const struct tep_record *r)
 {
@@ -979,16 +985,9 @@ static gint tep_dec_lib_reach(const TepEventInfo *info, const struct tep_record 
 	if (!info->dynamic)
 		return end;
 	for (struct tep_format_field *f = info->event->format.fields; f; f = f->next) {
-		unsigned long long loc;
-		if (!(f->flags & TEP_FIELD_IS_DYNAMIC) || f->offset + f->size > r->size ||
-		    f->size < 1 || f->size > 8 ||
-		    /* VALIDATED: size 1-8 within the record, checked on the lines above */
-		    tep_read_number_field(f, r->data, &loc) != 0)
-			continue;
-		gint start = (gint)(loc & 0xffff);
-		if (f->flags & TEP_FIELD_IS_RELATIVE)
-			start += f->offset + f->size;
-		end = MAX(end, start + (gint)((loc >> 16) & 0xffff));
+		gint64 start, len;
+		if ((f->flags & TEP_FIELD_IS_DYNAMIC) && tep_dec_loc(r, f, &start, &len))
+			end = MAX(end, (gint)(start + len));
 	}
 	return end;
 }
