@@ -13,6 +13,7 @@
 
 #include "parse/pages.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 
 #include <kbuffer.h>
@@ -168,11 +169,16 @@ static gboolean pages_walk(FtlPages *pg, const guchar *data, guint32 size)
 	return TRUE;
 }
 
+/* The data bytes page's commit word says it holds (its flag bits off). */
+static guint64 pages_commit_size(const FtlPages *pg, const guchar *page)
+{
+	return pages_read_num(pg, page + 8, pg->commit_size) & PAGES_COMMIT_MASK;
+}
+
 gboolean ftl_pages_check(FtlPages *pg, const guchar *page, gint64 *last, char *why, gsize why_len)
 {
 	*why = 0;
-	guint64 size = pages_read_num(pg, page + 8, pg->commit_size) & PAGES_COMMIT_MASK;
-	size = MIN(size, (guint64)(pg->page_size - pg->data_off));
+	guint64 size = MIN(pages_commit_size(pg, page), (guint64)(pg->page_size - pg->data_off));
 	if (pages_walk(pg, page + pg->data_off, (guint32)size) && pg->halt < 0) {
 		*last = pg->walk_last;
 		return TRUE;
@@ -186,8 +192,7 @@ FtlPageStatus ftl_pages_load(FtlPages *pg, const guchar *page, char *why, gsize 
 {
 	pg->committed = 0;
 	pg->missed = 0;
-	guint64 commit = pages_read_num(pg, page + 8, pg->commit_size);
-	guint64 size = commit & PAGES_COMMIT_MASK;
+	guint64 size = pages_commit_size(pg, page);
 	if (size == 0)
 		return FTL_PAGE_EMPTY;
 	if (size > pg->page_size - pg->data_off) {
@@ -232,14 +237,26 @@ gint64 ftl_pages_missed(const FtlPages *pg)
 	return pg->missed;
 }
 
+/* Ends the loaded page early, saying why (why_len bytes) as format says,
+ * followed by "; the rest of the page is skipped". FALSE. */
+G_GNUC_PRINTF(4, 5)
+static gboolean pages_cut(FtlPages *pg, char *why, gsize why_len, const char *format, ...)
+{
+	va_list ap;
+	va_start(ap, format);
+	g_autofree char *text = g_strdup_vprintf(format, ap);
+	va_end(ap);
+	g_snprintf(why, why_len, "%s; the rest of the page is skipped", text);
+	pg->committed = 0;
+	return FALSE;
+}
+
 gboolean ftl_pages_next(FtlPages *pg, FtlPageRecord *rec, char *why, gsize why_len)
 {
 	*why = 0;
 	if (pg->halted) {
-		g_snprintf(why, why_len, "%s; the rest of the page is skipped", pg->why_halt);
 		pg->halted = FALSE;
-		pg->committed = 0;
-		return FALSE;
+		return pages_cut(pg, why, why_len, "%s", pg->why_halt);
 	}
 	if (!pg->committed)
 		return FALSE;
@@ -254,34 +271,26 @@ gboolean ftl_pages_next(FtlPages *pg, FtlPageRecord *rec, char *why, gsize why_l
 	gint off = kbuffer_curr_index(pg->kb); /* from the start of the data */
 	gint csize = kbuffer_curr_size(pg->kb);
 	gint esize = kbuffer_event_size(pg->kb);
-	if (off < 0 || csize <= 0 || esize < 0 || esize > csize || (guint64)off + (guint64)csize > pg->committed) {
-		g_snprintf(why, why_len,
-			   "event at data offset %d runs past the page's %u committed bytes; the "
-			   "rest of the page is skipped",
-			   off, pg->committed);
-		pg->committed = 0;
-		return FALSE;
-	}
-	if (off < pg->next_off) {
-		/* kbuffer steps from one record to the next by a length the page
-		 * gives (a padding record's 32 bits): one that wraps its index
-		 * around took it back to a record it had read, for ever */
-		g_snprintf(why, why_len,
-			   "event at data offset %d lies before the end of the one read before it "
-			   "(%d); the rest of the page is skipped",
-			   off, pg->next_off);
-		pg->committed = 0;
-		return FALSE;
-	}
+	if (off < 0 || csize <= 0 || esize < 0 || esize > csize ||
+	    (guint64)off + (guint64)csize > pg->committed)
+		return pages_cut(pg, why, why_len,
+				 "event at data offset %d runs past the page's %u committed bytes",
+				 off, pg->committed);
+	if (off < pg->next_off)
+		/* a record that steps back (its length wraps kbuffer's 32-bit
+		 * offset): kbuffer reads the page again from there, for ever. The
+		 * walk stops the new format's pages before; the old format's are
+		 * caught here */
+		return pages_cut(
+			pg, why, why_len,
+			"event at data offset %d lies before the end of the one read before "
+			"it (%d)",
+			off, pg->next_off);
 	pg->next_off = off + csize;
-	if (ts > (guint64)G_MAXINT64) {
-		g_snprintf(why, why_len,
-			   "event at data offset %d has timestamp %llu, beyond any clock; the rest "
-			   "of the page is skipped",
-			   off, ts);
-		pg->committed = 0;
-		return FALSE;
-	}
+	if (ts > (guint64)G_MAXINT64)
+		return pages_cut(pg, why, why_len,
+				 "event at data offset %d has timestamp %llu, beyond any clock",
+				 off, ts);
 	rec->ts = ts;
 	rec->data = data;
 	rec->size = (guint32)esize;
