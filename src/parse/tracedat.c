@@ -136,12 +136,10 @@ typedef struct {
 	struct tep_record **heads; /* the next record of each CPU, NULL when drained */
 	gboolean *drained;
 	guint64 *next_off; /* past the file offset of each CPU's last record (0: none) */
-	/* per CPU, where libtracecmd must stop (tracedat_walk_cpu): after the
-	 * record at stop_at (0: before any; G_MAXUINT64: never), saying
-	 * stop_why */
-	guint64 *stop_at;
+	/* per CPU, where libtracecmd must stop (tracedat_walk_cpu), when
+	 * stop_why says why (NULL: never): once next_off reaches stop_next */
+	guint64 *stop_next;
 	char **stop_why;
-	gboolean *stop_now;
 	int page_size;	   /* the file header's ring-buffer page size */
 	gint64 data_start; /* where a page's events start: after its header */
 } TracedatSource;
@@ -423,11 +421,10 @@ static gboolean tracedat_read_again(const TracedatSource *ts, gint c, const stru
 static struct tep_record *tracedat_tracecmd_read(TracedatSource *ts, gint c)
 {
 	for (;;) {
-		if (ts->stop_now[c]) {
+		if (ts->stop_why[c] && ts->next_off[c] == ts->stop_next[c]) {
 			/* the next step would loop kbuffer for ever (tracedat_walk_cpu) */
 			tracedat_bad_record(ts, c, "%s", ts->stop_why[c]);
 			g_clear_pointer(&ts->stop_why[c], g_free);
-			ts->stop_now[c] = FALSE;
 			return NULL;
 		}
 		struct tep_record *r = tracecmd_read_data(ts->handle, c);
@@ -444,7 +441,6 @@ static struct tep_record *tracedat_tracecmd_read(TracedatSource *ts, gint c)
 			return NULL;
 		}
 		ts->next_off[c] = (guint64)r->offset + 1;
-		ts->stop_now[c] = r->offset == ts->stop_at[c];
 		if (r->ts <= (unsigned long long)G_MAXINT64)
 			return r;
 		/* a timestamp past INT64_MAX is no clock's (ftlens's page reader
@@ -551,8 +547,7 @@ static void tracedat_free(FtlSource *src)
 	g_free(ts->heads);
 	g_free(ts->drained);
 	g_free(ts->next_off);
-	g_free(ts->stop_at);
-	g_free(ts->stop_now);
+	g_free(ts->stop_next);
 	for (gint c = 0; ts->stop_why && c < ts->n_cpus; c++)
 		g_free(ts->stop_why[c]);
 	g_free(ts->stop_why);
@@ -653,8 +648,7 @@ static void tracedat_walk_cpu(TracedatSource *ts, int fd, const FtlDatCpu *cpu, 
 			last_rec = at + (guint64)ts->data_start + (guint64)last;
 		if (whole)
 			continue;
-		ts->stop_at[cpu->cpu] = last_rec;
-		ts->stop_now[cpu->cpu] = last_rec == 0;
+		ts->stop_next[cpu->cpu] = last_rec ? last_rec + 1 : 0; /* next_off's value */
 		ts->stop_why[cpu->cpu] = g_strdup_printf(
 			"CPU %u, page at file offset %" G_GUINT64_FORMAT
 			": %s; libtracecmd would loop on it, the rest of the CPU is skipped",
@@ -692,11 +686,8 @@ static void tracedat_use_tracecmd(TracedatSource *ts, struct tracecmd_input *han
 		if (cpu->cpu < (guint)ts->n_cpus && cpu->size > 0)
 			ts->drained[cpu->cpu] = FALSE;
 	}
-	ts->stop_at = g_new(guint64, MAX(ts->n_cpus, 1));
-	ts->stop_now = g_new0(gboolean, MAX(ts->n_cpus, 1));
+	ts->stop_next = g_new0(guint64, MAX(ts->n_cpus, 1));
 	ts->stop_why = g_new0(char *, MAX(ts->n_cpus, 1));
-	for (gint c = 0; c < ts->n_cpus; c++)
-		ts->stop_at[c] = G_MAXUINT64;
 	gint commit = (gint)ts->data_start - 8;
 	guint32 psize = b && b->page_size ? b->page_size : (guint32)MAX(page_size, 0);
 	if (!b || b->latency || l->compress != FTL_DAT_COMPRESS_NONE || !psize)
