@@ -314,12 +314,17 @@ gboolean ftl_output_commit(FtlOutput *o, GError **error)
 	o->committed = TRUE;
 	/* the name itself lasts once the directory is on disk */
 	g_autofree char *dir = g_path_get_dirname(o->path);
+	ftl_output_sync_dir(dir);
+	return TRUE;
+}
+
+void ftl_output_sync_dir(const char *dir)
+{
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd >= 0) {
 		fsync(dfd);
 		close(dfd);
 	}
-	return TRUE;
 }
 
 void ftl_output_block_stops(sigset_t *old)

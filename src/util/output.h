@@ -54,6 +54,10 @@ gboolean ftl_output_commit(FtlOutput *o, GError **error);
  * place whole (path is on the temp file's file system). Errors name path. */
 gboolean ftl_output_commit_at(FtlOutput *o, const char *path, GError **error);
 
+/* fsyncs directory dir, so that a name made or renamed in it lasts (a
+ * failure is not told: the name is there, only maybe not yet on disk). */
+void ftl_output_sync_dir(const char *dir);
+
 /* Blocks the stop signals the writer handles (SIGINT, SIGTERM, SIGHUP),
  * for a commit of several files a signal must not cut in two; they are
  * taken when sigprocmask(SIG_SETMASK, old, NULL) restores the mask. */

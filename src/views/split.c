@@ -7,12 +7,10 @@
 #include "views/split.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "model/source.h"
 #include "util/checked.h"
@@ -324,16 +322,10 @@ static gboolean split_commit_tree(FtlSplit *s, const char *top, GError **error)
 		ok = split_io_error(error, top, "cannot rename the written directory into place",
 				    err);
 	}
-	if (ok) {
-		/* the rename lasts once the parent is on disk */
-		int dfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (dfd >= 0) {
-			fsync(dfd);
-			close(dfd);
-		}
-	} else if (tree) {
+	if (ok)
+		ftl_output_sync_dir(parent); /* the rename lasts once the parent is on disk */
+	else if (tree)
 		ftl_output_staging_remove(tree);
-	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return ok;
 }
