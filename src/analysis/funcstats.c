@@ -53,7 +53,8 @@ typedef struct {
 
 struct _FtlFuncStats {
 	FtlFuncStatsKey key;
-	StatWorkers *workers; /* NULL: calls are added on the caller's thread */
+	StatWorkers *workers; /* NULL: calls are added on the caller's thread, */
+	StatBatch *local;     /* a batch at a time */
 	GHashTable *rows; /* key struct (func, cpu, pid) -> StatRow* (key is &row->st) */
 	GPtrArray *sorted;
 	/* rows are carved from slabs of ROW_SLAB: one malloc per row would add
@@ -100,6 +101,7 @@ void ftl_funcstats_free(FtlFuncStats *s)
 	if (!s)
 		return;
 	funcstats_workers_end(s, FALSE);
+	g_free(s->local);
 	g_hash_table_destroy(s->rows);
 	g_ptr_array_unref(s->slabs);
 	if (s->sorted)
@@ -107,12 +109,20 @@ void ftl_funcstats_free(FtlFuncStats *s)
 	g_free(s);
 }
 
+/* The key of a call's row, and the slot of the row cache it is kept in. */
+static inline StatRow **funcstats_slot(FtlFuncStats *s, FtlFuncStat *probe, const char *func,
+				       gint32 cpu, gint32 pid)
+{
+	*probe = (FtlFuncStat){ .func = func,
+				.cpu = s->key == FTL_FUNCSTATS_BY_CPU ? cpu : -1,
+				.pid = s->key == FTL_FUNCSTATS_BY_TASK ? pid : -1 };
+	return &s->cache[(funcstats_hash(probe) * 2654435769u) >> (32 - ROW_CACHE_BITS)];
+}
+
 static StatRow *funcstats_row(FtlFuncStats *s, const char *func, gint32 cpu, gint32 pid)
 {
-	FtlFuncStat probe = { .func = func,
-			      .cpu = s->key == FTL_FUNCSTATS_BY_CPU ? cpu : -1,
-			      .pid = s->key == FTL_FUNCSTATS_BY_TASK ? pid : -1 };
-	StatRow **slot = &s->cache[(funcstats_hash(&probe) * 2654435769u) >> (32 - ROW_CACHE_BITS)];
+	FtlFuncStat probe;
+	StatRow **slot = funcstats_slot(s, &probe, func, cpu, pid);
 	if (*slot && funcstats_equal(&(*slot)->st, &probe))
 		return *slot;
 	StatRow *r = g_hash_table_lookup(s->rows, &probe);
@@ -131,10 +141,9 @@ static StatRow *funcstats_row(FtlFuncStats *s, const char *func, gint32 cpu, gin
 	return r;
 }
 
-/* Adds one finished call to s's rows, on whichever thread owns s. */
-static void funcstats_add(FtlFuncStats *s, const StatCall *call)
+/* Adds one finished call to its row r, on whichever thread owns the row. */
+static void funcstats_add_row(StatRow *r, const StatCall *call)
 {
-	StatRow *r = funcstats_row(s, call->func, call->cpu, call->pid);
 	FtlFuncStat *st = &r->st;
 	st->calls++;
 	if (call->flags & (FTL_CALL_F_ORPHAN | FTL_CALL_F_OPEN | FTL_CALL_F_REPAIRED))
@@ -161,14 +170,59 @@ static void funcstats_add(FtlFuncStats *s, const StatCall *call)
 	ftl_pctl_store_add(&r->durations, st->timed, st->min_ns, st->max_ns, call->duration);
 }
 
+/* How far ahead of the call being added its row is fetched (through the
+ * row cache), found, and the histogram bucket it will count fetched; a ring
+ * holds the rows found and not yet added to. */
+#define AHEAD_ROW    24
+#define AHEAD_FIND   16
+#define AHEAD_BUCKET 8
+#define AHEAD_RING   32 /* a power of two above AHEAD_FIND */
+
+/* Fetches the row a call will be added to, when the row cache names it. */
+static inline void funcstats_prefetch_row(FtlFuncStats *s, const StatCall *call)
+{
+	FtlFuncStat probe;
+	__builtin_prefetch(*funcstats_slot(s, &probe, call->func, call->cpu, call->pid));
+}
+
+/* Adds a batch of calls to s, as adding them one by one in order would. A worker
+ * is bound by cache misses, not instructions: the rows of thousands of
+ * functions and their histograms are all over memory, and each call touches
+ * a row, a histogram's header and one of its buckets, each a miss that
+ * depends on the one before. So the calls are added in a pipeline: the row
+ * of a call further on is fetched, a nearer one's row is found and its
+ * histogram's header fetched, a nearer one's bucket fetched. */
+static void funcstats_add_batch(FtlFuncStats *s, const StatCall *call, guint n)
+{
+	G_STATIC_ASSERT(AHEAD_RING > AHEAD_FIND && (AHEAD_RING & (AHEAD_RING - 1)) == 0);
+	StatRow *ring[AHEAD_RING];
+	for (guint i = 0; i < MIN(n, AHEAD_FIND); i++)
+		ring[i] = funcstats_row(s, call[i].func, call[i].cpu, call[i].pid);
+	for (guint i = 0; i < n; i++) {
+		if (i + AHEAD_ROW < n)
+			funcstats_prefetch_row(s, &call[i + AHEAD_ROW]);
+		if (i + AHEAD_FIND < n) {
+			const StatCall *c = &call[i + AHEAD_FIND];
+			StatRow *r = funcstats_row(s, c->func, c->cpu, c->pid);
+			ring[(i + AHEAD_FIND) % AHEAD_RING] = r;
+			ftl_pctl_store_prefetch(&r->durations, r->st.timed, FTL_TS_NONE);
+		}
+		if (i + AHEAD_BUCKET < n) {
+			const StatRow *r = ring[(i + AHEAD_BUCKET) % AHEAD_RING];
+			ftl_pctl_store_prefetch(&r->durations, r->st.timed,
+						call[i + AHEAD_BUCKET].duration);
+		}
+		funcstats_add_row(ring[i % AHEAD_RING], &call[i]);
+	}
+}
+
 static void funcstats_worker(gpointer data, gpointer user_data)
 {
 	StatBatch *b = data;
 	StatWorkers *w = user_data;
 	FtlFuncStats *part = g_async_queue_pop(w->idle_parts);
 	ftl_fork_gate_enter();
-	for (guint i = 0; i < b->n; i++)
-		funcstats_add(part, &b->call[i]);
+	funcstats_add_batch(part, b->call, b->n);
 	ftl_fork_gate_leave();
 	g_async_queue_push(w->idle_parts, part);
 	b->n = 0;
@@ -215,7 +269,15 @@ void ftl_funcstats_add_call(const FtlCall *call, gpointer data)
 		       .self = call->self };
 	StatWorkers *w = s->workers;
 	if (!w) {
-		funcstats_add(s, &c);
+		if (!s->local) {
+			s->local = g_new(StatBatch, 1);
+			s->local->n = 0;
+		}
+		s->local->call[s->local->n++] = c;
+		if (s->local->n == BATCH_CALLS) {
+			funcstats_add_batch(s, s->local->call, s->local->n);
+			s->local->n = 0;
+		}
 		return;
 	}
 	if (!w->fill)
@@ -325,6 +387,10 @@ void ftl_funcstats_feed(FtlFuncStats *s, const FtlEvent *ev)
 
 void ftl_funcstats_finish(FtlFuncStats *s)
 {
+	if (s->local) {
+		funcstats_add_batch(s, s->local->call, s->local->n);
+		g_clear_pointer(&s->local, g_free);
+	}
 	funcstats_workers_end(s, TRUE);
 	GHashTableIter it;
 	gpointer v;

@@ -81,6 +81,20 @@ static void pctl_hist_add(FtlPctlHist **hp, guint b, guint64 n)
 	h->count[b - h->lo] += n;
 }
 
+void ftl_pctl_store_prefetch(const FtlPctlStore *s, guint64 count, gint64 v)
+{
+	if (count <= FTL_PCTL_EXACT_MAX)
+		return; /* no histogram yet */
+	const FtlPctlHist *h = s->hist;
+	if (v == FTL_TS_NONE) {
+		__builtin_prefetch(h, 1);
+		return;
+	}
+	guint b = pctl_bucket(v);
+	if (b >= h->lo && b < (guint)h->lo + h->n)
+		__builtin_prefetch(&h->count[b - h->lo], 1);
+}
+
 void ftl_pctl_store_add(FtlPctlStore *s, guint64 count, gint64 min, gint64 max, gint64 v)
 {
 	/* one value needs no store: it is min (most names of a trace of a

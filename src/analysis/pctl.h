@@ -48,6 +48,10 @@ typedef union {
 	FtlPctlHist *hist;
 } FtlPctlStore;
 
+/* A hint that v is about to be added to s (count being the values it
+ * holds now): fetches the histogram's bucket for it, or with v FTL_TS_NONE
+ * the store's first bytes. Changes nothing. */
+void ftl_pctl_store_prefetch(const FtlPctlStore *s, guint64 count, gint64 v);
 /* Adds v to s, count being the values with v, min and max their extremes
  * (v included). The exact values stay in input order until
  * ftl_pctl_store_sort(): an add costs no search. */

@@ -7,6 +7,7 @@
 
 #include "analysis/funcstats.h"
 #include "analysis/calltree.h"
+#include "analysis/pctl.h"
 #define FTL_CALLTREE_FEED_HELPERS
 #include "evbuild.h"
 #include "unit.h"
@@ -244,6 +245,108 @@ static void threads_calls(FtlFuncStats *s, guint seed, gboolean hits)
 	g_rand_free(rand);
 }
 
+/* What the statistics of one function must say, worked out here from the
+ * calls themselves. */
+typedef struct {
+	guint64 calls, flagged, timed;
+	gint64 total, self, min, max, first, last;
+	GArray *durations;
+} RefRow;
+
+static void ref_row_free(gpointer p)
+{
+	RefRow *r = p;
+	g_array_unref(r->durations);
+	g_free(r);
+}
+
+static gint ref_cmp(gconstpointer a, gconstpointer b)
+{
+	gint64 x = *(const gint64 *)a, y = *(const gint64 *)b;
+	return (x > y) - (x < y);
+}
+
+/* threads_calls()'s calls (without hits), one by one in this test, against
+ * the rows the statistics build in batches on one thread and on workers:
+ * a call counted in another call's row, or a batch's edge lost, shows in
+ * the sums, extremes and exact percentiles. */
+static void test_batches_match_reference(void)
+{
+	g_autoptr(GHashTable) ref =
+		g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, ref_row_free);
+	GRand *rand = g_rand_new_with_seed(21);
+	char name[32];
+	g_autoptr(FtlFuncStats) one = ftl_funcstats_new(FTL_FUNCSTATS_BY_FUNC);
+	g_autoptr(FtlFuncStats) par = ftl_funcstats_new(FTL_FUNCSTATS_BY_FUNC);
+	ftl_funcstats_set_threads(par, 3);
+	for (guint i = 0; i < 50000; i++) {
+		guint f = g_rand_int_range(rand, 0, 4) ? g_rand_int_range(rand, 0, 40)
+						       : g_rand_int_range(rand, 40, 4000);
+		g_snprintf(name, sizeof name, "g%u", f);
+		FtlCall c = {
+			.func = evb_intern(name), .cpu = 0, .pid = 1, .entry_ts = (gint64)i * 1000
+		};
+		if (g_rand_int_range(rand, 0, 10) == 0) {
+			c.duration = c.self = NONE;
+			c.flags = FTL_CALL_F_ORPHAN;
+		} else {
+			c.duration = g_rand_int_range(rand, 1, 1000000);
+			c.self = c.duration / 3;
+		}
+		ftl_funcstats_add_call(&c, one);
+		ftl_funcstats_add_call(&c, par);
+		RefRow *r = g_hash_table_lookup(ref, c.func);
+		if (!r) {
+			r = g_new0(RefRow, 1);
+			r->min = r->max = r->first = r->last = NONE;
+			r->durations = g_array_new(FALSE, FALSE, sizeof(gint64));
+			g_hash_table_insert(ref, (gpointer)c.func, r);
+		}
+		r->calls++;
+		r->flagged += c.flags != 0;
+		if (c.duration == NONE)
+			continue;
+		r->timed++;
+		r->total += c.duration;
+		r->self += c.self;
+		r->min = r->min == NONE ? c.duration : MIN(r->min, c.duration);
+		r->max = r->max == NONE ? c.duration : MAX(r->max, c.duration);
+		r->first = r->first == NONE ? c.entry_ts : MIN(r->first, c.entry_ts);
+		r->last = r->last == NONE ? c.entry_ts + c.duration
+					  : MAX(r->last, c.entry_ts + c.duration);
+		g_array_append_val(r->durations, c.duration);
+	}
+	g_rand_free(rand);
+	ftl_funcstats_finish(one);
+	ftl_funcstats_finish(par);
+	FtlFuncStats *both[] = { one, par };
+	guint exact = 0;
+	for (guint k = 0; k < G_N_ELEMENTS(both); k++) {
+		CU_ASSERT_EQUAL_FATAL(ftl_funcstats_n_rows(both[k]), g_hash_table_size(ref));
+		GHashTableIter it;
+		gpointer key, v;
+		g_hash_table_iter_init(&it, ref);
+		while (g_hash_table_iter_next(&it, &key, &v)) {
+			const RefRow *r = v;
+			const FtlFuncStat *st = ftl_funcstats_lookup(both[k], key);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(st);
+			CU_ASSERT(st->calls == r->calls && st->flagged == r->flagged &&
+				  st->timed == r->timed);
+			CU_ASSERT(st->total_ns == r->total && st->self_ns == r->self);
+			CU_ASSERT(st->min_ns == r->min && st->max_ns == r->max);
+			CU_ASSERT(st->first_ts == r->first && st->last_ts == r->last);
+			if (r->timed < 2 || r->timed > 256)
+				continue;
+			g_array_sort(r->durations, ref_cmp);
+			const gint64 *d = (const gint64 *)(const void *)r->durations->data;
+			CU_ASSERT_EQUAL(st->p50_ns, d[ftl_pctl_rank(r->timed, 50) - 1]);
+			CU_ASSERT_EQUAL(st->p95_ns, d[ftl_pctl_rank(r->timed, 95) - 1]);
+			exact++;
+		}
+	}
+	CU_ASSERT(exact >= 40);
+}
+
 /* Statistics added on worker threads and merged are the ones added in order
  * on one thread, every field and every histogram bucket, in every key; with
  * function-tracer hits (rows of the caller's thread to merge into) and
@@ -323,6 +426,7 @@ static const UnitTest tests[] = {
 	{ "untimed_calls", test_untimed_calls },
 	{ "function_tracer_hits", test_function_tracer_hits },
 	{ "threads_same_results", test_threads_same_results },
+	{ "batches_match_reference", test_batches_match_reference },
 	{ "huge_durations_saturate", test_huge_durations_saturate },
 	{ NULL, NULL },
 };
