@@ -24,12 +24,7 @@
 #define BLOCKS_AHEAD 4u		 /* blocks per CPU in flight */
 #define MAX_CHUNK    (64u << 20) /* a compressed chunk's claimed size, uncompressed */
 
-typedef struct {
-	guint64 offset; /* of its compressed bytes in the file */
-	guint32 csize;	/* compressed bytes */
-	guint32 usize;	/* bytes once decompressed */
-	guint64 ustart; /* where its bytes start in the CPU's decompressed data */
-} DatChunk;
+typedef FtlDatChunk DatChunk;
 
 typedef struct _DatStream DatStream;
 
@@ -276,61 +271,65 @@ static void stream_schedule(DatStream *st)
 
 /* ---- the chunk table ------------------------------------------------------ */
 
-static guint32 dat_u32(const FtlDatStreams *all, const guchar *p)
+static guint32 dat_u32(gboolean big_endian, const guchar *p)
 {
-	return all->big_endian
-		       ? (guint32)p[0] << 24 | (guint32)p[1] << 16 | (guint32)p[2] << 8 | p[3]
-		       : (guint32)p[3] << 24 | (guint32)p[2] << 16 | (guint32)p[1] << 8 | p[0];
+	return big_endian ? (guint32)p[0] << 24 | (guint32)p[1] << 16 | (guint32)p[2] << 8 | p[3]
+			  : (guint32)p[3] << 24 | (guint32)p[2] << 16 | (guint32)p[1] << 8 | p[0];
 }
 
-/* Reads the chunk headers of a compressed CPU: a count, then per chunk its
- * compressed and uncompressed sizes before its bytes. What lies beyond the
- * first damaged header is noted and skipped. */
-static void stream_scan_chunks(DatStream *st)
+GArray *ftl_dat_chunks_read(int fd, guint64 file_size, gboolean big_endian, guint64 offset,
+			    guint64 size, char **bad)
 {
-	FtlDatStreams *all = st->all;
-	st->chunks = g_array_new(FALSE, FALSE, sizeof(DatChunk));
+	GArray *chunks = g_array_new(FALSE, FALSE, sizeof(DatChunk));
 	guchar b[8];
+	*bad = NULL;
 	/* the size the BUFFER option gives counts from after the count */
-	guint64 end = MIN(st->offset + 4 + st->size, all->file_size), at = st->offset;
-	if (st->size == 0)
-		return;
-	if (st->size < 4 || ftl_fd_pread_all(all->fd, b, 4, (gint64)at)) {
-		g_ptr_array_add(st->scan_bad,
-				g_strdup_printf("the chunk count at file offset %" G_GUINT64_FORMAT
-						" cannot be read",
-						at));
-		return;
+	guint64 end = MIN(offset + 4 + size, file_size), at = offset;
+	if (size == 0)
+		return chunks;
+	if (size < 4 || ftl_fd_pread_all(fd, b, 4, (gint64)at)) {
+		*bad = g_strdup_printf(
+			"the chunk count at file offset %" G_GUINT64_FORMAT " cannot be read", at);
+		return chunks;
 	}
-	guint32 count = dat_u32(all, b);
+	guint32 count = dat_u32(big_endian, b);
 	at += 4;
 	guint64 ustart = 0;
 	for (guint32 i = 0; i < count; i++) {
 		DatChunk c = { at + 8, 0, 0, ustart };
-		if (end - at < 8 || ftl_fd_pread_all(all->fd, b, 8, (gint64)at)) {
-			g_ptr_array_add(st->scan_bad,
-					g_strdup_printf("chunk %u of %u: its header at file offset "
-							"%" G_GUINT64_FORMAT
-							" lies past the CPU's data",
-							i, count, at));
-			return;
+		if (end - at < 8 || ftl_fd_pread_all(fd, b, 8, (gint64)at)) {
+			*bad = g_strdup_printf("chunk %u of %u: its header at file offset "
+					       "%" G_GUINT64_FORMAT " lies past the CPU's data",
+					       i, count, at);
+			return chunks;
 		}
-		c.csize = dat_u32(all, b);
-		c.usize = dat_u32(all, b + 4);
+		c.csize = dat_u32(big_endian, b);
+		c.usize = dat_u32(big_endian, b + 4);
 		if (c.csize > end - at - 8 || c.usize > MAX_CHUNK ||
 		    (guint64)c.usize > (guint64)c.csize * 1032 + 4096) {
-			g_ptr_array_add(
-				st->scan_bad,
-				g_strdup_printf("chunk %u of %u at file offset %" G_GUINT64_FORMAT
-						": damaged sizes (%u bytes claiming %u); the rest "
-						"of the CPU's data is skipped",
-						i, count, at, c.csize, c.usize));
-			return;
+			*bad = g_strdup_printf("chunk %u of %u at file offset %" G_GUINT64_FORMAT
+					       ": damaged sizes (%u bytes claiming %u); the rest "
+					       "of the CPU's data is skipped",
+					       i, count, at, c.csize, c.usize);
+			return chunks;
 		}
-		g_array_append_val(st->chunks, c);
+		g_array_append_val(chunks, c);
 		at += 8 + c.csize;
 		ustart += c.usize;
 	}
+	return chunks;
+}
+
+/* Reads the chunk table of a compressed CPU; what lies beyond the first
+ * damaged header is noted and skipped. */
+static void stream_scan_chunks(DatStream *st)
+{
+	FtlDatStreams *all = st->all;
+	char *bad;
+	st->chunks = ftl_dat_chunks_read(all->fd, all->file_size, all->big_endian, st->offset,
+					 st->size, &bad);
+	if (bad)
+		g_ptr_array_add(st->scan_bad, bad);
 }
 
 /* ---- the streams ---------------------------------------------------------- */

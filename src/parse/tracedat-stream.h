@@ -12,6 +12,22 @@
 
 typedef struct _FtlDatStreams FtlDatStreams;
 
+/* A chunk of a compressed CPU's data. */
+typedef struct {
+	guint64 offset; /* of its compressed bytes in the file */
+	guint32 csize;	/* compressed bytes */
+	guint32 usize;	/* bytes once decompressed */
+	guint64 ustart; /* where its bytes start in the CPU's decompressed data */
+} FtlDatChunk;
+
+/* The chunk table of a compressed CPU whose data (its chunk count first) is
+ * size bytes at offset of file fd (file_size bytes): a count, then per chunk
+ * its compressed and uncompressed sizes before its bytes. FtlDatChunk per
+ * chunk up to the first damaged header, which *bad then describes (NULL:
+ * none; g_free it). */
+GArray *ftl_dat_chunks_read(int fd, guint64 file_size, gboolean big_endian, guint64 offset,
+			    guint64 size, char **bad);
+
 typedef struct {
 	guint64 ts;
 	const guchar *data; /* the event's payload */

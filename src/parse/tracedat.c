@@ -18,9 +18,9 @@
  *   compression);
  * - tracecmd_read_data: VALIDATED, only the CPU-table entries the layout
  *   (tracedat-layout.c, ftlens's own reading) found data for, below
- *   tracecmd_cpus(); latency buffers refused (tracedat_use_tracecmd); an
- *   uncompressed CPU's pages walked first, and never read past the record
- *   whose step would loop kbuffer (tracedat_walk_cpu);
+ *   tracecmd_cpus(); latency buffers refused (tracedat_use_tracecmd); a
+ *   CPU's pages (decompressed when compressed) walked first, and never read
+ *   past the record whose step would loop kbuffer (tracedat_walk_page);
  * - tracecmd_buffer_instances/_name, tracecmd_get_cpustats/_trace_clock,
  *   tracecmd_cpus, tep_get_cpus/_header_page_size, tep_is_old_format,
  *   tracecmd_get_tep: VALIDATED, getters of what the GUARDED open and
@@ -37,6 +37,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -48,6 +49,7 @@
 #include "parse/tracedat-layout.h"
 #include "parse/tracedat-stream.h"
 #include "util/error.h"
+#include "util/fdio.h"
 #include "util/linereader.h"
 #include "util/strput.h"
 #include "util/tracefs-text.h"
@@ -140,6 +142,11 @@ typedef struct {
 	 * stop_why says why (NULL: never): once next_off reaches stop_next */
 	guint64 *stop_next;
 	char **stop_why;
+	/* compressed data: stop_next counts from the CPU's decompressed data,
+	 * whose place among libtracecmd's offsets the first record read tells:
+	 * it lies in the CPU's page stop_page (its first with a record); -1:
+	 * stop_next is libtracecmd's offset already */
+	gint64 *stop_page;
 	int page_size;	   /* the file header's ring-buffer page size */
 	gint64 data_start; /* where a page's events start: after its header */
 } TracedatSource;
@@ -430,6 +437,15 @@ static struct tep_record *tracedat_tracecmd_read(TracedatSource *ts, gint c)
 		struct tep_record *r = tracecmd_read_data(ts->handle, c);
 		if (!r)
 			return NULL;
+		if (ts->stop_page[c] >= 0 && !ts->next_off[c]) {
+			/* libtracecmd numbers a compressed CPU's decompressed
+			 * pages from an offset of its own, page by page */
+			guint64 psize = (guint64)MAX(ts->page_size, 1);
+			guint64 page = (guint64)r->offset / psize * psize;
+			if (ts->stop_why[c] && ts->stop_next[c])
+				ts->stop_next[c] += page - (guint64)ts->stop_page[c] * psize;
+			ts->stop_page[c] = -1;
+		}
 		if (tracedat_read_again(ts, c, r)) {
 			tracedat_bad_record(
 				ts, c,
@@ -548,6 +564,7 @@ static void tracedat_free(FtlSource *src)
 	g_free(ts->drained);
 	g_free(ts->next_off);
 	g_free(ts->stop_next);
+	g_free(ts->stop_page);
 	for (gint c = 0; ts->stop_why && c < ts->n_cpus; c++)
 		g_free(ts->stop_why[c]);
 	g_free(ts->stop_why);
@@ -626,34 +643,78 @@ static TracedatSource *tracedat_source_add(FtlTrace *trace, const char *path, Tr
 	return ts;
 }
 
-/* Walks the pages of CPU data cpu of file fd as kbuffer will
- * (ftl_pages_check): at the first page whose walk goes back, which would
- * loop libtracecmd's kbuffer for ever, the CPU is set to end after the last
- * record before it. Only uncompressed data: ftlens does not read the pages
- * of the files it leaves to libtracecmd otherwise. */
+/* One page of CPU cpu's data walked as kbuffer will (ftl_pages_check): at
+ * is its offset (in the file, or in the CPU's decompressed data: where
+ * says which); *last_rec is the offset of the last record met before it (0:
+ * none) and becomes this page's last. At a page whose walk goes back, which
+ * would loop libtracecmd's kbuffer for ever, the CPU is set to end after
+ * that record, and FALSE returned. */
+static gboolean tracedat_walk_page(TracedatSource *ts, FtlPages *pg, guint32 cpu,
+				   const guchar *page, guint64 at, const char *where,
+				   guint64 *last_rec)
+{
+	gint64 last;
+	char why[128];
+	/* libtracecmd steps past a record as it reads it, and loads the next
+	 * page when it reads again */
+	gboolean whole = ftl_pages_check(pg, page, &last, why, sizeof why);
+	if (last >= 0)
+		*last_rec = at + (guint64)ts->data_start + (guint64)last;
+	if (whole)
+		return TRUE;
+	ts->stop_next[cpu] = *last_rec ? *last_rec + 1 : 0; /* next_off's value */
+	ts->stop_why[cpu] = g_strdup_printf("CPU %u, page at %s %" G_GUINT64_FORMAT
+					    ": %s; libtracecmd would loop on it, the rest of the "
+					    "CPU is skipped",
+					    cpu, where, at, why);
+	return FALSE;
+}
+
+/* Walks the pages of uncompressed CPU data cpu of file fd (tracedat_walk_page). */
 static void tracedat_walk_cpu(TracedatSource *ts, int fd, const FtlDatCpu *cpu, FtlPages *pg,
 			      guint32 psize)
 {
 	g_autofree guchar *page = g_malloc0((gsize)psize + FTL_PAGES_SLACK);
-	guint64 last_rec = 0; /* the file offset of the last record met, 0: none */
+	guint64 last_rec = 0;
 	for (guint64 at = cpu->offset; cpu->offset + cpu->size - at >= psize; at += psize) {
-		if (pread(fd, page, psize, (off_t)at) != (ssize_t)psize)
+		if (pread(fd, page, psize, (off_t)at) != (ssize_t)psize ||
+		    !tracedat_walk_page(ts, pg, cpu->cpu, page, at, "file offset", &last_rec))
 			return;
-		gint64 last;
-		char why[128];
-		/* libtracecmd steps past a record as it reads it, and loads the
-		 * next page when it reads again */
-		gboolean whole = ftl_pages_check(pg, page, &last, why, sizeof why);
-		if (last >= 0)
-			last_rec = at + (guint64)ts->data_start + (guint64)last;
-		if (whole)
-			continue;
-		ts->stop_next[cpu->cpu] = last_rec ? last_rec + 1 : 0; /* next_off's value */
-		ts->stop_why[cpu->cpu] = g_strdup_printf(
-			"CPU %u, page at file offset %" G_GUINT64_FORMAT
-			": %s; libtracecmd would loop on it, the rest of the CPU is skipped",
-			cpu->cpu, at, why);
+	}
+}
+
+/* Walks the pages of compressed CPU data cpu of file fd (tracedat_walk_page),
+ * each chunk decompressed as libtracecmd will; a chunk ftlens cannot read or
+ * decompress ends the walk (libtracecmd reads no page of it either). */
+static void tracedat_walk_cpu_compressed(TracedatSource *ts, int fd, const FtlDatLayout *l,
+					 const FtlDatCpu *cpu, FtlPages *pg, guint32 psize)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0)
 		return;
+	g_autofree char *bad = NULL;
+	g_autoptr(GArray) chunks = ftl_dat_chunks_read(fd, (guint64)st.st_size, l->big_endian,
+						       cpu->offset, cpu->size, &bad);
+	guint64 last_rec = 0;
+	gint64 first_page = -1;
+	for (guint i = 0; i < chunks->len; i++) {
+		const FtlDatChunk *c = &g_array_index(chunks, FtlDatChunk, i);
+		g_autofree guchar *packed = g_try_malloc(MAX(c->csize, 1));
+		g_autofree guchar *data = g_try_malloc0((gsize)c->usize + FTL_PAGES_SLACK);
+		if (!packed || !data || ftl_fd_pread_all(fd, packed, c->csize, (gint64)c->offset) ||
+		    !ftl_dat_uncompress(l->compress, packed, c->csize, data, c->usize))
+			break;
+		for (guint32 k = 0; c->usize - k >= psize; k += psize) {
+			guint64 at = c->ustart + k, before = last_rec;
+			gboolean whole = tracedat_walk_page(ts, pg, cpu->cpu, data + k, at,
+							    "decompressed offset", &last_rec);
+			if (first_page < 0 && last_rec != before)
+				first_page = (gint64)(at / psize);
+			if (!whole) {
+				ts->stop_page[cpu->cpu] = MAX(first_page, 0);
+				return;
+			}
+		}
 	}
 }
 
@@ -688,9 +749,12 @@ static void tracedat_use_tracecmd(TracedatSource *ts, struct tracecmd_input *han
 	}
 	ts->stop_next = g_new0(guint64, MAX(ts->n_cpus, 1));
 	ts->stop_why = g_new0(char *, MAX(ts->n_cpus, 1));
+	ts->stop_page = g_new(gint64, MAX(ts->n_cpus, 1));
+	for (gint c = 0; c < MAX(ts->n_cpus, 1); c++)
+		ts->stop_page[c] = -1;
 	gint commit = (gint)ts->data_start - 8;
 	guint32 psize = b && b->page_size ? b->page_size : (guint32)MAX(page_size, 0);
-	if (!b || b->latency || l->compress != FTL_DAT_COMPRESS_NONE || !psize)
+	if (!b || b->latency || l->compress == FTL_DAT_COMPRESS_OTHER || !psize)
 		return;
 	/* NO FILE DATA: getters of the parsed header */
 	g_autoptr(FtlPages) pg =
@@ -698,8 +762,12 @@ static void tracedat_use_tracecmd(TracedatSource *ts, struct tracecmd_input *han
 	int fd = pg ? open(ts->base.path, O_RDONLY | O_CLOEXEC) : -1;
 	for (guint i = 0; fd >= 0 && i < b->cpus->len; i++) {
 		const FtlDatCpu *cpu = &g_array_index(b->cpus, FtlDatCpu, i);
-		if (cpu->cpu < (guint)ts->n_cpus && !ts->drained[cpu->cpu])
+		if (cpu->cpu >= (guint)ts->n_cpus || ts->drained[cpu->cpu])
+			continue;
+		if (l->compress == FTL_DAT_COMPRESS_NONE)
 			tracedat_walk_cpu(ts, fd, cpu, pg, psize);
+		else
+			tracedat_walk_cpu_compressed(ts, fd, l, cpu, pg, psize);
 	}
 	if (fd >= 0)
 		close(fd);

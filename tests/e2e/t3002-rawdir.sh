@@ -23,7 +23,7 @@ make_tmpdir
 V=$FTL_TESTDATA/vm/raw
 [ -d "$V/raw" ] || skip_all "rig fixture $V/raw missing"
 R=$FTL_REAL_DATA/raw
-plan 40
+plan 42
 
 norm() {
 	awk '{ t = $1; split(t, p, "."); ns = p[2] + 0; us = int((ns + 500) / 1000); s = p[1]
@@ -310,6 +310,45 @@ FTLENS_TRACEDAT_READER=libtracecmd timeout 20 "$FTLENS" info "$T/bad.dat" >"$T/o
 rc=$?
 check "libtracecmd's reader: no hang, the CPU ends before the page (rc $rc)" \
 	'[ "$rc" -eq 0 ] && grep -q "CPU 0, page at file offset [0-9]*: the padding at data offset $at leads back to $at; libtracecmd would loop on it, the rest of the CPU is skipped" "$T/out"'
+# the same file compressed (version 7, zstd, made by trace-cmd): libtracecmd
+# decompresses the page and loops on it alike; ftlens walks the
+# decompressed pages for it
+dat7() { # IN.dat OUT.dat: version 7, zstd; FALSE when trace-cmd cannot
+	have_prereq TRACE_CMD && trace-cmd list -c 2>/dev/null | grep -q zstd &&
+		trace-cmd convert -i "$1" -o "$2" --file-version 7 --compression zstd >/dev/null 2>&1
+}
+rc=skip
+if dat7 "$T/bad.dat" "$T/bad7.dat"; then
+	FTLENS_TRACEDAT_READER=libtracecmd timeout 20 "$FTLENS" info "$T/bad7.dat" >"$T/out" 2>&1
+	rc=$?
+fi
+check TRACE_CMD "compressed, libtracecmd's reader: no hang, the CPU ends before the page (rc $rc)" \
+	'[ "$rc" = 0 ] && grep -q "CPU 0, page at decompressed offset 0: the padding at data offset $at leads back to $at; libtracecmd would loop on it, the rest of the CPU is skipped" "$T/out"'
+# on CPU 0's second page: the CPU ends after the records before it, which
+# libtracecmd numbers from an offset of its own in compressed data; the
+# same events as the uncompressed file through the same reader
+fresh
+python3 - "$T/bad/per_cpu/cpu0/trace_pipe_raw" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+i = 4096 + 16
+for _ in range(3):
+    h = struct.unpack_from("<I", b, i)[0]; t = h & 31
+    i += 8 + ((struct.unpack_from("<I", b, i + 4)[0] - 4 + 3) & ~3) if t == 0 else 4 + t * 4 if t <= 28 else 8
+struct.pack_into("<II", b, i, 0x3d, 0xfffffffc)
+open(sys.argv[1], "wb").write(b)
+PY
+python3 "$(dirname "$0")/raw2dat.py" "$T/bad/events" "$T/bad2.dat" \
+	0:"$T/bad/per_cpu/cpu0/trace_pipe_raw" 1:"$T/bad/per_cpu/cpu1/trace_pipe_raw" || exit 1
+rc=skip
+if dat7 "$T/bad2.dat" "$T/bad27.dat"; then
+	FTLENS_TRACEDAT_READER=libtracecmd timeout 20 "$FTLENS" dump "$T/bad2.dat" >"$T/d6" 2>/dev/null
+	FTLENS_TRACEDAT_READER=libtracecmd timeout 20 "$FTLENS" dump "$T/bad27.dat" >"$T/d7" 2>"$T/out"
+	rc=$?
+fi
+check TRACE_CMD "compressed, a later page: libtracecmd's reader stops where it does uncompressed (rc $rc)" \
+	'[ "$rc" = 0 ] && grep -q "CPU 0, page at decompressed offset 4096: the padding" "$T/out" &&
+	[ $(wc -l <"$T/d7") -gt 100 ] && cmp -s "$T/d6" "$T/d7"'
 fresh
 # the padding's header the last 4 committed bytes: kbuffer reads its word
 # past the commit all the same
