@@ -123,27 +123,29 @@ static gboolean block_load(DatBlock *b, gsize *len, guint64 *base, gboolean *in_
 				   first, first + n - 1, *base, g_strerror(errno ? errno : EIO));
 			return FALSE;
 		}
+		memset(b->data + *len, 0, FTL_PAGES_SLACK);
 		return TRUE;
 	}
 	const DatChunk *c = &g_array_index(st->chunks, DatChunk, b->index);
 	*len = c->usize;
 	*base = c->ustart;
 	*in_file = FALSE;
-	if (!block_reserve(&b->packed, &b->packed_cap, c->csize) ||
-	    !block_reserve(&b->data, &b->cap, (gsize)c->usize + FTL_PAGES_SLACK) ||
-	    ftl_fd_pread_all(all->fd, b->packed, c->csize, (gint64)c->offset)) {
+	switch (ftl_dat_chunk_load(all->fd, all->compress, c, &b->packed, &b->packed_cap, &b->data,
+				   &b->cap)) {
+	case FTL_DAT_CHUNK_UNREAD:
 		block_note(b,
 			   "chunk %" G_GUINT64_FORMAT " (file offset %" G_GUINT64_FORMAT
 			   ") cannot be read",
 			   b->index, c->offset);
 		return FALSE;
-	}
-	if (!ftl_dat_uncompress(all->compress, b->packed, c->csize, b->data, c->usize)) {
+	case FTL_DAT_CHUNK_UNPACKED:
 		block_note(b,
 			   "chunk %" G_GUINT64_FORMAT " (file offset %" G_GUINT64_FORMAT
 			   ") does not decompress to its %u bytes; skipped",
 			   b->index, c->offset, c->usize);
 		return FALSE;
+	case FTL_DAT_CHUNK_LOADED:
+		break;
 	}
 	return TRUE;
 }
@@ -235,7 +237,6 @@ static void block_fill(DatBlock *b)
 	gboolean in_file = TRUE;
 	errno = 0;
 	if (block_load(b, &len, &base, &in_file)) {
-		memset(b->data + len, 0, FTL_PAGES_SLACK);
 		block_split(b, len, base, in_file);
 		if (b->st->all->render && b->st->all->pool)
 			block_render(b);
@@ -318,6 +319,20 @@ GArray *ftl_dat_chunks_read(int fd, guint64 file_size, gboolean big_endian, guin
 		ustart += c.usize;
 	}
 	return chunks;
+}
+
+FtlDatChunkLoad ftl_dat_chunk_load(int fd, FtlDatCompress how, const FtlDatChunk *c,
+				   guchar **packed, gsize *packed_cap, guchar **data,
+				   gsize *data_cap)
+{
+	if (!block_reserve(packed, packed_cap, c->csize) ||
+	    !block_reserve(data, data_cap, (gsize)c->usize + FTL_PAGES_SLACK) ||
+	    ftl_fd_pread_all(fd, *packed, c->csize, (gint64)c->offset))
+		return FTL_DAT_CHUNK_UNREAD;
+	if (!ftl_dat_uncompress(how, *packed, c->csize, *data, c->usize))
+		return FTL_DAT_CHUNK_UNPACKED;
+	memset(*data + c->usize, 0, FTL_PAGES_SLACK);
+	return FTL_DAT_CHUNK_LOADED;
 }
 
 /* Reads the chunk table of a compressed CPU; what lies beyond the first

@@ -28,6 +28,20 @@ typedef struct {
 GArray *ftl_dat_chunks_read(int fd, guint64 file_size, gboolean big_endian, guint64 offset,
 			    guint64 size, char **bad);
 
+typedef enum {
+	FTL_DAT_CHUNK_LOADED,
+	FTL_DAT_CHUNK_UNREAD,	/* its bytes cannot be read (or held) */
+	FTL_DAT_CHUNK_UNPACKED, /* they do not decompress to its size */
+} FtlDatChunkLoad;
+
+/* Chunk c of file fd decompressed (how) into *data: c->usize bytes, then
+ * FTL_PAGES_SLACK zeroed ones. *packed and *data are buffers of *packed_cap
+ * and *data_cap bytes (NULL and 0 at first), grown as needed and kept by
+ * the caller for the next chunk. */
+FtlDatChunkLoad ftl_dat_chunk_load(int fd, FtlDatCompress how, const FtlDatChunk *c,
+				   guchar **packed, gsize *packed_cap, guchar **data,
+				   gsize *data_cap);
+
 typedef struct {
 	guint64 ts;
 	const guchar *data; /* the event's payload */

@@ -37,7 +37,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -49,7 +48,6 @@
 #include "parse/tracedat-layout.h"
 #include "parse/tracedat-stream.h"
 #include "util/error.h"
-#include "util/fdio.h"
 #include "util/linereader.h"
 #include "util/strput.h"
 #include "util/tracefs-text.h"
@@ -689,20 +687,17 @@ static void tracedat_walk_cpu(TracedatSource *ts, int fd, const FtlDatCpu *cpu, 
 static void tracedat_walk_cpu_compressed(TracedatSource *ts, int fd, const FtlDatLayout *l,
 					 const FtlDatCpu *cpu, FtlPages *pg, guint32 psize)
 {
-	struct stat st;
-	if (fstat(fd, &st) != 0)
-		return;
-	g_autofree char *bad = NULL;
-	g_autoptr(GArray) chunks = ftl_dat_chunks_read(fd, (guint64)st.st_size, l->big_endian,
-						       cpu->offset, cpu->size, &bad);
+	g_autofree char *bad = NULL; /* libtracecmd reads the table itself */
+	g_autoptr(GArray) chunks =
+		ftl_dat_chunks_read(fd, l->file_size, l->big_endian, cpu->offset, cpu->size, &bad);
+	g_autofree guchar *packed = NULL, *data = NULL;
+	gsize packed_cap = 0, data_cap = 0;
 	guint64 last_rec = 0;
 	gint64 first_page = -1;
 	for (guint i = 0; i < chunks->len; i++) {
 		const FtlDatChunk *c = &g_array_index(chunks, FtlDatChunk, i);
-		g_autofree guchar *packed = g_try_malloc(MAX(c->csize, 1));
-		g_autofree guchar *data = g_try_malloc0((gsize)c->usize + FTL_PAGES_SLACK);
-		if (!packed || !data || ftl_fd_pread_all(fd, packed, c->csize, (gint64)c->offset) ||
-		    !ftl_dat_uncompress(l->compress, packed, c->csize, data, c->usize))
+		if (ftl_dat_chunk_load(fd, l->compress, c, &packed, &packed_cap, &data,
+				       &data_cap) != FTL_DAT_CHUNK_LOADED)
 			break;
 		for (guint32 k = 0; c->usize - k >= psize; k += psize) {
 			guint64 at = c->ustart + k, before = last_rec;
