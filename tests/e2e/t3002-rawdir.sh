@@ -268,13 +268,15 @@ check "trace_pipe_raw without header_page: exit 1, one error naming the director
 # padding's 32-bit length, or a type-0 event's, wherever it leads, and past
 # paddings it loops inside kbuffer_next_event() (found by fuzz-rawdir:
 # regress/rawdir/padding-leads-back-*). HDR WORD written over CPU 0's Nth
-# event header of its first page.
-doctor_walk() { # N HDR WORD
-	python3 - "$T/bad/per_cpu/cpu0/trace_pipe_raw" "$@" <<'PY'
+# event header of its first page (of page PAGE, from 0, when given); prints
+# the header's data offset in its page.
+doctor_walk() { # N HDR WORD [PAGE]
+	python3 - "$T/bad/per_cpu/cpu0/trace_pipe_raw" "$1" "$2" "$3" "${4:-0}" <<'PY'
 import struct, sys
 path, n, hdr, word = sys.argv[1], int(sys.argv[2]), int(sys.argv[3], 0), int(sys.argv[4], 0)
+base = int(sys.argv[5]) * 4096
 b = bytearray(open(path, "rb").read())
-i = 16
+i = base + 16
 for _ in range(n):
     h = struct.unpack_from("<I", b, i)[0]; t = h & 31
     if t == 0:
@@ -285,7 +287,7 @@ for _ in range(n):
         i += 8
 struct.pack_into("<II", b, i, hdr, word)
 open(path, "wb").write(b)
-print(i - 16)
+print(i - base - 16)
 PY
 }
 fresh
@@ -333,16 +335,7 @@ check ZSTD_DAT "compressed, libtracecmd's reader: no hang, the CPU ends before t
 # libtracecmd numbers from an offset of its own in compressed data; the
 # same events as the uncompressed file through the same reader
 fresh
-python3 - "$T/bad/per_cpu/cpu0/trace_pipe_raw" <<'PY'
-import struct, sys
-b = bytearray(open(sys.argv[1], "rb").read())
-i = 4096 + 16
-for _ in range(3):
-    h = struct.unpack_from("<I", b, i)[0]; t = h & 31
-    i += 8 + ((struct.unpack_from("<I", b, i + 4)[0] - 4 + 3) & ~3) if t == 0 else 4 + t * 4 if t <= 28 else 8
-struct.pack_into("<II", b, i, 0x3d, 0xfffffffc)
-open(sys.argv[1], "wb").write(b)
-PY
+doctor_walk 3 0x3d 0xfffffffc 1 >/dev/null
 python3 "$(dirname "$0")/raw2dat.py" "$T/bad/events" "$T/bad2.dat" \
 	0:"$T/bad/per_cpu/cpu0/trace_pipe_raw" 1:"$T/bad/per_cpu/cpu1/trace_pipe_raw" || exit 1
 rc=skip
