@@ -74,10 +74,22 @@ void ftl_text_line_bind(TextLine *tl, FtlStrPool *pool)
 	tl->cache = c;
 }
 
+/* 16 bytes of an event, stored at once. */
+typedef guint64 TextEventPart __attribute__((vector_size(16), may_alias, aligned(8)));
+
 void ftl_text_line_reset(TextLine *tl, guint64 line, guint64 seq)
 {
 	FtlEvent *ev = tl->ev;
-	memset(ev, 0, sizeof *ev);
+	/* zeroed 16 bytes at a time: GCC makes memset() of an event's 168 bytes
+	 * a `rep stos` on x86-64, whose start-up costs more than the stores */
+	G_STATIC_ASSERT(sizeof *ev % 8 == 0);
+	TextEventPart *part = (TextEventPart *)ev;
+	for (gsize i = 0; i < sizeof *ev / 16; i++) {
+		part[i] = (TextEventPart){ 0, 0 };
+		__asm__("" : : "r"(part) : "memory"); /* not a memset() again */
+	}
+	if (sizeof *ev % 16)
+		*(guint64 *)(void *)((char *)ev + sizeof *ev - 8) = 0;
 	ev->ts = FTL_TS_NONE;
 	ev->src = tl->src;
 	ev->line = line;
