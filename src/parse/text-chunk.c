@@ -266,18 +266,15 @@ static void chunk_drop_event(ChunkParse *cp)
 	g_array_set_size(cp->c->events, cp->c->events->len - 1);
 }
 
-/* Keeps the event in hand (and a leaf's exit after it). */
+/* Keeps the event in hand (a leaf's exit is made from it later, but
+ * numbered and counted now). */
 static void chunk_keep_event(ChunkParse *cp)
 {
 	TextChunk *c = cp->c;
 	*(guint8 *)chunk_push(c->fix, &c->fix_room, 1) = cp->tl.fix;
 	c->stats.events++;
-	if (cp->tl.has_pending) {
-		cp->tl.has_pending = FALSE;
-		cp->tl.pending.seq = ++cp->seq;
-		*(FtlEvent *)chunk_push(c->events, &c->events_room, sizeof(FtlEvent)) =
-			cp->tl.pending;
-		*(guint8 *)chunk_push(c->fix, &c->fix_room, 1) = cp->tl.fix;
+	if (cp->tl.fix & TEXT_FIX_LEAF) {
+		cp->seq++;
 		c->stats.events++;
 	}
 }
@@ -384,18 +381,15 @@ static TextLineResult chunk_verify(ChunkParse *cp, const char *p, const char *le
 				   TextLineResult fast)
 {
 	TextLine *tl = &cp->tl;
-	FtlEvent ev = *tl->ev, pending = tl->pending;
-	gboolean has_pending = tl->has_pending, fgraph = tl->fgraph;
+	FtlEvent ev = *tl->ev;
+	gboolean fgraph = tl->fgraph;
 	guint8 fix = tl->fix;
-	tl->has_pending = FALSE;
 	ftl_text_line_reset(tl, cp->lineno, cp->seq);
 	gboolean special;
 	TextLineResult r = chunk_special_line(tl, p, le, &special);
 	if (r == TEXT_LINE_NONE && !special)
 		r = chunk_parse_event(cp, p, le);
-	if (r != fast || special || fix != tl->fix || has_pending != tl->has_pending ||
-	    !chunk_events_agree(&ev, tl->ev) ||
-	    (has_pending && !chunk_events_agree(&pending, &tl->pending))) {
+	if (r != fast || special || fix != tl->fix || !chunk_events_agree(&ev, tl->ev)) {
 		g_printerr("ftlens: FTLENS_TEXT_PARSE=verify: line %" G_GUINT64_FORMAT
 			   " of a chunk: the fast path and the general parser disagree: '%.*s'\n",
 			   cp->lineno, (int)MIN(le - p, 200), p);

@@ -117,6 +117,18 @@ static inline guint text_cache_slot(const char *p, gsize len)
 	return (guint)(h >> (64 - CACHE_BITS));
 }
 
+void ftl_text_leaf_exit(FtlEvent *entry, FtlEvent *exit, const TextNames *n)
+{
+	*exit = *entry;
+	exit->kind = FTL_EVENT_FUNC_EXIT;
+	exit->name = n->funcgraph_exit;
+	exit->flags |= FTL_EVENT_F_SYNTH;
+	exit->seq = entry->seq + 1;
+	if (entry->ts != FTL_TS_NONE && entry->u.graph.duration != FTL_TS_NONE)
+		exit->ts = entry->ts + entry->u.graph.duration;
+	entry->u.graph.has_retval = FALSE;
+}
+
 const char *ftl_text_intern(TextLine *tl, const char *p, const char *e)
 {
 	gsize len = (gsize)(e - p);

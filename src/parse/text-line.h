@@ -40,6 +40,9 @@ TextCpuTask *ftl_text_cpu_task(GArray *cpu_task, gint32 cpu);
 typedef enum {
 	TEXT_FIX_TASK = 1u << 0,   /* pid/comm from the CPU's last task switch */
 	TEXT_FIX_TRACER = 1u << 1, /* name: the tracer the header named, else "raw" */
+	/* a leaf's entry, whose exit the source makes from it and gives next
+	 * (ftl_text_leaf_exit()): a chunk holds one event for the line */
+	TEXT_FIX_LEAF = 1u << 2,
 } TextFix;
 
 typedef struct _TextNameCache TextNameCache;
@@ -47,9 +50,7 @@ typedef struct _TextNameCache TextNameCache;
 /* A line parser's work space: the event it fills and what it may look up. */
 typedef struct {
 	FtlEvent *ev;
-	guint8 fix;	  /* TextFix for ev */
-	FtlEvent pending; /* a leaf's exit, which follows ev */
-	gboolean has_pending;
+	guint8 fix;	/* TextFix for ev */
 	FtlSource *src; /* ev->src */
 	gint cpu_hint;
 	FtlStrPool *pool;
@@ -78,13 +79,17 @@ static inline gboolean text_decodes(TextLine *tl, guint field)
 typedef enum {
 	TEXT_LINE_NONE,	 /* not this parser's line */
 	TEXT_LINE_EVENT, /* ev filled */
-	TEXT_LINE_LEAF,	 /* ev filled with an entry; its exit is in pending */
+	TEXT_LINE_LEAF,	 /* ev filled with an entry whose exit follows: fix has
+			  * TEXT_FIX_LEAF, and ev the line's return value */
 } TextLineResult;
 
 /* Binds tl to this thread's name cache for pool; call before parsing on a thread. */
 void ftl_text_line_bind(TextLine *tl, FtlStrPool *pool);
 /* Resets tl->ev for a line: no time, the hinted CPU, no task. */
 void ftl_text_line_reset(TextLine *tl, guint64 line, guint64 seq);
+/* A leaf's exit into *exit, made from its entry as parsed (TEXT_FIX_LEAF),
+ * and the entry as it is given: the line's return value is the exit's. */
+void ftl_text_leaf_exit(FtlEvent *entry, FtlEvent *exit, const TextNames *n);
 /* Interned copy of [p, e): a name seen lately costs a probe of the cache and
  * a compare, not a hash of the whole name and a lookup under the pool's lock. */
 const char *ftl_text_intern(TextLine *tl, const char *p, const char *e);

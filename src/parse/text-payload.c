@@ -563,18 +563,11 @@ static const char *fgraph_close_paren(const char *open, const char *e)
 	return NULL;
 }
 
-/* A leaf ("name();"): the entry now, the exit (synthesized) next. */
-static TextLineResult fgraph_leaf(TextLine *tl, gint64 duration)
+/* A leaf ("name();"): the entry, of which the source makes the exit
+ * (ftl_text_leaf_exit()); its duration is the exit's time. */
+static TextLineResult fgraph_leaf(TextLine *tl)
 {
-	FtlEvent *ev = tl->ev;
-	tl->pending = *ev;
-	tl->pending.kind = FTL_EVENT_FUNC_EXIT;
-	tl->pending.name = tl->n->funcgraph_exit;
-	tl->pending.flags |= FTL_EVENT_F_SYNTH;
-	tl->has_pending = TRUE;
-	if (ev->ts != FTL_TS_NONE && duration != FTL_TS_NONE)
-		tl->pending.ts = ev->ts + duration;
-	ev->u.graph.has_retval = FALSE;
+	tl->fix |= TEXT_FIX_LEAF;
 	return TEXT_LINE_LEAF;
 }
 
@@ -622,7 +615,7 @@ TextLineResult ftl_text_parse_fgraph_call(TextLine *tl, const char *p, const cha
 	if (*after != ';')
 		return TEXT_LINE_NONE;
 	fgraph_tail_comment(tl, after + 1, e);
-	return fgraph_leaf(tl, duration);
+	return fgraph_leaf(tl);
 }
 
 TextLineResult ftl_text_parse_fgraph_call_fast(TextLine *tl, const char *f, const char *e,
@@ -658,5 +651,5 @@ TextLineResult ftl_text_parse_fgraph_call_fast(TextLine *tl, const char *f, cons
 	ev->u.graph.mark = mark;
 	ev->payload = (FtlSlice){ f, (guint32)(e - f) };
 	tl->fgraph = TRUE;
-	return leaf ? fgraph_leaf(tl, duration) : TEXT_LINE_EVENT;
+	return leaf ? fgraph_leaf(tl) : TEXT_LINE_EVENT;
 }

@@ -55,6 +55,10 @@ typedef struct {
 	const FtlLineChunk *lc;
 	TextChunk *chunk;
 	guint ev_idx, op_idx;
+	/* a leaf's exit, made from the entry given last, is given next */
+	gboolean leaf_exit_due;
+	guint leaf_exit_fix;
+	FtlEvent leaf_exit;
 	guint64 base_line, base_seq; /* lines and seq numbers before the chunk */
 	gboolean done;
 	/* carried from chunk to chunk */
@@ -509,10 +513,36 @@ static void text_index_ended(TextSource *ts)
 	ix->saved = ftl_index_save(ix->build, ts->base.path, &ix->save_error);
 }
 
+/* Gives ev, whose TextFix is fix, settled and accounted, unless the
+ * stop point of an index is reached at it. */
+static FtlStatus text_give(TextSource *ts, FtlEvent *ev, guint fix, const FtlEvent **out,
+			   GError **error)
+{
+	if (ts->ix && !text_index_event(ts, ev)) {
+		ts->done = TRUE;
+		ts->chunk = NULL;
+		ts->leaf_exit_due = FALSE;
+		if (!text_index_stop_check(ts, ev, error))
+			return FTL_STATUS_ERROR;
+		text_index_ended(ts);
+		return FTL_STATUS_EOF;
+	}
+	text_settle(ts, ev, fix);
+	/* a leaf's exit and the buffer-started line are not lines of events */
+	if (!(ev->flags & FTL_EVENT_F_SYNTH) && ev->kind != FTL_EVENT_BUFFER_START)
+		text_account(ts, ev);
+	*out = ev;
+	return FTL_STATUS_OK;
+}
+
 static FtlStatus text_next(FtlSource *src, const FtlEvent **out, GError **error)
 {
 	TextSource *ts = (TextSource *)src;
 	for (;;) {
+		if (ts->leaf_exit_due) {
+			ts->leaf_exit_due = FALSE;
+			return text_give(ts, &ts->leaf_exit, ts->leaf_exit_fix, out, error);
+		}
 		if (!ts->chunk) {
 			gboolean was_done = ts->done;
 			const FtlLineChunk *lc = ts->done ? NULL : ftl_line_reader_next(ts->reader);
@@ -543,21 +573,13 @@ static FtlStatus text_next(FtlSource *src, const FtlEvent **out, GError **error)
 		if (ts->ev_idx < c->events->len) {
 			FtlEvent *ev = &g_array_index(c->events, FtlEvent, ts->ev_idx);
 			guint fix = g_array_index(c->fix, guint8, ts->ev_idx);
-			if (ts->ix && !text_index_event(ts, ev)) {
-				ts->done = TRUE;
-				ts->chunk = NULL;
-				if (!text_index_stop_check(ts, ev, error))
-					return FTL_STATUS_ERROR;
-				text_index_ended(ts);
-				return FTL_STATUS_EOF;
-			}
 			ts->ev_idx++;
-			text_settle(ts, ev, fix);
-			/* a leaf's exit and the buffer-started line are not lines of events */
-			if (!(ev->flags & FTL_EVENT_F_SYNTH) && ev->kind != FTL_EVENT_BUFFER_START)
-				text_account(ts, ev);
-			*out = ev;
-			return FTL_STATUS_OK;
+			if (fix & TEXT_FIX_LEAF) {
+				ftl_text_leaf_exit(ev, &ts->leaf_exit, &ts->names);
+				ts->leaf_exit_fix = fix;
+				ts->leaf_exit_due = TRUE;
+			}
+			return text_give(ts, ev, fix, out, error);
 		}
 		if (!text_end_chunk(ts, error)) {
 			ts->done = TRUE;
@@ -886,6 +908,7 @@ static void text_seek_state(TextSource *ts, const FtlIndex *idx, const FtlIndexP
 	const FtlIndexCpu *cpus = ftl_index_cpus(idx, p);
 	ts->base_line = p->line - 1;
 	ts->base_seq = p->seq - 1;
+	ts->leaf_exit_due = FALSE;
 	ts->ix->n_given = p->event_no;
 	memset(&ts->base.stats, 0, sizeof ts->base.stats);
 	const char *tracer = ftl_index_str(idx, p->tracer);
