@@ -172,8 +172,12 @@ static const char *console_kmsg(const char *p, const char *e, gint *level, gint6
 	const char *s = memchr(c, ';', (gsize)(e - c));
 	if (!s || s - c > 8)
 		return NULL;
+	/* microseconds: a count beyond what nanoseconds hold is no record's */
+	guint64 us;
+	if (!ftl_scan_u64(b + 1, c, &us) || us > (guint64)(G_MAXINT64 / 1000))
+		return NULL;
 	*level = (gint)(g_ascii_strtoll(p, NULL, 10) & 7);
-	*ns = g_ascii_strtoll(b + 1, NULL, 10) * 1000;
+	*ns = (gint64)us * 1000;
 	return s + 1;
 }
 

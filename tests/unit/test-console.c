@@ -144,6 +144,21 @@ static void test_prefix_kmsg(void)
 	CU_ASSERT_EQUAL(con_line(c, 0)->ts, G_GINT64_CONSTANT(5678901000));
 }
 
+/* A record whose microseconds overflow nanoseconds is no record: the
+ * line is text (a fuzz finding: the product was signed overflow). */
+static void test_prefix_kmsg_huge_time(void)
+{
+	g_autoptr(FtlConsole) c =
+		con_parse("4,1234,9223372036854776,-;too late\n"
+			  "4,1234,9223372036854775,-;in time\n"
+			  "6,1,245555555555555555555555555555554674407,-;far too late\n");
+	CU_ASSERT_STRING_EQUAL(con_line(c, 0)->text, "4,1234,9223372036854776,-;too late");
+	CU_ASSERT_EQUAL(con_line(c, 0)->ts, FTL_TS_NONE);
+	CU_ASSERT_STRING_EQUAL(con_line(c, 1)->text, "in time");
+	CU_ASSERT_EQUAL(con_line(c, 1)->ts, G_GINT64_CONSTANT(9223372036854775000));
+	CU_ASSERT_EQUAL(con_line(c, 2)->ts, FTL_TS_NONE);
+}
+
 static void test_prefix_crlf_noise(void)
 {
 	g_autoptr(FtlConsole) c =
@@ -1157,6 +1172,7 @@ static const UnitTest tests[] = {
 	{ "prefix: syslog kernel:", test_prefix_syslog },
 	{ "prefix: dmesg -x and dmesg -T", test_prefix_dmesg_x_and_human_time },
 	{ "prefix: /dev/kmsg records", test_prefix_kmsg },
+	{ "prefix: /dev/kmsg record past nanoseconds", test_prefix_kmsg_huge_time },
 	{ "prefix: CR, CRLF and terminal escapes", test_prefix_crlf_noise },
 	{ "prefix: printk messages dropped", test_prefix_dropped },
 	{ "cut: a message inside a line", test_cut_line },
