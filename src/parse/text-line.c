@@ -84,6 +84,7 @@ void ftl_text_line_reset(TextLine *tl, guint64 line, guint64 seq)
 	 * a `rep stos` on x86-64, whose start-up costs more than the stores */
 	G_STATIC_ASSERT(sizeof *ev % 8 == 0);
 	TextEventPart *part = (TextEventPart *)ev;
+#pragma GCC unroll 16
 	for (gsize i = 0; i < sizeof *ev / 16; i++) {
 		part[i] = (TextEventPart){ 0, 0 };
 		__asm__("" : : "r"(part) : "memory"); /* not a memset() again */
