@@ -24,7 +24,10 @@ typedef struct {
 } TextOp;
 
 typedef struct {
-	GArray *events; /* FtlEvent; line and seq count from the chunk's start */
+	/* FtlEvent, one per event line (a leaf's exit is not stored: the
+	 * source makes it, TEXT_FIX_LEAF); line and seq count from the
+	 * chunk's start, the exits' seq numbers included */
+	GArray *events;
 	GArray *fix;	/* guint8 TextFix per event */
 	GArray *ops;	/* TextOp, in input order */
 	GArray *frames; /* FtlSlice: the frames of the chunk's stack events */
