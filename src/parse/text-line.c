@@ -74,8 +74,9 @@ void ftl_text_line_bind(TextLine *tl, FtlStrPool *pool)
 	tl->cache = c;
 }
 
-/* 16 bytes of an event, stored at once. */
+/* 16 and 8 bytes of an event, stored at once. */
 typedef guint64 TextEventPart __attribute__((vector_size(16), may_alias, aligned(8)));
+typedef guint64 TextEventWord __attribute__((may_alias));
 
 void ftl_text_line_reset(TextLine *tl, guint64 line, guint64 seq)
 {
@@ -90,7 +91,7 @@ void ftl_text_line_reset(TextLine *tl, guint64 line, guint64 seq)
 		__asm__("" : : "r"(part) : "memory"); /* not a memset() again */
 	}
 	if (sizeof *ev % 16)
-		*(guint64 *)(void *)((char *)ev + sizeof *ev - 8) = 0;
+		*(TextEventWord *)(void *)((char *)ev + sizeof *ev - 8) = 0;
 	ev->ts = FTL_TS_NONE;
 	ev->src = tl->src;
 	ev->line = line;
