@@ -78,9 +78,8 @@ static inline gboolean text_decodes(TextLine *tl, guint field)
 /* Parse results for one line. */
 typedef enum {
 	TEXT_LINE_NONE,	 /* not this parser's line */
-	TEXT_LINE_EVENT, /* ev filled */
-	TEXT_LINE_LEAF,	 /* ev filled with an entry whose exit follows: fix has
-			  * TEXT_FIX_LEAF, and ev the line's return value */
+	TEXT_LINE_EVENT, /* ev filled (a leaf's entry: fix has TEXT_FIX_LEAF, and
+			  * ev the line's return value) */
 } TextLineResult;
 
 /* Binds tl to this thread's name cache for pool; call before parsing on a thread. */

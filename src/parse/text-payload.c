@@ -568,7 +568,7 @@ static const char *fgraph_close_paren(const char *open, const char *e)
 static TextLineResult fgraph_leaf(TextLine *tl)
 {
 	tl->fix |= TEXT_FIX_LEAF;
-	return TEXT_LINE_LEAF;
+	return TEXT_LINE_EVENT;
 }
 
 TextLineResult ftl_text_parse_fgraph_call(TextLine *tl, const char *p, const char *e, gint depth,
